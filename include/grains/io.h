@@ -1,0 +1,41 @@
+/* Files grains reads and writes. Every reader checks what it reads and names
+ * file, line and rule on failure; every writer writes a temporary file and
+ * renames it, so a failed write never leaves a partial file behind. */
+#ifndef GRAINS_IO_H
+#define GRAINS_IO_H
+
+#include <stdio.h>
+
+#include "grains/mesh.h"
+#include "grains/params.h"
+#include "grains/sim.h"
+
+/* TinyDEM's particle CSV: header x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz and
+ * one particle per line. Reads all or nothing; *out is malloc'ed. */
+grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n, grains_error *err);
+grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err);
+
+/* OFF mesh; an optional integer after a face's vertex list indexes
+ * R_mesh[0 .. n_radii-1] (default 0). `name` labels errors when reading text. */
+grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii, grains_mesh **out,
+                              grains_error *err);
+grains_status grains_off_parse(const char *text, const char *name, const real *R_mesh, int n_radii,
+                               grains_mesh **out, grains_error *err);
+
+/* The TinyDEM hourglass (paper Fig. 5A), built into the program. */
+extern const char grains_hourglass_off[];
+
+/* VTK XML PolyData: particles as points with radius, velocity, angular
+ * velocity, orientation and id; the mesh as vertices, lines and polygons
+ * with a per-element radius. */
+grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_error *err);
+grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *mesh, grains_error *err);
+
+/* A ParaView collection of `n` frames named by `files` at `times`. */
+grains_status grains_pvd_write(const char *path, const char *const *files, const double *times, size_t n,
+                               grains_error *err);
+
+/* Creates `dir` and its parents if needed and checks that it is writable. */
+grains_status grains_output_dir(const char *dir, grains_error *err);
+
+#endif

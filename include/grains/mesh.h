@@ -1,0 +1,43 @@
+/* Static meshes of elements with 1 to 4 vertices, each with its own radius
+ * (TinyDEM Section 3.3): a point is a sphere, a segment a spherocylinder,
+ * a triangle or parallelogram a plate with rounded edges. */
+#ifndef GRAINS_MESH_H
+#define GRAINS_MESH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grains/error.h"
+#include "grains/real.h"
+
+/* One element. For n = 4 the element is the parallelogram spanned by
+ * v[0], v[1] and v[3] (v[2] is implied: v[1] + v[3] - v[0]), as in TinyDEM. */
+typedef struct {
+    int n;                  /* number of vertices, 1..4 */
+    uint32_t v[4];          /* vertex indices */
+    int radius_index;       /* index into grains_params.R_mesh */
+    real R;                 /* [L] radius of the element */
+    grains_vec3 lo, hi;     /* bounding box of the vertices, grown by R */
+} grains_mesh_element;
+
+typedef struct {
+    grains_vec3 *vertices;
+    size_t n_vertices, cap_vertices;
+    grains_mesh_element *elements;
+    size_t n_elements, cap_elements;
+} grains_mesh;
+
+grains_status grains_mesh_create(grains_mesh **out, grains_error *err);
+void grains_mesh_destroy(grains_mesh *m);
+
+grains_status grains_mesh_add_vertex(grains_mesh *m, grains_vec3 x, grains_error *err);
+
+/* Adds an element of `n` vertices with radius `R`; checks the vertex indices
+ * and that the element is not degenerate (repeated vertices, zero area). */
+grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, int radius_index, real R,
+                                      grains_error *err);
+
+/* The point of element `e` closest to `x`. */
+grains_vec3 grains_mesh_closest(const grains_mesh *m, size_t e, grains_vec3 x);
+
+#endif

@@ -1,0 +1,64 @@
+/* Every parameter of a run: TinyDEM's Table 2 plus the engine's own options.
+ * Symbols follow the paper; units in brackets ([L] length, [M] mass, [T] time). */
+#ifndef GRAINS_PARAMS_H
+#define GRAINS_PARAMS_H
+
+#include <stdint.h>
+
+#include "grains/error.h"
+#include "grains/real.h"
+
+#define GRAINS_MAX_MESH_RADII 64
+
+/* When the static friction springs are incremented (TinyDEM Eq. 52). */
+typedef enum {
+    /* TinyDEM: force from the old spring, then u += dt v (forward Euler). */
+    GRAINS_FRICTION_FORCE_THEN_INCREMENT = 0,
+    /* LAMMPS-like: u += dt v first, then the force from the new spring. */
+    GRAINS_FRICTION_INCREMENT_THEN_FORCE = 1
+} grains_friction_order;
+
+typedef struct {
+    /* geometry */
+    real R_min;                           /* [L] minimum particle radius */
+    real R_max;                           /* [L] maximum particle radius */
+    real R_mesh[GRAINS_MAX_MESH_RADII];   /* [L] mesh radii, indexed from the OFF file */
+    int n_mesh_radii;
+    grains_vec3 s_min, s_max;             /* [L] spawn box corners */
+    /* material */
+    real rho;                             /* [M/L^3] mass density */
+    real E;                               /* [M/LT^2] Young's modulus */
+    real nu;                              /* [-] Poisson's ratio */
+    real e_n;                             /* [-] normal restitution coefficient */
+    real mu_s, mu_r, mu_t;                /* [-] sliding, rolling, twisting friction */
+    real eta;                             /* [M/LT] viscosity for Stokes drag */
+    /* kinetic */
+    grains_vec3 v0;                       /* [L/T] initial velocity of spawned particles */
+    grains_vec3 w0;                       /* [1/T] initial angular velocity */
+    grains_vec3 g;                        /* [L/T^2] gravity */
+    /* simulation */
+    real dt;                              /* [T] timestep; 0 = Eq. 49 */
+    long N_max, N_frames, N_steps, N_spawn;
+    uint64_t seed;                        /* spawn random seed */
+    /* engine options (not in Table 2) */
+    grains_friction_order friction_order;
+    real skin;                            /* [L] Verlet skin; 0 = 0.1 * 2 R_max */
+    real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
+    int threads;                          /* 0 = OpenMP default */
+} grains_params;
+
+/* Table 2 defaults: the paper's hourglass run (eta = 0, mu_t = 2 mu_s / 3). */
+void grains_params_default(grains_params *p);
+
+/* Fills the values that derive from others: dt by Eq. 49 when dt == 0,
+ * skin when 0. Call after all values are set and checked. */
+void grains_params_derive(grains_params *p);
+
+/* Eq. 49: dt = R_min sqrt(rho (1 - nu^2) / E). */
+real grains_params_default_dt(const grains_params *p);
+
+/* Checks every value against Table 2's "Requirements" column and the
+ * engine's own limits; names the offending key in the message. */
+grains_status grains_params_check(const grains_params *p, grains_error *err);
+
+#endif

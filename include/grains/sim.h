@@ -1,0 +1,70 @@
+/* A simulation: particles, an optional static mesh, and the timestep that
+ * moves them (TinyDEM Sections 2-3). */
+#ifndef GRAINS_SIM_H
+#define GRAINS_SIM_H
+
+#include <stddef.h>
+
+#include "grains/error.h"
+#include "grains/mesh.h"
+#include "grains/params.h"
+
+typedef struct grains_sim grains_sim;
+
+/* The state of one particle. */
+typedef struct {
+    grains_vec3 x;    /* [L] position */
+    grains_vec3 v;    /* [L/T] velocity */
+    grains_vec3 w;    /* [1/T] angular velocity */
+    grains_quat q;    /* orientation, unit quaternion */
+    real R;           /* [L] radius */
+} grains_particle;
+
+/* Figures for the thermo table, from the last completed step. */
+typedef struct {
+    long step;
+    double time;          /* [T] */
+    size_t n_particles;
+    size_t n_contacts;    /* particle-particle and particle-mesh */
+    double e_kin;         /* [ML^2/T^2] translational kinetic energy */
+    double e_rot;         /* [ML^2/T^2] rotational kinetic energy */
+    double max_overlap;   /* max over contacts of delta / (2 R*) */
+} grains_thermo;
+
+/* Checks `params` and creates an empty simulation with dt, skin derived. */
+grains_status grains_sim_create(grains_sim **out, const grains_params *params, grains_error *err);
+void grains_sim_destroy(grains_sim *sim);
+
+/* Copies the mesh; the caller keeps its own. Radii are taken from each
+ * element's radius_index, which must exist in params.R_mesh. */
+grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err);
+const grains_mesh *grains_sim_mesh(const grains_sim *sim); /* borrowed, may be NULL */
+
+/* Adds a particle; checks that all values are finite, R > 0, |q| = 1. */
+grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err);
+
+/* Room for `n` particles in total, so that adding them does not regrow. */
+grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);
+
+size_t grains_sim_count(const grains_sim *sim);
+void grains_sim_get_particle(const grains_sim *sim, size_t i, grains_particle *out);
+void grains_sim_set_particle(grains_sim *sim, size_t i, const grains_particle *p);
+const grains_params *grains_sim_params(const grains_sim *sim);
+double grains_sim_time(const grains_sim *sim);
+long grains_sim_steps(const grains_sim *sim);
+
+/* One timestep: spawn, contacts, forces, integration. On instability
+ * (non-finite force, overlap beyond params.max_overlap) returns
+ * GRAINS_ERR_UNSTABLE before moving anything, so the state stays the last
+ * good one; err names the particle and time. */
+grains_status grains_sim_step(grains_sim *sim, grains_error *err);
+
+/* `n` timesteps. */
+grains_status grains_sim_advance(grains_sim *sim, long n, grains_error *err);
+
+void grains_sim_thermo(const grains_sim *sim, grains_thermo *out);
+
+/* Bytes held by the simulation's arrays (for memory figures). */
+size_t grains_sim_bytes(const grains_sim *sim);
+
+#endif

@@ -1,0 +1,46 @@
+/* The grains command: subcommands and the pieces they share. Only this
+ * layer prints and chooses exit statuses: 0 done, 1 the run became
+ * unstable, 2 bad input or usage. */
+#ifndef GRAINS_CLI_H
+#define GRAINS_CLI_H
+
+#include <stdio.h>
+
+#include "grains/error.h"
+#include "grains/io.h"
+#include "grains/scenario.h"
+#include "grains/sim.h"
+
+enum { EXIT_UNSTABLE = 1, EXIT_INPUT = 2 };
+
+int cli_run(int argc, char **argv);
+int cli_check(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+
+/* Prints "grains: file:line: message" to stderr. */
+void cli_report(const grains_error *err);
+
+/* Options shared by run and check: [FILE] -o DIR --mesh OFF --particles CSV
+ * --csv --threads N --quiet --set KEY=VALUE. The file is read first, then
+ * the options in order; the scenario is finished and checked. */
+typedef struct {
+    int quiet;
+} cli_flags;
+
+grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags *flags, grains_error *err);
+
+/* Builds a ready simulation from a finished scenario: mesh, particles. */
+grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error *err);
+
+/* Progress line on stderr: simulated time, N, ETA. Silent unless enabled. */
+typedef struct {
+    int enabled;
+    double start, last;
+} progress;
+
+void progress_init(progress *pg, int enabled);
+void progress_update(progress *pg, double t, double t_end, size_t n);
+void progress_done(progress *pg);
+double wall_seconds(void);
+
+#endif

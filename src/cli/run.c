@@ -1,0 +1,161 @@
+/* grains run: frames every N_steps steps, N_frames times, after frame 0
+ * (TinyDEM Section 6), with VTK and/or CSV frames and a thermo table. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+typedef struct {
+    const grains_scenario *sc;
+    char **files;      /* frame file names for the .pvd */
+    double *times;
+    size_t n_frames;
+    FILE *thermo;
+    int quiet;
+} run_output;
+
+static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_error *err)
+{
+    const char *dir = o->sc->output_dir;
+    grains_status s = grains_output_dir(dir, err);
+    if (s != GRAINS_OK)
+        return s;
+    char path[GRAINS_PATH_MAX + 64];
+    size_t cap = (size_t)o->sc->params.N_frames + 2;
+    o->files = calloc(cap, sizeof *o->files);
+    o->times = calloc(cap, sizeof *o->times);
+    if (!o->files || !o->times)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu frames", cap);
+    snprintf(path, sizeof path, "%s/thermo.csv", dir);
+    o->thermo = fopen(path, "w");
+    if (!o->thermo)
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
+    fputs("step,time,N,contacts,E_kin,E_rot,max_overlap\n", o->thermo);
+    if (o->sc->write_vtk && grains_sim_mesh(sim)) {
+        snprintf(path, sizeof path, "%s/mesh.vtp", dir);
+        s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
+    }
+    return s;
+}
+
+static void close_outputs(run_output *o)
+{
+    for (size_t k = 0; o->files && k < o->n_frames; k++)
+        free(o->files[k]);
+    free(o->files);
+    free(o->times);
+    if (o->thermo)
+        fclose(o->thermo);
+}
+
+static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_error *err)
+{
+    grains_thermo th;
+    grains_sim_thermo(sim, &th);
+    fprintf(o->thermo, "%ld,%.9g,%zu,%zu,%.9g,%.9g,%.6g\n", th.step, th.time, th.n_particles, th.n_contacts, th.e_kin,
+            th.e_rot, th.max_overlap);
+    if (fflush(o->thermo) != 0)
+        return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write thermo.csv");
+    if (!o->quiet)
+        printf("frame %zu: t=%.6g, %zu particles, %zu contacts, E_kin=%.4g, E_rot=%.4g\n", o->n_frames, th.time,
+               th.n_particles, th.n_contacts, th.e_kin, th.e_rot);
+    return GRAINS_OK;
+}
+
+/* Writes frame number `k` (or a frame with the given label). */
+static grains_status write_frame(run_output *o, const grains_sim *sim, const char *label, grains_error *err)
+{
+    const char *dir = o->sc->output_dir;
+    char path[GRAINS_PATH_MAX + 64], name[64];
+    grains_status s = GRAINS_OK;
+    if (o->sc->write_csv) {
+        snprintf(path, sizeof path, "%s/particles%s.csv", dir, label);
+        s = grains_csv_write(path, sim, err);
+    }
+    if (s == GRAINS_OK && o->sc->write_vtk) {
+        snprintf(name, sizeof name, "particles%s.vtp", label);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        s = grains_vtk_write_particles(path, sim, err);
+        if (s == GRAINS_OK && !(o->files[o->n_frames] = strdup(name)))
+            s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+        if (s == GRAINS_OK) {
+            o->times[o->n_frames] = grains_sim_time(sim);
+            snprintf(path, sizeof path, "%s/particles.pvd", dir);
+            s = grains_pvd_write(path, (const char *const *)o->files, o->times, o->n_frames + 1, err);
+        }
+    }
+    if (s == GRAINS_OK)
+        s = write_thermo(o, sim, err);
+    o->n_frames++;
+    return s;
+}
+
+/* The state is still the last good one when a step fails: keep it on disk. */
+static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
+{
+    cli_report(err);
+    if (err->status != GRAINS_ERR_UNSTABLE)
+        return EXIT_INPUT;
+    grains_error werr;
+    if (write_frame(o, sim, "_last_good", &werr) != GRAINS_OK)
+        cli_report(&werr);
+    else
+        fprintf(stderr, "grains: the last good state (t = %.9g) is in %s/particles_last_good.*\n",
+                grains_sim_time(sim), o->sc->output_dir);
+    return EXIT_UNSTABLE;
+}
+
+static int run_frames(grains_sim *sim, run_output *o, const cli_flags *fl)
+{
+    const grains_params *p = grains_sim_params(sim);
+    grains_error err;
+    char label[32];
+    progress pg;
+    progress_init(&pg, !fl->quiet && isatty(STDERR_FILENO));
+    double t_end = (double)(p->N_frames * p->N_steps) * p->dt;
+    if (write_frame(o, sim, "000000", &err) != GRAINS_OK) {
+        cli_report(&err);
+        return EXIT_INPUT;
+    }
+    for (long f = 1; f <= p->N_frames; f++) {
+        for (long k = 0; k < p->N_steps; k++) {
+            if (grains_sim_step(sim, &err) != GRAINS_OK) {
+                progress_done(&pg);
+                return step_failed(sim, o, &err);
+            }
+            progress_update(&pg, grains_sim_time(sim), t_end, grains_sim_count(sim));
+        }
+        snprintf(label, sizeof label, "%06ld", f);
+        if (write_frame(o, sim, label, &err) != GRAINS_OK) {
+            progress_done(&pg);
+            cli_report(&err);
+            return EXIT_INPUT;
+        }
+    }
+    progress_done(&pg);
+    return 0;
+}
+
+int cli_run(int argc, char **argv)
+{
+    grains_scenario sc;
+    cli_flags fl;
+    grains_error err;
+    grains_sim *sim = NULL;
+    if (cli_scenario(argc, argv, &sc, &fl, &err) != GRAINS_OK || cli_load(&sc, &sim, &err) != GRAINS_OK) {
+        cli_report(&err);
+        return EXIT_INPUT;
+    }
+    run_output o = {&sc, NULL, NULL, 0, NULL, fl.quiet};
+    int status;
+    if (open_outputs(&o, sim, &err) != GRAINS_OK) {
+        cli_report(&err);
+        status = EXIT_INPUT;
+    } else {
+        status = run_frames(sim, &o, &fl);
+    }
+    close_outputs(&o);
+    grains_sim_destroy(sim);
+    return status;
+}

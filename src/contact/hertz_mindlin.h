@@ -1,0 +1,55 @@
+/* Visco-elastic Hertz-Mindlin contact with sliding, rolling and twisting
+ * friction, TinyDEM Eqs. 5-40 and 50-54. One function serves particle-particle
+ * and particle-wall contacts; the wall convention (R_j = E_j = m_j = inf) is
+ * applied once, in hm_params_init and the geometry step. */
+#ifndef GRAINS_CONTACT_HERTZ_MINDLIN_H
+#define GRAINS_CONTACT_HERTZ_MINDLIN_H
+
+#include "grains/params.h"
+#include "math/vec3.h"
+
+/* Constants fixed for the run, derived once from the material. */
+typedef struct {
+    real rho;            /* [M/L^3] */
+    real kn_pp, ks_pp;   /* 4/3 E* and 8 G* for two particles (Eqs. 12-13, 22-23) */
+    real kn_pw, ks_pw;   /* the same against a wall: E* = E/(1-nu^2), G* = G/(2-nu) */
+    real beta;           /* damping factor, Eq. 21 */
+    real cs_over_cn;     /* sqrt((1-nu) / (10 (2-nu))), Eq. 25 */
+    real mu_s, mu_r, mu_t;
+    real dt;
+    int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE */
+} hm_params;
+
+/* Static friction springs of one contact (Eq. 50), zero at first touch. */
+typedef struct {
+    real us[3];  /* [L] sliding */
+    real ur[3];  /* [L] rolling */
+    real ut;     /* [L] twisting */
+} hm_history;
+
+/* One side-by-side state of the two bodies. For a wall, j's velocities are 0,
+ * `wall` is 1 and x_ij is measured to the closest point on the element. */
+typedef struct {
+    vec3 x_ij;         /* x_i - x_j, Eq. 8 */
+    real R_i, R_j;     /* radii (R_j is the element radius for a wall) */
+    vec3 v_i, v_j, w_i, w_j;
+    int wall;
+} hm_pair;
+
+/* Result: force on i (j gets -f), torques on i and on j. */
+typedef struct {
+    vec3 f, t_i, t_j;
+    real delta;        /* [L] overlap, Eq. 7 */
+    real R_eff;        /* [L] R*, Eq. 17 */
+} hm_result;
+
+void hm_params_init(hm_params *hp, const grains_params *p);
+
+/* Eq. 21: beta = 1 / sqrt(1 + (pi / ln e_n)^2); 1 at e_n = 0, 0 at e_n = 1. */
+real hm_beta(real e_n);
+
+/* Evaluates one overlapping contact (caller checked |x_ij| < R_i + R_j)
+ * and advances its springs by one step. */
+void hm_contact(const hm_params *hp, const hm_pair *pair, hm_history *h, hm_result *out);
+
+#endif

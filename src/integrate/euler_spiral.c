@@ -1,0 +1,33 @@
+/* Semi-implicit Euler for translation and rotation with the SPIRAL quaternion
+ * update (TinyDEM Eqs. 41-48), Stokes drag from one viscosity (Eqs. 3-4). */
+#include <math.h>
+
+#include "sim/sim_internal.h"
+
+#define PI 3.14159265358979323846
+
+real integrate_euler_spiral(grains_particles *pt, const grains_params *p, int nthreads)
+{
+    const real dt = p->dt, rho = p->rho, eta = p->eta;
+    const vec3 g = p->g;
+    real max_v2 = 0;
+    const long n = (long)pt->n;
+#pragma omp parallel for schedule(static) num_threads(nthreads) reduction(max : max_v2)
+    for (long i = 0; i < n; i++) {
+        real R = pt->R[i];
+        real m = 4 * PI / 3 * rho * R * R * R;
+        real I = 2 * m * R * R / 5;
+        real c = 9 * eta / (2 * rho * R * R);                          /* Eq. 3 */
+        real gamma = 10 * c / 3;                                       /* Eq. 4 */
+        vec3 a = v3_sub(v3_add(v3_scale(1 / m, pt->f[i]), g), v3_scale(c, pt->v[i]));     /* Eq. 41 */
+        vec3 alpha = v3_sub(v3_scale(1 / I, pt->t[i]), v3_scale(gamma, pt->w[i]));         /* Eq. 42 */
+        pt->v[i] = v3_axpy(pt->v[i], dt, a);                           /* Eq. 43 */
+        pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);                    /* Eq. 44, new velocity */
+        pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], alpha);         /* Eqs. 46-48, before Eq. 45 */
+        pt->w[i] = v3_axpy(pt->w[i], dt, alpha);                       /* Eq. 45 */
+        real v2 = v3_dot(pt->v[i], pt->v[i]);
+        if (v2 > max_v2)
+            max_v2 = v2;
+    }
+    return sqrt(max_v2);
+}

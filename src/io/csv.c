@@ -1,0 +1,145 @@
+/* TinyDEM particle CSV files (Section 6), read in full before use. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grains/io.h"
+#include "io/atomic_file.h"
+#include "io/text.h"
+#include "math/vec3.h"
+
+#define CSV_HEADER "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz"
+#define CSV_FIELDS 14
+
+static const char *const field_name[CSV_FIELDS] = {"x",  "y",  "z",  "R",  "vx", "vy", "vz",
+                                                    "q0", "q1", "q2", "q3", "wx", "wy", "wz"};
+
+static int header_ok(const char *line)
+{
+    char clean[128];
+    size_t n = 0;
+    for (const char *c = line; *c && n + 1 < sizeof clean; c++)
+        if (*c != ' ' && *c != '\t')
+            clean[n++] = *c;
+    clean[n] = '\0';
+    return strcmp(clean, CSV_HEADER) == 0;
+}
+
+static int blank(const char *s)
+{
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t')
+            return 0;
+    return 1;
+}
+
+/* Splits one record into its 14 numbers; names the first bad field. */
+static grains_status parse_record(const char *line, const char *path, int ln, real v[CSV_FIELDS],
+                                  grains_error *err)
+{
+    const char *s = line;
+    for (int k = 0; k < CSV_FIELDS; k++) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (k < CSV_FIELDS - 1 && !comma)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, ln,
+                                    "expected %d comma-separated values, found %d (truncated line?)", CSV_FIELDS,
+                                    k + 1);
+        if (k == CSV_FIELDS - 1 && comma)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, ln, "more than %d values on the line", CSV_FIELDS);
+        if (!parse_real(s, len, &v[k]))
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, ln,
+                                    "%s = '%.*s': expected a finite number", field_name[k], (int)(len > 40 ? 40 : len), s);
+        s = comma ? comma + 1 : s + len;
+    }
+    return GRAINS_OK;
+}
+
+static grains_status check_particle(const grains_particle *p, const char *path, int ln, grains_error *err)
+{
+    if (!(p->R > 0))
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, ln, "R = %g: particle radius must be > 0", p->R);
+    real qn = sqrt(p->q.q0 * p->q.q0 + p->q.q1 * p->q.q1 + p->q.q2 * p->q.q2 + p->q.q3 * p->q.q3);
+    if (fabs(qn - 1) > 1e-6)
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, ln,
+                                "orientation (q0,q1,q2,q3) has norm %.9g: a unit quaternion is expected", qn);
+    return GRAINS_OK;
+}
+
+static grains_status parse_particles(char *text, size_t len, const char *path, grains_particle **out, size_t *n,
+                                     grains_error *err)
+{
+    line_reader r;
+    lines_init(&r, text, len);
+    const char *line = lines_next(&r);
+    if (!line || !header_ok(line))
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s'", CSV_HEADER);
+    size_t count = 0, cap = 0;
+    grains_particle *p = NULL;
+    grains_status s = GRAINS_OK;
+    while (s == GRAINS_OK && (line = lines_next(&r))) {
+        real v[CSV_FIELDS];
+        if (r.too_long) {
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "line longer than %zu characters", sizeof r.buf - 1);
+            break;
+        }
+        if (blank(line))
+            continue;
+        if ((s = parse_record(line, path, r.line, v, err)) != GRAINS_OK)
+            break;
+        grains_particle q = {{v[0], v[1], v[2]}, {v[4], v[5], v[6]}, {v[11], v[12], v[13]},
+                             {v[7], v[8], v[9], v[10]}, v[3]};
+        if ((s = check_particle(&q, path, r.line, err)) != GRAINS_OK)
+            break;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 1024;
+            grains_particle *np = realloc(p, cap * sizeof *np);
+            if (!np) {
+                s = grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory reading particles");
+                break;
+            }
+            p = np;
+        }
+        p[count++] = q;
+    }
+    if (s != GRAINS_OK) {
+        free(p);
+        return s;
+    }
+    *out = p;
+    *n = count;
+    return GRAINS_OK;
+}
+
+grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n, grains_error *err)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text)
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+    grains_status s;
+    if (memchr(text, '\0', len))
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in a CSV file");
+    else
+        s = parse_particles(text, len, path, out, n, err);
+    free(text);
+    return s;
+}
+
+grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err)
+{
+    atomic_file af;
+    grains_status s = atomic_open(&af, path, err);
+    if (s != GRAINS_OK)
+        return s;
+    fputs(CSV_HEADER "\n", af.f);
+    size_t n = grains_sim_count(sim);
+    for (size_t i = 0; i < n; i++) {
+        grains_particle p;
+        grains_sim_get_particle(sim, i, &p);
+        /* 17 significant digits: every double reads back exactly. */
+        fprintf(af.f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", p.x.x,
+                p.x.y, p.x.z, p.R, p.v.x, p.v.y, p.v.z, p.q.q0, p.q.q1, p.q.q2, p.q.q3, p.w.x, p.w.y, p.w.z);
+    }
+    return atomic_commit(&af, err);
+}

@@ -1,0 +1,174 @@
+/* OFF meshes (GeomView's Object File Format) with TinyDEM's radius index:
+ * "OFF", then "Nv Nf Ne", Nv lines "x y z", Nf lines "n v0 .. v(n-1) [r]",
+ * where r indexes the mesh radii (default 0). '#' starts a comment. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grains/io.h"
+#include "io/text.h"
+
+#define MAX_TOKENS 16
+
+typedef struct {
+    const char *s[MAX_TOKENS];
+    size_t len[MAX_TOKENS];
+    int n;
+    int overflow;
+} tokens;
+
+/* Splits a line at blanks, dropping a trailing '#' comment. */
+static void tokenize(char *line, tokens *t)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    t->n = 0;
+    t->overflow = 0;
+    for (char *p = line; *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        char *start = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        if (t->n == MAX_TOKENS) {
+            t->overflow = 1;
+            return;
+        }
+        t->s[t->n] = start;
+        t->len[t->n++] = (size_t)(p - start);
+    }
+}
+
+/* Next line holding something other than blanks and comments. */
+static int next_content(line_reader *r, tokens *t)
+{
+    const char *line;
+    while ((line = lines_next(r))) {
+        tokenize(r->buf, t);
+        if (t->n > 0 || t->overflow)
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const char *name;
+    const real *R_mesh;
+    int n_radii;
+    grains_error *err;
+} off_ctx;
+
+static grains_status read_counts(line_reader *r, tokens *t, const off_ctx *c, long *nv, long *nf)
+{
+    if (!next_content(r, t) || t->n != 1 || t->len[0] != 3 || strncmp(t->s[0], "OFF", 3) != 0)
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line, "expected the header 'OFF'");
+    long ne;
+    if (!next_content(r, t) || t->n != 3 || !parse_long(t->s[0], t->len[0], nv) ||
+        !parse_long(t->s[1], t->len[1], nf) || !parse_long(t->s[2], t->len[2], &ne))
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
+                                "expected three counts 'vertices faces edges'");
+    if (*nv < 0 || *nf < 0 || ne < 0 || *nv > 100000000L || *nf > 100000000L)
+        return grains_error_set(c->err, GRAINS_ERR_RANGE, c->name, r->line,
+                                "counts %ld %ld %ld: must be in [0, 1e8]", *nv, *nf, ne);
+    return GRAINS_OK;
+}
+
+static grains_status read_vertex(line_reader *r, tokens *t, const off_ctx *c, long k, long nv, grains_mesh *m)
+{
+    if (!next_content(r, t))
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
+                                "file ends after %ld of %ld vertices", k, nv);
+    real x[3];
+    if (t->n != 3 || !parse_real(t->s[0], t->len[0], &x[0]) || !parse_real(t->s[1], t->len[1], &x[1]) ||
+        !parse_real(t->s[2], t->len[2], &x[2]))
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
+                                "vertex %ld: expected three finite coordinates 'x y z'", k);
+    return grains_mesh_add_vertex(m, (grains_vec3){x[0], x[1], x[2]}, c->err);
+}
+
+static grains_status read_face(line_reader *r, tokens *t, const off_ctx *c, long k, long nf, grains_mesh *m)
+{
+    long n, index = 0;
+    if (!next_content(r, t))
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line, "file ends after %ld of %ld faces", k, nf);
+    if (t->overflow || !parse_long(t->s[0], t->len[0], &n) || n < 1 || n > 4)
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
+                                "face %ld: expected a vertex count of 1 to 4 (point, segment, triangle, rectangle)", k);
+    if (t->n != n + 1 && t->n != n + 2)
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
+                                "face %ld: expected %ld vertex indices and an optional radius index, found %d values",
+                                k, n, t->n - 1);
+    uint32_t v[4];
+    for (int a = 0; a < n; a++) {
+        long idx;
+        if (!parse_long(t->s[a + 1], t->len[a + 1], &idx) || idx < 0 || idx >= (long)m->n_vertices)
+            return grains_error_set(c->err, GRAINS_ERR_RANGE, c->name, r->line,
+                                    "face %ld: vertex index '%.*s' out of range [0, %zu)", k, (int)t->len[a + 1],
+                                    t->s[a + 1], m->n_vertices);
+        v[a] = (uint32_t)idx;
+    }
+    if (t->n == n + 2 && !parse_long(t->s[n + 1], t->len[n + 1], &index))
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line, "face %ld: radius index must be an integer", k);
+    if (index < 0 || index >= c->n_radii)
+        return grains_error_set(c->err, GRAINS_ERR_RANGE, c->name, r->line,
+                                "face %ld: radius index %ld has no radius (R_mesh lists %d)", k, index, c->n_radii);
+    grains_status s = grains_mesh_add_element(m, (int)n, v, (int)index, c->R_mesh[index], c->err);
+    if (s != GRAINS_OK && c->err) { /* add the location to the mesh's own message */
+        c->err->line = r->line;
+        snprintf(c->err->file, sizeof c->err->file, "%s", c->name);
+    }
+    return s;
+}
+
+static grains_status parse_off(line_reader *r, const off_ctx *c, grains_mesh *m)
+{
+    tokens t;
+    long nv, nf;
+    grains_status s = read_counts(r, &t, c, &nv, &nf);
+    for (long k = 0; s == GRAINS_OK && k < nv; k++)
+        s = read_vertex(r, &t, c, k, nv, m);
+    for (long k = 0; s == GRAINS_OK && k < nf; k++)
+        s = read_face(r, &t, c, k, nf, m);
+    if (s == GRAINS_OK && next_content(r, &t))
+        s = grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
+                             "unexpected content after the %ld faces the header announced", nf);
+    return s;
+}
+
+grains_status grains_off_parse(const char *text, const char *name, const real *R_mesh, int n_radii,
+                               grains_mesh **out, grains_error *err)
+{
+    grains_mesh *m;
+    grains_status s = grains_mesh_create(&m, err);
+    if (s != GRAINS_OK)
+        return s;
+    line_reader r;
+    lines_init(&r, text, strlen(text));
+    off_ctx c = {name, R_mesh, n_radii, err};
+    s = parse_off(&r, &c, m);
+    if (s != GRAINS_OK) {
+        grains_mesh_destroy(m);
+        return s;
+    }
+    *out = m;
+    return GRAINS_OK;
+}
+
+grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii, grains_mesh **out,
+                              grains_error *err)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text)
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+    grains_status s;
+    if (memchr(text, '\0', len))
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in an OFF file");
+    else
+        s = grains_off_parse(text, path, R_mesh, n_radii, out, err);
+    free(text);
+    return s;
+}

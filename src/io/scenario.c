@@ -1,0 +1,390 @@
+/* Scenario keys: one table drives the file reader, --set and the key list. */
+#include "grains/scenario.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/text.h"
+
+typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_ORDER, K_STRING, K_BOOL } key_kind;
+
+typedef struct {
+    const char *name;
+    key_kind kind;
+    size_t offset; /* into grains_scenario */
+    const char *unit;
+    const char *doc;
+} key_info;
+
+#define P(field) offsetof(grains_scenario, params.field)
+#define S(field) offsetof(grains_scenario, field)
+
+static const key_info keys[] = {
+    {"R_min", K_REAL, P(R_min), "L", "minimum particle radius (> 0); sets dt by Eq. 49"},
+    {"R_max", K_REAL, P(R_max), "L", "maximum particle radius (>= R_min)"},
+    {"R_mesh", K_LIST, P(R_mesh), "L", "mesh radii, indexed by the OFF radius index (>= 0 each)"},
+    {"s_min", K_VEC3, P(s_min), "L", "spawn box lower corner"},
+    {"s_max", K_VEC3, P(s_max), "L", "spawn box upper corner (>= s_min)"},
+    {"rho", K_REAL, P(rho), "M/L^3", "mass density (> 0)"},
+    {"E", K_REAL, P(E), "M/LT^2", "Young's modulus (> 0)"},
+    {"nu", K_REAL, P(nu), "-", "Poisson's ratio, in (-1, 0.5]"},
+    {"e_n", K_REAL, P(e_n), "-", "coefficient of normal restitution, in [0, 1]"},
+    {"mu_s", K_REAL, P(mu_s), "-", "sliding friction coefficient (>= 0)"},
+    {"mu_r", K_REAL, P(mu_r), "-", "rolling friction coefficient (>= 0)"},
+    {"mu_t", K_REAL, P(mu_t), "-", "twisting friction coefficient (>= 0); default 2 mu_s / 3"},
+    {"eta", K_REAL, P(eta), "M/LT", "fluid viscosity for Stokes drag (>= 0)"},
+    {"v0", K_VEC3, P(v0), "L/T", "velocity of spawned particles"},
+    {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles"},
+    {"g", K_VEC3, P(g), "L/T^2", "gravitational acceleration"},
+    {"dt", K_REAL, P(dt), "T", "timestep (> 0); default Eq. 49"},
+    {"N_max", K_LONG, P(N_max), "-", "maximum number of spawned particles (>= 0)"},
+    {"N_frames", K_LONG, P(N_frames), "-", "number of output frames after the initial one (>= 0)"},
+    {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)"},
+    {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)"},
+    {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)"},
+    {"friction_order", K_ORDER, P(friction_order), "-",
+     "\"tinydem\" (force from the old spring, then Eq. 52) or \"increment_first\""},
+    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.2 R_max"},
+    {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)"},
+    {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores"},
+    {"mesh", K_STRING, S(mesh), "-", "OFF mesh file, \"builtin:hourglass\", or \"\" for none"},
+    {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\""},
+    {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table"},
+    {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)"},
+    {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv"},
+};
+#define N_KEYS ((int)(sizeof keys / sizeof keys[0]))
+
+_Static_assert(sizeof keys / sizeof keys[0] <= GRAINS_SCENARIO_KEYS, "grow GRAINS_SCENARIO_KEYS");
+
+static int key_index(const char *name)
+{
+    for (int k = 0; k < N_KEYS; k++)
+        if (strcmp(keys[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+void grains_scenario_default(grains_scenario *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    grains_params_default(&sc->params);
+    snprintf(sc->mesh, sizeof sc->mesh, "%s", GRAINS_BUILTIN_HOURGLASS);
+    snprintf(sc->output_dir, sizeof sc->output_dir, "output");
+    sc->write_vtk = 1;
+}
+
+/* ---- values from text (--set) ---- */
+
+static int split_reals(const char *s, real *out, int max)
+{
+    int n = 0;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (n == max || !parse_real(s, len, &out[n]))
+            return -1;
+        n++;
+        if (!comma)
+            return n;
+        s = comma + 1;
+    }
+}
+
+static grains_status bad_value(const char *where, int line, const key_info *k, const char *expected,
+                               grains_error *err)
+{
+    return grains_error_set(err, GRAINS_ERR_PARSE, where, line, "%s: expected %s", k->name, expected);
+}
+
+static int set_order(grains_scenario *sc, const key_info *k, const char *v)
+{
+    int *dst = (int *)((char *)sc + k->offset);
+    if (strcmp(v, "tinydem") == 0)
+        *dst = GRAINS_FRICTION_FORCE_THEN_INCREMENT;
+    else if (strcmp(v, "increment_first") == 0)
+        *dst = GRAINS_FRICTION_INCREMENT_THEN_FORCE;
+    else
+        return 0;
+    return 1;
+}
+
+static int set_string(grains_scenario *sc, const key_info *k, const char *v)
+{
+    if (strlen(v) >= GRAINS_PATH_MAX)
+        return 0;
+    snprintf((char *)sc + k->offset, GRAINS_PATH_MAX, "%s", v);
+    return 1;
+}
+
+static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
+{
+    char *dst = (char *)sc + k->offset;
+    real r[GRAINS_MAX_MESH_RADII];
+    long l;
+    char *end;
+    switch (k->kind) {
+    case K_REAL: return parse_real(v, strlen(v), (real *)dst);
+    case K_VEC3:
+        if (split_reals(v, r, 3) != 3)
+            return 0;
+        *(grains_vec3 *)dst = (grains_vec3){r[0], r[1], r[2]};
+        return 1;
+    case K_LIST: {
+        int n = split_reals(v, r, GRAINS_MAX_MESH_RADII);
+        if (n < 1)
+            return 0;
+        memcpy(dst, r, (size_t)n * sizeof *r);
+        sc->params.n_mesh_radii = n;
+        return 1;
+    }
+    case K_LONG: return parse_long(v, strlen(v), (long *)dst);
+    case K_INT:
+        if (!parse_long(v, strlen(v), &l) || l < -1000000 || l > 1000000)
+            return 0;
+        *(int *)dst = (int)l;
+        return 1;
+    case K_SEED:
+        errno = 0;
+        if (*v == '-' || !*v)
+            return 0;
+        *(uint64_t *)dst = strtoull(v, &end, 10);
+        return *end == '\0' && errno == 0;
+    case K_ORDER: return set_order(sc, k, v);
+    case K_STRING: return set_string(sc, k, v);
+    case K_BOOL:
+        if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0)
+            *(int *)dst = 1;
+        else if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0)
+            *(int *)dst = 0;
+        else
+            return 0;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *expected(key_kind kind)
+{
+    switch (kind) {
+    case K_REAL: return "a finite number";
+    case K_VEC3: return "three finite numbers";
+    case K_LIST: return "1 to 64 finite numbers";
+    case K_LONG: return "an integer";
+    case K_SEED: return "a non-negative integer";
+    case K_INT: return "an integer";
+    case K_ORDER: return "\"tinydem\" or \"increment_first\"";
+    case K_STRING: return "a string (at most 1023 characters)";
+    case K_BOOL: return "true or false";
+    }
+    return "a value";
+}
+
+grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, grains_error *err)
+{
+    const char *eq = strchr(assignment, '=');
+    char name[64];
+    size_t len = eq ? (size_t)(eq - assignment) : 0;
+    if (!eq || len == 0 || len >= sizeof name)
+        return grains_error_set(err, GRAINS_ERR_ARG, "--set", 0, "'%s': expected KEY=VALUE", assignment);
+    memcpy(name, assignment, len);
+    name[len] = '\0';
+    int k = key_index(name);
+    if (k < 0)
+        return grains_error_set(err, GRAINS_ERR_ARG, "--set", 0,
+                                "unknown key '%s' (grains --help lists the keys)", name);
+    if (!set_from_text(sc, &keys[k], eq + 1))
+        return grains_error_set(err, GRAINS_ERR_PARSE, "--set", 0, "%s = '%s': expected %s", name, eq + 1,
+                                expected(keys[k].kind));
+    sc->origin[k] = -1;
+    return GRAINS_OK;
+}
+
+/* ---- values from libconfig ---- */
+
+static int number_of(const config_setting_t *s, real *out)
+{
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64: *out = (real)config_setting_get_int64(s); return 1;
+    case CONFIG_TYPE_FLOAT: *out = config_setting_get_float(s); return isfinite(*out);
+    default: return 0;
+    }
+}
+
+static int numbers_of(const config_setting_t *s, real *out, int max)
+{
+    int type = config_setting_type(s);
+    if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+        return -1;
+    int n = config_setting_length(s);
+    if (n > max)
+        return -1;
+    for (int a = 0; a < n; a++)
+        if (!number_of(config_setting_get_elem(s, (unsigned)a), &out[a]))
+            return -1;
+    return n;
+}
+
+static int integer_of(const config_setting_t *s, long *out)
+{
+    real r;
+    if (!number_of(s, &r) || r != floor(r) || fabs(r) > 9e15)
+        return 0;
+    *out = (long)r;
+    return 1;
+}
+
+static int set_from_config(grains_scenario *sc, const key_info *k, const config_setting_t *s)
+{
+    char *dst = (char *)sc + k->offset;
+    real r[GRAINS_MAX_MESH_RADII];
+    long l;
+    int n;
+    switch (k->kind) {
+    case K_REAL: return number_of(s, (real *)dst);
+    case K_VEC3:
+        if (numbers_of(s, r, 3) != 3)
+            return 0;
+        *(grains_vec3 *)dst = (grains_vec3){r[0], r[1], r[2]};
+        return 1;
+    case K_LIST:
+        if ((n = numbers_of(s, r, GRAINS_MAX_MESH_RADII)) < 1)
+            return 0;
+        memcpy(dst, r, (size_t)n * sizeof *r);
+        sc->params.n_mesh_radii = n;
+        return 1;
+    case K_LONG: return integer_of(s, (long *)dst);
+    case K_INT:
+        if (!integer_of(s, &l) || l < -1000000 || l > 1000000)
+            return 0;
+        *(int *)dst = (int)l;
+        return 1;
+    case K_SEED:
+        if (!integer_of(s, &l) || l < 0)
+            return 0;
+        *(uint64_t *)dst = (uint64_t)l;
+        return 1;
+    case K_ORDER:
+        return config_setting_type(s) == CONFIG_TYPE_STRING && set_order(sc, k, config_setting_get_string(s));
+    case K_STRING:
+        return config_setting_type(s) == CONFIG_TYPE_STRING && set_string(sc, k, config_setting_get_string(s));
+    case K_BOOL:
+        if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+            return 0;
+        *(int *)dst = config_setting_get_bool(s);
+        return 1;
+    }
+    return 0;
+}
+
+static grains_status read_setting(grains_scenario *sc, const config_setting_t *s, const char *path, int *seen,
+                                  grains_error *err)
+{
+    const char *name = config_setting_name(s);
+    int line = (int)config_setting_source_line(s);
+    int k = name ? key_index(name) : -1;
+    if (k < 0)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "unknown key '%s' (grains --help lists the keys)",
+                                name ? name : "?");
+    if (seen[k])
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "%s is given twice (first on line %d)", name,
+                                seen[k]);
+    if (!set_from_config(sc, &keys[k], s))
+        return bad_value(path, line, &keys[k], expected(keys[k].kind), err);
+    seen[k] = line;
+    sc->origin[k] = line;
+    return GRAINS_OK;
+}
+
+static grains_status read_root(grains_scenario *sc, const config_t *cfg, const char *path, grains_error *err)
+{
+    int seen[GRAINS_SCENARIO_KEYS] = {0};
+    config_setting_t *root = config_root_setting(cfg);
+    for (int a = 0; a < config_setting_length(root); a++) {
+        config_setting_t *s = config_setting_get_elem(root, (unsigned)a);
+        grains_status st = GRAINS_OK;
+        if (config_setting_type(s) != CONFIG_TYPE_GROUP) {
+            st = read_setting(sc, s, path, seen, err);
+        } else {
+            for (int b = 0; st == GRAINS_OK && b < config_setting_length(s); b++) {
+                config_setting_t *c = config_setting_get_elem(s, (unsigned)b);
+                if (config_setting_type(c) == CONFIG_TYPE_GROUP)
+                    st = grains_error_set(err, GRAINS_ERR_PARSE, path, (int)config_setting_source_line(c),
+                                          "group '%s' inside a group: groups nest one level only",
+                                          config_setting_name(c));
+                else
+                    st = read_setting(sc, c, path, seen, err);
+            }
+        }
+        if (st != GRAINS_OK)
+            return st;
+    }
+    return GRAINS_OK;
+}
+
+grains_status grains_scenario_read(grains_scenario *sc, const char *path, grains_error *err)
+{
+    FILE *probe = fopen(path, "r");
+    if (!probe)
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+    fclose(probe);
+    config_t cfg;
+    config_init(&cfg);
+    grains_status s;
+    if (config_read_file(&cfg, path) != CONFIG_TRUE)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, config_error_line(&cfg), "%s",
+                             config_error_text(&cfg) ? config_error_text(&cfg) : "cannot parse");
+    else
+        s = read_root(sc, &cfg, path, err);
+    config_destroy(&cfg);
+    if (s == GRAINS_OK)
+        snprintf(sc->source, sizeof sc->source, "%s", path);
+    return s;
+}
+
+/* The key a grains_params_check message starts with ("mu_s = ...", "R_mesh[2] ..."). */
+static int key_of_message(const char *msg)
+{
+    char name[64];
+    size_t n = strcspn(msg, " =[:");
+    if (n == 0 || n >= sizeof name)
+        return -1;
+    memcpy(name, msg, n);
+    name[n] = '\0';
+    return key_index(name);
+}
+
+grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
+{
+    int dt = key_index("dt"), mu_t = key_index("mu_t");
+    if (!sc->origin[mu_t])
+        sc->params.mu_t = 2 * sc->params.mu_s / 3; /* Section 2.2 */
+    grains_error local;
+    grains_error *e = err ? err : &local;
+    grains_status s = GRAINS_OK;
+    if (sc->origin[dt] && !(sc->params.dt > 0))
+        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "dt = %g: timestep must be > 0", sc->params.dt);
+    if (s == GRAINS_OK)
+        s = grains_params_check(&sc->params, e);
+    if (s == GRAINS_OK)
+        return s;
+    int k = key_of_message(e->message);
+    if (k >= 0 && sc->origin[k] > 0) {
+        snprintf(e->file, sizeof e->file, "%s", sc->source);
+        e->line = sc->origin[k];
+    } else if (k >= 0 && sc->origin[k] < 0) {
+        snprintf(e->file, sizeof e->file, "--set");
+    }
+    return s;
+}
+
+void grains_scenario_list_keys(FILE *out)
+{
+    for (int k = 0; k < N_KEYS; k++)
+        fprintf(out, "  %-15s [%s] %s\n", keys[k].name, keys[k].unit, keys[k].doc);
+}

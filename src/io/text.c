@@ -1,0 +1,114 @@
+/* Line reader and strict number parsing. */
+#include "io/text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FILE_LIMIT ((size_t)1 << 34) /* 16 GiB */
+
+void lines_init(line_reader *r, const char *text, size_t len)
+{
+    r->p = text;
+    r->end = text + len;
+    r->line = 0;
+    r->too_long = 0;
+}
+
+const char *lines_next(line_reader *r)
+{
+    if (r->p >= r->end)
+        return NULL;
+    const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+    size_t len = nl ? (size_t)(nl - r->p) : (size_t)(r->end - r->p);
+    r->line++;
+    r->too_long = len >= sizeof r->buf;
+    if (r->too_long)
+        len = sizeof r->buf - 1;
+    memcpy(r->buf, r->p, len);
+    if (len && r->buf[len - 1] == '\r')
+        len--;
+    r->buf[len] = '\0';
+    r->p = nl ? nl + 1 : r->end;
+    return r->buf;
+}
+
+static void trim(const char **s, size_t *len)
+{
+    while (*len && isspace((unsigned char)**s))
+        (*s)++, (*len)--;
+    while (*len && isspace((unsigned char)(*s)[*len - 1]))
+        (*len)--;
+}
+
+int parse_real(const char *s, size_t len, real *out)
+{
+    char buf[128];
+    trim(&s, &len);
+    if (len == 0 || len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (*end != '\0' || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int parse_long(const char *s, size_t len, long *out)
+{
+    char buf[64];
+    trim(&s, &len);
+    if (len == 0 || len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    long v = strtol(buf, &end, 10);
+    if (*end != '\0' || errno == ERANGE)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n < cap - 1)
+            break;
+        char *nb = cap < FILE_LIMIT ? realloc(buf, cap * 2) : NULL;
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            errno = EFBIG;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    int failed = !buf || ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        if (!errno)
+            errno = EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}

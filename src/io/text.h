@@ -1,0 +1,29 @@
+/* Reading text input line by line with exact number parsing. */
+#ifndef GRAINS_IO_TEXT_H
+#define GRAINS_IO_TEXT_H
+
+#include <stddef.h>
+
+#include "grains/real.h"
+
+/* Lines of an in-memory text; `line` counts from 1. */
+typedef struct {
+    const char *p, *end;
+    int line;
+    char buf[4096];
+    int too_long;
+} line_reader;
+
+void lines_init(line_reader *r, const char *text, size_t len);
+/* Next line without its newline (and '\r'), or NULL at the end. */
+const char *lines_next(line_reader *r);
+
+/* A finite number filling all of [s, s+len) (surrounding blanks allowed). */
+int parse_real(const char *s, size_t len, real *out);
+/* A decimal integer filling all of [s, s+len). */
+int parse_long(const char *s, size_t len, long *out);
+
+/* Whole file into a NUL-terminated buffer; NULL and errno on failure. */
+char *read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,185 @@
+/* Hashed cell grid: open addressing on packed cell coordinates. */
+#include "neighbor/grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COORD_BITS 21
+#define COORD_LIMIT (1 << (COORD_BITS - 1)) /* |c| below this can be packed */
+
+static uint64_t pack(const int64_t c[3])
+{
+    uint64_t m = (1u << COORD_BITS) - 1;
+    return ((uint64_t)(c[0] + COORD_LIMIT) & m) | (((uint64_t)(c[1] + COORD_LIMIT) & m) << COORD_BITS) |
+           (((uint64_t)(c[2] + COORD_LIMIT) & m) << (2 * COORD_BITS));
+}
+
+static size_t hash_slot(uint64_t key, size_t n_slots)
+{
+    key ^= key >> 31;
+    key *= 0x9e3779b97f4a7c15ull;
+    key ^= key >> 29;
+    return (size_t)(key & (n_slots - 1));
+}
+
+void grid_coords(const grains_grid *g, vec3 x, int64_t c[3])
+{
+    c[0] = (int64_t)floor((x.x - g->origin.x) / g->h);
+    c[1] = (int64_t)floor((x.y - g->origin.y) / g->h);
+    c[2] = (int64_t)floor((x.z - g->origin.z) / g->h);
+}
+
+static int in_range(const int64_t c[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (c[k] < -COORD_LIMIT + 2 || c[k] >= COORD_LIMIT - 2)
+            return 0;
+    return 1;
+}
+
+uint32_t grid_find(const grains_grid *g, const int64_t c[3])
+{
+    if (!in_range(c) || g->n_slots == 0)
+        return GRID_NONE;
+    uint64_t key = pack(c);
+    for (size_t s = hash_slot(key, g->n_slots);; s = (s + 1) & (g->n_slots - 1)) {
+        uint32_t cell = g->slot[s];
+        if (cell == 0)
+            return GRID_NONE;
+        if (g->key[cell - 1] == key)
+            return cell - 1;
+    }
+}
+
+/* Per-particle and per-cell arrays for n particles (at most n cells). */
+static int reserve_arrays(grains_grid *g, size_t n)
+{
+    if (n > g->cap_particles) {
+        uint32_t *next = realloc(g->next, n * sizeof *next);
+        if (!next)
+            return 0;
+        g->next = next;
+        g->cap_particles = n;
+    }
+    if (n <= g->cap_cells)
+        return 1;
+    size_t cap = n + n / 4 + 16;
+    uint64_t *key = realloc(g->key, cap * sizeof *key);
+    if (key)
+        g->key = key;
+    uint32_t *head = realloc(g->head, cap * sizeof *head);
+    if (head)
+        g->head = head;
+    uint32_t *by_colour = realloc(g->by_colour, cap * sizeof *by_colour);
+    if (by_colour)
+        g->by_colour = by_colour;
+    if (!key || !head || !by_colour)
+        return 0;
+    g->cap_cells = cap;
+    return 1;
+}
+
+/* Sizes the hash table for up to n cells (at most half full). */
+static int reserve_slots(grains_grid *g, size_t n)
+{
+    size_t want = 16;
+    while (want < 2 * n)
+        want *= 2;
+    if (want != g->n_slots) {
+        uint32_t *s = realloc(g->slot, want * sizeof *s);
+        if (!s)
+            return 0;
+        g->slot = s;
+        g->n_slots = want;
+    }
+    memset(g->slot, 0, g->n_slots * sizeof *g->slot);
+    return 1;
+}
+
+static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
+{
+    uint64_t key = pack(c);
+    size_t s = hash_slot(key, g->n_slots);
+    for (;; s = (s + 1) & (g->n_slots - 1)) {
+        uint32_t cell = g->slot[s];
+        if (cell == 0)
+            break;
+        if (g->key[cell - 1] == key)
+            return cell - 1;
+    }
+    uint32_t cell = (uint32_t)g->n_cells++;
+    g->key[cell] = key;
+    g->head[cell] = GRID_NONE;
+    g->slot[s] = cell + 1;
+    return cell;
+}
+
+static int colour_of(uint64_t key)
+{
+    uint64_t m = (1u << COORD_BITS) - 1;
+    int64_t c0 = (int64_t)(key & m) - COORD_LIMIT;
+    int64_t c1 = (int64_t)((key >> COORD_BITS) & m) - COORD_LIMIT;
+    int64_t c2 = (int64_t)((key >> (2 * COORD_BITS)) & m) - COORD_LIMIT;
+    /* cell coordinates of binned particles are >= 0 (origin = lower corner) */
+    return (int)(c0 % 3 + 3 * (c1 % 3) + 9 * (c2 % 3));
+}
+
+static void sort_by_colour(grains_grid *g)
+{
+    memset(g->colour_start, 0, sizeof g->colour_start);
+    for (size_t c = 0; c < g->n_cells; c++)
+        g->colour_start[colour_of(g->key[c]) + 1]++;
+    for (int k = 0; k < GRID_COLOURS; k++)
+        g->colour_start[k + 1] += g->colour_start[k];
+    uint32_t fill[GRID_COLOURS];
+    memcpy(fill, g->colour_start, sizeof fill);
+    for (size_t c = 0; c < g->n_cells; c++)
+        g->by_colour[fill[colour_of(g->key[c])]++] = (uint32_t)c;
+}
+
+static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
+{
+    vec3 lo = n ? x[0] : v3(0, 0, 0), hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        lo = v3(fmin(lo.x, x[i].x), fmin(lo.y, x[i].y), fmin(lo.z, x[i].z));
+        hi = v3(fmax(hi.x, x[i].x), fmax(hi.y, x[i].y), fmax(hi.z, x[i].z));
+    }
+    *upper = hi;
+    return lo;
+}
+
+grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, grains_error *err)
+{
+    vec3 hi, lo = lower_corner(x, n, &hi);
+    real span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
+    if (!(span / h < COORD_LIMIT - 4))
+        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
+                                "particles spread over %g, more than %d cells of %g: confine them with a mesh",
+                                span, COORD_LIMIT - 4, h);
+    g->h = h;
+    g->origin = lo;
+    g->n_cells = 0;
+    g->n_particles = n;
+    if (!reserve_arrays(g, n) || !reserve_slots(g, n))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+    for (size_t i = 0; i < n; i++) {
+        int64_t c[3];
+        grid_coords(g, x[i], c);
+        uint32_t cell = find_or_add(g, c);
+        g->next[i] = g->head[cell];
+        g->head[cell] = (uint32_t)i;
+    }
+    sort_by_colour(g);
+    return GRAINS_OK;
+}
+
+void grid_free(grains_grid *g)
+{
+    free(g->key);
+    free(g->head);
+    free(g->next);
+    free(g->slot);
+    free(g->by_colour);
+    memset(g, 0, sizeof *g);
+}

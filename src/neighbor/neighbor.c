@@ -1,0 +1,237 @@
+/* Building the candidate lists from the cell grid, and re-attaching histories. */
+#include "neighbor/neighbor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LIST_LIMIT 0xF0000000u /* offsets are 32-bit */
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t ncap = need + need / 4 + 64;
+    void *q = realloc(*p, ncap * size);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = ncap;
+    return 1;
+}
+
+/* Two arrays that share one capacity. */
+static int grow_both(void **a, void **b, size_t *cap, size_t need, size_t size_a, size_t size_b)
+{
+    if (need <= *cap)
+        return 1;
+    size_t ncap = need + need / 4 + 64;
+    void *pa = realloc(*a, ncap * size_a);
+    if (pa)
+        *a = pa;
+    void *pb = realloc(*b, ncap * size_b);
+    if (pb)
+        *b = pb;
+    if (!pa || !pb)
+        return 0;
+    *cap = ncap;
+    return 1;
+}
+
+/* Visits the candidates of i (j > i within reach); returns how many, and
+ * writes them to `out` when it is not NULL. Order: neighbour cells in a fixed
+ * order, particles in cell order, so the list is the same for any threads. */
+static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, size_t i, real skin,
+                                uint32_t *out)
+{
+    int64_t c[3], d[3];
+    grid_coords(g, x[i], c);
+    uint32_t count = 0;
+    for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
+        for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
+            for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
+                uint32_t cell = grid_find(g, d);
+                if (cell == GRID_NONE)
+                    continue;
+                for (uint32_t j = g->head[cell]; j != GRID_NONE; j = g->next[j]) {
+                    if (j <= i)
+                        continue;
+                    vec3 dx = v3_sub(x[i], x[j]);
+                    real reach = R[i] + R[j] + skin;
+                    if (v3_dot(dx, dx) < reach * reach) {
+                        if (out)
+                            out[count] = j;
+                        count++;
+                    }
+                }
+            }
+    return count;
+}
+
+static grains_status reserve_pairs(grains_neighbors *nb, size_t n, grains_error *err)
+{
+    if (!grow((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
+    return GRAINS_OK;
+}
+
+grains_status neighbors_build_pairs(grains_neighbors *nb, const grains_grid *g, const vec3 *x, const real *R,
+                                    size_t n, real skin, int nthreads, grains_error *err)
+{
+    grains_status s = reserve_pairs(nb, n, err);
+    if (s != GRAINS_OK)
+        return s;
+    nb->n_particles = n;
+    nb->start[0] = 0;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t i = 0; i < n; i++)
+        nb->start[i + 1] = pair_candidates(g, x, R, i, skin, NULL);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += nb->start[i + 1];
+        if (total >= LIST_LIMIT)
+            return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u neighbour pairs", LIST_LIMIT);
+        nb->start[i + 1] = (uint32_t)total;
+    }
+    if (!grow_both((void **)&nb->j, (void **)&nb->h, &nb->cap, total, sizeof *nb->j, sizeof *nb->h))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", total);
+    nb->n = total;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t i = 0; i < n; i++) {
+        pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
+            nb->h[k] = STORE_NONE;
+    }
+    return GRAINS_OK;
+}
+
+/* Records the pair (i, e) when particle i is within reach of element e. */
+static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh, size_t e, const vec3 *x,
+                    const real *R, uint32_t i, real skin)
+{
+    vec3 d = v3_sub(x[i], grains_mesh_closest(mesh, e, x[i]));
+    real reach = R[i] + mesh->elements[e].R + skin;
+    if (v3_dot(d, d) >= reach * reach)
+        return 1;
+    if (!grow((void **)&nb->scratch, &nb->scratch_cap, 2 * (*count + 1), sizeof *nb->scratch))
+        return 0;
+    nb->scratch[2 * *count] = i;
+    nb->scratch[2 * *count + 1] = (uint32_t)e;
+    (*count)++;
+    return 1;
+}
+
+static int cell_in_box(const grains_grid *g, uint32_t cell, const int64_t lo[3], const int64_t hi[3])
+{
+    const uint64_t m = (1u << 21) - 1;
+    for (int k = 0; k < 3; k++) {
+        int64_t c = (int64_t)((g->key[cell] >> (21 * k)) & m) - (1 << 20);
+        if (c < lo[k] || c > hi[k])
+            return 0;
+    }
+    return 1;
+}
+
+/* All particles in cells touching the element's box grown by `reach`: through
+ * the hash when the box spans few cells, else by scanning occupied cells. */
+static int element_candidates(grains_neighbors *nb, size_t *count, const grains_grid *g, const grains_mesh *mesh,
+                              size_t e, const vec3 *x, const real *R, real reach, real skin)
+{
+    const grains_mesh_element *el = &mesh->elements[e];
+    int64_t lo[3], hi[3], c[3];
+    grid_coords(g, v3_sub(el->lo, v3(reach, reach, reach)), lo);
+    grid_coords(g, v3_add(el->hi, v3(reach, reach, reach)), hi);
+    double span = (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+    if (span > (double)g->n_cells) {
+        for (uint32_t cell = 0; cell < g->n_cells; cell++)
+            if (cell_in_box(g, cell, lo, hi))
+                for (uint32_t i = g->head[cell]; i != GRID_NONE; i = g->next[i])
+                    if (!consider(nb, count, mesh, e, x, R, i, skin))
+                        return 0;
+        return 1;
+    }
+    for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++)
+        for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
+            for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
+                uint32_t cell = grid_find(g, c);
+                if (cell != GRID_NONE)
+                    for (uint32_t i = g->head[cell]; i != GRID_NONE; i = g->next[i])
+                        if (!consider(nb, count, mesh, e, x, R, i, skin))
+                            return 0;
+            }
+    return 1;
+}
+
+grains_status neighbors_build_mesh(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh,
+                                   const vec3 *x, const real *R, size_t n, real R_max, real skin,
+                                   grains_error *err)
+{
+    size_t count = 0;
+    if (!grow((void **)&nb->mstart, &nb->cap_mstart, n + 1, sizeof *nb->mstart))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh neighbours");
+    for (size_t e = 0; mesh && e < mesh->n_elements; e++)
+        if (!element_candidates(nb, &count, g, mesh, e, x, R, R_max + skin, skin))
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh neighbours");
+    if (!grow_both((void **)&nb->e, (void **)&nb->mh, &nb->m_cap, count, sizeof *nb->e, sizeof *nb->mh))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh neighbours");
+    /* Counting sort by particle; elements stay in ascending order. */
+    memset(nb->mstart, 0, (n + 1) * sizeof *nb->mstart);
+    for (size_t k = 0; k < count; k++)
+        nb->mstart[nb->scratch[2 * k] + 1]++;
+    for (size_t i = 0; i < n; i++)
+        nb->mstart[i + 1] += nb->mstart[i];
+    for (size_t k = 0; k < count; k++) {
+        uint32_t i = nb->scratch[2 * k];
+        uint32_t slot = nb->mstart[i]++;
+        nb->e[slot] = nb->scratch[2 * k + 1];
+        nb->mh[slot] = STORE_NONE;
+    }
+    for (size_t i = n; i > 0; i--) /* shift back: mstart[i] became end of i */
+        nb->mstart[i] = nb->mstart[i - 1];
+    nb->mstart[0] = 0;
+    nb->m_n = count;
+    return GRAINS_OK;
+}
+
+static int32_t *find_handle(grains_neighbors *nb, const grains_contact *c)
+{
+    if (c->i >= nb->n_particles)
+        return NULL;
+    if (c->j & STORE_MESH_BIT) {
+        uint32_t e = c->j & ~STORE_MESH_BIT;
+        for (uint32_t k = nb->mstart[c->i]; k < nb->mstart[c->i + 1]; k++)
+            if (nb->e[k] == e)
+                return &nb->mh[k];
+        return NULL;
+    }
+    for (uint32_t k = nb->start[c->i]; k < nb->start[c->i + 1]; k++)
+        if (nb->j[k] == c->j)
+            return &nb->h[k];
+    return NULL;
+}
+
+void neighbors_attach_contacts(grains_neighbors *nb, contact_store *cs, int nthreads)
+{
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t k = 0; k < cs->n; k++) {
+        grains_contact *c = &cs->c[k];
+        if (c->i == STORE_DEAD)
+            continue;
+        int32_t *h = find_handle(nb, c);
+        if (h)
+            *h = (int32_t)k;
+        else
+            c->i = STORE_DEAD;
+    }
+}
+
+void neighbors_free(grains_neighbors *nb)
+{
+    free(nb->start);
+    free(nb->j);
+    free(nb->h);
+    free(nb->mstart);
+    free(nb->e);
+    free(nb->mh);
+    free(nb->scratch);
+    memset(nb, 0, sizeof *nb);
+}

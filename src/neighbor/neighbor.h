@@ -1,0 +1,42 @@
+/* Verlet candidate lists, rebuilt only when some particle may have moved more
+ * than half the skin. Particle pairs form a half list (j > i) in CSR order by
+ * i; particle-element pairs a list by particle. Each entry carries the handle
+ * of its contact history (STORE_NONE while the pair does not touch). */
+#ifndef GRAINS_NEIGHBOR_H
+#define GRAINS_NEIGHBOR_H
+
+#include "contact/store.h"
+#include "grains/mesh.h"
+#include "neighbor/grid.h"
+
+typedef struct {
+    size_t n_particles;
+    uint32_t *start;        /* n_particles + 1 offsets into j, h */
+    uint32_t *j;            /* partner particle */
+    int32_t *h;             /* contact handle */
+    size_t n, cap, cap_start;
+    uint32_t *mstart;       /* n_particles + 1 offsets into e, mh */
+    uint32_t *e;            /* mesh element */
+    int32_t *mh;            /* contact handle */
+    size_t m_n, m_cap, cap_mstart;
+    uint32_t *scratch;      /* (particle, element) pairs while building */
+    size_t scratch_cap;
+} grains_neighbors;
+
+/* Pairs i < j with |x_i - x_j| < R_i + R_j + skin; the grid must hold x. */
+grains_status neighbors_build_pairs(grains_neighbors *nb, const grains_grid *g, const vec3 *x, const real *R,
+                                    size_t n, real skin, int nthreads, grains_error *err);
+
+/* Particle-element pairs closer than R_i + R_e + skin, found through the grid
+ * from each element's bounding box (TinyDEM Section 3.3). */
+grains_status neighbors_build_mesh(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh,
+                                   const vec3 *x, const real *R, size_t n, real R_max, real skin,
+                                   grains_error *err);
+
+/* Points each live contact of the store at its entry in the new lists;
+ * contacts whose pair is no longer listed end here. */
+void neighbors_attach_contacts(grains_neighbors *nb, contact_store *cs, int nthreads);
+
+void neighbors_free(grains_neighbors *nb);
+
+#endif

@@ -1,0 +1,118 @@
+/* Default values and range checks for the run parameters (TinyDEM Table 2). */
+#include "grains/params.h"
+
+#include <math.h>
+#include <string.h>
+
+void grains_params_default(grains_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->R_min = 0.002;
+    p->R_max = 0.01;
+    p->R_mesh[0] = 0.002;
+    p->R_mesh[1] = 0.02;
+    p->R_mesh[2] = 0.01;
+    p->n_mesh_radii = 3;
+    p->s_min = (grains_vec3){-0.1, -0.1, 0.3};
+    p->s_max = (grains_vec3){0.1, 0.1, 0.4};
+    p->rho = 1e3;
+    p->E = 1e6;
+    p->nu = 0.3;
+    p->e_n = 0.5;
+    p->mu_s = 0.3;
+    p->mu_r = 0.3;
+    p->mu_t = 2 * 0.3 / 3; /* mu_t = 2 mu_s / 3 (Section 2.2) */
+    p->eta = 0;
+    p->v0 = (grains_vec3){0, 0, -1};
+    p->w0 = (grains_vec3){0, 0, 0};
+    p->g = (grains_vec3){0, 0, -9.81};
+    p->dt = 0; /* Eq. 49 */
+    p->N_max = 1000;
+    p->N_frames = 100;
+    p->N_steps = 500;
+    p->N_spawn = 100;
+    p->seed = 1;
+    p->friction_order = GRAINS_FRICTION_FORCE_THEN_INCREMENT;
+    p->skin = 0;
+    p->max_overlap = 0.5;
+    p->threads = 0;
+}
+
+real grains_params_default_dt(const grains_params *p)
+{
+    return p->R_min * sqrt(p->rho * (1 - p->nu * p->nu) / p->E); /* Eq. 49 */
+}
+
+void grains_params_derive(grains_params *p)
+{
+    if (p->dt == 0)
+        p->dt = grains_params_default_dt(p);
+    if (p->skin == 0)
+        p->skin = 0.1 * 2 * p->R_max;
+}
+
+static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+#define REQUIRE(cond, ...) \
+    do { if (!(cond)) return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, __VA_ARGS__); } while (0)
+
+static grains_status check_geometry(const grains_params *p, grains_error *err)
+{
+    REQUIRE(isfinite(p->R_min) && p->R_min > 0, "R_min = %g: minimum particle radius must be > 0", p->R_min);
+    REQUIRE(isfinite(p->R_max) && p->R_max >= p->R_min,
+            "R_max = %g: maximum particle radius must be >= R_min (%g)", p->R_max, p->R_min);
+    REQUIRE(p->n_mesh_radii >= 1 && p->n_mesh_radii <= GRAINS_MAX_MESH_RADII,
+            "R_mesh: between 1 and %d mesh radii expected, got %d", GRAINS_MAX_MESH_RADII, p->n_mesh_radii);
+    for (int k = 0; k < p->n_mesh_radii; k++)
+        REQUIRE(isfinite(p->R_mesh[k]) && p->R_mesh[k] >= 0, "R_mesh[%d] = %g: mesh radius must be >= 0",
+                k, p->R_mesh[k]);
+    REQUIRE(finite3(p->s_min), "s_min: spawn box corner must be finite");
+    REQUIRE(finite3(p->s_max), "s_max: spawn box corner must be finite");
+    REQUIRE(p->s_max.x >= p->s_min.x && p->s_max.y >= p->s_min.y && p->s_max.z >= p->s_min.z,
+            "s_max = (%g,%g,%g): spawn box upper corner must be >= s_min (%g,%g,%g) in every component",
+            p->s_max.x, p->s_max.y, p->s_max.z, p->s_min.x, p->s_min.y, p->s_min.z);
+    return GRAINS_OK;
+}
+
+static grains_status check_material(const grains_params *p, grains_error *err)
+{
+    REQUIRE(isfinite(p->rho) && p->rho > 0, "rho = %g: mass density must be > 0", p->rho);
+    REQUIRE(isfinite(p->E) && p->E > 0, "E = %g: Young's modulus must be > 0", p->E);
+    REQUIRE(isfinite(p->nu) && p->nu > -1 && p->nu <= 0.5, "nu = %g: Poisson's ratio must be in (-1, 0.5]", p->nu);
+    REQUIRE(isfinite(p->e_n) && p->e_n >= 0 && p->e_n <= 1,
+            "e_n = %g: coefficient of normal restitution must be in [0, 1]", p->e_n);
+    REQUIRE(isfinite(p->mu_s) && p->mu_s >= 0, "mu_s = %g: sliding friction coefficient must be >= 0", p->mu_s);
+    REQUIRE(isfinite(p->mu_r) && p->mu_r >= 0, "mu_r = %g: rolling friction coefficient must be >= 0", p->mu_r);
+    REQUIRE(isfinite(p->mu_t) && p->mu_t >= 0, "mu_t = %g: twisting friction coefficient must be >= 0", p->mu_t);
+    REQUIRE(isfinite(p->eta) && p->eta >= 0, "eta = %g: viscosity must be >= 0", p->eta);
+    return GRAINS_OK;
+}
+
+static grains_status check_simulation(const grains_params *p, grains_error *err)
+{
+    REQUIRE(finite3(p->v0), "v0: initial velocity must be finite");
+    REQUIRE(finite3(p->w0), "w0: initial angular velocity must be finite");
+    REQUIRE(finite3(p->g), "g: gravity must be finite");
+    REQUIRE(isfinite(p->dt) && p->dt >= 0, "dt = %g: timestep must be > 0 (or 0 for Eq. 49)", p->dt);
+    REQUIRE(p->N_max >= 0 && p->N_max <= 2000000000L, "N_max = %ld: must be in [0, 2e9]", p->N_max);
+    REQUIRE(p->N_frames >= 0, "N_frames = %ld: must be >= 0", p->N_frames);
+    REQUIRE(p->N_steps >= 0, "N_steps = %ld: must be >= 0", p->N_steps);
+    REQUIRE(p->N_spawn >= 0, "N_spawn = %ld: must be >= 0", p->N_spawn);
+    REQUIRE(p->friction_order == GRAINS_FRICTION_FORCE_THEN_INCREMENT ||
+            p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE, "friction_order: unknown value");
+    REQUIRE(isfinite(p->skin) && p->skin >= 0, "skin = %g: Verlet skin must be >= 0", p->skin);
+    REQUIRE(isfinite(p->max_overlap) && p->max_overlap > 0,
+            "max_overlap = %g: overlap bound must be > 0", p->max_overlap);
+    REQUIRE(p->threads >= 0 && p->threads <= 1024, "threads = %d: must be in [0, 1024]", p->threads);
+    return GRAINS_OK;
+}
+
+grains_status grains_params_check(const grains_params *p, grains_error *err)
+{
+    grains_status s = check_geometry(p, err);
+    if (s == GRAINS_OK)
+        s = check_material(p, err);
+    if (s == GRAINS_OK)
+        s = check_simulation(p, err);
+    return s;
+}

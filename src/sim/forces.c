@@ -1,0 +1,143 @@
+/* The force loops. Pairs are visited cell colour by cell colour: within one
+ * colour no two cells share a neighbour, so each thread owns every particle
+ * it writes, and each particle's sum runs in the same order (colour, cell,
+ * list) for any thread count: bit-identical results without atomics.
+ * Each pair is evaluated once and applied to both sides (Eqs. 55-59). */
+#include <math.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#define THREAD_ID() omp_get_thread_num()
+#else
+#define THREAD_ID() 0
+#endif
+
+static void note_overlap(force_diag *d, real delta, real R_eff, long i)
+{
+    real rel = delta / (2 * R_eff);
+    d->n_contacts++;
+    if (rel > d->max_overlap || (rel == d->max_overlap && i < d->max_overlap_i)) {
+        d->max_overlap = rel;
+        d->max_overlap_i = i;
+    }
+}
+
+/* A contact whose centres coincide has no normal: report it as unbounded overlap. */
+static void note_singular(force_diag *d, long i)
+{
+    d->max_overlap = INFINITY;
+    d->max_overlap_i = i;
+}
+
+static void end_contact(contact_store *cs, int32_t *h)
+{
+    if (*h != STORE_NONE) {
+        store_get(cs, *h)->i = STORE_DEAD;
+        *h = STORE_NONE;
+    }
+}
+
+static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
+{
+    grains_particles *pt = &sim->pt;
+    grains_neighbors *nb = &sim->nb;
+    for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+        uint32_t j = nb->j[k];
+        vec3 dx = v3_sub(pt->x[i], pt->x[j]);
+        real reach = pt->R[i] + pt->R[j];
+        real d2 = v3_dot(dx, dx);
+        if (d2 >= reach * reach) {
+            end_contact(&sim->cs, &nb->h[k]);
+            continue;
+        }
+        if (d2 == 0) {
+            note_singular(d, i);
+            continue;
+        }
+        if (nb->h[k] == STORE_NONE && (nb->h[k] = store_new(&sim->cs, tid, i, j)) == STORE_NONE)
+            continue; /* out of memory: reported at the next rebuild */
+        hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
+        hm_result r;
+        hm_contact(&sim->hp, &pr, &store_get(&sim->cs, nb->h[k])->h, &r);
+        pt->f[i] = v3_add(pt->f[i], r.f);
+        pt->t[i] = v3_add(pt->t[i], r.t_i);
+        pt->f[j] = v3_sub(pt->f[j], r.f);
+        pt->t[j] = v3_add(pt->t[j], r.t_j);
+        note_overlap(d, r.delta, r.R_eff, i);
+    }
+}
+
+static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
+{
+    grains_particles *pt = &sim->pt;
+    grains_neighbors *nb = &sim->nb;
+    const vec3 zero = {0, 0, 0};
+    for (uint32_t k = nb->mstart[i]; k < nb->mstart[i + 1]; k++) {
+        uint32_t e = nb->e[k];
+        real R_e = sim->mesh->elements[e].R;
+        vec3 dx = v3_sub(pt->x[i], grains_mesh_closest(sim->mesh, e, pt->x[i]));
+        real reach = pt->R[i] + R_e;
+        real d2 = v3_dot(dx, dx);
+        if (d2 >= reach * reach) {
+            end_contact(&sim->cs, &nb->mh[k]);
+            continue;
+        }
+        if (d2 == 0) {
+            note_singular(d, i);
+            continue;
+        }
+        if (nb->mh[k] == STORE_NONE && (nb->mh[k] = store_new(&sim->cs, tid, i, e | STORE_MESH_BIT)) == STORE_NONE)
+            continue;
+        hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1};
+        hm_result r;
+        hm_contact(&sim->hp, &pr, &store_get(&sim->cs, nb->mh[k])->h, &r);
+        pt->f[i] = v3_add(pt->f[i], r.f);
+        pt->t[i] = v3_add(pt->t[i], r.t_i);
+        note_overlap(d, r.delta, r.R_eff, i);
+    }
+}
+
+static void reduce_diag(grains_sim *sim)
+{
+    force_diag total = {0, 0, -1};
+    for (int t = 0; t < sim->nthreads; t++) {
+        force_diag *d = &sim->diag_thread[t];
+        total.n_contacts += d->n_contacts;
+        if (d->max_overlap_i >= 0 && (d->max_overlap > total.max_overlap ||
+                                      (d->max_overlap == total.max_overlap && d->max_overlap_i < total.max_overlap_i))) {
+            total.max_overlap = d->max_overlap;
+            total.max_overlap_i = d->max_overlap_i;
+        }
+    }
+    sim->diag = total;
+}
+
+void sim_forces(grains_sim *sim)
+{
+    grains_particles *pt = &sim->pt;
+    const grains_grid *g = &sim->grid;
+    for (int t = 0; t < sim->nthreads; t++)
+        sim->diag_thread[t] = (force_diag){0, 0, -1};
+    memset(pt->f, 0, pt->n * sizeof *pt->f);
+    memset(pt->t, 0, pt->n * sizeof *pt->t);
+#pragma omp parallel num_threads(sim->nthreads)
+    {
+        int tid = THREAD_ID();
+        force_diag *d = &sim->diag_thread[tid];
+        for (int colour = 0; colour < GRID_COLOURS; colour++) {
+#pragma omp for schedule(dynamic, 8)
+            for (uint32_t k = g->colour_start[colour]; k < g->colour_start[colour + 1]; k++)
+                for (uint32_t i = g->head[g->by_colour[k]]; i != GRID_NONE; i = g->next[i])
+                    particle_pairs(sim, i, tid, d);
+        }
+        if (sim->mesh) {
+#pragma omp for schedule(static)
+            for (uint32_t i = 0; i < (uint32_t)pt->n; i++)
+                particle_mesh(sim, i, tid, d);
+        }
+    }
+    reduce_diag(sim);
+}

@@ -1,0 +1,191 @@
+/* Simulation lifetime, particle access and thermo figures. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define PI 3.14159265358979323846
+
+static int thread_count(int requested)
+{
+    if (requested > 0)
+        return requested;
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+grains_status grains_sim_create(grains_sim **out, const grains_params *params, grains_error *err)
+{
+    *out = NULL;
+    grains_status s = grains_params_check(params, err);
+    if (s != GRAINS_OK)
+        return s;
+    grains_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory creating a simulation");
+    sim->p = *params;
+    grains_params_derive(&sim->p);
+    hm_params_init(&sim->hp, &sim->p);
+    sim->nthreads = thread_count(sim->p.threads);
+#ifndef _OPENMP
+    sim->nthreads = 1;
+#endif
+    sim->need_rebuild = 1;
+    rng_seed(&sim->rng, sim->p.seed);
+    sim->spawn_u = rng_uniform(&sim->rng);
+    sim->diag.max_overlap_i = -1;
+    sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
+    if (!sim->diag_thread || (s = store_init(&sim->cs, sim->nthreads, err)) != GRAINS_OK) {
+        free(sim->diag_thread);
+        free(sim);
+        return s != GRAINS_OK ? s : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+    }
+    *out = sim;
+    return GRAINS_OK;
+}
+
+void grains_sim_destroy(grains_sim *sim)
+{
+    if (!sim)
+        return;
+    particles_free(&sim->pt);
+    grains_mesh_destroy(sim->mesh);
+    grid_free(&sim->grid);
+    neighbors_free(&sim->nb);
+    store_free(&sim->cs);
+    free(sim->diag_thread);
+    free(sim);
+}
+
+static grains_status copy_mesh(grains_mesh **out, const grains_mesh *src, const grains_params *p, grains_error *err)
+{
+    grains_mesh *m;
+    grains_status s = grains_mesh_create(&m, err);
+    for (size_t k = 0; s == GRAINS_OK && k < src->n_vertices; k++)
+        s = grains_mesh_add_vertex(m, src->vertices[k], err);
+    for (size_t e = 0; s == GRAINS_OK && e < src->n_elements; e++) {
+        const grains_mesh_element *el = &src->elements[e];
+        if (el->radius_index < 0 || el->radius_index >= p->n_mesh_radii)
+            s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                 "mesh element %zu uses radius index %d, but only %d mesh radii are given (R_mesh)",
+                                 e, el->radius_index, p->n_mesh_radii);
+        else
+            s = grains_mesh_add_element(m, el->n, el->v, el->radius_index, p->R_mesh[el->radius_index], err);
+    }
+    if (s != GRAINS_OK) {
+        grains_mesh_destroy(m);
+        return s;
+    }
+    *out = m;
+    return GRAINS_OK;
+}
+
+grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err)
+{
+    grains_mesh *m = NULL;
+    if (mesh) {
+        grains_status s = copy_mesh(&m, mesh, &sim->p, err);
+        if (s != GRAINS_OK)
+            return s;
+    }
+    /* Histories of the old mesh's contacts end with it. */
+    for (size_t k = 0; k < sim->cs.n; k++)
+        if (sim->cs.c[k].j & STORE_MESH_BIT)
+            sim->cs.c[k].i = STORE_DEAD;
+    grains_mesh_destroy(sim->mesh);
+    sim->mesh = m;
+    sim->need_rebuild = 1;
+    return GRAINS_OK;
+}
+
+const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }
+
+grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err)
+{
+    if (!v3_isfinite(p->x) || !v3_isfinite(p->v) || !v3_isfinite(p->w))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle position and velocities must be finite");
+    if (!isfinite(p->R) || p->R <= 0)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle radius R = %g must be > 0", p->R);
+    real qn = sqrt(p->q.q0 * p->q.q0 + p->q.q1 * p->q.q1 + p->q.q2 * p->q.q2 + p->q.q3 * p->q.q3);
+    if (!isfinite(qn) || fabs(qn - 1) > 1e-6)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "orientation quaternion must have unit norm, |q| = %.9g", qn);
+    grains_status s = particles_reserve(&sim->pt, sim->pt.n + 1, err);
+    if (s != GRAINS_OK)
+        return s;
+    size_t i = sim->pt.n++;
+    grains_sim_set_particle(sim, i, p);
+    sim->pt.f[i] = sim->pt.t[i] = v3(0, 0, 0);
+    sim->need_rebuild = 1;
+    return GRAINS_OK;
+}
+
+grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err)
+{
+    return particles_reserve(&sim->pt, n, err);
+}
+
+size_t grains_sim_count(const grains_sim *sim) { return sim->pt.n; }
+
+void grains_sim_get_particle(const grains_sim *sim, size_t i, grains_particle *out)
+{
+    out->x = sim->pt.x[i];
+    out->v = sim->pt.v[i];
+    out->w = sim->pt.w[i];
+    out->q = sim->pt.q[i];
+    out->R = sim->pt.R[i];
+}
+
+void grains_sim_set_particle(grains_sim *sim, size_t i, const grains_particle *p)
+{
+    sim->pt.x[i] = p->x;
+    sim->pt.v[i] = p->v;
+    sim->pt.w[i] = p->w;
+    sim->pt.q[i] = p->q;
+    sim->pt.R[i] = p->R;
+    sim->need_rebuild = 1;
+}
+
+const grains_params *grains_sim_params(const grains_sim *sim) { return &sim->p; }
+double grains_sim_time(const grains_sim *sim) { return (double)sim->step * sim->p.dt; }
+long grains_sim_steps(const grains_sim *sim) { return sim->step; }
+
+/* Serial sums, so that the figures are the same for any thread count. */
+void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
+{
+    const grains_particles *pt = &sim->pt;
+    double e_kin = 0, e_rot = 0;
+    for (size_t i = 0; i < pt->n; i++) {
+        real R = pt->R[i];
+        real m = 4 * PI / 3 * sim->p.rho * R * R * R;
+        e_kin += 0.5 * m * v3_dot(pt->v[i], pt->v[i]);
+        e_rot += 0.5 * (0.4 * m * R * R) * v3_dot(pt->w[i], pt->w[i]);
+    }
+    out->step = sim->step;
+    out->time = grains_sim_time(sim);
+    out->n_particles = pt->n;
+    out->n_contacts = sim->diag.n_contacts;
+    out->e_kin = e_kin;
+    out->e_rot = e_rot;
+    out->max_overlap = sim->diag.max_overlap;
+}
+
+size_t grains_sim_bytes(const grains_sim *sim)
+{
+    const grains_grid *g = &sim->grid;
+    const grains_neighbors *nb = &sim->nb;
+    size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real));
+    size_t grid = g->cap_cells * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + g->cap_particles * sizeof(uint32_t) +
+                  g->n_slots * sizeof(uint32_t);
+    size_t lists = (nb->cap_start + nb->cap_mstart) * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
+                   nb->m_cap * (sizeof(uint32_t) + sizeof(int32_t)) + nb->scratch_cap * sizeof(uint32_t);
+    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(grains_contact);
+}

@@ -1,0 +1,52 @@
+/* The simulation's state, shared by the files of src/sim (not public). */
+#ifndef GRAINS_SIM_INTERNAL_H
+#define GRAINS_SIM_INTERNAL_H
+
+#include "contact/hertz_mindlin.h"
+#include "contact/store.h"
+#include "grains/sim.h"
+#include "neighbor/grid.h"
+#include "neighbor/neighbor.h"
+#include "particles/particles.h"
+#include "sim/rng.h"
+
+/* What the force loop saw, reduced in a fixed order. */
+typedef struct {
+    size_t n_contacts;
+    double max_overlap;     /* max delta / (2 R*) */
+    long max_overlap_i;     /* particle with the largest overlap */
+} force_diag;
+
+struct grains_sim {
+    grains_params p;
+    hm_params hp;
+    grains_particles pt;
+    grains_mesh *mesh;          /* owned copy, NULL without mesh */
+    grains_grid grid;
+    grains_neighbors nb;
+    contact_store cs;
+    int nthreads;
+    long step;
+    real cell;                  /* [L] grid cell edge of the last rebuild */
+    real displacement;          /* [L] bound on any particle's motion since the last rebuild */
+    int need_rebuild;
+    size_t n_rebuilds;
+    grains_rng rng;
+    real spawn_u;               /* uniform number for the next spawn radius, carried over */
+    force_diag diag;
+    force_diag *diag_thread;    /* per thread */
+};
+
+/* Rebuilds grid, candidate lists and history handles. */
+grains_status sim_rebuild(grains_sim *sim, grains_error *err);
+
+/* Contact forces of the current positions into pt.f, pt.t (sim/forces.c). */
+void sim_forces(grains_sim *sim);
+
+/* Spawn attempts of one step (Section 3.1); returns how many were added. */
+grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
+
+/* Semi-implicit Euler and SPIRAL (Eqs. 41-48); returns the largest speed. */
+real integrate_euler_spiral(grains_particles *pt, const grains_params *p, int nthreads);
+
+#endif

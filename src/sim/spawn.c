@@ -1,0 +1,68 @@
+/* Spawn box (TinyDEM Section 3.1): N_spawn attempts per step, centre uniform
+ * in the box, radius uniform in [R_min, R_max] and carried over to the next
+ * attempt after a failure (so small particles are not favoured), no overlap
+ * with particles or mesh, until N_max particles exist. */
+#include "sim/sim_internal.h"
+
+/* Particles overlapping a sphere (x, R): those binned at the last rebuild
+ * through the grid (their motion since is below skin/2, the cell covers it),
+ * and those added after it one by one. */
+static int touches_particle(const grains_sim *sim, vec3 x, real R)
+{
+    const grains_particles *pt = &sim->pt;
+    const grains_grid *g = &sim->grid;
+    int64_t c[3], d[3];
+    grid_coords(g, x, c);
+    for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
+        for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
+            for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
+                uint32_t cell = grid_find(g, d);
+                for (uint32_t j = cell == GRID_NONE ? GRID_NONE : g->head[cell]; j != GRID_NONE; j = g->next[j]) {
+                    vec3 dx = v3_sub(x, pt->x[j]);
+                    if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
+                        return 1;
+                }
+            }
+    for (size_t j = g->n_particles; j < pt->n; j++) {
+        vec3 dx = v3_sub(x, pt->x[j]);
+        if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
+            return 1;
+    }
+    return 0;
+}
+
+static int touches_mesh(const grains_mesh *mesh, vec3 x, real R)
+{
+    for (size_t e = 0; mesh && e < mesh->n_elements; e++) {
+        const grains_mesh_element *el = &mesh->elements[e];
+        if (x.x < el->lo.x - R || x.y < el->lo.y - R || x.z < el->lo.z - R || x.x > el->hi.x + R ||
+            x.y > el->hi.y + R || x.z > el->hi.z + R)
+            continue;
+        vec3 dx = v3_sub(x, grains_mesh_closest(mesh, e, x));
+        if (v3_dot(dx, dx) < (R + el->R) * (R + el->R))
+            return 1;
+    }
+    return 0;
+}
+
+grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
+{
+    const grains_params *p = &sim->p;
+    *added = 0;
+    for (long a = 0; a < p->N_spawn && (long)sim->pt.n < p->N_max; a++) {
+        real R = p->R_min + sim->spawn_u * (p->R_max - p->R_min);
+        vec3 x;
+        x.x = p->s_min.x + rng_uniform(&sim->rng) * (p->s_max.x - p->s_min.x);
+        x.y = p->s_min.y + rng_uniform(&sim->rng) * (p->s_max.y - p->s_min.y);
+        x.z = p->s_min.z + rng_uniform(&sim->rng) * (p->s_max.z - p->s_min.z);
+        if (touches_particle(sim, x, R) || touches_mesh(sim->mesh, x, R))
+            continue; /* the radius carries over */
+        grains_particle np = {x, p->v0, p->w0, {1, 0, 0, 0}, R};
+        grains_status s = grains_sim_add_particle(sim, &np, err);
+        if (s != GRAINS_OK)
+            return s;
+        sim->spawn_u = rng_uniform(&sim->rng);
+        (*added)++;
+    }
+    return GRAINS_OK;
+}
