@@ -1,0 +1,81 @@
+/* Helpers for building small scenes in tests. */
+#ifndef GRAINS_TESTS_SUPPORT_H
+#define GRAINS_TESTS_SUPPORT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "grains/mesh.h"
+#include "grains/sim.h"
+
+/* Parameters of a closed scene: no spawning, no gravity, no output. */
+static inline grains_params scene_params(void)
+{
+    grains_params p;
+    grains_params_default(&p);
+    p.N_max = 0;
+    p.N_spawn = 0;
+    p.g = (grains_vec3){0, 0, 0};
+    p.threads = 1;
+    p.R_mesh[0] = 0; /* flat walls by default */
+    return p;
+}
+
+static inline grains_sim *scene(const grains_params *p)
+{
+    grains_sim *sim = NULL;
+    grains_error err;
+    if (grains_sim_create(&sim, p, &err) != GRAINS_OK) {
+        fprintf(stderr, "scene: %s\n", err.message);
+        exit(1);
+    }
+    return sim;
+}
+
+static inline void add(grains_sim *sim, grains_vec3 x, grains_vec3 v, grains_vec3 w, double R)
+{
+    grains_particle p = {x, v, w, {1, 0, 0, 0}, R};
+    grains_error err;
+    if (grains_sim_add_particle(sim, &p, &err) != GRAINS_OK) {
+        fprintf(stderr, "add: %s\n", err.message);
+        exit(1);
+    }
+}
+
+static inline grains_particle get(const grains_sim *sim, size_t i)
+{
+    grains_particle p;
+    grains_sim_get_particle(sim, i, &p);
+    return p;
+}
+
+static inline void step(grains_sim *sim)
+{
+    grains_error err;
+    if (grains_sim_step(sim, &err) != GRAINS_OK) {
+        fprintf(stderr, "step: %s\n", err.message);
+        exit(1);
+    }
+}
+
+/* A floor: the square [-L, L]^2 at height z, one rectangle of radius 0. */
+static inline void floor_mesh(grains_sim *sim, double L, double z)
+{
+    grains_mesh *m;
+    grains_error err;
+    grains_mesh_create(&m, &err);
+    grains_mesh_add_vertex(m, (grains_vec3){-L, -L, z}, &err);
+    grains_mesh_add_vertex(m, (grains_vec3){L, -L, z}, &err);
+    grains_mesh_add_vertex(m, (grains_vec3){L, L, z}, &err);
+    grains_mesh_add_vertex(m, (grains_vec3){-L, L, z}, &err);
+    uint32_t v[4] = {0, 1, 2, 3};
+    if (grains_mesh_add_element(m, 4, v, 0, 0, &err) != GRAINS_OK || grains_sim_set_mesh(sim, m, &err) != GRAINS_OK) {
+        fprintf(stderr, "floor: %s\n", err.message);
+        exit(1);
+    }
+    grains_mesh_destroy(m);
+}
+
+static inline double mass(const grains_params *p, double R) { return 4.0 / 3.0 * 3.14159265358979323846 * p->rho * R * R * R; }
+
+#endif
