@@ -37,7 +37,7 @@ grains_status grains_mesh_add_vertex(grains_mesh *m, grains_vec3 x, grains_error
 grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, int radius_index, real R,
                                       grains_error *err);
 
-/* The point of element `e` closest to `x`. */
-grains_vec3 grains_mesh_closest(const grains_mesh *m, size_t e, grains_vec3 x);
+/* x minus the point of element `e` closest to x (see geometry/primitives.h). */
+grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x);
 
 #endif

@@ -110,14 +110,14 @@ grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, 
     return GRAINS_OK;
 }
 
-grains_vec3 grains_mesh_closest(const grains_mesh *m, size_t e, grains_vec3 x)
+grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x)
 {
     const grains_mesh_element *el = &m->elements[e];
     const vec3 *p = m->vertices;
     switch (el->n) {
-    case 1: return p[el->v[0]];
-    case 2: return grains_closest_on_segment(x, p[el->v[0]], p[el->v[1]]);
-    case 3: return grains_closest_on_triangle(x, p[el->v[0]], p[el->v[1]], p[el->v[2]]);
-    default: return grains_closest_on_parallelogram(x, p[el->v[0]], p[el->v[1]], p[el->v[3]]);
+    case 1: return v3_sub(x, p[el->v[0]]);
+    case 2: return grains_offset_to_segment(x, p[el->v[0]], p[el->v[1]]);
+    case 3: return grains_offset_to_triangle(x, p[el->v[0]], p[el->v[1]], p[el->v[2]]);
+    default: return grains_offset_to_parallelogram(x, p[el->v[0]], p[el->v[1]], p[el->v[3]]);
     }
 }

@@ -1,19 +1,21 @@
-/* Closest points on the four mesh primitives (TinyDEM Section 3.3, Fig. 4). */
+/* Distance vectors from a point to the four mesh primitives (TinyDEM Section
+ * 3.3, Fig. 4). Each returns d = p - c, c the closest point of the primitive,
+ * computed as the normal (face) or perpendicular (edge) component of p - a
+ * rather than as p minus a reconstructed point: that way a particle in a
+ * plane parallel to an axis-aligned face or edge gets d exactly in that plane,
+ * and 2D runs stay exactly 2D. */
 #ifndef GRAINS_GEOMETRY_PRIMITIVES_H
 #define GRAINS_GEOMETRY_PRIMITIVES_H
 
 #include "math/vec3.h"
 
-/* Closest point to p on the segment [a, b]. */
-vec3 grains_closest_on_segment(vec3 p, vec3 a, vec3 b);
+vec3 grains_offset_to_segment(vec3 p, vec3 a, vec3 b);
 
-/* Closest point to p on the triangle (a, b, c), by Voronoi regions of its
- * vertices, edges and face. */
-vec3 grains_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c);
+/* Triangle (a, b, c), by the Voronoi regions of its vertices, edges and face. */
+vec3 grains_offset_to_triangle(vec3 p, vec3 a, vec3 b, vec3 c);
 
-/* Closest point to p on the parallelogram a + s (b - a) + t (c - a),
- * s, t in [0, 1]. Exact for any parallelogram; for a rectangle it is
- * TinyDEM's clamp along both edges. */
-vec3 grains_closest_on_parallelogram(vec3 p, vec3 a, vec3 b, vec3 c);
+/* Parallelogram a + s (b - a) + t (c - a), s, t in [0, 1]; exact for any
+ * parallelogram (TinyDEM's two independent clamps are exact for rectangles). */
+vec3 grains_offset_to_parallelogram(vec3 p, vec3 a, vec3 b, vec3 c);
 
 #endif

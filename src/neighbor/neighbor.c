@@ -108,7 +108,7 @@ grains_status neighbors_build_pairs(grains_neighbors *nb, const grains_grid *g, 
 static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh, size_t e, const vec3 *x,
                     const real *R, uint32_t i, real skin)
 {
-    vec3 d = v3_sub(x[i], grains_mesh_closest(mesh, e, x[i]));
+    vec3 d = grains_mesh_offset(mesh, e, x[i]);
     real reach = R[i] + mesh->elements[e].R + skin;
     if (v3_dot(d, d) >= reach * reach)
         return 1;

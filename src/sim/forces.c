@@ -78,7 +78,7 @@ static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
     for (uint32_t k = nb->mstart[i]; k < nb->mstart[i + 1]; k++) {
         uint32_t e = nb->e[k];
         real R_e = sim->mesh->elements[e].R;
-        vec3 dx = v3_sub(pt->x[i], grains_mesh_closest(sim->mesh, e, pt->x[i]));
+        vec3 dx = grains_mesh_offset(sim->mesh, e, pt->x[i]);
         real reach = pt->R[i] + R_e;
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {

@@ -38,7 +38,7 @@ static int touches_mesh(const grains_mesh *mesh, vec3 x, real R)
         if (x.x < el->lo.x - R || x.y < el->lo.y - R || x.z < el->lo.z - R || x.x > el->hi.x + R ||
             x.y > el->hi.y + R || x.z > el->hi.z + R)
             continue;
-        vec3 dx = v3_sub(x, grains_mesh_closest(mesh, e, x));
+        vec3 dx = grains_mesh_offset(mesh, e, x);
         if (v3_dot(dx, dx) < (R + el->R) * (R + el->R))
             return 1;
     }
