@@ -22,6 +22,9 @@ grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii,
 grains_status grains_off_parse(const char *text, const char *name, const real *R_mesh, int n_radii,
                                grains_mesh **out, grains_error *err);
 
+/* Writes the mesh as OFF with each element's radius index. */
+grains_status grains_off_write(const char *path, const grains_mesh *mesh, grains_error *err);
+
 /* The TinyDEM hourglass (paper Fig. 5A), built into the program. */
 extern const char grains_hourglass_off[];
 

@@ -21,7 +21,7 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     grains_status s = grains_output_dir(dir, err);
     if (s != GRAINS_OK)
         return s;
-    char path[GRAINS_PATH_MAX + 64];
+    char path[2 * GRAINS_PATH_MAX];
     size_t cap = (size_t)o->sc->params.N_frames + 2;
     o->files = calloc(cap, sizeof *o->files);
     o->times = calloc(cap, sizeof *o->times);
@@ -67,7 +67,7 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
 static grains_status write_frame(run_output *o, const grains_sim *sim, const char *label, grains_error *err)
 {
     const char *dir = o->sc->output_dir;
-    char path[GRAINS_PATH_MAX + 64], name[64];
+    char path[2 * GRAINS_PATH_MAX], name[64];
     grains_status s = GRAINS_OK;
     if (o->sc->write_csv) {
         snprintf(path, sizeof path, "%s/particles%s.csv", dir, label);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "grains/io.h"
+#include "io/atomic_file.h"
 #include "io/text.h"
 
 #define MAX_TOKENS 16
@@ -171,4 +172,23 @@ grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii,
         s = grains_off_parse(text, path, R_mesh, n_radii, out, err);
     free(text);
     return s;
+}
+
+grains_status grains_off_write(const char *path, const grains_mesh *m, grains_error *err)
+{
+    atomic_file af;
+    grains_status s = atomic_open(&af, path, err);
+    if (s != GRAINS_OK)
+        return s;
+    fprintf(af.f, "OFF\n%zu %zu 0\n", m->n_vertices, m->n_elements);
+    for (size_t k = 0; k < m->n_vertices; k++)
+        fprintf(af.f, "%.17g %.17g %.17g\n", m->vertices[k].x, m->vertices[k].y, m->vertices[k].z);
+    for (size_t e = 0; e < m->n_elements; e++) {
+        const grains_mesh_element *el = &m->elements[e];
+        fprintf(af.f, "%d", el->n);
+        for (int k = 0; k < el->n; k++)
+            fprintf(af.f, " %u", el->v[k]);
+        fprintf(af.f, " %d\n", el->radius_index);
+    }
+    return atomic_commit(&af, err);
 }

@@ -1,0 +1,96 @@
+#!/bin/sh
+# The grains command as a user meets it: exit statuses, messages, files.
+# Usage: cli_test.sh GRAINS_BINARY SOURCE_DIR
+set -u
+G="$1"
+SRC="$2"
+T=$(mktemp -d /tmp/grains-cli-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect STATUS REGEX CMD...: the command exits with STATUS and its stderr matches REGEX.
+expect() {
+    want=$1; pattern=$2; shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then bad "$* exited $got, expected $want: $(cat "$T/err")"; return; fi
+    if ! grep -Eq -- "$pattern" "$T/err" "$T/out"; then bad "$*: output lacks /$pattern/: $(cat "$T/err")"; return; fi
+    ok
+}
+
+H='x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz'
+printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.02,0,0.05,0.005,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/good.csv"
+printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.02,0,0.05,0.005,0,0\n' "$H" > "$T/truncated.csv"
+printf '%s\n0,0,0.05,0.004,1,0,0,1,0,0,0,0,0,0\n0.0085,0,0.05,0.004,-1,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/headon.csv"
+printf '%s\n0,0,0.05,0.004,0,nan,0,1,0,0,0,0,0,0\n' "$H" > "$T/nan.csv"
+printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 9\n' > "$T/badindex.off"
+printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3 3\n' > "$T/badradius.off"
+printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3\n' > "$T/floor.off"
+printf 'material: { mu_s = -0.3; };\n' > "$T/range.cfg"
+printf 'material: {\n mu_s = ;\n};\n' > "$T/syntax.cfg"
+
+# --- help, version, check ---
+expect 0 'usage: grains' "$G" --help
+expect 0 '^grains [0-9]' "$G" --version
+expect 0 'timestep dt *: 6.0[0-9]*e-05 s \(Eq. 49\)' "$G" check "$SRC/examples/hourglass.cfg"
+expect 0 'contact time' "$G" check "$SRC/examples/hourglass.cfg"
+expect 2 'unknown command' "$G" frobnicate
+
+# --- bad input: exit 2, file:line: message, nothing written ---
+expect 2 'missing.cfg: cannot read' "$G" run "$T/missing.cfg" -o "$T/o1"
+expect 2 'range.cfg:1: mu_s = -0.3: sliding friction coefficient must be >= 0' "$G" run "$T/range.cfg" -o "$T/o1"
+expect 2 'syntax.cfg:2: syntax error' "$G" run "$T/syntax.cfg" -o "$T/o1"
+expect 2 'e_n = 1.5: coefficient of normal restitution must be in \[0, 1\]' "$G" run --set e_n=1.5 -o "$T/o1"
+expect 2 "unknown key 'mu_x'" "$G" run --set mu_x=1 -o "$T/o1"
+expect 2 "nu = 'abc': expected a finite number" "$G" run --set nu=abc -o "$T/o1"
+expect 2 'missing.off: cannot read' "$G" run --mesh "$T/missing.off" -o "$T/o1"
+expect 2 'badindex.off:7: face 0: vertex index .9. out of range' "$G" run --mesh "$T/badindex.off" -o "$T/o1"
+expect 2 'badradius.off:7: face 0: radius index 3 has no radius' "$G" run --mesh "$T/badradius.off" -o "$T/o1"
+expect 2 'truncated.csv:3: expected 14 comma-separated values' "$G" run --particles "$T/truncated.csv" -o "$T/o1"
+expect 2 'nan.csv:2: vy' "$G" run --particles "$T/nan.csv" -o "$T/o1"
+expect 2 'cannot create the output directory' "$G" run --set N_frames=1 -o /proc/grains-no/out
+expect 2 "unknown option '--bogus'" "$G" run --bogus
+expect 2 'needs a value' "$G" run -o
+[ ! -e "$T/o1" ] && ok || bad "a refused input still created the output directory"
+
+# --- instability: exit 1, names particle and time, keeps the last good state ---
+expect 1 'overlap .* on particle 0 at t = 0.002 .*dt = 0.002 is too large' "$G" run --mesh none --particles "$T/headon.csv" \
+    --set dt=2e-3 --set N_frames=5 --set N_steps=100 --set N_max=0 --set g=0,0,0 -o "$T/unstable" --csv --quiet
+[ -s "$T/unstable/particles_last_good.vtp" ] && [ -s "$T/unstable/particles_last_good.csv" ] && ok \
+    || bad "no last good frame after instability"
+grep -q 'particles_last_good.vtp' "$T/unstable/particles.pvd" && ok || bad "last good frame not in the .pvd"
+
+# --- the default simulation, shortened ---
+expect 0 'frame 4: t=0.048' "$G" run -o "$T/default" --set N_frames=4 --set N_steps=200
+for f in particles000000.vtp particles000004.vtp particles.pvd mesh.vtp thermo.csv; do
+    [ -s "$T/default/$f" ] && ok || bad "default run did not write $f"
+done
+[ "$(wc -l < "$T/default/thermo.csv")" -eq 6 ] && ok || bad "thermo.csv should have a header and 5 rows"
+
+# --- TinyDEM-compatible command line and CSV frames ---
+expect 0 'frame 1' "$G" run --mesh "$SRC/data/hourglass.off" --particles "$T/good.csv" --csv -o "$T/compat" \
+    --set N_frames=1 --set N_steps=10
+"$G" run --mesh none --particles "$T/compat/particles000001.csv" --csv -o "$T/compat2" --set N_frames=0 --quiet
+cmp -s "$T/compat/particles000001.csv" "$T/compat2/particles000000.csv" && ok || bad "frame 0 CSV differs from the input CSV"
+[ -s "$T/compat/particles000001.csv" ] && ok || bad "no particles000001.csv"
+
+# --- determinism: 1 and 2 threads give byte-identical output ---
+for n in 1 2; do
+    "$G" run -o "$T/t$n" --threads "$n" --csv --quiet --set N_frames=3 --set N_steps=100 || bad "threads=$n run failed"
+done
+same=1
+for f in "$T"/t1/*; do cmp -s "$f" "$T/t2/$(basename "$f")" || { same=0; echo "differs: $(basename "$f")"; }; done
+[ "$same" -eq 1 ] && ok || bad "output differs between 1 and 2 threads"
+
+# --- VTK files are well-formed XML with consistent array sizes ---
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"
+else
+    bad "python3 missing: cannot check the VTK files"
+fi
+
+echo "cli_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,201 @@
+/* Files: CSV and OFF survive a write/read round trip bit for bit, and every
+ * malformed file is refused whole with its file, line and the rule broken. */
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "grains/io.h"
+#include "grains/scenario.h"
+#include "support.h"
+
+static char dir[] = "/tmp/grains-test-io-XXXXXX";
+
+static const char *write_text(const char *name, const char *text)
+{
+    static char path[256]; /* test helper; one file at a time */
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void csv_round_trip(test_ctx *t)
+{
+    grains_params p = scene_params();
+    grains_sim *sim = scene(&p);
+    add(sim, (grains_vec3){0.1, -1.0 / 3.0, 2e-7}, (grains_vec3){1e-300, -0.5, 3.14159}, (grains_vec3){1, 2, 3}, 2.385e-3);
+    add(sim, (grains_vec3){-5.5, 7, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, -1e10}, 1.0 / 7.0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/round.csv", dir);
+    grains_error err;
+    CHECK(t, grains_csv_write(path, sim, &err) == GRAINS_OK, "csv write");
+    grains_particle *q = NULL;
+    size_t n = 0;
+    CHECK(t, grains_csv_read(path, &q, &n, &err) == GRAINS_OK && n == 2, "csv read back");
+    for (size_t i = 0; q && i < n; i++) {
+        grains_particle a = get(sim, i);
+        CHECK(t, memcmp(&a, &q[i], sizeof a) == 0, "particle %zu identical after round trip", i);
+    }
+    free(q);
+    grains_sim_destroy(sim);
+}
+
+static void off_round_trip(test_ctx *t)
+{
+    grains_params p;
+    grains_params_default(&p);
+    grains_mesh *a = NULL, *b = NULL;
+    grains_error err;
+    char path[256];
+    snprintf(path, sizeof path, "%s/round.off", dir);
+    CHECK(t, grains_off_parse(grains_hourglass_off, "hourglass", p.R_mesh, 3, &a, &err) == GRAINS_OK,
+          "built-in hourglass parses");
+    CHECK(t, a && a->n_vertices == 15 && a->n_elements == 19, "hourglass has 15 vertices and 19 elements");
+    CHECK(t, grains_off_write(path, a, &err) == GRAINS_OK, "off write");
+    CHECK(t, grains_off_read(path, p.R_mesh, 3, &b, &err) == GRAINS_OK, "off read back");
+    int same = a && b && a->n_elements == b->n_elements && a->n_vertices == b->n_vertices &&
+               memcmp(a->vertices, b->vertices, a->n_vertices * sizeof *a->vertices) == 0;
+    for (size_t e = 0; same && e < a->n_elements; e++)
+        same = memcmp(&a->elements[e], &b->elements[e], sizeof a->elements[e]) == 0;
+    CHECK(t, same, "mesh identical after round trip (vertices, elements, radii)");
+    CHECK(t, a && a->elements[17].n == 1 && a->elements[17].R == 0.02, "point obstacle has R_mesh[1] = 0.02");
+    CHECK(t, a && a->elements[18].n == 2 && a->elements[18].R == 0.01, "segment obstacle has R_mesh[2] = 0.01");
+    grains_mesh_destroy(a);
+    grains_mesh_destroy(b);
+}
+
+/* Reads `text` as kind ('c' CSV, 'o' OFF, 's' scenario) and expects failure
+ * at `line` with `fragment` in the message. */
+static void refused(test_ctx *t, char kind, const char *text, int line, const char *fragment)
+{
+    const char *path = write_text(kind == 'c' ? "bad.csv" : kind == 'o' ? "bad.off" : "bad.cfg", text);
+    grains_error err = {0};
+    grains_status s;
+    if (kind == 'c') {
+        grains_particle *q = NULL;
+        size_t n = 99;
+        s = grains_csv_read(path, &q, &n, &err);
+        CHECK(t, q == NULL || s == GRAINS_OK, "nothing returned from a refused CSV");
+    } else if (kind == 'o') {
+        grains_mesh *m = NULL;
+        real R[2] = {0.1, 0.2};
+        s = grains_off_read(path, R, 2, &m, &err);
+        grains_mesh_destroy(m);
+    } else {
+        grains_scenario sc;
+        grains_scenario_default(&sc);
+        s = grains_scenario_read(&sc, path, &err);
+        if (s == GRAINS_OK)
+            s = grains_scenario_finish(&sc, &err);
+    }
+    CHECK(t, s != GRAINS_OK, "refused: %s", fragment);
+    CHECK(t, err.line == line, "'%s' reported at line %d, expected %d (%s)", fragment, err.line, line, err.message);
+    CHECK(t, strstr(err.message, fragment) != NULL, "message '%s' mentions '%s'", err.message, fragment);
+    CHECK(t, strcmp(err.file, path) == 0, "message names the file (%s)", err.file);
+}
+
+static void bad_csv(test_ctx *t)
+{
+    const char *h = "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz\n";
+    char buf[512];
+    refused(t, 'c', "x,y,z,R\n1,2,3,4\n", 1, "header");
+    snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0,0,0,0\n0,0,0,1e-3,0,0", h);
+    refused(t, 'c', buf, 3, "truncated");
+    snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0,0,0,nan\n", h);
+    refused(t, 'c', buf, 2, "wz");
+    snprintf(buf, sizeof buf, "%s0,0,inf,1e-3,0,0,0,1,0,0,0,0,0,0\n", h);
+    refused(t, 'c', buf, 2, "z = 'inf'");
+    snprintf(buf, sizeof buf, "%s0,0,0,-1e-3,0,0,0,1,0,0,0,0,0,0\n", h);
+    refused(t, 'c', buf, 2, "radius must be > 0");
+    snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0.5,0,0,0\n", h);
+    refused(t, 'c', buf, 2, "unit quaternion");
+    snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0,0,0,0,7\n", h);
+    refused(t, 'c', buf, 2, "more than 14");
+    snprintf(buf, sizeof buf, "%s0,0,zero,1e-3,0,0,0,1,0,0,0,0,0,0\n", h);
+    refused(t, 'c', buf, 2, "expected a finite number");
+}
+
+static void bad_off(test_ctx *t)
+{
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n", 6, "out of range");
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 5\n", 6, "radius index 5 has no radius");
+    refused(t, 'o', "OFF\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n", 6, "file ends after 1 of 2 faces");
+    refused(t, 'o', "OFF\n4 1 0\n0 0 0\n1 0 0\n0 1 0\n", 5, "file ends after 3 of 4 vertices");
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 nan 0\n0 1 0\n3 0 1 2\n", 4, "vertex 1");
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n5 0 1 2 0 1\n", 6, "vertex count of 1 to 4");
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n2 0 0\n3 0 1 2\n", 6, "degenerate");
+    refused(t, 'o', "PLY\n", 1, "header 'OFF'");
+    refused(t, 'o', "OFF\n3 1\n", 2, "three counts");
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n1 0\n", 7, "unexpected content");
+}
+
+static void bad_scenario(test_ctx *t)
+{
+    refused(t, 's', "material: { mu_s = -0.3; };\n", 1, "mu_s = -0.3: sliding friction coefficient must be >= 0");
+    refused(t, 's', "# comment\nmaterial: {\n  nu = 0.7;\n};\n", 3, "Poisson");
+    refused(t, 's', "geometry: { R_min = 0.01;\n R_max = 0.005; };\n", 2, "R_max");
+    refused(t, 's', "mu_z = 0.3;\n", 1, "unknown key 'mu_z'");
+    refused(t, 's', "simulation: { N_max = 1.5; };\n", 1, "expected an integer");
+    refused(t, 's', "kinetic: { g = [0.0, 9.81]; };\n", 1, "three finite numbers");
+    refused(t, 's', "material: { E = 1e6 ;\n rho = ; };\n", 2, "syntax error");
+    refused(t, 's', "e_n = 0.5;\nmaterial: { e_n = 0.6; };\n", 2, "given twice");
+    refused(t, 's', "dt = 0.0;\n", 1, "dt = 0");
+    refused(t, 's', "geometry: { R_mesh = [0.1, -0.2]; };\n", 1, "R_mesh[1]");
+    refused(t, 's', "a: { b: { c = 1; }; };\n", 1, "groups nest one level");
+}
+
+static void missing_file(test_ctx *t)
+{
+    grains_error err;
+    grains_particle *q = NULL;
+    size_t n;
+    grains_mesh *m = NULL;
+    CHECK(t, grains_csv_read("/nonexistent/in.csv", &q, &n, &err) == GRAINS_ERR_IO && strstr(err.message, "cannot read"),
+          "missing CSV: %s", err.message);
+    CHECK(t, grains_off_read("/nonexistent/m.off", NULL, 0, &m, &err) == GRAINS_ERR_IO, "missing OFF: %s", err.message);
+    grains_scenario sc;
+    grains_scenario_default(&sc);
+    CHECK(t, grains_scenario_read(&sc, "/nonexistent/s.cfg", &err) == GRAINS_ERR_IO, "missing scenario: %s",
+          err.message);
+    CHECK(t, grains_output_dir("/proc/grains-cannot-exist", &err) == GRAINS_ERR_IO, "unwritable output: %s",
+          err.message);
+}
+
+static void overrides(test_ctx *t)
+{
+    grains_scenario sc;
+    grains_error err;
+    grains_scenario_default(&sc);
+    CHECK(t, grains_scenario_set(&sc, "mu_s=0.6", &err) == GRAINS_OK, "--set mu_s");
+    CHECK(t, grains_scenario_set(&sc, "g=0,-9.81,0", &err) == GRAINS_OK, "--set g");
+    CHECK(t, grains_scenario_set(&sc, "R_mesh=0.001,0.002", &err) == GRAINS_OK, "--set R_mesh");
+    CHECK(t, grains_scenario_set(&sc, "seed=42", &err) == GRAINS_OK, "--set seed");
+    CHECK(t, grains_scenario_finish(&sc, &err) == GRAINS_OK, "finish");
+    CHECK(t, sc.params.mu_t == 2 * 0.6 / 3, "mu_t follows 2 mu_s / 3 when not given: %g", sc.params.mu_t);
+    CHECK(t, sc.params.g.y == -9.81 && sc.params.n_mesh_radii == 2 && sc.params.seed == 42, "vector, list, seed set");
+    CHECK(t, grains_scenario_set(&sc, "mu_s=abc", &err) == GRAINS_ERR_PARSE, "--set refuses a non-number");
+    CHECK(t, grains_scenario_set(&sc, "nosuchkey=1", &err) == GRAINS_ERR_ARG, "--set refuses unknown keys");
+    grains_scenario_set(&sc, "e_n=1.5", &err);
+    CHECK(t, grains_scenario_finish(&sc, &err) == GRAINS_ERR_RANGE && strcmp(err.file, "--set") == 0,
+          "--set range error names --set: %s: %s", err.file, err.message);
+}
+
+int main(void)
+{
+    test_ctx t = {0, 0};
+    if (!mkdtemp(dir))
+        return 1;
+    csv_round_trip(&t);
+    off_round_trip(&t);
+    bad_csv(&t);
+    bad_off(&t);
+    bad_scenario(&t);
+    missing_file(&t);
+    overrides(&t);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        return 1;
+    return test_report(&t, "test_io");
+}
