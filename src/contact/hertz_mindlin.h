@@ -48,8 +48,10 @@ void hm_params_init(hm_params *hp, const grains_params *p);
 /* Eq. 21: beta = 1 / sqrt(1 + (pi / ln e_n)^2); 1 at e_n = 0, 0 at e_n = 1. */
 real hm_beta(real e_n);
 
-/* Evaluates one overlapping contact (caller checked |x_ij| < R_i + R_j)
- * and advances its springs by one step. */
-void hm_contact(const hm_params *hp, const hm_pair *pair, hm_history *h, hm_result *out);
+/* hm_contact(hp, pair, history, result) evaluates one overlapping contact
+ * (the caller checked |x_ij| < R_i + R_j) and advances its springs by one
+ * step. It is defined inline in contact/hertz_mindlin_kernel.h so that the
+ * force loop can keep the state in registers. */
+#include "contact/hertz_mindlin_kernel.h"
 
 #endif

@@ -8,19 +8,20 @@
 
 real integrate_euler_spiral(grains_particles *pt, const grains_params *p, int nthreads)
 {
-    const real dt = p->dt, rho = p->rho, eta = p->eta;
+    const real dt = p->dt;
+    const real inv_rho_volume = 3 / (4 * PI * p->rho), drag = 9 * p->eta / (2 * p->rho);
     const vec3 g = p->g;
     real max_v2 = 0;
     const long n = (long)pt->n;
 #pragma omp parallel for schedule(static) num_threads(nthreads) reduction(max : max_v2)
     for (long i = 0; i < n; i++) {
-        real R = pt->R[i];
-        real m = 4 * PI / 3 * rho * R * R * R;
-        real I = 2 * m * R * R / 5;
-        real c = 9 * eta / (2 * rho * R * R);                          /* Eq. 3 */
+        real inv_R = 1 / pt->R[i];
+        real inv_m = inv_rho_volume * inv_R * inv_R * inv_R;           /* m = 4/3 pi rho R^3 */
+        real inv_I = 2.5 * inv_m * inv_R * inv_R;                      /* I = 2/5 m R^2 */
+        real c = drag * inv_R * inv_R;                                 /* Eq. 3: 9 eta / (2 rho R^2) */
         real gamma = 10 * c / 3;                                       /* Eq. 4 */
-        vec3 a = v3_sub(v3_add(v3_scale(1 / m, pt->f[i]), g), v3_scale(c, pt->v[i]));     /* Eq. 41 */
-        vec3 alpha = v3_sub(v3_scale(1 / I, pt->t[i]), v3_scale(gamma, pt->w[i]));         /* Eq. 42 */
+        vec3 a = v3_sub(v3_add(v3_scale(inv_m, pt->f[i]), g), v3_scale(c, pt->v[i]));     /* Eq. 41 */
+        vec3 alpha = v3_sub(v3_scale(inv_I, pt->t[i]), v3_scale(gamma, pt->w[i]));         /* Eq. 42 */
         pt->v[i] = v3_axpy(pt->v[i], dt, a);                           /* Eq. 43 */
         pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);                    /* Eq. 44, new velocity */
         pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], alpha);         /* Eqs. 46-48, before Eq. 45 */

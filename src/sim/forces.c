@@ -15,12 +15,15 @@
 #define THREAD_ID() 0
 #endif
 
-static void note_overlap(force_diag *d, real delta, real R_eff, long i)
+/* Largest relative overlap delta / (2 R*) kept as a fraction, compared by
+ * cross-multiplication: no division per contact. */
+static inline void note_overlap(force_diag *d, real delta, real two_R_eff, long i)
 {
-    real rel = delta / (2 * R_eff);
     d->n_contacts++;
-    if (rel > d->max_overlap || (rel == d->max_overlap && i < d->max_overlap_i)) {
-        d->max_overlap = rel;
+    real lhs = delta * d->max_den, rhs = d->max_num * two_R_eff;
+    if (lhs > rhs || (lhs == rhs && i < d->max_overlap_i)) {
+        d->max_num = delta;
+        d->max_den = two_R_eff;
         d->max_overlap_i = i;
     }
 }
@@ -28,7 +31,8 @@ static void note_overlap(force_diag *d, real delta, real R_eff, long i)
 /* A contact whose centres coincide has no normal: report it as unbounded overlap. */
 static void note_singular(force_diag *d, long i)
 {
-    d->max_overlap = INFINITY;
+    d->max_num = INFINITY;
+    d->max_den = 1;
     d->max_overlap_i = i;
 }
 
@@ -40,14 +44,20 @@ static void end_contact(contact_store *cs, int32_t *h)
     }
 }
 
+/* The pairs (i, j > i) of particle i: forces on i summed in registers and
+ * added once, reactions added to j as they come (j's cell belongs to this
+ * thread for the whole colour phase). */
 static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
+    const vec3 x_i = pt->x[i];
+    const real R_i = pt->R[i];
+    vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
     for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
         uint32_t j = nb->j[k];
-        vec3 dx = v3_sub(pt->x[i], pt->x[j]);
-        real reach = pt->R[i] + pt->R[j];
+        vec3 dx = v3_sub(x_i, pt->x[j]);
+        real reach = R_i + pt->R[j];
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
             end_contact(&sim->cs, &nb->h[k]);
@@ -59,15 +69,17 @@ static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
         }
         if (nb->h[k] == STORE_NONE && (nb->h[k] = store_new(&sim->cs, tid, i, j)) == STORE_NONE)
             continue; /* out of memory: reported at the next rebuild */
-        hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
+        hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
         hm_result r;
         hm_contact(&sim->hp, &pr, &store_get(&sim->cs, nb->h[k])->h, &r);
-        pt->f[i] = v3_add(pt->f[i], r.f);
-        pt->t[i] = v3_add(pt->t[i], r.t_i);
+        f_i = v3_add(f_i, r.f);
+        t_i = v3_add(t_i, r.t_i);
         pt->f[j] = v3_sub(pt->f[j], r.f);
         pt->t[j] = v3_add(pt->t[j], r.t_j);
-        note_overlap(d, r.delta, r.R_eff, i);
+        note_overlap(d, r.delta, 2 * r.R_eff, i);
     }
+    pt->f[i] = v3_add(pt->f[i], f_i);
+    pt->t[i] = v3_add(pt->t[i], t_i);
 }
 
 static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
@@ -96,23 +108,25 @@ static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
         hm_contact(&sim->hp, &pr, &store_get(&sim->cs, nb->mh[k])->h, &r);
         pt->f[i] = v3_add(pt->f[i], r.f);
         pt->t[i] = v3_add(pt->t[i], r.t_i);
-        note_overlap(d, r.delta, r.R_eff, i);
+        note_overlap(d, r.delta, 2 * r.R_eff, i);
     }
 }
 
 static void reduce_diag(grains_sim *sim)
 {
-    force_diag total = {0, 0, -1};
+    force_diag total = {0, 0, 1, -1};
     for (int t = 0; t < sim->nthreads; t++) {
         force_diag *d = &sim->diag_thread[t];
         total.n_contacts += d->n_contacts;
-        if (d->max_overlap_i >= 0 && (d->max_overlap > total.max_overlap ||
-                                      (d->max_overlap == total.max_overlap && d->max_overlap_i < total.max_overlap_i))) {
-            total.max_overlap = d->max_overlap;
+        real lhs = d->max_num * total.max_den, rhs = total.max_num * d->max_den;
+        if (d->max_overlap_i >= 0 && (lhs > rhs || (lhs == rhs && d->max_overlap_i < total.max_overlap_i))) {
+            total.max_num = d->max_num;
+            total.max_den = d->max_den;
             total.max_overlap_i = d->max_overlap_i;
         }
     }
     sim->diag = total;
+    sim->max_overlap = total.max_num / total.max_den;
 }
 
 void sim_forces(grains_sim *sim)
@@ -120,7 +134,7 @@ void sim_forces(grains_sim *sim)
     grains_particles *pt = &sim->pt;
     const grains_grid *g = &sim->grid;
     for (int t = 0; t < sim->nthreads; t++)
-        sim->diag_thread[t] = (force_diag){0, 0, -1};
+        sim->diag_thread[t] = (force_diag){0, 0, 1, -1};
     memset(pt->f, 0, pt->n * sizeof *pt->f);
     memset(pt->t, 0, pt->n * sizeof *pt->t);
 #pragma omp parallel num_threads(sim->nthreads)

@@ -42,6 +42,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     rng_seed(&sim->rng, sim->p.seed);
     sim->spawn_u = rng_uniform(&sim->rng);
     sim->diag.max_overlap_i = -1;
+    sim->diag.max_den = 1;
     sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
     if (!sim->diag_thread || (s = store_init(&sim->cs, sim->nthreads, err)) != GRAINS_OK) {
         free(sim->diag_thread);
@@ -175,7 +176,7 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->n_contacts = sim->diag.n_contacts;
     out->e_kin = e_kin;
     out->e_rot = e_rot;
-    out->max_overlap = sim->diag.max_overlap;
+    out->max_overlap = sim->max_overlap;
 }
 
 size_t grains_sim_bytes(const grains_sim *sim)

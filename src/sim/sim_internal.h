@@ -13,7 +13,7 @@
 /* What the force loop saw, reduced in a fixed order. */
 typedef struct {
     size_t n_contacts;
-    double max_overlap;     /* max delta / (2 R*) */
+    real max_num, max_den;  /* largest delta / (2 R*) as a fraction */
     long max_overlap_i;     /* particle with the largest overlap */
 } force_diag;
 
@@ -34,6 +34,7 @@ struct grains_sim {
     grains_rng rng;
     real spawn_u;               /* uniform number for the next spawn radius, carried over */
     force_diag diag;
+    real max_overlap;           /* diag's fraction, evaluated */
     force_diag *diag_thread;    /* per thread */
 };
 

@@ -75,9 +75,9 @@ static grains_status check_stable(const grains_sim *sim, grains_error *err)
     long bad = first_non_finite(sim);
     if (bad >= 0)
         return unstable(sim, bad, err, "non-finite contact force");
-    if (sim->diag.max_overlap > sim->p.max_overlap) {
+    if (sim->max_overlap > sim->p.max_overlap) {
         char what[160];
-        snprintf(what, sizeof what, "overlap delta/(2R*) = %.3g beyond max_overlap = %g", sim->diag.max_overlap,
+        snprintf(what, sizeof what, "overlap delta/(2R*) = %.3g beyond max_overlap = %g", sim->max_overlap,
                  sim->p.max_overlap);
         return unstable(sim, sim->diag.max_overlap_i, err, what);
     }

@@ -1,0 +1,140 @@
+/* The Hertz-Mindlin contact of TinyDEM as an inline kernel: a pure function
+ * of the run's constants, one contact's geometry and its spring history
+ * (TinyDEM Eqs. 5-40, 50-54; see hertz_mindlin.c for the departures from the
+ * printed paper). Included by hertz_mindlin.h only. */
+#ifndef GRAINS_CONTACT_HERTZ_MINDLIN_KERNEL_H
+#define GRAINS_CONTACT_HERTZ_MINDLIN_KERNEL_H
+
+#include <math.h>
+
+#define HM_PI 3.14159265358979323846
+
+/* Spring and dashpot coefficients of one contact. */
+typedef struct {
+    real kn, ks, cn, cs;
+} coefficients;
+
+static inline coefficients contact_coefficients(const hm_params *hp, real R_eff, real m_eff, real delta, int wall)
+{
+    coefficients c;
+    real a = sqrt(R_eff * delta);                         /* Eq. 14 */
+    c.kn = (wall ? hp->kn_pw : hp->kn_pp) * a;            /* Eq. 12 */
+    c.ks = (wall ? hp->ks_pw : hp->ks_pp) * a;            /* Eq. 13 */
+    c.cn = sqrt(5 * m_eff * c.kn) * hp->beta;             /* Eq. 18 */
+    c.cs = hp->cs_over_cn * c.cn;                         /* Eq. 25 (= Eq. 19) */
+    return c;
+}
+
+/* Eq. 51: turn a spring into the tangent plane of n, keeping its length.
+ * (One square root: |u| / |t| = sqrt(|u|^2 / |t|^2).) */
+static inline vec3 project_spring(vec3 u, vec3 n)
+{
+    real un = v3_dot(u, n);
+    if (un == 0)
+        return u;
+    vec3 t = v3_axpy(u, -un, n);
+    real after2 = v3_dot(t, t);
+    return after2 > 0 ? v3_scale(sqrt(v3_dot(u, u) / after2), t) : t;
+}
+
+/* Eqs. 11, 39, 53, 54 for a vector mode: clip |f| <= mu |f_n| and, when
+ * sliding, reset the spring so that it reproduces the clipped force.
+ * Compared in squares so that the root is taken only when clipping. */
+static inline vec3 coulomb_vector(vec3 f, real mu, real fn_norm, real k, real c, vec3 v, vec3 *u)
+{
+    real f2 = v3_dot(f, f), limit = mu * fn_norm;
+    if (f2 > limit * limit) {
+        f = v3_scale(limit / sqrt(f2), f);                /* Eq. 53 */
+        *u = v3_scale(-1 / k, v3_axpy(f, c, v));          /* Eq. 54 */
+    }
+    return f;
+}
+
+/* Eqs. 40, 53, 54 for twisting, in scalar form. */
+static inline real coulomb_scalar(real f, real mu, real fn_norm, real k, real c, real v, real *u)
+{
+    real f_abs = fabs(f);
+    if (f_abs > mu * fn_norm) {
+        f = mu * fn_norm / f_abs * f;
+        *u = -1 / k * (f + c * v);
+    }
+    return f;
+}
+
+static inline vec3 load3(const real *a) { return v3(a[0], a[1], a[2]); }
+static inline void store3(real *a, vec3 v) { a[0] = v.x; a[1] = v.y; a[2] = v.z; }
+
+__attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h, hm_result *out)
+{
+    /* Geometry, Eqs. 7-9 and 29-30; a wall is infinitely large and heavy. */
+    real d = v3_norm(pr->x_ij);
+    vec3 n = v3_scale(1 / d, pr->x_ij);
+    real delta = pr->R_i + pr->R_j - d;
+    real r_i = pr->R_i - delta / 2;
+    real r_j = pr->R_j - delta / 2;
+    real V_i = pr->R_i * pr->R_i * pr->R_i;               /* m = 4/3 pi rho R^3 */
+    real R_eff, m_eff, r_roll;
+    if (pr->wall) {
+        R_eff = pr->R_i;                                  /* Eq. 17 with R_j = inf */
+        m_eff = 4 * HM_PI / 3 * hp->rho * V_i;               /* Eq. 20 with m_j = inf */
+        r_roll = r_i;                                     /* Eq. 36 with r_j = inf */
+    } else {
+        real V_j = pr->R_j * pr->R_j * pr->R_j;
+        R_eff = pr->R_i * pr->R_j / (pr->R_i + pr->R_j);  /* Eq. 17 */
+        m_eff = 4 * HM_PI / 3 * hp->rho * (V_i * V_j / (V_i + V_j)); /* Eq. 20 */
+        r_roll = r_i * r_j / (r_i + r_j);                 /* Eq. 36 */
+    }
+    coefficients c = contact_coefficients(hp, R_eff, m_eff, delta, pr->wall);
+
+    /* Relative velocities, Eqs. 26-28 (sign of r_j w_j: see file header), 36-38. */
+    vec3 spin = pr->wall ? v3_scale(r_i, pr->w_i) : v3_add(v3_scale(r_i, pr->w_i), v3_scale(r_j, pr->w_j));
+    vec3 v = v3_add(v3_sub(pr->v_i, pr->v_j), v3_cross(n, spin));
+    real v_n = v3_dot(v, n);
+    vec3 v_s = v3_axpy(v, -v_n, n);
+    vec3 w = v3_sub(pr->w_i, pr->w_j);
+    vec3 v_r = v3_scale(r_roll, v3_cross(w, n));
+    real v_t = R_eff * v3_dot(w, n);
+
+    /* Springs projected onto the current tangent plane, Eq. 51. */
+    vec3 u_s = project_spring(load3(h->us), n);
+    vec3 u_r = project_spring(load3(h->ur), n);
+    real u_t = h->ut;
+    if (hp->increment_first) { /* Eq. 52 before the force */
+        u_s = v3_axpy(u_s, hp->dt, v_s);
+        u_r = v3_axpy(u_r, hp->dt, v_r);
+        u_t += hp->dt * v_t;
+    }
+
+    /* Forces, Eqs. 5-6, 10, 34-35 with k_r = k_n, c_r = c_n, k_t = k_s, c_t = c_s.
+     * f_n lies along n, so |f_n| is the magnitude of its scalar factor. */
+    real f_n = c.kn * delta - c.cn * v_n;
+    vec3 f_s = v3_sub(v3_scale(-c.ks, u_s), v3_scale(c.cs, v_s));
+    vec3 f_r = v3_sub(v3_scale(-c.kn, u_r), v3_scale(c.cn, v_r));
+    real f_t = -c.ks * u_t - c.cs * v_t;
+
+    if (!hp->increment_first) { /* Eq. 52 after the force (TinyDEM) */
+        u_s = v3_axpy(u_s, hp->dt, v_s);
+        u_r = v3_axpy(u_r, hp->dt, v_r);
+        u_t += hp->dt * v_t;
+    }
+
+    /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54. */
+    real fn_norm = fabs(f_n);
+    f_s = coulomb_vector(f_s, hp->mu_s, fn_norm, c.ks, c.cs, v_s, &u_s);
+    f_r = coulomb_vector(f_r, hp->mu_r, fn_norm, c.kn, c.cn, v_r, &u_r);
+    f_t = coulomb_scalar(f_t, hp->mu_t, fn_norm, c.ks, c.cs, v_t, &u_t);
+    store3(h->us, u_s);
+    store3(h->ur, u_r);
+    h->ut = u_t;
+
+    /* Torques, Eqs. 31-33; on j by Eqs. 55-59 (tau_s scales with r_j / r_i). */
+    vec3 fs_x_n = v3_cross(f_s, n);
+    vec3 tau_rt = v3_add(v3_scale(R_eff, v3_cross(n, f_r)), v3_scale(f_t * R_eff, n));
+    out->f = v3_axpy(f_s, f_n, n);
+    out->t_i = v3_add(v3_scale(r_i, fs_x_n), tau_rt);
+    out->t_j = pr->wall ? v3(0, 0, 0) : v3_sub(v3_scale(r_j, fs_x_n), tau_rt);
+    out->delta = delta;
+    out->R_eff = R_eff;
+}
+
+#endif
