@@ -82,11 +82,13 @@ int store_overflowed(const contact_store *cs)
     return 0;
 }
 
+/* Exact size: the spare ranges are the slack. Shrinks when more than an
+ * eighth would stand empty (after a burst of contacts has ended). */
 static int reserve(contact_store *cs, size_t need)
 {
-    if (need <= cs->cap)
+    if (need <= cs->cap && need >= cs->cap - cs->cap / 8)
         return 1;
-    size_t cap = need + need / 8 + 64;
+    size_t cap = need ? need : 1;
     grains_contact *p = realloc(cs->c, cap * sizeof *p);
     if (!p)
         return 0;
@@ -118,17 +120,24 @@ grains_status store_compact(contact_store *cs, grains_error *err)
         for (size_t k = 0; k < cs->ovf_n[t]; k++)
             if (cs->ovf[t][k].i != STORE_DEAD)
                 cs->c[live++] = cs->ovf[t][k];
-        cs->ovf_n[t] = 0;
+        free(cs->ovf[t]); /* overflow is rare: do not keep its memory */
+        cs->ovf[t] = NULL;
+        cs->ovf_n[t] = cs->ovf_cap[t] = 0;
         cs->next[t] = cs->end[t] = 0;
     }
     cs->n = live;
     return GRAINS_OK;
 }
 
-grains_status store_reserve_spare(contact_store *cs, grains_error *err)
+grains_status store_reserve_spare(contact_store *cs, size_t touching, grains_error *err)
 {
     size_t T = (size_t)cs->nthreads;
-    size_t per_thread = cs->n / (8 * T) + 256;
+    /* The pairs that touch already but have no entry yet (all of them at the
+     * first rebuild), plus ~1.5% for uneven shares between threads and for
+     * the contacts that begin before the next rebuild. A thread that needs
+     * more overflows into its own array and forces a rebuild. */
+    size_t pending = touching > cs->n ? touching - cs->n : 0;
+    size_t per_thread = (pending + (pending + cs->n) / 64) / T + 256;
     if (cs->n + per_thread * T >= STORE_LIMIT || !reserve(cs, cs->n + per_thread * T))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
     for (size_t t = 0; t < T; t++) {

@@ -21,6 +21,7 @@
 #define STORE_DEAD UINT32_MAX
 #define STORE_MESH_BIT 0x80000000u
 
+/* 64 bytes: an 8-byte key and seven doubles of springs. */
 typedef struct {
     uint32_t i, j;     /* particle i and partner (particle j > i, or element | STORE_MESH_BIT) */
     hm_history h;
@@ -43,6 +44,7 @@ void store_free(contact_store *cs);
  * or STORE_NONE if memory ran out (flagged for the next rebuild). */
 int32_t store_new(contact_store *cs, int tid, uint32_t i, uint32_t j);
 
+/* History of handle h (a pool index, or an overflow entry when negative). */
 static inline grains_contact *store_get(contact_store *cs, int32_t h)
 {
     if (h >= 0)
@@ -58,7 +60,8 @@ int store_overflowed(const contact_store *cs);
 grains_status store_compact(contact_store *cs, grains_error *err);
 
 /* At rebuild, after the entries are mapped to the new lists: hands each
- * thread a spare range for the contacts that begin before the next rebuild. */
-grains_status store_reserve_spare(contact_store *cs, grains_error *err);
+ * thread a spare range for the contacts that begin before the next rebuild,
+ * sized from `touching`, the pairs that overlap already. */
+grains_status store_reserve_spare(contact_store *cs, size_t touching, grains_error *err);
 
 #endif

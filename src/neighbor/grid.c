@@ -52,19 +52,25 @@ uint32_t grid_find(const grains_grid *g, const int64_t c[3])
     }
 }
 
-/* Per-particle and per-cell arrays for n particles (at most n cells). */
-static int reserve_arrays(grains_grid *g, size_t n)
+/* Per-particle array for n particles. */
+static int reserve_particles(grains_grid *g, size_t n)
 {
-    if (n > g->cap_particles) {
-        uint32_t *next = realloc(g->next, n * sizeof *next);
-        if (!next)
-            return 0;
-        g->next = next;
-        g->cap_particles = n;
-    }
-    if (n <= g->cap_cells)
+    if (n <= g->cap_particles)
         return 1;
-    size_t cap = n + n / 4 + 16;
+    uint32_t *next = realloc(g->next, n * sizeof *next);
+    if (!next)
+        return 0;
+    g->next = next;
+    g->cap_particles = n;
+    return 1;
+}
+
+/* Room for `need` cells; grows by 1/4 (a pack has ~0.6 cells per particle). */
+static int reserve_cells(grains_grid *g, size_t need)
+{
+    if (need <= g->cap_cells)
+        return 1;
+    size_t cap = need + need / 4 + 64;
     uint64_t *key = realloc(g->key, cap * sizeof *key);
     if (key)
         g->key = key;
@@ -80,11 +86,11 @@ static int reserve_arrays(grains_grid *g, size_t n)
     return 1;
 }
 
-/* Sizes the hash table for up to n cells (at most half full). */
+/* A table for n cells, at most 2/3 full, re-filled from the cells. */
 static int reserve_slots(grains_grid *g, size_t n)
 {
     size_t want = 16;
-    while (want < 2 * n)
+    while (2 * want < 3 * n)
         want *= 2;
     if (want != g->n_slots) {
         uint32_t *s = realloc(g->slot, want * sizeof *s);
@@ -94,9 +100,16 @@ static int reserve_slots(grains_grid *g, size_t n)
         g->n_slots = want;
     }
     memset(g->slot, 0, g->n_slots * sizeof *g->slot);
+    for (size_t c = 0; c < g->n_cells; c++) {
+        size_t s = hash_slot(g->key[c], g->n_slots);
+        while (g->slot[s])
+            s = (s + 1) & (g->n_slots - 1);
+        g->slot[s] = (uint32_t)c + 1;
+    }
     return 1;
 }
 
+/* The cell at c, created if new; GRID_NONE when memory runs out. */
 static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
 {
     uint64_t key = pack(c);
@@ -107,6 +120,11 @@ static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
             break;
         if (g->key[cell - 1] == key)
             return cell - 1;
+    }
+    if (3 * (g->n_cells + 1) > 2 * g->n_slots || g->n_cells == g->cap_cells) {
+        if (!reserve_cells(g, g->n_cells + 1) || !reserve_slots(g, g->n_cells + g->n_cells / 2 + 16))
+            return GRID_NONE;
+        return find_or_add(g, c);
     }
     uint32_t cell = (uint32_t)g->n_cells++;
     g->key[cell] = key;
@@ -159,18 +177,23 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, grains
                                 span, COORD_LIMIT - 4, h);
     g->h = h;
     g->origin = lo;
-    g->n_cells = 0;
     g->n_particles = n;
-    if (!reserve_arrays(g, n) || !reserve_slots(g, n))
+    /* Start from the last build's cell count; tables grow as cells appear. */
+    g->n_cells = 0;
+    size_t expect = g->n_cells_last + g->n_cells_last / 8 + 16;
+    if (!reserve_particles(g, n) || !reserve_cells(g, expect) || !reserve_slots(g, expect))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     for (size_t i = 0; i < n; i++) {
         int64_t c[3];
         grid_coords(g, x[i], c);
         uint32_t cell = find_or_add(g, c);
+        if (cell == GRID_NONE)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
         g->next[i] = g->head[cell];
         g->head[cell] = (uint32_t)i;
     }
     sort_by_colour(g);
+    g->n_cells_last = g->n_cells;
     return GRAINS_OK;
 }
 

@@ -18,6 +18,7 @@ typedef struct {
     vec3 origin;         /* lower corner of cell (0,0,0) */
     size_t n_particles;  /* particles binned */
     size_t n_cells, cap_cells;
+    size_t n_cells_last; /* cells of the previous build: first guess of the next */
     uint64_t *key;       /* per cell: packed coordinates */
     uint32_t *head;      /* per cell: first particle, chained through `next` */
     uint32_t *next;      /* per particle */

@@ -15,6 +15,7 @@ typedef struct {
     uint32_t *j;            /* partner particle */
     int32_t *h;             /* contact handle */
     size_t n, cap, cap_start;
+    size_t n_touching;      /* pairs and particle-element pairs overlapping at the build */
     uint32_t *mstart;       /* n_particles + 1 offsets into e, mh */
     uint32_t *e;            /* mesh element */
     int32_t *mh;            /* contact handle */

@@ -31,7 +31,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     if (s != GRAINS_OK)
         return s;
     neighbors_attach_contacts(&sim->nb, &sim->cs, sim->nthreads);
-    s = store_reserve_spare(&sim->cs, err);
+    s = store_reserve_spare(&sim->cs, sim->nb.n_touching, err);
     sim->displacement = 0;
     sim->need_rebuild = 0;
     sim->n_rebuilds++;
