@@ -133,27 +133,91 @@ static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
     return cell;
 }
 
-static int colour_of(uint64_t key)
+static void unpack(uint64_t key, int64_t c[3])
 {
     uint64_t m = (1u << COORD_BITS) - 1;
-    int64_t c0 = (int64_t)(key & m) - COORD_LIMIT;
-    int64_t c1 = (int64_t)((key >> COORD_BITS) & m) - COORD_LIMIT;
-    int64_t c2 = (int64_t)((key >> (2 * COORD_BITS)) & m) - COORD_LIMIT;
-    /* cell coordinates of binned particles are >= 0 (origin = lower corner) */
-    return (int)(c0 % 3 + 3 * (c1 % 3) + 9 * (c2 % 3));
+    for (int k = 0; k < 3; k++)
+        c[k] = (int64_t)((key >> (COORD_BITS * k)) & m) - COORD_LIMIT;
 }
 
-static void sort_by_colour(grains_grid *g)
+/* Sort key of a cell: colour, then block, then position inside the block
+ * (coordinates of binned particles are >= 0: the origin is their corner). */
+typedef struct {
+    uint64_t major; /* colour (3 bits) and block coordinates (3 x 20 bits) */
+    uint32_t minor; /* cell inside the block */
+    uint32_t cell;
+} cell_order;
+
+static cell_order order_of(const grains_grid *g, uint32_t cell)
 {
-    memset(g->colour_start, 0, sizeof g->colour_start);
-    for (size_t c = 0; c < g->n_cells; c++)
-        g->colour_start[colour_of(g->key[c]) + 1]++;
-    for (int k = 0; k < GRID_COLOURS; k++)
-        g->colour_start[k + 1] += g->colour_start[k];
-    uint32_t fill[GRID_COLOURS];
-    memcpy(fill, g->colour_start, sizeof fill);
-    for (size_t c = 0; c < g->n_cells; c++)
-        g->by_colour[fill[colour_of(g->key[c])]++] = (uint32_t)c;
+    int64_t c[3];
+    unpack(g->key[cell], c);
+    uint64_t B = (uint64_t)g->block, b[3], r[3];
+    for (int k = 0; k < 3; k++) {
+        b[k] = (uint64_t)c[k] / B;
+        r[k] = (uint64_t)c[k] % B;
+    }
+    uint64_t colour = (b[0] & 1) | ((b[1] & 1) << 1) | ((b[2] & 1) << 2);
+    cell_order o = {colour << 60 | b[2] << 40 | b[1] << 20 | b[0], (uint32_t)((r[2] * B + r[1]) * B + r[0]), cell};
+    return o;
+}
+
+static int compare_order(const void *pa, const void *pb)
+{
+    const cell_order *a = pa, *b = pb;
+    if (a->major != b->major)
+        return a->major < b->major ? -1 : 1;
+    return (a->minor > b->minor) - (a->minor < b->minor);
+}
+
+/* Block edge from the number of cells alone: ~64 cells per block and colour
+ * phase work of many blocks at large N, at least 2 (the race-free minimum). */
+static int block_edge(size_t n_cells)
+{
+    int B = (int)cbrt((double)n_cells / 512.0);
+    return B < 2 ? 2 : (B > 8 ? 8 : B);
+}
+
+static int reserve_blocks(grains_grid *g, size_t need)
+{
+    if (need + 1 <= g->cap_blocks)
+        return 1;
+    size_t cap = need + need / 4 + 16;
+    uint32_t *b = realloc(g->block_start, cap * sizeof *b);
+    if (!b)
+        return 0;
+    g->block_start = b;
+    g->cap_blocks = cap;
+    return 1;
+}
+
+/* Orders cells by (colour, block, place in block) and marks where each block
+ * and colour begins. Uses `scratch` (n_cells entries). */
+static int sort_by_colour(grains_grid *g, cell_order *scratch)
+{
+    g->block = block_edge(g->n_cells);
+    for (uint32_t c = 0; c < g->n_cells; c++)
+        scratch[c] = order_of(g, c);
+    qsort(scratch, g->n_cells, sizeof *scratch, compare_order);
+    size_t blocks = 0;
+    for (uint32_t k = 0; k < g->n_cells; k++)
+        blocks += k == 0 || scratch[k].major != scratch[k - 1].major;
+    if (!reserve_blocks(g, blocks))
+        return 0;
+    g->n_blocks = 0;
+    int colour = -1;
+    for (uint32_t k = 0; k < g->n_cells; k++) {
+        g->by_colour[k] = scratch[k].cell;
+        if (k == 0 || scratch[k].major != scratch[k - 1].major) {
+            while (colour < (int)(scratch[k].major >> 60))
+                g->colour_start[++colour] = (uint32_t)g->n_blocks;
+            g->block_start[g->n_blocks++] = k;
+        }
+    }
+    while (colour < GRID_COLOURS)
+        g->colour_start[++colour] = (uint32_t)g->n_blocks;
+    g->block_start[g->n_blocks] = (uint32_t)g->n_cells;
+    return 1;
 }
 
 static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
@@ -167,7 +231,8 @@ static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
     return lo;
 }
 
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, grains_error *err)
+grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, void *ws, size_t ws_bytes,
+                         grains_error *err)
 {
     vec3 hi, lo = lower_corner(x, n, &hi);
     real span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
@@ -192,7 +257,13 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, grains
         g->next[i] = g->head[cell];
         g->head[cell] = (uint32_t)i;
     }
-    sort_by_colour(g);
+    size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
+    cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);
+    int sorted = scratch && sort_by_colour(g, scratch);
+    if (scratch != ws)
+        free(scratch);
+    if (!sorted)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     g->n_cells_last = g->n_cells;
     return GRAINS_OK;
 }
@@ -204,5 +275,6 @@ void grid_free(grains_grid *g)
     free(g->next);
     free(g->slot);
     free(g->by_colour);
+    free(g->block_start);
     memset(g, 0, sizeof *g);
 }

@@ -1,7 +1,14 @@
 /* Hashed cell grid: only occupied cells exist, so memory follows the number
  * of particles, not the volume they spread over (unlike TinyDEM's dense grid).
- * Cells are also coloured (cx mod 3, cy mod 3, cz mod 3): two cells of one
- * colour are at least two cells apart, so their neighbourhoods are disjoint. */
+ *
+ * Cells are grouped into blocks of B x B x B cells (B >= 2), and blocks are
+ * coloured (bx mod 2, by mod 2, bz mod 2). Two blocks of one colour are a
+ * whole block (>= 2 cells) apart, so what a block's pairs write (the block
+ * and one cell around it) never meets another block of that colour: the 8
+ * colours can each be processed in parallel, block by block, without races.
+ * B grows with the number of cells (never with the thread count, which must
+ * not change the order of the sums), so that each colour phase touches a
+ * compact part of memory: ((B+2) / 2B)^3 of it rather than all of it. */
 #ifndef GRAINS_NEIGHBOR_GRID_H
 #define GRAINS_NEIGHBOR_GRID_H
 
@@ -11,7 +18,7 @@
 #include "math/vec3.h"
 
 #define GRID_NONE UINT32_MAX
-#define GRID_COLOURS 27
+#define GRID_COLOURS 8
 
 typedef struct {
     real h;              /* [L] cell edge */
@@ -25,12 +32,18 @@ typedef struct {
     size_t cap_particles;
     uint32_t *slot;      /* hash table: cell index + 1, 0 = empty */
     size_t n_slots;
-    uint32_t colour_start[GRID_COLOURS + 1];
-    uint32_t *by_colour; /* cell indices ordered by colour, then creation */
+    int block;           /* B, cells per block edge */
+    uint32_t colour_start[GRID_COLOURS + 1]; /* into block_start */
+    uint32_t *block_start; /* per block: first position in by_colour; one more at the end */
+    size_t n_blocks, cap_blocks;
+    uint32_t *by_colour; /* cell indices ordered by colour, block, then position in the block */
 } grains_grid;
 
-/* Bins `n` positions into cells of edge `h`. */
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, grains_error *err);
+/* Bins `n` positions into cells of edge `h`. `ws` (may be NULL) is a
+ * workspace of `ws_bytes` the build may overwrite; without enough of it the
+ * build allocates its own for the duration. */
+grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, void *ws, size_t ws_bytes,
+                         grains_error *err);
 void grid_free(grains_grid *g);
 
 /* Integer cell coordinates of x (may lie outside the binned region). */

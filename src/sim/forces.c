@@ -1,7 +1,8 @@
-/* The force loops. Pairs are visited cell colour by cell colour: within one
- * colour no two cells share a neighbour, so each thread owns every particle
- * it writes, and each particle's sum runs in the same order (colour, cell,
- * list) for any thread count: bit-identical results without atomics.
+/* The force loops. Pairs are visited block colour by block colour (see
+ * neighbor/grid.h): within one colour no two blocks write to the same
+ * particle, so each thread owns every particle it writes, and each
+ * particle's sum runs in the same order (colour, block, cell, list) for any
+ * thread count: bit-identical results without atomics.
  * Each pair is evaluated once and applied to both sides (Eqs. 55-59). */
 #include <math.h>
 #include <string.h>
@@ -142,10 +143,11 @@ void sim_forces(grains_sim *sim)
         int tid = THREAD_ID();
         force_diag *d = &sim->diag_thread[tid];
         for (int colour = 0; colour < GRID_COLOURS; colour++) {
-#pragma omp for schedule(dynamic, 8)
-            for (uint32_t k = g->colour_start[colour]; k < g->colour_start[colour + 1]; k++)
-                for (uint32_t i = g->head[g->by_colour[k]]; i != GRID_NONE; i = g->next[i])
-                    particle_pairs(sim, i, tid, d);
+#pragma omp for schedule(dynamic, 1)
+            for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
+                for (uint32_t k = g->block_start[b]; k < g->block_start[b + 1]; k++)
+                    for (uint32_t i = g->head[g->by_colour[k]]; i != GRID_NONE; i = g->next[i])
+                        particle_pairs(sim, i, tid, d);
         }
         if (sim->mesh) {
 #pragma omp for schedule(static)

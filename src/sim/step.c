@@ -21,7 +21,9 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     /* A cell must hold every pair within reach (2 R_big + skin), and every
      * particle a spawn attempt of radius R_max may touch after moving skin/2. */
     sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + sim->p.skin;
-    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, err);
+    /* The old candidate list is dead from here on (histories re-attach by
+     * their keys), so the grid may sort in its memory. */
+    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, sim->nb.j, sim->nb.cap * sizeof *sim->nb.j, err);
     if (s == GRAINS_OK)
         s = neighbors_build_pairs(&sim->nb, &sim->grid, pt->x, pt->R, pt->n, sim->p.skin, sim->nthreads, err);
     if (s == GRAINS_OK)
