@@ -46,9 +46,11 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
 /* Room for `n` particles in total, so that adding them does not regrow. */
 grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);
 
+/* Particles are named by id: 0, 1, ... in the order they were added or
+ * spawned. Their storage order is the engine's business. */
 size_t grains_sim_count(const grains_sim *sim);
-void grains_sim_get_particle(const grains_sim *sim, size_t i, grains_particle *out);
-void grains_sim_set_particle(grains_sim *sim, size_t i, const grains_particle *p);
+void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out);
+void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);
 const grains_params *grains_sim_params(const grains_sim *sim);
 double grains_sim_time(const grains_sim *sim);
 long grains_sim_steps(const grains_sim *sim);

@@ -17,10 +17,13 @@ grains_status store_init(contact_store *cs, int nthreads, grains_error *err)
     cs->ovf_n = calloc(T, sizeof *cs->ovf_n);
     cs->ovf_cap = calloc(T, sizeof *cs->ovf_cap);
     cs->ovf_failed = calloc(T, sizeof *cs->ovf_failed);
-    if (!cs->next || !cs->end || !cs->ovf || !cs->ovf_n || !cs->ovf_cap || !cs->ovf_failed) {
+    cs->free_head = malloc(T * sizeof *cs->free_head);
+    if (!cs->next || !cs->end || !cs->ovf || !cs->ovf_n || !cs->ovf_cap || !cs->ovf_failed || !cs->free_head) {
         store_free(cs);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the contact store");
     }
+    for (size_t t = 0; t < T; t++)
+        cs->free_head[t] = SIZE_MAX;
     return GRAINS_OK;
 }
 
@@ -36,6 +39,7 @@ void store_free(contact_store *cs)
     free(cs->ovf_n);
     free(cs->ovf_cap);
     free(cs->ovf_failed);
+    free(cs->free_head);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -63,7 +67,11 @@ static int32_t overflow_new(contact_store *cs, int tid)
 int32_t store_new(contact_store *cs, int tid, uint32_t i, uint32_t j)
 {
     int32_t h;
-    if (cs->next[tid] < cs->end[tid])
+    if (cs->free_head[tid] != SIZE_MAX) {
+        h = (int32_t)cs->free_head[tid];
+        uint32_t next = cs->c[h].j;
+        cs->free_head[tid] = next == STORE_DEAD ? SIZE_MAX : next;
+    } else if (cs->next[tid] < cs->end[tid])
         h = (int32_t)cs->next[tid]++;
     else if ((h = overflow_new(cs, tid)) == STORE_NONE)
         return STORE_NONE;
@@ -72,6 +80,16 @@ int32_t store_new(contact_store *cs, int tid, uint32_t i, uint32_t j)
     c->i = i;
     c->j = j;
     return h;
+}
+
+void store_release(contact_store *cs, int tid, int32_t h)
+{
+    grains_contact *c = store_get(cs, h);
+    c->i = STORE_DEAD;
+    if (h < 0)
+        return; /* overflow entries go at the next rebuild */
+    c->j = cs->free_head[tid] == SIZE_MAX ? STORE_DEAD : (uint32_t)cs->free_head[tid];
+    cs->free_head[tid] = (size_t)h;
 }
 
 int store_overflowed(const contact_store *cs)
@@ -124,6 +142,7 @@ grains_status store_compact(contact_store *cs, grains_error *err)
         cs->ovf[t] = NULL;
         cs->ovf_n[t] = cs->ovf_cap[t] = 0;
         cs->next[t] = cs->end[t] = 0;
+        cs->free_head[t] = SIZE_MAX;
     }
     cs->n = live;
     return GRAINS_OK;
@@ -146,4 +165,27 @@ grains_status store_reserve_spare(contact_store *cs, size_t touching, grains_err
     }
     cs->n += per_thread * T;
     return GRAINS_OK;
+}
+
+void store_remap(contact_store *cs, const uint32_t *where, int nthreads)
+{
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t k = 0; k < cs->n; k++) {
+        grains_contact *c = &cs->c[k];
+        if (c->i == STORE_DEAD)
+            continue;
+        uint32_t i = where[c->i];
+        if (c->j & STORE_MESH_BIT) {
+            c->i = i;
+            continue;
+        }
+        uint32_t j = where[c->j];
+        if (i < j) {
+            c->i = i, c->j = j;
+        } else {
+            c->i = j, c->j = i;
+            for (int a = 0; a < 3; a++)
+                c->h.us[a] = -c->h.us[a];
+        }
+    }
 }

@@ -8,7 +8,9 @@
  * and asks for a rebuild before the next step; nobody else reads that array
  * before the rebuild merges it. Where an entry lands depends on the thread,
  * its values never do, so results are the same for any thread count.
- * Ended contacts are marked dead and squeezed out at the next rebuild. */
+ * A thread that ends a contact keeps its entry on its own free list and
+ * reuses it for the next contact it starts; dead entries left at the next
+ * rebuild are squeezed out there. */
 #ifndef GRAINS_CONTACT_STORE_H
 #define GRAINS_CONTACT_STORE_H
 
@@ -32,6 +34,7 @@ typedef struct {
     size_t n, cap;         /* entries in use (live or dead), allocated */
     int nthreads;
     size_t *next, *end;    /* per thread: spare range [next, end) */
+    size_t *free_head;     /* per thread: first reusable entry (chained through j), or SIZE_MAX */
     grains_contact **ovf;  /* per thread: overflow entries */
     size_t *ovf_n, *ovf_cap;
     int *ovf_failed;       /* per thread: overflow allocation failed */
@@ -45,6 +48,9 @@ void store_free(contact_store *cs);
 int32_t store_new(contact_store *cs, int tid, uint32_t i, uint32_t j);
 
 /* History of handle h (a pool index, or an overflow entry when negative). */
+/* Ends the contact with handle h, ended by thread `tid`. */
+void store_release(contact_store *cs, int tid, int32_t h);
+
 static inline grains_contact *store_get(contact_store *cs, int32_t h)
 {
     if (h >= 0)
@@ -58,6 +64,12 @@ int store_overflowed(const contact_store *cs);
 
 /* At rebuild: merges overflow entries, squeezes out dead ones. */
 grains_status store_compact(contact_store *cs, grains_error *err);
+
+/* At rebuild, after store_compact, when particle i moves to where[i]:
+ * renames the keys, keeping i < j for pairs. A pair seen from the other
+ * side has its sliding spring reversed (v_s is odd under i <-> j, v_r and
+ * v_t are even). */
+void store_remap(contact_store *cs, const uint32_t *where, int nthreads);
 
 /* At rebuild, after the entries are mapped to the new lists: hands each
  * thread a spare range for the contacts that begin before the next rebuild,

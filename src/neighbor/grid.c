@@ -52,19 +52,6 @@ uint32_t grid_find(const grains_grid *g, const int64_t c[3])
     }
 }
 
-/* Per-particle array for n particles. */
-static int reserve_particles(grains_grid *g, size_t n)
-{
-    if (n <= g->cap_particles)
-        return 1;
-    uint32_t *next = realloc(g->next, n * sizeof *next);
-    if (!next)
-        return 0;
-    g->next = next;
-    g->cap_particles = n;
-    return 1;
-}
-
 /* Room for `need` cells; grows by 1/4 (a pack has ~0.6 cells per particle). */
 static int reserve_cells(grains_grid *g, size_t need)
 {
@@ -74,13 +61,16 @@ static int reserve_cells(grains_grid *g, size_t need)
     uint64_t *key = realloc(g->key, cap * sizeof *key);
     if (key)
         g->key = key;
-    uint32_t *head = realloc(g->head, cap * sizeof *head);
-    if (head)
-        g->head = head;
+    uint32_t *first = realloc(g->first, cap * sizeof *first);
+    if (first)
+        g->first = first;
+    uint32_t *end = realloc(g->end, cap * sizeof *end);
+    if (end)
+        g->end = end;
     uint32_t *by_colour = realloc(g->by_colour, cap * sizeof *by_colour);
     if (by_colour)
         g->by_colour = by_colour;
-    if (!key || !head || !by_colour)
+    if (!key || !first || !end || !by_colour)
         return 0;
     g->cap_cells = cap;
     return 1;
@@ -128,7 +118,7 @@ static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
     }
     uint32_t cell = (uint32_t)g->n_cells++;
     g->key[cell] = key;
-    g->head[cell] = GRID_NONE;
+    g->end[cell] = 0; /* particle count while binning */
     g->slot[s] = cell + 1;
     return cell;
 }
@@ -143,7 +133,7 @@ static void unpack(uint64_t key, int64_t c[3])
 /* Sort key of a cell: colour, then block, then position inside the block
  * (coordinates of binned particles are >= 0: the origin is their corner). */
 typedef struct {
-    uint64_t major; /* colour (3 bits) and block coordinates (3 x 20 bits) */
+    uint64_t major; /* colour (3 bits) and block coordinates (3 x 20 bits, < 2^17 by the span limit) */
     uint32_t minor; /* cell inside the block */
     uint32_t cell;
 } cell_order;
@@ -231,22 +221,37 @@ static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
     return lo;
 }
 
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, void *ws, size_t ws_bytes,
-                         grains_error *err)
+/* Places cells' particles one after another in by_colour order: first[],
+ * end[] (end held the counts), and where[i] (which held i's cell). */
+static void place_particles(grains_grid *g, uint32_t *where, size_t n)
+{
+    uint32_t next = 0;
+    for (size_t k = 0; k < g->n_cells; k++) {
+        uint32_t c = g->by_colour[k];
+        g->first[c] = next;
+        next += g->end[c];
+        g->end[c] = g->first[c]; /* becomes the fill cursor */
+    }
+    for (size_t i = 0; i < n; i++)
+        where[i] = g->end[where[i]]++;
+}
+
+grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, uint32_t *where, void *ws,
+                         size_t ws_bytes, grains_error *err)
 {
     vec3 hi, lo = lower_corner(x, n, &hi);
     real span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
-    if (!(span / h < COORD_LIMIT - 4))
+    if (!(span / h < (1 << 18)))
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
                                 "particles spread over %g, more than %d cells of %g: confine them with a mesh",
-                                span, COORD_LIMIT - 4, h);
+                                span, 1 << 18, h);
     g->h = h;
     g->origin = lo;
     g->n_particles = n;
     /* Start from the last build's cell count; tables grow as cells appear. */
     g->n_cells = 0;
     size_t expect = g->n_cells_last + g->n_cells_last / 8 + 16;
-    if (!reserve_particles(g, n) || !reserve_cells(g, expect) || !reserve_slots(g, expect))
+    if (!reserve_cells(g, expect) || !reserve_slots(g, expect))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     for (size_t i = 0; i < n; i++) {
         int64_t c[3];
@@ -254,8 +259,8 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, void *
         uint32_t cell = find_or_add(g, c);
         if (cell == GRID_NONE)
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
-        g->next[i] = g->head[cell];
-        g->head[cell] = (uint32_t)i;
+        where[i] = cell;
+        g->end[cell]++;
     }
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);
@@ -264,6 +269,7 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, void *
         free(scratch);
     if (!sorted)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+    place_particles(g, where, n);
     g->n_cells_last = g->n_cells;
     return GRAINS_OK;
 }
@@ -271,8 +277,8 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, void *
 void grid_free(grains_grid *g)
 {
     free(g->key);
-    free(g->head);
-    free(g->next);
+    free(g->first);
+    free(g->end);
     free(g->slot);
     free(g->by_colour);
     free(g->block_start);

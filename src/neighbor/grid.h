@@ -8,7 +8,11 @@
  * colours can each be processed in parallel, block by block, without races.
  * B grows with the number of cells (never with the thread count, which must
  * not change the order of the sums), so that each colour phase touches a
- * compact part of memory: ((B+2) / 2B)^3 of it rather than all of it. */
+ * compact part of memory: ((B+2) / 2B)^3 of it rather than all of it.
+ *
+ * The build also says where each particle should move so that the particles
+ * of a cell, and of a block, are contiguous in memory: (colour, block, cell,
+ * old order). The caller moves them; a cell then holds [first, end). */
 #ifndef GRAINS_NEIGHBOR_GRID_H
 #define GRAINS_NEIGHBOR_GRID_H
 
@@ -27,9 +31,8 @@ typedef struct {
     size_t n_cells, cap_cells;
     size_t n_cells_last; /* cells of the previous build: first guess of the next */
     uint64_t *key;       /* per cell: packed coordinates */
-    uint32_t *head;      /* per cell: first particle, chained through `next` */
-    uint32_t *next;      /* per particle */
-    size_t cap_particles;
+    uint32_t *first;     /* per cell: first particle (after the move) */
+    uint32_t *end;       /* per cell: one past its last particle */
     uint32_t *slot;      /* hash table: cell index + 1, 0 = empty */
     size_t n_slots;
     int block;           /* B, cells per block edge */
@@ -39,11 +42,12 @@ typedef struct {
     uint32_t *by_colour; /* cell indices ordered by colour, block, then position in the block */
 } grains_grid;
 
-/* Bins `n` positions into cells of edge `h`. `ws` (may be NULL) is a
- * workspace of `ws_bytes` the build may overwrite; without enough of it the
- * build allocates its own for the duration. */
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, void *ws, size_t ws_bytes,
-                         grains_error *err);
+/* Bins `n` positions into cells of edge `h` and fills where[i], the place
+ * particle i must move to (a permutation of 0..n-1). `ws` (may be NULL) is
+ * a workspace of `ws_bytes` the build may overwrite for its sort; without
+ * enough of it the build allocates its own for the duration. */
+grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, uint32_t *where, void *ws,
+                         size_t ws_bytes, grains_error *err);
 void grid_free(grains_grid *g);
 
 /* Integer cell coordinates of x (may lie outside the binned region). */

@@ -52,7 +52,7 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
                 uint32_t cell = grid_find(g, d);
                 if (cell == GRID_NONE)
                     continue;
-                for (uint32_t j = g->head[cell]; j != GRID_NONE; j = g->next[j]) {
+                for (uint32_t j = g->first[cell]; j < g->end[cell]; j++) {
                     if (j <= i)
                         continue;
                     vec3 dx = v3_sub(x[i], x[j]);
@@ -150,7 +150,7 @@ static int element_candidates(grains_neighbors *nb, size_t *count, const grains_
     if (span > (double)g->n_cells) {
         for (uint32_t cell = 0; cell < g->n_cells; cell++)
             if (cell_in_box(g, cell, lo, hi))
-                for (uint32_t i = g->head[cell]; i != GRID_NONE; i = g->next[i])
+                for (uint32_t i = g->first[cell]; i < g->end[cell]; i++)
                     if (!consider(nb, count, mesh, e, x, R, i, skin))
                         return 0;
         return 1;
@@ -160,7 +160,7 @@ static int element_candidates(grains_neighbors *nb, size_t *count, const grains_
             for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
                 uint32_t cell = grid_find(g, c);
                 if (cell != GRID_NONE)
-                    for (uint32_t i = g->head[cell]; i != GRID_NONE; i = g->next[i])
+                    for (uint32_t i = g->first[cell]; i < g->end[cell]; i++)
                         if (!consider(nb, count, mesh, e, x, R, i, skin))
                             return 0;
             }

@@ -1,9 +1,13 @@
-/* Particle store: one array per field (structure of arrays). Index = id:
- * particles are only ever appended, so contact keys (i, j) stay valid. */
+/* Particle store: one array per field (structure of arrays). Particles are
+ * kept in spatial order (re-sorted at each neighbour-list rebuild, see
+ * neighbor/grid.h), so an index is not an identity: id[i] is the stable id
+ * of the particle stored at i (ids count up in order of creation), and
+ * slot[id] where particle `id` is stored now. */
 #ifndef GRAINS_PARTICLES_H
 #define GRAINS_PARTICLES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "grains/error.h"
 #include "math/quat.h"
@@ -17,10 +21,16 @@ typedef struct {
     real *R;     /* [L] radius */
     vec3 *f;     /* [ML/T^2] contact force sum of the current step */
     vec3 *t;     /* [ML^2/T^2] contact torque sum of the current step */
+    uint32_t *id;   /* stable id of the particle stored here */
+    uint32_t *slot; /* where particle `id` is stored */
 } grains_particles;
 
 /* Grows the arrays to hold at least `need` particles (geometric growth). */
 grains_status particles_reserve(grains_particles *pt, size_t need, grains_error *err);
 void particles_free(grains_particles *pt);
+
+/* Moves particle i to where[i] in every field except the per-step sums f
+ * and t; updates id and slot. Destroys `where`. */
+void particles_permute(grains_particles *pt, uint32_t *where);
 
 #endif

@@ -37,10 +37,10 @@ static void note_singular(force_diag *d, long i)
     d->max_overlap_i = i;
 }
 
-static void end_contact(contact_store *cs, int32_t *h)
+static inline void end_contact(contact_store *cs, int tid, int32_t *h)
 {
     if (*h != STORE_NONE) {
-        store_get(cs, *h)->i = STORE_DEAD;
+        store_release(cs, tid, *h);
         *h = STORE_NONE;
     }
 }
@@ -55,13 +55,23 @@ static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
     const vec3 x_i = pt->x[i];
     const real R_i = pt->R[i];
     vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
-    for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+    const uint32_t end = nb->start[i + 1];
+    for (uint32_t k = nb->start[i]; k < end; k++) {
+        /* The partners are scattered in memory: fetch two ahead. */
+        uint32_t ahead = nb->j[k + 2 < end ? k + 2 : k];
+        __builtin_prefetch(&pt->x[ahead]);
+        __builtin_prefetch(&pt->v[ahead]);
+        __builtin_prefetch(&pt->w[ahead]);
+        __builtin_prefetch(&pt->f[ahead], 1);
+        __builtin_prefetch(&pt->t[ahead], 1);
+        if (k + 2 < end && nb->h[k + 2] >= 0)
+            __builtin_prefetch(&sim->cs.c[nb->h[k + 2]], 1);
         uint32_t j = nb->j[k];
         vec3 dx = v3_sub(x_i, pt->x[j]);
         real reach = R_i + pt->R[j];
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
-            end_contact(&sim->cs, &nb->h[k]);
+            end_contact(&sim->cs, tid, &nb->h[k]);
             continue;
         }
         if (d2 == 0) {
@@ -95,7 +105,7 @@ static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
         real reach = pt->R[i] + R_e;
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
-            end_contact(&sim->cs, &nb->mh[k]);
+            end_contact(&sim->cs, tid, &nb->mh[k]);
             continue;
         }
         if (d2 == 0) {
@@ -145,9 +155,11 @@ void sim_forces(grains_sim *sim)
         for (int colour = 0; colour < GRID_COLOURS; colour++) {
 #pragma omp for schedule(dynamic, 1)
             for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
-                for (uint32_t k = g->block_start[b]; k < g->block_start[b + 1]; k++)
-                    for (uint32_t i = g->head[g->by_colour[k]]; i != GRID_NONE; i = g->next[i])
+                for (uint32_t k = g->block_start[b]; k < g->block_start[b + 1]; k++) {
+                    uint32_t c = g->by_colour[k];
+                    for (uint32_t i = g->first[c]; i < g->end[c]; i++)
                         particle_pairs(sim, i, tid, d);
+                }
         }
         if (sim->mesh) {
 #pragma omp for schedule(static)

@@ -123,6 +123,7 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     if (s != GRAINS_OK)
         return s;
     size_t i = sim->pt.n++;
+    sim->pt.id[i] = sim->pt.slot[i] = (uint32_t)i; /* a new particle's id is its number */
     grains_sim_set_particle(sim, i, p);
     sim->pt.f[i] = sim->pt.t[i] = v3(0, 0, 0);
     sim->need_rebuild = 1;
@@ -136,8 +137,9 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err)
 
 size_t grains_sim_count(const grains_sim *sim) { return sim->pt.n; }
 
-void grains_sim_get_particle(const grains_sim *sim, size_t i, grains_particle *out)
+void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out)
 {
+    size_t i = sim->pt.slot[id];
     out->x = sim->pt.x[i];
     out->v = sim->pt.v[i];
     out->w = sim->pt.w[i];
@@ -145,8 +147,9 @@ void grains_sim_get_particle(const grains_sim *sim, size_t i, grains_particle *o
     out->R = sim->pt.R[i];
 }
 
-void grains_sim_set_particle(grains_sim *sim, size_t i, const grains_particle *p)
+void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p)
 {
+    size_t i = sim->pt.slot[id];
     sim->pt.x[i] = p->x;
     sim->pt.v[i] = p->v;
     sim->pt.w[i] = p->w;
@@ -183,8 +186,8 @@ size_t grains_sim_bytes(const grains_sim *sim)
 {
     const grains_grid *g = &sim->grid;
     const grains_neighbors *nb = &sim->nb;
-    size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real));
-    size_t grid = g->cap_cells * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + g->cap_particles * sizeof(uint32_t) +
+    size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real) + 2 * sizeof(uint32_t));
+    size_t grid = g->cap_cells * (sizeof(uint64_t) + 3 * sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
     size_t lists = (nb->cap_start + nb->cap_mstart) * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
                    nb->m_cap * (sizeof(uint32_t) + sizeof(int32_t)) + nb->scratch_cap * sizeof(uint32_t);

@@ -17,7 +17,9 @@ static int touches_particle(const grains_sim *sim, vec3 x, real R)
         for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
             for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
                 uint32_t cell = grid_find(g, d);
-                for (uint32_t j = cell == GRID_NONE ? GRID_NONE : g->head[cell]; j != GRID_NONE; j = g->next[j]) {
+                if (cell == GRID_NONE)
+                    continue;
+                for (uint32_t j = g->first[cell]; j < g->end[cell]; j++) {
                     vec3 dx = v3_sub(x, pt->x[j]);
                     if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
                         return 1;
