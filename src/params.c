@@ -48,7 +48,7 @@ void grains_params_derive(grains_params *p)
     if (p->dt == 0)
         p->dt = grains_params_default_dt(p);
     if (p->skin == 0)
-        p->skin = 0.1 * 2 * p->R_max;
+        p->skin = 0.6 * p->R_max; /* measured: fewer rebuilds beat fewer candidates (docs/benchmarks.md) */
 }
 
 static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }

@@ -42,7 +42,7 @@ typedef struct {
     uint64_t seed;                        /* spawn random seed */
     /* engine options (not in Table 2) */
     grains_friction_order friction_order;
-    real skin;                            /* [L] Verlet skin; 0 = 0.1 * 2 R_max */
+    real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
     int threads;                          /* 0 = OpenMP default */
 } grains_params;

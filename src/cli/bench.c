@@ -14,6 +14,7 @@
 #include "sim/rng.h"
 
 #define MAX_LIST 8
+#define MAX_SET 16
 
 typedef struct {
     long n[MAX_LIST];
@@ -24,19 +25,31 @@ typedef struct {
     double settle;       /* [s] simulated settling time */
     const char *save;    /* directory for the settled CSV and box size */
     const char *state;   /* child mode: time this state file */
+    const char *set[MAX_SET]; /* KEY=VALUE overrides of the benchmark's parameters */
+    int n_set;
 } bench_opts;
 
-static void bench_params(grains_params *p, int threads)
+/* Table 2 material, radii in [0.0045, 0.0055], eta = 0, no spawning, then
+ * the user's --set overrides. */
+static grains_status bench_params(grains_params *p, const bench_opts *o, int threads, grains_error *err)
 {
-    grains_params_default(p);
-    p->R_min = 0.0045;
-    p->R_max = 0.0055;
-    p->R_mesh[0] = 0;
-    p->n_mesh_radii = 1;
-    p->N_max = 0;
-    p->N_spawn = 0;
-    p->eta = 0;
+    grains_scenario sc;
+    grains_scenario_default(&sc);
+    sc.params.R_min = 0.0045;
+    sc.params.R_max = 0.0055;
+    sc.params.R_mesh[0] = 0;
+    sc.params.n_mesh_radii = 1;
+    sc.params.N_max = 0;
+    sc.params.N_spawn = 0;
+    sc.params.eta = 0;
+    grains_status s = GRAINS_OK;
+    for (int k = 0; s == GRAINS_OK && k < o->n_set; k++)
+        s = grains_scenario_set(&sc, o->set[k], err);
+    if (s == GRAINS_OK)
+        s = grains_scenario_finish(&sc, err);
+    *p = sc.params;
     p->threads = threads;
+    return s;
 }
 
 /* The closed cube [0, L]^3 as six rectangles of radius 0. */
@@ -131,8 +144,7 @@ static int time_state(const bench_opts *o)
     grains_error err;
     grains_sim *sim = NULL;
     double L;
-    bench_params(&p, (int)o->threads[0]);
-    if (grains_sim_create(&sim, &p, &err) != GRAINS_OK || read_state(o->state, sim, &L, &err) != GRAINS_OK ||
+    if (bench_params(&p, o, (int)o->threads[0], &err) != GRAINS_OK || grains_sim_create(&sim, &p, &err) != GRAINS_OK || read_state(o->state, sim, &L, &err) != GRAINS_OK ||
         cube(sim, L, &err) != GRAINS_OK || grains_sim_advance(sim, 20, &err) != GRAINS_OK) {
         cli_report(&err);
         grains_sim_destroy(sim);
@@ -163,8 +175,9 @@ static grains_status settle(long N, const bench_opts *o, const char *state, grai
     grains_params p;
     grains_sim *sim = NULL;
     double L;
-    bench_params(&p, 0);
-    grains_status s = grains_sim_create(&sim, &p, err);
+    grains_status s = bench_params(&p, o, 0, err);
+    if (s == GRAINS_OK)
+        s = grains_sim_create(&sim, &p, err);
     if (s == GRAINS_OK && (s = lattice(sim, N, &L, err)) == GRAINS_OK && (s = cube(sim, L, err)) == GRAINS_OK)
         s = grains_sim_advance(sim, (long)ceil(o->settle / grains_sim_params(sim)->dt), err);
     if (s == GRAINS_OK)
@@ -188,14 +201,20 @@ static grains_status settle(long N, const bench_opts *o, const char *state, grai
     return s;
 }
 
-static int run_child(const char *state, long threads, long steps, char *line, size_t size)
+static int run_child(const bench_opts *o, const char *state, long threads, char *line, size_t size)
 {
     char exe[4096], cmd[8192];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
         return 0;
     exe[len] = '\0';
-    snprintf(cmd, sizeof cmd, "'%s' bench --state '%s' --threads %ld --steps %ld", exe, state, threads, steps);
+    int used = snprintf(cmd, sizeof cmd, "'%s' bench --state '%s' --threads %ld --steps %ld", exe, state, threads,
+                        o->steps);
+    for (int k = 0; k < o->n_set && used > 0 && (size_t)used < sizeof cmd; k++) {
+        if (strchr(o->set[k], '\''))
+            return 0;
+        used += snprintf(cmd + used, sizeof cmd - (size_t)used, " --set '%s'", o->set[k]);
+    }
     FILE *p = popen(cmd, "r");
     int found = 0;
     while (p && fgets(line, (int)size, p))
@@ -224,7 +243,7 @@ static int parse_list(const char *s, long *out, int max)
 
 static int parse_opts(int argc, char **argv, bench_opts *o)
 {
-    *o = (bench_opts){{1000, 10000, 100000}, 3, {1, 2}, 2, 0, 0.4, NULL, NULL};
+    *o = (bench_opts){{1000, 10000, 100000}, 3, {1, 2}, 2, 0, 0.4, NULL, NULL, {NULL}, 0};
     for (int a = 0; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (!v)
@@ -241,6 +260,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
             o->save = v;
         else if (strcmp(argv[a], "--state") == 0)
             o->state = v;
+        else if (strcmp(argv[a], "--set") == 0 && o->n_set < MAX_SET)
+            o->set[o->n_set++] = v;
         else
             return 0;
         a++;
@@ -255,7 +276,7 @@ int cli_bench(int argc, char **argv)
     bench_opts o;
     if (!parse_opts(argc, argv, &o)) {
         fprintf(stderr, "grains: usage: grains bench [--n 1000,10000,100000] [--threads 1,2] [--steps S] "
-                        "[--settle SECONDS] [--save DIR]\n");
+                        "[--settle SECONDS] [--save DIR] [--set KEY=VALUE]...\n");
         return EXIT_INPUT;
     }
     if (o.state)
@@ -278,7 +299,7 @@ int cli_bench(int argc, char **argv)
         for (int b = 0; b < o.t_count && !status; b++) {
             long N, T, steps;
             double sec, rate, bytes, contacts;
-            if (!run_child(state, o.threads[b], o.steps, line, sizeof line) ||
+            if (!run_child(&o, state, o.threads[b], line, sizeof line) ||
                 sscanf(line, "RESULT %ld %ld %ld %lf %lf %lf %lf", &N, &T, &steps, &sec, &rate, &bytes, &contacts) != 7) {
                 fprintf(stderr, "grains: benchmark run N = %ld, threads = %ld failed\n", o.n[a], o.threads[b]);
                 status = EXIT_UNSTABLE;

@@ -9,7 +9,7 @@ static void usage(FILE *out)
     fputs("usage: grains                      run the default simulation (TinyDEM hourglass) into output/\n"
           "       grains run [FILE] [options] run a scenario\n"
           "       grains check FILE [options] validate a scenario and print dt, contact time, steps, memory\n"
-          "       grains bench [--n LIST] [--threads LIST] [--steps S] [--save DIR]\n"
+          "       grains bench [--n LIST] [--threads LIST] [--steps S] [--settle T] [--save DIR] [--set K=V]...\n"
           "                                   the dense-box benchmark (particle-steps per second)\n"
           "       grains --help | --version\n"
           "\n"

@@ -48,7 +48,7 @@ static const key_info keys[] = {
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)"},
     {"friction_order", K_ORDER, P(friction_order), "-",
      "\"tinydem\" (force from the old spring, then Eq. 52) or \"increment_first\""},
-    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.2 R_max"},
+    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max"},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)"},
     {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores"},
     {"mesh", K_STRING, S(mesh), "-", "OFF mesh file, \"builtin:hourglass\", or \"\" for none"},
