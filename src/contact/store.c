@@ -1,4 +1,5 @@
-/* Contact history store: per-thread spare ranges, overflow, compaction. */
+/* Contact history store: per-thread free lists, spare ranges and overflow;
+ * compaction and renaming at rebuilds. */
 #include "contact/store.h"
 
 #include <stdlib.h>
@@ -13,12 +14,14 @@ grains_status store_init(contact_store *cs, int nthreads, grains_error *err)
     cs->nthreads = nthreads;
     cs->next = calloc(T, sizeof *cs->next);
     cs->end = calloc(T, sizeof *cs->end);
+    cs->free_head = malloc(T * sizeof *cs->free_head);
     cs->ovf = calloc(T, sizeof *cs->ovf);
     cs->ovf_n = calloc(T, sizeof *cs->ovf_n);
     cs->ovf_cap = calloc(T, sizeof *cs->ovf_cap);
+    cs->ovf_base = calloc(T, sizeof *cs->ovf_base);
     cs->ovf_failed = calloc(T, sizeof *cs->ovf_failed);
-    cs->free_head = malloc(T * sizeof *cs->free_head);
-    if (!cs->next || !cs->end || !cs->ovf || !cs->ovf_n || !cs->ovf_cap || !cs->ovf_failed || !cs->free_head) {
+    if (!cs->next || !cs->end || !cs->free_head || !cs->ovf || !cs->ovf_n || !cs->ovf_cap || !cs->ovf_base ||
+        !cs->ovf_failed) {
         store_free(cs);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the contact store");
     }
@@ -35,11 +38,12 @@ void store_free(contact_store *cs)
     free(cs->c);
     free(cs->next);
     free(cs->end);
+    free(cs->free_head);
     free(cs->ovf);
     free(cs->ovf_n);
     free(cs->ovf_cap);
+    free(cs->ovf_base);
     free(cs->ovf_failed);
-    free(cs->free_head);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -52,7 +56,7 @@ static int32_t overflow_new(contact_store *cs, int tid)
     }
     if (k == cs->ovf_cap[tid]) { /* thread-private growth, rare */
         size_t cap = k ? 2 * k : 256;
-        grains_contact *p = realloc(cs->ovf[tid], cap * sizeof *p);
+        hm_history *p = realloc(cs->ovf[tid], cap * sizeof *p);
         if (!p) {
             cs->ovf_failed[tid] = 1;
             return STORE_NONE;
@@ -64,31 +68,40 @@ static int32_t overflow_new(contact_store *cs, int tid)
     return (int32_t)(-2 - (int64_t)(k * (size_t)cs->nthreads + (size_t)tid));
 }
 
-int32_t store_new(contact_store *cs, int tid, uint32_t i, uint32_t j)
+/* A dead entry on a free list keeps the next free index in its first double. */
+static size_t free_link(const hm_history *h)
+{
+    uint64_t next;
+    memcpy(&next, &h->us[0], sizeof next);
+    return (size_t)next;
+}
+
+static void set_free_link(hm_history *h, size_t next)
+{
+    uint64_t v = next;
+    memcpy(&h->us[0], &v, sizeof v);
+}
+
+int32_t store_new(contact_store *cs, int tid)
 {
     int32_t h;
     if (cs->free_head[tid] != SIZE_MAX) {
         h = (int32_t)cs->free_head[tid];
-        uint32_t next = cs->c[h].j;
-        cs->free_head[tid] = next == STORE_DEAD ? SIZE_MAX : next;
-    } else if (cs->next[tid] < cs->end[tid])
+        cs->free_head[tid] = free_link(&cs->c[h]);
+    } else if (cs->next[tid] < cs->end[tid]) {
         h = (int32_t)cs->next[tid]++;
-    else if ((h = overflow_new(cs, tid)) == STORE_NONE)
+    } else if ((h = overflow_new(cs, tid)) == STORE_NONE) {
         return STORE_NONE;
-    grains_contact *c = store_get(cs, h);
-    memset(c, 0, sizeof *c);
-    c->i = i;
-    c->j = j;
+    }
+    memset(store_get(cs, h), 0, sizeof(hm_history));
     return h;
 }
 
 void store_release(contact_store *cs, int tid, int32_t h)
 {
-    grains_contact *c = store_get(cs, h);
-    c->i = STORE_DEAD;
     if (h < 0)
         return; /* overflow entries go at the next rebuild */
-    c->j = cs->free_head[tid] == SIZE_MAX ? STORE_DEAD : (uint32_t)cs->free_head[tid];
+    set_free_link(&cs->c[h], cs->free_head[tid]);
     cs->free_head[tid] = (size_t)h;
 }
 
@@ -107,7 +120,7 @@ static int reserve(contact_store *cs, size_t need)
     if (need <= cs->cap && need >= cs->cap - cs->cap / 8)
         return 1;
     size_t cap = need ? need : 1;
-    grains_contact *p = realloc(cs->c, cap * sizeof *p);
+    hm_history *p = realloc(cs->c, cap * sizeof *p);
     if (!p)
         return 0;
     cs->c = p;
@@ -115,37 +128,71 @@ static int reserve(contact_store *cs, size_t need)
     return 1;
 }
 
-grains_status store_compact(contact_store *cs, grains_error *err)
+grains_status store_merge_overflow(contact_store *cs, grains_error *err)
 {
-    for (int t = 0; t < cs->nthreads; t++)
+    size_t extra = 0;
+    for (int t = 0; t < cs->nthreads; t++) {
         if (cs->ovf_failed[t])
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
-    /* Unused spare entries are dead too. */
+        cs->ovf_base[t] = cs->n + extra;
+        extra += cs->ovf_n[t];
+    }
+    if (!extra)
+        return GRAINS_OK;
+    if (cs->n + extra >= STORE_LIMIT || (cs->n + extra > cs->cap && !reserve(cs, cs->n + extra)))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories",
+                                cs->n + extra);
     for (int t = 0; t < cs->nthreads; t++)
-        for (size_t k = cs->next[t]; k < cs->end[t]; k++)
-            cs->c[k].i = STORE_DEAD;
+        memcpy(&cs->c[cs->ovf_base[t]], cs->ovf[t], cs->ovf_n[t] * sizeof *cs->c);
+    cs->n += extra;
+    return GRAINS_OK;
+}
+
+int32_t store_merged_handle(const contact_store *cs, int32_t h)
+{
+    if (h >= 0)
+        return h;
+    uint32_t k = (uint32_t)(-2 - h), T = (uint32_t)cs->nthreads;
+    return (int32_t)(cs->ovf_base[k % T] + k / T);
+}
+
+void store_compact(contact_store *cs, store_key *keys)
+{
     size_t live = 0;
     for (size_t k = 0; k < cs->n; k++)
-        if (cs->c[k].i != STORE_DEAD)
-            cs->c[live++] = cs->c[k]; /* in place: live <= k */
-    size_t extra = 0;
-    for (int t = 0; t < cs->nthreads; t++)
-        extra += cs->ovf_n[t];
-    if (live + extra >= STORE_LIMIT || !reserve(cs, live + extra))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories",
-                                live + extra);
+        if (keys[k].i != STORE_DEAD) {
+            cs->c[live] = cs->c[k]; /* in place: live <= k */
+            keys[live++] = keys[k];
+        }
+    cs->n = live;
     for (int t = 0; t < cs->nthreads; t++) {
-        for (size_t k = 0; k < cs->ovf_n[t]; k++)
-            if (cs->ovf[t][k].i != STORE_DEAD)
-                cs->c[live++] = cs->ovf[t][k];
         free(cs->ovf[t]); /* overflow is rare: do not keep its memory */
         cs->ovf[t] = NULL;
         cs->ovf_n[t] = cs->ovf_cap[t] = 0;
         cs->next[t] = cs->end[t] = 0;
         cs->free_head[t] = SIZE_MAX;
     }
-    cs->n = live;
-    return GRAINS_OK;
+}
+
+void store_remap(contact_store *cs, store_key *keys, const uint32_t *where, int nthreads)
+{
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t k = 0; k < cs->n; k++) {
+        store_key *key = &keys[k];
+        uint32_t i = where[key->i];
+        if (key->j & STORE_MESH_BIT) {
+            key->i = i;
+            continue;
+        }
+        uint32_t j = where[key->j];
+        if (i < j) {
+            key->i = i, key->j = j;
+        } else {
+            key->i = j, key->j = i;
+            for (int a = 0; a < 3; a++)
+                cs->c[k].us[a] = -cs->c[k].us[a];
+        }
+    }
 }
 
 grains_status store_reserve_spare(contact_store *cs, size_t touching, grains_error *err)
@@ -165,27 +212,4 @@ grains_status store_reserve_spare(contact_store *cs, size_t touching, grains_err
     }
     cs->n += per_thread * T;
     return GRAINS_OK;
-}
-
-void store_remap(contact_store *cs, const uint32_t *where, int nthreads)
-{
-#pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t k = 0; k < cs->n; k++) {
-        grains_contact *c = &cs->c[k];
-        if (c->i == STORE_DEAD)
-            continue;
-        uint32_t i = where[c->i];
-        if (c->j & STORE_MESH_BIT) {
-            c->i = i;
-            continue;
-        }
-        uint32_t j = where[c->j];
-        if (i < j) {
-            c->i = i, c->j = j;
-        } else {
-            c->i = j, c->j = i;
-            for (int a = 0; a < 3; a++)
-                c->h.us[a] = -c->h.us[a];
-        }
-    }
 }

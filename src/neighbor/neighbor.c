@@ -198,35 +198,46 @@ grains_status neighbors_build_mesh(grains_neighbors *nb, const grains_grid *g, c
     return GRAINS_OK;
 }
 
-static int32_t *find_handle(grains_neighbors *nb, const grains_contact *c)
+void neighbors_collect_keys(const grains_neighbors *nb, const contact_store *cs, store_key *keys, int nthreads)
 {
-    if (c->i >= nb->n_particles)
+    for (size_t k = 0; k < cs->n; k++)
+        keys[k].i = STORE_DEAD;
+    const size_t n = nb->n_particles;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t i = 0; i < n; i++) {
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
+            if (nb->h[k] != STORE_NONE)
+                keys[store_merged_handle(cs, nb->h[k])] = (store_key){(uint32_t)i, nb->j[k]};
+        for (uint32_t k = nb->mstart[i]; k < nb->mstart[i + 1]; k++)
+            if (nb->mh[k] != STORE_NONE)
+                keys[store_merged_handle(cs, nb->mh[k])] = (store_key){(uint32_t)i, nb->e[k] | STORE_MESH_BIT};
+    }
+}
+
+static int32_t *find_handle(grains_neighbors *nb, store_key key)
+{
+    if (key.i >= nb->n_particles)
         return NULL;
-    if (c->j & STORE_MESH_BIT) {
-        uint32_t e = c->j & ~STORE_MESH_BIT;
-        for (uint32_t k = nb->mstart[c->i]; k < nb->mstart[c->i + 1]; k++)
+    if (key.j & STORE_MESH_BIT) {
+        uint32_t e = key.j & ~STORE_MESH_BIT;
+        for (uint32_t k = nb->mstart[key.i]; k < nb->mstart[key.i + 1]; k++)
             if (nb->e[k] == e)
                 return &nb->mh[k];
         return NULL;
     }
-    for (uint32_t k = nb->start[c->i]; k < nb->start[c->i + 1]; k++)
-        if (nb->j[k] == c->j)
+    for (uint32_t k = nb->start[key.i]; k < nb->start[key.i + 1]; k++)
+        if (nb->j[k] == key.j)
             return &nb->h[k];
     return NULL;
 }
 
-void neighbors_attach_contacts(grains_neighbors *nb, contact_store *cs, int nthreads)
+void neighbors_attach_contacts(grains_neighbors *nb, const contact_store *cs, const store_key *keys, int nthreads)
 {
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t k = 0; k < cs->n; k++) {
-        grains_contact *c = &cs->c[k];
-        if (c->i == STORE_DEAD)
-            continue;
-        int32_t *h = find_handle(nb, c);
+        int32_t *h = find_handle(nb, keys[k]);
         if (h)
             *h = (int32_t)k;
-        else
-            c->i = STORE_DEAD;
     }
 }
 

@@ -34,9 +34,14 @@ grains_status neighbors_build_mesh(grains_neighbors *nb, const grains_grid *g, c
                                    const vec3 *x, const real *R, size_t n, real R_max, real skin,
                                    grains_error *err);
 
-/* Points each live contact of the store at its entry in the new lists;
- * contacts whose pair is no longer listed end here. */
-void neighbors_attach_contacts(grains_neighbors *nb, contact_store *cs, int nthreads);
+/* Names each store entry by the pair whose list entry holds its handle:
+ * keys[h] = (i, j) or (i, element | STORE_MESH_BIT); entries no list entry
+ * holds get STORE_DEAD. Call after store_merge_overflow. */
+void neighbors_collect_keys(const grains_neighbors *nb, const contact_store *cs, store_key *keys, int nthreads);
+
+/* Points the new lists at the entries named by keys; an entry whose pair is
+ * no longer listed is left unreferenced (its contact ends). */
+void neighbors_attach_contacts(grains_neighbors *nb, const contact_store *cs, const store_key *keys, int nthreads);
 
 void neighbors_free(grains_neighbors *nb);
 

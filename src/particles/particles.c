@@ -27,11 +27,12 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
         cap = PARTICLE_LIMIT;
     int ok = grow_field((void **)&pt->x, cap, sizeof *pt->x) && grow_field((void **)&pt->v, cap, sizeof *pt->v) &&
              grow_field((void **)&pt->w, cap, sizeof *pt->w) && grow_field((void **)&pt->q, cap, sizeof *pt->q) &&
-             grow_field((void **)&pt->R, cap, sizeof *pt->R) && grow_field((void **)&pt->f, cap, sizeof *pt->f) &&
-             grow_field((void **)&pt->t, cap, sizeof *pt->t) && grow_field((void **)&pt->id, cap, sizeof *pt->id) &&
+             grow_field((void **)&pt->R, cap, sizeof *pt->R) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
+             grow_field((void **)&pt->id, cap, sizeof *pt->id) &&
              grow_field((void **)&pt->slot, cap, sizeof *pt->slot);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
+    pt->t = pt->f + cap; /* one block; the sums hold nothing between steps */
     pt->cap = cap;
     return GRAINS_OK;
 }
@@ -43,8 +44,7 @@ void particles_free(grains_particles *pt)
     free(pt->w);
     free(pt->q);
     free(pt->R);
-    free(pt->f);
-    free(pt->t);
+    free(pt->f); /* t is in the same block */
     free(pt->id);
     free(pt->slot);
     *pt = (grains_particles){0};

@@ -78,11 +78,11 @@ static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
             note_singular(d, i);
             continue;
         }
-        if (nb->h[k] == STORE_NONE && (nb->h[k] = store_new(&sim->cs, tid, i, j)) == STORE_NONE)
+        if (nb->h[k] == STORE_NONE && (nb->h[k] = store_new(&sim->cs, tid)) == STORE_NONE)
             continue; /* out of memory: reported at the next rebuild */
         hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
         hm_result r;
-        hm_contact(&sim->hp, &pr, &store_get(&sim->cs, nb->h[k])->h, &r);
+        hm_contact(&sim->hp, &pr, store_get(&sim->cs, nb->h[k]), &r);
         f_i = v3_add(f_i, r.f);
         t_i = v3_add(t_i, r.t_i);
         pt->f[j] = v3_sub(pt->f[j], r.f);
@@ -112,11 +112,11 @@ static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
             note_singular(d, i);
             continue;
         }
-        if (nb->mh[k] == STORE_NONE && (nb->mh[k] = store_new(&sim->cs, tid, i, e | STORE_MESH_BIT)) == STORE_NONE)
+        if (nb->mh[k] == STORE_NONE && (nb->mh[k] = store_new(&sim->cs, tid)) == STORE_NONE)
             continue;
         hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1};
         hm_result r;
-        hm_contact(&sim->hp, &pr, &store_get(&sim->cs, nb->mh[k])->h, &r);
+        hm_contact(&sim->hp, &pr, store_get(&sim->cs, nb->mh[k]), &r);
         pt->f[i] = v3_add(pt->f[i], r.f);
         pt->t[i] = v3_add(pt->t[i], r.t_i);
         note_overlap(d, r.delta, 2 * r.R_eff, i);

@@ -97,10 +97,10 @@ grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grai
         if (s != GRAINS_OK)
             return s;
     }
-    /* Histories of the old mesh's contacts end with it. */
-    for (size_t k = 0; k < sim->cs.n; k++)
-        if (sim->cs.c[k].j & STORE_MESH_BIT)
-            sim->cs.c[k].i = STORE_DEAD;
+    /* Histories of the old mesh's contacts end with it: unreferenced, they
+     * are squeezed out at the next rebuild. */
+    for (size_t k = 0; k < sim->nb.m_n; k++)
+        sim->nb.mh[k] = STORE_NONE;
     grains_mesh_destroy(sim->mesh);
     sim->mesh = m;
     sim->need_rebuild = 1;
@@ -191,5 +191,5 @@ size_t grains_sim_bytes(const grains_sim *sim)
                   g->n_slots * sizeof(uint32_t);
     size_t lists = (nb->cap_start + nb->cap_mstart) * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
                    nb->m_cap * (sizeof(uint32_t) + sizeof(int32_t)) + nb->scratch_cap * sizeof(uint32_t);
-    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(grains_contact);
+    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history);
 }

@@ -7,67 +7,6 @@
 
 #include "sim/sim_internal.h"
 
-static real largest_radius(const grains_particles *pt)
-{
-    real R = 0;
-    for (size_t i = 0; i < pt->n; i++)
-        R = fmax(R, pt->R[i]);
-    return R;
-}
-
-/* Where each particle goes: in the dead candidate list when it is long
- * enough (it is rebuilt below), else in memory of its own. */
-static uint32_t *move_table(grains_sim *sim, int *owned)
-{
-    *owned = !sim->nb.j || sim->nb.cap < sim->pt.n;
-    return *owned ? malloc((sim->pt.n ? sim->pt.n : 1) * sizeof(uint32_t)) : sim->nb.j;
-}
-
-/* Bins the particles, moves them into spatial order and renames the
- * contact keys after them. */
-static grains_status sort_particles(grains_sim *sim, grains_error *err)
-{
-    grains_particles *pt = &sim->pt;
-    int owned;
-    uint32_t *where = move_table(sim, &owned);
-    if (!where)
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sorting particles");
-    /* The old candidate list is dead from here on (histories re-attach by
-     * their keys), so the grid may sort in its memory. */
-    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, where, sim->nb.h, sim->nb.cap * sizeof *sim->nb.h, err);
-    if (s == GRAINS_OK) {
-        store_remap(&sim->cs, where, sim->nthreads);
-        particles_permute(pt, where);
-    }
-    if (owned)
-        free(where);
-    return s;
-}
-
-grains_status sim_rebuild(grains_sim *sim, grains_error *err)
-{
-    grains_particles *pt = &sim->pt;
-    real R_big = largest_radius(pt);
-    /* A cell must hold every pair within reach (2 R_big + skin), and every
-     * particle a spawn attempt of radius R_max may touch after moving skin/2. */
-    sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + sim->p.skin;
-    grains_status s = store_compact(&sim->cs, err);
-    if (s == GRAINS_OK)
-        s = sort_particles(sim, err);
-    if (s == GRAINS_OK)
-        s = neighbors_build_pairs(&sim->nb, &sim->grid, pt->x, pt->R, pt->n, sim->p.skin, sim->nthreads, err);
-    if (s == GRAINS_OK)
-        s = neighbors_build_mesh(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, sim->p.skin, err);
-    if (s != GRAINS_OK)
-        return s;
-    neighbors_attach_contacts(&sim->nb, &sim->cs, sim->nthreads);
-    s = store_reserve_spare(&sim->cs, sim->nb.n_touching, err);
-    sim->displacement = 0;
-    sim->need_rebuild = 0;
-    sim->n_rebuilds++;
-    return s;
-}
-
 static int lists_stale(const grains_sim *sim)
 {
     return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || store_overflowed(&sim->cs);
