@@ -52,9 +52,9 @@ int cli_check(int argc, char **argv)
     printf("  particles           : %zu from file, up to %ld spawned\n", grains_sim_count(sim), p->N_max);
     printf("  mesh                : %zu elements, %zu vertices\n", mesh ? mesh->n_elements : 0,
            mesh ? mesh->n_vertices : 0);
-    /* ~460 bytes per particle measured on a dense pack (docs/benchmarks.md),
+    /* ~430 bytes per particle measured on a dense pack (docs/benchmarks.md),
      * plus a few MB for the program itself. */
-    printf("  memory estimate     : %.3g MB for %zu particles\n", (double)n_max * 460e-6 + 3, n_max);
+    printf("  memory estimate     : %.3g MB for %zu particles\n", (double)n_max * 430e-6 + 3, n_max);
     grains_sim_destroy(sim);
     return 0;
 }
