@@ -199,11 +199,12 @@ grains_status store_reserve_spare(contact_store *cs, size_t touching, grains_err
 {
     size_t T = (size_t)cs->nthreads;
     /* The pairs that touch already but have no entry yet (all of them at the
-     * first rebuild), plus ~1.5% for uneven shares between threads and for
-     * the contacts that begin before the next rebuild. A thread that needs
-     * more overflows into its own array and forces a rebuild. */
+     * first rebuild) with 1.5% for uneven shares between threads, plus 0.8%
+     * of the live contacts for those that begin before the next rebuild
+     * (ended contacts' entries are reused too). A thread that needs more
+     * overflows into its own array and forces a rebuild. */
     size_t pending = touching > cs->n ? touching - cs->n : 0;
-    size_t per_thread = (pending + (pending + cs->n) / 64) / T + 256;
+    size_t per_thread = (pending + pending / 64 + cs->n / 128) / T + 256;
     if (cs->n + per_thread * T >= STORE_LIMIT || !reserve(cs, cs->n + per_thread * T))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
     for (size_t t = 0; t < T; t++) {

@@ -52,25 +52,19 @@ uint32_t grid_find(const grains_grid *g, const int64_t c[3])
     }
 }
 
-/* Room for `need` cells; grows by 1/4 (a pack has ~0.6 cells per particle). */
+/* Room for `need` cells; grows by 1/8 (a pack has ~0.3-0.6 cells per particle). */
 static int reserve_cells(grains_grid *g, size_t need)
 {
     if (need <= g->cap_cells)
         return 1;
-    size_t cap = need + need / 4 + 64;
+    size_t cap = need + need / 8 + 64;
     uint64_t *key = realloc(g->key, cap * sizeof *key);
     if (key)
         g->key = key;
-    uint32_t *first = realloc(g->first, cap * sizeof *first);
+    uint32_t *first = realloc(g->first, (cap + 1) * sizeof *first);
     if (first)
         g->first = first;
-    uint32_t *end = realloc(g->end, cap * sizeof *end);
-    if (end)
-        g->end = end;
-    uint32_t *by_colour = realloc(g->by_colour, cap * sizeof *by_colour);
-    if (by_colour)
-        g->by_colour = by_colour;
-    if (!key || !first || !end || !by_colour)
+    if (!key || !first)
         return 0;
     g->cap_cells = cap;
     return 1;
@@ -118,7 +112,7 @@ static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
     }
     uint32_t cell = (uint32_t)g->n_cells++;
     g->key[cell] = key;
-    g->end[cell] = 0; /* particle count while binning */
+    g->first[cell] = 0; /* particle count while binning */
     g->slot[s] = cell + 1;
     return cell;
 }
@@ -152,12 +146,36 @@ static cell_order order_of(const grains_grid *g, uint32_t cell)
     return o;
 }
 
-static int compare_order(const void *pa, const void *pb)
+static int before(const cell_order *a, const cell_order *b)
 {
-    const cell_order *a = pa, *b = pb;
-    if (a->major != b->major)
-        return a->major < b->major ? -1 : 1;
-    return (a->minor > b->minor) - (a->minor < b->minor);
+    return a->major != b->major ? a->major < b->major : a->minor < b->minor;
+}
+
+static void sift_down(cell_order *a, size_t root, size_t n)
+{
+    for (size_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && before(&a[child], &a[child + 1]))
+            child++;
+        if (!before(&a[root], &a[child]))
+            return;
+        cell_order t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+    }
+}
+
+/* Heap sort: in place, n log n always. (qsort would allocate a buffer the
+ * size of the array, which at a rebuild sets the run's peak memory.) */
+static void sort_cells(cell_order *a, size_t n)
+{
+    for (size_t k = n / 2; k-- > 0;)
+        sift_down(a, k, n);
+    for (size_t end = n; end-- > 1;) {
+        cell_order t = a[0];
+        a[0] = a[end];
+        a[end] = t;
+        sift_down(a, 0, end);
+    }
 }
 
 /* Block edge from the number of cells alone: ~64 cells per block and colour
@@ -181,33 +199,65 @@ static int reserve_blocks(grains_grid *g, size_t need)
     return 1;
 }
 
-/* Orders cells by (colour, block, place in block) and marks where each block
- * and colour begins. Uses `scratch` (n_cells entries). */
-static int sort_by_colour(grains_grid *g, cell_order *scratch)
+/* Marks where each block and colour begins in the sorted cells. */
+static int mark_blocks(grains_grid *g, const cell_order *sorted)
 {
-    g->block = block_edge(g->n_cells);
-    for (uint32_t c = 0; c < g->n_cells; c++)
-        scratch[c] = order_of(g, c);
-    qsort(scratch, g->n_cells, sizeof *scratch, compare_order);
     size_t blocks = 0;
     for (uint32_t k = 0; k < g->n_cells; k++)
-        blocks += k == 0 || scratch[k].major != scratch[k - 1].major;
+        blocks += k == 0 || sorted[k].major != sorted[k - 1].major;
     if (!reserve_blocks(g, blocks))
         return 0;
     g->n_blocks = 0;
     int colour = -1;
-    for (uint32_t k = 0; k < g->n_cells; k++) {
-        g->by_colour[k] = scratch[k].cell;
-        if (k == 0 || scratch[k].major != scratch[k - 1].major) {
-            while (colour < (int)(scratch[k].major >> 60))
+    for (uint32_t k = 0; k < g->n_cells; k++)
+        if (k == 0 || sorted[k].major != sorted[k - 1].major) {
+            while (colour < (int)(sorted[k].major >> 60))
                 g->colour_start[++colour] = (uint32_t)g->n_blocks;
             g->block_start[g->n_blocks++] = k;
         }
-    }
     while (colour < GRID_COLOURS)
         g->colour_start[++colour] = (uint32_t)g->n_blocks;
     g->block_start[g->n_blocks] = (uint32_t)g->n_cells;
     return 1;
+}
+
+/* Renumbers the cells in sorted order and places their particles one after
+ * another: key and first by new number, where[i] (which held i's old cell)
+ * becomes i's new place. `sorted` is reused for the old keys and counts. */
+static void renumber(grains_grid *g, cell_order *sorted, uint32_t *where, size_t n)
+{
+    for (uint32_t k = 0; k < g->n_cells; k++) {
+        uint32_t old = sorted[k].cell;
+        sorted[k].major = g->key[old];
+        sorted[k].minor = g->first[old]; /* count */
+        g->first[old] = k;               /* old number -> new */
+    }
+    for (size_t i = 0; i < n; i++)
+        where[i] = g->first[where[i]];
+    uint32_t next = 0;
+    for (uint32_t k = 0; k < g->n_cells; k++) {
+        g->key[k] = sorted[k].major;
+        g->first[k] = next;
+        next += sorted[k].minor;
+        sorted[k].minor = g->first[k]; /* fill cursor */
+    }
+    g->first[g->n_cells] = next;
+    for (size_t i = 0; i < n; i++)
+        where[i] = sorted[where[i]].minor++;
+}
+
+/* Orders cells by (colour, block, place in block), renumbers them so, and
+ * places the particles. Uses `scratch` (n_cells entries). */
+static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, size_t n)
+{
+    g->block = block_edge(g->n_cells);
+    for (uint32_t c = 0; c < g->n_cells; c++)
+        scratch[c] = order_of(g, c);
+    sort_cells(scratch, g->n_cells);
+    if (!mark_blocks(g, scratch))
+        return 0;
+    renumber(g, scratch, where, n);
+    return reserve_slots(g, g->n_cells); /* the table now maps keys to new numbers */
 }
 
 static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
@@ -219,21 +269,6 @@ static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
     }
     *upper = hi;
     return lo;
-}
-
-/* Places cells' particles one after another in by_colour order: first[],
- * end[] (end held the counts), and where[i] (which held i's cell). */
-static void place_particles(grains_grid *g, uint32_t *where, size_t n)
-{
-    uint32_t next = 0;
-    for (size_t k = 0; k < g->n_cells; k++) {
-        uint32_t c = g->by_colour[k];
-        g->first[c] = next;
-        next += g->end[c];
-        g->end[c] = g->first[c]; /* becomes the fill cursor */
-    }
-    for (size_t i = 0; i < n; i++)
-        where[i] = g->end[where[i]]++;
 }
 
 grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, uint32_t *where, void *ws,
@@ -260,16 +295,15 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, uint32
         if (cell == GRID_NONE)
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
         where[i] = cell;
-        g->end[cell]++;
+        g->first[cell]++;
     }
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);
-    int sorted = scratch && sort_by_colour(g, scratch);
+    int sorted = scratch && sort_by_colour(g, scratch, where, n);
     if (scratch != ws)
         free(scratch);
     if (!sorted)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
-    place_particles(g, where, n);
     g->n_cells_last = g->n_cells;
     return GRAINS_OK;
 }
@@ -278,9 +312,7 @@ void grid_free(grains_grid *g)
 {
     free(g->key);
     free(g->first);
-    free(g->end);
     free(g->slot);
-    free(g->by_colour);
     free(g->block_start);
     memset(g, 0, sizeof *g);
 }

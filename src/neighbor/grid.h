@@ -10,9 +10,10 @@
  * not change the order of the sums), so that each colour phase touches a
  * compact part of memory: ((B+2) / 2B)^3 of it rather than all of it.
  *
- * The build also says where each particle should move so that the particles
- * of a cell, and of a block, are contiguous in memory: (colour, block, cell,
- * old order). The caller moves them; a cell then holds [first, end). */
+ * Cells are numbered in that order (colour, block, place in the block), and
+ * the build says where each particle should move so that the particles of
+ * a cell, and of a block, are contiguous in memory. The caller moves them;
+ * cell k then holds particles [first[k], first[k+1]). */
 #ifndef GRAINS_NEIGHBOR_GRID_H
 #define GRAINS_NEIGHBOR_GRID_H
 
@@ -31,15 +32,13 @@ typedef struct {
     size_t n_cells, cap_cells;
     size_t n_cells_last; /* cells of the previous build: first guess of the next */
     uint64_t *key;       /* per cell: packed coordinates */
-    uint32_t *first;     /* per cell: first particle (after the move) */
-    uint32_t *end;       /* per cell: one past its last particle */
+    uint32_t *first;     /* per cell, and one more: first particle (after the move) */
     uint32_t *slot;      /* hash table: cell index + 1, 0 = empty */
     size_t n_slots;
     int block;           /* B, cells per block edge */
     uint32_t colour_start[GRID_COLOURS + 1]; /* into block_start */
-    uint32_t *block_start; /* per block: first position in by_colour; one more at the end */
+    uint32_t *block_start; /* per block: its first cell; one more at the end */
     size_t n_blocks, cap_blocks;
-    uint32_t *by_colour; /* cell indices ordered by colour, block, then position in the block */
 } grains_grid;
 
 /* Bins `n` positions into cells of edge `h` and fills where[i], the place

@@ -24,7 +24,7 @@ static int grow_both(void **a, void **b, size_t *cap, size_t need, size_t size_a
 {
     if (need <= *cap)
         return 1;
-    size_t ncap = need + need / 16 + 64; /* lists change little between rebuilds */
+    size_t ncap = need + need / 32 + 64; /* lists change little between rebuilds */
     void *pa = realloc(*a, ncap * size_a);
     if (pa)
         *a = pa;
@@ -52,7 +52,7 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
                 uint32_t cell = grid_find(g, d);
                 if (cell == GRID_NONE)
                     continue;
-                for (uint32_t j = g->first[cell]; j < g->end[cell]; j++) {
+                for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
                     if (j <= i)
                         continue;
                     vec3 dx = v3_sub(x[i], x[j]);
@@ -150,7 +150,7 @@ static int element_candidates(grains_neighbors *nb, size_t *count, const grains_
     if (span > (double)g->n_cells) {
         for (uint32_t cell = 0; cell < g->n_cells; cell++)
             if (cell_in_box(g, cell, lo, hi))
-                for (uint32_t i = g->first[cell]; i < g->end[cell]; i++)
+                for (uint32_t i = g->first[cell]; i < g->first[cell + 1]; i++)
                     if (!consider(nb, count, mesh, e, x, R, i, skin))
                         return 0;
         return 1;
@@ -160,7 +160,7 @@ static int element_candidates(grains_neighbors *nb, size_t *count, const grains_
             for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
                 uint32_t cell = grid_find(g, c);
                 if (cell != GRID_NONE)
-                    for (uint32_t i = g->first[cell]; i < g->end[cell]; i++)
+                    for (uint32_t i = g->first[cell]; i < g->first[cell + 1]; i++)
                         if (!consider(nb, count, mesh, e, x, R, i, skin))
                             return 0;
             }

@@ -28,7 +28,6 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
     int ok = grow_field((void **)&pt->x, cap, sizeof *pt->x) && grow_field((void **)&pt->v, cap, sizeof *pt->v) &&
              grow_field((void **)&pt->w, cap, sizeof *pt->w) && grow_field((void **)&pt->q, cap, sizeof *pt->q) &&
              grow_field((void **)&pt->R, cap, sizeof *pt->R) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
-             grow_field((void **)&pt->id, cap, sizeof *pt->id) &&
              grow_field((void **)&pt->slot, cap, sizeof *pt->slot);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
@@ -45,7 +44,6 @@ void particles_free(grains_particles *pt)
     free(pt->q);
     free(pt->R);
     free(pt->f); /* t is in the same block */
-    free(pt->id);
     free(pt->slot);
     *pt = (grains_particles){0};
 }
@@ -54,28 +52,34 @@ void particles_free(grains_particles *pt)
  * new place and picks up the particle that stood there. */
 void particles_permute(grains_particles *pt, uint32_t *where)
 {
+    for (uint32_t id = 0; id < pt->n; id++)
+        pt->slot[id] = where[pt->slot[id]];
     for (uint32_t s = 0; s < pt->n; s++) {
         if (where[s] == s)
             continue;
         vec3 x = pt->x[s], v = pt->v[s], w = pt->w[s];
         quat q = pt->q[s];
         real R = pt->R[s];
-        uint32_t id = pt->id[s];
         uint32_t dst = where[s];
         while (dst != s) {
             vec3 tx = pt->x[dst], tv = pt->v[dst], tw = pt->w[dst];
             quat tq = pt->q[dst];
             real tR = pt->R[dst];
-            uint32_t tid = pt->id[dst];
-            pt->x[dst] = x, pt->v[dst] = v, pt->w[dst] = w, pt->q[dst] = q, pt->R[dst] = R, pt->id[dst] = id;
-            x = tx, v = tv, w = tw, q = tq, R = tR, id = tid;
+            pt->x[dst] = x, pt->v[dst] = v, pt->w[dst] = w, pt->q[dst] = q, pt->R[dst] = R;
+            x = tx, v = tv, w = tw, q = tq, R = tR;
             uint32_t next = where[dst];
             where[dst] = dst;
             dst = next;
         }
-        pt->x[s] = x, pt->v[s] = v, pt->w[s] = w, pt->q[s] = q, pt->R[s] = R, pt->id[s] = id;
+        pt->x[s] = x, pt->v[s] = v, pt->w[s] = w, pt->q[s] = q, pt->R[s] = R;
         where[s] = s;
     }
-    for (uint32_t i = 0; i < pt->n; i++)
-        pt->slot[pt->id[i]] = i;
+}
+
+uint32_t particles_id_of(const grains_particles *pt, uint32_t i)
+{
+    for (uint32_t id = 0; id < pt->n; id++)
+        if (pt->slot[id] == i)
+            return id;
+    return UINT32_MAX;
 }

@@ -1,8 +1,7 @@
 /* Particle store: one array per field (structure of arrays). Particles are
  * kept in spatial order (re-sorted at each neighbour-list rebuild, see
- * neighbor/grid.h), so an index is not an identity: id[i] is the stable id
- * of the particle stored at i (ids count up in order of creation), and
- * slot[id] where particle `id` is stored now. */
+ * neighbor/grid.h), so an index is not an identity: slot[id] is where
+ * particle `id` is stored now (ids count up in order of creation). */
 #ifndef GRAINS_PARTICLES_H
 #define GRAINS_PARTICLES_H
 
@@ -22,7 +21,6 @@ typedef struct {
     vec3 *f;     /* [ML/T^2] contact force sum of the current step */
     vec3 *t;     /* [ML^2/T^2] contact torque sum (f + cap: one block, free
                   * memory between steps, used by the rebuild) */
-    uint32_t *id;   /* stable id of the particle stored here */
     uint32_t *slot; /* where particle `id` is stored */
 } grains_particles;
 
@@ -31,7 +29,10 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
 void particles_free(grains_particles *pt);
 
 /* Moves particle i to where[i] in every field except the per-step sums f
- * and t; updates id and slot. Destroys `where`. */
+ * and t; updates slot. Destroys `where`. */
 void particles_permute(grains_particles *pt, uint32_t *where);
+
+/* The id of the particle stored at index i (a search: for messages only). */
+uint32_t particles_id_of(const grains_particles *pt, uint32_t i);
 
 #endif

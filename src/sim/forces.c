@@ -155,11 +155,9 @@ void sim_forces(grains_sim *sim)
         for (int colour = 0; colour < GRID_COLOURS; colour++) {
 #pragma omp for schedule(dynamic, 1)
             for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
-                for (uint32_t k = g->block_start[b]; k < g->block_start[b + 1]; k++) {
-                    uint32_t c = g->by_colour[k];
-                    for (uint32_t i = g->first[c]; i < g->end[c]; i++)
-                        particle_pairs(sim, i, tid, d);
-                }
+                /* a block's particles are one range in memory */
+                for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
+                    particle_pairs(sim, i, tid, d);
         }
         if (sim->mesh) {
 #pragma omp for schedule(static)

@@ -123,7 +123,7 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     if (s != GRAINS_OK)
         return s;
     size_t i = sim->pt.n++;
-    sim->pt.id[i] = sim->pt.slot[i] = (uint32_t)i; /* a new particle's id is its number */
+    sim->pt.slot[i] = (uint32_t)i; /* a new particle's id is its number, stored last */
     grains_sim_set_particle(sim, i, p);
     sim->pt.f[i] = sim->pt.t[i] = v3(0, 0, 0);
     sim->need_rebuild = 1;
@@ -186,8 +186,8 @@ size_t grains_sim_bytes(const grains_sim *sim)
 {
     const grains_grid *g = &sim->grid;
     const grains_neighbors *nb = &sim->nb;
-    size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real) + 2 * sizeof(uint32_t));
-    size_t grid = g->cap_cells * (sizeof(uint64_t) + 3 * sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
+    size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real) + sizeof(uint32_t));
+    size_t grid = g->cap_cells * (sizeof(uint64_t) + sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
     size_t lists = (nb->cap_start + nb->cap_mstart) * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
                    nb->m_cap * (sizeof(uint32_t) + sizeof(int32_t)) + nb->scratch_cap * sizeof(uint32_t);

@@ -19,7 +19,7 @@ static int touches_particle(const grains_sim *sim, vec3 x, real R)
                 uint32_t cell = grid_find(g, d);
                 if (cell == GRID_NONE)
                     continue;
-                for (uint32_t j = g->first[cell]; j < g->end[cell]; j++) {
+                for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
                     vec3 dx = v3_sub(x, pt->x[j]);
                     if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
                         return 1;

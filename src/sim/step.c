@@ -28,7 +28,7 @@ static long first_non_finite(const grains_sim *sim)
 /* `i` is a storage index; the message names the particle's id. */
 static grains_status unstable(const grains_sim *sim, long i, grains_error *err, const char *what)
 {
-    i = (long)sim->pt.id[i];
+    i = (long)particles_id_of(&sim->pt, (uint32_t)i);
     double t = grains_sim_time(sim);
     grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0,
                      "%s on particle %ld at t = %.9g (step %ld); likely cause: the timestep dt = %g is too large "
