@@ -1,4 +1,4 @@
-/* Contact history store: per-thread free lists, spare ranges and overflow;
+/* Contact history store: per-block free lists, spare ranges and overflow;
  * compaction and renaming at rebuilds. */
 #include "contact/store.h"
 
@@ -7,65 +7,46 @@
 
 #define STORE_LIMIT 0x70000000u /* handles are int32 */
 
-grains_status store_init(contact_store *cs, int nthreads, grains_error *err)
+void store_init(contact_store *cs) { memset(cs, 0, sizeof *cs); }
+
+static void drop_overflow(contact_store *cs)
 {
-    memset(cs, 0, sizeof *cs);
-    size_t T = (size_t)nthreads;
-    cs->nthreads = nthreads;
-    cs->next = calloc(T, sizeof *cs->next);
-    cs->end = calloc(T, sizeof *cs->end);
-    cs->free_head = malloc(T * sizeof *cs->free_head);
-    cs->ovf = calloc(T, sizeof *cs->ovf);
-    cs->ovf_n = calloc(T, sizeof *cs->ovf_n);
-    cs->ovf_cap = calloc(T, sizeof *cs->ovf_cap);
-    cs->ovf_base = calloc(T, sizeof *cs->ovf_base);
-    cs->ovf_failed = calloc(T, sizeof *cs->ovf_failed);
-    if (!cs->next || !cs->end || !cs->free_head || !cs->ovf || !cs->ovf_n || !cs->ovf_cap || !cs->ovf_base ||
-        !cs->ovf_failed) {
-        store_free(cs);
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the contact store");
+    for (size_t b = 0; b < cs->n_blocks; b++) {
+        free(cs->block[b].ovf); /* overflow is rare: do not keep its memory */
+        cs->block[b].ovf = NULL;
+        cs->block[b].ovf_n = cs->block[b].ovf_cap = 0;
     }
-    for (size_t t = 0; t < T; t++)
-        cs->free_head[t] = SIZE_MAX;
-    return GRAINS_OK;
 }
 
 void store_free(contact_store *cs)
 {
-    if (cs->ovf)
-        for (int t = 0; t < cs->nthreads; t++)
-            free(cs->ovf[t]);
+    drop_overflow(cs);
     free(cs->c);
-    free(cs->next);
-    free(cs->end);
-    free(cs->free_head);
-    free(cs->ovf);
-    free(cs->ovf_n);
-    free(cs->ovf_cap);
-    free(cs->ovf_base);
-    free(cs->ovf_failed);
+    free(cs->block);
     memset(cs, 0, sizeof *cs);
 }
 
-static int32_t overflow_new(contact_store *cs, int tid)
+/* Grows block b's overflow array; only the thread processing b runs this. */
+static int32_t overflow_new(contact_store *cs, uint32_t b)
 {
-    size_t k = cs->ovf_n[tid];
-    if ((k + 1) * (size_t)cs->nthreads >= STORE_LIMIT) {
-        cs->ovf_failed[tid] = 1;
+    store_block *blk = &cs->block[b];
+    size_t k = blk->ovf_n;
+    if ((k + 1) * cs->n_blocks >= STORE_LIMIT) {
+        cs->failed = 1;
         return STORE_NONE;
     }
-    if (k == cs->ovf_cap[tid]) { /* thread-private growth, rare */
-        size_t cap = k ? 2 * k : 256;
-        hm_history *p = realloc(cs->ovf[tid], cap * sizeof *p);
+    if (k == blk->ovf_cap) {
+        size_t cap = k ? 2 * k : 8;
+        hm_history *p = realloc(blk->ovf, cap * sizeof *p);
         if (!p) {
-            cs->ovf_failed[tid] = 1;
+            cs->failed = 1;
             return STORE_NONE;
         }
-        cs->ovf[tid] = p;
-        cs->ovf_cap[tid] = cap;
+        blk->ovf = p;
+        blk->ovf_cap = cap;
     }
-    cs->ovf_n[tid] = k + 1;
-    return (int32_t)(-2 - (int64_t)(k * (size_t)cs->nthreads + (size_t)tid));
+    blk->ovf_n = k + 1;
+    return (int32_t)(-2 - (int64_t)(k * cs->n_blocks + b));
 }
 
 /* A dead entry on a free list keeps the next free index in its first double. */
@@ -82,35 +63,30 @@ static void set_free_link(hm_history *h, size_t next)
     memcpy(&h->us[0], &v, sizeof v);
 }
 
-int32_t store_new(contact_store *cs, int tid)
+int32_t store_new(contact_store *cs, uint32_t b)
 {
+    if (b >= cs->n_blocks)
+        return STORE_NONE;
+    store_block *blk = &cs->block[b];
     int32_t h;
-    if (cs->free_head[tid] != SIZE_MAX) {
-        h = (int32_t)cs->free_head[tid];
-        cs->free_head[tid] = free_link(&cs->c[h]);
-    } else if (cs->next[tid] < cs->end[tid]) {
-        h = (int32_t)cs->next[tid]++;
-    } else if ((h = overflow_new(cs, tid)) == STORE_NONE) {
+    if (blk->free_head != SIZE_MAX) {
+        h = (int32_t)blk->free_head;
+        blk->free_head = free_link(&cs->c[h]);
+    } else if (blk->next < blk->end) {
+        h = (int32_t)blk->next++;
+    } else if ((h = overflow_new(cs, b)) == STORE_NONE) {
         return STORE_NONE;
     }
     memset(store_get(cs, h), 0, sizeof(hm_history));
     return h;
 }
 
-void store_release(contact_store *cs, int tid, int32_t h)
+void store_release(contact_store *cs, uint32_t b, int32_t h)
 {
-    if (h < 0)
+    if (h < 0 || b >= cs->n_blocks)
         return; /* overflow entries go at the next rebuild */
-    set_free_link(&cs->c[h], cs->free_head[tid]);
-    cs->free_head[tid] = (size_t)h;
-}
-
-int store_overflowed(const contact_store *cs)
-{
-    for (int t = 0; t < cs->nthreads; t++)
-        if (cs->ovf_n[t] || cs->ovf_failed[t])
-            return 1;
-    return 0;
+    set_free_link(&cs->c[h], cs->block[b].free_head);
+    cs->block[b].free_head = (size_t)h;
 }
 
 /* Exact size: the spare ranges are the slack. Shrinks when more than an
@@ -130,20 +106,21 @@ static int reserve(contact_store *cs, size_t need)
 
 grains_status store_merge_overflow(contact_store *cs, grains_error *err)
 {
+    if (cs->failed)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
     size_t extra = 0;
-    for (int t = 0; t < cs->nthreads; t++) {
-        if (cs->ovf_failed[t])
-            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
-        cs->ovf_base[t] = cs->n + extra;
-        extra += cs->ovf_n[t];
+    for (size_t b = 0; b < cs->n_blocks; b++) {
+        cs->block[b].ovf_base = cs->n + extra;
+        extra += cs->block[b].ovf_n;
     }
     if (!extra)
         return GRAINS_OK;
     if (cs->n + extra >= STORE_LIMIT || (cs->n + extra > cs->cap && !reserve(cs, cs->n + extra)))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories",
                                 cs->n + extra);
-    for (int t = 0; t < cs->nthreads; t++)
-        memcpy(&cs->c[cs->ovf_base[t]], cs->ovf[t], cs->ovf_n[t] * sizeof *cs->c);
+    for (size_t b = 0; b < cs->n_blocks; b++)
+        if (cs->block[b].ovf_n)
+            memcpy(&cs->c[cs->block[b].ovf_base], cs->block[b].ovf, cs->block[b].ovf_n * sizeof *cs->c);
     cs->n += extra;
     return GRAINS_OK;
 }
@@ -152,8 +129,8 @@ int32_t store_merged_handle(const contact_store *cs, int32_t h)
 {
     if (h >= 0)
         return h;
-    uint32_t k = (uint32_t)(-2 - h), T = (uint32_t)cs->nthreads;
-    return (int32_t)(cs->ovf_base[k % T] + k / T);
+    uint32_t k = (uint32_t)(-2 - h), nb = (uint32_t)cs->n_blocks;
+    return (int32_t)(cs->block[k % nb].ovf_base + k / nb);
 }
 
 void store_compact(contact_store *cs, store_key *keys)
@@ -165,13 +142,8 @@ void store_compact(contact_store *cs, store_key *keys)
             keys[live++] = keys[k];
         }
     cs->n = live;
-    for (int t = 0; t < cs->nthreads; t++) {
-        free(cs->ovf[t]); /* overflow is rare: do not keep its memory */
-        cs->ovf[t] = NULL;
-        cs->ovf_n[t] = cs->ovf_cap[t] = 0;
-        cs->next[t] = cs->end[t] = 0;
-        cs->free_head[t] = SIZE_MAX;
-    }
+    drop_overflow(cs);
+    cs->n_blocks = 0; /* the spare ranges are gone with the squeeze */
 }
 
 void store_remap(contact_store *cs, store_key *keys, const uint32_t *where, int nthreads)
@@ -195,22 +167,40 @@ void store_remap(contact_store *cs, store_key *keys, const uint32_t *where, int 
     }
 }
 
-grains_status store_reserve_spare(contact_store *cs, size_t touching, grains_error *err)
+static int reserve_blocks(contact_store *cs, size_t n_blocks)
 {
-    size_t T = (size_t)cs->nthreads;
-    /* The pairs that touch already but have no entry yet (all of them at the
-     * first rebuild) with 1.5% for uneven shares between threads, plus 0.8%
-     * of the live contacts for those that begin before the next rebuild
-     * (ended contacts' entries are reused too). A thread that needs more
-     * overflows into its own array and forces a rebuild. */
-    size_t pending = touching > cs->n ? touching - cs->n : 0;
-    size_t per_thread = (pending + pending / 64 + cs->n / 128) / T + 256;
-    if (cs->n + per_thread * T >= STORE_LIMIT || !reserve(cs, cs->n + per_thread * T))
+    if (n_blocks <= cs->cap_blocks)
+        return 1;
+    size_t cap = n_blocks + n_blocks / 4 + 16;
+    store_block *p = realloc(cs->block, cap * sizeof *p);
+    if (!p)
+        return 0;
+    cs->block = p;
+    cs->cap_blocks = cap;
+    return 1;
+}
+
+grains_status store_reserve_spare(contact_store *cs, const uint32_t *pending, const uint32_t *live,
+                                  size_t n_blocks, grains_error *err)
+{
+    if (!reserve_blocks(cs, n_blocks))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
-    for (size_t t = 0; t < T; t++) {
-        cs->next[t] = cs->n + t * per_thread;
-        cs->end[t] = cs->next[t] + per_thread;
+    /* Each block: its pending contacts, plus 1/64 of all its contacts and
+     * one more for those that begin before the next rebuild (ended
+     * contacts' entries are reused; beyond that, the overflow array). */
+    size_t total = cs->n;
+    for (size_t b = 0; b < n_blocks; b++) {
+        store_block *blk = &cs->block[b];
+        blk->next = total;
+        total += pending[b] + (pending[b] + live[b]) / 64 + 1;
+        blk->end = total;
+        blk->free_head = SIZE_MAX;
+        blk->ovf = NULL;
+        blk->ovf_n = blk->ovf_cap = blk->ovf_base = 0;
     }
-    cs->n += per_thread * T;
+    if (total >= STORE_LIMIT || !reserve(cs, total))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    cs->n = total;
+    cs->n_blocks = n_blocks;
     return GRAINS_OK;
 }

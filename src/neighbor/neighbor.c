@@ -41,7 +41,7 @@ static int grow_both(void **a, void **b, size_t *cap, size_t need, size_t size_a
  * writes them to `out` when it is not NULL. Order: neighbour cells in a fixed
  * order, particles in cell order, so the list is the same for any threads. */
 static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, size_t i, real skin,
-                                uint32_t *out, size_t *touching)
+                                uint32_t *out)
 {
     int64_t c[3], d[3];
     grid_coords(g, x[i], c);
@@ -57,12 +57,10 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
                         continue;
                     vec3 dx = v3_sub(x[i], x[j]);
                     real reach = R[i] + R[j] + skin;
-                    real d2 = v3_dot(dx, dx);
-                    if (d2 < reach * reach) {
+                    if (v3_dot(dx, dx) < reach * reach) {
                         if (out)
                             out[count] = j;
                         count++;
-                        *touching += d2 < (R[i] + R[j]) * (R[i] + R[j]);
                     }
                 }
             }
@@ -84,11 +82,9 @@ grains_status neighbors_build_pairs(grains_neighbors *nb, const grains_grid *g, 
         return s;
     nb->n_particles = n;
     nb->start[0] = 0;
-    size_t touching = 0;
-#pragma omp parallel for schedule(static) num_threads(nthreads) reduction(+ : touching)
+#pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t i = 0; i < n; i++)
-        nb->start[i + 1] = pair_candidates(g, x, R, i, skin, NULL, &touching);
-    nb->n_touching = touching;
+        nb->start[i + 1] = pair_candidates(g, x, R, i, skin, NULL);
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         total += nb->start[i + 1];
@@ -101,8 +97,7 @@ grains_status neighbors_build_pairs(grains_neighbors *nb, const grains_grid *g, 
     nb->n = total;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t i = 0; i < n; i++) {
-        size_t unused = 0;
-        pair_candidates(g, x, R, i, skin, nb->j + nb->start[i], &unused);
+        pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
         for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
             nb->h[k] = STORE_NONE;
     }
@@ -114,10 +109,9 @@ static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh
                     const real *R, uint32_t i, real skin)
 {
     vec3 d = grains_mesh_offset(mesh, e, x[i]);
-    real contact = R[i] + mesh->elements[e].R, reach = contact + skin, d2 = v3_dot(d, d);
-    if (d2 >= reach * reach)
+    real reach = R[i] + mesh->elements[e].R + skin;
+    if (v3_dot(d, d) >= reach * reach)
         return 1;
-    nb->n_touching += d2 < contact * contact;
     if (!grow((void **)&nb->scratch, &nb->scratch_cap, 2 * (*count + 1), sizeof *nb->scratch))
         return 0;
     nb->scratch[2 * *count] = i;
@@ -238,6 +232,32 @@ void neighbors_attach_contacts(grains_neighbors *nb, const contact_store *cs, co
         int32_t *h = find_handle(nb, keys[k]);
         if (h)
             *h = (int32_t)k;
+    }
+}
+
+static int touches(vec3 d, real reach) { return v3_dot(d, d) < reach * reach; }
+
+void neighbors_count_contacts(const grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh,
+                              const vec3 *x, const real *R, uint32_t *pending, uint32_t *live, int nthreads)
+{
+    const long n_blocks = (long)g->n_blocks;
+#pragma omp parallel for schedule(dynamic, 4) num_threads(nthreads)
+    for (long b = 0; b < n_blocks; b++) {
+        uint32_t p = 0, l = 0;
+        for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
+            for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+                uint32_t j = nb->j[k];
+                l += nb->h[k] != STORE_NONE;
+                p += nb->h[k] == STORE_NONE && touches(v3_sub(x[i], x[j]), R[i] + R[j]);
+            }
+            for (uint32_t k = nb->mstart[i]; k < nb->mstart[i + 1]; k++) {
+                uint32_t e = nb->e[k];
+                l += nb->mh[k] != STORE_NONE;
+                p += nb->mh[k] == STORE_NONE && touches(grains_mesh_offset(mesh, e, x[i]), R[i] + mesh->elements[e].R);
+            }
+        }
+        pending[b] = p;
+        live[b] = l;
     }
 }
 

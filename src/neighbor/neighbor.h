@@ -15,7 +15,6 @@ typedef struct {
     uint32_t *j;            /* partner particle */
     int32_t *h;             /* contact handle */
     size_t n, cap, cap_start;
-    size_t n_touching;      /* pairs and particle-element pairs overlapping at the build */
     uint32_t *mstart;       /* n_particles + 1 offsets into e, mh */
     uint32_t *e;            /* mesh element */
     int32_t *mh;            /* contact handle */
@@ -42,6 +41,12 @@ void neighbors_collect_keys(const grains_neighbors *nb, const contact_store *cs,
 /* Points the new lists at the entries named by keys; an entry whose pair is
  * no longer listed is left unreferenced (its contact ends). */
 void neighbors_attach_contacts(grains_neighbors *nb, const contact_store *cs, const store_key *keys, int nthreads);
+
+/* Per cell block b: pending[b], the listed pairs of its particles that
+ * touch but have no history yet (they start this step), and live[b], those
+ * that have one. */
+void neighbors_count_contacts(const grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh,
+                              const vec3 *x, const real *R, uint32_t *pending, uint32_t *live, int nthreads);
 
 void neighbors_free(grains_neighbors *nb);
 

@@ -37,10 +37,10 @@ static void note_singular(force_diag *d, long i)
     d->max_overlap_i = i;
 }
 
-static inline void end_contact(contact_store *cs, int tid, int32_t *h)
+static inline void end_contact(contact_store *cs, uint32_t block, int32_t *h)
 {
     if (*h != STORE_NONE) {
-        store_release(cs, tid, *h);
+        store_release(cs, block, *h);
         *h = STORE_NONE;
     }
 }
@@ -48,7 +48,7 @@ static inline void end_contact(contact_store *cs, int tid, int32_t *h)
 /* The pairs (i, j > i) of particle i: forces on i summed in registers and
  * added once, reactions added to j as they come (j's cell belongs to this
  * thread for the whole colour phase). */
-static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
+static void particle_pairs(grains_sim *sim, uint32_t i, uint32_t block, force_diag *d)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
@@ -71,14 +71,14 @@ static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
         real reach = R_i + pt->R[j];
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
-            end_contact(&sim->cs, tid, &nb->h[k]);
+            end_contact(&sim->cs, block, &nb->h[k]);
             continue;
         }
         if (d2 == 0) {
             note_singular(d, i);
             continue;
         }
-        if (nb->h[k] == STORE_NONE && (nb->h[k] = store_new(&sim->cs, tid)) == STORE_NONE)
+        if (nb->h[k] == STORE_NONE && (nb->h[k] = store_new(&sim->cs, block)) == STORE_NONE)
             continue; /* out of memory: reported at the next rebuild */
         hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
         hm_result r;
@@ -93,7 +93,7 @@ static void particle_pairs(grains_sim *sim, uint32_t i, int tid, force_diag *d)
     pt->t[i] = v3_add(pt->t[i], t_i);
 }
 
-static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
+static void particle_mesh(grains_sim *sim, uint32_t i, uint32_t block, force_diag *d)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
@@ -105,14 +105,14 @@ static void particle_mesh(grains_sim *sim, uint32_t i, int tid, force_diag *d)
         real reach = pt->R[i] + R_e;
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
-            end_contact(&sim->cs, tid, &nb->mh[k]);
+            end_contact(&sim->cs, block, &nb->mh[k]);
             continue;
         }
         if (d2 == 0) {
             note_singular(d, i);
             continue;
         }
-        if (nb->mh[k] == STORE_NONE && (nb->mh[k] = store_new(&sim->cs, tid)) == STORE_NONE)
+        if (nb->mh[k] == STORE_NONE && (nb->mh[k] = store_new(&sim->cs, block)) == STORE_NONE)
             continue;
         hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1};
         hm_result r;
@@ -150,19 +150,17 @@ void sim_forces(grains_sim *sim)
     memset(pt->t, 0, pt->n * sizeof *pt->t);
 #pragma omp parallel num_threads(sim->nthreads)
     {
-        int tid = THREAD_ID();
-        force_diag *d = &sim->diag_thread[tid];
+        force_diag *d = &sim->diag_thread[THREAD_ID()];
         for (int colour = 0; colour < GRID_COLOURS; colour++) {
 #pragma omp for schedule(dynamic, 1)
             for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
-                /* a block's particles are one range in memory */
-                for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-                    particle_pairs(sim, i, tid, d);
-        }
-        if (sim->mesh) {
-#pragma omp for schedule(static)
-            for (uint32_t i = 0; i < (uint32_t)pt->n; i++)
-                particle_mesh(sim, i, tid, d);
+                /* a block's particles are one range in memory; mesh contacts
+                 * touch only their particle, so they run here too */
+                for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
+                    particle_pairs(sim, i, b, d);
+                    if (sim->mesh)
+                        particle_mesh(sim, i, b, d);
+                }
         }
     }
     reduce_diag(sim);

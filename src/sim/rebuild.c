@@ -70,6 +70,20 @@ static grains_status build_lists(grains_sim *sim, real R_big, grains_error *err)
     return s;
 }
 
+/* Spare history entries for each cell block, from its pending contacts. */
+static grains_status reserve_spare(grains_sim *sim, grains_error *err)
+{
+    size_t n_blocks = sim->grid.n_blocks;
+    uint32_t *counts = malloc(2 * (n_blocks ? n_blocks : 1) * sizeof *counts); /* a few per thousand particles */
+    if (!counts)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    neighbors_count_contacts(&sim->nb, &sim->grid, sim->mesh, sim->pt.x, sim->pt.R, counts, counts + n_blocks,
+                             sim->nthreads);
+    grains_status s = store_reserve_spare(&sim->cs, counts, counts + n_blocks, n_blocks, err);
+    free(counts);
+    return s;
+}
+
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
     real R_big = largest_radius(&sim->pt);
@@ -85,7 +99,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         s = build_lists(sim, R_big, err);
     if (s == GRAINS_OK) {
         neighbors_attach_contacts(&sim->nb, &sim->cs, keys, sim->nthreads);
-        s = store_reserve_spare(&sim->cs, sim->nb.n_touching, err);
+        s = reserve_spare(sim, err);
     }
     if (owned)
         free(keys);

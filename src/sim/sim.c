@@ -44,11 +44,11 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->diag.max_overlap_i = -1;
     sim->diag.max_den = 1;
     sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
-    if (!sim->diag_thread || (s = store_init(&sim->cs, sim->nthreads, err)) != GRAINS_OK) {
-        free(sim->diag_thread);
+    if (!sim->diag_thread) {
         free(sim);
-        return s != GRAINS_OK ? s : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory creating a simulation");
     }
+    store_init(&sim->cs);
     *out = sim;
     return GRAINS_OK;
 }
@@ -191,5 +191,5 @@ size_t grains_sim_bytes(const grains_sim *sim)
                   g->n_slots * sizeof(uint32_t);
     size_t lists = (nb->cap_start + nb->cap_mstart) * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
                    nb->m_cap * (sizeof(uint32_t) + sizeof(int32_t)) + nb->scratch_cap * sizeof(uint32_t);
-    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history);
+    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history) + sim->cs.cap_blocks * sizeof(store_block);
 }

@@ -9,7 +9,7 @@
 
 static int lists_stale(const grains_sim *sim)
 {
-    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || store_overflowed(&sim->cs);
+    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->cs.failed;
 }
 
 /* Lowest index of a particle whose force or torque is not finite, or -1. */
