@@ -6,14 +6,14 @@
 
 #define PI 3.14159265358979323846
 
-real integrate_euler_spiral(grains_particles *pt, const grains_params *p, int nthreads)
+void integrate_euler_spiral(grains_particles *pt, const grains_params *p, real *max_v2_out)
 {
     const real dt = p->dt;
     const real inv_rho_volume = 3 / (4 * PI * p->rho), drag = 9 * p->eta / (2 * p->rho);
     const vec3 g = p->g;
     real max_v2 = 0;
     const long n = (long)pt->n;
-#pragma omp parallel for schedule(static) num_threads(nthreads) reduction(max : max_v2)
+#pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
         real inv_R = 1 / pt->R[i];
         real inv_m = inv_rho_volume * inv_R * inv_R * inv_R;           /* m = 4/3 pi rho R^3 */
@@ -22,6 +22,7 @@ real integrate_euler_spiral(grains_particles *pt, const grains_params *p, int nt
         real gamma = 10 * c / 3;                                       /* Eq. 4 */
         vec3 a = v3_sub(v3_add(v3_scale(inv_m, pt->f[i]), g), v3_scale(c, pt->v[i]));     /* Eq. 41 */
         vec3 alpha = v3_sub(v3_scale(inv_I, pt->t[i]), v3_scale(gamma, pt->w[i]));         /* Eq. 42 */
+        pt->f[i] = pt->t[i] = v3(0, 0, 0); /* ready for the next step's sums */
         pt->v[i] = v3_axpy(pt->v[i], dt, a);                           /* Eq. 43 */
         pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);                    /* Eq. 44, new velocity */
         pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], alpha);         /* Eqs. 46-48, before Eq. 45 */
@@ -30,5 +31,5 @@ real integrate_euler_spiral(grains_particles *pt, const grains_params *p, int nt
         if (v2 > max_v2)
             max_v2 = v2;
     }
-    return sqrt(max_v2);
+    *max_v2_out = max_v2;
 }

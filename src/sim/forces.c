@@ -4,17 +4,11 @@
  * particle's sum runs in the same order (colour, block, cell, list) for any
  * thread count: bit-identical results without atomics.
  * Each pair is evaluated once and applied to both sides (Eqs. 55-59). */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#define THREAD_ID() omp_get_thread_num()
-#else
-#define THREAD_ID() 0
-#endif
 
 /* Largest relative overlap delta / (2 R*) kept as a fraction, compared by
  * cross-multiplication: no division per contact. */
@@ -123,11 +117,11 @@ static void particle_mesh(grains_sim *sim, uint32_t i, uint32_t block, force_dia
     }
 }
 
-static void reduce_diag(grains_sim *sim)
+force_diag sim_reduce_diag(const grains_sim *sim)
 {
-    force_diag total = {0, 0, 1, -1};
+    force_diag total = {0, 0, 1, -1, LONG_MAX};
     for (int t = 0; t < sim->nthreads; t++) {
-        force_diag *d = &sim->diag_thread[t];
+        const force_diag *d = &sim->diag_thread[t];
         total.n_contacts += d->n_contacts;
         real lhs = d->max_num * total.max_den, rhs = total.max_num * d->max_den;
         if (d->max_overlap_i >= 0 && (lhs > rhs || (lhs == rhs && d->max_overlap_i < total.max_overlap_i))) {
@@ -135,33 +129,35 @@ static void reduce_diag(grains_sim *sim)
             total.max_den = d->max_den;
             total.max_overlap_i = d->max_overlap_i;
         }
+        total.non_finite = d->non_finite < total.non_finite ? d->non_finite : total.non_finite;
     }
-    sim->diag = total;
-    sim->max_overlap = total.max_num / total.max_den;
+    return total;
 }
 
-void sim_forces(grains_sim *sim)
+void sim_forces(grains_sim *sim, force_diag *d)
 {
-    grains_particles *pt = &sim->pt;
     const grains_grid *g = &sim->grid;
-    for (int t = 0; t < sim->nthreads; t++)
-        sim->diag_thread[t] = (force_diag){0, 0, 1, -1};
-    memset(pt->f, 0, pt->n * sizeof *pt->f);
-    memset(pt->t, 0, pt->n * sizeof *pt->t);
-#pragma omp parallel num_threads(sim->nthreads)
-    {
-        force_diag *d = &sim->diag_thread[THREAD_ID()];
-        for (int colour = 0; colour < GRID_COLOURS; colour++) {
+    /* The force sums start at zero: integrate_euler_spiral clears them after
+     * use, sim_rebuild after lending them out, a failed step after it. */
+    for (int colour = 0; colour < GRID_COLOURS; colour++) {
 #pragma omp for schedule(dynamic, 1)
-            for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
-                /* a block's particles are one range in memory; mesh contacts
-                 * touch only their particle, so they run here too */
-                for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
-                    particle_pairs(sim, i, b, d);
-                    if (sim->mesh)
-                        particle_mesh(sim, i, b, d);
-                }
-        }
+        for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
+            /* a block's particles are one range in memory; mesh contacts
+             * touch only their particle, so they run here too */
+            for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
+                particle_pairs(sim, i, b, d);
+                if (sim->mesh)
+                    particle_mesh(sim, i, b, d);
+            }
     }
-    reduce_diag(sim);
+}
+
+void sim_check_finite(const grains_sim *sim, force_diag *d)
+{
+    const grains_particles *pt = &sim->pt;
+    const long n = (long)pt->n;
+#pragma omp for schedule(static)
+    for (long i = 0; i < n; i++)
+        if ((!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i])) && i < d->non_finite)
+            d->non_finite = i;
 }

@@ -5,6 +5,7 @@
  * evaluation), the move table and the grid's sort in the old lists. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim_internal.h"
 
@@ -103,6 +104,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     }
     if (owned)
         free(keys);
+    else /* the key table stood in the force sums, which must start at zero */
+        memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
     sim->displacement = 0;
     sim->need_rebuild = 0;
     sim->n_rebuilds++;

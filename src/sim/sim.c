@@ -1,4 +1,5 @@
 /* Simulation lifetime, particle access and thermo figures. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,12 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->need_rebuild = 1;
     rng_seed(&sim->rng, sim->p.seed);
     sim->spawn_u = rng_uniform(&sim->rng);
-    sim->diag.max_overlap_i = -1;
-    sim->diag.max_den = 1;
+    sim->diag = (force_diag){0, 0, 1, -1, LONG_MAX};
     sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
-    if (!sim->diag_thread) {
+    sim->v2_thread = calloc((size_t)sim->nthreads, sizeof *sim->v2_thread);
+    if (!sim->diag_thread || !sim->v2_thread) {
+        free(sim->diag_thread);
+        free(sim->v2_thread);
         free(sim);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory creating a simulation");
     }
@@ -63,6 +66,7 @@ void grains_sim_destroy(grains_sim *sim)
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
     free(sim->diag_thread);
+    free(sim->v2_thread);
     free(sim);
 }
 

@@ -15,6 +15,7 @@ typedef struct {
     size_t n_contacts;
     real max_num, max_den;  /* largest delta / (2 R*) as a fraction */
     long max_overlap_i;     /* particle with the largest overlap */
+    long non_finite;        /* lowest particle with a non-finite force, or LONG_MAX */
 } force_diag;
 
 struct grains_sim {
@@ -36,18 +37,30 @@ struct grains_sim {
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */
     force_diag *diag_thread;    /* per thread */
+    real *v2_thread;            /* per thread: largest squared speed after integration */
 };
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
 
+/* The next three are worksharing loops for every thread of one parallel
+ * region (grains_sim_step), each thread passing its own diag slot. */
+
 /* Contact forces of the current positions into pt.f, pt.t (sim/forces.c). */
-void sim_forces(grains_sim *sim);
+void sim_forces(grains_sim *sim, force_diag *d);
+
+/* Notes the lowest particle whose force or torque is not finite. */
+void sim_check_finite(const grains_sim *sim, force_diag *d);
 
 /* Spawn attempts of one step (Section 3.1); returns how many were added. */
 grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
 
-/* Semi-implicit Euler and SPIRAL (Eqs. 41-48); returns the largest speed. */
-real integrate_euler_spiral(grains_particles *pt, const grains_params *p, int nthreads);
+/* Semi-implicit Euler and SPIRAL (Eqs. 41-48); notes the largest squared
+ * speed (a slot apart from force_diag, which other threads may still be
+ * reading while this runs). */
+void integrate_euler_spiral(grains_particles *pt, const grains_params *p, real *max_v2);
+
+/* The threads' diag slots combined (order-free: sums and maxima). */
+force_diag sim_reduce_diag(const grains_sim *sim);
 
 #endif

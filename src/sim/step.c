@@ -4,25 +4,20 @@
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim_internal.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#define THREAD_ID() omp_get_thread_num()
+#else
+#define THREAD_ID() 0
+#endif
 
 static int lists_stale(const grains_sim *sim)
 {
     return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->cs.failed;
-}
-
-/* Lowest index of a particle whose force or torque is not finite, or -1. */
-static long first_non_finite(const grains_sim *sim)
-{
-    const grains_particles *pt = &sim->pt;
-    long bad = LONG_MAX;
-    const long n = (long)pt->n;
-#pragma omp parallel for schedule(static) num_threads(sim->nthreads) reduction(min : bad)
-    for (long i = 0; i < n; i++)
-        if (!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i]))
-            bad = i < bad ? i : bad;
-    return bad == LONG_MAX ? -1 : bad;
 }
 
 /* `i` is a storage index; the message names the particle's id. */
@@ -41,18 +36,41 @@ static grains_status unstable(const grains_sim *sim, long i, grains_error *err, 
     return GRAINS_ERR_UNSTABLE;
 }
 
-static grains_status check_stable(const grains_sim *sim, grains_error *err)
+/* Whether the forces of this step may be applied: finite, overlaps within
+ * bounds. A pure function of the reduced diagnostics, so every thread of
+ * the step's team reaches the same verdict. */
+static int stable(const grains_sim *sim, const force_diag *total)
 {
-    long bad = first_non_finite(sim);
-    if (bad >= 0)
-        return unstable(sim, bad, err, "non-finite contact force");
-    if (sim->max_overlap > sim->p.max_overlap) {
-        char what[160];
-        snprintf(what, sizeof what, "overlap delta/(2R*) = %.3g beyond max_overlap = %g", sim->max_overlap,
-                 sim->p.max_overlap);
-        return unstable(sim, sim->diag.max_overlap_i, err, what);
+    return total->non_finite == LONG_MAX && !(total->max_num > sim->p.max_overlap * total->max_den);
+}
+
+static grains_status report_unstable(const grains_sim *sim, const force_diag *total, grains_error *err)
+{
+    if (total->non_finite != LONG_MAX)
+        return unstable(sim, total->non_finite, err, "non-finite contact force");
+    char what[160];
+    snprintf(what, sizeof what, "overlap delta/(2R*) = %.3g beyond max_overlap = %g", sim->max_overlap,
+             sim->p.max_overlap);
+    return unstable(sim, total->max_overlap_i, err, what);
+}
+
+/* Forces, check and integration in one parallel region: every loop is
+ * shared out among the team, with no fork and join between them. */
+static force_diag forces_and_motion(grains_sim *sim)
+{
+#pragma omp parallel num_threads(sim->nthreads)
+    {
+        int tid = THREAD_ID();
+        force_diag *d = &sim->diag_thread[tid];
+        *d = (force_diag){0, 0, 1, -1, LONG_MAX};
+        sim->v2_thread[tid] = 0;
+        sim_forces(sim, d);
+        sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
+        force_diag total = sim_reduce_diag(sim);
+        if (stable(sim, &total))
+            integrate_euler_spiral(&sim->pt, &sim->p, &sim->v2_thread[tid]);
     }
-    return GRAINS_OK;
+    return sim_reduce_diag(sim);
 }
 
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
@@ -65,11 +83,17 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
         return s;
     if (added && (s = sim_rebuild(sim, err)) != GRAINS_OK)
         return s;
-    sim_forces(sim);
-    if ((s = check_stable(sim, err)) != GRAINS_OK)
-        return s;
-    real v_max = integrate_euler_spiral(&sim->pt, &sim->p, sim->nthreads);
-    sim->displacement += v_max * sim->p.dt;
+    force_diag total = forces_and_motion(sim);
+    sim->diag = total;
+    sim->max_overlap = total.max_num / total.max_den;
+    if (!stable(sim, &total)) {
+        memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f); /* f and t: one block */
+        return report_unstable(sim, &total, err);
+    }
+    real max_v2 = 0;
+    for (int t = 0; t < sim->nthreads; t++)
+        max_v2 = fmax(max_v2, sim->v2_thread[t]);
+    sim->displacement += sqrt(max_v2) * sim->p.dt;
     sim->step++;
     return GRAINS_OK;
 }
