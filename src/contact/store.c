@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
+
 #define STORE_LIMIT 0x70000000u /* handles are int32 */
 
 void store_init(contact_store *cs) { memset(cs, 0, sizeof *cs); }
@@ -35,15 +37,9 @@ static int32_t overflow_new(contact_store *cs, uint32_t b)
         cs->failed = 1;
         return STORE_NONE;
     }
-    if (k == blk->ovf_cap) {
-        size_t cap = k ? 2 * k : 8;
-        hm_history *p = realloc(blk->ovf, cap * sizeof *p);
-        if (!p) {
-            cs->failed = 1;
-            return STORE_NONE;
-        }
-        blk->ovf = p;
-        blk->ovf_cap = cap;
+    if (!array_reserve((void **)&blk->ovf, &blk->ovf_cap, k + 1, sizeof *blk->ovf, 1)) {
+        cs->failed = 1;
+        return STORE_NONE;
     }
     blk->ovf_n = k + 1;
     return (int32_t)(-2 - (int64_t)(k * cs->n_blocks + b));
@@ -95,12 +91,9 @@ static int reserve(contact_store *cs, size_t need)
 {
     if (need <= cs->cap && need >= cs->cap - cs->cap / 8)
         return 1;
-    size_t cap = need ? need : 1;
-    hm_history *p = realloc(cs->c, cap * sizeof *p);
-    if (!p)
+    if (!array_resize((void **)&cs->c, need, sizeof *cs->c))
         return 0;
-    cs->c = p;
-    cs->cap = cap;
+    cs->cap = need;
     return 1;
 }
 
@@ -169,15 +162,7 @@ void store_remap(contact_store *cs, store_key *keys, const uint32_t *where, int 
 
 static int reserve_blocks(contact_store *cs, size_t n_blocks)
 {
-    if (n_blocks <= cs->cap_blocks)
-        return 1;
-    size_t cap = n_blocks + n_blocks / 4 + 16;
-    store_block *p = realloc(cs->block, cap * sizeof *p);
-    if (!p)
-        return 0;
-    cs->block = p;
-    cs->cap_blocks = cap;
-    return 1;
+    return array_reserve((void **)&cs->block, &cs->cap_blocks, n_blocks, sizeof *cs->block, 4);
 }
 
 grains_status store_reserve_spare(contact_store *cs, const uint32_t *pending, const uint32_t *live,

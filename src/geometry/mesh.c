@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "geometry/primitives.h"
+#include "util/array.h"
 
 #define MESH_LIMIT 100000000u /* elements or vertices; keeps indices in 32 bits */
 
@@ -24,28 +25,13 @@ void grains_mesh_destroy(grains_mesh *m)
     free(m);
 }
 
-static int grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 1;
-    size_t ncap = *cap ? 2 * *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*ptr, ncap * size);
-    if (!p)
-        return 0;
-    *ptr = p;
-    *cap = ncap;
-    return 1;
-}
-
 grains_status grains_mesh_add_vertex(grains_mesh *m, grains_vec3 x, grains_error *err)
 {
     if (!v3_isfinite(x))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "vertex coordinates must be finite");
     if (m->n_vertices >= MESH_LIMIT)
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u mesh vertices", MESH_LIMIT);
-    if (!grow((void **)&m->vertices, &m->cap_vertices, m->n_vertices + 1, sizeof *m->vertices))
+    if (!array_reserve((void **)&m->vertices, &m->cap_vertices, m->n_vertices + 1, sizeof *m->vertices, 1))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory reading mesh vertices");
     m->vertices[m->n_vertices++] = x;
     return GRAINS_OK;
@@ -98,7 +84,7 @@ grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, 
                                 "degenerate element: repeated or collinear vertices");
     if (m->n_elements >= MESH_LIMIT)
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u mesh elements", MESH_LIMIT);
-    if (!grow((void **)&m->elements, &m->cap_elements, m->n_elements + 1, sizeof *m->elements))
+    if (!array_reserve((void **)&m->elements, &m->cap_elements, m->n_elements + 1, sizeof *m->elements, 1))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory reading mesh elements");
     grains_mesh_element *el = &m->elements[m->n_elements++];
     el->n = n;

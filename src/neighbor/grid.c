@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
+
 #define COORD_BITS 21
 #define COORD_LIMIT (1 << (COORD_BITS - 1)) /* |c| below this can be packed */
 
@@ -57,17 +59,12 @@ static int reserve_cells(grains_grid *g, size_t need)
 {
     if (need <= g->cap_cells)
         return 1;
-    size_t cap = need + need / 8 + 64;
-    uint64_t *key = realloc(g->key, cap * sizeof *key);
-    if (key)
-        g->key = key;
-    uint32_t *first = realloc(g->first, (cap + 1) * sizeof *first);
-    if (first)
-        g->first = first;
-    if (!key || !first)
-        return 0;
-    g->cap_cells = cap;
-    return 1;
+    size_t cap = array_grown(need, 8);
+    int ok = array_resize((void **)&g->key, cap, sizeof *g->key);
+    ok = array_resize((void **)&g->first, cap + 1, sizeof *g->first) && ok;
+    if (ok)
+        g->cap_cells = cap;
+    return ok;
 }
 
 /* A table for n cells, at most 2/3 full, re-filled from the cells. */
@@ -188,15 +185,7 @@ static int block_edge(size_t n_cells)
 
 static int reserve_blocks(grains_grid *g, size_t need)
 {
-    if (need + 1 <= g->cap_blocks)
-        return 1;
-    size_t cap = need + need / 4 + 16;
-    uint32_t *b = realloc(g->block_start, cap * sizeof *b);
-    if (!b)
-        return 0;
-    g->block_start = b;
-    g->cap_blocks = cap;
-    return 1;
+    return array_reserve((void **)&g->block_start, &g->cap_blocks, need + 1, sizeof *g->block_start, 4);
 }
 
 /* Marks where each block and colour begins in the sorted cells. */

@@ -4,37 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
+
 #define LIST_LIMIT 0xF0000000u /* offsets are 32-bit */
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 1;
-    size_t ncap = need + need / 4 + 64;
-    void *q = realloc(*p, ncap * size);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = ncap;
-    return 1;
-}
-
-/* Two arrays that share one capacity. */
+/* Two arrays that share one capacity; lists change little between rebuilds. */
 static int grow_both(void **a, void **b, size_t *cap, size_t need, size_t size_a, size_t size_b)
 {
     if (need <= *cap)
         return 1;
-    size_t ncap = need + need / 32 + 64; /* lists change little between rebuilds */
-    void *pa = realloc(*a, ncap * size_a);
-    if (pa)
-        *a = pa;
-    void *pb = realloc(*b, ncap * size_b);
-    if (pb)
-        *b = pb;
-    if (!pa || !pb)
-        return 0;
-    *cap = ncap;
-    return 1;
+    size_t ncap = array_grown(need, 32);
+    int ok = array_resize(a, ncap, size_a);
+    ok = array_resize(b, ncap, size_b) && ok;
+    if (ok)
+        *cap = ncap;
+    return ok;
 }
 
 /* Visits the candidates of i (j > i within reach); returns how many, and
@@ -69,7 +53,7 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
 
 static grains_status reserve_pairs(grains_neighbors *nb, size_t n, grains_error *err)
 {
-    if (!grow((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start))
+    if (!array_reserve((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start, 4))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
     return GRAINS_OK;
 }
@@ -112,7 +96,7 @@ static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh
     real reach = R[i] + mesh->elements[e].R + skin;
     if (v3_dot(d, d) >= reach * reach)
         return 1;
-    if (!grow((void **)&nb->scratch, &nb->scratch_cap, 2 * (*count + 1), sizeof *nb->scratch))
+    if (!array_reserve((void **)&nb->scratch, &nb->scratch_cap, 2 * (*count + 1), sizeof *nb->scratch, 1))
         return 0;
     nb->scratch[2 * *count] = i;
     nb->scratch[2 * *count + 1] = (uint32_t)e;
@@ -166,7 +150,7 @@ grains_status neighbors_build_mesh(grains_neighbors *nb, const grains_grid *g, c
                                    grains_error *err)
 {
     size_t count = 0;
-    if (!grow((void **)&nb->mstart, &nb->cap_mstart, n + 1, sizeof *nb->mstart))
+    if (!array_reserve((void **)&nb->mstart, &nb->cap_mstart, n + 1, sizeof *nb->mstart, 4))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh neighbours");
     for (size_t e = 0; mesh && e < mesh->n_elements; e++)
         if (!element_candidates(nb, &count, g, mesh, e, x, R, R_max + skin, skin))
