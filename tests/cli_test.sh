@@ -70,6 +70,14 @@ for f in particles000000.vtp particles000004.vtp particles.pvd mesh.vtp thermo.c
 done
 [ "$(wc -l < "$T/default/thermo.csv")" -eq 6 ] && ok || bad "thermo.csv should have a header and 5 rows"
 
+# --- examples/hourglass.cfg writes out the defaults: the same run as no arguments ---
+"$G" run -o "$T/plain" --csv --quiet --set N_frames=2 --set N_steps=100 || bad "default run failed"
+"$G" run "$SRC/examples/hourglass.cfg" -o "$T/fromfile" --csv --quiet --set N_frames=2 --set N_steps=100 \
+    || bad "hourglass.cfg run failed"
+same=1
+for f in "$T"/plain/*; do cmp -s "$f" "$T/fromfile/$(basename "$f")" || { same=0; echo "differs: $(basename "$f")"; }; done
+[ "$same" -eq 1 ] && ok || bad "examples/hourglass.cfg does not reproduce the default run"
+
 # --- TinyDEM-compatible command line and CSV frames ---
 expect 0 'frame 1' "$G" run --mesh "$SRC/data/hourglass.off" --particles "$T/good.csv" --csv -o "$T/compat" \
     --set N_frames=1 --set N_steps=10
