@@ -51,43 +51,6 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
     return count;
 }
 
-static grains_status reserve_pairs(grains_neighbors *nb, size_t n, grains_error *err)
-{
-    if (!array_reserve((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start, 4))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
-    return GRAINS_OK;
-}
-
-grains_status neighbors_build_pairs(grains_neighbors *nb, const grains_grid *g, const vec3 *x, const real *R,
-                                    size_t n, real skin, int nthreads, grains_error *err)
-{
-    grains_status s = reserve_pairs(nb, n, err);
-    if (s != GRAINS_OK)
-        return s;
-    nb->n_particles = n;
-    nb->start[0] = 0;
-#pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t i = 0; i < n; i++)
-        nb->start[i + 1] = pair_candidates(g, x, R, i, skin, NULL);
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++) {
-        total += nb->start[i + 1];
-        if (total >= LIST_LIMIT)
-            return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u neighbour pairs", LIST_LIMIT);
-        nb->start[i + 1] = (uint32_t)total;
-    }
-    if (!grow_both((void **)&nb->j, (void **)&nb->h, &nb->cap, total, sizeof *nb->j, sizeof *nb->h))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", total);
-    nb->n = total;
-#pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t i = 0; i < n; i++) {
-        pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
-        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
-            nb->h[k] = STORE_NONE;
-    }
-    return GRAINS_OK;
-}
-
 /* Records the pair (i, e) when particle i is within reach of element e. */
 static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh, size_t e, const vec3 *x,
                     const real *R, uint32_t i, real skin)
@@ -145,34 +108,62 @@ static int element_candidates(grains_neighbors *nb, size_t *count, const grains_
     return 1;
 }
 
-grains_status neighbors_build_mesh(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh,
-                                   const vec3 *x, const real *R, size_t n, real R_max, real skin,
-                                   grains_error *err)
+/* Mesh candidates into scratch as (particle, element) pairs, element by element. */
+static int collect_mesh(grains_neighbors *nb, size_t *count, const grains_grid *g, const grains_mesh *mesh,
+                        const vec3 *x, const real *R, real R_max, real skin)
 {
-    size_t count = 0;
-    if (!array_reserve((void **)&nb->mstart, &nb->cap_mstart, n + 1, sizeof *nb->mstart, 4))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh neighbours");
+    *count = 0;
     for (size_t e = 0; mesh && e < mesh->n_elements; e++)
-        if (!element_candidates(nb, &count, g, mesh, e, x, R, R_max + skin, skin))
-            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh neighbours");
-    if (!grow_both((void **)&nb->e, (void **)&nb->mh, &nb->m_cap, count, sizeof *nb->e, sizeof *nb->mh))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh neighbours");
-    /* Counting sort by particle; elements stay in ascending order. */
-    memset(nb->mstart, 0, (n + 1) * sizeof *nb->mstart);
-    for (size_t k = 0; k < count; k++)
-        nb->mstart[nb->scratch[2 * k] + 1]++;
-    for (size_t i = 0; i < n; i++)
-        nb->mstart[i + 1] += nb->mstart[i];
-    for (size_t k = 0; k < count; k++) {
-        uint32_t i = nb->scratch[2 * k];
-        uint32_t slot = nb->mstart[i]++;
-        nb->e[slot] = nb->scratch[2 * k + 1];
-        nb->mh[slot] = STORE_NONE;
+        if (!element_candidates(nb, count, g, mesh, e, x, R, R_max + skin, skin))
+            return 0;
+    return 1;
+}
+
+/* Places the mesh entries after each particle's pairs: scratch is in element
+ * order, so walking it backwards from each segment's end leaves each
+ * particle's elements in ascending order; start is restored after. */
+static void place_mesh(grains_neighbors *nb, size_t count)
+{
+    for (size_t k = count; k-- > 0;) {
+        uint32_t i = nb->scratch[2 * k], at = --nb->start[i + 1];
+        nb->j[at] = nb->scratch[2 * k + 1] | STORE_MESH_BIT;
+        nb->h[at] = STORE_NONE;
     }
-    for (size_t i = n; i > 0; i--) /* shift back: mstart[i] became end of i */
-        nb->mstart[i] = nb->mstart[i - 1];
-    nb->mstart[0] = 0;
-    nb->m_n = count;
+    for (size_t k = 0; k < count; k++)
+        nb->start[nb->scratch[2 * k] + 1]++;
+}
+
+grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
+                              const real *R, size_t n, real R_max, real skin, int nthreads, grains_error *err)
+{
+    size_t n_mesh = 0;
+    if (!array_reserve((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start, 4) ||
+        !collect_mesh(nb, &n_mesh, g, mesh, x, R, R_max, skin))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
+    nb->n_particles = n;
+    nb->start[0] = 0;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t i = 0; i < n; i++)
+        nb->start[i + 1] = pair_candidates(g, x, R, i, skin, NULL);
+    for (size_t k = 0; k < n_mesh; k++)
+        nb->start[nb->scratch[2 * k] + 1]++;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += nb->start[i + 1];
+        if (total >= LIST_LIMIT)
+            return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u neighbour pairs", LIST_LIMIT);
+        nb->start[i + 1] = (uint32_t)total;
+    }
+    if (!grow_both((void **)&nb->j, (void **)&nb->h, &nb->cap, total, sizeof *nb->j, sizeof *nb->h))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", total);
+    nb->n = total;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t i = 0; i < n; i++) {
+        uint32_t pairs = pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
+        for (uint32_t k = nb->start[i]; k < nb->start[i] + pairs; k++)
+            nb->h[k] = STORE_NONE;
+    }
+    place_mesh(nb, n_mesh);
     return GRAINS_OK;
 }
 
@@ -186,9 +177,6 @@ void neighbors_collect_keys(const grains_neighbors *nb, const contact_store *cs,
         for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
             if (nb->h[k] != STORE_NONE)
                 keys[store_merged_handle(cs, nb->h[k])] = (store_key){(uint32_t)i, nb->j[k]};
-        for (uint32_t k = nb->mstart[i]; k < nb->mstart[i + 1]; k++)
-            if (nb->mh[k] != STORE_NONE)
-                keys[store_merged_handle(cs, nb->mh[k])] = (store_key){(uint32_t)i, nb->e[k] | STORE_MESH_BIT};
     }
 }
 
@@ -196,13 +184,6 @@ static int32_t *find_handle(grains_neighbors *nb, store_key key)
 {
     if (key.i >= nb->n_particles)
         return NULL;
-    if (key.j & STORE_MESH_BIT) {
-        uint32_t e = key.j & ~STORE_MESH_BIT;
-        for (uint32_t k = nb->mstart[key.i]; k < nb->mstart[key.i + 1]; k++)
-            if (nb->e[k] == e)
-                return &nb->mh[k];
-        return NULL;
-    }
     for (uint32_t k = nb->start[key.i]; k < nb->start[key.i + 1]; k++)
         if (nb->j[k] == key.j)
             return &nb->h[k];
@@ -230,14 +211,13 @@ void neighbors_count_contacts(const grains_neighbors *nb, const grains_grid *g, 
         uint32_t p = 0, l = 0;
         for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
             for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
-                uint32_t j = nb->j[k];
-                l += nb->h[k] != STORE_NONE;
-                p += nb->h[k] == STORE_NONE && touches(v3_sub(x[i], x[j]), R[i] + R[j]);
-            }
-            for (uint32_t k = nb->mstart[i]; k < nb->mstart[i + 1]; k++) {
-                uint32_t e = nb->e[k];
-                l += nb->mh[k] != STORE_NONE;
-                p += nb->mh[k] == STORE_NONE && touches(grains_mesh_offset(mesh, e, x[i]), R[i] + mesh->elements[e].R);
+                uint32_t j = nb->j[k], e = j & ~STORE_MESH_BIT;
+                if (nb->h[k] != STORE_NONE)
+                    l++;
+                else if (j & STORE_MESH_BIT)
+                    p += touches(grains_mesh_offset(mesh, e, x[i]), R[i] + mesh->elements[e].R);
+                else
+                    p += touches(v3_sub(x[i], x[j]), R[i] + R[j]);
             }
         }
         pending[b] = p;
@@ -250,9 +230,6 @@ void neighbors_free(grains_neighbors *nb)
     free(nb->start);
     free(nb->j);
     free(nb->h);
-    free(nb->mstart);
-    free(nb->e);
-    free(nb->mh);
     free(nb->scratch);
     memset(nb, 0, sizeof *nb);
 }

@@ -1,7 +1,8 @@
 /* Verlet candidate lists, rebuilt only when some particle may have moved more
- * than half the skin. Particle pairs form a half list (j > i) in CSR order by
- * i; particle-element pairs a list by particle. Each entry carries the handle
- * of its contact history (STORE_NONE while the pair does not touch). */
+ * than half the skin. One list per particle i, in CSR order: its partners
+ * j > i (a half list), then its mesh elements, marked e | STORE_MESH_BIT.
+ * Each entry carries the handle of its contact history (STORE_NONE while
+ * the pair does not touch). */
 #ifndef GRAINS_NEIGHBOR_H
 #define GRAINS_NEIGHBOR_H
 
@@ -12,26 +13,19 @@
 typedef struct {
     size_t n_particles;
     uint32_t *start;        /* n_particles + 1 offsets into j, h */
-    uint32_t *j;            /* partner particle */
+    uint32_t *j;            /* partner particle, or element | STORE_MESH_BIT */
     int32_t *h;             /* contact handle */
     size_t n, cap, cap_start;
-    uint32_t *mstart;       /* n_particles + 1 offsets into e, mh */
-    uint32_t *e;            /* mesh element */
-    int32_t *mh;            /* contact handle */
-    size_t m_n, m_cap, cap_mstart;
     uint32_t *scratch;      /* (particle, element) pairs while building */
     size_t scratch_cap;
 } grains_neighbors;
 
-/* Pairs i < j with |x_i - x_j| < R_i + R_j + skin; the grid must hold x. */
-grains_status neighbors_build_pairs(grains_neighbors *nb, const grains_grid *g, const vec3 *x, const real *R,
-                                    size_t n, real skin, int nthreads, grains_error *err);
-
-/* Particle-element pairs closer than R_i + R_e + skin, found through the grid
- * from each element's bounding box (TinyDEM Section 3.3). */
-grains_status neighbors_build_mesh(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh,
-                                   const vec3 *x, const real *R, size_t n, real R_max, real skin,
-                                   grains_error *err);
+/* The lists of `n` particles binned in `g`: pairs i < j with
+ * |x_i - x_j| < R_i + R_j + skin, and elements closer than R_i + R_e + skin,
+ * found through the grid from each element's bounding box grown by
+ * R_max + skin (TinyDEM Section 3.3). `mesh` may be NULL. */
+grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
+                              const real *R, size_t n, real R_max, real skin, int nthreads, grains_error *err);
 
 /* Names each store entry by the pair whose list entry holds its handle:
  * keys[h] = (i, j) or (i, element | STORE_MESH_BIT); entries no list entry

@@ -65,10 +65,8 @@ static grains_status sort_particles(grains_sim *sim, store_key *keys, grains_err
 static grains_status build_lists(grains_sim *sim, real R_big, grains_error *err)
 {
     grains_particles *pt = &sim->pt;
-    grains_status s = neighbors_build_pairs(&sim->nb, &sim->grid, pt->x, pt->R, pt->n, sim->p.skin, sim->nthreads, err);
-    if (s == GRAINS_OK)
-        s = neighbors_build_mesh(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, sim->p.skin, err);
-    return s;
+    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, sim->p.skin, sim->nthreads,
+                           err);
 }
 
 /* Spare history entries for each cell block, from its pending contacts. */

@@ -103,8 +103,9 @@ grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grai
     }
     /* Histories of the old mesh's contacts end with it: unreferenced, they
      * are squeezed out at the next rebuild. */
-    for (size_t k = 0; k < sim->nb.m_n; k++)
-        sim->nb.mh[k] = STORE_NONE;
+    for (size_t k = 0; k < sim->nb.n; k++)
+        if (sim->nb.j[k] & STORE_MESH_BIT)
+            sim->nb.h[k] = STORE_NONE;
     grains_mesh_destroy(sim->mesh);
     sim->mesh = m;
     sim->need_rebuild = 1;
@@ -193,7 +194,7 @@ size_t grains_sim_bytes(const grains_sim *sim)
     size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real) + sizeof(uint32_t));
     size_t grid = g->cap_cells * (sizeof(uint64_t) + sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
-    size_t lists = (nb->cap_start + nb->cap_mstart) * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
-                   nb->m_cap * (sizeof(uint32_t) + sizeof(int32_t)) + nb->scratch_cap * sizeof(uint32_t);
+    size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
+                   nb->scratch_cap * sizeof(uint32_t);
     return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history) + sim->cs.cap_blocks * sizeof(store_block);
 }
