@@ -43,6 +43,14 @@ static void no_overlaps(test_ctx *t)
     grains_thermo th;
     grains_sim_thermo(sim, &th);
     CHECK(t, th.n_contacts == 0, "no contacts right after spawning at rest without gravity: %zu", th.n_contacts);
+    /* Without contacts, gravity or drag nothing acts: every particle keeps
+     * v0 = 0 and w0 = 0 exactly, through all the arrays' growth. */
+    int still = 1;
+    for (size_t i = 0; i < n; i++) {
+        grains_particle q = get(sim, i);
+        still = still && q.v.x == 0 && q.v.y == 0 && q.v.z == 0 && q.w.x == 0 && q.w.y == 0 && q.w.z == 0;
+    }
+    CHECK(t, still, "spawned particles without contacts stay exactly at rest");
     grains_sim_destroy(sim);
 }
 

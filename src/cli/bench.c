@@ -261,6 +261,21 @@ static int parse_list(const char *s, long *out, int max)
     return n;
 }
 
+/* A whole-string integer or number; 0 when the text is not one. */
+static int whole_long(const char *v, long *out)
+{
+    char *end;
+    *out = strtol(v, &end, 10);
+    return *v && *end == '\0';
+}
+
+static int whole_double(const char *v, double *out)
+{
+    char *end;
+    *out = strtod(v, &end);
+    return *v && *end == '\0' && isfinite(*out);
+}
+
 static int parse_opts(int argc, char **argv, bench_opts *o)
 {
     *o = (bench_opts){{1000, 10000, 100000}, 3, {1, 2}, 2, 0, 3, 0.4, NULL, NULL, {NULL}, 0};
@@ -272,12 +287,15 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
             o->n_count = parse_list(v, o->n, MAX_LIST);
         else if (strcmp(argv[a], "--threads") == 0)
             o->t_count = parse_list(v, o->threads, MAX_LIST);
-        else if (strcmp(argv[a], "--steps") == 0)
-            o->steps = atol(v);
-        else if (strcmp(argv[a], "--repeat") == 0)
-            o->repeat = atol(v);
-        else if (strcmp(argv[a], "--settle") == 0)
-            o->settle = atof(v);
+        else if (strcmp(argv[a], "--steps") == 0 && !whole_long(v, &o->steps))
+            return 0;
+        else if (strcmp(argv[a], "--repeat") == 0 && !whole_long(v, &o->repeat))
+            return 0;
+        else if (strcmp(argv[a], "--settle") == 0 && !whole_double(v, &o->settle))
+            return 0;
+        else if (strcmp(argv[a], "--steps") == 0 || strcmp(argv[a], "--repeat") == 0 ||
+                 strcmp(argv[a], "--settle") == 0)
+            ; /* parsed above */
         else if (strcmp(argv[a], "--save") == 0)
             o->save = v;
         else if (strcmp(argv[a], "--state") == 0)

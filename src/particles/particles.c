@@ -2,6 +2,7 @@
 #include "particles/particles.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define PARTICLE_LIMIT 2000000000u /* ids are 32-bit in contact keys */
 
@@ -31,7 +32,8 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
              grow_field((void **)&pt->slot, cap, sizeof *pt->slot);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
-    pt->t = pt->f + cap; /* one block; the sums hold nothing between steps */
+    pt->t = pt->f + cap; /* one block; the sums hold nothing between steps, */
+    memset(pt->f, 0, 2 * cap * sizeof *pt->f); /* but must start each step at zero */
     pt->cap = cap;
     return GRAINS_OK;
 }

@@ -102,8 +102,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     }
     if (owned)
         free(keys);
-    else /* the key table stood in the force sums, which must start at zero */
-        memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
+    /* The key table may have stood in the force sums, which must start at zero. */
+    memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
     sim->displacement = 0;
     sim->need_rebuild = 0;
     sim->n_rebuilds++;

@@ -43,6 +43,9 @@ struct grains_sim {
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
 
+/* Spawn attempts of one step (Section 3.1); returns how many were added. */
+grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
+
 /* The next three are worksharing loops for every thread of one parallel
  * region (grains_sim_step), each thread passing its own diag slot. */
 
@@ -51,9 +54,6 @@ void sim_forces(grains_sim *sim, force_diag *d);
 
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);
-
-/* Spawn attempts of one step (Section 3.1); returns how many were added. */
-grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
 
 /* Semi-implicit Euler and SPIRAL (Eqs. 41-48); notes the largest squared
  * speed (a slot apart from force_diag, which other threads may still be
