@@ -103,7 +103,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     if (owned)
         free(keys);
     /* The key table may have stood in the force sums, which must start at zero. */
-    memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
+    if (sim->pt.f)
+        memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
     sim->displacement = 0;
     sim->need_rebuild = 0;
     sim->n_rebuilds++;

@@ -87,7 +87,8 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     sim->diag = total;
     sim->max_overlap = total.max_num / total.max_den;
     if (!stable(sim, &total)) {
-        memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f); /* f and t: one block */
+        if (sim->pt.f) /* f and t: one block */
+            memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
         return report_unstable(sim, &total, err);
     }
     real max_v2 = 0;
