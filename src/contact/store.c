@@ -1,5 +1,5 @@
-/* Contact history store: per-block free lists, spare ranges and overflow;
- * compaction and renaming at rebuilds. */
+/* Contact history store: the streams' rare paths, and the rebuild's
+ * gathering, renaming and re-ordering of the histories. */
 #include "contact/store.h"
 
 #include <stdlib.h>
@@ -7,7 +7,8 @@
 
 #include "util/array.h"
 
-#define STORE_LIMIT 0x70000000u /* handles are int32 */
+#define STORE_LIMIT 0xF0000000u /* places are named by uint32 during a rebuild */
+#define STORE_PLACED (STORE_DEAD - 1)
 
 void store_init(contact_store *cs) { memset(cs, 0, sizeof *cs); }
 
@@ -16,7 +17,7 @@ static void drop_overflow(contact_store *cs)
     for (size_t b = 0; b < cs->n_blocks; b++) {
         free(cs->block[b].ovf); /* overflow is rare: do not keep its memory */
         cs->block[b].ovf = NULL;
-        cs->block[b].ovf_n = cs->block[b].ovf_cap = 0;
+        cs->block[b].ovf_cap = 0;
     }
 }
 
@@ -28,65 +29,128 @@ void store_free(contact_store *cs)
     memset(cs, 0, sizeof *cs);
 }
 
-/* Grows block b's overflow array; only the thread processing b runs this. */
-static int32_t overflow_new(contact_store *cs, uint32_t b)
+void store_queue_free(store_queue *q)
 {
-    store_block *blk = &cs->block[b];
-    size_t k = blk->ovf_n;
-    if ((k + 1) * cs->n_blocks >= STORE_LIMIT) {
-        cs->failed = 1;
-        return STORE_NONE;
-    }
-    if (!array_reserve((void **)&blk->ovf, &blk->ovf_cap, k + 1, sizeof *blk->ovf, 1)) {
-        cs->failed = 1;
-        return STORE_NONE;
-    }
-    blk->ovf_n = k + 1;
-    return (int32_t)(-2 - (int64_t)(k * cs->n_blocks + b));
+    free(q->e);
+    memset(q, 0, sizeof *q);
 }
 
-/* A dead entry on a free list keeps the next free index in its first double. */
-static size_t free_link(const hm_history *h)
+/* The queue is a ring: carrying pops one and may push one, never growing it. */
+static void queue_pop(store_queue *q, hm_history *out)
 {
-    uint64_t next;
-    memcpy(&next, &h->us[0], sizeof next);
-    return (size_t)next;
+    if (out)
+        *out = q->e[q->head];
+    q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+    q->n--;
 }
 
-static void set_free_link(hm_history *h, size_t next)
+static void queue_push_unchecked(store_queue *q, const hm_history *h)
 {
-    uint64_t v = next;
-    memcpy(&h->us[0], &v, sizeof v);
+    size_t at = q->head + q->n;
+    q->e[at >= q->cap ? at - q->cap : at] = *h;
+    q->n++;
 }
 
-int32_t store_new(contact_store *cs, uint32_t b)
+static int queue_push(store_queue *q, const hm_history *h)
 {
-    if (b >= cs->n_blocks)
-        return STORE_NONE;
-    store_block *blk = &cs->block[b];
-    int32_t h;
-    if (blk->free_head != SIZE_MAX) {
-        h = (int32_t)blk->free_head;
-        blk->free_head = free_link(&cs->c[h]);
-    } else if (blk->next < blk->end) {
-        h = (int32_t)blk->next++;
-    } else if ((h = overflow_new(cs, b)) == STORE_NONE) {
-        return STORE_NONE;
+    if (q->n == q->cap) {
+        size_t ncap = 2 * q->cap + 16;
+        hm_history *e = malloc(ncap * sizeof *e);
+        if (!e)
+            return 0;
+        for (size_t k = 0; k < q->n; k++) /* unwrap */
+            e[k] = q->e[(q->head + k) % q->cap];
+        free(q->e);
+        q->e = e;
+        q->cap = ncap;
+        q->head = 0;
     }
-    memset(store_get(cs, h), 0, sizeof(hm_history));
+    queue_push_unchecked(q, h);
+    return 1;
+}
+
+/* Unread old histories: in the queue, then from r on in the window. */
+static size_t unread(const store_stream *s) { return s->q->n + (s->r < s->n_old ? s->n_old - s->r : 0); }
+
+/* Place w is about to be written: an unread history there joins the queue. */
+static int free_place(store_stream *s, int may_grow)
+{
+    if (s->w != s->r || s->r >= s->n_old)
+        return 1;
+    const hm_history *h = store_slot(s, s->r);
+    if (may_grow) {
+        if (!queue_push(s->q, h))
+            return 0;
+    } else {
+        queue_push_unchecked(s->q, h); /* one was just popped */
+    }
+    s->r++;
+    return 1;
+}
+
+/* Leaves the aligned state: r is kept from now on. */
+static void unalign(store_stream *s)
+{
+    if (s->aligned) {
+        s->r = s->w;
+        s->aligned = 0;
+    }
+}
+
+/* Back to the fast path once the insertions and drops have evened out. */
+static void realign(store_stream *s) { s->aligned = s->q->n == 0 && s->r == s->w; }
+
+hm_history *store_carry_moved(store_stream *s)
+{
+    hm_history old;
+    if (s->q->n) {
+        queue_pop(s->q, &old);
+        free_place(s, 0);
+    } else {
+        old = *store_slot(s, s->r++); /* w < r: place w was read already */
+    }
+    hm_history *h = store_slot(s, s->w++);
+    *h = old;
+    realign(s);
     return h;
 }
 
-void store_release(contact_store *cs, uint32_t b, int32_t h)
+/* Room for `need` histories in the window and the overflow array. Sized
+ * at each insertion for every history still to be placed, so that carrying
+ * never needs to grow it. */
+static int reserve_places(store_stream *s, size_t need)
 {
-    if (h < 0 || b >= cs->n_blocks)
-        return; /* overflow entries go at the next rebuild */
-    set_free_link(&cs->c[h], cs->block[b].free_head);
-    cs->block[b].free_head = (size_t)h;
+    store_block *blk = s->blk;
+    if (need <= blk->cap)
+        return 1;
+    return array_reserve((void **)&blk->ovf, &blk->ovf_cap, need - blk->cap, sizeof *blk->ovf, 1);
 }
 
-/* Exact size: the spare ranges are the slack. Shrinks when more than an
- * eighth would stand empty (after a burst of contacts has ended). */
+hm_history *store_insert(store_stream *s)
+{
+    unalign(s);
+    if (!reserve_places(s, s->w + unread(s) + 1) || !free_place(s, 1)) {
+        s->blk->failed = 1;
+        return NULL;
+    }
+    hm_history *h = store_slot(s, s->w++);
+    memset(h, 0, sizeof *h);
+    realign(s);
+    return h;
+}
+
+void store_drop(store_stream *s)
+{
+    unalign(s);
+    if (s->q->n)
+        queue_pop(s->q, NULL);
+    else
+        s->r++;
+    realign(s);
+}
+
+/* Exact size: the windows' spare room is the slack. Shrinks when more than
+ * an eighth would stand empty (after a burst of contacts has ended). */
 static int reserve(contact_store *cs, size_t need)
 {
     if (need <= cs->cap && need >= cs->cap - cs->cap / 8)
@@ -97,52 +161,67 @@ static int reserve(contact_store *cs, size_t need)
     return 1;
 }
 
-grains_status store_merge_overflow(contact_store *cs, grains_error *err)
+/* Block b's window part to place `to` (its overflow part follows later). */
+static void move_window(contact_store *cs, size_t b, size_t to)
 {
-    if (cs->failed)
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
-    size_t extra = 0;
+    const store_block *blk = &cs->block[b];
+    size_t k = blk->n < blk->cap ? blk->n : blk->cap;
+    if (to != blk->base && k)
+        memmove(&cs->c[to], &cs->c[blk->base], k * sizeof *cs->c);
+}
+
+grains_status store_gather(contact_store *cs, size_t *n, grains_error *err)
+{
+    size_t total = 0;
     for (size_t b = 0; b < cs->n_blocks; b++) {
-        cs->block[b].ovf_base = cs->n + extra;
-        extra += cs->block[b].ovf_n;
+        if (cs->block[b].failed)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+        total += cs->block[b].n;
     }
-    if (!extra)
-        return GRAINS_OK;
-    if (cs->n + extra >= STORE_LIMIT || (cs->n + extra > cs->cap && !reserve(cs, cs->n + extra)))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories",
-                                cs->n + extra);
-    for (size_t b = 0; b < cs->n_blocks; b++)
-        if (cs->block[b].ovf_n)
-            memcpy(&cs->c[cs->block[b].ovf_base], cs->block[b].ovf, cs->block[b].ovf_n * sizeof *cs->c);
-    cs->n += extra;
+    if (total > cs->cap && !reserve(cs, total))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", total);
+    /* Windows stay in order, so those moving down can go first to last and
+     * those moving up last to first without overwriting one not yet moved;
+     * the overflow parts, from their own arrays, fill in after. */
+    size_t to = 0;
+    for (size_t b = 0; b < cs->n_blocks; b++) {
+        if (to <= cs->block[b].base)
+            move_window(cs, b, to);
+        to += cs->block[b].n;
+    }
+    for (size_t b = cs->n_blocks; b-- > 0;) {
+        to -= cs->block[b].n;
+        if (to > cs->block[b].base)
+            move_window(cs, b, to);
+    }
+    for (size_t b = 0; b < cs->n_blocks; b++) {
+        const store_block *blk = &cs->block[b];
+        if (blk->n > blk->cap)
+            memcpy(&cs->c[to + blk->cap], blk->ovf, (blk->n - blk->cap) * sizeof *cs->c);
+        to += blk->n;
+    }
+    drop_overflow(cs);
+    cs->n_blocks = 0; /* the windows are gone with the gathering */
+    cs->n = total;
+    *n = total;
     return GRAINS_OK;
 }
 
-int32_t store_merged_handle(const contact_store *cs, int32_t h)
-{
-    if (h >= 0)
-        return h;
-    uint32_t k = (uint32_t)(-2 - h), nb = (uint32_t)cs->n_blocks;
-    return (int32_t)(cs->block[k % nb].ovf_base + k / nb);
-}
-
-void store_compact(contact_store *cs, store_key *keys)
+void store_compact(contact_store *cs, store_key *keys, size_t *n)
 {
     size_t live = 0;
-    for (size_t k = 0; k < cs->n; k++)
+    for (size_t k = 0; k < *n; k++)
         if (keys[k].i != STORE_DEAD) {
             cs->c[live] = cs->c[k]; /* in place: live <= k */
             keys[live++] = keys[k];
         }
-    cs->n = live;
-    drop_overflow(cs);
-    cs->n_blocks = 0; /* the spare ranges are gone with the squeeze */
+    *n = live;
 }
 
-void store_remap(contact_store *cs, store_key *keys, const uint32_t *where, int nthreads)
+void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int nthreads)
 {
 #pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t k = 0; k < cs->n; k++) {
+    for (size_t k = 0; k < n; k++) {
         store_key *key = &keys[k];
         uint32_t i = where[key->i];
         if (key->j & STORE_MESH_BIT) {
@@ -160,32 +239,57 @@ void store_remap(contact_store *cs, store_key *keys, const uint32_t *where, int 
     }
 }
 
-static int reserve_blocks(contact_store *cs, size_t n_blocks)
+grains_status store_windows(contact_store *cs, const uint32_t *pending, const uint32_t *live, size_t n_blocks,
+                            grains_error *err)
 {
-    return array_reserve((void **)&cs->block, &cs->cap_blocks, n_blocks, sizeof *cs->block, 4);
-}
-
-grains_status store_reserve_spare(contact_store *cs, const uint32_t *pending, const uint32_t *live,
-                                  size_t n_blocks, grains_error *err)
-{
-    if (!reserve_blocks(cs, n_blocks))
+    if (!array_reserve((void **)&cs->block, &cs->cap_blocks, n_blocks, sizeof *cs->block, 4))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
-    /* Each block: its pending contacts, plus 1/64 of all its contacts and
-     * one more for those that begin before the next rebuild (ended
-     * contacts' entries are reused; beyond that, the overflow array). */
-    size_t total = cs->n;
+    /* Each block: its histories, its pending contacts, and 1/64 of all its
+     * contacts plus one more for those that begin before the next rebuild;
+     * beyond that, its overflow array. */
+    size_t total = 0;
     for (size_t b = 0; b < n_blocks; b++) {
         store_block *blk = &cs->block[b];
-        blk->next = total;
-        total += pending[b] + (pending[b] + live[b]) / 64 + 1;
-        blk->end = total;
-        blk->free_head = SIZE_MAX;
-        blk->ovf = NULL;
-        blk->ovf_n = blk->ovf_cap = blk->ovf_base = 0;
+        memset(blk, 0, sizeof *blk);
+        blk->base = total;
+        blk->n = live[b];
+        blk->cap = live[b] + pending[b] + (pending[b] + live[b]) / 64 + 1;
+        total += blk->cap;
     }
-    if (total >= STORE_LIMIT || !reserve(cs, total))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    /* The histories still lie in their old order until store_permute. */
+    size_t need = total > cs->n ? total : cs->n;
+    if (need >= STORE_LIMIT || !reserve(cs, need))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", total);
     cs->n = total;
     cs->n_blocks = n_blocks;
     return GRAINS_OK;
+}
+
+/* Whether place d still holds a history that has not moved. */
+static int unmoved(const store_key *keys, size_t n, size_t d)
+{
+    return d < n && keys[d].i != STORE_DEAD && keys[d].i != STORE_PLACED;
+}
+
+void store_permute(contact_store *cs, store_key *keys, size_t n)
+{
+    /* Follows each cycle of the permutation: the history in hand goes to
+     * its place, and the one it displaces is taken up next. */
+    for (size_t k = 0; k < n; k++) {
+        if (!unmoved(keys, n, k))
+            continue;
+        hm_history carry = cs->c[k];
+        size_t d = keys[k].j;
+        keys[k].i = STORE_PLACED;
+        while (unmoved(keys, n, d)) {
+            hm_history next = cs->c[d];
+            size_t nd = keys[d].j;
+            keys[d].i = STORE_PLACED;
+            cs->c[d] = carry;
+            carry = next;
+            d = nd;
+        }
+        cs->c[d] = carry;
+    }
+    reserve(cs, cs->n); /* let go of the old order's excess, if any */
 }

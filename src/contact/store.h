@@ -1,22 +1,24 @@
 /* Contact history store: one entry (the seven springs, 56 bytes) per
- * touching pair, reached only through the handle held by the pair's entry in
- * the neighbour lists, so histories persist for the whole life of a contact.
+ * touching pair, kept in the order of the candidate lists, so that no list
+ * entry needs a handle: an entry whose STORE_HIST_BIT is set owns the next
+ * history in its cell block's sequence. Histories persist for the whole
+ * life of a contact, across rebuilds and re-sorting.
  *
- * Race policy (written once, here): between rebuilds every pair is evaluated
- * while its particle i's cell block is processed, and one thread has a
- * block for a whole colour phase. So all allocation state lives with the
- * blocks: a new entry comes from the block's free list (entries of contacts
- * that ended in it), then from its spare range (sized from the block's
- * pairs that already touch but have no entry yet), then from its overflow
- * array, which grows as needed and is merged at the next rebuild. No atomics
- * or locks, and nothing in it depends on the threads: in particular no
- * rebuild is ever forced by it, so rebuilds (which re-sort the particles
- * and with them the order of the force sums) come at the same steps for any
- * thread count.
+ * Each cell block owns a window of the pool: its histories in list order,
+ * then spare room; entries past the window continue in the block's own
+ * overflow array. The force loop walks a block's lists in order and its
+ * histories with them (a stream, store_stream): a continuing contact's
+ * history is carried to the next place, a new one inserted there, an ended
+ * one dropped. Insertions displace unread histories into a small per-thread
+ * queue until their turn. One thread has a block for a whole colour phase,
+ * so nothing is shared: no atomics or locks, and nothing depends on the
+ * thread count; in particular no rebuild is ever forced by it, so rebuilds
+ * (which re-sort the particles and with them the order of the force sums)
+ * come at the same steps for any thread count.
  *
- * At a rebuild the entries are named by keys read off the old lists
- * (store_key, kept only for the rebuild), squeezed, renamed after the
- * particles' move and re-attached to the new lists (sim/rebuild.c). */
+ * At a rebuild the histories are named by keys read off the old lists,
+ * renamed after the particles' move, and put in the order of the new lists
+ * (sim/rebuild.c). */
 #ifndef GRAINS_CONTACT_STORE_H
 #define GRAINS_CONTACT_STORE_H
 
@@ -25,68 +27,103 @@
 #include "contact/hertz_mindlin.h"
 #include "grains/error.h"
 
-#define STORE_NONE (-1)
+#define STORE_MESH_BIT 0x80000000u  /* list entry names a mesh element */
+#define STORE_HIST_BIT 0x40000000u  /* list entry has a history */
+#define STORE_INDEX_MASK 0x3FFFFFFFu /* the partner or element index */
 #define STORE_DEAD UINT32_MAX
-#define STORE_MESH_BIT 0x80000000u
 
-/* Which pair an entry belongs to, during a rebuild: particle i and partner
+/* Which pair a history belongs to, during a rebuild: particle i and partner
  * j > i, or element | STORE_MESH_BIT; i == STORE_DEAD for no pair. */
 typedef struct {
     uint32_t i, j;
 } store_key;
 
-/* Allocation state of one cell block. */
+/* The histories of one cell block. */
 typedef struct {
-    size_t next, end;      /* spare range [next, end) */
-    size_t free_head;      /* first reusable entry, or SIZE_MAX */
-    hm_history *ovf;       /* overflow entries */
-    size_t ovf_n, ovf_cap, ovf_base;
+    size_t base, cap;  /* window [base, base + cap) of the pool */
+    size_t n;          /* histories, in list order; those from cap on are in ovf */
+    hm_history *ovf;
+    size_t ovf_cap;
+    int failed;        /* an allocation failed (reported at the next rebuild) */
 } store_block;
 
 typedef struct {
     hm_history *c;
-    size_t n, cap;         /* entries in use (live or dead), allocated */
+    size_t n, cap;     /* the windows' extent, allocated */
     store_block *block;
     size_t n_blocks, cap_blocks;
-    int failed;            /* an overflow allocation failed (reported at the next rebuild) */
 } contact_store;
+
+/* Histories displaced by insertions, waiting for their turn (one per thread). */
+typedef struct {
+    hm_history *e;
+    size_t head, n, cap;
+} store_queue;
+
+/* A walk through one block's histories in list order. */
+typedef struct {
+    store_block *blk;
+    hm_history *pool;  /* the block's window */
+    size_t r, w, n_old; /* next unread old history, next place to write, old count */
+    int aligned;       /* nothing inserted or dropped so far: r == w (not kept) and the queue is empty */
+    store_queue *q;
+} store_stream;
 
 void store_init(contact_store *cs);
 void store_free(contact_store *cs);
+void store_queue_free(store_queue *q);
 
-/* A fresh zeroed entry for a contact starting in cell block `b`; returns its
- * handle, or STORE_NONE if memory ran out. */
-int32_t store_new(contact_store *cs, uint32_t b);
-
-/* Ends the contact with handle h in cell block `b`, which may reuse the entry. */
-void store_release(contact_store *cs, uint32_t b, int32_t h);
-
-/* History of handle h (a pool index, or an overflow entry when negative). */
-static inline hm_history *store_get(contact_store *cs, int32_t h)
+static inline hm_history *store_slot(const store_stream *s, size_t k)
 {
-    if (h >= 0)
-        return &cs->c[h];
-    uint32_t k = (uint32_t)(-2 - h), nb = (uint32_t)cs->n_blocks;
-    return &cs->block[k % nb].ovf[k / nb];
+    return k < s->blk->cap ? &s->pool[k] : &s->blk->ovf[k - s->blk->cap];
 }
 
+static inline void store_open(store_stream *s, contact_store *cs, uint32_t b, store_queue *q)
+{
+    s->blk = &cs->block[b];
+    s->pool = cs->c + s->blk->base;
+    s->r = s->w = 0;
+    s->n_old = s->blk->n;
+    s->aligned = 1;
+    s->q = q;
+    q->head = q->n = 0;
+}
+
+/* Out of line: the rare paths of the stream (store.c). */
+hm_history *store_carry_moved(store_stream *s);
+hm_history *store_insert(store_stream *s);
+void store_drop(store_stream *s);
+
+/* The history of the next listed contact that continues, at its new place. */
+static inline hm_history *store_carry(store_stream *s)
+{
+    if (s->aligned) /* in place */
+        return store_slot(s, s->w++);
+    return store_carry_moved(s);
+}
+
+/* Ends the walk: every old history has been carried or dropped. */
+static inline void store_close(store_stream *s) { s->blk->n = s->w; }
+
 /* Rebuild, in this order: */
-/* 1. Appends the overflow entries to the pool; store_merged_handle then
- *    gives each old handle's pool index. Fails if an allocation had failed. */
-grains_status store_merge_overflow(contact_store *cs, grains_error *err);
-int32_t store_merged_handle(const contact_store *cs, int32_t h);
-/* 2. Squeezes out the entries whose key is dead (keys[k] names entry k;
- *    both arrays are compacted together) and drops the overflow arrays. */
-void store_compact(contact_store *cs, store_key *keys);
+/* 1. Moves every block's histories together, in block order from the
+ *    start of the pool; returns their count in *n. Fails if an allocation
+ *    had failed. */
+grains_status store_gather(contact_store *cs, size_t *n, grains_error *err);
+/* 2. Squeezes out the histories whose key is dead (both arrays together). */
+void store_compact(contact_store *cs, store_key *keys, size_t *n);
 /* 3. Renames the keys when particle i moves to where[i], keeping i < j for
  *    pairs. A pair seen from the other side has its sliding spring reversed
  *    (v_s is odd under i <-> j, v_r and v_t are even). */
-void store_remap(contact_store *cs, store_key *keys, const uint32_t *where, int nthreads);
-/* 4. Hands each of `n_blocks` cell blocks a spare range for the contacts
- *    that begin in it before the next rebuild: pending[b] entries (pairs
- *    that touch already but have no entry yet) and a margin from live[b]
- *    (its pairs that have one). */
-grains_status store_reserve_spare(contact_store *cs, const uint32_t *pending, const uint32_t *live,
-                                  size_t n_blocks, grains_error *err);
+void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int nthreads);
+/* 4. New windows for `n_blocks` cell blocks: live[b] histories and room
+ *    for pending[b] contacts (pairs that touch already but have none yet)
+ *    and a margin; the histories are not moved yet. */
+grains_status store_windows(contact_store *cs, const uint32_t *pending, const uint32_t *live, size_t n_blocks,
+                            grains_error *err);
+/* 5. Moves history k (of n) to the place keys[k].j of the new windows
+ *    (distinct places); a history whose keys[k].i is STORE_DEAD is dropped.
+ *    Consumes the keys. */
+void store_permute(contact_store *cs, store_key *keys, size_t n);
 
 #endif

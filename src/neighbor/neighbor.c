@@ -8,17 +8,16 @@
 
 #define LIST_LIMIT 0xF0000000u /* offsets are 32-bit */
 
-/* Two arrays that share one capacity; lists change little between rebuilds. */
-static int grow_both(void **a, void **b, size_t *cap, size_t need, size_t size_a, size_t size_b)
+/* Lists change little between rebuilds: little headroom. */
+static int grow_list(grains_neighbors *nb, size_t need)
 {
-    if (need <= *cap)
+    if (need <= nb->cap)
         return 1;
     size_t ncap = array_grown(need, 32);
-    int ok = array_resize(a, ncap, size_a);
-    ok = array_resize(b, ncap, size_b) && ok;
-    if (ok)
-        *cap = ncap;
-    return ok;
+    if (!array_resize((void **)&nb->j, ncap, sizeof *nb->j))
+        return 0;
+    nb->cap = ncap;
+    return 1;
 }
 
 /* Visits the candidates of i (j > i within reach); returns how many, and
@@ -127,7 +126,6 @@ static void place_mesh(grains_neighbors *nb, size_t count)
     for (size_t k = count; k-- > 0;) {
         uint32_t i = nb->scratch[2 * k], at = --nb->start[i + 1];
         nb->j[at] = nb->scratch[2 * k + 1] | STORE_MESH_BIT;
-        nb->h[at] = STORE_NONE;
     }
     for (size_t k = 0; k < count; k++)
         nb->start[nb->scratch[2 * k] + 1]++;
@@ -137,6 +135,9 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
                               const real *R, size_t n, real R_max, real skin, int nthreads, grains_error *err)
 {
     size_t n_mesh = 0;
+    if (n > STORE_INDEX_MASK || (mesh && mesh->n_elements > STORE_INDEX_MASK))
+        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u particles or mesh elements",
+                                STORE_INDEX_MASK);
     if (!array_reserve((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start, 4) ||
         !collect_mesh(nb, &n_mesh, g, mesh, x, R, R_max, skin))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
@@ -154,50 +155,79 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
             return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u neighbour pairs", LIST_LIMIT);
         nb->start[i + 1] = (uint32_t)total;
     }
-    if (!grow_both((void **)&nb->j, (void **)&nb->h, &nb->cap, total, sizeof *nb->j, sizeof *nb->h))
+    if (!grow_list(nb, total))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", total);
     nb->n = total;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t i = 0; i < n; i++) {
-        uint32_t pairs = pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
-        for (uint32_t k = nb->start[i]; k < nb->start[i] + pairs; k++)
-            nb->h[k] = STORE_NONE;
-    }
+    for (size_t i = 0; i < n; i++)
+        pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
     place_mesh(nb, n_mesh);
     return GRAINS_OK;
 }
 
-void neighbors_collect_keys(const grains_neighbors *nb, const contact_store *cs, store_key *keys, int nthreads)
+size_t neighbors_collect_keys(const grains_neighbors *nb, store_key *keys, int drop_mesh)
 {
-    for (size_t k = 0; k < cs->n; k++)
-        keys[k].i = STORE_DEAD;
-    const size_t n = nb->n_particles;
-#pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t i = 0; i < n; i++) {
-        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
-            if (nb->h[k] != STORE_NONE)
-                keys[store_merged_handle(cs, nb->h[k])] = (store_key){(uint32_t)i, nb->j[k]};
-    }
+    size_t h = 0;
+    for (size_t i = 0; i < nb->n_particles; i++)
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+            uint32_t j = nb->j[k];
+            if (!(j & STORE_HIST_BIT))
+                continue;
+            int dead = drop_mesh && (j & STORE_MESH_BIT);
+            keys[h++] = (store_key){dead ? STORE_DEAD : (uint32_t)i, j & ~STORE_HIST_BIT};
+        }
+    return h;
 }
 
-static int32_t *find_handle(grains_neighbors *nb, store_key key)
+static uint32_t find_entry(const grains_neighbors *nb, store_key key)
 {
     if (key.i >= nb->n_particles)
-        return NULL;
+        return STORE_DEAD;
     for (uint32_t k = nb->start[key.i]; k < nb->start[key.i + 1]; k++)
         if (nb->j[k] == key.j)
-            return &nb->h[k];
-    return NULL;
+            return k;
+    return STORE_DEAD;
 }
 
-void neighbors_attach_contacts(grains_neighbors *nb, const contact_store *cs, const store_key *keys, int nthreads)
+void neighbors_attach_contacts(grains_neighbors *nb, store_key *keys, size_t n, int nthreads)
 {
+    /* Pairs are distinct, so each entry is marked by one key only. */
 #pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t k = 0; k < cs->n; k++) {
-        int32_t *h = find_handle(nb, keys[k]);
-        if (h)
-            *h = (int32_t)k;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t at = find_entry(nb, keys[k]);
+        if (at == STORE_DEAD) {
+            keys[k].i = STORE_DEAD;
+            continue;
+        }
+        nb->j[at] |= STORE_HIST_BIT;
+        keys[k].j = at;
     }
+}
+
+static uint32_t marked(const grains_neighbors *nb, uint32_t from, uint32_t to)
+{
+    uint32_t c = 0;
+    for (uint32_t k = from; k < to; k++)
+        c += (nb->j[k] & STORE_HIST_BIT) != 0;
+    return c;
+}
+
+void neighbors_place_histories(const grains_neighbors *nb, const grains_grid *g, const contact_store *cs,
+                               store_key *keys, size_t n, uint32_t *first, int nthreads)
+{
+    const long n_blocks = (long)g->n_blocks;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (long b = 0; b < n_blocks; b++) {
+        size_t place = cs->block[b].base;
+        for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
+            first[i] = (uint32_t)place;
+            place += marked(nb, nb->start[i], nb->start[i + 1]);
+        }
+    }
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (size_t k = 0; k < n; k++)
+        if (keys[k].i != STORE_DEAD)
+            keys[k].j = first[keys[k].i] + marked(nb, nb->start[keys[k].i], keys[k].j);
 }
 
 static int touches(vec3 d, real reach) { return v3_dot(d, d) < reach * reach; }
@@ -211,8 +241,8 @@ void neighbors_count_contacts(const grains_neighbors *nb, const grains_grid *g, 
         uint32_t p = 0, l = 0;
         for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
             for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
-                uint32_t j = nb->j[k], e = j & ~STORE_MESH_BIT;
-                if (nb->h[k] != STORE_NONE)
+                uint32_t j = nb->j[k], e = j & STORE_INDEX_MASK;
+                if (j & STORE_HIST_BIT)
                     l++;
                 else if (j & STORE_MESH_BIT)
                     p += touches(grains_mesh_offset(mesh, e, x[i]), R[i] + mesh->elements[e].R);
@@ -229,7 +259,6 @@ void neighbors_free(grains_neighbors *nb)
 {
     free(nb->start);
     free(nb->j);
-    free(nb->h);
     free(nb->scratch);
     memset(nb, 0, sizeof *nb);
 }

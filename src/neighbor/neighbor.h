@@ -1,8 +1,8 @@
 /* Verlet candidate lists, rebuilt only when some particle may have moved more
  * than half the skin. One list per particle i, in CSR order: its partners
  * j > i (a half list), then its mesh elements, marked e | STORE_MESH_BIT.
- * Each entry carries the handle of its contact history (STORE_NONE while
- * the pair does not touch). */
+ * An entry whose pair has a contact history is marked STORE_HIST_BIT; the
+ * histories follow the lists' order (contact/store.h). */
 #ifndef GRAINS_NEIGHBOR_H
 #define GRAINS_NEIGHBOR_H
 
@@ -13,8 +13,7 @@
 typedef struct {
     size_t n_particles;
     uint32_t *start;        /* n_particles + 1 offsets into j, h */
-    uint32_t *j;            /* partner particle, or element | STORE_MESH_BIT */
-    int32_t *h;             /* contact handle */
+    uint32_t *j;            /* partner particle, or element | STORE_MESH_BIT; | STORE_HIST_BIT */
     size_t n, cap, cap_start;
     uint32_t *scratch;      /* (particle, element) pairs while building */
     size_t scratch_cap;
@@ -27,20 +26,26 @@ typedef struct {
 grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
                               const real *R, size_t n, real R_max, real skin, int nthreads, grains_error *err);
 
-/* Names each store entry by the pair whose list entry holds its handle:
- * keys[h] = (i, j) or (i, element | STORE_MESH_BIT); entries no list entry
- * holds get STORE_DEAD. Call after store_merge_overflow. */
-void neighbors_collect_keys(const grains_neighbors *nb, const contact_store *cs, store_key *keys, int nthreads);
+/* Names the histories by the pairs of the lists' marked entries, in list
+ * order: keys[k] = (i, j) or (i, element | STORE_MESH_BIT); `drop_mesh`
+ * names the mesh contacts' histories STORE_DEAD instead. Returns how many. */
+size_t neighbors_collect_keys(const grains_neighbors *nb, store_key *keys, int drop_mesh);
 
-/* Points the new lists at the entries named by keys; an entry whose pair is
- * no longer listed is left unreferenced (its contact ends). */
-void neighbors_attach_contacts(grains_neighbors *nb, const contact_store *cs, const store_key *keys, int nthreads);
+/* Marks the new lists' entries of the keys' pairs; keys[k].j becomes the
+ * entry's index, or keys[k].i STORE_DEAD when the pair is no longer listed
+ * (its contact ends). */
+void neighbors_attach_contacts(grains_neighbors *nb, store_key *keys, size_t n, int nthreads);
 
 /* Per cell block b: pending[b], the listed pairs of its particles that
  * touch but have no history yet (they start this step), and live[b], those
  * that have one. */
 void neighbors_count_contacts(const grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh,
                               const vec3 *x, const real *R, uint32_t *pending, uint32_t *live, int nthreads);
+
+/* After store_windows: keys[k].j (an entry index) becomes the place of its
+ * history in the new order, using `first` (n_particles entries) as scratch. */
+void neighbors_place_histories(const grains_neighbors *nb, const grains_grid *g, const contact_store *cs,
+                               store_key *keys, size_t n, uint32_t *first, int nthreads);
 
 void neighbors_free(grains_neighbors *nb);
 

@@ -32,35 +32,52 @@ static void note_singular(force_diag *d, long i)
     d->max_overlap_i = i;
 }
 
-static inline void end_contact(contact_store *cs, uint32_t block, int32_t *h)
+/* Ends the contact of list entry *entry, if it had one. */
+static inline void end_contact(store_stream *s, uint32_t *entry)
 {
-    if (*h != STORE_NONE) {
-        store_release(cs, block, *h);
-        *h = STORE_NONE;
+    if (*entry & STORE_HIST_BIT) {
+        store_drop(s);
+        *entry &= ~STORE_HIST_BIT;
     }
 }
 
+/* The history of the touching pair of list entry *entry: carried on, or
+ * new (NULL when memory ran out: reported at the next rebuild). */
+static inline hm_history *contact_history(store_stream *s, uint32_t *entry)
+{
+    if (*entry & STORE_HIST_BIT)
+        return store_carry(s);
+    hm_history *h = store_insert(s);
+    if (h)
+        *entry |= STORE_HIST_BIT;
+    return h;
+}
+
 /* One contact of particle i with mesh element e (the wall convention). */
-static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t e, int32_t *h, uint32_t block, force_diag *d,
+static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, store_stream *s, force_diag *d,
                                hm_result *r)
 {
+    uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
     const vec3 zero = {0, 0, 0};
     real R_e = sim->mesh->elements[e].R;
     vec3 dx = grains_mesh_offset(sim->mesh, e, pt->x[i]);
     real reach = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
     if (d2 >= reach * reach) {
-        end_contact(&sim->cs, block, h);
+        end_contact(s, entry);
         return 0;
     }
     if (d2 == 0) {
         note_singular(d, i);
+        if (*entry & STORE_HIST_BIT)
+            store_carry(s); /* kept as it was */
         return 0;
     }
-    if (*h == STORE_NONE && (*h = store_new(&sim->cs, block)) == STORE_NONE)
-        return 0; /* out of memory: reported at the next rebuild */
+    hm_history *h = contact_history(s, entry);
+    if (!h)
+        return 0;
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1};
-    hm_contact(&sim->hp, &pr, store_get(&sim->cs, *h), r);
+    hm_contact(&sim->hp, &pr, h, r);
     note_overlap(d, r->delta, 2 * r->R_eff, i);
     return 1;
 }
@@ -68,7 +85,7 @@ static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t e, int32_t 
 /* The contacts of particle i: partners j > i, then mesh elements. Forces on
  * i are summed in registers and added once; reactions go to j as they come
  * (j's cell belongs to this thread for the whole colour phase). */
-static void particle_contacts(grains_sim *sim, uint32_t i, uint32_t block, force_diag *d)
+__attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
@@ -79,7 +96,7 @@ static void particle_contacts(grains_sim *sim, uint32_t i, uint32_t block, force
     const uint32_t end = nb->start[i + 1];
     for (uint32_t k = nb->start[i]; k < end; k++) {
         /* The partners are scattered in memory: fetch two ahead. */
-        uint32_t ahead = nb->j[k + 2 < end ? k + 2 : k];
+        uint32_t ahead = nb->j[k + 2 < end ? k + 2 : k] & ~STORE_HIST_BIT;
         if (!(ahead & STORE_MESH_BIT)) {
             __builtin_prefetch(&pt->x[ahead]);
             __builtin_prefetch(&pt->v[ahead]);
@@ -87,11 +104,9 @@ static void particle_contacts(grains_sim *sim, uint32_t i, uint32_t block, force
             __builtin_prefetch(&pt->f[ahead], 1);
             __builtin_prefetch(&pt->t[ahead], 1);
         }
-        if (k + 2 < end && nb->h[k + 2] >= 0)
-            __builtin_prefetch(&sim->cs.c[nb->h[k + 2]], 1);
-        uint32_t j = nb->j[k];
-        if (j & STORE_MESH_BIT) {
-            if (wall_contact(sim, i, j & ~STORE_MESH_BIT, &nb->h[k], block, d, &r)) {
+        uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
+        if (*entry & STORE_MESH_BIT) {
+            if (wall_contact(sim, i, entry, s, d, &r)) {
                 f_i = v3_add(f_i, r.f);
                 t_i = v3_add(t_i, r.t_i);
             }
@@ -101,17 +116,20 @@ static void particle_contacts(grains_sim *sim, uint32_t i, uint32_t block, force
         real reach = R_i + pt->R[j];
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
-            end_contact(&sim->cs, block, &nb->h[k]);
+            end_contact(s, entry);
             continue;
         }
         if (d2 == 0) {
             note_singular(d, i);
+            if (*entry & STORE_HIST_BIT)
+                store_carry(s); /* kept as it was */
             continue;
         }
-        if (nb->h[k] == STORE_NONE && (nb->h[k] = store_new(&sim->cs, block)) == STORE_NONE)
-            continue; /* out of memory: reported at the next rebuild */
+        hm_history *h = contact_history(s, entry);
+        if (!h)
+            continue;
         hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
-        hm_contact(&sim->hp, &pr, store_get(&sim->cs, nb->h[k]), &r);
+        hm_contact(&sim->hp, &pr, h, &r);
         f_i = v3_add(f_i, r.f);
         t_i = v3_add(t_i, r.t_i);
         pt->f[j] = v3_sub(pt->f[j], r.f);
@@ -124,7 +142,7 @@ static void particle_contacts(grains_sim *sim, uint32_t i, uint32_t block, force
 
 force_diag sim_reduce_diag(const grains_sim *sim)
 {
-    force_diag total = {0, 0, 1, -1, LONG_MAX};
+    force_diag total = {0, 0, 1, -1, LONG_MAX, 0};
     for (int t = 0; t < sim->nthreads; t++) {
         const force_diag *d = &sim->diag_thread[t];
         total.n_contacts += d->n_contacts;
@@ -135,21 +153,27 @@ force_diag sim_reduce_diag(const grains_sim *sim)
             total.max_overlap_i = d->max_overlap_i;
         }
         total.non_finite = d->non_finite < total.non_finite ? d->non_finite : total.non_finite;
+        total.history_failed |= d->history_failed;
     }
     return total;
 }
 
-void sim_forces(grains_sim *sim, force_diag *d)
+void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
 {
     const grains_grid *g = &sim->grid;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {
 #pragma omp for schedule(dynamic, 1)
-        for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
-            /* a block's particles are one range in memory */
+        for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++) {
+            /* a block's particles are one range in memory, its histories another */
+            store_stream s;
+            store_open(&s, &sim->cs, b, q);
             for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-                particle_contacts(sim, i, b, d);
+                particle_contacts(sim, i, &s, d);
+            store_close(&s);
+            d->history_failed |= sim->cs.block[b].failed;
+        }
     }
 }
 

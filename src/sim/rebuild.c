@@ -24,37 +24,50 @@ static void *scratch(void *dead, size_t dead_bytes, size_t bytes, int *owned)
     return *owned ? malloc(bytes ? bytes : 1) : dead;
 }
 
-/* Names, squeezes the store; returns the key table (in the force sums when
- * they are large enough). */
-static store_key *name_contacts(grains_sim *sim, int *owned, grains_error *err)
+/* The rebuild's tables: a key per history, then a place per particle. */
+typedef struct {
+    store_key *keys;
+    size_t n;            /* histories */
+    uint32_t *first;     /* per particle: the place of its first history */
+    int owned;
+} history_names;
+
+/* Gathers the histories and names them by the old lists, in the force
+ * sums when they are large enough. */
+static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_error *err)
 {
-    grains_status s = store_merge_overflow(&sim->cs, err);
+    grains_status s = store_gather(&sim->cs, &hn->n, err);
     if (s != GRAINS_OK)
-        return NULL;
+        return s;
     size_t ft_bytes = 2 * sim->pt.cap * sizeof(vec3); /* f and t are one block */
-    store_key *keys = scratch(sim->pt.f, ft_bytes, sim->cs.n * sizeof *keys, owned);
-    if (!keys) {
-        grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory renaming contacts");
-        return NULL;
-    }
-    neighbors_collect_keys(&sim->nb, &sim->cs, keys, sim->nthreads);
-    store_compact(&sim->cs, keys);
-    return keys;
+    size_t key_bytes = hn->n * sizeof *hn->keys;
+    hn->keys = scratch(sim->pt.f, ft_bytes, key_bytes + sim->pt.n * sizeof *hn->first, &hn->owned);
+    if (!hn->keys)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory renaming contacts");
+    hn->first = (uint32_t *)(hn->keys + hn->n);
+    neighbors_collect_keys(&sim->nb, hn->keys, sim->drop_mesh_histories);
+    store_compact(&sim->cs, hn->keys, &hn->n);
+    sim->drop_mesh_histories = 0;
+    return GRAINS_OK;
 }
 
 /* Bins the particles, moves them into spatial order and renames the
- * contact keys after them. */
-static grains_status sort_particles(grains_sim *sim, store_key *keys, grains_error *err)
+ * contact keys after them. The old lists are dead: they hold the move
+ * table and the grid's sort. */
+static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_error *err)
 {
     grains_particles *pt = &sim->pt;
     int owned;
-    uint32_t *where = scratch(sim->nb.j, sim->nb.cap * sizeof *sim->nb.j, pt->n * sizeof *where, &owned);
+    /* where[], then the sort's workspace from the next 16-byte boundary */
+    size_t list_bytes = sim->nb.cap * sizeof *sim->nb.j, where_bytes = (pt->n * sizeof(uint32_t) + 15) & ~(size_t)15;
+    uint32_t *where = scratch(sim->nb.j, list_bytes, where_bytes, &owned);
     if (!where)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sorting particles");
-    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, where, sim->nb.h,
-                                 sim->nb.cap * sizeof *sim->nb.h, err);
+    void *ws = owned ? NULL : (char *)where + where_bytes;
+    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, where, ws, owned ? 0 : list_bytes - where_bytes,
+                                 err);
     if (s == GRAINS_OK) {
-        store_remap(&sim->cs, keys, where, sim->nthreads);
+        store_remap(&sim->cs, hn->keys, hn->n, where, sim->nthreads);
         particles_permute(pt, where);
     }
     if (owned)
@@ -69,8 +82,8 @@ static grains_status build_lists(grains_sim *sim, real R_big, grains_error *err)
                            err);
 }
 
-/* Spare history entries for each cell block, from its pending contacts. */
-static grains_status reserve_spare(grains_sim *sim, grains_error *err)
+/* Each cell block's window of histories, from its live and pending contacts. */
+static grains_status make_windows(grains_sim *sim, grains_error *err)
 {
     size_t n_blocks = sim->grid.n_blocks;
     uint32_t *counts = malloc(2 * (n_blocks ? n_blocks : 1) * sizeof *counts); /* a few per thousand particles */
@@ -78,9 +91,21 @@ static grains_status reserve_spare(grains_sim *sim, grains_error *err)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
     neighbors_count_contacts(&sim->nb, &sim->grid, sim->mesh, sim->pt.x, sim->pt.R, counts, counts + n_blocks,
                              sim->nthreads);
-    grains_status s = store_reserve_spare(&sim->cs, counts, counts + n_blocks, n_blocks, err);
+    grains_status s = store_windows(&sim->cs, counts, counts + n_blocks, n_blocks, err);
     free(counts);
     return s;
+}
+
+/* The histories follow their pairs into the new lists' order. */
+static grains_status reattach(grains_sim *sim, history_names *hn, grains_error *err)
+{
+    neighbors_attach_contacts(&sim->nb, hn->keys, hn->n, sim->nthreads);
+    grains_status s = make_windows(sim, err);
+    if (s != GRAINS_OK)
+        return s;
+    neighbors_place_histories(&sim->nb, &sim->grid, &sim->cs, hn->keys, hn->n, hn->first, sim->nthreads);
+    store_permute(&sim->cs, hn->keys, hn->n);
+    return GRAINS_OK;
 }
 
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
@@ -89,19 +114,16 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     /* A cell must hold every pair within reach (2 R_big + skin), and every
      * particle a spawn attempt of radius R_max may touch after moving skin/2. */
     sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + sim->p.skin;
-    int owned = 0;
-    store_key *keys = name_contacts(sim, &owned, err);
-    grains_status s = keys ? GRAINS_OK : (err ? err->status : GRAINS_ERR_NOMEM);
+    history_names hn = {NULL, 0, NULL, 0};
+    grains_status s = name_contacts(sim, &hn, err);
     if (s == GRAINS_OK)
-        s = sort_particles(sim, keys, err);
+        s = sort_particles(sim, &hn, err);
     if (s == GRAINS_OK)
         s = build_lists(sim, R_big, err);
-    if (s == GRAINS_OK) {
-        neighbors_attach_contacts(&sim->nb, &sim->cs, keys, sim->nthreads);
-        s = reserve_spare(sim, err);
-    }
-    if (owned)
-        free(keys);
+    if (s == GRAINS_OK)
+        s = reattach(sim, &hn, err);
+    if (hn.owned)
+        free(hn.keys);
     /* The key table may have stood in the force sums, which must start at zero. */
     if (sim->pt.f)
         memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);

@@ -42,12 +42,14 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->need_rebuild = 1;
     rng_seed(&sim->rng, sim->p.seed);
     sim->spawn_u = rng_uniform(&sim->rng);
-    sim->diag = (force_diag){0, 0, 1, -1, LONG_MAX};
+    sim->diag = (force_diag){0, 0, 1, -1, LONG_MAX, 0};
     sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
     sim->v2_thread = calloc((size_t)sim->nthreads, sizeof *sim->v2_thread);
-    if (!sim->diag_thread || !sim->v2_thread) {
+    sim->queue_thread = calloc((size_t)sim->nthreads, sizeof *sim->queue_thread);
+    if (!sim->diag_thread || !sim->v2_thread || !sim->queue_thread) {
         free(sim->diag_thread);
         free(sim->v2_thread);
+        free(sim->queue_thread);
         free(sim);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory creating a simulation");
     }
@@ -65,6 +67,9 @@ void grains_sim_destroy(grains_sim *sim)
     grid_free(&sim->grid);
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
+    for (int t = 0; t < sim->nthreads; t++)
+        store_queue_free(&sim->queue_thread[t]);
+    free(sim->queue_thread);
     free(sim->diag_thread);
     free(sim->v2_thread);
     free(sim);
@@ -101,11 +106,8 @@ grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grai
         if (s != GRAINS_OK)
             return s;
     }
-    /* Histories of the old mesh's contacts end with it: unreferenced, they
-     * are squeezed out at the next rebuild. */
-    for (size_t k = 0; k < sim->nb.n; k++)
-        if (sim->nb.j[k] & STORE_MESH_BIT)
-            sim->nb.h[k] = STORE_NONE;
+    /* Histories of the old mesh's contacts end with it, at the rebuild. */
+    sim->drop_mesh_histories = 1;
     grains_mesh_destroy(sim->mesh);
     sim->mesh = m;
     sim->need_rebuild = 1;
@@ -194,7 +196,6 @@ size_t grains_sim_bytes(const grains_sim *sim)
     size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real) + sizeof(uint32_t));
     size_t grid = g->cap_cells * (sizeof(uint64_t) + sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
-    size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * (sizeof(uint32_t) + sizeof(int32_t)) +
-                   nb->scratch_cap * sizeof(uint32_t);
+    size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * sizeof(uint32_t) + nb->scratch_cap * sizeof(uint32_t);
     return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history) + sim->cs.cap_blocks * sizeof(store_block);
 }

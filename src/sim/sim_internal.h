@@ -16,6 +16,7 @@ typedef struct {
     real max_num, max_den;  /* largest delta / (2 R*) as a fraction */
     long max_overlap_i;     /* particle with the largest overlap */
     long non_finite;        /* lowest particle with a non-finite force, or LONG_MAX */
+    int history_failed;     /* a contact history could not be stored */
 } force_diag;
 
 struct grains_sim {
@@ -36,7 +37,9 @@ struct grains_sim {
     real spawn_u;               /* uniform number for the next spawn radius, carried over */
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */
+    int drop_mesh_histories;    /* the mesh was replaced: its contacts end at the rebuild */
     force_diag *diag_thread;    /* per thread */
+    store_queue *queue_thread;  /* per thread: histories displaced by insertions */
     real *v2_thread;            /* per thread: largest squared speed after integration */
 };
 
@@ -50,7 +53,7 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
  * region (grains_sim_step), each thread passing its own diag slot. */
 
 /* Contact forces of the current positions into pt.f, pt.t (sim/forces.c). */
-void sim_forces(grains_sim *sim, force_diag *d);
+void sim_forces(grains_sim *sim, force_diag *d, store_queue *q);
 
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);

@@ -17,7 +17,7 @@
 
 static int lists_stale(const grains_sim *sim)
 {
-    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->cs.failed;
+    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->diag.history_failed;
 }
 
 /* `i` is a storage index; the message names the particle's id. */
@@ -62,9 +62,9 @@ static force_diag forces_and_motion(grains_sim *sim)
     {
         int tid = THREAD_ID();
         force_diag *d = &sim->diag_thread[tid];
-        *d = (force_diag){0, 0, 1, -1, LONG_MAX};
+        *d = (force_diag){0, 0, 1, -1, LONG_MAX, 0};
         sim->v2_thread[tid] = 0;
-        sim_forces(sim, d);
+        sim_forces(sim, d, &sim->queue_thread[tid]);
         sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
         force_diag total = sim_reduce_diag(sim);
         if (stable(sim, &total))
