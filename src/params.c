@@ -33,6 +33,11 @@ void grains_params_default(grains_params *p)
     p->N_spawn = 100;
     p->seed = 1;
     p->friction_order = GRAINS_FRICTION_FORCE_THEN_INCREMENT;
+    p->integrator = GRAINS_INTEGRATOR_EULER;
+    p->contact_model = GRAINS_CONTACT_HERTZ_MINDLIN;
+    p->k_n = 0;
+    p->V0 = 1;
+    p->overlap_tol = 0;
     p->skin = 0;
     p->max_overlap = 0.5;
     p->threads = 0;
@@ -100,6 +105,14 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(p->N_spawn >= 0, "N_spawn = %ld: must be >= 0", p->N_spawn);
     REQUIRE(p->friction_order == GRAINS_FRICTION_FORCE_THEN_INCREMENT ||
             p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE, "friction_order: unknown value");
+    REQUIRE(p->integrator >= GRAINS_INTEGRATOR_EULER && p->integrator <= GRAINS_INTEGRATOR_VERLET_IMPROVED,
+            "integrator: unknown value");
+    REQUIRE(p->contact_model == GRAINS_CONTACT_HERTZ_MINDLIN || p->contact_model == GRAINS_CONTACT_LINEAR,
+            "contact_model: unknown value");
+    REQUIRE(isfinite(p->k_n) && p->k_n >= 0, "k_n = %g: normal stiffness must be >= 0 (0: from V0)", p->k_n);
+    REQUIRE(isfinite(p->V0) && p->V0 > 0, "V0 = %g: characteristic impact velocity must be > 0", p->V0);
+    REQUIRE(isfinite(p->overlap_tol) && p->overlap_tol >= 0 && p->overlap_tol < 1,
+            "overlap_tol = %g: tolerated overlap must be in [0, 1) of the smaller diameter", p->overlap_tol);
     REQUIRE(isfinite(p->skin) && p->skin >= 0, "skin = %g: Verlet skin must be >= 0", p->skin);
     REQUIRE(isfinite(p->max_overlap) && p->max_overlap > 0,
             "max_overlap = %g: overlap bound must be > 0", p->max_overlap);

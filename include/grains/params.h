@@ -18,6 +18,27 @@ typedef enum {
     GRAINS_FRICTION_INCREMENT_THEN_FORCE = 1
 } grains_friction_order;
 
+/* Time integration (docs/model.md). */
+typedef enum {
+    /* TinyDEM's semi-implicit Euler with SPIRAL (Eqs. 41-48). */
+    GRAINS_INTEGRATOR_EULER = 0,
+    /* Velocity Verlet as LAMMPS, LIGGGHTS, MercuryDPM (improved-velocity-Verlet
+     * paper Section 3.1, Eqs. 8-20): forces from x(t+dt) and v(t+dt/2). */
+    GRAINS_INTEGRATOR_VERLET = 1,
+    /* The same with the half-step normal for every velocity and spring
+     * (improved-velocity-Verlet paper Section 4, Eqs. 23-26). */
+    GRAINS_INTEGRATOR_VERLET_IMPROVED = 2
+} grains_integrator;
+
+/* Normal and tangential contact law (docs/model.md). */
+typedef enum {
+    /* TinyDEM's visco-elastic Hertz-Mindlin (Eqs. 5-25). */
+    GRAINS_CONTACT_HERTZ_MINDLIN = 0,
+    /* Linear spring-dashpot: F_n = k_n delta - eta_n v_n (improved-velocity-
+     * Verlet paper Eqs. 1, 6, 13, 27, 31), k_t = 2(1-nu)/(2-nu) k_n. */
+    GRAINS_CONTACT_LINEAR = 1
+} grains_contact_model;
+
 typedef struct {
     /* geometry */
     real R_min;                           /* [L] minimum particle radius */
@@ -42,6 +63,12 @@ typedef struct {
     uint64_t seed;                        /* spawn random seed */
     /* engine options (not in Table 2) */
     grains_friction_order friction_order;
+    grains_integrator integrator;
+    grains_contact_model contact_model;
+    real k_n;                             /* [M/T^2] linear model: normal stiffness; 0 = per pair */
+    real V0;                              /* [L/T] linear model: impact velocity of Eqs. 1 and 27 */
+    real overlap_tol;                     /* [-] linear model: > 0 gives k_n by Eq. 27 for this
+                                           * overlap / smaller diameter; 0 = Eq. 1 */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
     int threads;                          /* 0 = OpenMP default */

@@ -45,6 +45,22 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->mu_r = p->mu_r;
     hp->mu_t = p->mu_t;
     hp->dt = p->dt;
-    hp->increment_first = p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE;
+    /* Velocity Verlet increments the springs before the force (improved-
+     * velocity-Verlet paper Eqs. 15-16 and Section 4). */
+    hp->increment_first = p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE ||
+                          p->integrator != GRAINS_INTEGRATOR_EULER;
+    hp->half_step = p->integrator == GRAINS_INTEGRATOR_VERLET_IMPROVED;
+    hp->linear = p->contact_model == GRAINS_CONTACT_LINEAR;
+    hp->k_n = p->k_n;
+    hp->V0 = p->V0;
+    hp->overlap_tol = p->overlap_tol;
+    hp->E_pp = E_pp;
+    hp->E_pw = E_pw;
+    hp->kt_over_kn = 2 * (1 - nu) / (2 - nu);     /* Eq. 6 */
+}
+
+real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)
+{
+    return 1.2024 * pow(sqrt(m_eff) * E_eff * E_eff * R_eff * V0, 0.4); /* Eq. 1 */
 }
 

@@ -17,7 +17,15 @@ typedef struct {
     real cs_over_cn;     /* sqrt((1-nu) / (10 (2-nu))), Eq. 25 */
     real mu_s, mu_r, mu_t;
     real dt;
-    int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE */
+    int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE, or a Verlet integrator */
+    int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */
+    /* Linear spring-dashpot model (improved-velocity-Verlet paper Eqs. 1, 6, 27, 31) */
+    int linear;
+    real k_n;            /* [M/T^2] fixed normal stiffness, or 0 */
+    real V0;             /* [L/T] impact velocity of Eqs. 1 and 27 */
+    real overlap_tol;    /* [-] Eq. 27's overlap / smaller diameter, or 0 for Eq. 1 */
+    real E_pp, E_pw;     /* E* of two particles and of a particle and a wall */
+    real kt_over_kn;     /* Eq. 6: 2 (1 - nu) / (2 - nu) */
 } hm_params;
 
 /* Static friction springs of one contact (Eq. 50), zero at first touch. */
@@ -47,6 +55,9 @@ void hm_params_init(hm_params *hp, const grains_params *p);
 
 /* Eq. 21: beta = 1 / sqrt(1 + (pi / ln e_n)^2); 1 at e_n = 0, 0 at e_n = 1. */
 real hm_beta(real e_n);
+
+/* Eq. 1: the linear stiffness whose contact time matches Hertz's at V0. */
+real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0);
 
 /* hm_contact(hp, pair, history, result) evaluates one overlapping contact
  * (the caller checked |x_ij| < R_i + R_j) and advances its springs by one

@@ -25,6 +25,28 @@ static inline coefficients contact_coefficients(const hm_params *hp, real R_eff,
     return c;
 }
 
+/* The linear spring-dashpot of the improved-velocity-Verlet paper: k_n
+ * fixed, from the tolerated overlap (Eq. 27: k_n = m* V0^2 / delta^2), or
+ * matching Hertz's contact time at V0 (Eq. 1); k_t by Eq. 6; damping by
+ * Eq. 31, sqrt(4 m* k_n / (1 + (pi / ln e)^2)) = 2 beta sqrt(m* k_n), the
+ * tangential one scaled by sqrt(k_t / k_n) (Section 5.1). */
+static inline coefficients linear_coefficients(const hm_params *hp, real R_eff, real m_eff, real R_small, int wall)
+{
+    coefficients c;
+    if (hp->k_n > 0) {
+        c.kn = hp->k_n;
+    } else if (hp->overlap_tol > 0) {
+        real d = hp->overlap_tol * 2 * R_small;
+        c.kn = m_eff * hp->V0 * hp->V0 / (d * d);                    /* Eq. 27 */
+    } else {
+        c.kn = hm_linear_kn_hertz(m_eff, wall ? hp->E_pw : hp->E_pp, R_eff, hp->V0); /* Eq. 1 */
+    }
+    c.ks = hp->kt_over_kn * c.kn;                                    /* Eq. 6 */
+    c.cn = 2 * hp->beta * sqrt(m_eff * c.kn);                        /* Eq. 31 */
+    c.cs = sqrt(hp->kt_over_kn) * c.cn;
+    return c;
+}
+
 /* Eq. 51: turn a spring into the tangent plane of n, keeping its length.
  * (One square root: |u| / |t| = sqrt(|u|^2 / |t|^2).) */
 static inline vec3 project_spring(vec3 u, vec3 n)
@@ -84,25 +106,44 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
         m_eff = 4 * HM_PI / 3 * hp->rho * (V_i * V_j / (V_i + V_j)); /* Eq. 20 */
         r_roll = r_i * r_j / (r_i + r_j);                 /* Eq. 36 */
     }
-    coefficients c = contact_coefficients(hp, R_eff, m_eff, delta, pr->wall);
+    coefficients c = hp->linear ? linear_coefficients(hp, R_eff, m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j),
+                                                      pr->wall)
+                                : contact_coefficients(hp, R_eff, m_eff, delta, pr->wall);
+
+    /* The velocities are measured against n, or with the improved velocity
+     * Verlet against the half-step normal n' from x(t + dt) - dt/2 v(t + dt/2),
+     * in phase with the half-step velocities (improved-velocity-Verlet
+     * paper, Section 4). */
+    vec3 v_ij = v3_sub(pr->v_i, pr->v_j), n_v = n;
+    if (hp->half_step) {
+        vec3 x_half = v3_axpy(pr->x_ij, -hp->dt / 2, v_ij);
+        n_v = v3_scale(1 / v3_norm(x_half), x_half);
+    }
 
     /* Relative velocities, Eqs. 26-28 (sign of r_j w_j: see file header), 36-38. */
     vec3 spin = pr->wall ? v3_scale(r_i, pr->w_i) : v3_add(v3_scale(r_i, pr->w_i), v3_scale(r_j, pr->w_j));
-    vec3 v = v3_add(v3_sub(pr->v_i, pr->v_j), v3_cross(n, spin));
-    real v_n = v3_dot(v, n);
-    vec3 v_s = v3_axpy(v, -v_n, n);
+    vec3 v = v3_add(v_ij, v3_cross(n_v, spin));
+    real v_n = v3_dot(v, n_v);
+    vec3 v_s = v3_axpy(v, -v_n, n_v);
     vec3 w = v3_sub(pr->w_i, pr->w_j);
-    vec3 v_r = v3_scale(r_roll, v3_cross(w, n));
-    real v_t = R_eff * v3_dot(w, n);
+    vec3 v_r = v3_scale(r_roll, v3_cross(w, n_v));
+    real v_t = R_eff * v3_dot(w, n_v);
 
-    /* Springs projected onto the current tangent plane, Eq. 51. */
-    vec3 u_s = project_spring(load3(h->us), n);
-    vec3 u_r = project_spring(load3(h->ur), n);
+    /* Springs projected onto the current tangent plane, Eq. 51 (the half-
+     * step plane first with the improved Verlet). */
+    vec3 u_s = project_spring(load3(h->us), n_v);
+    vec3 u_r = project_spring(load3(h->ur), n_v);
     real u_t = h->ut;
     if (hp->increment_first) { /* Eq. 52 before the force */
         u_s = v3_axpy(u_s, hp->dt, v_s);
         u_r = v3_axpy(u_r, hp->dt, v_r);
         u_t += hp->dt * v_t;
+    }
+    if (hp->half_step) { /* springs and damping velocities to the full-step plane, rescaled */
+        u_s = project_spring(u_s, n);
+        u_r = project_spring(u_r, n);
+        v_s = project_spring(v_s, n);
+        v_r = project_spring(v_r, n);
     }
 
     /* Forces, Eqs. 5-6, 10, 34-35 with k_r = k_n, c_r = c_n, k_t = k_s, c_t = c_s.

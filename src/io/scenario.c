@@ -10,7 +10,7 @@
 
 #include "io/text.h"
 
-typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_ORDER, K_STRING, K_BOOL } key_kind;
+typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL } key_kind;
 
 typedef struct {
     const char *name;
@@ -18,44 +18,57 @@ typedef struct {
     size_t offset; /* into grains_scenario */
     const char *unit;
     const char *doc;
+    const char *const *choices; /* K_CHOICE: names of the enum's values 0, 1, ..., then NULL */
 } key_info;
+
+static const char *const friction_orders[] = {"tinydem", "increment_first", NULL};
+static const char *const integrators[] = {"euler", "verlet", "verlet_improved", NULL};
+static const char *const contact_models[] = {"hertz_mindlin", "linear", NULL};
 
 #define P(field) offsetof(grains_scenario, params.field)
 #define S(field) offsetof(grains_scenario, field)
 
 static const key_info keys[] = {
-    {"R_min", K_REAL, P(R_min), "L", "minimum particle radius (> 0); sets dt by Eq. 49"},
-    {"R_max", K_REAL, P(R_max), "L", "maximum particle radius (>= R_min)"},
-    {"R_mesh", K_LIST, P(R_mesh), "L", "mesh radii, indexed by the OFF radius index (>= 0 each)"},
-    {"s_min", K_VEC3, P(s_min), "L", "spawn box lower corner"},
-    {"s_max", K_VEC3, P(s_max), "L", "spawn box upper corner (>= s_min)"},
-    {"rho", K_REAL, P(rho), "M/L^3", "mass density (> 0)"},
-    {"E", K_REAL, P(E), "M/LT^2", "Young's modulus (> 0)"},
-    {"nu", K_REAL, P(nu), "-", "Poisson's ratio, in (-1, 0.5]"},
-    {"e_n", K_REAL, P(e_n), "-", "coefficient of normal restitution, in [0, 1]"},
-    {"mu_s", K_REAL, P(mu_s), "-", "sliding friction coefficient (>= 0)"},
-    {"mu_r", K_REAL, P(mu_r), "-", "rolling friction coefficient (>= 0)"},
-    {"mu_t", K_REAL, P(mu_t), "-", "twisting friction coefficient (>= 0); default 2 mu_s / 3"},
-    {"eta", K_REAL, P(eta), "M/LT", "fluid viscosity for Stokes drag (>= 0)"},
-    {"v0", K_VEC3, P(v0), "L/T", "velocity of spawned particles"},
-    {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles"},
-    {"g", K_VEC3, P(g), "L/T^2", "gravitational acceleration"},
-    {"dt", K_REAL, P(dt), "T", "timestep (> 0); default Eq. 49"},
-    {"N_max", K_LONG, P(N_max), "-", "maximum number of spawned particles (>= 0)"},
-    {"N_frames", K_LONG, P(N_frames), "-", "number of output frames after the initial one (>= 0)"},
-    {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)"},
-    {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)"},
-    {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)"},
-    {"friction_order", K_ORDER, P(friction_order), "-",
-     "\"tinydem\" (force from the old spring, then Eq. 52) or \"increment_first\""},
-    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max"},
-    {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)"},
-    {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores"},
-    {"mesh", K_STRING, S(mesh), "-", "OFF mesh file, \"builtin:hourglass\", or \"\" for none"},
-    {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\""},
-    {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table"},
-    {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)"},
-    {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv"},
+    {"R_min", K_REAL, P(R_min), "L", "minimum particle radius (> 0); sets dt by Eq. 49", NULL},
+    {"R_max", K_REAL, P(R_max), "L", "maximum particle radius (>= R_min)", NULL},
+    {"R_mesh", K_LIST, P(R_mesh), "L", "mesh radii, indexed by the OFF radius index (>= 0 each)", NULL},
+    {"s_min", K_VEC3, P(s_min), "L", "spawn box lower corner", NULL},
+    {"s_max", K_VEC3, P(s_max), "L", "spawn box upper corner (>= s_min)", NULL},
+    {"rho", K_REAL, P(rho), "M/L^3", "mass density (> 0)", NULL},
+    {"E", K_REAL, P(E), "M/LT^2", "Young's modulus (> 0)", NULL},
+    {"nu", K_REAL, P(nu), "-", "Poisson's ratio, in (-1, 0.5]", NULL},
+    {"e_n", K_REAL, P(e_n), "-", "coefficient of normal restitution, in [0, 1]", NULL},
+    {"mu_s", K_REAL, P(mu_s), "-", "sliding friction coefficient (>= 0)", NULL},
+    {"mu_r", K_REAL, P(mu_r), "-", "rolling friction coefficient (>= 0)", NULL},
+    {"mu_t", K_REAL, P(mu_t), "-", "twisting friction coefficient (>= 0); default 2 mu_s / 3", NULL},
+    {"eta", K_REAL, P(eta), "M/LT", "fluid viscosity for Stokes drag (>= 0)", NULL},
+    {"v0", K_VEC3, P(v0), "L/T", "velocity of spawned particles", NULL},
+    {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles", NULL},
+    {"g", K_VEC3, P(g), "L/T^2", "gravitational acceleration", NULL},
+    {"dt", K_REAL, P(dt), "T", "timestep (> 0); default Eq. 49", NULL},
+    {"N_max", K_LONG, P(N_max), "-", "maximum number of spawned particles (>= 0)", NULL},
+    {"N_frames", K_LONG, P(N_frames), "-", "number of output frames after the initial one (>= 0)", NULL},
+    {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)", NULL},
+    {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)", NULL},
+    {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL},
+    {"friction_order", K_CHOICE, P(friction_order), "-",
+     "\"tinydem\" (force from the old spring, then Eq. 52) or \"increment_first\" (euler only)", friction_orders},
+    {"integrator", K_CHOICE, P(integrator), "-", "\"euler\" (TinyDEM), \"verlet\" or \"verlet_improved\"",
+     integrators},
+    {"contact_model", K_CHOICE, P(contact_model), "-", "\"hertz_mindlin\" (TinyDEM) or \"linear\"",
+     contact_models},
+    {"k_n", K_REAL, P(k_n), "M/T^2", "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27", NULL},
+    {"V0", K_REAL, P(V0), "L/T", "linear model: characteristic impact velocity of Eqs. 1 and 27 (> 0)", NULL},
+    {"overlap_tol", K_REAL, P(overlap_tol), "-",
+     "linear model: k_n by Eq. 27 for this overlap / smaller diameter, in [0, 1); 0 = Eq. 1", NULL},
+    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max", NULL},
+    {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL},
+    {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL},
+    {"mesh", K_STRING, S(mesh), "-", "OFF mesh file, \"builtin:hourglass\", or \"\" for none", NULL},
+    {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\"", NULL},
+    {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL},
+    {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL},
+    {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv", NULL},
 };
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -101,16 +114,15 @@ static grains_status bad_value(const char *where, int line, const key_info *k, c
     return grains_error_set(err, GRAINS_ERR_PARSE, where, line, "%s: expected %s", k->name, expected);
 }
 
-static int set_order(grains_scenario *sc, const key_info *k, const char *v)
+/* An enum key by the name of its value. */
+static int set_choice(grains_scenario *sc, const key_info *k, const char *v)
 {
-    int *dst = (int *)((char *)sc + k->offset);
-    if (strcmp(v, "tinydem") == 0)
-        *dst = GRAINS_FRICTION_FORCE_THEN_INCREMENT;
-    else if (strcmp(v, "increment_first") == 0)
-        *dst = GRAINS_FRICTION_INCREMENT_THEN_FORCE;
-    else
-        return 0;
-    return 1;
+    for (int c = 0; k->choices[c]; c++)
+        if (strcmp(v, k->choices[c]) == 0) {
+            *(int *)((char *)sc + k->offset) = c;
+            return 1;
+        }
+    return 0;
 }
 
 static int set_string(grains_scenario *sc, const key_info *k, const char *v)
@@ -154,7 +166,7 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
             return 0;
         *(uint64_t *)dst = strtoull(v, &end, 10);
         return *end == '\0' && errno == 0;
-    case K_ORDER: return set_order(sc, k, v);
+    case K_CHOICE: return set_choice(sc, k, v);
     case K_STRING: return set_string(sc, k, v);
     case K_BOOL:
         if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0)
@@ -168,16 +180,24 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
     return 0;
 }
 
-static const char *expected(key_kind kind)
+/* What a key's value must be; `buf` holds a choice list. */
+static const char *expected(const key_info *k, char *buf, size_t size)
 {
-    switch (kind) {
+    if (k->kind == K_CHOICE) {
+        size_t used = 0;
+        buf[0] = '\0';
+        for (int c = 0; k->choices[c] && used < size; c++)
+            used += (size_t)snprintf(buf + used, size - used, "%s\"%s\"", c == 0 ? "one of " : ", ", k->choices[c]);
+        return buf;
+    }
+    switch (k->kind) {
     case K_REAL: return "a finite number";
     case K_VEC3: return "three finite numbers";
     case K_LIST: return "1 to 64 finite numbers";
     case K_LONG: return "an integer";
     case K_SEED: return "a non-negative integer";
     case K_INT: return "an integer";
-    case K_ORDER: return "\"tinydem\" or \"increment_first\"";
+    case K_CHOICE: break;
     case K_STRING: return "a string (at most 1023 characters)";
     case K_BOOL: return "true or false";
     }
@@ -197,9 +217,10 @@ grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, g
     if (k < 0)
         return grains_error_set(err, GRAINS_ERR_ARG, "--set", 0,
                                 "unknown key '%s' (grains --help lists the keys)", name);
+    char choices[256];
     if (!set_from_text(sc, &keys[k], eq + 1))
         return grains_error_set(err, GRAINS_ERR_PARSE, "--set", 0, "%s = '%s': expected %s", name, eq + 1,
-                                expected(keys[k].kind));
+                                expected(&keys[k], choices, sizeof choices));
     sc->origin[k] = -1;
     return GRAINS_OK;
 }
@@ -269,8 +290,8 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
             return 0;
         *(uint64_t *)dst = (uint64_t)l;
         return 1;
-    case K_ORDER:
-        return config_setting_type(s) == CONFIG_TYPE_STRING && set_order(sc, k, config_setting_get_string(s));
+    case K_CHOICE:
+        return config_setting_type(s) == CONFIG_TYPE_STRING && set_choice(sc, k, config_setting_get_string(s));
     case K_STRING:
         return config_setting_type(s) == CONFIG_TYPE_STRING && set_string(sc, k, config_setting_get_string(s));
     case K_BOOL:
@@ -294,8 +315,9 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
     if (seen[k])
         return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "%s is given twice (first on line %d)", name,
                                 seen[k]);
+    char choices[256];
     if (!set_from_config(sc, &keys[k], s))
-        return bad_value(path, line, &keys[k], expected(keys[k].kind), err);
+        return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
     seen[k] = line;
     sc->origin[k] = line;
     return GRAINS_OK;

@@ -32,8 +32,15 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
              grow_field((void **)&pt->slot, cap, sizeof *pt->slot);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
-    pt->t = pt->f + cap; /* one block; the sums hold nothing between steps, */
-    memset(pt->f, 0, 2 * cap * sizeof *pt->f); /* but must start each step at zero */
+    /* f and t are one block: t moves from f + old cap to f + cap. The sums
+     * are kept (velocity Verlet carries a(t) in them between steps); the new
+     * places start at zero. */
+    size_t old = pt->cap;
+    pt->t = pt->f + cap;
+    if (old)
+        memmove(pt->t, pt->f + old, old * sizeof *pt->t);
+    memset(pt->f + old, 0, (cap - old) * sizeof *pt->f);
+    memset(pt->t + old, 0, (cap - old) * sizeof *pt->t);
     pt->cap = cap;
     return GRAINS_OK;
 }

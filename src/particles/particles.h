@@ -19,8 +19,8 @@ typedef struct {
     quat *q;     /* orientation */
     real *R;     /* [L] radius */
     vec3 *f;     /* [ML/T^2] contact force sum of the current step */
-    vec3 *t;     /* [ML^2/T^2] contact torque sum (f + cap: one block, free
-                  * memory between steps, used by the rebuild) */
+    vec3 *t;     /* [ML^2/T^2] contact torque sum (f + cap: one block; free
+                  * memory between Euler steps, used by the rebuild) */
     uint32_t *slot; /* where particle `id` is stored */
 } grains_particles;
 

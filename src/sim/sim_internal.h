@@ -63,6 +63,12 @@ void sim_check_finite(const grains_sim *sim, force_diag *d);
  * reading while this runs). */
 void integrate_euler_spiral(grains_particles *pt, const grains_params *p, real *max_v2);
 
+/* Velocity Verlet (integrate/velocity_verlet.c): the half kick from the
+ * last step's sums and the drift, clearing the sums (before the forces), and
+ * the half kick from the new sums (after them). */
+void integrate_verlet_drift(grains_particles *pt, const grains_params *p, real *max_v2);
+void integrate_verlet_kick(grains_particles *pt, const grains_params *p);
+
 /* The threads' diag slots combined (order-free: sums and maxima). */
 force_diag sim_reduce_diag(const grains_sim *sim);
 

@@ -54,28 +54,67 @@ static grains_status report_unstable(const grains_sim *sim, const force_diag *to
     return unstable(sim, total->max_overlap_i, err, what);
 }
 
-/* Forces, check and integration in one parallel region: every loop is
- * shared out among the team, with no fork and join between them. */
+/* What each thread of the step's team does: every loop is shared out among
+ * the team, with no fork and join between them. */
+static void forces_and_motion_team(grains_sim *sim)
+{
+    int tid = THREAD_ID();
+    force_diag *d = &sim->diag_thread[tid];
+    *d = (force_diag){0, 0, 1, -1, LONG_MAX, 0};
+    sim->v2_thread[tid] = 0;
+    sim_forces(sim, d, &sim->queue_thread[tid]);
+    sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
+    force_diag total = sim_reduce_diag(sim);
+    if (stable(sim, &total)) {
+        if (sim->p.integrator == GRAINS_INTEGRATOR_EULER)
+            integrate_euler_spiral(&sim->pt, &sim->p, &sim->v2_thread[tid]);
+        else
+            integrate_verlet_kick(&sim->pt, &sim->p);
+    }
+}
+
+/* Forces, check and integration in one parallel region. One thread runs
+ * the same loops without a region (orphaned worksharing runs serially):
+ * libgomp's barriers cost a dozen futex calls per step even in a team of one. */
 static force_diag forces_and_motion(grains_sim *sim)
 {
+    if (sim->nthreads > 1) {
 #pragma omp parallel num_threads(sim->nthreads)
-    {
-        int tid = THREAD_ID();
-        force_diag *d = &sim->diag_thread[tid];
-        *d = (force_diag){0, 0, 1, -1, LONG_MAX, 0};
-        sim->v2_thread[tid] = 0;
-        sim_forces(sim, d, &sim->queue_thread[tid]);
-        sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
-        force_diag total = sim_reduce_diag(sim);
-        if (stable(sim, &total))
-            integrate_euler_spiral(&sim->pt, &sim->p, &sim->v2_thread[tid]);
+        forces_and_motion_team(sim);
+    } else {
+        forces_and_motion_team(sim);
     }
     return sim_reduce_diag(sim);
+}
+
+/* The largest squared speed the threads saw. */
+static real max_speed2(const grains_sim *sim)
+{
+    real max_v2 = 0;
+    for (int t = 0; t < sim->nthreads; t++)
+        max_v2 = fmax(max_v2, sim->v2_thread[t]);
+    return max_v2;
+}
+
+/* Velocity Verlet's first half kick and drift, before any neighbour search:
+ * the positions the forces see are x(t + dt). */
+static void verlet_drift(grains_sim *sim)
+{
+    if (sim->nthreads > 1) {
+#pragma omp parallel num_threads(sim->nthreads)
+        integrate_verlet_drift(&sim->pt, &sim->p, &sim->v2_thread[THREAD_ID()]);
+    } else {
+        integrate_verlet_drift(&sim->pt, &sim->p, &sim->v2_thread[0]);
+    }
+    sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
 }
 
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
 {
     grains_status s = GRAINS_OK;
+    int euler = sim->p.integrator == GRAINS_INTEGRATOR_EULER;
+    if (!euler)
+        verlet_drift(sim);
     if (lists_stale(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)
         return s;
     size_t added = 0;
@@ -91,10 +130,8 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
             memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
         return report_unstable(sim, &total, err);
     }
-    real max_v2 = 0;
-    for (int t = 0; t < sim->nthreads; t++)
-        max_v2 = fmax(max_v2, sim->v2_thread[t]);
-    sim->displacement += sqrt(max_v2) * sim->p.dt;
+    if (euler)
+        sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
     sim->step++;
     return GRAINS_OK;
 }

@@ -1,0 +1,58 @@
+/* Velocity Verlet for translation and rotation (improved-velocity-Verlet
+ * paper, Section 3.1): half kick and drift before the forces (Eqs. 8-9),
+ * half kick after (Eqs. 19-20). Which velocities the contact law sees, and
+ * against which normal, is the kernel's business (hp->half_step). The force
+ * sums carry a(t) from one step's second kick to the next step's first. */
+#include <math.h>
+
+#include "sim/sim_internal.h"
+
+#define PI 3.14159265358979323846
+
+/* Acceleration and angular acceleration of particle i from its sums, gravity
+ * and Stokes drag (TinyDEM Eqs. 1-4, as in integrate_euler_spiral). */
+static inline void accelerations(const grains_particles *pt, const grains_params *p, long i, vec3 *a, vec3 *alpha)
+{
+    const real inv_rho_volume = 3 / (4 * PI * p->rho), drag = 9 * p->eta / (2 * p->rho);
+    real inv_R = 1 / pt->R[i];
+    real inv_m = inv_rho_volume * inv_R * inv_R * inv_R; /* m = 4/3 pi rho R^3 */
+    real inv_I = 2.5 * inv_m * inv_R * inv_R;            /* I = 2/5 m R^2 */
+    real c = drag * inv_R * inv_R;                       /* Eq. 3 */
+    *a = v3_sub(v3_add(v3_scale(inv_m, pt->f[i]), p->g), v3_scale(c, pt->v[i]));
+    *alpha = v3_sub(v3_scale(inv_I, pt->t[i]), v3_scale(10 * c / 3, pt->w[i])); /* Eq. 4 */
+}
+
+void integrate_verlet_drift(grains_particles *pt, const grains_params *p, real *max_v2_out)
+{
+    const real dt = p->dt, half = dt / 2;
+    const vec3 zero = {0, 0, 0};
+    real max_v2 = 0;
+    const long n = (long)pt->n;
+#pragma omp for schedule(static)
+    for (long i = 0; i < n; i++) {
+        vec3 a, alpha;
+        accelerations(pt, p, i, &a, &alpha);
+        pt->f[i] = pt->t[i] = zero; /* ready for this step's sums */
+        pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 8 */
+        pt->w[i] = v3_axpy(pt->w[i], half, alpha);
+        pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);        /* Eq. 9 */
+        pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], zero); /* exact rotation by w(t + dt/2) dt */
+        real v2 = v3_dot(pt->v[i], pt->v[i]);
+        if (v2 > max_v2)
+            max_v2 = v2;
+    }
+    *max_v2_out = max_v2;
+}
+
+void integrate_verlet_kick(grains_particles *pt, const grains_params *p)
+{
+    const real half = p->dt / 2;
+    const long n = (long)pt->n;
+#pragma omp for schedule(static)
+    for (long i = 0; i < n; i++) {
+        vec3 a, alpha;
+        accelerations(pt, p, i, &a, &alpha);
+        pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 20 */
+        pt->w[i] = v3_axpy(pt->w[i], half, alpha);
+    }
+}
