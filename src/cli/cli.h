@@ -16,6 +16,7 @@ enum { EXIT_UNSTABLE = 1, EXIT_INPUT = 2 };
 int cli_run(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_validate(int argc, char **argv);
 
 /* Prints "grains: file:line: message" to stderr. */
 void cli_report(const grains_error *err);

@@ -12,6 +12,7 @@ static void usage(FILE *out)
           "       grains bench [--n LIST] [--threads LIST] [--steps S] [--repeat R] [--settle T] [--save DIR]\n"
           "                    [--set K=V]...\n"
           "                                   the dense-box benchmark (particle-steps per second)\n"
+          "       grains validate              the papers' test cases, short: expected, measured, pass/fail\n"
           "       grains --help | --version\n"
           "\n"
           "options of run and check:\n"
@@ -26,7 +27,7 @@ static void usage(FILE *out)
           "\n"
           "scenario keys (docs/scenario.md):\n", out);
     grains_scenario_list_keys(out);
-    fputs("\nexit status: 0 done, 1 the run became unstable, 2 bad input or usage\n", out);
+    fputs("\nexit status: 0 done, 1 the run became unstable (validate: a case failed), 2 bad input or usage\n", out);
 }
 
 int main(int argc, char **argv)
@@ -48,6 +49,8 @@ int main(int argc, char **argv)
         return cli_check(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
         return cli_bench(argc - 2, argv + 2);
+    if (strcmp(cmd, "validate") == 0)
+        return cli_validate(argc - 2, argv + 2);
     fprintf(stderr, "grains: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_INPUT;

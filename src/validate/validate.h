@@ -49,4 +49,15 @@ grains_status tp_run(const tp_setup *s, tp_result *out, grains_error *err);
 /* Eq. 22: the size ratio above which the standard scheme can trap. */
 double tp_critical_ratio(double mu);
 
+/* Head-on collision of two equal spheres (R = 1 mm, Table 2 material but
+ * E = 1e7): the restitution measured from the velocities before and after,
+ * for any contact model and integrator, dt = t_c / steps_per_tc. */
+typedef struct {
+    grains_contact_model model;
+    grains_integrator integrator;
+    double e_n, speed, steps_per_tc;
+} rest_setup;
+
+grains_status rest_run(const rest_setup *s, double *e, grains_error *err);
+
 #endif

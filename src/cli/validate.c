@@ -1,0 +1,90 @@
+/* grains validate: the papers' own tests in a short form, one row per
+ * quantity: what, the expected value and its source, the measured value,
+ * pass or fail. Exit status 0 when every row passes, 1 otherwise. */
+#include <math.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "validate/validate.h"
+
+#define DEG (180 / 3.14159265358979323846)
+
+typedef struct {
+    int rows, failed;
+} tally;
+
+static void row(tally *t, const char *what, const char *expected, double measured, int pass)
+{
+    t->rows++;
+    t->failed += !pass;
+    printf("%-58s %-44s %12.5g  %s\n", what, expected, measured, pass ? "pass" : "FAIL");
+}
+
+static int three_particle(tally *t)
+{
+    tp_setup s = tp_default(GRAINS_INTEGRATOR_VERLET_IMPROVED);
+    tp_result rigid, imp, std;
+    grains_error err;
+    tp_rigid(&s, &rigid);
+    s.t_end = 2 * rigid.t_sep;
+    if (tp_run(&s, &imp, &err) != GRAINS_OK)
+        return cli_report(&err), 0;
+    s.integrator = GRAINS_INTEGRATOR_VERLET;
+    if (tp_run(&s, &std, &err) != GRAINS_OK)
+        return cli_report(&err), 0;
+    char e[64];
+    row(t, "3-particle (ratio 7, mu 0.6): rigid solution leaves at [deg]", "61 +- 1 (paper, Fig. 2)",
+        rigid.theta_sep * DEG, fabs(rigid.theta_sep * DEG - 61) <= 1);
+    snprintf(e, sizeof e, "%.2f +- 3 (rigid, Appendix 1)", rigid.theta_sep * DEG);
+    row(t, "3-particle, verlet_improved: leaves at [deg]", e, imp.separated ? imp.theta_sep * DEG : NAN,
+        imp.separated && fabs(imp.theta_sep - rigid.theta_sep) * DEG <= 3);
+    snprintf(e, sizeof e, "%.1f +- 6%% (rigid, Appendix 1)", rigid.omega_sep);
+    row(t, "3-particle, verlet_improved: omega when it leaves [1/s]", e, imp.omega_sep,
+        fabs(imp.omega_sep / rigid.omega_sep - 1) <= 0.06);
+    row(t, "3-particle, verlet_improved: rolling omega, rel. error", "< 1e-4 (Eq. 34)", imp.omega_err,
+        imp.omega_err < 1e-4);
+    snprintf(e, sizeof e, "trapped: > 90 (ratio 7 > %.2f, Eq. 22)", tp_critical_ratio(s.mu));
+    row(t, "3-particle, verlet: largest angle while touching [deg]", e, std.theta_max * DEG,
+        !std.separated && std.theta_max * DEG > 90);
+    return 1;
+}
+
+/* Worst |e - e_n| over impact speeds 0.1, 1, 10 m/s at dt = t_c / 200. */
+static int restitution(tally *t)
+{
+    const char *models[] = {"hertz_mindlin", "linear"}, *integrators[] = {"euler", "verlet", "verlet_improved"};
+    const double e_n[] = {0.1, 0.5, 0.9};
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 3; i++) {
+            double worst = 0;
+            for (int k = 0; k < 3; k++)
+                for (double v = 0.1; v < 20; v *= 10) {
+                    rest_setup s = {(grains_contact_model)m, (grains_integrator)i, e_n[k], v, 200};
+                    double e;
+                    grains_error err;
+                    if (rest_run(&s, &e, &err) != GRAINS_OK)
+                        return cli_report(&err), 0;
+                    worst = fmax(worst, fabs(e - e_n[k]));
+                }
+            char what[96];
+            snprintf(what, sizeof what, "restitution |e - e_n|, %s, %s", models[m], integrators[i]);
+            row(t, what, m ? "< 2e-3 (Eq. 31 exact; end of contact to 1 step)" : "< 2e-3 (TinyDEM Eq. 21, approx.)",
+                worst, worst < 2e-3);
+        }
+    return 1;
+}
+
+int cli_validate(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 0) {
+        fprintf(stderr, "grains: usage: grains validate\n");
+        return EXIT_INPUT;
+    }
+    tally t = {0, 0};
+    printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
+    if (!three_particle(&t) || !restitution(&t))
+        return EXIT_INPUT;
+    printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);
+    return t.failed ? 1 : 0;
+}

@@ -1,0 +1,52 @@
+/* Restitution of a head-on collision of two equal spheres, for every
+ * contact model and integrator (issue "Integrators and contact models":
+ * validation case 7). */
+#include <math.h>
+
+#include "grains/sim.h"
+#include "validate/validate.h"
+
+#define PI 3.14159265358979323846
+
+grains_status rest_run(const rest_setup *s, double *e, grains_error *err)
+{
+    const double R = 1e-3;
+    grains_params p;
+    grains_params_default(&p);
+    p.R_min = p.R_max = R;
+    p.n_mesh_radii = 1, p.R_mesh[0] = 0;
+    p.E = 1e7, p.e_n = s->e_n;
+    p.mu_s = p.mu_r = p.mu_t = 0;
+    p.g = (grains_vec3){0, 0, 0};
+    p.N_max = 0, p.N_spawn = 0;
+    p.contact_model = s->model;
+    p.integrator = s->integrator;
+    p.V0 = s->speed;
+    p.threads = 1;
+    /* contact time: Hertz (Eq. 30 of the improved-Verlet paper) or linear (Eq. 7) */
+    double m = 4 * PI / 3 * p.rho * R * R * R, m_eff = m / 2, R_eff = R / 2;
+    double E_eff = p.E / (2 * (1 - p.nu * p.nu));
+    double t_c = 2.94 * pow(15 * m_eff / (16 * E_eff * sqrt(R_eff) * sqrt(s->speed)), 0.4);
+    if (s->model == GRAINS_CONTACT_LINEAR)
+        t_c = PI * sqrt(m_eff / (1.2024 * pow(sqrt(m_eff) * E_eff * E_eff * R_eff * s->speed, 0.4)));
+    p.dt = t_c / s->steps_per_tc;
+    grains_sim *sim = NULL;
+    grains_status st = grains_sim_create(&sim, &p, err);
+    for (int k = 0; st == GRAINS_OK && k < 2; k++) {
+        double side = k ? 1 : -1;
+        grains_particle q = {{side * R, 0, 0}, {-side * s->speed / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R};
+        st = grains_sim_add_particle(sim, &q, err);
+    }
+    /* until they are apart and moving apart, at most 10 contact times */
+    for (long n = 0; st == GRAINS_OK && n < 10 * (long)s->steps_per_tc; n++) {
+        st = grains_sim_step(sim, err);
+        grains_particle a, b;
+        grains_sim_get_particle(sim, 0, &a);
+        grains_sim_get_particle(sim, 1, &b);
+        *e = (b.v.x - a.v.x) / s->speed;
+        if (n > 2 && b.x.x - a.x.x > 2 * R && *e > 0)
+            break;
+    }
+    grains_sim_destroy(sim);
+    return st;
+}
