@@ -74,6 +74,26 @@ static int restitution(tally *t)
     return 1;
 }
 
+/* Linear head-on impact against the damped oscillator, e_n = 0.5, 0.1 m/s. */
+static int oscillator(tally *t)
+{
+    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
+    const double steps[2] = {16, 160}, tol[2] = {0.1, 0.01};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 2; k++) {
+            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.5, 0.1, steps[k]};
+            double e;
+            grains_error err;
+            if (oscillator_run(&s, &e, &err) != GRAINS_OK)
+                return cli_report(&err), 0;
+            char what[96], expected[96];
+            snprintf(what, sizeof what, "impact vs damped oscillator, %s, h = t_c/%g", integrators[i], steps[k]);
+            snprintf(expected, sizeof expected, "< %g of delta_max (var. paper Eqs. 33-34)", tol[k]);
+            row(t, what, expected, e, e < tol[k]);
+        }
+    return 1;
+}
+
 int cli_validate(int argc, char **argv)
 {
     (void)argv;
@@ -83,7 +103,7 @@ int cli_validate(int argc, char **argv)
     }
     tally t = {0, 0};
     printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
-    if (!three_particle(&t) || !restitution(&t))
+    if (!three_particle(&t) || !restitution(&t) || !oscillator(&t))
         return EXIT_INPUT;
     printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);
     return t.failed ? 1 : 0;

@@ -60,4 +60,11 @@ typedef struct {
 
 grains_status rest_run(const rest_setup *s, double *e, grains_error *err);
 
+/* The same collision with the linear model against the analytic damped
+ * oscillator of the overlap (variational-integrator paper Section 3.1,
+ * Eqs. 33-34): m* delta'' = -k_n delta - eta_n delta', delta(0) = 0,
+ * delta'(0) = speed. Returns the largest |delta - delta_exact| over the
+ * contact, relative to the largest overlap. */
+grains_status oscillator_run(const rest_setup *s, double *max_err, grains_error *err);
+
 #endif
