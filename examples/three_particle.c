@@ -12,16 +12,33 @@
 
 #define DEG (180 / 3.14159265358979323846)
 
+/* argv[k] as a number in [lo, hi], or exit with a message. */
+static double arg(char **argv, int k, double lo, double hi)
+{
+    char *end;
+    double v = strtod(argv[k], &end);
+    if (end == argv[k] || *end || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "example_three_particle: argument %d = '%s': expected a number in [%g, %g]\n", k, argv[k],
+                lo, hi);
+        exit(2);
+    }
+    return v;
+}
+
 int main(int argc, char **argv)
 {
     const char *names[] = {"euler", "verlet", "verlet_improved"};
     tp_setup s = tp_default(GRAINS_INTEGRATOR_EULER);
+    if (argc > 4) {
+        fprintf(stderr, "usage: example_three_particle [RATIO [MU [STEPS_PER_TC]]]\n");
+        return 2;
+    }
     if (argc > 1)
-        s.ratio = atof(argv[1]);
+        s.ratio = arg(argv, 1, 1, 50);
     if (argc > 2)
-        s.mu = atof(argv[2]);
+        s.mu = arg(argv, 2, 0, 10);
     if (argc > 3)
-        s.steps_per_tc = atof(argv[3]);
+        s.steps_per_tc = arg(argv, 3, 10, 10000);
     tp_result rigid;
     tp_rigid(&s, &rigid);
     s.t_end = 2 * rigid.t_sep;
