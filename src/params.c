@@ -22,6 +22,7 @@ void grains_params_default(grains_params *p)
     p->mu_s = 0.3;
     p->mu_r = 0.3;
     p->mu_t = 2 * 0.3 / 3; /* mu_t = 2 mu_s / 3 (Section 2.2) */
+    p->mu_s_dyn = p->mu_r_dyn = p->mu_t_dyn = -1; /* = static */
     p->eta = 0;
     p->v0 = (grains_vec3){0, 0, -1};
     p->w0 = (grains_vec3){0, 0, 0};
@@ -38,6 +39,9 @@ void grains_params_default(grains_params *p)
     p->k_n = 0;
     p->V0 = 1;
     p->overlap_tol = 0;
+    p->hamaker = 0;
+    p->vdw_delta0 = 0.4e-9; /* the lower end of 0.4-1 nm (libgran, after Ranade 1987) */
+    p->vdw_cutoff = 0;
     p->skin = 0;
     p->max_overlap = 0.5;
     p->threads = 0;
@@ -54,6 +58,14 @@ void grains_params_derive(grains_params *p)
         p->dt = grains_params_default_dt(p);
     if (p->skin == 0)
         p->skin = 0.6 * p->R_max; /* measured: fewer rebuilds beat fewer candidates (docs/benchmarks.md) */
+    if (p->vdw_cutoff == 0)
+        p->vdw_cutoff = 100 * p->vdw_delta0; /* the attraction has fallen below 1e-4 of its saturation */
+    if (p->mu_s_dyn < 0)
+        p->mu_s_dyn = p->mu_s;
+    if (p->mu_r_dyn < 0)
+        p->mu_r_dyn = p->mu_r;
+    if (p->mu_t_dyn < 0)
+        p->mu_t_dyn = p->mu_t;
 }
 
 static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
@@ -90,6 +102,18 @@ static grains_status check_material(const grains_params *p, grains_error *err)
     REQUIRE(isfinite(p->mu_r) && p->mu_r >= 0, "mu_r = %g: rolling friction coefficient must be >= 0", p->mu_r);
     REQUIRE(isfinite(p->mu_t) && p->mu_t >= 0, "mu_t = %g: twisting friction coefficient must be >= 0", p->mu_t);
     REQUIRE(isfinite(p->eta) && p->eta >= 0, "eta = %g: viscosity must be >= 0", p->eta);
+    const real stat[3] = {p->mu_s, p->mu_r, p->mu_t}, dyn[3] = {p->mu_s_dyn, p->mu_r_dyn, p->mu_t_dyn};
+    const char *names[3] = {"mu_s", "mu_r", "mu_t"};
+    for (int k = 0; k < 3; k++)
+        REQUIRE(dyn[k] == -1 || (isfinite(dyn[k]) && dyn[k] >= 0 && dyn[k] <= stat[k]),
+                "%s_dyn = %g: dynamic friction coefficient must be in [0, %s = %g] (or -1 for %s)", names[k],
+                dyn[k], names[k], stat[k], names[k]);
+    REQUIRE(isfinite(p->hamaker) && p->hamaker >= 0, "hamaker = %g: Hamaker constant must be >= 0", p->hamaker);
+    REQUIRE(isfinite(p->vdw_delta0) && p->vdw_delta0 > 0, "vdw_delta0 = %g: saturation distance must be > 0",
+            p->vdw_delta0);
+    REQUIRE(isfinite(p->vdw_cutoff) && (p->vdw_cutoff == 0 || p->vdw_cutoff > p->vdw_delta0),
+            "vdw_cutoff = %g: cut-off must be > vdw_delta0 (%g), or 0 for 100 vdw_delta0", p->vdw_cutoff,
+            p->vdw_delta0);
     return GRAINS_OK;
 }
 
@@ -107,7 +131,7 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
             p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE, "friction_order: unknown value");
     REQUIRE(p->integrator >= GRAINS_INTEGRATOR_EULER && p->integrator <= GRAINS_INTEGRATOR_VERLET_IMPROVED,
             "integrator: unknown value");
-    REQUIRE(p->contact_model == GRAINS_CONTACT_HERTZ_MINDLIN || p->contact_model == GRAINS_CONTACT_LINEAR,
+    REQUIRE(p->contact_model >= GRAINS_CONTACT_HERTZ_MINDLIN && p->contact_model <= GRAINS_CONTACT_HERTZ_RESTITUTION,
             "contact_model: unknown value");
     REQUIRE(isfinite(p->k_n) && p->k_n >= 0, "k_n = %g: normal stiffness must be >= 0 (0: from V0)", p->k_n);
     REQUIRE(isfinite(p->V0) && p->V0 > 0, "V0 = %g: characteristic impact velocity must be > 0", p->V0);

@@ -157,6 +157,123 @@ static void kinetic_friction(test_ctx *t)
     }
 }
 
+/* Luding's static and dynamic friction (libgran): a mode that breaks its
+ * static limit mu moves against mu_dyn. On an incline with
+ * mu_dyn < tan(theta) < mu a resting sphere stays put (static friction
+ * holds; loaded suddenly, an undamped spring overshoots to twice the
+ * load, hence tan(theta) < mu / 2), while a moving one accelerates as if the coefficient were mu_dyn:
+ * - sliding (rolling blocked by mu_r = 5): a = g (sin - mu_s_dyn cos);
+ * - rolling (mu_s = 5): the resistance torque mu_r_dyn m g cos R gives
+ *   a = 5/7 g (sin - mu_r_dyn cos);
+ * and a spin about the normal decays at 2.5 mu_t_dyn g / R.
+ * The springs are incremented before the force, which makes the kinetic
+ * friction exact (see kinetic_friction); the resting sphere starts at the
+ * Hertz overlap that carries its weight, so that its normal force never dips
+ * while the tangential spring loads. */
+static grains_sim *resting_on_incline(const grains_params *p, double theta, grains_vec3 v, grains_vec3 w)
+{
+    double E_eff = p->E / (1 - p->nu * p->nu); /* against a wall */
+    double delta = pow(mass(p, R) * 9.81 * cos(theta) / (4.0 / 3.0 * E_eff * sqrt(R)), 2.0 / 3.0); /* Eq. 12 */
+    grains_sim *sim = scene(p);
+    floor_mesh(sim, 10, 0);
+    add(sim, (grains_vec3){0, 0, R - delta}, v, w, R);
+    return sim;
+}
+
+static void dynamic_friction(test_ctx *t)
+{
+    const double theta = atan(0.15), g = 9.81;
+    for (int mode = 0; mode < 2; mode++) {
+        grains_params p = mode ? stiff(theta, 5, 0.4) : stiff(theta, 0.4, 5);
+        p.friction_order = GRAINS_FRICTION_INCREMENT_THEN_FORCE;
+        if (mode)
+            p.mu_r_dyn = 0.1;
+        else
+            p.mu_s_dyn = 0.1;
+        double want = (mode ? 5.0 / 7.0 : 1) * g * (sin(theta) - 0.1 * cos(theta));
+        const char *name = mode ? "rolling" : "sliding";
+        for (int moving = 0; moving < 2; moving++) {
+            double v0 = moving ? 0.1 : 0;
+            grains_sim *sim = resting_on_incline(&p, theta, (grains_vec3){v0, 0, 0},
+                                                 (grains_vec3){0, mode ? v0 / R : 0, 0});
+            double a = accel_x(sim, 0.05, 0.15);
+            printf("  dynamic %s, v0 = %g: a = %.6f m/s^2 (analytic %.6f)\n", name, v0, a, moving ? want : 0);
+            if (moving)
+                CHECK_REL(t, a, want, 1e-3, name);
+            else
+                CHECK(t, fabs(get(sim, 0).v.x) < 1e-6, "%s from rest: static friction holds, v = %g", name,
+                      get(sim, 0).v.x);
+            grains_sim_destroy(sim);
+        }
+    }
+    grains_params p = stiff(0, 0.3, 0.3);
+    p.mu_t = 0.3, p.mu_t_dyn = 0.1;
+    p.friction_order = GRAINS_FRICTION_INCREMENT_THEN_FORCE;
+    grains_sim *sim = sphere_on_floor(&p, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 50});
+    grains_sim_advance(sim, steps_for(sim, 0.01), NULL);
+    double w1 = get(sim, 0).w.z, t1 = grains_sim_time(sim);
+    grains_sim_advance(sim, steps_for(sim, 0.02), NULL);
+    double alpha = (get(sim, 0).w.z - w1) / (grains_sim_time(sim) - t1);
+    printf("  dynamic twisting: spin decay %.6f 1/s^2 (analytic %.6f)\n", -alpha, 2.5 * 0.1 * g / R);
+    CHECK_REL(t, -alpha, 2.5 * 0.1 * g / R, 1e-3, "twisting spin decay 2.5 mu_t_dyn g / R");
+    grains_sim_destroy(sim);
+}
+
+/* Tangential vibration of a sphere stuck on a floor (mu_s = 10, mu_r = 0,
+ * gravity normal): the slip s = v - w r obeys m_t u'' = -k_s u - c_s u'
+ * with m_t = 2/7 m (the contact point moves by translation and rotation),
+ * so its amplitude decays at c_s / (2 m_t). hertz_restitution scales the
+ * dashpot as sqrt(k_s / k_n) c_n (improved-velocity-Verlet Section 5.1),
+ * TinyDEM by Eq. 25. Peaks are located by parabolas through three samples
+ * at dt / 10 (1/500 of a period): error well below 1e-3. */
+static double slip_decay(grains_contact_model model, double *want)
+{
+    grains_params p = stiff(0, 10, 0);
+    p.e_n = 0.95;
+    p.contact_model = model;
+    p.friction_order = GRAINS_FRICTION_INCREMENT_THEN_FORCE;
+    p.dt = grains_params_default_dt(&p) / 10;
+    double m = mass(&p, R), E_eff = p.E / (1 - p.nu * p.nu), G_eff = p.E / (2 * (1 + p.nu) * (2 - p.nu));
+    double delta = pow(m * 9.81 / (4.0 / 3.0 * E_eff * sqrt(R)), 2.0 / 3.0); /* Eq. 12 at rest */
+    double a = sqrt(R * delta), k_n = 4.0 / 3.0 * E_eff * a, k_s = 8 * G_eff * a;
+    double r = 3.14159265358979323846 / log(p.e_n), beta = 1 / sqrt(1 + r * r); /* Eq. 21 */
+    double c_n = beta * sqrt(5 * m * k_n);                      /* Eq. 18, = Eq. 32 */
+    double c_s = (model == GRAINS_CONTACT_HERTZ_RESTITUTION ? sqrt(k_s / k_n)
+                                                             : sqrt((1 - p.nu) / (10 * (2 - p.nu)))) * c_n;
+    *want = c_s / (2 * (2.0 / 7.0 * m));
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 10, 0);
+    add(sim, (grains_vec3){0, 0, R - delta}, (grains_vec3){1e-4, 0, 0}, (grains_vec3){0, 0, 0}, R);
+    double s[3] = {0, 0, 0}, first = 0, t_first = 0, last = 0, t_last = 0;
+    int peaks = 0;
+    for (long k = 0; peaks < 25 && k < 1000000; k++) {
+        grains_particle q = get(sim, 0);
+        s[0] = s[1], s[1] = s[2], s[2] = q.v.x - q.w.y * (R - delta / 2);
+        double curv = s[2] - 2 * s[1] + s[0];
+        if (k >= 2 && s[1] > 0 && s[1] >= s[0] && s[1] > s[2]) {
+            double peak = s[1] - (s[2] - s[0]) * (s[2] - s[0]) / (8 * curv);
+            double when = grains_sim_time(sim) - p.dt * (1 + (s[0] - s[2]) / (2 * curv));
+            if (peaks++ == 2)
+                first = peak, t_first = when;
+            last = peak, t_last = when;
+        }
+        step(sim);
+    }
+    grains_sim_destroy(sim);
+    return log(first / last) / (t_last - t_first);
+}
+
+static void tangential_damping(test_ctx *t)
+{
+    const grains_contact_model models[2] = {GRAINS_CONTACT_HERTZ_MINDLIN, GRAINS_CONTACT_HERTZ_RESTITUTION};
+    for (int k = 0; k < 2; k++) {
+        double want, got = slip_decay(models[k], &want);
+        printf("  stuck slip decay, %s: %.6g 1/s (analytic %.6g)\n", k ? "hertz_restitution" : "hertz_mindlin", got,
+               want);
+        CHECK_REL(t, got, want, 2e-3, k ? "slip decay sqrt(k_s/k_n) c_n / (2 m_t)" : "slip decay Eq. 25 c_s / (2 m_t)");
+    }
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -164,5 +281,7 @@ int main(void)
     slides(&t);
     rolls(&t);
     kinetic_friction(&t);
+    dynamic_friction(&t);
+    tangential_damping(&t);
     return test_report(&t, "test_friction");
 }

@@ -36,7 +36,11 @@ typedef enum {
     GRAINS_CONTACT_HERTZ_MINDLIN = 0,
     /* Linear spring-dashpot: F_n = k_n delta - eta_n v_n (improved-velocity-
      * Verlet paper Eqs. 1, 6, 13, 27, 31), k_t = 2(1-nu)/(2-nu) k_n. */
-    GRAINS_CONTACT_LINEAR = 1
+    GRAINS_CONTACT_LINEAR = 1,
+    /* Hertz with the restitution-exact damping of the improved-velocity-
+     * Verlet paper (Eq. 32, LAMMPS' coeff_restitution): TinyDEM's springs,
+     * the tangential dashpot scaled by sqrt(k_t / k_n) instead of Eq. 25. */
+    GRAINS_CONTACT_HERTZ_RESTITUTION = 2
 } grains_contact_model;
 
 typedef struct {
@@ -52,6 +56,9 @@ typedef struct {
     real nu;                              /* [-] Poisson's ratio */
     real e_n;                             /* [-] normal restitution coefficient */
     real mu_s, mu_r, mu_t;                /* [-] sliding, rolling, twisting friction */
+    real mu_s_dyn, mu_r_dyn, mu_t_dyn;    /* [-] dynamic coefficients (Luding 2008, libgran): a
+                                           * mode that breaks its static limit slides at these;
+                                           * -1 = the static value (TinyDEM) */
     real eta;                             /* [M/LT] viscosity for Stokes drag */
     /* kinetic */
     grains_vec3 v0;                       /* [L/T] initial velocity of spawned particles */
@@ -69,6 +76,10 @@ typedef struct {
     real V0;                              /* [L/T] linear model: impact velocity of Eqs. 1 and 27 */
     real overlap_tol;                     /* [-] linear model: > 0 gives k_n by Eq. 27 for this
                                            * overlap / smaller diameter; 0 = Eq. 1 */
+    real hamaker;                         /* [M L^2/T^2] Hamaker constant A of the van der
+                                           * Waals attraction (libgran); 0 = none */
+    real vdw_delta0;                      /* [L] saturation gap: the attraction stops growing */
+    real vdw_cutoff;                      /* [L] gap beyond which it is 0; 0 = 100 vdw_delta0 */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
     int threads;                          /* 0 = OpenMP default */
@@ -78,7 +89,7 @@ typedef struct {
 void grains_params_default(grains_params *p);
 
 /* Fills the values that derive from others: dt by Eq. 49 when dt == 0,
- * skin when 0. Call after all values are set and checked. */
+ * skin and vdw_cutoff when 0, dynamic friction coefficients when -1. Call after all values are set and checked. */
 void grains_params_derive(grains_params *p);
 
 /* Eq. 49: dt = R_min sqrt(rho (1 - nu^2) / E). */

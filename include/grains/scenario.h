@@ -10,7 +10,7 @@
 
 #define GRAINS_PATH_MAX 1024
 #define GRAINS_BUILTIN_HOURGLASS "builtin:hourglass"
-#define GRAINS_SCENARIO_KEYS 40
+#define GRAINS_SCENARIO_KEYS 64
 
 typedef struct {
     grains_params params;

@@ -14,20 +14,58 @@ static double hertz_time(double E_eff, double R_eff, double m_eff, double v)
     return 2.9432 * delta_max / v;
 }
 
+/* Linear spring: t_c = pi sqrt(m* / k_n) (improved-velocity-Verlet Eq. 7),
+ * k_n as the contact kernel chooses it (Eqs. 1, 27). */
+static double linear_time(const grains_params *p, double E_eff, double R_eff, double m_eff)
+{
+    double k_n = p->k_n;
+    if (k_n == 0 && p->overlap_tol > 0) {
+        double d = p->overlap_tol * 2 * p->R_min;
+        k_n = m_eff * p->V0 * p->V0 / (d * d); /* Eq. 27 */
+    } else if (k_n == 0) {
+        k_n = 1.2024 * pow(sqrt(m_eff) * E_eff * E_eff * R_eff * p->V0, 0.4); /* Eq. 1 */
+    }
+    return PI * sqrt(m_eff / k_n);
+}
+
 static void print_contact_times(const grains_params *p)
 {
     double v = sqrt(p->v0.x * p->v0.x + p->v0.y * p->v0.y + p->v0.z * p->v0.z);
-    if (!(v > 0)) {
+    int linear = p->contact_model == GRAINS_CONTACT_LINEAR;
+    if (!linear && !(v > 0)) {
         printf("  contact time        : v0 = 0, no impact speed to evaluate\n");
         return;
     }
     double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min;
     double E_pp = p->E / (2 * (1 - p->nu * p->nu)), E_pw = p->E / (1 - p->nu * p->nu);
-    double t_pp = hertz_time(E_pp, p->R_min / 2, m / 2, v);
-    double t_pw = hertz_time(E_pw, p->R_min, m, v);
-    printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (R_min, |v0| = %g m/s, elastic Hertz)\n",
-           t_pp, t_pw, v);
-    printf("  steps per contact   : %.1f particle-particle, %.1f particle-wall\n", t_pp / p->dt, t_pw / p->dt);
+    double t_pp = linear ? linear_time(p, E_pp, p->R_min / 2, m / 2) : hertz_time(E_pp, p->R_min / 2, m / 2, v);
+    double t_pw = linear ? linear_time(p, E_pw, p->R_min, m) : hertz_time(E_pw, p->R_min, m, v);
+    if (linear)
+        printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (R_min, linear, Eq. 7)\n",
+               t_pp, t_pw);
+    else
+        printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (R_min, |v0| = %g m/s, "
+               "elastic Hertz)\n", t_pp, t_pw, v);
+    printf("  steps per contact   : %.1f particle-particle, %.1f particle-wall%s\n", t_pp / p->dt, t_pw / p->dt,
+           linear && fmin(t_pp, t_pw) / p->dt < 40 ? " (below 40: choose dt <= t_c / 40, improved-Verlet Section 5.1)" : "");
+}
+
+/* Which laws the run uses, and the figures a user checks them by. */
+static void print_models(const grains_params *p)
+{
+    const char *models[] = {"hertz_mindlin", "linear", "hertz_restitution"};
+    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
+    printf("  model               : %s contacts, %s integrator\n", models[p->contact_model],
+           integrators[p->integrator]);
+    printf("  friction static/dyn : sliding %g/%g, rolling %g/%g, twisting %g/%g\n", p->mu_s, p->mu_s_dyn, p->mu_r,
+           p->mu_r_dyn, p->mu_t, p->mu_t_dyn);
+    if (p->hamaker > 0) {
+        /* saturated attraction of two R_min spheres: A R* / (6 delta0^2) near contact */
+        double R = p->R_min, m = 4 * PI / 3 * p->rho * R * R * R;
+        double F = p->hamaker * (R / 2) / (6 * p->vdw_delta0 * p->vdw_delta0);
+        printf("  van der Waals       : A = %g J, pull-off of two R_min spheres ~ %.3g N = %.3g x their weight "
+               "(|g| = 9.81)\n", p->hamaker, F, F / (m * 9.81));
+    }
 }
 
 int cli_check(int argc, char **argv)
@@ -47,6 +85,7 @@ int cli_check(int argc, char **argv)
     printf("%s: OK\n", sc.source[0] ? sc.source : "built-in default scenario");
     printf("  timestep dt         : %.6g s%s\n", p->dt, p->dt == grains_params_default_dt(p) ? " (Eq. 49)" : "");
     print_contact_times(p);
+    print_models(p);
     printf("  steps               : %ld (%ld frames of %ld)\n", steps, p->N_frames, p->N_steps);
     printf("  simulated time      : %.6g s\n", (double)steps * p->dt);
     printf("  particles           : %zu from file, up to %ld spawned\n", grains_sim_count(sim), p->N_max);

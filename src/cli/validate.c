@@ -52,9 +52,10 @@ static int three_particle(tally *t)
 /* Worst |e - e_n| over impact speeds 0.1, 1, 10 m/s at dt = t_c / 200. */
 static int restitution(tally *t)
 {
-    const char *models[] = {"hertz_mindlin", "linear"}, *integrators[] = {"euler", "verlet", "verlet_improved"};
+    const char *models[] = {"hertz_mindlin", "linear", "hertz_restitution"};
+    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
     const double e_n[] = {0.1, 0.5, 0.9};
-    for (int m = 0; m < 2; m++)
+    for (int m = 0; m < 3; m++)
         for (int i = 0; i < 3; i++) {
             double worst = 0;
             for (int k = 0; k < 3; k++)
@@ -68,7 +69,7 @@ static int restitution(tally *t)
                 }
             char what[96];
             snprintf(what, sizeof what, "restitution |e - e_n|, %s, %s", models[m], integrators[i]);
-            row(t, what, m ? "< 2e-3 (Eq. 31 exact; end of contact to 1 step)" : "< 2e-3 (TinyDEM Eq. 21, approx.)",
+            row(t, what, m == 1 ? "< 2e-3 (Eq. 31 exact; end of contact to 1 step)" : "< 2e-3 (Eq. 21 = Eq. 32)",
                 worst, worst < 2e-3);
         }
     return 1;
@@ -94,6 +95,48 @@ static int oscillator(tally *t)
     return 1;
 }
 
+/* Undamped bouncing between walls: energy error after 250 collisions. */
+static int bounce(tally *t)
+{
+    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
+    for (int i = 0; i < 3; i++)
+        for (double n = 32; n <= 160; n *= 5) {
+            bounce_setup s = {(grains_integrator)i, n, 250};
+            bounce_result r;
+            grains_error err;
+            if (bounce_run(&s, &r, &err) != GRAINS_OK)
+                return cli_report(&err), 0;
+            char what[96], expected[96];
+            snprintf(what, sizeof what, "250 bounces, %s, h = t_c/%g: |E/E0 - 1|", integrators[i], n);
+            snprintf(expected, sizeof expected, "< %.2g = 2 (h/t_c)^2 (var. paper ~1e-3 at t_c/32)", 2 / (n * n));
+            row(t, what, expected, fabs(r.drift), fabs(r.drift) < 2 / (n * n));
+        }
+    return 1;
+}
+
+/* Worst relative error of the attraction against Hamaker's formula over
+ * gaps from delta0 / 2 (saturated) to the cut-off. */
+static int van_der_waals(tally *t)
+{
+    const double gaps[] = {0.2e-9, 1e-9, 3e-9, 10e-9, 39e-9};
+    for (int wall = 0; wall < 2; wall++) {
+        vdw_setup s = vdw_default();
+        s.wall = wall;
+        double worst = 0;
+        for (size_t k = 0; k < sizeof gaps / sizeof gaps[0]; k++) {
+            vdw_result r;
+            grains_error err;
+            s.gap = gaps[k];
+            if (vdw_run(&s, &r, &err) != GRAINS_OK)
+                return cli_report(&err), 0;
+            worst = fmax(worst, fabs(r.force / vdw_expected(&s) - 1));
+        }
+        row(t, wall ? "van der Waals sphere-wall, 0.2-39 nm: rel. error" : "van der Waals sphere-sphere, 0.2-39 nm: rel. error",
+            "< 1e-6 (Hamaker 1937, -dU/dd)", worst, worst < 1e-6);
+    }
+    return 1;
+}
+
 int cli_validate(int argc, char **argv)
 {
     (void)argv;
@@ -103,7 +146,7 @@ int cli_validate(int argc, char **argv)
     }
     tally t = {0, 0};
     printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
-    if (!three_particle(&t) || !restitution(&t) || !oscillator(&t))
+    if (!three_particle(&t) || !restitution(&t) || !oscillator(&t) || !bounce(&t) || !van_der_waals(&t))
         return EXIT_INPUT;
     printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);
     return t.failed ? 1 : 0;

@@ -40,10 +40,22 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->kn_pw = 4.0 / 3.0 * E_pw;
     hp->ks_pw = 8 * G_pw;
     hp->beta = hm_beta(p->e_n);
-    hp->cs_over_cn = sqrt((1 - nu) / (10 * (2 - nu))); /* Eq. 25 */
+    if (p->contact_model == GRAINS_CONTACT_HERTZ_RESTITUTION) {
+        /* Eq. 32's eta_n, -2 sqrt(5/6) ln(e) / sqrt(pi^2 + ln^2 e) (R* delta)^(1/4)
+         * sqrt(3/2 (4/3 E*) m*), is Eq. 18's beta sqrt(5 m* k_n) term for term;
+         * the tangential dashpot is scaled by sqrt(k_t / k_n) (Section 5.1). */
+        hp->cs_over_cn_pp = sqrt(hp->ks_pp / hp->kn_pp);
+        hp->cs_over_cn_pw = sqrt(hp->ks_pw / hp->kn_pw);
+    } else {
+        hp->cs_over_cn_pp = hp->cs_over_cn_pw = sqrt((1 - nu) / (10 * (2 - nu))); /* Eq. 25 */
+    }
     hp->mu_s = p->mu_s;
     hp->mu_r = p->mu_r;
     hp->mu_t = p->mu_t;
+    /* -1 (not derived yet) means the static value */
+    hp->mu_s_dyn = p->mu_s_dyn < 0 ? p->mu_s : p->mu_s_dyn;
+    hp->mu_r_dyn = p->mu_r_dyn < 0 ? p->mu_r : p->mu_r_dyn;
+    hp->mu_t_dyn = p->mu_t_dyn < 0 ? p->mu_t : p->mu_t_dyn;
     hp->dt = p->dt;
     /* Velocity Verlet increments the springs before the force (improved-
      * velocity-Verlet paper Eqs. 15-16 and Section 4). */

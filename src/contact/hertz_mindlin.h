@@ -14,8 +14,10 @@ typedef struct {
     real kn_pp, ks_pp;   /* 4/3 E* and 8 G* for two particles (Eqs. 12-13, 22-23) */
     real kn_pw, ks_pw;   /* the same against a wall: E* = E/(1-nu^2), G* = G/(2-nu) */
     real beta;           /* damping factor, Eq. 21 */
-    real cs_over_cn;     /* sqrt((1-nu) / (10 (2-nu))), Eq. 25 */
+    real cs_over_cn_pp;  /* sqrt((1-nu) / (10 (2-nu))), Eq. 25, or sqrt(k_s / k_n) for */
+    real cs_over_cn_pw;  /*   hertz_restitution (improved-velocity-Verlet Section 5.1) */
     real mu_s, mu_r, mu_t;
+    real mu_s_dyn, mu_r_dyn, mu_t_dyn; /* Luding's dynamic coefficients (= static for TinyDEM) */
     real dt;
     int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE, or a Verlet integrator */
     int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */

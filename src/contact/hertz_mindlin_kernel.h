@@ -21,7 +21,7 @@ static inline coefficients contact_coefficients(const hm_params *hp, real R_eff,
     c.kn = (wall ? hp->kn_pw : hp->kn_pp) * a;            /* Eq. 12 */
     c.ks = (wall ? hp->ks_pw : hp->ks_pp) * a;            /* Eq. 13 */
     c.cn = sqrt(5 * m_eff * c.kn) * hp->beta;             /* Eq. 18 */
-    c.cs = hp->cs_over_cn * c.cn;                         /* Eq. 25 (= Eq. 19) */
+    c.cs = (wall ? hp->cs_over_cn_pw : hp->cs_over_cn_pp) * c.cn; /* Eq. 25 (= Eq. 19) */
     return c;
 }
 
@@ -59,25 +59,28 @@ static inline vec3 project_spring(vec3 u, vec3 n)
     return after2 > 0 ? v3_scale(sqrt(v3_dot(u, u) / after2), t) : t;
 }
 
-/* Eqs. 11, 39, 53, 54 for a vector mode: clip |f| <= mu |f_n| and, when
- * sliding, reset the spring so that it reproduces the clipped force.
- * Compared in squares so that the root is taken only when clipping. */
-static inline vec3 coulomb_vector(vec3 f, real mu, real fn_norm, real k, real c, vec3 v, vec3 *u)
+/* Eqs. 11, 39, 53, 54 for a vector mode: when the trial force breaks the
+ * static limit mu |f_n| it slides: the force is clipped to mu_dyn |f_n|
+ * and the spring reset so that it reproduces the clipped force. With
+ * mu_dyn = mu this is TinyDEM; mu_dyn < mu is Luding's (2008) static and
+ * dynamic friction as libgran has it. Compared in squares so that the root
+ * is taken only when sliding. */
+static inline vec3 coulomb_vector(vec3 f, real mu, real mu_dyn, real fn_norm, real k, real c, vec3 v, vec3 *u)
 {
     real f2 = v3_dot(f, f), limit = mu * fn_norm;
     if (f2 > limit * limit) {
-        f = v3_scale(limit / sqrt(f2), f);                /* Eq. 53 */
+        f = v3_scale(mu_dyn * fn_norm / sqrt(f2), f);     /* Eq. 53 */
         *u = v3_scale(-1 / k, v3_axpy(f, c, v));          /* Eq. 54 */
     }
     return f;
 }
 
 /* Eqs. 40, 53, 54 for twisting, in scalar form. */
-static inline real coulomb_scalar(real f, real mu, real fn_norm, real k, real c, real v, real *u)
+static inline real coulomb_scalar(real f, real mu, real mu_dyn, real fn_norm, real k, real c, real v, real *u)
 {
     real f_abs = fabs(f);
     if (f_abs > mu * fn_norm) {
-        f = mu * fn_norm / f_abs * f;
+        f = mu_dyn * fn_norm / f_abs * f;
         *u = -1 / k * (f + c * v);
     }
     return f;
@@ -161,9 +164,9 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
 
     /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54. */
     real fn_norm = fabs(f_n);
-    f_s = coulomb_vector(f_s, hp->mu_s, fn_norm, c.ks, c.cs, v_s, &u_s);
-    f_r = coulomb_vector(f_r, hp->mu_r, fn_norm, c.kn, c.cn, v_r, &u_r);
-    f_t = coulomb_scalar(f_t, hp->mu_t, fn_norm, c.ks, c.cs, v_t, &u_t);
+    f_s = coulomb_vector(f_s, hp->mu_s, hp->mu_s_dyn, fn_norm, c.ks, c.cs, v_s, &u_s);
+    f_r = coulomb_vector(f_r, hp->mu_r, hp->mu_r_dyn, fn_norm, c.kn, c.cn, v_r, &u_r);
+    f_t = coulomb_scalar(f_t, hp->mu_t, hp->mu_t_dyn, fn_norm, c.ks, c.cs, v_t, &u_t);
     store3(h->us, u_s);
     store3(h->ur, u_r);
     h->ut = u_t;

@@ -23,7 +23,7 @@ typedef struct {
 
 static const char *const friction_orders[] = {"tinydem", "increment_first", NULL};
 static const char *const integrators[] = {"euler", "verlet", "verlet_improved", NULL};
-static const char *const contact_models[] = {"hertz_mindlin", "linear", NULL};
+static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
 
 #define P(field) offsetof(grains_scenario, params.field)
 #define S(field) offsetof(grains_scenario, field)
@@ -41,6 +41,9 @@ static const key_info keys[] = {
     {"mu_s", K_REAL, P(mu_s), "-", "sliding friction coefficient (>= 0)", NULL},
     {"mu_r", K_REAL, P(mu_r), "-", "rolling friction coefficient (>= 0)", NULL},
     {"mu_t", K_REAL, P(mu_t), "-", "twisting friction coefficient (>= 0); default 2 mu_s / 3", NULL},
+    {"mu_s_dyn", K_REAL, P(mu_s_dyn), "-", "dynamic sliding friction, in [0, mu_s]; default mu_s (Luding 2008)", NULL},
+    {"mu_r_dyn", K_REAL, P(mu_r_dyn), "-", "dynamic rolling friction, in [0, mu_r]; default mu_r", NULL},
+    {"mu_t_dyn", K_REAL, P(mu_t_dyn), "-", "dynamic twisting friction, in [0, mu_t]; default mu_t", NULL},
     {"eta", K_REAL, P(eta), "M/LT", "fluid viscosity for Stokes drag (>= 0)", NULL},
     {"v0", K_VEC3, P(v0), "L/T", "velocity of spawned particles", NULL},
     {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles", NULL},
@@ -55,12 +58,17 @@ static const key_info keys[] = {
      "\"tinydem\" (force from the old spring, then Eq. 52) or \"increment_first\" (euler only)", friction_orders},
     {"integrator", K_CHOICE, P(integrator), "-", "\"euler\" (TinyDEM), \"verlet\" or \"verlet_improved\"",
      integrators},
-    {"contact_model", K_CHOICE, P(contact_model), "-", "\"hertz_mindlin\" (TinyDEM) or \"linear\"",
+    {"contact_model", K_CHOICE, P(contact_model), "-", "\"hertz_mindlin\" (TinyDEM), \"linear\" or \"hertz_restitution\" (Eq. 32)",
      contact_models},
     {"k_n", K_REAL, P(k_n), "M/T^2", "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27", NULL},
     {"V0", K_REAL, P(V0), "L/T", "linear model: characteristic impact velocity of Eqs. 1 and 27 (> 0)", NULL},
     {"overlap_tol", K_REAL, P(overlap_tol), "-",
      "linear model: k_n by Eq. 27 for this overlap / smaller diameter, in [0, 1); 0 = Eq. 1", NULL},
+    {"hamaker", K_REAL, P(hamaker), "ML^2/T^2", "Hamaker constant of the van der Waals attraction (>= 0); 0 = off",
+     NULL},
+    {"vdw_delta0", K_REAL, P(vdw_delta0), "L", "van der Waals saturation gap (> 0); default 0.4e-9", NULL},
+    {"vdw_cutoff", K_REAL, P(vdw_cutoff), "L", "gap beyond which the attraction is 0 (> vdw_delta0); default 100 vdw_delta0",
+     NULL},
     {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max", NULL},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL},
     {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL},

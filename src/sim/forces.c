@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "contact/van_der_waals.h"
 #include "sim/sim_internal.h"
 
 /* Largest relative overlap delta / (2 R*) kept as a fraction, compared by
@@ -53,6 +54,24 @@ static inline hm_history *contact_history(store_stream *s, uint32_t *entry)
     return h;
 }
 
+/* The van der Waals force on i across gap s along the unit normal n (from
+ * the partner to i). */
+static inline vec3 attraction(const grains_params *p, vec3 n, real R_i, real R_j, int wall, real s)
+{
+    return v3_scale(-vdw_attraction(p->hamaker, p->vdw_delta0, p->vdw_cutoff, R_i, R_j, wall, s), n);
+}
+
+/* The attraction on i of a partner at dx that is not touching it (d2 =
+ * |dx|^2 >= reach^2): 0 beyond the cut-off. */
+static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real R_i, real R_j, int wall)
+{
+    real reach = R_i + R_j + p->vdw_cutoff;
+    if (d2 >= reach * reach)
+        return v3(0, 0, 0);
+    real d = sqrt(d2);
+    return attraction(p, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
+}
+
 /* One contact of particle i with mesh element e (the wall convention). */
 static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, store_stream *s, force_diag *d,
                                hm_result *r)
@@ -65,7 +84,11 @@ static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, sto
     real reach = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
     if (d2 >= reach * reach) {
         end_contact(s, entry);
-        return 0;
+        if (sim->p.hamaker == 0)
+            return 0;
+        r->f = far_attraction(&sim->p, dx, d2, pt->R[i], R_e, 1);
+        r->t_i = zero;
+        return 1;
     }
     if (d2 == 0) {
         note_singular(d, i);
@@ -78,6 +101,8 @@ static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, sto
         return 0;
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1};
     hm_contact(&sim->hp, &pr, h, r);
+    if (sim->p.hamaker > 0)
+        r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (reach - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     note_overlap(d, r->delta, 2 * r->R_eff, i);
     return 1;
 }
@@ -117,6 +142,11 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
             end_contact(s, entry);
+            if (sim->p.hamaker > 0) {
+                vec3 f = far_attraction(&sim->p, dx, d2, R_i, pt->R[j], 0);
+                f_i = v3_add(f_i, f);
+                pt->f[j] = v3_sub(pt->f[j], f);
+            }
             continue;
         }
         if (d2 == 0) {
@@ -130,6 +160,8 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
             continue;
         hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
         hm_contact(&sim->hp, &pr, h, &r);
+        if (sim->p.hamaker > 0)
+            r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (reach - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
         f_i = v3_add(f_i, r.f);
         t_i = v3_add(t_i, r.t_i);
         pt->f[j] = v3_sub(pt->f[j], r.f);

@@ -75,11 +75,15 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     return s;
 }
 
+/* How far beyond touching a pair must be listed: the skin, plus the van der
+ * Waals cut-off where partners attract before they touch. */
+static real list_pad(const grains_params *p) { return p->skin + (p->hamaker > 0 ? p->vdw_cutoff : 0); }
+
 static grains_status build_lists(grains_sim *sim, real R_big, grains_error *err)
 {
     grains_particles *pt = &sim->pt;
-    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, sim->p.skin, sim->nthreads,
-                           err);
+    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, list_pad(&sim->p),
+                           sim->nthreads, err);
 }
 
 /* Each cell block's window of histories, from its live and pending contacts. */
@@ -111,9 +115,9 @@ static grains_status reattach(grains_sim *sim, history_names *hn, grains_error *
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
     real R_big = largest_radius(&sim->pt);
-    /* A cell must hold every pair within reach (2 R_big + skin), and every
-     * particle a spawn attempt of radius R_max may touch after moving skin/2. */
-    sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + sim->p.skin;
+    /* A cell must hold every pair within reach (2 R_big + the list's pad), and
+     * every particle a spawn attempt of radius R_max may touch after moving skin/2. */
+    sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + list_pad(&sim->p);
     history_names hn = {NULL, 0, NULL, 0};
     grains_status s = name_contacts(sim, &hn, err);
     if (s == GRAINS_OK)

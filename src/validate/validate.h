@@ -67,4 +67,46 @@ grains_status rest_run(const rest_setup *s, double *e, grains_error *err);
  * contact, relative to the largest overlap. */
 grains_status oscillator_run(const rest_setup *s, double *max_err, grains_error *err);
 
+/* A sphere (R = 1 mm) bouncing at 0.1 m/s between two walls 1.01 d apart,
+ * linear spring, undamped, t_c = 1e-4 s (variational-integrator paper
+ * Section 3.2). */
+typedef struct {
+    grains_integrator integrator;
+    double steps_per_tc;    /* dt = t_c / steps_per_tc */
+    int collisions;         /* run until this many collisions have ended */
+} bounce_setup;
+
+typedef struct {
+    int collisions;
+    double drift;           /* E / E0 - 1 after the last collision (all kinetic) */
+    double max_dev;         /* largest |E / E0 - 1| at any step, in contact or not */
+} bounce_result;
+
+grains_status bounce_run(const bounce_setup *s, bounce_result *out, grains_error *err);
+
+/* Van der Waals attraction (libgran, Hamaker 1937): sphere 1 at gap `gap`
+ * from sphere 2 or from a plane wall, both at rest, no gravity. */
+typedef struct {
+    double A;               /* [J] Hamaker constant */
+    double R_1, R_2;        /* [m] radii (R_2 unused against the wall) */
+    double delta0, cutoff;  /* [m] saturation gap and cut-off */
+    double gap;             /* [m] surface gap */
+    int wall;
+} vdw_setup;
+
+/* A = 1e-19 J, R_1 = 10 um, R_2 = 5 um, delta0 = 0.4 nm, cut-off 40 nm. */
+vdw_setup vdw_default(void);
+
+/* Hamaker's attraction at the setup's gap (saturated below delta0, 0 from
+ * the cut-off on), as -dU/dd of the potential by central differences. */
+double vdw_expected(const vdw_setup *s);
+
+typedef struct {
+    double force;           /* [N] attraction on sphere 1 after one step, m dv / dt */
+    double momentum;        /* [kg m/s] total momentum then (0 in exact arithmetic) */
+    double impulse;         /* [kg m/s] |momentum of sphere 1| then */
+} vdw_result;
+
+grains_status vdw_run(const vdw_setup *s, vdw_result *out, grains_error *err);
+
 #endif
