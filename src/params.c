@@ -137,6 +137,12 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(isfinite(p->V0) && p->V0 > 0, "V0 = %g: characteristic impact velocity must be > 0", p->V0);
     REQUIRE(isfinite(p->overlap_tol) && p->overlap_tol >= 0 && p->overlap_tol < 1,
             "overlap_tol = %g: tolerated overlap must be in [0, 1) of the smaller diameter", p->overlap_tol);
+    REQUIRE(p->periodic >= 0 && p->periodic <= 7, "periodic: unknown value");
+    const real lo[3] = {p->box_min.x, p->box_min.y, p->box_min.z}, hi[3] = {p->box_max.x, p->box_max.y, p->box_max.z};
+    for (int k = 0; k < 3; k++)
+        REQUIRE(!(p->periodic >> k & 1) || (isfinite(lo[k]) && isfinite(hi[k]) && hi[k] > lo[k]),
+                "box_max = (%g,%g,%g): along the periodic axis %c the box must have box_max > box_min (%g,%g,%g)",
+                hi[0], hi[1], hi[2], "xyz"[k], lo[0], lo[1], lo[2]);
     REQUIRE(isfinite(p->skin) && p->skin >= 0, "skin = %g: Verlet skin must be >= 0", p->skin);
     REQUIRE(isfinite(p->max_overlap) && p->max_overlap > 0,
             "max_overlap = %g: overlap bound must be > 0", p->max_overlap);

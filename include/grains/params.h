@@ -80,6 +80,8 @@ typedef struct {
                                            * Waals attraction (libgran); 0 = none */
     real vdw_delta0;                      /* [L] saturation gap: the attraction stops growing */
     real vdw_cutoff;                      /* [L] gap beyond which it is 0; 0 = 100 vdw_delta0 */
+    int periodic;                         /* periodic axes: bit 0 x, bit 1 y, bit 2 z; 0 = none */
+    grains_vec3 box_min, box_max;         /* [L] the periodic box (used along periodic axes) */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
     int threads;                          /* 0 = OpenMP default */

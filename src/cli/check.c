@@ -59,6 +59,11 @@ static void print_models(const grains_params *p)
            integrators[p->integrator]);
     printf("  friction static/dyn : sliding %g/%g, rolling %g/%g, twisting %g/%g\n", p->mu_s, p->mu_s_dyn, p->mu_r,
            p->mu_r_dyn, p->mu_t, p->mu_t_dyn);
+    if (p->periodic) {
+        const char *axes[] = {"", "x", "y", "xy", "z", "xz", "yz", "xyz"};
+        printf("  periodic            : %s, box (%g, %g, %g) to (%g, %g, %g); the mesh is not periodic\n",
+               axes[p->periodic], p->box_min.x, p->box_min.y, p->box_min.z, p->box_max.x, p->box_max.y, p->box_max.z);
+    }
     if (p->hamaker > 0) {
         /* saturated attraction of two R_min spheres: A R* / (6 delta0^2) near contact */
         double R = p->R_min, m = 4 * PI / 3 * p->rho * R * R * R;

@@ -23,6 +23,8 @@ typedef struct {
 
 static const char *const friction_orders[] = {"tinydem", "increment_first", NULL};
 static const char *const integrators[] = {"euler", "verlet", "verlet_improved", NULL};
+/* indexed by the axis mask: bit 0 x, bit 1 y, bit 2 z */
+static const char *const periodic_axes[] = {"none", "x", "y", "xy", "z", "xz", "yz", "xyz", NULL};
 static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
 
 #define P(field) offsetof(grains_scenario, params.field)
@@ -69,6 +71,10 @@ static const key_info keys[] = {
     {"vdw_delta0", K_REAL, P(vdw_delta0), "L", "van der Waals saturation gap (> 0); default 0.4e-9", NULL},
     {"vdw_cutoff", K_REAL, P(vdw_cutoff), "L", "gap beyond which the attraction is 0 (> vdw_delta0); default 100 vdw_delta0",
      NULL},
+    {"periodic", K_CHOICE, P(periodic), "-", "periodic axes: \"none\", \"x\", \"y\", \"xy\", \"z\", \"xz\", \"yz\" or \"xyz\"",
+     periodic_axes},
+    {"box_min", K_VEC3, P(box_min), "L", "lower corner of the periodic box", NULL},
+    {"box_max", K_VEC3, P(box_max), "L", "upper corner of the periodic box (> box_min along periodic axes)", NULL},
     {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max", NULL},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL},
     {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL},

@@ -27,9 +27,21 @@ static size_t hash_slot(uint64_t key, size_t n_slots)
 
 void grid_coords(const grains_grid *g, vec3 x, int64_t c[3])
 {
-    c[0] = (int64_t)floor((x.x - g->origin.x) / g->h);
-    c[1] = (int64_t)floor((x.y - g->origin.y) / g->h);
-    c[2] = (int64_t)floor((x.z - g->origin.z) / g->h);
+    c[0] = (int64_t)floor((x.x - g->origin.x) / g->edge[0]);
+    c[1] = (int64_t)floor((x.y - g->origin.y) / g->edge[1]);
+    c[2] = (int64_t)floor((x.z - g->origin.z) / g->edge[2]);
+}
+
+/* c with its periodic coordinates brought into [0, cells). */
+static void wrap_cell(const grains_grid *g, const int64_t c[3], int64_t w[3])
+{
+    for (int k = 0; k < 3; k++) {
+        w[k] = c[k];
+        if (g->box.mask >> k & 1) {
+            w[k] %= g->cells[k];
+            w[k] += w[k] < 0 ? g->cells[k] : 0;
+        }
+    }
 }
 
 static int in_range(const int64_t c[3])
@@ -40,8 +52,10 @@ static int in_range(const int64_t c[3])
     return 1;
 }
 
-uint32_t grid_find(const grains_grid *g, const int64_t c[3])
+uint32_t grid_find(const grains_grid *g, const int64_t c_in[3])
 {
+    int64_t c[3];
+    wrap_cell(g, c_in, c);
     if (!in_range(c) || g->n_slots == 0)
         return GRID_NONE;
     uint64_t key = pack(c);
@@ -91,8 +105,10 @@ static int reserve_slots(grains_grid *g, size_t n)
 }
 
 /* The cell at c, created if new; GRID_NONE when memory runs out. */
-static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
+static uint32_t find_or_add(grains_grid *g, const int64_t c_in[3])
 {
+    int64_t c[3];
+    wrap_cell(g, c_in, c);
     uint64_t key = pack(c);
     size_t s = hash_slot(key, g->n_slots);
     for (;; s = (s + 1) & (g->n_slots - 1)) {
@@ -105,7 +121,7 @@ static uint32_t find_or_add(grains_grid *g, const int64_t c[3])
     if (3 * (g->n_cells + 1) > 2 * g->n_slots || g->n_cells == g->cap_cells) {
         if (!reserve_cells(g, g->n_cells + 1) || !reserve_slots(g, g->n_cells + g->n_cells / 2 + 16))
             return GRID_NONE;
-        return find_or_add(g, c);
+        return find_or_add(g, c_in);
     }
     uint32_t cell = (uint32_t)g->n_cells++;
     g->key[cell] = key;
@@ -239,7 +255,8 @@ static void renumber(grains_grid *g, cell_order *sorted, uint32_t *where, size_t
  * places the particles. Uses `scratch` (n_cells entries). */
 static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, size_t n)
 {
-    g->block = block_edge(g->n_cells);
+    if (!g->box.mask) /* a periodic grid fixed its blocks before binning */
+        g->block = block_edge(g->n_cells);
     for (uint32_t c = 0; c < g->n_cells; c++)
         scratch[c] = order_of(g, c);
     sort_cells(scratch, g->n_cells);
@@ -260,8 +277,31 @@ static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
     return lo;
 }
 
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, uint32_t *where, void *ws,
-                         size_t ws_bytes, grains_error *err)
+/* Along each periodic axis: the block edge B, then 2B m cells spanning the
+ * period (m as large as cells of edge >= h allow), the origin at the box. */
+static grains_status fit_period(grains_grid *g, real h, const periodic_box *box, grains_error *err)
+{
+    int B = block_edge(g->n_cells_last);
+    for (int k = 0; k < 3; k++)
+        if (box->mask >> k & 1) {
+            if (!(box->L[k] >= 4 * h))
+                return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
+                                        "periodic box: the period along %c (%g) must be at least 4 cells of %g "
+                                        "(2 R_max + skin)", "xyz"[k], box->L[k], h);
+            int fit = (int)(box->L[k] / (2 * h));
+            B = fit < B ? fit : B;
+        }
+    g->block = B;
+    for (int k = 0; k < 3; k++)
+        if (box->mask >> k & 1) {
+            g->cells[k] = 2 * B * (int64_t)(box->L[k] / (2 * B * h));
+            g->edge[k] = box->L[k] / (real)g->cells[k];
+        }
+    return GRAINS_OK;
+}
+
+grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, const periodic_box *box, uint32_t *where,
+                         void *ws, size_t ws_bytes, grains_error *err)
 {
     vec3 hi, lo = lower_corner(x, n, &hi);
     real span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
@@ -270,6 +310,15 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, uint32
                                 "particles spread over %g, more than %d cells of %g: confine them with a mesh",
                                 span, 1 << 18, h);
     g->h = h;
+    g->box = *box;
+    g->edge[0] = g->edge[1] = g->edge[2] = h;
+    if (box->mask) {
+        grains_status s = fit_period(g, h, box, err);
+        if (s != GRAINS_OK)
+            return s;
+        lo = v3(box->mask & 1 ? box->lo[0] : lo.x, box->mask & 2 ? box->lo[1] : lo.y,
+                box->mask & 4 ? box->lo[2] : lo.z);
+    }
     g->origin = lo;
     g->n_particles = n;
     /* Start from the last build's cell count; tables grow as cells appear. */

@@ -13,12 +13,17 @@
  * Cells are numbered in that order (colour, block, place in the block), and
  * the build says where each particle should move so that the particles of
  * a cell, and of a block, are contiguous in memory. The caller moves them;
- * cell k then holds particles [first[k], first[k+1]). */
+ * cell k then holds particles [first[k], first[k+1]).
+ *
+ * Along a periodic axis the grid spans the box with a whole, even number of
+ * blocks (2B m cells of edge L / (2B m) >= h), and cell coordinates wrap:
+ * the blocks at both faces are neighbours of different colour. */
 #ifndef GRAINS_NEIGHBOR_GRID_H
 #define GRAINS_NEIGHBOR_GRID_H
 
 #include <stdint.h>
 
+#include "geometry/periodic.h"
 #include "grains/error.h"
 #include "math/vec3.h"
 
@@ -26,8 +31,11 @@
 #define GRID_COLOURS 8
 
 typedef struct {
-    real h;              /* [L] cell edge */
+    real h;              /* [L] smallest cell edge asked for */
+    real edge[3];        /* [L] cell edge per axis: h, or larger along a periodic axis */
     vec3 origin;         /* lower corner of cell (0,0,0) */
+    periodic_box box;
+    int64_t cells[3];    /* along a periodic axis: cells per period */
     size_t n_particles;  /* particles binned */
     size_t n_cells, cap_cells;
     size_t n_cells_last; /* cells of the previous build: first guess of the next */
@@ -41,18 +49,21 @@ typedef struct {
     size_t n_blocks, cap_blocks;
 } grains_grid;
 
-/* Bins `n` positions into cells of edge `h` and fills where[i], the place
- * particle i must move to (a permutation of 0..n-1). `ws` (may be NULL) is
- * a workspace of `ws_bytes` the build may overwrite for its sort; without
- * enough of it the build allocates its own for the duration. */
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, uint32_t *where, void *ws,
-                         size_t ws_bytes, grains_error *err);
+/* Bins `n` positions into cells of edge at least `h` and fills where[i],
+ * the place particle i must move to (a permutation of 0..n-1). `box` gives
+ * the periodic axes (positions already wrapped into it); a LIMIT error when
+ * a period is shorter than 4 h. `ws` (may be NULL) is a workspace of
+ * `ws_bytes` the build may overwrite for its sort; without enough of it the
+ * build allocates its own for the duration. */
+grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, const periodic_box *box, uint32_t *where,
+                         void *ws, size_t ws_bytes, grains_error *err);
 void grid_free(grains_grid *g);
 
 /* Integer cell coordinates of x (may lie outside the binned region). */
 void grid_coords(const grains_grid *g, vec3 x, int64_t c[3]);
 
-/* Cell index at coordinates c, or GRID_NONE when no particle is there. */
+/* Cell index at coordinates c (wrapped along periodic axes), or GRID_NONE
+ * when no particle is there. */
 uint32_t grid_find(const grains_grid *g, const int64_t c[3]);
 
 #endif

@@ -38,7 +38,7 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
                 for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
                     if (j <= i)
                         continue;
-                    vec3 dx = v3_sub(x[i], x[j]);
+                    vec3 dx = periodic_delta(&g->box, v3_sub(x[i], x[j]));
                     real reach = R[i] + R[j] + skin;
                     if (v3_dot(dx, dx) < reach * reach) {
                         if (out)
@@ -66,15 +66,33 @@ static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh
     return 1;
 }
 
+/* Whether the cell lies in [lo, hi] (per axis; along a periodic axis the
+ * range, shorter than the period, may wrap). */
 static int cell_in_box(const grains_grid *g, uint32_t cell, const int64_t lo[3], const int64_t hi[3])
 {
     const uint64_t m = (1u << 21) - 1;
     for (int k = 0; k < 3; k++) {
         int64_t c = (int64_t)((g->key[cell] >> (21 * k)) & m) - (1 << 20);
-        if (c < lo[k] || c > hi[k])
+        if (g->box.mask >> k & 1) {
+            int64_t n = g->cells[k], off = ((c - lo[k]) % n + n) % n;
+            if (off > hi[k] - lo[k])
+                return 0;
+        } else if (c < lo[k] || c > hi[k]) {
             return 0;
+        }
     }
     return 1;
+}
+
+/* A cell range wider than a period visits each cell once: clip it to one
+ * period. */
+static void clip_to_period(const grains_grid *g, int64_t lo[3], int64_t hi[3])
+{
+    for (int k = 0; k < 3; k++)
+        if ((g->box.mask >> k & 1) && hi[k] - lo[k] + 1 >= g->cells[k]) {
+            lo[k] = 0;
+            hi[k] = g->cells[k] - 1;
+        }
 }
 
 /* All particles in cells touching the element's box grown by `reach`: through
@@ -86,6 +104,7 @@ static int element_candidates(grains_neighbors *nb, size_t *count, const grains_
     int64_t lo[3], hi[3], c[3];
     grid_coords(g, v3_sub(el->lo, v3(reach, reach, reach)), lo);
     grid_coords(g, v3_add(el->hi, v3(reach, reach, reach)), hi);
+    clip_to_period(g, lo, hi);
     double span = (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
     if (span > (double)g->n_cells) {
         for (uint32_t cell = 0; cell < g->n_cells; cell++)
@@ -247,7 +266,7 @@ void neighbors_count_contacts(const grains_neighbors *nb, const grains_grid *g, 
                 else if (j & STORE_MESH_BIT)
                     p += touches(grains_mesh_offset(mesh, e, x[i]), R[i] + mesh->elements[e].R);
                 else
-                    p += touches(v3_sub(x[i], x[j]), R[i] + R[j]);
+                    p += touches(periodic_delta(&g->box, v3_sub(x[i], x[j])), R[i] + R[j]);
             }
         }
         pending[b] = p;

@@ -116,6 +116,7 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
     grains_neighbors *nb = &sim->nb;
     const vec3 x_i = pt->x[i];
     const real R_i = pt->R[i];
+    const int periodic = sim->box.mask != 0;
     vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
     hm_result r;
     const uint32_t end = nb->start[i + 1];
@@ -138,6 +139,8 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
             continue;
         }
         vec3 dx = v3_sub(x_i, pt->x[j]);
+        if (periodic)
+            dx = periodic_delta(&sim->box, dx);
         real reach = R_i + pt->R[j];
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {

@@ -64,8 +64,8 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     if (!where)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sorting particles");
     void *ws = owned ? NULL : (char *)where + where_bytes;
-    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, where, ws, owned ? 0 : list_bytes - where_bytes,
-                                 err);
+    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, &sim->box, where, ws,
+                                 owned ? 0 : list_bytes - where_bytes, err);
     if (s == GRAINS_OK) {
         store_remap(&sim->cs, hn->keys, hn->n, where, sim->nthreads);
         particles_permute(pt, where);
@@ -112,8 +112,20 @@ static grains_status reattach(grains_sim *sim, history_names *hn, grains_error *
     return GRAINS_OK;
 }
 
+/* Positions back into the periodic box (contacts follow their pairs, not
+ * their images: nothing else changes). */
+static void wrap_positions(grains_sim *sim)
+{
+    if (!sim->box.mask)
+        return;
+    grains_particles *pt = &sim->pt;
+    for (size_t i = 0; i < pt->n; i++)
+        pt->x[i] = periodic_wrap(&sim->box, pt->x[i]);
+}
+
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
+    wrap_positions(sim);
     real R_big = largest_radius(&sim->pt);
     /* A cell must hold every pair within reach (2 R_big + the list's pad), and
      * every particle a spawn attempt of radius R_max may touch after moving skin/2. */

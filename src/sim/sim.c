@@ -23,6 +23,19 @@ static int thread_count(int requested)
 #endif
 }
 
+/* The periodic box of the parameters (an empty mask without one). */
+static periodic_box box_of(const grains_params *p)
+{
+    periodic_box b = {p->periodic, {p->box_min.x, p->box_min.y, p->box_min.z}, {0, 0, 0}, {0, 0, 0}};
+    const real hi[3] = {p->box_max.x, p->box_max.y, p->box_max.z};
+    for (int k = 0; k < 3; k++)
+        if (b.mask >> k & 1) {
+            b.L[k] = hi[k] - b.lo[k];
+            b.inv_L[k] = 1 / b.L[k];
+        }
+    return b;
+}
+
 grains_status grains_sim_create(grains_sim **out, const grains_params *params, grains_error *err)
 {
     *out = NULL;
@@ -35,6 +48,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->p = *params;
     grains_params_derive(&sim->p);
     hm_params_init(&sim->hp, &sim->p);
+    sim->box = box_of(&sim->p);
     sim->nthreads = thread_count(sim->p.threads);
 #ifndef _OPENMP
     sim->nthreads = 1;

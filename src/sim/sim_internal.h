@@ -24,6 +24,7 @@ struct grains_sim {
     hm_params hp;
     grains_particles pt;
     grains_mesh *mesh;          /* owned copy, NULL without mesh */
+    periodic_box box;           /* periodic axes (mask 0: none) */
     grains_grid grid;
     grains_neighbors nb;
     contact_store cs;

@@ -20,13 +20,13 @@ static int touches_particle(const grains_sim *sim, vec3 x, real R)
                 if (cell == GRID_NONE)
                     continue;
                 for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
-                    vec3 dx = v3_sub(x, pt->x[j]);
+                    vec3 dx = periodic_delta(&sim->box, v3_sub(x, pt->x[j]));
                     if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
                         return 1;
                 }
             }
     for (size_t j = g->n_particles; j < pt->n; j++) {
-        vec3 dx = v3_sub(x, pt->x[j]);
+        vec3 dx = periodic_delta(&sim->box, v3_sub(x, pt->x[j]));
         if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
             return 1;
     }
