@@ -60,7 +60,7 @@ static int restitution(tally *t)
             double worst = 0;
             for (int k = 0; k < 3; k++)
                 for (double v = 0.1; v < 20; v *= 10) {
-                    rest_setup s = {(grains_contact_model)m, (grains_integrator)i, e_n[k], v, 200};
+                    rest_setup s = {(grains_contact_model)m, (grains_integrator)i, e_n[k], v, 200, 0, 0};
                     double e;
                     grains_error err;
                     if (rest_run(&s, &e, &err) != GRAINS_OK)
@@ -82,7 +82,7 @@ static int oscillator(tally *t)
     const double steps[2] = {16, 160}, tol[2] = {0.1, 0.01};
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 2; k++) {
-            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.5, 0.1, steps[k]};
+            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.5, 0.1, steps[k], 0, 0};
             double e;
             grains_error err;
             if (oscillator_run(&s, &e, &err) != GRAINS_OK)
@@ -92,6 +92,33 @@ static int oscillator(tally *t)
             snprintf(expected, sizeof expected, "< %g of delta_max (var. paper Eqs. 33-34)", tol[k]);
             row(t, what, expected, e, e < tol[k]);
         }
+    return 1;
+}
+
+/* Oblique impact (offset 0.1 d, mu 0.5): the kinetic energy curve of one
+ * sphere against the converged one at t_c / 1600. */
+static int oblique(tally *t)
+{
+    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
+    const double steps[3] = {1600, 160, 16}, tol[3] = {0, 0.01, 0.1};
+    for (int i = 0; i < 3; i++) {
+        double K_T[3][OBLIQUE_SAMPLES], K_R[OBLIQUE_SAMPLES];
+        for (int k = 0; k < 3; k++) {
+            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.9, 0.1, steps[k], 0.1, 0.5};
+            grains_error err;
+            if (oblique_run(&s, K_T[k], K_R, &err) != GRAINS_OK)
+                return cli_report(&err), 0;
+        }
+        for (int k = 1; k < 3; k++) {
+            double e = 0;
+            for (int j = 0; j < OBLIQUE_SAMPLES; j++)
+                e = fmax(e, fabs(K_T[k][j] - K_T[0][j]));
+            char what[96], expected[96];
+            snprintf(what, sizeof what, "oblique impact K_T curve, %s, h = t_c/%g", integrators[i], steps[k]);
+            snprintf(expected, sizeof expected, "< %g of K0 (vs h = t_c/1600; var. Figs. 6-7)", tol[k]);
+            row(t, what, expected, e, e < tol[k]);
+        }
+    }
     return 1;
 }
 
@@ -146,7 +173,7 @@ int cli_validate(int argc, char **argv)
     }
     tally t = {0, 0};
     printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
-    if (!three_particle(&t) || !restitution(&t) || !oscillator(&t) || !bounce(&t) || !van_der_waals(&t))
+    if (!three_particle(&t) || !restitution(&t) || !oscillator(&t) || !oblique(&t) || !bounce(&t) || !van_der_waals(&t))
         return EXIT_INPUT;
     printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);
     return t.failed ? 1 : 0;

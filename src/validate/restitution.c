@@ -18,7 +18,7 @@ static grains_params collision_params(const rest_setup *s, double *t_c, double *
     p.R_min = p.R_max = R;
     p.n_mesh_radii = 1, p.R_mesh[0] = 0;
     p.E = 1e7, p.e_n = s->e_n;
-    p.mu_s = p.mu_r = p.mu_t = 0;
+    p.mu_s = s->mu, p.mu_r = p.mu_t = 0;
     p.g = (grains_vec3){0, 0, 0};
     p.N_max = 0, p.N_spawn = 0;
     p.contact_model = s->model;
@@ -48,7 +48,9 @@ static grains_status collision(const rest_setup *s, grains_sim **sim, double *t_
     grains_status st = grains_sim_create(sim, &p, err);
     for (int k = 0; st == GRAINS_OK && k < 2; k++) {
         double side = k ? 1 : -1;
-        grains_particle q = {{side * R_SPHERE, 0, 0}, {-side * s->speed / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_SPHERE};
+        double y = side * s->offset * R_SPHERE; /* offset * d / 2 */
+        double x = side * sqrt(R_SPHERE * R_SPHERE - y * y); /* just touching */
+        grains_particle q = {{x, y, 0}, {-side * s->speed / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_SPHERE};
         st = grains_sim_add_particle(*sim, &q, err);
     }
     return st;
@@ -97,6 +99,27 @@ grains_status oscillator_run(const rest_setup *s, double *max_err, grains_error 
         peak = fmax(peak, exact);
     }
     *max_err = worst / peak;
+    grains_sim_destroy(sim);
+    return st;
+}
+
+grains_status oblique_run(const rest_setup *s, double K_T[OBLIQUE_SAMPLES], double K_R[OBLIQUE_SAMPLES],
+                          grains_error *err)
+{
+    grains_sim *sim;
+    double t_c, m_eff, k_n;
+    grains_status st = collision(s, &sim, &t_c, &m_eff, &k_n, err);
+    const double m = 2 * m_eff, I = 0.4 * m * R_SPHERE * R_SPHERE, v = s->speed / 2;
+    const double K0 = 0.5 * m * v * v;
+    const long every = (long)(s->steps_per_tc / 16 + 0.5);
+    for (int k = 0; st == GRAINS_OK && k < OBLIQUE_SAMPLES; k++) {
+        if (k > 0)
+            st = grains_sim_advance(sim, every, err);
+        grains_particle q;
+        grains_sim_get_particle(sim, 1, &q); /* the right sphere */
+        K_T[k] = 0.5 * m * (q.v.x * q.v.x + q.v.y * q.v.y) / K0;
+        K_R[k] = 0.5 * I * q.w.z * q.w.z / K0;
+    }
     grains_sim_destroy(sim);
     return st;
 }

@@ -56,6 +56,8 @@ typedef struct {
     grains_contact_model model;
     grains_integrator integrator;
     double e_n, speed, steps_per_tc;
+    double offset;      /* oblique impact: lateral offset of the centres / diameter (0: head-on) */
+    double mu;          /* sliding friction (0 = none) */
 } rest_setup;
 
 grains_status rest_run(const rest_setup *s, double *e, grains_error *err);
@@ -66,6 +68,16 @@ grains_status rest_run(const rest_setup *s, double *e, grains_error *err);
  * delta'(0) = speed. Returns the largest |delta - delta_exact| over the
  * contact, relative to the largest overlap. */
 grains_status oscillator_run(const rest_setup *s, double *max_err, grains_error *err);
+
+/* The oblique case of the same impact (variational-integrator paper
+ * Section 3.1, Figs. 6-7): the spheres approach along x with their centres
+ * `offset` diameters apart in y. Samples the right sphere's translational
+ * and rotational kinetic energy, K_T = m (v_x^2 + v_y^2) / 2 and
+ * K_R = I w_z^2 / 2, relative to its initial K_T, at t = k t_c / 16 for
+ * k = 0 .. OBLIQUE_SAMPLES - 1 (steps_per_tc must be a multiple of 16). */
+#define OBLIQUE_SAMPLES 33
+grains_status oblique_run(const rest_setup *s, double K_T[OBLIQUE_SAMPLES], double K_R[OBLIQUE_SAMPLES],
+                          grains_error *err);
 
 /* A sphere (R = 1 mm) bouncing at 0.1 m/s between two walls 1.01 d apart,
  * linear spring, undamped, t_c = 1e-4 s (variational-integrator paper
