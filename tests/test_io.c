@@ -171,6 +171,12 @@ static void overrides(test_ctx *t)
     CHECK(t, grains_scenario_set(&sc, "g=0,-9.81,0", &err) == GRAINS_OK, "--set g");
     CHECK(t, grains_scenario_set(&sc, "R_mesh=0.001,0.002", &err) == GRAINS_OK, "--set R_mesh");
     CHECK(t, grains_scenario_set(&sc, "seed=42", &err) == GRAINS_OK, "--set seed");
+    /* strings and choices may carry the quotes of the file syntax */
+    CHECK(t, grains_scenario_set(&sc, "output_dir=\"out dir\"", &err) == GRAINS_OK && strcmp(sc.output_dir, "out dir") == 0,
+          "--set output_dir=\"...\" drops the quotes: '%s'", sc.output_dir);
+    CHECK(t, grains_scenario_set(&sc, "periodic=\"xz\"", &err) == GRAINS_OK && sc.params.periodic == 5,
+          "--set periodic=\"xz\" is axes x and z: %d", sc.params.periodic);
+    CHECK(t, grains_scenario_set(&sc, "periodic=none", &err) == GRAINS_OK && sc.params.periodic == 0, "--set periodic=none");
     CHECK(t, grains_scenario_finish(&sc, &err) == GRAINS_OK, "finish");
     CHECK(t, sc.params.mu_t == 2 * 0.6 / 3, "mu_t follows 2 mu_s / 3 when not given: %g", sc.params.mu_t);
     CHECK(t, sc.params.g.y == -9.81 && sc.params.n_mesh_radii == 2 && sc.params.seed == 42, "vector, list, seed set");

@@ -231,8 +231,19 @@ grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, g
     if (k < 0)
         return grains_error_set(err, GRAINS_ERR_ARG, "--set", 0,
                                 "unknown key '%s' (grains --help lists the keys)", name);
+    /* a string written as in a scenario file, "...", means the same as without the quotes */
+    char value[GRAINS_PATH_MAX + 2];
+    size_t n = strlen(eq + 1);
+    if (n >= sizeof value)
+        return grains_error_set(err, GRAINS_ERR_PARSE, "--set", 0, "%s: value longer than %zu characters", name,
+                                sizeof value - 1);
+    memcpy(value, eq + 1, n + 1);
+    if ((keys[k].kind == K_STRING || keys[k].kind == K_CHOICE) && n >= 2 && value[0] == '"' && value[n - 1] == '"') {
+        memmove(value, value + 1, n - 2);
+        value[n - 2] = '\0';
+    }
     char choices[256];
-    if (!set_from_text(sc, &keys[k], eq + 1))
+    if (!set_from_text(sc, &keys[k], value))
         return grains_error_set(err, GRAINS_ERR_PARSE, "--set", 0, "%s = '%s': expected %s", name, eq + 1,
                                 expected(&keys[k], choices, sizeof choices));
     sc->origin[k] = -1;

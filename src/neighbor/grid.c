@@ -54,8 +54,12 @@ static int in_range(const int64_t c[3])
 
 uint32_t grid_find(const grains_grid *g, const int64_t c_in[3])
 {
-    int64_t c[3];
-    wrap_cell(g, c_in, c);
+    int64_t wrapped[3];
+    const int64_t *c = c_in;
+    if (g->box.mask) {
+        wrap_cell(g, c_in, wrapped);
+        c = wrapped;
+    }
     if (!in_range(c) || g->n_slots == 0)
         return GRID_NONE;
     uint64_t key = pack(c);

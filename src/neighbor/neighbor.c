@@ -22,13 +22,17 @@ static int grow_list(grains_neighbors *nb, size_t need)
 
 /* Visits the candidates of i (j > i within reach); returns how many, and
  * writes them to `out` when it is not NULL. Order: neighbour cells in a fixed
- * order, particles in cell order, so the list is the same for any threads. */
-static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, size_t i, real skin,
-                                uint32_t *out)
+ * order, particles in cell order, so the list is the same for any threads.
+ * Compiled with and without periodic images (the test costs the plain
+ * search 15% of its instructions). */
+__attribute__((always_inline)) static inline uint32_t candidates_of(const grains_grid *g, const vec3 *x, const real *R,
+                                                                   size_t i, real skin, uint32_t *out,
+                                                                   const int periodic)
 {
     int64_t c[3], d[3];
     grid_coords(g, x[i], c);
     uint32_t count = 0;
+    const periodic_box box = g->box; /* a copy: the stores to out[] cannot alias it */
     for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
         for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
             for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
@@ -38,7 +42,9 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
                 for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
                     if (j <= i)
                         continue;
-                    vec3 dx = periodic_delta(&g->box, v3_sub(x[i], x[j]));
+                    vec3 dx = v3_sub(x[i], x[j]);
+                    if (periodic)
+                        dx = periodic_delta(&box, dx);
                     real reach = R[i] + R[j] + skin;
                     if (v3_dot(dx, dx) < reach * reach) {
                         if (out)
@@ -48,6 +54,12 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
                 }
             }
     return count;
+}
+
+static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, size_t i, real skin,
+                                uint32_t *out)
+{
+    return g->box.mask ? candidates_of(g, x, R, i, skin, out, 1) : candidates_of(g, x, R, i, skin, out, 0);
 }
 
 /* Records the pair (i, e) when particle i is within reach of element e. */

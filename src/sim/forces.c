@@ -73,8 +73,8 @@ static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real
 }
 
 /* One contact of particle i with mesh element e (the wall convention). */
-static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, store_stream *s, force_diag *d,
-                               hm_result *r)
+__attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, store_stream *s, force_diag *d,
+                               hm_result *r, const int attracting)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
@@ -84,7 +84,7 @@ static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, sto
     real reach = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
     if (d2 >= reach * reach) {
         end_contact(s, entry);
-        if (sim->p.hamaker == 0)
+        if (!attracting)
             return 0;
         r->f = far_attraction(&sim->p, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
@@ -101,7 +101,7 @@ static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, sto
         return 0;
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1};
     hm_contact(&sim->hp, &pr, h, r);
-    if (sim->p.hamaker > 0)
+    if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (reach - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     note_overlap(d, r->delta, 2 * r->R_eff, i);
     return 1;
@@ -109,14 +109,16 @@ static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, sto
 
 /* The contacts of particle i: partners j > i, then mesh elements. Forces on
  * i are summed in registers and added once; reactions go to j as they come
- * (j's cell belongs to this thread for the whole colour phase). */
-__attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d)
+ * (j's cell belongs to this thread for the whole colour phase). Compiled
+ * twice: with `periodic` and `attracting` constant 0 for the common run, and
+ * general (the flags cost the common loop 10% of its instructions). */
+__attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
+                                                              force_diag *d, const int periodic, const int attracting)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
     const vec3 x_i = pt->x[i];
     const real R_i = pt->R[i];
-    const int periodic = sim->box.mask != 0;
     vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
     hm_result r;
     const uint32_t end = nb->start[i + 1];
@@ -132,7 +134,7 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) {
-            if (wall_contact(sim, i, entry, s, d, &r)) {
+            if (wall_contact(sim, i, entry, s, d, &r, attracting)) {
                 f_i = v3_add(f_i, r.f);
                 t_i = v3_add(t_i, r.t_i);
             }
@@ -145,7 +147,7 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
             end_contact(s, entry);
-            if (sim->p.hamaker > 0) {
+            if (attracting) {
                 vec3 f = far_attraction(&sim->p, dx, d2, R_i, pt->R[j], 0);
                 f_i = v3_add(f_i, f);
                 pt->f[j] = v3_sub(pt->f[j], f);
@@ -163,7 +165,7 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
             continue;
         hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
         hm_contact(&sim->hp, &pr, h, &r);
-        if (sim->p.hamaker > 0)
+        if (attracting)
             r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (reach - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
         f_i = v3_add(f_i, r.f);
         t_i = v3_add(t_i, r.t_i);
@@ -173,6 +175,18 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
     }
     pt->f[i] = v3_add(pt->f[i], f_i);
     pt->t[i] = v3_add(pt->t[i], t_i);
+}
+
+__attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d)
+{
+    contacts_of(sim, i, s, d, 0, 0);
+}
+
+/* With periodic boundaries or van der Waals attraction. */
+__attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
+                                                                force_diag *d)
+{
+    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -196,6 +210,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
 {
     const grains_grid *g = &sim->grid;
+    const int general = sim->box.mask != 0 || sim->p.hamaker > 0;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {
@@ -205,7 +220,10 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
             store_stream s;
             store_open(&s, &sim->cs, b, q);
             for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-                particle_contacts(sim, i, &s, d);
+                if (general)
+                    particle_contacts_general(sim, i, &s, d);
+                else
+                    particle_contacts(sim, i, &s, d);
             store_close(&s);
             d->history_failed |= sim->cs.block[b].failed;
         }
