@@ -5,7 +5,6 @@
  * integrator's. */
 #include <math.h>
 
-#include "grains/mesh.h"
 #include "grains/sim.h"
 #include "validate/validate.h"
 
@@ -15,26 +14,6 @@
 #define GAP (0.02 * R_SPHERE) /* walls 1.01 d apart */
 #define SPEED 0.1
 #define T_C 1e-4              /* contact time with a wall, Eq. 7 with m* = m */
-
-/* The walls x = 0 and x = 2R + GAP, each one square of radius 0. */
-static grains_status add_walls(grains_sim *sim, grains_error *err)
-{
-    grains_mesh *m;
-    grains_status st = grains_mesh_create(&m, err);
-    const double L = 10 * R_SPHERE, x[2] = {0, 2 * R_SPHERE + GAP};
-    for (int w = 0; w < 2 && st == GRAINS_OK; w++) {
-        const grains_vec3 corner[4] = {{x[w], -L, -L}, {x[w], L, -L}, {x[w], L, L}, {x[w], -L, L}};
-        for (int k = 0; k < 4 && st == GRAINS_OK; k++)
-            st = grains_mesh_add_vertex(m, corner[k], err);
-        uint32_t v[4] = {4 * w, 4 * w + 1, 4 * w + 2, 4 * w + 3};
-        if (st == GRAINS_OK)
-            st = grains_mesh_add_element(m, 4, v, 0, 0, err);
-    }
-    if (st == GRAINS_OK)
-        st = grains_sim_set_mesh(sim, m, err);
-    grains_mesh_destroy(m);
-    return st;
-}
 
 static grains_params bounce_params(const bounce_setup *s, double m)
 {
@@ -70,7 +49,7 @@ grains_status bounce_run(const bounce_setup *s, bounce_result *out, grains_error
     grains_sim *sim = NULL;
     grains_status st = grains_sim_create(&sim, &p, err);
     if (st == GRAINS_OK)
-        st = add_walls(sim, err);
+        st = validate_x_walls(sim, (const double[2]){0, 2 * R_SPHERE + GAP}, 2, 10 * R_SPHERE, err);
     grains_particle q = {{R_SPHERE + GAP / 2, 0, 0}, {SPEED, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_SPHERE};
     if (st == GRAINS_OK)
         st = grains_sim_add_particle(sim, &q, err);

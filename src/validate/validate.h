@@ -6,6 +6,10 @@
 
 #include "grains/error.h"
 #include "grains/params.h"
+#include "grains/sim.h"
+
+/* Sets the mesh of `sim` to n squares of half-edge L in the planes x = x[k]. */
+grains_status validate_x_walls(grains_sim *sim, const double *x, int n, double L, grains_error *err);
 
 /* The three-particle test (improved-velocity-Verlet paper, Section 2 and
  * Appendix 1): a fine sphere released at theta0 from the top of the valley

@@ -5,7 +5,6 @@
  * the closed-form derivative in contact/van_der_waals.h. */
 #include <math.h>
 
-#include "grains/mesh.h"
 #include "grains/sim.h"
 #include "validate/validate.h"
 
@@ -58,32 +57,14 @@ static grains_status add_sphere(grains_sim *sim, double x, double R, grains_erro
     return grains_sim_add_particle(sim, &q, err);
 }
 
-/* The plane x = 0, facing +x. */
-static grains_status add_wall(grains_sim *sim, double L, grains_error *err)
-{
-    grains_mesh *m;
-    grains_status st = grains_mesh_create(&m, err);
-    if (st != GRAINS_OK)
-        return st;
-    const grains_vec3 corner[4] = {{0, -L, -L}, {0, L, -L}, {0, L, L}, {0, -L, L}};
-    for (int k = 0; k < 4 && st == GRAINS_OK; k++)
-        st = grains_mesh_add_vertex(m, corner[k], err);
-    uint32_t v[4] = {0, 1, 2, 3};
-    if (st == GRAINS_OK)
-        st = grains_mesh_add_element(m, 4, v, 0, 0, err);
-    if (st == GRAINS_OK)
-        st = grains_sim_set_mesh(sim, m, err);
-    grains_mesh_destroy(m);
-    return st;
-}
-
 grains_status vdw_run(const vdw_setup *s, vdw_result *out, grains_error *err)
 {
     grains_params p = vdw_params(s);
     grains_sim *sim = NULL;
     grains_status st = grains_sim_create(&sim, &p, err);
     if (st == GRAINS_OK)
-        st = s->wall ? add_wall(sim, 10 * s->R_1, err) : add_sphere(sim, -s->R_2 - s->gap, s->R_2, err);
+        st = s->wall ? validate_x_walls(sim, (const double[1]){0}, 1, 10 * s->R_1, err)
+                     : add_sphere(sim, -s->R_2 - s->gap, s->R_2, err);
     if (st == GRAINS_OK)
         st = add_sphere(sim, s->R_1 + (s->wall ? s->gap : 0), s->R_1, err); /* sphere 1 on the +x side */
     if (st == GRAINS_OK)
