@@ -24,6 +24,10 @@ void grains_params_default(grains_params *p)
     p->mu_t = 2 * 0.3 / 3; /* mu_t = 2 mu_s / 3 (Section 2.2) */
     p->mu_s_dyn = p->mu_r_dyn = p->mu_t_dyn = -1; /* = static */
     p->eta = 0;
+    p->n_materials = 1;
+    p->n_pairs = 0;
+    p->spawn_material = 0;
+    p->mesh_material = GRAINS_RIGID;
     p->v0 = (grains_vec3){0, 0, -1};
     p->w0 = (grains_vec3){0, 0, 0};
     p->g = (grains_vec3){0, 0, -9.81};
@@ -47,9 +51,44 @@ void grains_params_default(grains_params *p)
     p->threads = 0;
 }
 
+grains_material grains_params_material(const grains_params *p, int k)
+{
+    return k == 0 ? (grains_material){p->rho, p->E, p->nu} : p->material[k];
+}
+
+/* A pair value: the pair's own, else the run's. */
+static real pick(real own, real run) { return own < 0 ? run : own; }
+
+grains_pair_values grains_params_pair(const grains_params *p, int a, int b)
+{
+    grains_pair_values v = {a, b, -1, -1, -1, -1, -1, -1, -1};
+    for (int k = 0; k < p->n_pairs; k++)
+        if ((p->pair[k].a == a && p->pair[k].b == b) || (p->pair[k].a == b && p->pair[k].b == a))
+            v = p->pair[k], v.a = a, v.b = b;
+    /* mu_t follows the pair's own mu_s (TinyDEM Section 2.2) unless given */
+    if (v.mu_t < 0 && v.mu_s >= 0)
+        v.mu_t = 2 * v.mu_s / 3;
+    v.e_n = pick(v.e_n, p->e_n);
+    int own_s = v.mu_s >= 0, own_r = v.mu_r >= 0, own_t = v.mu_t >= 0;
+    v.mu_s = pick(v.mu_s, p->mu_s);
+    v.mu_r = pick(v.mu_r, p->mu_r);
+    v.mu_t = pick(v.mu_t, p->mu_t);
+    /* a dynamic value not given is the static one; the run's dynamic value
+     * goes with the run's static one only */
+    v.mu_s_dyn = pick(v.mu_s_dyn, own_s || p->mu_s_dyn < 0 ? v.mu_s : p->mu_s_dyn);
+    v.mu_r_dyn = pick(v.mu_r_dyn, own_r || p->mu_r_dyn < 0 ? v.mu_r : p->mu_r_dyn);
+    v.mu_t_dyn = pick(v.mu_t_dyn, own_t || p->mu_t_dyn < 0 ? v.mu_t : p->mu_t_dyn);
+    return v;
+}
+
 real grains_params_default_dt(const grains_params *p)
 {
-    return p->R_min * sqrt(p->rho * (1 - p->nu * p->nu) / p->E); /* Eq. 49 */
+    real dt = INFINITY;
+    for (int k = 0; k < p->n_materials; k++) {
+        grains_material m = grains_params_material(p, k);
+        dt = fmin(dt, p->R_min * sqrt(m.rho * (1 - m.nu * m.nu) / m.E)); /* Eq. 49 */
+    }
+    return dt;
 }
 
 void grains_params_derive(grains_params *p)
@@ -91,11 +130,62 @@ static grains_status check_geometry(const grains_params *p, grains_error *err)
     return GRAINS_OK;
 }
 
+/* Each listed pair: two materials, values -1 or in range, listed once. */
+static grains_status check_pairs(const grains_params *p, grains_error *err)
+{
+    REQUIRE(p->n_pairs >= 0 && p->n_pairs <= GRAINS_MAX_PAIRS, "pairs: at most %d pairs, got %d", GRAINS_MAX_PAIRS,
+            p->n_pairs);
+    for (int k = 0; k < p->n_pairs; k++) {
+        const grains_pair_values *v = &p->pair[k];
+        REQUIRE(v->a >= 0 && v->a < p->n_materials && v->b >= 0 && v->b < p->n_materials,
+                "pairs[%d].between = [%d, %d]: materials are 0 to %d", k, v->a, v->b, p->n_materials - 1);
+        for (int l = 0; l < k; l++)
+            REQUIRE(!((p->pair[l].a == v->a && p->pair[l].b == v->b) || (p->pair[l].a == v->b && p->pair[l].b == v->a)),
+                    "pairs[%d].between = [%d, %d]: this pair is listed before, as pairs[%d]", k, v->a, v->b, l);
+        REQUIRE(v->e_n == -1 || (isfinite(v->e_n) && v->e_n >= 0 && v->e_n <= 1),
+                "pairs[%d].e_n = %g: coefficient of normal restitution must be in [0, 1]", k, v->e_n);
+        const real mu[6] = {v->mu_s, v->mu_r, v->mu_t, v->mu_s_dyn, v->mu_r_dyn, v->mu_t_dyn};
+        const char *names[6] = {"mu_s", "mu_r", "mu_t", "mu_s_dyn", "mu_r_dyn", "mu_t_dyn"};
+        for (int m = 0; m < 6; m++)
+            REQUIRE(mu[m] == -1 || (isfinite(mu[m]) && mu[m] >= 0), "pairs[%d].%s = %g: friction coefficient must be >= 0",
+                    k, names[m], mu[m]);
+        grains_pair_values r = grains_params_pair(p, v->a, v->b);
+        REQUIRE(r.mu_s_dyn <= r.mu_s && r.mu_r_dyn <= r.mu_r && r.mu_t_dyn <= r.mu_t,
+                "pairs[%d]: a dynamic friction coefficient exceeds its static one (sliding %g/%g, rolling %g/%g, "
+                "twisting %g/%g)", k, r.mu_s_dyn, r.mu_s, r.mu_r_dyn, r.mu_r, r.mu_t_dyn, r.mu_t);
+    }
+    return GRAINS_OK;
+}
+
+/* The materials beyond 0 and which particles and meshes use. */
+static grains_status check_materials(const grains_params *p, grains_error *err)
+{
+    REQUIRE(p->n_materials >= 1 && p->n_materials <= GRAINS_MAX_MATERIALS,
+            "materials: between 0 and %d materials besides rho, E, nu expected, got %d", GRAINS_MAX_MATERIALS - 1,
+            p->n_materials - 1);
+    for (int k = 1; k < p->n_materials; k++) {
+        const grains_material *m = &p->material[k];
+        REQUIRE(isfinite(m->rho) && m->rho > 0, "materials[%d].rho = %g: mass density must be > 0", k, m->rho);
+        REQUIRE(isfinite(m->E) && m->E > 0, "materials[%d].E = %g: Young's modulus must be > 0", k, m->E);
+        REQUIRE(isfinite(m->nu) && m->nu > -1 && m->nu <= 0.5,
+                "materials[%d].nu = %g: Poisson's ratio must be in (-1, 0.5]", k, m->nu);
+    }
+    REQUIRE(p->spawn_material >= 0 && p->spawn_material < p->n_materials,
+            "spawn_material = %d: must name a material, 0 to %d", p->spawn_material, p->n_materials - 1);
+    REQUIRE(p->mesh_material >= GRAINS_RIGID && p->mesh_material < p->n_materials,
+            "mesh_material = %d: must name a material, 0 to %d, or -1 for rigid", p->mesh_material,
+            p->n_materials - 1);
+    return check_pairs(p, err);
+}
+
 static grains_status check_material(const grains_params *p, grains_error *err)
 {
     REQUIRE(isfinite(p->rho) && p->rho > 0, "rho = %g: mass density must be > 0", p->rho);
     REQUIRE(isfinite(p->E) && p->E > 0, "E = %g: Young's modulus must be > 0", p->E);
     REQUIRE(isfinite(p->nu) && p->nu > -1 && p->nu <= 0.5, "nu = %g: Poisson's ratio must be in (-1, 0.5]", p->nu);
+    grains_status s = check_materials(p, err);
+    if (s != GRAINS_OK)
+        return s;
     REQUIRE(isfinite(p->e_n) && p->e_n >= 0 && p->e_n <= 1,
             "e_n = %g: coefficient of normal restitution must be in [0, 1]", p->e_n);
     REQUIRE(isfinite(p->mu_s) && p->mu_s >= 0, "mu_s = %g: sliding friction coefficient must be >= 0", p->mu_s);

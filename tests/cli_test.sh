@@ -93,6 +93,18 @@ same=1
 for f in "$T"/t1/*; do cmp -s "$f" "$T/t2/$(basename "$f")" || { same=0; echo "differs: $(basename "$f")"; }; done
 [ "$same" -eq 1 ] && ok || bad "output differs between 1 and 2 threads"
 
+# --- several materials: listed by check, material column in frames, same bits on 1 and 2 threads ---
+expect 0 'pair 0-1 .*e_n 0.3, mu_s/r/t 0.6/0.1/0.4' "$G" check "$SRC/examples/two_materials.cfg"
+expect 2 'materials = .*given in a scenario file' "$G" run --set materials=1,2,3 -o "$T/o2"
+for n in 1 2; do
+    "$G" run "$SRC/examples/two_materials.cfg" -o "$T/m$n" --threads "$n" --csv --quiet --set N_frames=2 \
+        || bad "two_materials threads=$n run failed"
+done
+same=1
+for f in "$T"/m1/*; do cmp -s "$f" "$T/m2/$(basename "$f")" || { same=0; echo "differs: $(basename "$f")"; }; done
+[ "$same" -eq 1 ] && ok || bad "two_materials output differs between 1 and 2 threads"
+head -1 "$T/m1/particles000002.csv" | grep -q ',wz,material$' && ok || bad "CSV frame lacks the material column"
+grep -q 'Name="material"' "$T/m1/particles000002.vtp" && ok || bad "VTK frame lacks the material array"
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grains/mesh.h"
 #include "grains/sim.h"
@@ -34,7 +35,7 @@ static inline grains_sim *scene(const grains_params *p)
 
 static inline void add(grains_sim *sim, grains_vec3 x, grains_vec3 v, grains_vec3 w, double R)
 {
-    grains_particle p = {x, v, w, {1, 0, 0, 0}, R};
+    grains_particle p = {x, v, w, {1, 0, 0, 0}, R, 0};
     grains_error err;
     if (grains_sim_add_particle(sim, &p, &err) != GRAINS_OK) {
         fprintf(stderr, "add: %s\n", err.message);
@@ -47,6 +48,14 @@ static inline grains_particle get(const grains_sim *sim, size_t i)
     grains_particle p;
     grains_sim_get_particle(sim, i, &p);
     return p;
+}
+
+/* Bit for bit, field by field (a struct's padding is not compared). */
+static inline int same_particle(grains_particle p, grains_particle q)
+{
+    return memcmp(&p.x, &q.x, sizeof p.x) == 0 && memcmp(&p.v, &q.v, sizeof p.v) == 0 &&
+           memcmp(&p.w, &q.w, sizeof p.w) == 0 && memcmp(&p.q, &q.q, sizeof p.q) == 0 &&
+           memcmp(&p.R, &q.R, sizeof p.R) == 0 && p.material == q.material;
 }
 
 static inline void step(grains_sim *sim)

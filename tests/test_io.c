@@ -20,12 +20,20 @@ static const char *write_text(const char *name, const char *text)
     return path;
 }
 
-static void csv_round_trip(test_ctx *t)
+/* Every double back bit for bit; with several materials, the material
+ * column too. */
+static void csv_round_trip(test_ctx *t, int materials)
 {
     grains_params p = scene_params();
+    p.n_materials = materials;
+    for (int k = 1; k < materials; k++)
+        p.material[k] = (grains_material){2000, 1e6, 0.25};
     grains_sim *sim = scene(&p);
     add(sim, (grains_vec3){0.1, -1.0 / 3.0, 2e-7}, (grains_vec3){1e-300, -0.5, 3.14159}, (grains_vec3){1, 2, 3}, 2.385e-3);
     add(sim, (grains_vec3){-5.5, 7, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, -1e10}, 1.0 / 7.0);
+    grains_particle last = get(sim, 1);
+    last.material = materials - 1;
+    grains_sim_set_particle(sim, 1, &last);
     char path[256];
     snprintf(path, sizeof path, "%s/round.csv", dir);
     grains_error err;
@@ -35,7 +43,7 @@ static void csv_round_trip(test_ctx *t)
     CHECK(t, grains_csv_read(path, &q, &n, &err) == GRAINS_OK && n == 2, "csv read back");
     for (size_t i = 0; q && i < n; i++) {
         grains_particle a = get(sim, i);
-        CHECK(t, memcmp(&a, &q[i], sizeof a) == 0, "particle %zu identical after round trip", i);
+        CHECK(t, same_particle(a, q[i]), "particle %zu identical after round trip (%d materials)", i, materials);
     }
     free(q);
     grains_sim_destroy(sim);
@@ -52,13 +60,15 @@ static void off_round_trip(test_ctx *t)
     CHECK(t, grains_off_parse(grains_hourglass_off, "hourglass", p.R_mesh, 3, &a, &err) == GRAINS_OK,
           "built-in hourglass parses");
     CHECK(t, a && a->n_vertices == 15 && a->n_elements == 19, "hourglass has 15 vertices and 19 elements");
+    if (a)
+        a->elements[3].material = 1, a->elements[4].material = GRAINS_RIGID; /* written as a fifth field */
     CHECK(t, grains_off_write(path, a, &err) == GRAINS_OK, "off write");
     CHECK(t, grains_off_read(path, p.R_mesh, 3, &b, &err) == GRAINS_OK, "off read back");
     int same = a && b && a->n_elements == b->n_elements && a->n_vertices == b->n_vertices &&
                memcmp(a->vertices, b->vertices, a->n_vertices * sizeof *a->vertices) == 0;
     for (size_t e = 0; same && e < a->n_elements; e++)
         same = memcmp(&a->elements[e], &b->elements[e], sizeof a->elements[e]) == 0;
-    CHECK(t, same, "mesh identical after round trip (vertices, elements, radii)");
+    CHECK(t, same, "mesh identical after round trip (vertices, elements, radii, materials)");
     CHECK(t, a && a->elements[17].n == 1 && a->elements[17].R == 0.02, "point obstacle has R_mesh[1] = 0.02");
     CHECK(t, a && a->elements[18].n == 2 && a->elements[18].R == 0.01, "segment obstacle has R_mesh[2] = 0.01");
     grains_mesh_destroy(a);
@@ -114,6 +124,13 @@ static void bad_csv(test_ctx *t)
     refused(t, 'c', buf, 2, "more than 14");
     snprintf(buf, sizeof buf, "%s0,0,zero,1e-3,0,0,0,1,0,0,0,0,0,0\n", h);
     refused(t, 'c', buf, 2, "expected a finite number");
+    const char *hm = "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz,material\n";
+    snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0,0,0,0,1.5\n", hm);
+    refused(t, 'c', buf, 2, "material = 1.5");
+    snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0,0,0,0,8\n", hm);
+    refused(t, 'c', buf, 2, "from 0 to 7");
+    snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0,0,0,0\n", hm);
+    refused(t, 'c', buf, 2, "expected 15");
 }
 
 static void bad_off(test_ctx *t)
@@ -128,6 +145,37 @@ static void bad_off(test_ctx *t)
     refused(t, 'o', "PLY\n", 1, "header 'OFF'");
     refused(t, 'o', "OFF\n3 1\n", 2, "three counts");
     refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n1 0\n", 7, "unexpected content");
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 0 9\n", 6, "material '9'");
+    refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 0 1 1\n", 6, "found 6 values");
+}
+
+/* materials and pairs from a file: fields left out are material 0's (as
+ * finally set, here by --set after the file) or the run's pair values. */
+static void materials_scenario(test_ctx *t)
+{
+    const char *path = write_text("materials.cfg", "materials = ( { rho = 7800.0; E = 2e11; },\n"
+                                                   "  { nu = 0.2; } );\n"
+                                                   "pairs = ( { between = [2, 1]; e_n = 0.25; mu_s = 0.6; } );\n"
+                                                   "spawn_material = 2;\nmesh_material = 1;\n");
+    grains_scenario sc;
+    grains_scenario_default(&sc);
+    grains_error err = {0};
+    grains_status s = grains_scenario_read(&sc, path, &err);
+    if (s == GRAINS_OK)
+        s = grains_scenario_set(&sc, "E=3e6", &err);
+    if (s == GRAINS_OK)
+        s = grains_scenario_finish(&sc, &err);
+    CHECK(t, s == GRAINS_OK, "materials scenario reads: %s", err.message);
+    const grains_params *p = &sc.params;
+    CHECK(t, p->n_materials == 3 && p->material[1].rho == 7800 && p->material[1].E == 2e11 && p->material[1].nu == 0.3,
+          "material 1: given rho and E, material 0's nu");
+    CHECK(t, p->material[2].rho == 1000 && p->material[2].E == 3e6 && p->material[2].nu == 0.2,
+          "material 2: given nu, material 0's rho and E as set last");
+    grains_pair_values v = grains_params_pair(p, 1, 2), w = grains_params_pair(p, 0, 1);
+    CHECK(t, v.e_n == 0.25 && v.mu_s == 0.6 && fabs(v.mu_t - 0.4) < 1e-15 && v.mu_r == p->mu_r && v.mu_s_dyn == 0.6,
+          "pair 1-2: given e_n and mu_s, mu_t = 2/3 mu_s, the run's mu_r, dynamic = static");
+    CHECK(t, w.e_n == p->e_n && w.mu_s == p->mu_s && w.mu_t == p->mu_t, "pair 0-1: the run's values");
+    CHECK(t, p->spawn_material == 2 && p->mesh_material == 1, "spawn and mesh materials");
 }
 
 static void bad_scenario(test_ctx *t)
@@ -143,6 +191,14 @@ static void bad_scenario(test_ctx *t)
     refused(t, 's', "dt = 0.0;\n", 1, "dt = 0");
     refused(t, 's', "geometry: { R_mesh = [0.1, -0.2]; };\n", 1, "R_mesh[1]");
     refused(t, 's', "a: { b: { c = 1; }; };\n", 1, "groups nest one level");
+    refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "unknown field 'Young'");
+    refused(t, 's', "materials = (\n { rho = -1.0; } );\n", 1, "materials[1].rho = -1");
+    refused(t, 's', "materials = [1.0, 2.0];\n", 1, "list of groups");
+    refused(t, 's', "materials = ( { rho = 7800.0; } );\n\npairs = ( { between = [0, 2]; } );\n", 3,
+            "pairs[0].between = [0, 2]");
+    refused(t, 's', "pairs = ( { e_n = 0.5; } );\n", 1, "names the two materials");
+    refused(t, 's', "pairs = ( { between = [0, 0]; mu_s = \"a\"; } );\n", 1, "pairs[0].mu_s: expected a finite number");
+    refused(t, 's', "spawn_material = 1;\n", 1, "spawn_material = 1");
 }
 
 static void missing_file(test_ctx *t)
@@ -192,7 +248,9 @@ int main(void)
     test_ctx t = {0, 0};
     if (!mkdtemp(dir))
         return 1;
-    csv_round_trip(&t);
+    csv_round_trip(&t, 1);
+    csv_round_trip(&t, 3);
+    materials_scenario(&t);
     off_round_trip(&t);
     bad_csv(&t);
     bad_off(&t);

@@ -79,9 +79,7 @@ static void seeded(test_ctx *t)
     grains_sim *a = spawn_run(100, 3, 0), *b = spawn_run(100, 3, 0);
     int same = grains_sim_count(a) == grains_sim_count(b);
     for (size_t i = 0; same && i < grains_sim_count(a); i++)
-        same = memcmp(&(grains_particle){get(a, i).x, get(a, i).v, get(a, i).w, get(a, i).q, get(a, i).R},
-                      &(grains_particle){get(b, i).x, get(b, i).v, get(b, i).w, get(b, i).q, get(b, i).R},
-                      sizeof(grains_particle)) == 0;
+        same = same_particle(get(a, i), get(b, i));
     CHECK(t, same, "same seed, same particles");
     grains_sim_destroy(a);
     grains_sim_destroy(b);

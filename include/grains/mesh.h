@@ -10,6 +10,9 @@
 #include "grains/error.h"
 #include "grains/real.h"
 
+/* An element's material when it names none: the run's mesh_material. */
+#define GRAINS_MESH_MATERIAL_DEFAULT (-2)
+
 /* One element. For n = 4 the element is the parallelogram spanned by
  * v[0], v[1] and v[3] (v[2] is implied: v[1] + v[3] - v[0]), as in TinyDEM. */
 typedef struct {
@@ -17,6 +20,7 @@ typedef struct {
     uint32_t v[4];          /* vertex indices */
     int radius_index;       /* index into grains_params.R_mesh */
     real R;                 /* [L] radius of the element */
+    int material;           /* GRAINS_MESH_MATERIAL_DEFAULT, -1 rigid, or a material */
     grains_vec3 lo, hi;     /* bounding box of the vertices, grown by R */
 } grains_mesh_element;
 
@@ -32,8 +36,9 @@ void grains_mesh_destroy(grains_mesh *m);
 
 grains_status grains_mesh_add_vertex(grains_mesh *m, grains_vec3 x, grains_error *err);
 
-/* Adds an element of `n` vertices with radius `R`; checks the vertex indices
- * and that the element is not degenerate (repeated vertices, zero area). */
+/* Adds an element of `n` vertices with radius `R` and the default material;
+ * checks the vertex indices and that the element is not degenerate
+ * (repeated vertices, zero area). */
 grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, int radius_index, real R,
                                       grains_error *err);
 

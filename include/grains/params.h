@@ -9,6 +9,27 @@
 #include "grains/real.h"
 
 #define GRAINS_MAX_MESH_RADII 64
+#define GRAINS_MAX_MATERIALS 8                         /* material 0 and up to 7 more */
+#define GRAINS_MAX_PAIRS (GRAINS_MAX_MATERIALS * (GRAINS_MAX_MATERIALS + 1) / 2)
+#define GRAINS_RIGID (-1)                              /* a mesh of no material: E = inf */
+
+/* Elastic constants and density of one material (TinyDEM Eqs. 15-16, 20). */
+typedef struct {
+    real rho;  /* [M/L^3] mass density */
+    real E;    /* [M/LT^2] Young's modulus */
+    real nu;   /* [-] Poisson's ratio */
+} grains_material;
+
+/* Restitution and friction of one pair of materials (a with b, either
+ * order). A value of -1 takes the run's own (e_n, mu_s, ...); an unset
+ * mu_t is 2/3 of the pair's mu_s when the pair sets mu_s; an unset dynamic
+ * coefficient is the pair's static one. */
+typedef struct {
+    int a, b;
+    real e_n;
+    real mu_s, mu_r, mu_t;
+    real mu_s_dyn, mu_r_dyn, mu_t_dyn;
+} grains_pair_values;
 
 /* When the static friction springs are incremented (TinyDEM Eq. 52). */
 typedef enum {
@@ -60,6 +81,14 @@ typedef struct {
                                            * mode that breaks its static limit slides at these;
                                            * -1 = the static value (TinyDEM) */
     real eta;                             /* [M/LT] viscosity for Stokes drag */
+    /* several materials (material 0 is rho, E, nu above) */
+    int n_materials;                      /* 1 + the materials listed below */
+    grains_material material[GRAINS_MAX_MATERIALS]; /* [1 .. n_materials-1]; [0] unused */
+    int n_pairs;
+    grains_pair_values pair[GRAINS_MAX_PAIRS];
+    int spawn_material;                   /* material of spawned particles */
+    int mesh_material;                    /* material of mesh elements that name none;
+                                           * GRAINS_RIGID = infinitely stiff (TinyDEM) */
     /* kinetic */
     grains_vec3 v0;                       /* [L/T] initial velocity of spawned particles */
     grains_vec3 w0;                       /* [1/T] initial angular velocity */
@@ -90,15 +119,21 @@ typedef struct {
 /* Table 2 defaults: the paper's hourglass run (eta = 0, mu_t = 2 mu_s / 3). */
 void grains_params_default(grains_params *p);
 
-/* Fills the values that derive from others: dt by Eq. 49 when dt == 0,
- * skin and vdw_cutoff when 0, dynamic friction coefficients when -1. Call after all values are set and checked. */
+/* Fills the values that derive from others: dt by Eq. 49 when dt == 0, skin and vdw_cutoff when 0, dynamic friction
+ * coefficients when -1. Call after all values are set and checked. */
 void grains_params_derive(grains_params *p);
 
-/* Eq. 49: dt = R_min sqrt(rho (1 - nu^2) / E). */
+/* Eq. 49: dt = R_min sqrt(rho (1 - nu^2) / E), the smallest over the materials. */
 real grains_params_default_dt(const grains_params *p);
 
 /* Checks every value against Table 2's "Requirements" column and the
  * engine's own limits; names the offending key in the message. */
 grains_status grains_params_check(const grains_params *p, grains_error *err);
+
+/* Material k (0: rho, E, nu). */
+grains_material grains_params_material(const grains_params *p, int k);
+
+/* The restitution and friction of materials a and b, resolved (no -1). */
+grains_pair_values grains_params_pair(const grains_params *p, int a, int b);
 
 #endif

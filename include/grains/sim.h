@@ -18,6 +18,7 @@ typedef struct {
     grains_vec3 w;    /* [1/T] angular velocity */
     grains_quat q;    /* orientation, unit quaternion */
     real R;           /* [L] radius */
+    int material;     /* 0 .. n_materials - 1 (0 when left out of an initialiser) */
 } grains_particle;
 
 /* Figures for the thermo table, from the last completed step. */
@@ -36,11 +37,13 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
 void grains_sim_destroy(grains_sim *sim);
 
 /* Copies the mesh; the caller keeps its own. Radii are taken from each
- * element's radius_index, which must exist in params.R_mesh. */
+ * element's radius_index, which must exist in params.R_mesh; an element of
+ * GRAINS_MESH_MATERIAL_DEFAULT gets params.mesh_material. */
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err);
 const grains_mesh *grains_sim_mesh(const grains_sim *sim); /* borrowed, may be NULL */
 
-/* Adds a particle; checks that all values are finite, R > 0, |q| = 1. */
+/* Adds a particle; checks that all values are finite, R > 0, |q| = 1 and
+ * that its material exists. */
 grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err);
 
 /* Room for `n` particles in total, so that adding them does not regrow. */
@@ -50,6 +53,7 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);
  * spawned. Their storage order is the engine's business. */
 size_t grains_sim_count(const grains_sim *sim);
 void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out);
+/* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);
 const grains_params *grains_sim_params(const grains_sim *sim);
 double grains_sim_time(const grains_sim *sim);

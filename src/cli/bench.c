@@ -91,7 +91,7 @@ static grains_status lattice(grains_sim *sim, long N, double *L, grains_error *e
                               ((double)l + 0.5) * s + jitter * (2 * rng_uniform(&rng) - 1)},
                              {0.01 * (2 * rng_uniform(&rng) - 1), 0.01 * (2 * rng_uniform(&rng) - 1),
                               0.01 * (2 * rng_uniform(&rng) - 1)},
-                             {0, 0, 0}, {1, 0, 0, 0}, R_min + (R_max - R_min) * rng_uniform(&rng)};
+                             {0, 0, 0}, {1, 0, 0, 0}, R_min + (R_max - R_min) * rng_uniform(&rng), 0};
         st = grains_sim_add_particle(sim, &p, err);
     }
     return st;

@@ -40,14 +40,49 @@ static void print_contact_times(const grains_params *p)
     double E_pp = p->E / (2 * (1 - p->nu * p->nu)), E_pw = p->E / (1 - p->nu * p->nu);
     double t_pp = linear ? linear_time(p, E_pp, p->R_min / 2, m / 2) : hertz_time(E_pp, p->R_min / 2, m / 2, v);
     double t_pw = linear ? linear_time(p, E_pw, p->R_min, m) : hertz_time(E_pw, p->R_min, m, v);
+    const char *which = p->n_materials > 1 ? "material 0, " : "";
     if (linear)
-        printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (R_min, linear, Eq. 7)\n",
-               t_pp, t_pw);
+        printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (%sR_min, linear, Eq. 7)\n",
+               t_pp, t_pw, which);
     else
-        printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (R_min, |v0| = %g m/s, "
-               "elastic Hertz)\n", t_pp, t_pw, v);
+        printf("  contact time        : %.4g s particle-particle, %.4g s rigid wall (%sR_min, |v0| = %g m/s, "
+               "elastic Hertz)\n", t_pp, t_pw, which, v);
     printf("  steps per contact   : %.1f particle-particle, %.1f particle-wall%s\n", t_pp / p->dt, t_pw / p->dt,
            linear && fmin(t_pp, t_pw) / p->dt < 40 ? " (below 40: choose dt <= t_c / 40, improved-Verlet Section 5.1)" : "");
+}
+
+/* E* of two materials (TinyDEM Eq. 15); b == NULL: a rigid wall. */
+static double effective_E(const grains_material *a, const grains_material *b)
+{
+    return 1 / ((1 - a->nu * a->nu) / a->E + (b ? (1 - b->nu * b->nu) / b->E : 0));
+}
+
+/* With several materials (or a mesh of a material): each material, and each
+ * pair's E*, restitution, friction and Hertz contact time of two R_min
+ * spheres at |v0| (Eqs. 15, 20). */
+static void print_materials(const grains_params *p)
+{
+    if (p->n_materials == 1 && p->mesh_material == GRAINS_RIGID)
+        return;
+    double v = sqrt(p->v0.x * p->v0.x + p->v0.y * p->v0.y + p->v0.z * p->v0.z), R = p->R_min;
+    for (int a = 0; a < p->n_materials; a++) {
+        grains_material m = grains_params_material(p, a);
+        printf("  material %d          : rho %g, E %g, nu %g%s%s\n", a, m.rho, m.E, m.nu,
+               a == p->spawn_material ? "; spawned" : "", a == p->mesh_material ? "; mesh" : "");
+    }
+    for (int a = 0; a < p->n_materials; a++)
+        for (int b = a; b < p->n_materials; b++) {
+            grains_material ma = grains_params_material(p, a), mb = grains_params_material(p, b);
+            grains_pair_values pv = grains_params_pair(p, a, b);
+            double m_a = 4 * PI / 3 * ma.rho * R * R * R, m_b = 4 * PI / 3 * mb.rho * R * R * R;
+            double E_eff = effective_E(&ma, &mb);
+            printf("  pair %d-%d            : E* %.4g, e_n %g, mu_s/r/t %g/%g/%g", a, b, E_eff, pv.e_n, pv.mu_s, pv.mu_r,
+                   pv.mu_t);
+            if (v > 0 && p->contact_model != GRAINS_CONTACT_LINEAR)
+                printf(", contact time %.4g s = %.1f steps", hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v),
+                       hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v) / p->dt);
+            printf("\n");
+        }
 }
 
 /* Which laws the run uses, and the figures a user checks them by. */
@@ -91,6 +126,7 @@ int cli_check(int argc, char **argv)
     printf("  timestep dt         : %.6g s%s\n", p->dt, p->dt == grains_params_default_dt(p) ? " (Eq. 49)" : "");
     print_contact_times(p);
     print_models(p);
+    print_materials(p);
     printf("  steps               : %ld (%ld frames of %ld)\n", steps, p->N_frames, p->N_steps);
     printf("  simulated time      : %.6g s\n", (double)steps * p->dt);
     printf("  particles           : %zu from file, up to %ld spawned\n", grains_sim_count(sim), p->N_max);

@@ -34,7 +34,11 @@ static grains_status load_particles(const grains_scenario *sc, grains_sim *sim, 
     size_t n = 0;
     grains_status s = grains_csv_read(sc->particles, &p, &n, err);
     for (size_t i = 0; s == GRAINS_OK && i < n; i++)
-        s = grains_sim_add_particle(sim, &p[i], err);
+        if ((s = grains_sim_add_particle(sim, &p[i], err)) != GRAINS_OK && err) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            grains_error_set(err, s, sc->particles, 0, "particle %zu: %s", i, why);
+        }
     free(p);
     return s;
 }

@@ -26,36 +26,73 @@ real hm_beta(real e_n)
     return 1 / sqrt(1 + r * r); /* Eq. 21 */
 }
 
-void hm_params_init(hm_params *hp, const grains_params *p)
+/* E* and G* of two materials, Eqs. 15-16; of one material with itself in
+ * the closed form of Eqs. 22-23 (so that one material gives the same bits as
+ * always). b == NULL is a rigid wall: E_j = G_j = inf. */
+static real effective_E(const grains_material *a, const grains_material *b)
 {
-    real nu = p->nu, E = p->E;
-    real G = E / (2 * (1 + nu));                  /* Eq. 16 */
-    real E_pp = E / (2 * (1 - nu * nu));          /* Eq. 22 */
-    real G_pp = E / (4 * (2 - nu) * (1 + nu));    /* Eq. 23 */
-    real E_pw = E / (1 - nu * nu);                /* wall: E_j = inf in Eq. 15 */
-    real G_pw = G / (2 - nu);                     /* wall: G_j = inf in Eq. 16 */
-    hp->rho = p->rho;
-    hp->kn_pp = 4.0 / 3.0 * E_pp;                 /* Eq. 12 without a */
-    hp->ks_pp = 8 * G_pp;                         /* Eq. 13 without a */
-    hp->kn_pw = 4.0 / 3.0 * E_pw;
-    hp->ks_pw = 8 * G_pw;
-    hp->beta = hm_beta(p->e_n);
-    if (p->contact_model == GRAINS_CONTACT_HERTZ_RESTITUTION) {
+    if (!b)
+        return a->E / (1 - a->nu * a->nu);
+    if (a->E == b->E && a->nu == b->nu)
+        return a->E / (2 * (1 - a->nu * a->nu));                 /* Eq. 22 */
+    return 1 / ((1 - a->nu * a->nu) / a->E + (1 - b->nu * b->nu) / b->E); /* Eq. 15 */
+}
+
+static real effective_G(const grains_material *a, const grains_material *b)
+{
+    real G_a = a->E / (2 * (1 + a->nu));                         /* Eq. 16 */
+    if (!b)
+        return G_a / (2 - a->nu);
+    if (a->E == b->E && a->nu == b->nu)
+        return a->E / (4 * (2 - a->nu) * (1 + a->nu));           /* Eq. 23 */
+    real G_b = b->E / (2 * (1 + b->nu));
+    return 1 / ((2 - a->nu) / G_a + (2 - b->nu) / G_b);          /* Eq. 16 */
+}
+
+/* The constants of material a against b (NULL: rigid wall) with the pair's
+ * restitution and friction v. */
+static hm_law pair_law(const grains_material *a, const grains_material *b, const grains_pair_values *v,
+                       grains_contact_model model)
+{
+    hm_law l;
+    real E_eff = effective_E(a, b), G_eff = effective_G(a, b);
+    int one_nu = !b || a->nu == b->nu;
+    real nu = a->nu;
+    l.kn = 4.0 / 3.0 * E_eff;                                     /* Eq. 12 without a */
+    l.ks = 8 * G_eff;                                             /* Eq. 13 without a */
+    l.beta = hm_beta(v->e_n);
+    if (model == GRAINS_CONTACT_HERTZ_RESTITUTION)
         /* Eq. 32's eta_n, -2 sqrt(5/6) ln(e) / sqrt(pi^2 + ln^2 e) (R* delta)^(1/4)
          * sqrt(3/2 (4/3 E*) m*), is Eq. 18's beta sqrt(5 m* k_n) term for term;
          * the tangential dashpot is scaled by sqrt(k_t / k_n) (Section 5.1). */
-        hp->cs_over_cn_pp = sqrt(hp->ks_pp / hp->kn_pp);
-        hp->cs_over_cn_pw = sqrt(hp->ks_pw / hp->kn_pw);
-    } else {
-        hp->cs_over_cn_pp = hp->cs_over_cn_pw = sqrt((1 - nu) / (10 * (2 - nu))); /* Eq. 25 */
+        l.cs_over_cn = sqrt(l.ks / l.kn);
+    else /* Eq. 19 over Eq. 18: sqrt(k_s / (30 k_n)) = sqrt(G* / (5 E*)), Eq. 25 for one nu */
+        l.cs_over_cn = one_nu ? sqrt((1 - nu) / (10 * (2 - nu))) : sqrt(G_eff / (5 * E_eff));
+    l.mu_s = v->mu_s, l.mu_r = v->mu_r, l.mu_t = v->mu_t;
+    l.mu_s_dyn = v->mu_s_dyn, l.mu_r_dyn = v->mu_r_dyn, l.mu_t_dyn = v->mu_t_dyn;
+    l.E_eff = E_eff;
+    l.kt_over_kn = one_nu ? 2 * (1 - nu) / (2 - nu) : 4 * G_eff / E_eff; /* Eq. 6 */
+    return l;
+}
+
+void hm_params_init(hm_params *hp, const grains_params *p)
+{
+    grains_material mat[GRAINS_MAX_MATERIALS];
+    hp->n_materials = p->n_materials;
+    for (int a = 0; a < p->n_materials; a++) {
+        mat[a] = grains_params_material(p, a);
+        hp->rho[a] = mat[a].rho;
     }
-    hp->mu_s = p->mu_s;
-    hp->mu_r = p->mu_r;
-    hp->mu_t = p->mu_t;
-    /* -1 (not derived yet) means the static value */
-    hp->mu_s_dyn = p->mu_s_dyn < 0 ? p->mu_s : p->mu_s_dyn;
-    hp->mu_r_dyn = p->mu_r_dyn < 0 ? p->mu_r : p->mu_r_dyn;
-    hp->mu_t_dyn = p->mu_t_dyn < 0 ? p->mu_t : p->mu_t_dyn;
+    for (int a = 0; a < p->n_materials; a++) {
+        /* a rigid wall takes the particle material's own restitution and friction */
+        grains_pair_values own = grains_params_pair(p, a, a);
+        hp->pw[a][0] = pair_law(&mat[a], NULL, &own, p->contact_model);
+        for (int b = 0; b < p->n_materials; b++) {
+            grains_pair_values v = grains_params_pair(p, a, b);
+            hp->pp[a][b] = pair_law(&mat[a], &mat[b], &v, p->contact_model);
+            hp->pw[a][b + 1] = hp->pp[a][b];
+        }
+    }
     hp->dt = p->dt;
     /* Velocity Verlet increments the springs before the force (improved-
      * velocity-Verlet paper Eqs. 15-16 and Section 4). */
@@ -66,9 +103,6 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->k_n = p->k_n;
     hp->V0 = p->V0;
     hp->overlap_tol = p->overlap_tol;
-    hp->E_pp = E_pp;
-    hp->E_pw = E_pw;
-    hp->kt_over_kn = 2 * (1 - nu) / (2 - nu);     /* Eq. 6 */
 }
 
 real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)

@@ -8,16 +8,26 @@
 #include "grains/params.h"
 #include "math/vec3.h"
 
-/* Constants fixed for the run, derived once from the material. */
+/* The constants of one pair of materials, particle-particle or particle-
+ * wall, derived once (TinyDEM Eqs. 12-25 without the contact radius a). */
 typedef struct {
-    real rho;            /* [M/L^3] */
-    real kn_pp, ks_pp;   /* 4/3 E* and 8 G* for two particles (Eqs. 12-13, 22-23) */
-    real kn_pw, ks_pw;   /* the same against a wall: E* = E/(1-nu^2), G* = G/(2-nu) */
-    real beta;           /* damping factor, Eq. 21 */
-    real cs_over_cn_pp;  /* sqrt((1-nu) / (10 (2-nu))), Eq. 25, or sqrt(k_s / k_n) for */
-    real cs_over_cn_pw;  /*   hertz_restitution (improved-velocity-Verlet Section 5.1) */
+    real kn, ks;         /* 4/3 E* and 8 G* (Eqs. 12-13, 15-16) */
+    real beta;           /* damping factor of the pair's e_n, Eq. 21 */
+    real cs_over_cn;     /* sqrt((1-nu) / (10 (2-nu))), Eq. 25, or sqrt(k_s / k_n) for
+                          *   hertz_restitution (improved-velocity-Verlet Section 5.1) */
     real mu_s, mu_r, mu_t;
     real mu_s_dyn, mu_r_dyn, mu_t_dyn; /* Luding's dynamic coefficients (= static for TinyDEM) */
+    real E_eff;          /* E*, for the linear model's Eq. 1 */
+    real kt_over_kn;     /* linear model, Eq. 6: 4 G* / E* = 2 (1 - nu) / (2 - nu) for one material */
+} hm_law;
+
+/* Constants fixed for the run. */
+typedef struct {
+    int n_materials;
+    real rho[GRAINS_MAX_MATERIALS];                      /* [M/L^3] per material */
+    hm_law pp[GRAINS_MAX_MATERIALS][GRAINS_MAX_MATERIALS]; /* particle with particle */
+    hm_law pw[GRAINS_MAX_MATERIALS][GRAINS_MAX_MATERIALS + 1]; /* particle with wall: [m][1 + wall
+                                                            * material], [m][0] rigid (E = inf) */
     real dt;
     int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE, or a Verlet integrator */
     int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */
@@ -26,8 +36,6 @@ typedef struct {
     real k_n;            /* [M/T^2] fixed normal stiffness, or 0 */
     real V0;             /* [L/T] impact velocity of Eqs. 1 and 27 */
     real overlap_tol;    /* [-] Eq. 27's overlap / smaller diameter, or 0 for Eq. 1 */
-    real E_pp, E_pw;     /* E* of two particles and of a particle and a wall */
-    real kt_over_kn;     /* Eq. 6: 2 (1 - nu) / (2 - nu) */
 } hm_params;
 
 /* Static friction springs of one contact (Eq. 50), zero at first touch. */
@@ -44,6 +52,8 @@ typedef struct {
     real R_i, R_j;     /* radii (R_j is the element radius for a wall) */
     vec3 v_i, v_j, w_i, w_j;
     int wall;
+    const hm_law *law; /* the pair of materials */
+    real rho_i, rho_j; /* [M/L^3] densities (rho_j unused for a wall) */
 } hm_pair;
 
 /* Result: force on i (j gets -f), torques on i and on j. */
@@ -53,7 +63,13 @@ typedef struct {
     real R_eff;        /* [L] R*, Eq. 17 */
 } hm_result;
 
+/* Derives every pair's constants from the materials and pair values. */
 void hm_params_init(hm_params *hp, const grains_params *p);
+
+/* The law of particle materials a and b, or of particle material a and a
+ * wall of material b (GRAINS_RIGID for none). */
+static inline const hm_law *hm_law_pp(const hm_params *hp, int a, int b) { return &hp->pp[a][b]; }
+static inline const hm_law *hm_law_pw(const hm_params *hp, int a, int b) { return &hp->pw[a][b + 1]; }
 
 /* Eq. 21: beta = 1 / sqrt(1 + (pi / ln e_n)^2); 1 at e_n = 0, 0 at e_n = 1. */
 real hm_beta(real e_n);

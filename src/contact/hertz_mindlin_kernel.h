@@ -14,14 +14,14 @@ typedef struct {
     real kn, ks, cn, cs;
 } coefficients;
 
-static inline coefficients contact_coefficients(const hm_params *hp, real R_eff, real m_eff, real delta, int wall)
+static inline coefficients contact_coefficients(const hm_law *law, real R_eff, real m_eff, real delta)
 {
     coefficients c;
     real a = sqrt(R_eff * delta);                         /* Eq. 14 */
-    c.kn = (wall ? hp->kn_pw : hp->kn_pp) * a;            /* Eq. 12 */
-    c.ks = (wall ? hp->ks_pw : hp->ks_pp) * a;            /* Eq. 13 */
-    c.cn = sqrt(5 * m_eff * c.kn) * hp->beta;             /* Eq. 18 */
-    c.cs = (wall ? hp->cs_over_cn_pw : hp->cs_over_cn_pp) * c.cn; /* Eq. 25 (= Eq. 19) */
+    c.kn = law->kn * a;                                   /* Eq. 12 */
+    c.ks = law->ks * a;                                   /* Eq. 13 */
+    c.cn = sqrt(5 * m_eff * c.kn) * law->beta;            /* Eq. 18 */
+    c.cs = law->cs_over_cn * c.cn;                        /* Eq. 25 (= Eq. 19) */
     return c;
 }
 
@@ -30,7 +30,8 @@ static inline coefficients contact_coefficients(const hm_params *hp, real R_eff,
  * matching Hertz's contact time at V0 (Eq. 1); k_t by Eq. 6; damping by
  * Eq. 31, sqrt(4 m* k_n / (1 + (pi / ln e)^2)) = 2 beta sqrt(m* k_n), the
  * tangential one scaled by sqrt(k_t / k_n) (Section 5.1). */
-static inline coefficients linear_coefficients(const hm_params *hp, real R_eff, real m_eff, real R_small, int wall)
+static inline coefficients linear_coefficients(const hm_params *hp, const hm_law *law, real R_eff, real m_eff,
+                                               real R_small)
 {
     coefficients c;
     if (hp->k_n > 0) {
@@ -39,11 +40,11 @@ static inline coefficients linear_coefficients(const hm_params *hp, real R_eff, 
         real d = hp->overlap_tol * 2 * R_small;
         c.kn = m_eff * hp->V0 * hp->V0 / (d * d);                    /* Eq. 27 */
     } else {
-        c.kn = hm_linear_kn_hertz(m_eff, wall ? hp->E_pw : hp->E_pp, R_eff, hp->V0); /* Eq. 1 */
+        c.kn = hm_linear_kn_hertz(m_eff, law->E_eff, R_eff, hp->V0); /* Eq. 1 */
     }
-    c.ks = hp->kt_over_kn * c.kn;                                    /* Eq. 6 */
-    c.cn = 2 * hp->beta * sqrt(m_eff * c.kn);                        /* Eq. 31 */
-    c.cs = sqrt(hp->kt_over_kn) * c.cn;
+    c.ks = law->kt_over_kn * c.kn;                                   /* Eq. 6 */
+    c.cn = 2 * law->beta * sqrt(m_eff * c.kn);                       /* Eq. 31 */
+    c.cs = sqrt(law->kt_over_kn) * c.cn;
     return c;
 }
 
@@ -101,17 +102,20 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
     real R_eff, m_eff, r_roll;
     if (pr->wall) {
         R_eff = pr->R_i;                                  /* Eq. 17 with R_j = inf */
-        m_eff = 4 * HM_PI / 3 * hp->rho * V_i;               /* Eq. 20 with m_j = inf */
+        m_eff = 4 * HM_PI / 3 * pr->rho_i * V_i;          /* Eq. 20 with m_j = inf */
         r_roll = r_i;                                     /* Eq. 36 with r_j = inf */
     } else {
         real V_j = pr->R_j * pr->R_j * pr->R_j;
         R_eff = pr->R_i * pr->R_j / (pr->R_i + pr->R_j);  /* Eq. 17 */
-        m_eff = 4 * HM_PI / 3 * hp->rho * (V_i * V_j / (V_i + V_j)); /* Eq. 20 */
+        if (pr->rho_i == pr->rho_j)                       /* Eq. 20 */
+            m_eff = 4 * HM_PI / 3 * pr->rho_i * (V_i * V_j / (V_i + V_j));
+        else
+            m_eff = 4 * HM_PI / 3 * (pr->rho_i * V_i * (pr->rho_j * V_j) / (pr->rho_i * V_i + pr->rho_j * V_j));
         r_roll = r_i * r_j / (r_i + r_j);                 /* Eq. 36 */
     }
-    coefficients c = hp->linear ? linear_coefficients(hp, R_eff, m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j),
-                                                      pr->wall)
-                                : contact_coefficients(hp, R_eff, m_eff, delta, pr->wall);
+    const hm_law *law = pr->law;
+    coefficients c = hp->linear ? linear_coefficients(hp, law, R_eff, m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j))
+                                : contact_coefficients(law, R_eff, m_eff, delta);
 
     /* The velocities are measured against n, or with the improved velocity
      * Verlet against the half-step normal n' from x(t + dt) - dt/2 v(t + dt/2),
@@ -164,9 +168,9 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
 
     /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54. */
     real fn_norm = fabs(f_n);
-    f_s = coulomb_vector(f_s, hp->mu_s, hp->mu_s_dyn, fn_norm, c.ks, c.cs, v_s, &u_s);
-    f_r = coulomb_vector(f_r, hp->mu_r, hp->mu_r_dyn, fn_norm, c.kn, c.cn, v_r, &u_r);
-    f_t = coulomb_scalar(f_t, hp->mu_t, hp->mu_t_dyn, fn_norm, c.ks, c.cs, v_t, &u_t);
+    f_s = coulomb_vector(f_s, law->mu_s, law->mu_s_dyn, fn_norm, c.ks, c.cs, v_s, &u_s);
+    f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, fn_norm, c.kn, c.cn, v_r, &u_r);
+    f_t = coulomb_scalar(f_t, law->mu_t, law->mu_t_dyn, fn_norm, c.ks, c.cs, v_t, &u_t);
     store3(h->us, u_s);
     store3(h->ur, u_r);
     h->ut = u_t;

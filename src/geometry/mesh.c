@@ -2,6 +2,7 @@
 #include "grains/mesh.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "geometry/primitives.h"
 #include "util/array.h"
@@ -87,11 +88,13 @@ grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, 
     if (!array_reserve((void **)&m->elements, &m->cap_elements, m->n_elements + 1, sizeof *m->elements, 1))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory reading mesh elements");
     grains_mesh_element *el = &m->elements[m->n_elements++];
+    memset(el, 0, sizeof *el); /* padding too: elements compare with memcmp */
     el->n = n;
     for (int k = 0; k < 4; k++)
         el->v[k] = k < n ? v[k] : 0;
     el->radius_index = radius_index;
     el->R = R;
+    el->material = GRAINS_MESH_MATERIAL_DEFAULT;
     element_box(m, el);
     return GRAINS_OK;
 }

@@ -1,4 +1,5 @@
-/* TinyDEM particle CSV files (Section 6), read in full before use. */
+/* TinyDEM particle CSV files (Section 6), read in full before use, with an
+ * optional 15th column: the material. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,14 @@
 #include "math/vec3.h"
 
 #define CSV_HEADER "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz"
-#define CSV_FIELDS 14
+#define CSV_MATERIAL ",material"
+#define CSV_FIELDS 15 /* at most: the 14 of TinyDEM and the material */
 
-static const char *const field_name[CSV_FIELDS] = {"x",  "y",  "z",  "R",  "vx", "vy", "vz",
-                                                    "q0", "q1", "q2", "q3", "wx", "wy", "wz"};
+static const char *const field_name[CSV_FIELDS] = {"x",  "y",  "z",  "R",  "vx", "vy", "vz",     "q0",
+                                                    "q1", "q2", "q3", "wx", "wy", "wz", "material"};
 
-static int header_ok(const char *line)
+/* The number of fields the header announces (14 or 15), or 0. */
+static int header_fields(const char *line)
 {
     char clean[128];
     size_t n = 0;
@@ -22,7 +25,9 @@ static int header_ok(const char *line)
         if (*c != ' ' && *c != '\t')
             clean[n++] = *c;
     clean[n] = '\0';
-    return strcmp(clean, CSV_HEADER) == 0;
+    if (strcmp(clean, CSV_HEADER) == 0)
+        return CSV_FIELDS - 1;
+    return strcmp(clean, CSV_HEADER CSV_MATERIAL) == 0 ? CSV_FIELDS : 0;
 }
 
 static int blank(const char *s)
@@ -33,20 +38,19 @@ static int blank(const char *s)
     return 1;
 }
 
-/* Splits one record into its 14 numbers; names the first bad field. */
-static grains_status parse_record(const char *line, const char *path, int ln, real v[CSV_FIELDS],
+/* Splits one record into its `fields` numbers; names the first bad field. */
+static grains_status parse_record(const char *line, const char *path, int ln, int fields, real v[CSV_FIELDS],
                                   grains_error *err)
 {
     const char *s = line;
-    for (int k = 0; k < CSV_FIELDS; k++) {
+    for (int k = 0; k < fields; k++) {
         const char *comma = strchr(s, ',');
         size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        if (k < CSV_FIELDS - 1 && !comma)
+        if (k < fields - 1 && !comma)
             return grains_error_set(err, GRAINS_ERR_PARSE, path, ln,
-                                    "expected %d comma-separated values, found %d (truncated line?)", CSV_FIELDS,
-                                    k + 1);
-        if (k == CSV_FIELDS - 1 && comma)
-            return grains_error_set(err, GRAINS_ERR_PARSE, path, ln, "more than %d values on the line", CSV_FIELDS);
+                                    "expected %d comma-separated values, found %d (truncated line?)", fields, k + 1);
+        if (k == fields - 1 && comma)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, ln, "more than %d values on the line", fields);
         if (!parse_real(s, len, &v[k]))
             return grains_error_set(err, GRAINS_ERR_PARSE, path, ln,
                                     "%s = '%.*s': expected a finite number", field_name[k], (int)(len > 40 ? 40 : len), s);
@@ -66,14 +70,27 @@ static grains_status check_particle(const grains_particle *p, const char *path, 
     return GRAINS_OK;
 }
 
+/* The material column: an integer below GRAINS_MAX_MATERIALS (whether the
+ * run has that material is checked when the particle is added). */
+static grains_status material_of(real v, const char *path, int ln, int *out, grains_error *err)
+{
+    if (!(v >= 0 && v < GRAINS_MAX_MATERIALS && v == floor(v)))
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, ln, "material = %g: expected an integer from 0 to %d", v,
+                                GRAINS_MAX_MATERIALS - 1);
+    *out = (int)v;
+    return GRAINS_OK;
+}
+
 static grains_status parse_particles(char *text, size_t len, const char *path, grains_particle **out, size_t *n,
                                      grains_error *err)
 {
     line_reader r;
     lines_init(&r, text, len);
     const char *line = lines_next(&r);
-    if (!line || !header_ok(line))
-        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s'", CSV_HEADER);
+    int fields = line ? header_fields(line) : 0;
+    if (!fields)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s' (optionally with '%s')",
+                                CSV_HEADER, CSV_MATERIAL);
     size_t count = 0, cap = 0;
     grains_particle *p = NULL;
     grains_status s = GRAINS_OK;
@@ -85,10 +102,12 @@ static grains_status parse_particles(char *text, size_t len, const char *path, g
         }
         if (blank(line))
             continue;
-        if ((s = parse_record(line, path, r.line, v, err)) != GRAINS_OK)
+        if ((s = parse_record(line, path, r.line, fields, v, err)) != GRAINS_OK)
             break;
         grains_particle q = {{v[0], v[1], v[2]}, {v[4], v[5], v[6]}, {v[11], v[12], v[13]},
-                             {v[7], v[8], v[9], v[10]}, v[3]};
+                             {v[7], v[8], v[9], v[10]}, v[3], 0};
+        if (fields == CSV_FIELDS && (s = material_of(v[14], path, r.line, &q.material, err)) != GRAINS_OK)
+            break;
         if ((s = check_particle(&q, path, r.line, err)) != GRAINS_OK)
             break;
         if (count == cap) {
@@ -132,14 +151,18 @@ grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_e
     grains_status s = atomic_open(&af, path, err);
     if (s != GRAINS_OK)
         return s;
-    fputs(CSV_HEADER "\n", af.f);
+    int materials = grains_sim_params(sim)->n_materials > 1;
+    fputs(materials ? CSV_HEADER CSV_MATERIAL "\n" : CSV_HEADER "\n", af.f);
     size_t n = grains_sim_count(sim);
     for (size_t i = 0; i < n; i++) {
         grains_particle p;
         grains_sim_get_particle(sim, i, &p);
         /* 17 significant digits: every double reads back exactly. */
-        fprintf(af.f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", p.x.x,
+        fprintf(af.f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", p.x.x,
                 p.x.y, p.x.z, p.R, p.v.x, p.v.y, p.v.z, p.q.q0, p.q.q1, p.q.q2, p.q.q3, p.w.x, p.w.y, p.w.z);
+        if (materials)
+            fprintf(af.f, ",%d", p.material);
+        fputc('\n', af.f);
     }
     return atomic_commit(&af, err);
 }

@@ -92,16 +92,16 @@ static grains_status read_vertex(line_reader *r, tokens *t, const off_ctx *c, lo
 
 static grains_status read_face(line_reader *r, tokens *t, const off_ctx *c, long k, long nf, grains_mesh *m)
 {
-    long n, index = 0;
+    long n, index = 0, material = GRAINS_MESH_MATERIAL_DEFAULT;
     if (!next_content(r, t))
         return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line, "file ends after %ld of %ld faces", k, nf);
     if (t->overflow || !parse_long(t->s[0], t->len[0], &n) || n < 1 || n > 4)
         return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
                                 "face %ld: expected a vertex count of 1 to 4 (point, segment, triangle, rectangle)", k);
-    if (t->n != n + 1 && t->n != n + 2)
+    if (t->n < n + 1 || t->n > n + 3)
         return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
-                                "face %ld: expected %ld vertex indices and an optional radius index, found %d values",
-                                k, n, t->n - 1);
+                                "face %ld: expected %ld vertex indices, then optionally a radius index and a material, "
+                                "found %d values", k, n, t->n - 1);
     uint32_t v[4];
     for (int a = 0; a < n; a++) {
         long idx;
@@ -111,12 +111,19 @@ static grains_status read_face(line_reader *r, tokens *t, const off_ctx *c, long
                                     t->s[a + 1], m->n_vertices);
         v[a] = (uint32_t)idx;
     }
-    if (t->n == n + 2 && !parse_long(t->s[n + 1], t->len[n + 1], &index))
+    if (t->n >= n + 2 && !parse_long(t->s[n + 1], t->len[n + 1], &index))
         return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line, "face %ld: radius index must be an integer", k);
     if (index < 0 || index >= c->n_radii)
         return grains_error_set(c->err, GRAINS_ERR_RANGE, c->name, r->line,
                                 "face %ld: radius index %ld has no radius (R_mesh lists %d)", k, index, c->n_radii);
+    if (t->n == n + 3 && (!parse_long(t->s[n + 2], t->len[n + 2], &material) || material < GRAINS_RIGID ||
+                          material >= GRAINS_MAX_MATERIALS))
+        return grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
+                                "face %ld: material '%.*s' must be an integer from -1 (rigid) to %d", k,
+                                (int)t->len[n + 2], t->s[n + 2], GRAINS_MAX_MATERIALS - 1);
     grains_status s = grains_mesh_add_element(m, (int)n, v, (int)index, c->R_mesh[index], c->err);
+    if (s == GRAINS_OK)
+        m->elements[m->n_elements - 1].material = (int)material;
     if (s != GRAINS_OK && c->err) { /* add the location to the mesh's own message */
         c->err->line = r->line;
         snprintf(c->err->file, sizeof c->err->file, "%s", c->name);
@@ -188,7 +195,10 @@ grains_status grains_off_write(const char *path, const grains_mesh *m, grains_er
         fprintf(af.f, "%d", el->n);
         for (int k = 0; k < el->n; k++)
             fprintf(af.f, " %u", el->v[k]);
-        fprintf(af.f, " %d\n", el->radius_index);
+        fprintf(af.f, " %d", el->radius_index);
+        if (el->material != GRAINS_MESH_MATERIAL_DEFAULT)
+            fprintf(af.f, " %d", el->material);
+        fputc('\n', af.f);
     }
     return atomic_commit(&af, err);
 }

@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/scenario_materials.h"
 #include "io/text.h"
 
-typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL } key_kind;
+/* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c
+ * and given in a scenario file only. */
+typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL, K_MATERIALS, K_PAIRS } key_kind;
 
 typedef struct {
     const char *name;
@@ -47,6 +50,13 @@ static const key_info keys[] = {
     {"mu_r_dyn", K_REAL, P(mu_r_dyn), "-", "dynamic rolling friction, in [0, mu_r]; default mu_r", NULL},
     {"mu_t_dyn", K_REAL, P(mu_t_dyn), "-", "dynamic twisting friction, in [0, mu_t]; default mu_t", NULL},
     {"eta", K_REAL, P(eta), "M/LT", "fluid viscosity for Stokes drag (>= 0)", NULL},
+    {"materials", K_MATERIALS, P(material), "-",
+     "materials 1, 2, ...: ( { rho = ...; E = ...; nu = ...; }, ... ); material 0 is rho, E, nu", NULL},
+    {"pairs", K_PAIRS, P(pair), "-",
+     "per pair of materials: ( { between = [a, b]; e_n = ...; mu_s = ...; ... }, ... ); else e_n, mu_s, ...", NULL},
+    {"spawn_material", K_INT, P(spawn_material), "-", "material of spawned particles", NULL},
+    {"mesh_material", K_INT, P(mesh_material), "-",
+     "material of mesh faces that name none; -1 = rigid (TinyDEM's walls)", NULL},
     {"v0", K_VEC3, P(v0), "L/T", "velocity of spawned particles", NULL},
     {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles", NULL},
     {"g", K_VEC3, P(g), "L/T^2", "gravitational acceleration", NULL},
@@ -190,6 +200,8 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
         else
             return 0;
         return 1;
+    case K_MATERIALS:
+    case K_PAIRS: return 0; /* scenario files only */
     }
     return 0;
 }
@@ -214,6 +226,8 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_CHOICE: break;
     case K_STRING: return "a string (at most 1023 characters)";
     case K_BOOL: return "true or false";
+    case K_MATERIALS: return "a list of groups { rho = ...; E = ...; nu = ...; }, given in a scenario file";
+    case K_PAIRS: return "a list of groups { between = [a, b]; e_n = ...; mu_s = ...; }, given in a scenario file";
     }
     return "a value";
 }
@@ -324,6 +338,8 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
             return 0;
         *(int *)dst = config_setting_get_bool(s);
         return 1;
+    case K_MATERIALS:
+    case K_PAIRS: break; /* read_setting reads them */
     }
     return 0;
 }
@@ -341,8 +357,15 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "%s is given twice (first on line %d)", name,
                                 seen[k]);
     char choices[256];
-    if (!set_from_config(sc, &keys[k], s))
+    grains_status st = GRAINS_OK;
+    if (keys[k].kind == K_MATERIALS)
+        st = scenario_read_materials(&sc->params, s, path, err);
+    else if (keys[k].kind == K_PAIRS)
+        st = scenario_read_pairs(&sc->params, s, path, err);
+    else if (!set_from_config(sc, &keys[k], s))
         return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
+    if (st != GRAINS_OK)
+        return st;
     seen[k] = line;
     sc->origin[k] = line;
     return GRAINS_OK;
@@ -411,6 +434,7 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     int dt = key_index("dt"), mu_t = key_index("mu_t");
     if (!sc->origin[mu_t])
         sc->params.mu_t = 2 * sc->params.mu_s / 3; /* Section 2.2 */
+    scenario_materials_finish(&sc->params);
     grains_error local;
     grains_error *e = err ? err : &local;
     grains_status s = GRAINS_OK;

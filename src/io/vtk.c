@@ -77,6 +77,12 @@ grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%zu\n", i);
     array_close(f);
+    if (grains_sim_params(sim)->n_materials > 1) {
+        array_open(f, "Int32", "material", 1);
+        for (size_t i = 0; i < n; i++)
+            grains_sim_get_particle(sim, i, &p), fprintf(f, "%d\n", p.material);
+        array_close(f);
+    }
     fputs("</PointData>\n", f);
     cells_identity(f, "Verts", n);
     piece_close(f);
@@ -144,6 +150,17 @@ grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *m, grai
             if (m->elements[e].n >= lo && m->elements[e].n <= (lo == 3 ? 4 : lo))
                 fprintf(f, "%.17g\n", m->elements[e].R);
     array_close(f);
+    int materials = 0;
+    for (size_t e = 0; e < m->n_elements; e++)
+        materials |= m->elements[e].material >= 0;
+    if (materials) { /* -1 rigid, -2 the run's default */
+        array_open(f, "Int32", "material", 1);
+        for (int lo = 1; lo <= 3; lo++)
+            for (size_t e = 0; e < m->n_elements; e++)
+                if (m->elements[e].n >= lo && m->elements[e].n <= (lo == 3 ? 4 : lo))
+                    fprintf(f, "%d\n", m->elements[e].material);
+        array_close(f);
+    }
     fputs("</CellData>\n", f);
     mesh_cells(f, m, "Verts", 1, 1);
     mesh_cells(f, m, "Lines", 2, 2);

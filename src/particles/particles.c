@@ -28,7 +28,8 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
         cap = PARTICLE_LIMIT;
     int ok = grow_field((void **)&pt->x, cap, sizeof *pt->x) && grow_field((void **)&pt->v, cap, sizeof *pt->v) &&
              grow_field((void **)&pt->w, cap, sizeof *pt->w) && grow_field((void **)&pt->q, cap, sizeof *pt->q) &&
-             grow_field((void **)&pt->R, cap, sizeof *pt->R) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
+             grow_field((void **)&pt->R, cap, sizeof *pt->R) &&
+             grow_field((void **)&pt->mat, cap, sizeof *pt->mat) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
              grow_field((void **)&pt->slot, cap, sizeof *pt->slot);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
@@ -52,6 +53,7 @@ void particles_free(grains_particles *pt)
     free(pt->w);
     free(pt->q);
     free(pt->R);
+    free(pt->mat);
     free(pt->f); /* t is in the same block */
     free(pt->slot);
     *pt = (grains_particles){0};
@@ -69,18 +71,20 @@ void particles_permute(grains_particles *pt, uint32_t *where)
         vec3 x = pt->x[s], v = pt->v[s], w = pt->w[s];
         quat q = pt->q[s];
         real R = pt->R[s];
+        uint8_t mat = pt->mat[s];
         uint32_t dst = where[s];
         while (dst != s) {
             vec3 tx = pt->x[dst], tv = pt->v[dst], tw = pt->w[dst];
             quat tq = pt->q[dst];
             real tR = pt->R[dst];
-            pt->x[dst] = x, pt->v[dst] = v, pt->w[dst] = w, pt->q[dst] = q, pt->R[dst] = R;
-            x = tx, v = tv, w = tw, q = tq, R = tR;
+            uint8_t tmat = pt->mat[dst];
+            pt->x[dst] = x, pt->v[dst] = v, pt->w[dst] = w, pt->q[dst] = q, pt->R[dst] = R, pt->mat[dst] = mat;
+            x = tx, v = tv, w = tw, q = tq, R = tR, mat = tmat;
             uint32_t next = where[dst];
             where[dst] = dst;
             dst = next;
         }
-        pt->x[s] = x, pt->v[s] = v, pt->w[s] = w, pt->q[s] = q, pt->R[s] = R;
+        pt->x[s] = x, pt->v[s] = v, pt->w[s] = w, pt->q[s] = q, pt->R[s] = R, pt->mat[s] = mat;
         where[s] = s;
     }
 }

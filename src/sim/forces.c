@@ -72,14 +72,17 @@ static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real
     return attraction(p, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
 }
 
-/* One contact of particle i with mesh element e (the wall convention). */
-__attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, uint32_t *entry, store_stream *s, force_diag *d,
-                               hm_result *r, const int attracting)
+/* One contact of particle i (material mat_i) with mesh element e (the wall
+ * convention). */
+__attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
+                                                              store_stream *s, force_diag *d, hm_result *r,
+                                                              const int attracting)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
     const vec3 zero = {0, 0, 0};
-    real R_e = sim->mesh->elements[e].R;
+    const grains_mesh_element *el = &sim->mesh->elements[e];
+    real R_e = el->R;
     vec3 dx = grains_mesh_offset(sim->mesh, e, pt->x[i]);
     real reach = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
     if (d2 >= reach * reach) {
@@ -99,7 +102,8 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     hm_history *h = contact_history(s, entry);
     if (!h)
         return 0;
-    hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1};
+    hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1, hm_law_pw(&sim->hp, mat_i, el->material),
+                  sim->hp.rho[mat_i], 0};
     hm_contact(&sim->hp, &pr, h, r);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (reach - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
@@ -110,15 +114,19 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
 /* The contacts of particle i: partners j > i, then mesh elements. Forces on
  * i are summed in registers and added once; reactions go to j as they come
  * (j's cell belongs to this thread for the whole colour phase). Compiled
- * twice: with `periodic` and `attracting` constant 0 for the common run, and
- * general (the flags cost the common loop 10% of its instructions). */
+ * twice: with `periodic`, `attracting` and `mixed` (several materials)
+ * constant 0 for the common run, and general (the flags cost the common loop
+ * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
-                                                              force_diag *d, const int periodic, const int attracting)
+                                                              force_diag *d, const int periodic, const int attracting,
+                                                              const int mixed)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
+    const hm_params *hp = &sim->hp;
     const vec3 x_i = pt->x[i];
     const real R_i = pt->R[i];
+    const int mat_i = mixed ? pt->mat[i] : 0;
     vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
     hm_result r;
     const uint32_t end = nb->start[i + 1];
@@ -131,10 +139,12 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
             __builtin_prefetch(&pt->w[ahead]);
             __builtin_prefetch(&pt->f[ahead], 1);
             __builtin_prefetch(&pt->t[ahead], 1);
+            if (mixed)
+                __builtin_prefetch(&pt->mat[ahead]);
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) {
-            if (wall_contact(sim, i, entry, s, d, &r, attracting)) {
+            if (wall_contact(sim, i, mat_i, entry, s, d, &r, attracting)) {
                 f_i = v3_add(f_i, r.f);
                 t_i = v3_add(t_i, r.t_i);
             }
@@ -163,8 +173,10 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         hm_history *h = contact_history(s, entry);
         if (!h)
             continue;
-        hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0};
-        hm_contact(&sim->hp, &pr, h, &r);
+        const int mat_j = mixed ? pt->mat[j] : 0;
+        hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, hm_law_pp(hp, mat_i, mat_j),
+                      hp->rho[mat_i], hp->rho[mat_j]};
+        hm_contact(hp, &pr, h, &r);
         if (attracting)
             r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (reach - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
         f_i = v3_add(f_i, r.f);
@@ -179,14 +191,14 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
 
 __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d)
 {
-    contacts_of(sim, i, s, d, 0, 0);
+    contacts_of(sim, i, s, d, 0, 0, 0);
 }
 
-/* With periodic boundaries or van der Waals attraction. */
+/* With periodic boundaries, van der Waals attraction or several materials. */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d)
 {
-    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0);
+    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0, sim->p.n_materials > 1);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -210,7 +222,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
 {
     const grains_grid *g = &sim->grid;
-    const int general = sim->box.mask != 0 || sim->p.hamaker > 0;
+    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->p.n_materials > 1;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {

@@ -101,8 +101,14 @@ static grains_status copy_mesh(grains_mesh **out, const grains_mesh *src, const 
             s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                  "mesh element %zu uses radius index %d, but only %d mesh radii are given (R_mesh)",
                                  e, el->radius_index, p->n_mesh_radii);
+        else if (el->material < GRAINS_MESH_MATERIAL_DEFAULT || el->material >= p->n_materials)
+            s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                 "mesh element %zu has material %d; materials are 0 to %d (-1 rigid)", e,
+                                 el->material, p->n_materials - 1);
         else
             s = grains_mesh_add_element(m, el->n, el->v, el->radius_index, p->R_mesh[el->radius_index], err);
+        if (s == GRAINS_OK) /* the run's mesh_material for an element that names none */
+            m->elements[e].material = el->material == GRAINS_MESH_MATERIAL_DEFAULT ? p->mesh_material : el->material;
     }
     if (s != GRAINS_OK) {
         grains_mesh_destroy(m);
@@ -140,6 +146,9 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     if (!isfinite(qn) || fabs(qn - 1) > 1e-6)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "orientation quaternion must have unit norm, |q| = %.9g", qn);
+    if (p->material < 0 || p->material >= sim->p.n_materials)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle material %d: materials are 0 to %d",
+                                p->material, sim->p.n_materials - 1);
     grains_status s = particles_reserve(&sim->pt, sim->pt.n + 1, err);
     if (s != GRAINS_OK)
         return s;
@@ -166,6 +175,7 @@ void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *
     out->w = sim->pt.w[i];
     out->q = sim->pt.q[i];
     out->R = sim->pt.R[i];
+    out->material = sim->pt.mat[i];
 }
 
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p)
@@ -176,6 +186,8 @@ void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *
     sim->pt.w[i] = p->w;
     sim->pt.q[i] = p->q;
     sim->pt.R[i] = p->R;
+    if (p->material >= 0 && p->material < sim->p.n_materials) /* else the material it had */
+        sim->pt.mat[i] = (uint8_t)p->material;
     sim->need_rebuild = 1;
 }
 
@@ -190,7 +202,7 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     double e_kin = 0, e_rot = 0;
     for (size_t i = 0; i < pt->n; i++) {
         real R = pt->R[i];
-        real m = 4 * PI / 3 * sim->p.rho * R * R * R;
+        real m = 4 * PI / 3 * sim->hp.rho[pt->mat[i]] * R * R * R;
         e_kin += 0.5 * m * v3_dot(pt->v[i], pt->v[i]);
         e_rot += 0.5 * (0.4 * m * R * R) * v3_dot(pt->w[i], pt->w[i]);
     }
@@ -207,7 +219,7 @@ size_t grains_sim_bytes(const grains_sim *sim)
 {
     const grains_grid *g = &sim->grid;
     const grains_neighbors *nb = &sim->nb;
-    size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real) + sizeof(uint32_t));
+    size_t particles = sim->pt.cap * (5 * sizeof(vec3) + sizeof(quat) + sizeof(real) + sizeof(uint32_t) + sizeof(uint8_t));
     size_t grid = g->cap_cells * (sizeof(uint64_t) + sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
     size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * sizeof(uint32_t) + nb->scratch_cap * sizeof(uint32_t);

@@ -59,7 +59,7 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
         x.z = p->s_min.z + rng_uniform(&sim->rng) * (p->s_max.z - p->s_min.z);
         if (touches_particle(sim, x, R) || touches_mesh(sim->mesh, x, R))
             continue; /* the radius carries over */
-        grains_particle np = {x, p->v0, p->w0, {1, 0, 0, 0}, R};
+        grains_particle np = {x, p->v0, p->w0, {1, 0, 0, 0}, R, p->spawn_material};
         grains_status s = grains_sim_add_particle(sim, &np, err);
         if (s != GRAINS_OK)
             return s;

@@ -1,0 +1,165 @@
+/* The scenario's `materials` and `pairs` lists: groups of named fields.
+ *
+ *   materials = ( { rho = 7800.0; E = 2.0e11; nu = 0.29; } );   # material 1
+ *   pairs = ( { between = [0, 1]; e_n = 0.6; mu_s = 0.2; } );
+ *
+ * Material 0 is the run's own rho, E, nu; a field a material leaves out is
+ * material 0's (filled by scenario_materials_finish, after every override).
+ * A pair value left out is -1: the run's value (grains_params_pair). */
+#include "io/scenario_materials.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    size_t offset;
+} field;
+
+static const field material_fields[] = {
+    {"rho", offsetof(grains_material, rho)},
+    {"E", offsetof(grains_material, E)},
+    {"nu", offsetof(grains_material, nu)},
+};
+
+static const field pair_fields[] = {
+    {"e_n", offsetof(grains_pair_values, e_n)},
+    {"mu_s", offsetof(grains_pair_values, mu_s)},
+    {"mu_r", offsetof(grains_pair_values, mu_r)},
+    {"mu_t", offsetof(grains_pair_values, mu_t)},
+    {"mu_s_dyn", offsetof(grains_pair_values, mu_s_dyn)},
+    {"mu_r_dyn", offsetof(grains_pair_values, mu_r_dyn)},
+    {"mu_t_dyn", offsetof(grains_pair_values, mu_t_dyn)},
+};
+
+#define COUNT(a) ((int)(sizeof a / sizeof a[0]))
+
+static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
+
+static int number_of(const config_setting_t *s, real *out)
+{
+    int type = config_setting_type(s);
+    if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64) {
+        *out = (real)config_setting_get_int64(s);
+        return 1;
+    }
+    if (type != CONFIG_TYPE_FLOAT)
+        return 0;
+    *out = config_setting_get_float(s);
+    return isfinite(*out);
+}
+
+/* The list of groups `list` as `max` at most; each element checked to be a group. */
+static grains_status check_list(const config_setting_t *list, const char *key, int max, const char *path,
+                                grains_error *err)
+{
+    if (config_setting_type(list) != CONFIG_TYPE_LIST)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(list),
+                                "%s: expected a list of groups, ( { ... }, { ... } )", key);
+    int n = config_setting_length(list);
+    if (n > max)
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, line_of(list), "%s: at most %d entries, got %d", key,
+                                max, n);
+    for (int a = 0; a < n; a++) {
+        config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
+        if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g), "%s[%d]: expected a group { ... }", key,
+                                    a);
+    }
+    return GRAINS_OK;
+}
+
+/* One numeric field of entry `what` (e.g. "materials[1]") into base + offset. */
+static grains_status read_field(const config_setting_t *s, const field *fields, int n_fields, void *base,
+                                const char *what, const char *path, grains_error *err)
+{
+    const char *name = config_setting_name(s);
+    for (int f = 0; f < n_fields; f++)
+        if (strcmp(name, fields[f].name) == 0) {
+            if (!number_of(s, (real *)((char *)base + fields[f].offset)))
+                return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.%s: expected a finite number",
+                                        what, name);
+            return GRAINS_OK;
+        }
+    char known[128] = "";
+    for (int f = 0; f < n_fields; f++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", f ? ", " : "", fields[f].name);
+    return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s: unknown field '%s' (known: %s)", what, name,
+                            known);
+}
+
+grains_status scenario_read_materials(grains_params *p, const config_setting_t *list, const char *path,
+                                      grains_error *err)
+{
+    grains_status s = check_list(list, "materials", GRAINS_MAX_MATERIALS - 1, path, err);
+    int n = s == GRAINS_OK ? config_setting_length(list) : 0;
+    for (int a = 0; s == GRAINS_OK && a < n; a++) {
+        config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
+        grains_material *m = &p->material[a + 1];
+        *m = (grains_material){NAN, NAN, NAN}; /* material 0's, at finish */
+        char what[32];
+        snprintf(what, sizeof what, "materials[%d]", a + 1);
+        for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
+            s = read_field(config_setting_get_elem(g, (unsigned)b), material_fields, COUNT(material_fields), m, what,
+                           path, err);
+    }
+    if (s == GRAINS_OK)
+        p->n_materials = 1 + n;
+    return s;
+}
+
+/* `between = [a, b]`: two integers. */
+static grains_status read_between(const config_setting_t *s, grains_pair_values *v, const char *what,
+                                  const char *path, grains_error *err)
+{
+    real a, b;
+    int type = config_setting_type(s);
+    if ((type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST) || config_setting_length(s) != 2 ||
+        !number_of(config_setting_get_elem(s, 0), &a) || !number_of(config_setting_get_elem(s, 1), &b) ||
+        a != floor(a) || b != floor(b) || fabs(a) > 1e6 || fabs(b) > 1e6)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s),
+                                "%s.between: expected two material numbers, [a, b]", what);
+    v->a = (int)a;
+    v->b = (int)b;
+    return GRAINS_OK;
+}
+
+grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list, const char *path,
+                                  grains_error *err)
+{
+    grains_status s = check_list(list, "pairs", GRAINS_MAX_PAIRS, path, err);
+    int n = s == GRAINS_OK ? config_setting_length(list) : 0;
+    for (int a = 0; s == GRAINS_OK && a < n; a++) {
+        config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
+        grains_pair_values *v = &p->pair[a];
+        *v = (grains_pair_values){-1, -1, -1, -1, -1, -1, -1, -1, -1};
+        char what[32];
+        snprintf(what, sizeof what, "pairs[%d]", a);
+        for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++) {
+            config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
+            if (strcmp(config_setting_name(f), "between") == 0)
+                s = read_between(f, v, what, path, err);
+            else
+                s = read_field(f, pair_fields, COUNT(pair_fields), v, what, path, err);
+        }
+        if (s == GRAINS_OK && v->a < 0 && v->b < 0)
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g),
+                                 "%s: 'between = [a, b];' names the two materials", what);
+    }
+    if (s == GRAINS_OK)
+        p->n_pairs = n;
+    return s;
+}
+
+void scenario_materials_finish(grains_params *p)
+{
+    for (int k = 1; k < p->n_materials; k++) {
+        grains_material *m = &p->material[k];
+        if (isnan(m->rho))
+            m->rho = p->rho;
+        if (isnan(m->E))
+            m->E = p->E;
+        if (isnan(m->nu))
+            m->nu = p->nu;
+    }
+}
