@@ -4,6 +4,8 @@
 #ifndef GRAINS_VALIDATE_H
 #define GRAINS_VALIDATE_H
 
+#include <stdint.h>
+
 #include "grains/error.h"
 #include "grains/params.h"
 #include "grains/sim.h"
@@ -124,5 +126,46 @@ typedef struct {
 } vdw_result;
 
 grains_status vdw_run(const vdw_setup *s, vdw_result *out, grains_error *err);
+
+/* Filling a box (variational-integrator paper, Section 3.4): BOX_N equal
+ * spheres fall into an L x L x BOX_HEIGHT L box (L = BOX_WIDTH d, floor and
+ * side walls), linear spring-dashpot, no friction. */
+#define BOX_N 218
+#define BOX_WIDTH 6
+#define BOX_HEIGHT 20
+#define BOX_SAMPLES 1001
+typedef struct {
+    grains_integrator integrator;
+    double d;            /* [m] diameter */
+    double rho;          /* [kg/m^3] */
+    double k_n;          /* [N/m] normal stiffness */
+    double e_n;          /* restitution (damping by Eq. 31) */
+    double steps_per_tc; /* dt = t_c / steps_per_tc, t_c = pi sqrt(m / (2 k_n)) */
+    double z_start;      /* [m] height of the lowest layer of the start lattice */
+    double v_random;     /* [m/s] start velocities uniform in +-v_random per component */
+    double t_end;        /* [s] */
+    double sample;       /* [s] between samples */
+    uint64_t seed;
+} box_setup;
+
+/* d = 1 cm, rho = 2500, k_n = 1e5 N/m, e_n = 0.5, t_c / 50, lattice from
+ * z = 0.2 m, +-0.5 m/s, 0.8 s sampled every 0.01 s, seed 42. */
+box_setup box_default(grains_integrator integrator);
+
+double box_mass(const box_setup *s);
+double box_contact_time(const box_setup *s);
+grains_params box_params(const box_setup *s);
+
+/* The start state: 5 x 5 spheres per layer, 1.2 d apart, random velocities. */
+void box_start(const box_setup *s, grains_particle out[BOX_N]);
+
+typedef struct {
+    int n;                                       /* samples taken */
+    double t[BOX_SAMPLES];                       /* [s] */
+    double K[BOX_SAMPLES];                       /* [J] mean kinetic energy per particle, Eq. 35 */
+    double dv[BOX_SAMPLES];                      /* [m^2/s^2] velocity fluctuation, Eq. 36 */
+} box_result;
+
+grains_status box_run(const box_setup *s, box_result *out, grains_error *err);
 
 #endif
