@@ -4,9 +4,9 @@
 
 #include "sim/sim_internal.h"
 
-#define PI 3.14159265358979323846
 
-void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const real *rho, real *max_v2_out)
+void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const material_motion *motion,
+                            real *max_v2_out)
 {
     const real dt = p->dt;
     const vec3 g = p->g;
@@ -14,8 +14,8 @@ void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const 
     const long n = (long)pt->n;
 #pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
-        const real rho_i = rho[pt->mat[i]];
-        const real inv_rho_volume = 3 / (4 * PI * rho_i), drag = 9 * p->eta / (2 * rho_i);
+        const material_motion *mm = &motion[pt->mat[i]];
+        const real inv_rho_volume = mm->inv_rho_volume, drag = mm->drag;
         real inv_R = 1 / pt->R[i];
         real inv_m = inv_rho_volume * inv_R * inv_R * inv_R;           /* m = 4/3 pi rho R^3 */
         real inv_I = 2.5 * inv_m * inv_R * inv_R;                      /* I = 2/5 m R^2 */

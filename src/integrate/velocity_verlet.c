@@ -7,15 +7,13 @@
 
 #include "sim/sim_internal.h"
 
-#define PI 3.14159265358979323846
 
 /* Acceleration and angular acceleration of particle i from its sums, gravity
  * and Stokes drag (TinyDEM Eqs. 1-4, as in integrate_euler_spiral). */
-static inline void accelerations(const grains_particles *pt, const grains_params *p, const real *rho, long i, vec3 *a,
-                                 vec3 *alpha)
+static inline void accelerations(const grains_particles *pt, const grains_params *p, const material_motion *motion,
+                                 long i, vec3 *a, vec3 *alpha)
 {
-    const real rho_i = rho[pt->mat[i]];
-    const real inv_rho_volume = 3 / (4 * PI * rho_i), drag = 9 * p->eta / (2 * rho_i);
+    const real inv_rho_volume = motion[pt->mat[i]].inv_rho_volume, drag = motion[pt->mat[i]].drag;
     real inv_R = 1 / pt->R[i];
     real inv_m = inv_rho_volume * inv_R * inv_R * inv_R; /* m = 4/3 pi rho R^3 */
     real inv_I = 2.5 * inv_m * inv_R * inv_R;            /* I = 2/5 m R^2 */
@@ -24,7 +22,8 @@ static inline void accelerations(const grains_particles *pt, const grains_params
     *alpha = v3_sub(v3_scale(inv_I, pt->t[i]), v3_scale(10 * c / 3, pt->w[i])); /* Eq. 4 */
 }
 
-void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const real *rho, real *max_v2_out)
+void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const material_motion *motion,
+                            real *max_v2_out)
 {
     const real dt = p->dt, half = dt / 2;
     const vec3 zero = {0, 0, 0};
@@ -33,7 +32,7 @@ void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const 
 #pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
         vec3 a, alpha;
-        accelerations(pt, p, rho, i, &a, &alpha);
+        accelerations(pt, p, motion, i, &a, &alpha);
         pt->f[i] = pt->t[i] = zero; /* ready for this step's sums */
         pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 8 */
         pt->w[i] = v3_axpy(pt->w[i], half, alpha);
@@ -46,14 +45,14 @@ void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const 
     *max_v2_out = max_v2;
 }
 
-void integrate_verlet_kick(grains_particles *pt, const grains_params *p, const real *rho)
+void integrate_verlet_kick(grains_particles *pt, const grains_params *p, const material_motion *motion)
 {
     const real half = p->dt / 2;
     const long n = (long)pt->n;
 #pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
         vec3 a, alpha;
-        accelerations(pt, p, rho, i, &a, &alpha);
+        accelerations(pt, p, motion, i, &a, &alpha);
         pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 20 */
         pt->w[i] = v3_axpy(pt->w[i], half, alpha);
     }

@@ -19,9 +19,16 @@ typedef struct {
     int history_failed;     /* a contact history could not be stored */
 } force_diag;
 
+/* Per material, for the integrators: 1 / (4/3 pi rho) and the Stokes
+ * factor 9 eta / (2 rho) of Eq. 3, so that no particle divides by rho. */
+typedef struct {
+    real inv_rho_volume, drag;
+} material_motion;
+
 struct grains_sim {
     grains_params p;
     hm_params hp;
+    material_motion motion[GRAINS_MAX_MATERIALS];
     grains_particles pt;
     grains_mesh *mesh;          /* owned copy, NULL without mesh */
     periodic_box box;           /* periodic axes (mask 0: none) */
@@ -59,18 +66,20 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q);
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);
 
-/* The integrators take the density of each material, rho[pt->mat[i]]. */
+/* The integrators take each material's constants, motion[pt->mat[i]]. */
 
 /* Semi-implicit Euler and SPIRAL (Eqs. 41-48); notes the largest squared
  * speed (a slot apart from force_diag, which other threads may still be
  * reading while this runs). */
-void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const real *rho, real *max_v2);
+void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const material_motion *motion,
+                            real *max_v2);
 
 /* Velocity Verlet (integrate/velocity_verlet.c): the half kick from the
  * last step's sums and the drift, clearing the sums (before the forces), and
  * the half kick from the new sums (after them). */
-void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const real *rho, real *max_v2);
-void integrate_verlet_kick(grains_particles *pt, const grains_params *p, const real *rho);
+void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const material_motion *motion,
+                            real *max_v2);
+void integrate_verlet_kick(grains_particles *pt, const grains_params *p, const material_motion *motion);
 
 /* The threads' diag slots combined (order-free: sums and maxima). */
 force_diag sim_reduce_diag(const grains_sim *sim);

@@ -67,9 +67,9 @@ static void forces_and_motion_team(grains_sim *sim)
     force_diag total = sim_reduce_diag(sim);
     if (stable(sim, &total)) {
         if (sim->p.integrator == GRAINS_INTEGRATOR_EULER)
-            integrate_euler_spiral(&sim->pt, &sim->p, sim->hp.rho, &sim->v2_thread[tid]);
+            integrate_euler_spiral(&sim->pt, &sim->p, sim->motion, &sim->v2_thread[tid]);
         else
-            integrate_verlet_kick(&sim->pt, &sim->p, sim->hp.rho);
+            integrate_verlet_kick(&sim->pt, &sim->p, sim->motion);
     }
 }
 
@@ -102,9 +102,9 @@ static void verlet_drift(grains_sim *sim)
 {
     if (sim->nthreads > 1) {
 #pragma omp parallel num_threads(sim->nthreads)
-        integrate_verlet_drift(&sim->pt, &sim->p, sim->hp.rho, &sim->v2_thread[THREAD_ID()]);
+        integrate_verlet_drift(&sim->pt, &sim->p, sim->motion, &sim->v2_thread[THREAD_ID()]);
     } else {
-        integrate_verlet_drift(&sim->pt, &sim->p, sim->hp.rho, &sim->v2_thread[0]);
+        integrate_verlet_drift(&sim->pt, &sim->p, sim->motion, &sim->v2_thread[0]);
     }
     sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
 }
