@@ -78,9 +78,10 @@ static void print_materials(const grains_params *p)
             double E_eff = effective_E(&ma, &mb);
             printf("  pair %d-%d            : E* %.4g, e_n %g, mu_s/r/t %g/%g/%g", a, b, E_eff, pv.e_n, pv.mu_s, pv.mu_r,
                    pv.mu_t);
-            if (v > 0 && p->contact_model != GRAINS_CONTACT_LINEAR)
-                printf(", contact time %.4g s = %.1f steps", hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v),
-                       hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v) / p->dt);
+            if (v > 0 && p->contact_model != GRAINS_CONTACT_LINEAR) {
+                double t_c = hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v);
+                printf(", contact time %.4g s = %.1f steps", t_c, t_c / p->dt);
+            }
             printf("\n");
         }
 }
