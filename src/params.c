@@ -61,7 +61,7 @@ static real pick(real own, real run) { return own < 0 ? run : own; }
 
 grains_pair_values grains_params_pair(const grains_params *p, int a, int b)
 {
-    grains_pair_values v = {a, b, -1, -1, -1, -1, -1, -1, -1};
+    grains_pair_values v = {a, b, -1, -1, -1, -1, -1, -1, -1, 0};
     for (int k = 0; k < p->n_pairs; k++)
         if ((p->pair[k].a == a && p->pair[k].b == b) || (p->pair[k].a == b && p->pair[k].b == a))
             v = p->pair[k], v.a = a, v.b = b;
@@ -142,6 +142,7 @@ static grains_status check_pairs(const grains_params *p, grains_error *err)
         for (int l = 0; l < k; l++)
             REQUIRE(!((p->pair[l].a == v->a && p->pair[l].b == v->b) || (p->pair[l].a == v->b && p->pair[l].b == v->a)),
                     "pairs[%d].between = [%d, %d]: this pair is listed before, as pairs[%d]", k, v->a, v->b, l);
+        REQUIRE(v->no_contact == 0 || v->no_contact == 1, "pairs[%d].contact: expected true or false", k);
         REQUIRE(v->e_n == -1 || (isfinite(v->e_n) && v->e_n >= 0 && v->e_n <= 1),
                 "pairs[%d].e_n = %g: coefficient of normal restitution must be in [0, 1]", k, v->e_n);
         const real mu[6] = {v->mu_s, v->mu_r, v->mu_t, v->mu_s_dyn, v->mu_r_dyn, v->mu_t_dyn};

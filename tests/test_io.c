@@ -155,7 +155,8 @@ static void materials_scenario(test_ctx *t)
 {
     const char *path = write_text("materials.cfg", "materials = ( { rho = 7800.0; E = 2e11; },\n"
                                                    "  { nu = 0.2; } );\n"
-                                                   "pairs = ( { between = [2, 1]; e_n = 0.25; mu_s = 0.6; } );\n"
+                                                   "pairs = ( { between = [2, 1]; e_n = 0.25; mu_s = 0.6; },\n"
+                                                   "  { between = [2, 2]; contact = false; } );\n"
                                                    "spawn_material = 2;\nmesh_material = 1;\n");
     grains_scenario sc;
     grains_scenario_default(&sc);
@@ -175,6 +176,8 @@ static void materials_scenario(test_ctx *t)
     CHECK(t, v.e_n == 0.25 && v.mu_s == 0.6 && fabs(v.mu_t - 0.4) < 1e-15 && v.mu_r == p->mu_r && v.mu_s_dyn == 0.6,
           "pair 1-2: given e_n and mu_s, mu_t = 2/3 mu_s, the run's mu_r, dynamic = static");
     CHECK(t, w.e_n == p->e_n && w.mu_s == p->mu_s && w.mu_t == p->mu_t, "pair 0-1: the run's values");
+    CHECK(t, grains_params_pair(p, 2, 2).no_contact && !v.no_contact && !w.no_contact,
+          "pair 2-2 passes through itself, the others touch");
     CHECK(t, p->spawn_material == 2 && p->mesh_material == 1, "spawn and mesh materials");
 }
 
@@ -199,6 +202,8 @@ static void bad_scenario(test_ctx *t)
     refused(t, 's', "pairs = ( { e_n = 0.5; } );\n", 1, "names the two materials");
     refused(t, 's', "pairs = ( { between = [0, 0]; mu_s = \"a\"; } );\n", 1, "pairs[0].mu_s: expected a finite number");
     refused(t, 's', "spawn_material = 1;\n", 1, "spawn_material = 1");
+    refused(t, 's', "pairs = ( { between = [0, 0];\n contact = 0; } );\n", 2, "pairs[0].contact: expected true or false");
+    refused(t, 's', "pairs = ( { between = [0, 0]; touch = false; } );\n", 1, "(known: between, contact, e_n");
 }
 
 static void missing_file(test_ctx *t)

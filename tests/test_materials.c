@@ -123,7 +123,7 @@ static void pair_restitution(test_ctx *t)
     grains_params p = two_materials(GLASS, STEEL);
     p.e_n = 0.8;
     p.n_pairs = 1;
-    p.pair[0] = (grains_pair_values){1, 0, 0.3, -1, -1, -1, -1, -1, -1};
+    p.pair[0] = (grains_pair_values){1, 0, 0.3, -1, -1, -1, -1, -1, -1, 0};
     double R = 1e-3, v = 1;
     p.dt = hertz_time(mixed_E(STEEL, STEEL), R / 2, sphere_mass(STEEL, R) / 2, v) / 1000;
     const int m0[3] = {0, 0, 1}, m1[3] = {1, 0, 1};
@@ -177,7 +177,7 @@ static void pair_friction(test_ctx *t)
     p.n_materials = 3;
     p.material[1] = p.material[2] = (grains_material){p.rho, p.E, p.nu};
     p.n_pairs = 1;
-    p.pair[0] = (grains_pair_values){1, 2, -1, 0.1, -1, -1, -1, -1, -1};
+    p.pair[0] = (grains_pair_values){1, 2, -1, 0.1, -1, -1, -1, -1, -1, 0};
     p.mesh_material = 2;
     double g = 9.81, theta = atan(0.5), R = 0.01;
     p.g = (grains_vec3){g * sin(theta), 0, -g * cos(theta)};
@@ -255,7 +255,7 @@ static void invariance(test_ctx *t)
 
     q.material[1] = STEEL;
     q.material[1].E = p.E * 3;
-    q.pair[0] = (grains_pair_values){0, 1, 0.2, 0.8, -1, -1, -1, -1, -1};
+    q.pair[0] = (grains_pair_values){0, 1, 0.2, 0.8, -1, -1, -1, -1, -1, 0};
     q.n_pairs = 1;
     grains_sim *runs[3];
     for (int th = 0; th < 3; th++) {
@@ -274,6 +274,47 @@ static void invariance(test_ctx *t)
 }
 
 /* Bad materials and pairs are refused with the key in the message. */
+/* Two spheres of materials a and b fly head-on at 0.5 m/s each, with a
+ * floor of the mesh material just below; returns the velocity of sphere 0
+ * after 2 ms, when free spheres would long have crossed. */
+static double crossing(grains_params p, int a, int b)
+{
+    double R = 1e-3, v = 0.5;
+    p.dt = 1e-7;
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 0.01, -R);
+    add_of(sim, (grains_vec3){-R - 1e-12, 0, 0}, (grains_vec3){v, 0, 0}, R, a);
+    add_of(sim, (grains_vec3){R + 1e-12, 0, 0}, (grains_vec3){-v, 0, 0}, R, b);
+    for (int s = 0; s < 20000; s++)
+        step(sim);
+    double v_out = get(sim, 0).v.x;
+    grains_sim_destroy(sim);
+    return v_out;
+}
+
+/* A pair with `contact = false` passes through itself as if alone, with
+ * one material or several: the velocity is untouched to the bit. The
+ * other pairs, and the rigid floor it rests on, still push. */
+static void passing_through(test_ctx *t)
+{
+    grains_params p = two_materials(GLASS, GLASS);
+    p.e_n = 0.5;
+    p.n_pairs = 1;
+    p.pair[0] = (grains_pair_values){1, 1, -1, -1, -1, -1, -1, -1, -1, 1};
+    CHECK(t, crossing(p, 1, 1) == 0.5, "material 1 passes through material 1");
+    CHECK_ABS(t, crossing(p, 0, 1), -0.25, 1e-3, "material 0 still bounces off material 1 (e_n 0.5)");
+    p.n_materials = 1, p.pair[0].a = p.pair[0].b = 0;
+    CHECK(t, crossing(p, 0, 0) == 0.5, "one material that passes through itself");
+    p.mesh_material = 0, p.g = (grains_vec3){0, 0, -10}, p.dt = 1e-5;
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 0.01, 0);
+    add_of(sim, (grains_vec3){0, 0, 1.1e-3}, (grains_vec3){0, 0, 0}, 1e-3, 0);
+    for (int s = 0; s < 2000; s++) /* 20 ms: 2 mm down, free */
+        step(sim);
+    CHECK(t, get(sim, 0).x.z < 0, "nor does it touch a mesh of its own material: it falls through");
+    grains_sim_destroy(sim);
+}
+
 static void refused(test_ctx *t)
 {
     grains_params p = two_materials(GLASS, STEEL);
@@ -284,7 +325,7 @@ static void refused(test_ctx *t)
           "nu out of range: %s", err.message);
     p = two_materials(GLASS, STEEL);
     p.n_pairs = 2;
-    p.pair[0] = p.pair[1] = (grains_pair_values){0, 1, 0.5, -1, -1, -1, -1, -1, -1};
+    p.pair[0] = p.pair[1] = (grains_pair_values){0, 1, 0.5, -1, -1, -1, -1, -1, -1, 0};
     p.pair[1].a = 1, p.pair[1].b = 0;
     CHECK(t, grains_sim_create(&sim, &p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "listed before"),
           "a pair listed twice: %s", err.message);
@@ -294,6 +335,9 @@ static void refused(test_ctx *t)
     p.pair[0].b = 1, p.pair[0].mu_s = 0.2, p.pair[0].mu_s_dyn = 0.3;
     CHECK(t, grains_sim_create(&sim, &p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "exceeds its static"),
           "dynamic above static: %s", err.message);
+    p.pair[0].mu_s_dyn = -1, p.pair[0].no_contact = 2;
+    CHECK(t, grains_sim_create(&sim, &p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "pairs[0].contact"),
+          "contact neither true nor false: %s", err.message);
     p = two_materials(GLASS, STEEL);
     sim = scene(&p);
     grains_particle q = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 1e-3, 2};
@@ -310,6 +354,7 @@ int main(void)
     wall_material(&t);
     pair_friction(&t);
     invariance(&t);
+    passing_through(&t);
     refused(&t);
     return test_report(&t, "test_materials");
 }

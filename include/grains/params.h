@@ -21,7 +21,7 @@ typedef struct {
 } grains_material;
 
 /* Restitution and friction of one pair of materials (a with b, either
- * order). A value of -1 takes the run's own (e_n, mu_s, ...); an unset
+ * order), or that they do not touch at all. A value of -1 takes the run's own (e_n, mu_s, ...); an unset
  * mu_t is 2/3 of the pair's mu_s when the pair sets mu_s; an unset dynamic
  * coefficient is the pair's static one. */
 typedef struct {
@@ -29,6 +29,8 @@ typedef struct {
     real e_n;
     real mu_s, mu_r, mu_t;
     real mu_s_dyn, mu_r_dyn, mu_t_dyn;
+    int no_contact;  /* 1: the two pass through each other, no force at all (the percolation
+                      * test's non-interacting fines); 0: they touch */
 } grains_pair_values;
 
 /* When the static friction springs are incremented (TinyDEM Eq. 52). */

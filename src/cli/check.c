@@ -62,7 +62,7 @@ static double effective_E(const grains_material *a, const grains_material *b)
  * spheres at |v0| (Eqs. 15, 20). */
 static void print_materials(const grains_params *p)
 {
-    if (p->n_materials == 1 && p->mesh_material == GRAINS_RIGID)
+    if (p->n_materials == 1 && p->mesh_material == GRAINS_RIGID && p->n_pairs == 0)
         return;
     double v = sqrt(p->v0.x * p->v0.x + p->v0.y * p->v0.y + p->v0.z * p->v0.z), R = p->R_min;
     for (int a = 0; a < p->n_materials; a++) {
@@ -74,6 +74,10 @@ static void print_materials(const grains_params *p)
         for (int b = a; b < p->n_materials; b++) {
             grains_material ma = grains_params_material(p, a), mb = grains_params_material(p, b);
             grains_pair_values pv = grains_params_pair(p, a, b);
+            if (pv.no_contact) {
+                printf("  pair %d-%d            : no contact (they pass through each other)\n", a, b);
+                continue;
+            }
             double m_a = 4 * PI / 3 * ma.rho * R * R * R, m_b = 4 * PI / 3 * mb.rho * R * R * R;
             double E_eff = effective_E(&ma, &mb);
             printf("  pair %d-%d            : E* %.4g, e_n %g, mu_s/r/t %g/%g/%g", a, b, E_eff, pv.e_n, pv.mu_s, pv.mu_r,

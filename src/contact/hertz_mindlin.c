@@ -72,6 +72,7 @@ static hm_law pair_law(const grains_material *a, const grains_material *b, const
     l.mu_s_dyn = v->mu_s_dyn, l.mu_r_dyn = v->mu_r_dyn, l.mu_t_dyn = v->mu_t_dyn;
     l.E_eff = E_eff;
     l.kt_over_kn = one_nu ? 2 * (1 - nu) / (2 - nu) : 4 * G_eff / E_eff; /* Eq. 6 */
+    l.no_contact = v->no_contact;
     return l;
 }
 
@@ -87,6 +88,7 @@ void hm_params_init(hm_params *hp, const grains_params *p)
         /* a rigid wall takes the particle material's own restitution and friction */
         grains_pair_values own = grains_params_pair(p, a, a);
         hp->pw[a][0] = pair_law(&mat[a], NULL, &own, p->contact_model);
+        hp->pw[a][0].no_contact = 0; /* a pair's `contact = false` is no rigid wall's */
         for (int b = 0; b < p->n_materials; b++) {
             grains_pair_values v = grains_params_pair(p, a, b);
             hp->pp[a][b] = pair_law(&mat[a], &mat[b], &v, p->contact_model);

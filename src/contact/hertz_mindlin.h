@@ -19,6 +19,7 @@ typedef struct {
     real mu_s_dyn, mu_r_dyn, mu_t_dyn; /* Luding's dynamic coefficients (= static for TinyDEM) */
     real E_eff;          /* E*, for the linear model's Eq. 1 */
     real kt_over_kn;     /* linear model, Eq. 6: 4 G* / E* = 2 (1 - nu) / (2 - nu) for one material */
+    int no_contact;      /* the pair passes through each other (pairs' contact = false) */
 } hm_law;
 
 /* Constants fixed for the run. */

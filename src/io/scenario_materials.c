@@ -1,7 +1,8 @@
 /* The scenario's `materials` and `pairs` lists: groups of named fields.
  *
  *   materials = ( { rho = 7800.0; E = 2.0e11; nu = 0.29; } );   # material 1
- *   pairs = ( { between = [0, 1]; e_n = 0.6; mu_s = 0.2; } );
+ *   pairs = ( { between = [0, 1]; e_n = 0.6; mu_s = 0.2; },
+ *             { between = [1, 1]; contact = false; } );  # material 1 passes through itself
  *
  * Material 0 is the run's own rho, E, nu; a field a material leaves out is
  * material 0's (filled by scenario_materials_finish, after every override).
@@ -69,9 +70,10 @@ static grains_status check_list(const config_setting_t *list, const char *key, i
     return GRAINS_OK;
 }
 
-/* One numeric field of entry `what` (e.g. "materials[1]") into base + offset. */
-static grains_status read_field(const config_setting_t *s, const field *fields, int n_fields, void *base,
-                                const char *what, const char *path, grains_error *err)
+/* One numeric field of entry `what` (e.g. "materials[1]") into base + offset;
+ * `also` names the entry's other, non-numeric fields for the message. */
+static grains_status read_field(const config_setting_t *s, const field *fields, int n_fields, const char *also,
+                                void *base, const char *what, const char *path, grains_error *err)
 {
     const char *name = config_setting_name(s);
     for (int f = 0; f < n_fields; f++)
@@ -81,9 +83,10 @@ static grains_status read_field(const config_setting_t *s, const field *fields, 
                                         what, name);
             return GRAINS_OK;
         }
-    char known[128] = "";
+    char known[160];
+    snprintf(known, sizeof known, "%s", also);
     for (int f = 0; f < n_fields; f++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", f ? ", " : "", fields[f].name);
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", *known ? ", " : "", fields[f].name);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s: unknown field '%s' (known: %s)", what, name,
                             known);
 }
@@ -100,8 +103,8 @@ grains_status scenario_read_materials(grains_params *p, const config_setting_t *
         char what[32];
         snprintf(what, sizeof what, "materials[%d]", a + 1);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
-            s = read_field(config_setting_get_elem(g, (unsigned)b), material_fields, COUNT(material_fields), m, what,
-                           path, err);
+            s = read_field(config_setting_get_elem(g, (unsigned)b), material_fields, COUNT(material_fields), "", m,
+                           what, path, err);
     }
     if (s == GRAINS_OK)
         p->n_materials = 1 + n;
@@ -124,6 +127,16 @@ static grains_status read_between(const config_setting_t *s, grains_pair_values 
     return GRAINS_OK;
 }
 
+/* `contact = false`: the two materials pass through each other. */
+static grains_status read_contact(const config_setting_t *s, grains_pair_values *v, const char *what,
+                                  const char *path, grains_error *err)
+{
+    if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.contact: expected true or false", what);
+    v->no_contact = !config_setting_get_bool(s);
+    return GRAINS_OK;
+}
+
 grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list, const char *path,
                                   grains_error *err)
 {
@@ -132,15 +145,17 @@ grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list
     for (int a = 0; s == GRAINS_OK && a < n; a++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
         grains_pair_values *v = &p->pair[a];
-        *v = (grains_pair_values){-1, -1, -1, -1, -1, -1, -1, -1, -1};
+        *v = (grains_pair_values){-1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
         char what[32];
         snprintf(what, sizeof what, "pairs[%d]", a);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++) {
             config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
             if (strcmp(config_setting_name(f), "between") == 0)
                 s = read_between(f, v, what, path, err);
+            else if (strcmp(config_setting_name(f), "contact") == 0)
+                s = read_contact(f, v, what, path, err);
             else
-                s = read_field(f, pair_fields, COUNT(pair_fields), v, what, path, err);
+                s = read_field(f, pair_fields, COUNT(pair_fields), "between, contact", v, what, path, err);
         }
         if (s == GRAINS_OK && v->a < 0 && v->b < 0)
             s = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g),

@@ -83,6 +83,11 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     const vec3 zero = {0, 0, 0};
     const grains_mesh_element *el = &sim->mesh->elements[e];
     real R_e = el->R;
+    const hm_law *law = hm_law_pw(&sim->hp, mat_i, el->material);
+    if (law->no_contact) {
+        end_contact(s, entry);
+        return 0;
+    }
     vec3 dx = grains_mesh_offset(sim->mesh, e, pt->x[i]);
     real reach = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
     if (d2 >= reach * reach) {
@@ -102,7 +107,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     hm_history *h = contact_history(s, entry);
     if (!h)
         return 0;
-    hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1, hm_law_pw(&sim->hp, mat_i, el->material),
+    hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1, law,
                   sim->hp.rho[mat_i], 0};
     hm_contact(&sim->hp, &pr, h, r);
     if (attracting)
@@ -150,6 +155,12 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
             }
             continue;
         }
+        const int mat_j = mixed ? pt->mat[j] : 0;
+        const hm_law *law = hm_law_pp(hp, mat_i, mat_j);
+        if (mixed && law->no_contact) {
+            end_contact(s, entry);
+            continue;
+        }
         vec3 dx = v3_sub(x_i, pt->x[j]);
         if (periodic)
             dx = periodic_delta(&sim->box, dx);
@@ -173,8 +184,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         hm_history *h = contact_history(s, entry);
         if (!h)
             continue;
-        const int mat_j = mixed ? pt->mat[j] : 0;
-        hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, hm_law_pp(hp, mat_i, mat_j),
+        hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, law,
                       hp->rho[mat_i], hp->rho[mat_j]};
         hm_contact(hp, &pr, h, &r);
         if (attracting)
@@ -194,11 +204,12 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
     contacts_of(sim, i, s, d, 0, 0, 0);
 }
 
-/* With periodic boundaries, van der Waals attraction or several materials. */
+/* With periodic boundaries, van der Waals attraction, several materials or
+ * pairs that do not touch. */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d)
 {
-    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0, sim->p.n_materials > 1);
+    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -222,7 +233,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
 {
     const grains_grid *g = &sim->grid;
-    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->p.n_materials > 1;
+    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {

@@ -52,6 +52,9 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
         real rho = sim->hp.rho[k];
         sim->motion[k] = (material_motion){3 / (4 * PI * rho), 9 * sim->p.eta / (2 * rho)}; /* Eq. 3 */
     }
+    sim->mixed = sim->p.n_materials > 1;
+    for (int k = 0; k < sim->p.n_pairs; k++)
+        sim->mixed |= sim->p.pair[k].no_contact;
     sim->box = box_of(&sim->p);
     sim->nthreads = thread_count(sim->p.threads);
 #ifndef _OPENMP

@@ -29,6 +29,8 @@ struct grains_sim {
     grains_params p;
     hm_params hp;
     material_motion motion[GRAINS_MAX_MATERIALS];
+    int mixed;                  /* several materials, or a pair that does not touch: the
+                                 * force loop looks up each pair's law */
     grains_particles pt;
     grains_mesh *mesh;          /* owned copy, NULL without mesh */
     periodic_box box;           /* periodic axes (mask 0: none) */
