@@ -46,6 +46,11 @@ void grains_params_default(grains_params *p)
     p->hamaker = 0;
     p->vdw_delta0 = 0.4e-9; /* the lower end of 0.4-1 nm (libgran, after Ranade 1987) */
     p->vdw_cutoff = 0;
+    p->bond_kn = 0;
+    p->bond_kt = p->bond_kr = p->bond_ko = -1;
+    p->bond_damping = 0;
+    p->bond_max_force = p->bond_max_torque = 0;
+    p->bond_tolerance = 0;
     p->skin = 0;
     p->max_overlap = 0.5;
     p->threads = 0;
@@ -99,6 +104,12 @@ void grains_params_derive(grains_params *p)
         p->skin = 0.6 * p->R_max; /* measured: fewer rebuilds beat fewer candidates (docs/benchmarks.md) */
     if (p->vdw_cutoff == 0)
         p->vdw_cutoff = 100 * p->vdw_delta0; /* the attraction has fallen below 1e-4 of its saturation */
+    if (p->bond_kt < 0)
+        p->bond_kt = 2 * (1 - p->nu) / (2 - p->nu) * p->bond_kn; /* Eq. 6 */
+    if (p->bond_kr < 0)
+        p->bond_kr = p->bond_kn;
+    if (p->bond_ko < 0)
+        p->bond_ko = p->bond_kt;
     if (p->mu_s_dyn < 0)
         p->mu_s_dyn = p->mu_s;
     if (p->mu_r_dyn < 0)
@@ -241,6 +252,29 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     return GRAINS_OK;
 }
 
+/* Bond stiffnesses, damping, limits; bonds form within the skin. */
+static grains_status check_bonds(const grains_params *p, grains_error *err)
+{
+    const real k[4] = {p->bond_kn, p->bond_kt, p->bond_kr, p->bond_ko};
+    const char *names[4] = {"bond_kn", "bond_kt", "bond_kr", "bond_ko"};
+    for (int m = 0; m < 4; m++)
+        REQUIRE((m > 0 && k[m] == -1) || (isfinite(k[m]) && k[m] >= 0),
+                "%s = %g: stiffness must be >= 0%s", names[m], k[m], m ? " (or -1 for the default)" : "");
+    REQUIRE(isfinite(p->bond_damping) && p->bond_damping >= 0, "bond_damping = %g: must be >= 0", p->bond_damping);
+    REQUIRE(isfinite(p->bond_max_force) && p->bond_max_force >= 0,
+            "bond_max_force = %g: must be >= 0 (0: unbreakable)", p->bond_max_force);
+    REQUIRE(isfinite(p->bond_max_torque) && p->bond_max_torque >= 0,
+            "bond_max_torque = %g: must be >= 0 (0: unbreakable)", p->bond_max_torque);
+    REQUIRE(isfinite(p->bond_tolerance) && p->bond_tolerance >= 0 && p->bond_tolerance <= 0.1,
+            "bond_tolerance = %g: must be in [0, 0.1] (a fraction of the smaller diameter)", p->bond_tolerance);
+    REQUIRE(p->skin == 0 || p->bond_tolerance * 2 * p->R_max <= p->skin,
+            "bond_tolerance = %g: bonds form within the Verlet skin, %g; raise skin to at least %g",
+            p->bond_tolerance, p->skin, p->bond_tolerance * 2 * p->R_max);
+    REQUIRE(p->bond_tolerance == 0 || p->bond_kn > 0, "bond_tolerance = %g forms bonds, but bond_kn = 0",
+            p->bond_tolerance);
+    return GRAINS_OK;
+}
+
 grains_status grains_params_check(const grains_params *p, grains_error *err)
 {
     grains_status s = check_geometry(p, err);
@@ -248,5 +282,7 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
         s = check_material(p, err);
     if (s == GRAINS_OK)
         s = check_simulation(p, err);
+    if (s == GRAINS_OK)
+        s = check_bonds(p, err);
     return s;
 }

@@ -111,6 +111,17 @@ typedef struct {
                                            * Waals attraction (libgran); 0 = none */
     real vdw_delta0;                      /* [L] saturation gap: the attraction stops growing */
     real vdw_cutoff;                      /* [L] gap beyond which it is 0; 0 = 100 vdw_delta0 */
+    /* bonded contacts (libgran; docs/model.md): four springs, each with a dashpot */
+    real bond_kn;                         /* [M/T^2] normal stiffness; 0 = no bonds */
+    real bond_kt, bond_kr, bond_ko;       /* [M/T^2] sliding, rolling, twisting stiffness; -1 =
+                                           * 2(1-nu)/(2-nu) bond_kn (Eq. 6), bond_kn, bond_kt */
+    real bond_damping;                    /* [-] each dashpot as a fraction of critical,
+                                           * gamma = 2 bond_damping sqrt(k m*) */
+    real bond_max_force;                  /* [ML/T^2] breaks when tension or shear exceeds it; 0 = never */
+    real bond_max_torque;                 /* [ML^2/T^2] breaks when the rolling or twisting torque
+                                           * exceeds it; 0 = never */
+    real bond_tolerance;                  /* [-] at the first step, bonds form between particles
+                                           * whose |gap| < this x the smaller diameter; 0 = none */
     int periodic;                         /* periodic axes: bit 0 x, bit 1 y, bit 2 z; 0 = none */
     grains_vec3 box_min, box_max;         /* [L] the periodic box (used along periodic axes) */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */

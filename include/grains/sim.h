@@ -70,6 +70,23 @@ grains_status grains_sim_advance(grains_sim *sim, long n, grains_error *err);
 
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out);
 
+/* Bonded pairs (libgran; params.bond_*): a bond joins particles a and b
+ * with four springs and dashpots (docs/model.md) in place of their contact,
+ * until a limit breaks it. Pairs are added here, or formed at the first
+ * step from params.bond_tolerance. A pair added twice is one bond. */
+grains_status grains_sim_add_bond(grains_sim *sim, size_t a, size_t b, grains_error *err);
+
+typedef struct {
+    size_t a, b;          /* particle ids, a < b */
+    int broken;
+    double force;         /* [ML/T^2] |force| on a at the last step (0 once broken) */
+    double torque;        /* [ML^2/T^2] |rolling + twisting torque| at the last step */
+} grains_bond;
+
+/* Bonds ordered by (a, b), broken ones included. */
+size_t grains_sim_bond_count(const grains_sim *sim);
+void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out);
+
 /* Bytes held by the simulation's arrays (for memory figures). */
 size_t grains_sim_bytes(const grains_sim *sim);
 

@@ -90,51 +90,86 @@ static inline real coulomb_scalar(real f, real mu, real mu_dyn, real fn_norm, re
 static inline vec3 load3(const real *a) { return v3(a[0], a[1], a[2]); }
 static inline void store3(real *a, vec3 v) { a[0] = v.x; a[1] = v.y; a[2] = v.z; }
 
-__attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h, hm_result *out)
+/* The geometry and relative motion of one contact (or bond). */
+typedef struct {
+    vec3 n, n_v;       /* unit normal, and the one the velocities are measured against */
+    real delta;        /* [L] overlap, Eq. 7 (negative: apart) */
+    real r_i, r_j;     /* [L] centre to contact point */
+    real R_eff, m_eff, r_roll;
+    real v_n, v_t;     /* normal and twisting velocities */
+    vec3 v_s, v_r;     /* sliding and rolling velocities */
+} hm_motion;
+
+__attribute__((always_inline)) static inline hm_motion hm_relative_motion(const hm_params *hp, const hm_pair *pr)
 {
+    hm_motion k;
     /* Geometry, Eqs. 7-9 and 29-30; a wall is infinitely large and heavy. */
     real d = v3_norm(pr->x_ij);
-    vec3 n = v3_scale(1 / d, pr->x_ij);
-    real delta = pr->R_i + pr->R_j - d;
-    real r_i = pr->R_i - delta / 2;
-    real r_j = pr->R_j - delta / 2;
+    k.n = v3_scale(1 / d, pr->x_ij);
+    k.delta = pr->R_i + pr->R_j - d;
+    k.r_i = pr->R_i - k.delta / 2;
+    k.r_j = pr->R_j - k.delta / 2;
     real V_i = pr->R_i * pr->R_i * pr->R_i;               /* m = 4/3 pi rho R^3 */
-    real R_eff, m_eff, r_roll;
     if (pr->wall) {
-        R_eff = pr->R_i;                                  /* Eq. 17 with R_j = inf */
-        m_eff = 4 * HM_PI / 3 * pr->rho_i * V_i;          /* Eq. 20 with m_j = inf */
-        r_roll = r_i;                                     /* Eq. 36 with r_j = inf */
+        k.R_eff = pr->R_i;                                /* Eq. 17 with R_j = inf */
+        k.m_eff = 4 * HM_PI / 3 * pr->rho_i * V_i;        /* Eq. 20 with m_j = inf */
+        k.r_roll = k.r_i;                                 /* Eq. 36 with r_j = inf */
     } else {
         real V_j = pr->R_j * pr->R_j * pr->R_j;
-        R_eff = pr->R_i * pr->R_j / (pr->R_i + pr->R_j);  /* Eq. 17 */
+        k.R_eff = pr->R_i * pr->R_j / (pr->R_i + pr->R_j); /* Eq. 17 */
         if (pr->rho_i == pr->rho_j)                       /* Eq. 20 */
-            m_eff = 4 * HM_PI / 3 * pr->rho_i * (V_i * V_j / (V_i + V_j));
+            k.m_eff = 4 * HM_PI / 3 * pr->rho_i * (V_i * V_j / (V_i + V_j));
         else
-            m_eff = 4 * HM_PI / 3 * (pr->rho_i * V_i * (pr->rho_j * V_j) / (pr->rho_i * V_i + pr->rho_j * V_j));
-        r_roll = r_i * r_j / (r_i + r_j);                 /* Eq. 36 */
+            k.m_eff = 4 * HM_PI / 3 * (pr->rho_i * V_i * (pr->rho_j * V_j) / (pr->rho_i * V_i + pr->rho_j * V_j));
+        k.r_roll = k.r_i * k.r_j / (k.r_i + k.r_j);       /* Eq. 36 */
     }
-    const hm_law *law = pr->law;
-    coefficients c = hp->linear ? linear_coefficients(hp, law, R_eff, m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j))
-                                : contact_coefficients(law, R_eff, m_eff, delta);
 
     /* The velocities are measured against n, or with the improved velocity
      * Verlet against the half-step normal n' from x(t + dt) - dt/2 v(t + dt/2),
      * in phase with the half-step velocities (improved-velocity-Verlet
      * paper, Section 4). */
-    vec3 v_ij = v3_sub(pr->v_i, pr->v_j), n_v = n;
+    vec3 v_ij = v3_sub(pr->v_i, pr->v_j);
+    k.n_v = k.n;
     if (hp->half_step) {
         vec3 x_half = v3_axpy(pr->x_ij, -hp->dt / 2, v_ij);
-        n_v = v3_scale(1 / v3_norm(x_half), x_half);
+        k.n_v = v3_scale(1 / v3_norm(x_half), x_half);
     }
 
     /* Relative velocities, Eqs. 26-28 (sign of r_j w_j: see file header), 36-38. */
-    vec3 spin = pr->wall ? v3_scale(r_i, pr->w_i) : v3_add(v3_scale(r_i, pr->w_i), v3_scale(r_j, pr->w_j));
-    vec3 v = v3_add(v_ij, v3_cross(n_v, spin));
-    real v_n = v3_dot(v, n_v);
-    vec3 v_s = v3_axpy(v, -v_n, n_v);
+    vec3 spin = pr->wall ? v3_scale(k.r_i, pr->w_i) : v3_add(v3_scale(k.r_i, pr->w_i), v3_scale(k.r_j, pr->w_j));
+    vec3 v = v3_add(v_ij, v3_cross(k.n_v, spin));
+    k.v_n = v3_dot(v, k.n_v);
+    k.v_s = v3_axpy(v, -k.v_n, k.n_v);
     vec3 w = v3_sub(pr->w_i, pr->w_j);
-    vec3 v_r = v3_scale(r_roll, v3_cross(w, n_v));
-    real v_t = R_eff * v3_dot(w, n_v);
+    k.v_r = v3_scale(k.r_roll, v3_cross(w, k.n_v));
+    k.v_t = k.R_eff * v3_dot(w, k.n_v);
+    return k;
+}
+
+/* Force and torques of the four modes, Eqs. 31-33; on j by Eqs. 55-59
+ * (tau_s scales with r_j / r_i). */
+__attribute__((always_inline)) static inline void hm_compose(const hm_motion *k, real f_n, vec3 f_s, vec3 f_r, real f_t,
+                                                             int wall, hm_result *out)
+{
+    vec3 fs_x_n = v3_cross(f_s, k->n);
+    vec3 tau_rt = v3_add(v3_scale(k->R_eff, v3_cross(k->n, f_r)), v3_scale(f_t * k->R_eff, k->n));
+    out->f = v3_axpy(f_s, f_n, k->n);
+    out->t_i = v3_add(v3_scale(k->r_i, fs_x_n), tau_rt);
+    out->t_j = wall ? v3(0, 0, 0) : v3_sub(v3_scale(k->r_j, fs_x_n), tau_rt);
+    out->delta = k->delta;
+    out->R_eff = k->R_eff;
+}
+
+__attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h, hm_result *out)
+{
+    hm_motion k = hm_relative_motion(hp, pr);
+    const vec3 n = k.n, n_v = k.n_v;
+    const real delta = k.delta, v_n = k.v_n, v_t = k.v_t;
+    vec3 v_s = k.v_s, v_r = k.v_r;
+    const hm_law *law = pr->law;
+    coefficients c = hp->linear ? linear_coefficients(hp, law, k.R_eff, k.m_eff,
+                                                      pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j))
+                                : contact_coefficients(law, k.R_eff, k.m_eff, delta);
 
     /* Springs projected onto the current tangent plane, Eq. 51 (the half-
      * step plane first with the improved Verlet). */
@@ -175,14 +210,7 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
     store3(h->ur, u_r);
     h->ut = u_t;
 
-    /* Torques, Eqs. 31-33; on j by Eqs. 55-59 (tau_s scales with r_j / r_i). */
-    vec3 fs_x_n = v3_cross(f_s, n);
-    vec3 tau_rt = v3_add(v3_scale(R_eff, v3_cross(n, f_r)), v3_scale(f_t * R_eff, n));
-    out->f = v3_axpy(f_s, f_n, n);
-    out->t_i = v3_add(v3_scale(r_i, fs_x_n), tau_rt);
-    out->t_j = pr->wall ? v3(0, 0, 0) : v3_sub(v3_scale(r_j, fs_x_n), tau_rt);
-    out->delta = delta;
-    out->R_eff = R_eff;
+    hm_compose(&k, f_n, f_s, f_r, f_t, pr->wall, out);
 }
 
 #endif

@@ -124,7 +124,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
  * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
                                                               force_diag *d, const int periodic, const int attracting,
-                                                              const int mixed)
+                                                              const int mixed, const int bonded)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
@@ -157,7 +157,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         }
         const int mat_j = mixed ? pt->mat[j] : 0;
         const hm_law *law = hm_law_pp(hp, mat_i, mat_j);
-        if (mixed && law->no_contact) {
+        if ((mixed && law->no_contact) || (bonded && sim_bonded(sim, i, j))) {
             end_contact(s, entry);
             continue;
         }
@@ -201,15 +201,15 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
 
 __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d)
 {
-    contacts_of(sim, i, s, d, 0, 0, 0);
+    contacts_of(sim, i, s, d, 0, 0, 0, 0);
 }
 
-/* With periodic boundaries, van der Waals attraction, several materials or
- * pairs that do not touch. */
+/* With periodic boundaries, van der Waals attraction, several materials,
+ * pairs that do not touch, or bonds (a bonded pair has no contact). */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d)
 {
-    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed);
+    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -233,7 +233,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
 {
     const grains_grid *g = &sim->grid;
-    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed;
+    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {

@@ -138,6 +138,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         s = build_lists(sim, R_big, err);
     if (s == GRAINS_OK)
         s = reattach(sim, &hn, err);
+    if (s == GRAINS_OK && sim->bonds.n)
+        s = sim_bonds_index(sim, err);
     if (hn.owned)
         free(hn.keys);
     /* The key table may have stood in the force sums, which must start at zero. */

@@ -88,6 +88,7 @@ void grains_sim_destroy(grains_sim *sim)
     grid_free(&sim->grid);
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
+    sim_bonds_free(&sim->bonds);
     for (int t = 0; t < sim->nthreads; t++)
         store_queue_free(&sim->queue_thread[t]);
     free(sim->queue_thread);

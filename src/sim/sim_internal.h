@@ -25,6 +25,25 @@ typedef struct {
     real inv_rho_volume, drag;
 } material_motion;
 
+/* One bond between particles a < b (ids), its springs and last forces. */
+typedef struct {
+    uint32_t a, b;
+    int broken;
+    hm_history h;        /* sliding, rolling, twisting springs (contact/bond.h) */
+    real force, torque;  /* magnitudes on a at the last step */
+} sim_bond;
+
+/* The bonds sorted by (a, b), and for each storage slot its bonded
+ * partners' slots, rebuilt with the lists (sim/bonds.c). */
+typedef struct {
+    sim_bond *list;
+    size_t n, cap;
+    int sorted;
+    int formed;          /* bond_tolerance's bonds have been formed */
+    uint32_t *start, *partner;
+    size_t start_cap, partner_cap;
+} sim_bonds;
+
 struct grains_sim {
     grains_params p;
     hm_params hp;
@@ -43,6 +62,7 @@ struct grains_sim {
     real displacement;          /* [L] bound on any particle's motion since the last rebuild */
     int need_rebuild;
     size_t n_rebuilds;
+    sim_bonds bonds;
     grains_rng rng;
     real spawn_u;               /* uniform number for the next spawn radius, carried over */
     force_diag diag;
@@ -82,6 +102,23 @@ void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const 
 void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const material_motion *motion,
                             real *max_v2);
 void integrate_verlet_kick(grains_particles *pt, const grains_params *p, const material_motion *motion);
+
+/* Bonds (sim/bonds.c): the index by slot after a rebuild, formation from
+ * proximity at the first step, the forces of a step (one thread, in the
+ * bonds' order), and whether slots i and j are bonded (intact). */
+grains_status sim_bonds_index(grains_sim *sim, grains_error *err);
+grains_status sim_bonds_form(grains_sim *sim, grains_error *err);
+void sim_bond_forces(grains_sim *sim);
+void sim_bonds_free(sim_bonds *bs);
+
+static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
+{
+    const sim_bonds *bs = &sim->bonds;
+    for (uint32_t k = bs->start[i]; k < bs->start[i + 1]; k++)
+        if (bs->partner[k] == j)
+            return 1;
+    return 0;
+}
 
 /* The threads' diag slots combined (order-free: sums and maxima). */
 force_diag sim_reduce_diag(const grains_sim *sim);

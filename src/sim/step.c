@@ -63,6 +63,10 @@ static void forces_and_motion_team(grains_sim *sim)
     *d = (force_diag){0, 0, 1, -1, LONG_MAX, 0};
     sim->v2_thread[tid] = 0;
     sim_forces(sim, d, &sim->queue_thread[tid]);
+    if (sim->bonds.n) {
+#pragma omp single
+        sim_bond_forces(sim); /* after every contact: one order of summation */
+    }
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
     if (stable(sim, &total)) {
@@ -117,6 +121,11 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
         verlet_drift(sim);
     if (lists_stale(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)
         return s;
+    if (!sim->bonds.formed && sim->p.bond_tolerance > 0) {
+        sim->bonds.formed = 1;
+        if ((s = sim_bonds_form(sim, err)) != GRAINS_OK || (sim->bonds.n && (s = sim_rebuild(sim, err)) != GRAINS_OK))
+            return s;
+    }
     size_t added = 0;
     if ((s = sim_spawn(sim, &added, err)) != GRAINS_OK)
         return s;

@@ -169,4 +169,88 @@ typedef struct {
 
 grains_status box_run(const box_setup *s, box_result *out, grains_error *err);
 
+/* Impact with a bonded pair (variational-integrator paper, Section 3.3,
+ * Fig. 10): spheres 0 and 1 (R = 1 mm, rho = 2500), bonded by
+ * bond_tolerance = d/100, move at +speed into sphere 2 at -speed, head-on.
+ * Linear contact k = 1e4 N/m and bond k_B = k_ratio k, both undamped. */
+typedef struct {
+    grains_integrator integrator;
+    double k_ratio;       /* k_B / k */
+    double steps_per_tc;  /* dt = t_c / steps_per_tc, t_c of the contact (Eq. 7) */
+    double speed;         /* [m/s] */
+    double periods;       /* run for t_c and this many bond periods */
+} bp_setup;
+
+/* k_B = k / 4, t_c / 200, 0.1 m/s, 3 periods. */
+bp_setup bp_default(grains_integrator integrator);
+double bp_contact_time(void);                /* [s] pi sqrt(m / 2k) */
+double bp_bond_period(const bp_setup *s);    /* [s] 2 pi / sqrt(2 k_B / m): the pair's own oscillation */
+
+typedef struct {
+    size_t bonds;           /* bonds formed (1 expected) */
+    int broken;             /* the bond broke at some step */
+    double peak_contact;    /* [N] reference's largest contact force */
+    double peak_bond;       /* [N] reference's largest |bond force| */
+    double err_contact;     /* largest |F_c - reference| / peak_contact, every step */
+    double err_bond;        /* largest |F_b - reference| / peak_contact */
+    double bond_force_err;  /* largest |grains_bond.force - k_B |delta|| / peak_contact */
+    double period;          /* [s] the bond's oscillation after the impact, from zero crossings */
+    double energy_drift;    /* E / E0 - 1 at the end (kinetic + both springs) */
+    double momentum;        /* [kg m/s] change of the total momentum */
+    double pair_speed, ref_pair_speed; /* [m/s] the pair's mean velocity at the end */
+} bp_result;
+
+grains_status bp_run(const bp_setup *s, bp_result *out, grains_error *err);
+
+/* Percolation (improved-velocity-Verlet paper, Section 5.2): non-
+ * interacting fines fall from 0.2 mm above a frozen random bed of large
+ * spheres, periodic in x and y, and percolate under gravity. */
+typedef struct {
+    grains_integrator integrator;
+    double R;            /* [m] large radius (paper: 2 mm) */
+    double ratio;        /* R / r (paper: 20) */
+    double mu, e_n;      /* sliding friction and restitution (paper: 0.3, 0.8) */
+    double rho, nu;      /* (paper: 2500, 0.3) */
+    double overlap;      /* Eq. 27's tolerated overlap / fine diameter (paper: 1e-3) */
+    double steps_per_tc; /* dt = t_c / steps_per_tc (paper: 40) */
+    double width, depth; /* [R] the bed (paper: 20 R x 20 R x 40 R) */
+    int n_fines;
+    double t_end;        /* [s] (paper: 2 s) */
+    uint64_t seed;
+} perc_setup;
+
+/* The paper's values, with a bed of 10 R x 10 R x 20 R and 64 fines. */
+perc_setup perc_default(grains_integrator integrator);
+
+double perc_stiffness(const perc_setup *s);    /* [N/m] Eq. 27: m V0^2 / delta^2, V0^2 = 2 g R */
+double perc_contact_time(const perc_setup *s); /* [s] Eq. 7 with Eq. 31's damping */
+
+/* The frozen bed: large spheres poured into the periodic box on a floor
+ * at z = 0 and settled. */
+typedef struct {
+    int n;          /* spheres */
+    double *x;      /* [m] their centres, 3 n, x and y in [0, W) */
+    double top;     /* [m] highest point of the bed */
+    double W;       /* [m] the period along x and y */
+    double K;       /* [J] kinetic energy left when frozen */
+    double packing; /* volume fraction of the spheres below the top */
+} perc_bed;
+
+grains_status perc_bed_make(const perc_setup *s, perc_bed *bed, grains_error *err);
+void perc_bed_free(perc_bed *bed);
+
+typedef struct {
+    int n_fines;
+    int trapped;        /* fines still above the bed's floor at t */
+    int through;        /* fines that left the bed at the bottom */
+    double t;           /* [s] when the run stopped: t_end, or once all are through */
+    double t_half;      /* [s] when half of them were through (0: never) */
+    double k_n, t_c, dt;
+    long steps;
+    int n_bed;          /* spheres in the bed */
+    int n_elements;     /* mesh spheres, the images across the sides included */
+} perc_result;
+
+grains_status perc_run(const perc_setup *s, const perc_bed *bed, perc_result *out, grains_error *err);
+
 #endif

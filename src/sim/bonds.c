@@ -1,0 +1,172 @@
+/* Bonded pairs (libgran): the list of bonds by particle id, its index by
+ * storage slot for the force loop, formation from initial proximity, and
+ * the bond forces of one step (contact/bond.h).
+ *
+ * The bonds are kept sorted by (a, b), a < b, so that their forces are
+ * summed in one order whatever the thread count or the storage order. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "contact/bond.h"
+#include "geometry/periodic.h"
+#include "sim/sim_internal.h"
+#include "util/array.h"
+
+static int by_ids(const void *pa, const void *pb)
+{
+    const sim_bond *a = pa, *b = pb;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+/* Sorted, a pair listed twice kept once. */
+static void sort_bonds(grains_sim *sim)
+{
+    sim_bonds *bs = &sim->bonds;
+    if (bs->sorted || bs->n == 0)
+        return;
+    qsort(bs->list, bs->n, sizeof *bs->list, by_ids);
+    size_t kept = 1;
+    for (size_t k = 1; k < bs->n; k++)
+        if (bs->list[k].a != bs->list[kept - 1].a || bs->list[k].b != bs->list[kept - 1].b)
+            bs->list[kept++] = bs->list[k];
+    bs->n = kept;
+    bs->sorted = 1;
+}
+
+grains_status grains_sim_add_bond(grains_sim *sim, size_t a, size_t b, grains_error *err)
+{
+    size_t n = sim->pt.n;
+    if (a >= n || b >= n || a == b)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "bond %zu-%zu: a bond joins two different particles, ids 0 to %zu", a, b,
+                                n ? n - 1 : 0);
+    if (!(sim->p.bond_kn > 0))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu-%zu: bonds need bond_kn > 0", a, b);
+    sim_bonds *bs = &sim->bonds;
+    if (!array_reserve((void **)&bs->list, &bs->cap, bs->n + 1, sizeof *bs->list, 1))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory adding a bond");
+    sim_bond *bd = &bs->list[bs->n++];
+    *bd = (sim_bond){0};
+    bd->a = (uint32_t)(a < b ? a : b);
+    bd->b = (uint32_t)(a < b ? b : a);
+    bs->sorted = 0;
+    sim->need_rebuild = 1; /* the index by slot */
+    return GRAINS_OK;
+}
+
+size_t grains_sim_bond_count(const grains_sim *sim)
+{
+    sort_bonds((grains_sim *)sim); /* the order is part of the answer; sorting changes no bond */
+    return sim->bonds.n;
+}
+
+void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out)
+{
+    sort_bonds((grains_sim *)sim);
+    const sim_bond *bd = &sim->bonds.list[k];
+    *out = (grains_bond){bd->a, bd->b, bd->broken, bd->force, bd->torque};
+}
+
+/* For each slot, its partners through intact bonds (CSR), after the
+ * rebuild's reordering. */
+grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
+{
+    sim_bonds *bs = &sim->bonds;
+    size_t n = sim->pt.n;
+    sort_bonds(sim);
+    if (!array_reserve((void **)&bs->start, &bs->start_cap, n + 1, sizeof *bs->start, 8) ||
+        !array_reserve((void **)&bs->partner, &bs->partner_cap, 2 * bs->n + 1, sizeof *bs->partner, 8))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory indexing %zu bonds", bs->n);
+    for (size_t i = 0; i <= n; i++)
+        bs->start[i] = 0;
+    for (size_t k = 0; k < bs->n; k++)
+        if (!bs->list[k].broken) {
+            bs->start[sim->pt.slot[bs->list[k].a] + 1]++;
+            bs->start[sim->pt.slot[bs->list[k].b] + 1]++;
+        }
+    for (size_t i = 0; i < n; i++)
+        bs->start[i + 1] += bs->start[i];
+    for (size_t k = 0; k < bs->n; k++)
+        if (!bs->list[k].broken) {
+            uint32_t i = sim->pt.slot[bs->list[k].a], j = sim->pt.slot[bs->list[k].b];
+            bs->partner[bs->start[i]++] = j;
+            bs->partner[bs->start[j]++] = i;
+        }
+    for (size_t i = n; i > 0; i--) /* the fill moved each start to the next one's */
+        bs->start[i] = bs->start[i - 1];
+    bs->start[0] = 0;
+    return GRAINS_OK;
+}
+
+/* Bonds between the particles whose gap is below bond_tolerance times the
+ * smaller diameter (the variational-integrator paper bonds |delta| < d/100),
+ * found through the candidate lists (the tolerance lies within the skin). */
+grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
+{
+    const grains_particles *pt = &sim->pt;
+    const grains_neighbors *nb = &sim->nb;
+    uint32_t *id = malloc((pt->n ? pt->n : 1) * sizeof *id); /* the inverse of slot */
+    if (!id)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory forming bonds");
+    for (uint32_t k = 0; k < pt->n; k++)
+        id[pt->slot[k]] = k;
+    grains_status s = GRAINS_OK;
+    for (uint32_t i = 0; s == GRAINS_OK && i < pt->n; i++)
+        for (uint32_t k = nb->start[i]; s == GRAINS_OK && k < nb->start[i + 1]; k++) {
+            uint32_t j = nb->j[k];
+            if (j & STORE_MESH_BIT)
+                continue;
+            j &= STORE_INDEX_MASK;
+            real gap = v3_norm(periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]))) - pt->R[i] - pt->R[j];
+            if (fabs(gap) < sim->p.bond_tolerance * 2 * fmin(pt->R[i], pt->R[j]))
+                s = grains_sim_add_bond(sim, id[i], id[j], err);
+        }
+    free(id);
+    return s;
+}
+
+/* The forces of every intact bond, added to pt.f and pt.t in the bonds'
+ * order. A bond that breaks applies nothing from this step on. */
+void sim_bond_forces(grains_sim *sim)
+{
+    grains_particles *pt = &sim->pt;
+    const grains_params *p = &sim->p;
+    const bond_law law = {p->bond_kn, p->bond_kt, p->bond_kr, p->bond_ko, p->bond_damping, p->bond_max_force,
+                          p->bond_max_torque};
+    int broke = 0;
+    for (size_t k = 0; k < sim->bonds.n; k++) {
+        sim_bond *bd = &sim->bonds.list[k];
+        if (bd->broken)
+            continue;
+        uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
+        vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
+        hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
+                      sim->hp.rho[pt->mat[i]], sim->hp.rho[pt->mat[j]]};
+        hm_result r;
+        real torque;
+        if (bond_force(&sim->hp, &law, &pr, &bd->h, &r, &torque)) {
+            bd->broken = 1;
+            bd->force = bd->torque = 0;
+            broke = 1;
+            continue;
+        }
+        bd->force = v3_norm(r.f);
+        bd->torque = torque;
+        pt->f[i] = v3_add(pt->f[i], r.f);
+        pt->t[i] = v3_add(pt->t[i], r.t_i);
+        pt->f[j] = v3_sub(pt->f[j], r.f);
+        pt->t[j] = v3_add(pt->t[j], r.t_j);
+    }
+    if (broke)
+        sim->need_rebuild = 1; /* the pair may touch as a contact now */
+}
+
+void sim_bonds_free(sim_bonds *bs)
+{
+    free(bs->list);
+    free(bs->start);
+    free(bs->partner);
+    *bs = (sim_bonds){0};
+}
