@@ -105,6 +105,22 @@ for f in "$T"/m1/*; do cmp -s "$f" "$T/m2/$(basename "$f")" || { same=0; echo "d
 [ "$same" -eq 1 ] && ok || bad "two_materials output differs between 1 and 2 threads"
 head -1 "$T/m1/particles000002.csv" | grep -q ',wz,material$' && ok || bad "CSV frame lacks the material column"
 grep -q 'Name="material"' "$T/m1/particles000002.vtp" && ok || bad "VTK frame lacks the material array"
+# --- bonds: a bonds file and its keys; the pair moves as one, a bad id names its line ---
+printf '%s\n-0.003,0,0,0.001,0.1,0,0,1,0,0,0,0,0,0\n-0.001,0,0,0.001,0.1,0,0,1,0,0,0,0,0,0\n0.0011,0,0,0.001,-0.1,0,0,1,0,0,0,0,0,0\n' \
+    "$H" > "$T/three.csv"
+printf 'a,b\n# the pair\n0,1\n' > "$T/pair.csv"
+printf 'a,b\n0,3\n' > "$T/badbond.csv"
+B="--set particles=$T/three.csv --set mesh= --set R_min=0.001 --set R_max=0.001 --set e_n=1 --set g=0,0,0
+   --set contact_model=linear --set k_n=1e4 --set bond_kn=2500 --set N_max=0 --set dt=3.6e-7"
+expect 0 'bonds +: k_n 2500, k_t 2058.82' "$G" check $B --set bonds="$T/pair.csv"
+"$G" run $B --set bonds="$T/pair.csv" --set N_steps=2500 --set N_frames=1 --csv --quiet -o "$T/bond" \
+    && ok || bad "bonded run failed"
+# after the impact (0.5 to 0.57 ms) the pair moves together at the exact solution's -0.0030 m/s
+awk -F, 'NR == 2 || NR == 3 { v += $5 } END { exit !(v / 2 < -0.0029 && v / 2 > -0.0031) }' \
+    "$T/bond/particles000001.csv" && ok || bad "the bonded pair's velocity after the impact"
+expect 2 'badbond.csv:2: expected two different particle ids' "$G" run $B --set bonds="$T/badbond.csv" -o "$T/o3"
+expect 2 'bond_tolerance = 0.5: must be in \[0, 0.1\]' "$G" check $B --set bond_tolerance=0.5
+
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"

@@ -202,6 +202,8 @@ static void bad_scenario(test_ctx *t)
     refused(t, 's', "pairs = ( { e_n = 0.5; } );\n", 1, "names the two materials");
     refused(t, 's', "pairs = ( { between = [0, 0]; mu_s = \"a\"; } );\n", 1, "pairs[0].mu_s: expected a finite number");
     refused(t, 's', "spawn_material = 1;\n", 1, "spawn_material = 1");
+    refused(t, 's', "bond_tolerance = 0.01;\n", 1, "bond_kn = 0");
+    refused(t, 's', "bond_kn = 1e3;\nbond_damping = -1.0;\n", 2, "bond_damping = -1");
     refused(t, 's', "pairs = ( { between = [0, 0];\n contact = 0; } );\n", 2, "pairs[0].contact: expected true or false");
     refused(t, 's', "pairs = ( { between = [0, 0]; touch = false; } );\n", 1, "(known: between, contact, e_n");
 }
@@ -248,6 +250,46 @@ static void overrides(test_ctx *t)
           "--set range error names --set: %s: %s", err.file, err.message);
 }
 
+/* A simulation of three particles and a bonds file `text`: the status,
+ * the bonds read, and the error's line and message. */
+static grains_status read_bonds(const char *text, size_t *n_bonds, grains_error *err)
+{
+    grains_params p;
+    grains_params_default(&p);
+    p.bond_kn = 1e3;
+    grains_sim *sim = NULL;
+    grains_status s = grains_sim_create(&sim, &p, err);
+    for (int k = 0; s == GRAINS_OK && k < 3; k++) {
+        grains_particle q = {{0.01 * k, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 0.005, 0};
+        s = grains_sim_add_particle(sim, &q, err);
+    }
+    if (s == GRAINS_OK)
+        s = grains_bonds_read(write_text("bonds.csv", text), sim, err);
+    *n_bonds = grains_sim_bond_count(sim);
+    grains_sim_destroy(sim);
+    return s;
+}
+
+/* Bonds files: ids checked against the particles, one line per bond, a
+ * pair given twice is one bond; errors name the line. */
+static void bonds_file(test_ctx *t)
+{
+    grains_error err = {0};
+    size_t n = 0;
+    CHECK(t, read_bonds("a,b\n# pairs\n0,1\n\n2,1\n1,0\n", &n, &err) == GRAINS_OK && n == 2,
+          "two bonds read (%zu): %s", n, err.message);
+    const char *bad[4] = {"0,1\n", "a,b\n0,3\n", "a,b\n1,1\n", "a,b\n0,1,2\n"};
+    const int line[4] = {1, 2, 2, 2};
+    const char *what[4] = {"header 'a,b'", "each in [0, 3)", "two different", "each in [0, 3)"};
+    for (int k = 0; k < 4; k++) {
+        grains_status s = read_bonds(bad[k], &n, &err);
+        CHECK(t, s == GRAINS_ERR_PARSE && err.line == line[k] && strstr(err.message, what[k]),
+              "bonds file %d refused at line %d: %s", k, line[k], err.message);
+    }
+    CHECK(t, read_bonds("", &n, &err) == GRAINS_ERR_PARSE && strstr(err.message, "empty"), "empty bonds file: %s",
+          err.message);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -262,6 +304,7 @@ int main(void)
     bad_scenario(&t);
     missing_file(&t);
     overrides(&t);
+    bonds_file(&t);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -15,6 +15,10 @@
 grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n, grains_error *err);
 grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err);
 
+/* Bonds between the particles of `sim`: a header `a,b`, then one pair of
+ * ids per line ('#' comments and blank lines skipped). Checks each id. */
+grains_status grains_bonds_read(const char *path, grains_sim *sim, grains_error *err);
+
 /* OFF mesh; an optional integer after a face's vertex list indexes
  * R_mesh[0 .. n_radii-1] (default 0). `name` labels errors when reading text. */
 grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii, grains_mesh **out,

@@ -17,6 +17,7 @@ typedef struct {
     char source[GRAINS_PATH_MAX];        /* scenario file, "" when none */
     char mesh[GRAINS_PATH_MAX];          /* OFF file, GRAINS_BUILTIN_HOURGLASS, or "" for no mesh */
     char particles[GRAINS_PATH_MAX];     /* CSV file or "" */
+    char bonds[GRAINS_PATH_MAX];         /* bonds file (ids a,b per line) or "" */
     char output_dir[GRAINS_PATH_MAX];
     int write_vtk, write_csv;
     int origin[GRAINS_SCENARIO_KEYS];    /* per key: 0 default, > 0 file line, -1 --set */

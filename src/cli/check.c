@@ -111,6 +111,16 @@ static void print_models(const grains_params *p)
         printf("  van der Waals       : A = %g J, pull-off of two R_min spheres ~ %.3g N = %.3g x their weight "
                "(|g| = 9.81)\n", p->hamaker, F, F / (m * 9.81));
     }
+    if (p->bond_kn > 0) {
+        grains_params d = *p;
+        grains_params_derive(&d);
+        /* two bonded R_min spheres vibrate along the bond at sqrt(2 k_n / m) */
+        double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min, T = 2 * PI / sqrt(2 * d.bond_kn / m);
+        printf("  bonds               : k_n %g, k_t %g, k_r %g, k_o %g N/m, damping %g of critical; period %.4g s = "
+               "%.1f steps\n", d.bond_kn, d.bond_kt, d.bond_kr, d.bond_ko, d.bond_damping, T, T / d.dt);
+        printf("  bonds break at      : force %g N, torque %g N m (0: never); formed within %g d at the start\n",
+               d.bond_max_force, d.bond_max_torque, d.bond_tolerance);
+    }
 }
 
 int cli_check(int argc, char **argv)

@@ -51,6 +51,8 @@ grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error
         return s;
     if ((s = load_mesh(sc, sim, err)) == GRAINS_OK)
         s = load_particles(sc, sim, err);
+    if (s == GRAINS_OK && sc->bonds[0])
+        s = grains_bonds_read(sc->bonds, sim, err);
     if (s != GRAINS_OK) {
         grains_sim_destroy(sim);
         return s;
