@@ -15,10 +15,19 @@
 /* The stiffnesses and the damping ratio (grains_params' bond_*). */
 typedef struct {
     real kn, kt, kr, ko;  /* [M/T^2] */
-    real zeta;            /* each dashpot: 2 zeta sqrt(k m*) */
+    real gn, gt, gr, go;  /* 2 zeta sqrt(k) per spring: each dashpot is this times sqrt(m*) */
     real max_force;       /* [ML/T^2] tension or shear that breaks it; 0 = never */
     real max_torque;      /* [ML^2/T^2] rolling or twisting torque that breaks it; 0 = never */
 } bond_law;
+
+static inline bond_law bond_law_of(const grains_params *p)
+{
+    real z2 = 2 * p->bond_damping;
+    bond_law b = {p->bond_kn,           p->bond_kt,           p->bond_kr,           p->bond_ko,
+                  z2 * sqrt(p->bond_kn), z2 * sqrt(p->bond_kt), z2 * sqrt(p->bond_kr), z2 * sqrt(p->bond_ko),
+                  p->bond_max_force,    p->bond_max_torque};
+    return b;
+}
 
 /* The forces of one bond on i (j gets -f and t_j), the magnitude of its
  * rolling and twisting torque, and whether it broke: when a limit is
@@ -44,11 +53,11 @@ static inline int bond_force(const hm_params *hp, const bond_law *b, const hm_pa
         v_s = project_spring(v_s, k.n);
         v_r = project_spring(v_r, k.n);
     }
-    real c = 2 * b->zeta * sqrt(k.m_eff);
-    real f_n = b->kn * k.delta - c * sqrt(b->kn) * k.v_n;
-    vec3 f_s = v3_sub(v3_scale(-b->kt, u_s), v3_scale(c * sqrt(b->kt), v_s));
-    vec3 f_r = v3_sub(v3_scale(-b->kr, u_r), v3_scale(c * sqrt(b->kr), v_r));
-    real f_t = -b->ko * u_t - c * sqrt(b->ko) * k.v_t;
+    real c = b->gn > 0 ? sqrt(k.m_eff) : 0; /* gamma = 2 zeta sqrt(k m*) */
+    real f_n = b->kn * k.delta - c * b->gn * k.v_n;
+    vec3 f_s = v3_sub(v3_scale(-b->kt, u_s), v3_scale(c * b->gt, v_s));
+    vec3 f_r = v3_sub(v3_scale(-b->kr, u_r), v3_scale(c * b->gr, v_r));
+    real f_t = -b->ko * u_t - c * b->go * k.v_t;
     store3(h->us, u_s);
     store3(h->ur, u_r);
     h->ut = u_t;

@@ -133,8 +133,7 @@ void sim_bond_forces(grains_sim *sim)
 {
     grains_particles *pt = &sim->pt;
     const grains_params *p = &sim->p;
-    const bond_law law = {p->bond_kn, p->bond_kt, p->bond_kr, p->bond_ko, p->bond_damping, p->bond_max_force,
-                          p->bond_max_torque};
+    const bond_law law = bond_law_of(p);
     int broke = 0;
     for (size_t k = 0; k < sim->bonds.n; k++) {
         sim_bond *bd = &sim->bonds.list[k];

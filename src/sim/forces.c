@@ -76,7 +76,7 @@ static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real
  * convention). */
 __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
                                                               store_stream *s, force_diag *d, hm_result *r,
-                                                              const int attracting)
+                                                              const int attracting, const int mixed)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
@@ -84,7 +84,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     const grains_mesh_element *el = &sim->mesh->elements[e];
     real R_e = el->R;
     const hm_law *law = hm_law_pw(&sim->hp, mat_i, el->material);
-    if (law->no_contact) {
+    if (mixed && law->no_contact) {
         end_contact(s, entry);
         return 0;
     }
@@ -149,7 +149,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) {
-            if (wall_contact(sim, i, mat_i, entry, s, d, &r, attracting)) {
+            if (wall_contact(sim, i, mat_i, entry, s, d, &r, attracting, mixed)) {
                 f_i = v3_add(f_i, r.f);
                 t_i = v3_add(t_i, r.t_i);
             }
