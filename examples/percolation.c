@@ -5,11 +5,13 @@
  * a 20 R x 20 R x 40 R bed after 2 s: about 25% with the standard velocity
  * Verlet, under 2% with the improved one).
  *
- *   example_percolation [WIDTH DEPTH [FINES [T_END [OVERLAP]]]]
+ *   example_percolation [WIDTH DEPTH [FINES [T_END [OVERLAP [POUR_MU]]]]]
  *
  * WIDTH and DEPTH in large radii (default 10 20; paper 20 40), T_END in
  * seconds (default 2), OVERLAP = Eq. 27's tolerated overlap over the fine
- * diameter (default 1e-3 as the paper; dt = t_c / 40 follows from it). */
+ * diameter (default 1e-3 as the paper; dt = t_c / 40 follows from it),
+ * POUR_MU the large spheres' friction while the bed is poured (default
+ * 0.3; 0 packs denser). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,8 +34,8 @@ int main(int argc, char **argv)
 {
     const char *names[] = {"euler", "verlet", "verlet_improved"};
     perc_setup s = perc_default(GRAINS_INTEGRATOR_EULER);
-    if (argc == 2 || argc > 6) {
-        fprintf(stderr, "usage: example_percolation [WIDTH DEPTH [FINES [T_END [OVERLAP]]]]\n");
+    if (argc == 2 || argc > 7) {
+        fprintf(stderr, "usage: example_percolation [WIDTH DEPTH [FINES [T_END [OVERLAP [POUR_MU]]]]]\n");
         return 2;
     }
     if (argc > 2)
@@ -44,14 +46,16 @@ int main(int argc, char **argv)
         s.t_end = arg(argv, 4, 1e-3, 100);
     if (argc > 5)
         s.overlap = arg(argv, 5, 1e-5, 0.1);
+    if (argc > 6)
+        s.pour_mu = arg(argv, 6, 0, 10);
     perc_bed bed;
     grains_error err;
     if (perc_bed_make(&s, &bed, &err) != GRAINS_OK) {
         fprintf(stderr, "bed: %s\n", err.message);
         return 1;
     }
-    printf("bed %g R x %g R x %.1f R: %d spheres (R = %g mm), packing %.3f, kinetic energy left %.2g J\n", s.width,
-           s.width, bed.top / s.R, bed.n, s.R * 1e3, bed.packing, bed.K);
+    printf("bed %g R x %g R x %.1f R: %d spheres (R = %g mm) poured with mu %g, packing %.3f, kinetic energy left "
+           "%.2g J\n", s.width, s.width, bed.top / s.R, bed.n, s.R * 1e3, s.pour_mu, bed.packing, bed.K);
     printf("fines: %d, ratio %g, mu %g, e_n %g, k_n %.5g N/m (Eq. 27, overlap %g d), t_c %.3g s, dt = t_c / %g\n",
            s.n_fines, s.ratio, s.mu, s.e_n, perc_stiffness(&s), s.overlap, perc_contact_time(&s), s.steps_per_tc);
     printf("%-16s %8s %8s %10s %12s %10s\n", "", "trapped", "through", "fraction", "half by [s]", "t [s]");

@@ -115,6 +115,7 @@ B="--set particles=$T/three.csv --set mesh= --set R_min=0.001 --set R_max=0.001 
 expect 0 'bonds +: k_n 2500, k_t 2058.82' "$G" check $B --set bonds="$T/pair.csv"
 "$G" run $B --set bonds="$T/pair.csv" --set N_steps=2500 --set N_frames=1 --csv --quiet -o "$T/bond" \
     && ok || bad "bonded run failed"
+tail -1 "$T/bond/thermo.csv" | grep -q ',1,0$' && ok || bad "thermo.csv: one bond holding, none broken"
 # after the impact (0.5 to 0.57 ms) the pair moves together at the exact solution's -0.0030 m/s
 awk -F, 'NR == 2 || NR == 3 { v += $5 } END { exit !(v / 2 < -0.0029 && v / 2 > -0.0031) }' \
     "$T/bond/particles000001.csv" && ok || bad "the bonded pair's velocity after the impact"

@@ -30,6 +30,8 @@ typedef struct {
     double e_kin;         /* [ML^2/T^2] translational kinetic energy */
     double e_rot;         /* [ML^2/T^2] rotational kinetic energy */
     double max_overlap;   /* max over contacts of delta / (2 R*) */
+    size_t n_bonds;       /* bonds holding */
+    size_t n_broken;      /* bonds broken so far */
 } grains_thermo;
 
 /* Checks `params` and creates an empty simulation with dt, skin derived. */

@@ -31,7 +31,9 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     o->thermo = fopen(path, "w");
     if (!o->thermo)
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
-    fputs("step,time,N,contacts,E_kin,E_rot,max_overlap\n", o->thermo);
+    fputs(o->sc->params.bond_kn > 0 ? "step,time,N,contacts,E_kin,E_rot,max_overlap,bonds,broken\n"
+                                    : "step,time,N,contacts,E_kin,E_rot,max_overlap\n",
+          o->thermo);
     if (o->sc->write_vtk && grains_sim_mesh(sim)) {
         snprintf(path, sizeof path, "%s/mesh.vtp", dir);
         s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
@@ -53,8 +55,11 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
 {
     grains_thermo th;
     grains_sim_thermo(sim, &th);
-    fprintf(o->thermo, "%ld,%.9g,%zu,%zu,%.9g,%.9g,%.6g\n", th.step, th.time, th.n_particles, th.n_contacts, th.e_kin,
+    fprintf(o->thermo, "%ld,%.9g,%zu,%zu,%.9g,%.9g,%.6g", th.step, th.time, th.n_particles, th.n_contacts, th.e_kin,
             th.e_rot, th.max_overlap);
+    if (o->sc->params.bond_kn > 0)
+        fprintf(o->thermo, ",%zu,%zu", th.n_bonds, th.n_broken);
+    fputc('\n', o->thermo);
     if (fflush(o->thermo) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write thermo.csv");
     if (!o->quiet)

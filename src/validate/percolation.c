@@ -20,7 +20,7 @@
 
 perc_setup perc_default(grains_integrator integrator)
 {
-    perc_setup s = {integrator, 2e-3, 20, 0.3, 0.8, 2500, 0.3, 1e-3, 40, 10, 20, 64, 2.0, 7};
+    perc_setup s = {integrator, 2e-3, 20, 0.3, 0.8, 2500, 0.3, 1e-3, 40, 10, 20, 64, 2.0, 0.3, 7};
     return s;
 }
 
@@ -50,7 +50,7 @@ static grains_params pour_params(const perc_setup *s, double W, double k_n)
     p.R_min = p.R_max = s->R;
     p.n_mesh_radii = 1, p.R_mesh[0] = 0;
     p.rho = s->rho, p.nu = s->nu, p.e_n = 0.1;
-    p.mu_s = s->mu, p.mu_r = 0, p.mu_t = 0;
+    p.mu_s = s->pour_mu, p.mu_r = 0, p.mu_t = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
     p.k_n = k_n;
     p.dt = PI * sqrt(sphere_mass(s->rho, s->R) / 2 / k_n) / 20;

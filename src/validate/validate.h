@@ -216,10 +216,12 @@ typedef struct {
     double width, depth; /* [R] the bed (paper: 20 R x 20 R x 40 R) */
     int n_fines;
     double t_end;        /* [s] (paper: 2 s) */
+    double pour_mu;      /* friction of the large spheres while the bed is poured (denser at 0) */
     uint64_t seed;
 } perc_setup;
 
-/* The paper's values, with a bed of 10 R x 10 R x 20 R and 64 fines. */
+/* The paper's values, with a bed of 10 R x 10 R x 20 R and 64 fines,
+ * poured with mu = 0.3. */
 perc_setup perc_default(grains_integrator integrator);
 
 double perc_stiffness(const perc_setup *s);    /* [N/m] Eq. 27: m V0^2 / delta^2, V0^2 = 2 g R */
