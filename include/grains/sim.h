@@ -85,7 +85,7 @@ typedef struct {
     double torque;        /* [ML^2/T^2] |rolling + twisting torque| at the last step */
 } grains_bond;
 
-/* Bonds ordered by (a, b), broken ones included. */
+/* Bonds ordered by (a, b), broken ones included; k < grains_sim_bond_count. */
 size_t grains_sim_bond_count(const grains_sim *sim);
 void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out);
 
