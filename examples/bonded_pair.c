@@ -8,19 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "example_args.h"
 #include "validate/validate.h"
-
-static double arg(char **argv, int k, double lo, double hi)
-{
-    char *end;
-    double v = strtod(argv[k], &end);
-    if (end == argv[k] || *end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "example_bonded_pair: argument %d = '%s': expected a number in [%g, %g]\n", k, argv[k], lo,
-                hi);
-        exit(2);
-    }
-    return v;
-}
 
 int main(int argc, char **argv)
 {
@@ -31,9 +20,9 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc > 1)
-        s.k_ratio = arg(argv, 1, 1e-3, 1e3);
+        s.k_ratio = example_arg("example_bonded_pair", argv, 1, 1e-3, 1e3);
     if (argc > 2)
-        s.steps_per_tc = arg(argv, 2, 10, 1e5);
+        s.steps_per_tc = example_arg("example_bonded_pair", argv, 2, 10, 1e5);
     printf("k_B / k = %g, contact time %.4g s, dt = t_c / %g, bond period 2 pi / sqrt(2 k_B / m) = %.6g s\n",
            s.k_ratio, bp_contact_time(), s.steps_per_tc, bp_bond_period(&s));
     printf("%-16s %6s %7s %11s %11s %11s %13s %11s %11s\n", "", "bonds", "broken", "F_c err", "F_b err",

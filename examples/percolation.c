@@ -7,7 +7,7 @@
  *
  *   example_percolation [WIDTH DEPTH [FINES [T_END [OVERLAP [POUR_MU]]]]]
  *
- * WIDTH and DEPTH in large radii (default 10 20; paper 20 40), T_END in
+ * WIDTH (>= 8.8) and DEPTH in large radii (default 10 20; paper 20 40), T_END in
  * seconds (default 2), OVERLAP = Eq. 27's tolerated overlap over the fine
  * diameter (default 1e-3 as the paper; dt = t_c / 40 follows from it),
  * POUR_MU the large spheres' friction while the bed is poured (default
@@ -15,39 +15,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "example_args.h"
 #include "validate/validate.h"
-
-/* argv[k] as a number in [lo, hi], or exit with a message. */
-static double arg(char **argv, int k, double lo, double hi)
-{
-    char *end;
-    double v = strtod(argv[k], &end);
-    if (end == argv[k] || *end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "example_percolation: argument %d = '%s': expected a number in [%g, %g]\n", k, argv[k], lo,
-                hi);
-        exit(2);
-    }
-    return v;
-}
 
 int main(int argc, char **argv)
 {
     const char *names[] = {"euler", "verlet", "verlet_improved"};
+    const char *me = "example_percolation";
     perc_setup s = perc_default(GRAINS_INTEGRATOR_EULER);
     if (argc == 2 || argc > 7) {
         fprintf(stderr, "usage: example_percolation [WIDTH DEPTH [FINES [T_END [OVERLAP [POUR_MU]]]]]\n");
         return 2;
     }
-    if (argc > 2)
-        s.width = arg(argv, 1, 2.2, 200), s.depth = arg(argv, 2, 2, 400);
+    if (argc > 2) /* the pour's periodic grid needs 4 cells of 2.2 R across */
+        s.width = example_arg(me, argv, 1, 8.8, 200), s.depth = example_arg(me, argv, 2, 2, 400);
     if (argc > 3)
-        s.n_fines = (int)arg(argv, 3, 1, 1e6);
+        s.n_fines = (int)example_arg(me, argv, 3, 1, 1e6);
     if (argc > 4)
-        s.t_end = arg(argv, 4, 1e-3, 100);
+        s.t_end = example_arg(me, argv, 4, 1e-3, 100);
     if (argc > 5)
-        s.overlap = arg(argv, 5, 1e-5, 0.1);
+        s.overlap = example_arg(me, argv, 5, 1e-5, 0.1);
     if (argc > 6)
-        s.pour_mu = arg(argv, 6, 0, 10);
+        s.pour_mu = example_arg(me, argv, 6, 0, 10);
     perc_bed bed;
     grains_error err;
     if (perc_bed_make(&s, &bed, &err) != GRAINS_OK) {

@@ -8,22 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "example_args.h"
 #include "validate/validate.h"
 
 #define DEG (180 / 3.14159265358979323846)
-
-/* argv[k] as a number in [lo, hi], or exit with a message. */
-static double arg(char **argv, int k, double lo, double hi)
-{
-    char *end;
-    double v = strtod(argv[k], &end);
-    if (end == argv[k] || *end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "example_three_particle: argument %d = '%s': expected a number in [%g, %g]\n", k, argv[k],
-                lo, hi);
-        exit(2);
-    }
-    return v;
-}
 
 int main(int argc, char **argv)
 {
@@ -34,11 +22,11 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc > 1)
-        s.ratio = arg(argv, 1, 1, 50);
+        s.ratio = example_arg("example_three_particle", argv, 1, 1, 50);
     if (argc > 2)
-        s.mu = arg(argv, 2, 0, 10);
+        s.mu = example_arg("example_three_particle", argv, 2, 0, 10);
     if (argc > 3)
-        s.steps_per_tc = arg(argv, 3, 10, 10000);
+        s.steps_per_tc = example_arg("example_three_particle", argv, 3, 10, 10000);
     tp_result rigid;
     tp_rigid(&s, &rigid);
     s.t_end = 2 * rigid.t_sep;

@@ -64,22 +64,6 @@ static grains_params pour_params(const perc_setup *s, double W, double k_n)
     return p;
 }
 
-static grains_status add_floor(grains_sim *sim, double W, grains_error *err)
-{
-    grains_mesh *m;
-    grains_status st = grains_mesh_create(&m, err);
-    const double c[4][2] = {{-W, -W}, {2 * W, -W}, {2 * W, 2 * W}, {-W, 2 * W}};
-    for (int k = 0; st == GRAINS_OK && k < 4; k++)
-        st = grains_mesh_add_vertex(m, (grains_vec3){c[k][0], c[k][1], 0}, err);
-    const uint32_t v[4] = {0, 1, 2, 3};
-    if (st == GRAINS_OK)
-        st = grains_mesh_add_element(m, 4, v, 0, 0, err);
-    if (st == GRAINS_OK)
-        st = grains_sim_set_mesh(sim, m, err);
-    grains_mesh_destroy(m);
-    return st;
-}
-
 /* A loose lattice, n_side^2 per layer, jittered, with small random speeds. */
 static grains_status pour_start(grains_sim *sim, const perc_setup *s, int n, double W, grains_rng *rng,
                                 grains_error *err)
@@ -118,8 +102,9 @@ grains_status perc_bed_make(const perc_setup *s, perc_bed *bed, grains_error *er
     grains_rng rng;
     rng_seed(&rng, s->seed);
     grains_status st = grains_sim_create(&sim, &p, err);
+    const grains_vec3 ground[4] = {{-W, -W, 0}, {2 * W, -W, 0}, {2 * W, 2 * W, 0}, {-W, 2 * W, 0}}; /* past the sides */
     if (st == GRAINS_OK)
-        st = add_floor(sim, W, err);
+        st = validate_rectangles(sim, ground, 1, err);
     if (st == GRAINS_OK)
         st = pour_start(sim, s, n, W, &rng, err);
     if (st == GRAINS_OK) /* the fall from H, then settling */

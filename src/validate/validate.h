@@ -11,7 +11,11 @@
 #include "grains/params.h"
 #include "grains/sim.h"
 
-/* Sets the mesh of `sim` to n squares of half-edge L in the planes x = x[k]. */
+/* Sets the mesh of `sim` to n rectangles, corners 4k .. 4k+3 in order
+ * (v0, v1, v3 span each, TinyDEM's parallelogram). */
+grains_status validate_rectangles(grains_sim *sim, const grains_vec3 *corner, int n, grains_error *err);
+
+/* Sets the mesh of `sim` to n <= 4 squares of half-edge L in the planes x = x[k]. */
 grains_status validate_x_walls(grains_sim *sim, const double *x, int n, double L, grains_error *err);
 
 /* The three-particle test (improved-velocity-Verlet paper, Section 2 and
