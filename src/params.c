@@ -51,6 +51,8 @@ void grains_params_default(grains_params *p)
     p->bond_damping = 0;
     p->bond_max_force = p->bond_max_torque = 0;
     p->bond_tolerance = 0;
+    p->newton_tol = 1e-10;
+    p->newton_max_iter = 20;
     p->skin = 0;
     p->max_overlap = 0.5;
     p->threads = 0;
@@ -231,7 +233,7 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(p->N_spawn >= 0, "N_spawn = %ld: must be >= 0", p->N_spawn);
     REQUIRE(p->friction_order == GRAINS_FRICTION_FORCE_THEN_INCREMENT ||
             p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE, "friction_order: unknown value");
-    REQUIRE(p->integrator >= GRAINS_INTEGRATOR_EULER && p->integrator <= GRAINS_INTEGRATOR_VERLET_IMPROVED,
+    REQUIRE(p->integrator >= GRAINS_INTEGRATOR_EULER && p->integrator <= GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT,
             "integrator: unknown value");
     REQUIRE(p->contact_model >= GRAINS_CONTACT_HERTZ_MINDLIN && p->contact_model <= GRAINS_CONTACT_HERTZ_RESTITUTION,
             "contact_model: unknown value");
@@ -275,6 +277,35 @@ static grains_status check_bonds(const grains_params *p, grains_error *err)
     return GRAINS_OK;
 }
 
+/* The variational integrator's step is a stationary point of an action:
+ * every force must derive from a potential (contact springs, gravity, van
+ * der Waals) or be a dashpot (variational-integrator paper Section 2.2).
+ * Friction springs and bond springs remember their path and have none. */
+static grains_status check_variational(const grains_params *p, grains_error *err)
+{
+    REQUIRE(isfinite(p->newton_tol) && p->newton_tol > 0 && p->newton_tol < 1,
+            "newton_tol = %g: must be in (0, 1) (a fraction of R_min)", p->newton_tol);
+    REQUIRE(p->newton_max_iter >= 1 && p->newton_max_iter <= 1000, "newton_max_iter = %d: must be in [1, 1000]",
+            p->newton_max_iter);
+    if (!grains_integrator_variational(p->integrator))
+        return GRAINS_OK;
+    const char *name = p->integrator == GRAINS_INTEGRATOR_VARIATIONAL_LEFT ? "variational_left" : "variational_midpoint";
+    for (int a = 0; a < p->n_materials; a++)
+        for (int b = a; b < p->n_materials; b++) {
+            grains_pair_values v = grains_params_pair(p, a, b);
+            REQUIRE(v.no_contact || (v.mu_s == 0 && v.mu_r == 0 && v.mu_t == 0),
+                    "integrator = %s needs a potential for every force (variational-integrator paper "
+                    "Section 2.2), but friction (mu_s = %g, mu_r = %g, mu_t = %g between materials %d and %d) "
+                    "depends on the path and has none: set mu_s = mu_r = mu_t = 0, or choose euler, verlet or "
+                    "verlet_improved", name, v.mu_s, v.mu_r, v.mu_t, a, b);
+        }
+    REQUIRE(p->bond_kn == 0,
+            "integrator = %s needs a potential for every force, but bonds (bond_kn = %g) have sliding, "
+            "rolling and twisting springs that depend on the path: choose euler, verlet or verlet_improved",
+            name, p->bond_kn);
+    return GRAINS_OK;
+}
+
 grains_status grains_params_check(const grains_params *p, grains_error *err)
 {
     grains_status s = check_geometry(p, err);
@@ -284,5 +315,7 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
         s = check_simulation(p, err);
     if (s == GRAINS_OK)
         s = check_bonds(p, err);
+    if (s == GRAINS_OK)
+        s = check_variational(p, err);
     return s;
 }

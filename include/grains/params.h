@@ -50,8 +50,19 @@ typedef enum {
     GRAINS_INTEGRATOR_VERLET = 1,
     /* The same with the half-step normal for every velocity and spring
      * (improved-velocity-Verlet paper Section 4, Eqs. 23-26). */
-    GRAINS_INTEGRATOR_VERLET_IMPROVED = 2
+    GRAINS_INTEGRATOR_VERLET_IMPROVED = 2,
+    /* The variational integrator of the variational-integrator paper
+     * (Section 2, Algorithm 1): implicit, Newton iterations with conjugate
+     * gradients. Needs a potential for every force: frictionless contacts,
+     * no bonds. The potential is taken at q_k+alpha (Eq. 2): */
+    GRAINS_INTEGRATOR_VARIATIONAL_LEFT = 3,     /* alpha = 0, left rule: first order */
+    GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT = 4  /* alpha = 1/2, midpoint rule: second order */
 } grains_integrator;
+
+static inline int grains_integrator_variational(grains_integrator i)
+{
+    return i == GRAINS_INTEGRATOR_VARIATIONAL_LEFT || i == GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT;
+}
 
 /* Normal and tangential contact law (docs/model.md). */
 typedef enum {
@@ -122,6 +133,10 @@ typedef struct {
                                            * exceeds it; 0 = never */
     real bond_tolerance;                  /* [-] at the first step, bonds form between particles
                                            * whose |gap| < this x the smaller diameter; 0 = none */
+    /* variational integrator (docs/model.md) */
+    real newton_tol;                      /* [-] Newton stops when no particle moved more than this
+                                           * x R_min in the last iteration */
+    int newton_max_iter;                  /* Newton iterations at most; more is an error */
     int periodic;                         /* periodic axes: bit 0 x, bit 1 y, bit 2 z; 0 = none */
     grains_vec3 box_min, box_max;         /* [L] the periodic box (used along periodic axes) */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */

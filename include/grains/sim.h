@@ -32,6 +32,13 @@ typedef struct {
     double max_overlap;   /* max over contacts of delta / (2 R*) */
     size_t n_bonds;       /* bonds holding */
     size_t n_broken;      /* bonds broken so far */
+    /* variational integrators: the last step's Newton iterations, the most
+     * any step took so far, the last step's conjugate-gradient iterations (all
+     * Newton iterations together), and its last update / R_min (converged:
+     * <= newton_tol) */
+    int newton, newton_most;
+    long cg;
+    double newton_update;
 } grains_thermo;
 
 /* Checks `params` and creates an empty simulation with dt, skin derived. */

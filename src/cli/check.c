@@ -94,9 +94,12 @@ static void print_materials(const grains_params *p)
 static void print_models(const grains_params *p)
 {
     const char *models[] = {"hertz_mindlin", "linear", "hertz_restitution"};
-    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
+    const char *integrators[] = {"euler", "verlet", "verlet_improved", "variational_left", "variational_midpoint"};
     printf("  model               : %s contacts, %s integrator\n", models[p->contact_model],
            integrators[p->integrator]);
+    if (grains_integrator_variational(p->integrator))
+        printf("  implicit steps      : Newton until no update exceeds %g R_min, at most %d iterations\n",
+               p->newton_tol, p->newton_max_iter);
     printf("  friction static/dyn : sliding %g/%g, rolling %g/%g, twisting %g/%g\n", p->mu_s, p->mu_s_dyn, p->mu_r,
            p->mu_r_dyn, p->mu_t, p->mu_t_dyn);
     if (p->periodic) {

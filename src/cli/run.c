@@ -31,9 +31,12 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     o->thermo = fopen(path, "w");
     if (!o->thermo)
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
-    fputs(o->sc->params.bond_kn > 0 ? "step,time,N,contacts,E_kin,E_rot,max_overlap,bonds,broken\n"
-                                    : "step,time,N,contacts,E_kin,E_rot,max_overlap\n",
-          o->thermo);
+    fputs("step,time,N,contacts,E_kin,E_rot,max_overlap", o->thermo);
+    if (o->sc->params.bond_kn > 0)
+        fputs(",bonds,broken", o->thermo);
+    if (grains_integrator_variational(o->sc->params.integrator))
+        fputs(",newton,newton_most,cg,newton_update", o->thermo);
+    fputc('\n', o->thermo);
     if (o->sc->write_vtk && grains_sim_mesh(sim)) {
         snprintf(path, sizeof path, "%s/mesh.vtp", dir);
         s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
@@ -59,6 +62,8 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
             th.e_rot, th.max_overlap);
     if (o->sc->params.bond_kn > 0)
         fprintf(o->thermo, ",%zu,%zu", th.n_bonds, th.n_broken);
+    if (grains_integrator_variational(o->sc->params.integrator))
+        fprintf(o->thermo, ",%d,%d,%ld,%.3g", th.newton, th.newton_most, th.cg, th.newton_update);
     fputc('\n', o->thermo);
     if (fflush(o->thermo) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write thermo.csv");

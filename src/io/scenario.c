@@ -25,7 +25,8 @@ typedef struct {
 } key_info;
 
 static const char *const friction_orders[] = {"tinydem", "increment_first", NULL};
-static const char *const integrators[] = {"euler", "verlet", "verlet_improved", NULL};
+static const char *const integrators[] = {"euler", "verlet", "verlet_improved", "variational_left",
+                                           "variational_midpoint", NULL};
 /* indexed by the axis mask: bit 0 x, bit 1 y, bit 2 z */
 static const char *const periodic_axes[] = {"none", "x", "y", "xy", "z", "xz", "yz", "xyz", NULL};
 static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
@@ -68,8 +69,15 @@ static const key_info keys[] = {
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL},
     {"friction_order", K_CHOICE, P(friction_order), "-",
      "\"tinydem\" (force from the old spring, then Eq. 52) or \"increment_first\" (euler only)", friction_orders},
-    {"integrator", K_CHOICE, P(integrator), "-", "\"euler\" (TinyDEM), \"verlet\" or \"verlet_improved\"",
+    {"integrator", K_CHOICE, P(integrator), "-",
+     "\"euler\" (TinyDEM), \"verlet\", \"verlet_improved\", or the implicit \"variational_left\" (first order) or "
+     "\"variational_midpoint\" (second order; frictionless, no bonds)",
      integrators},
+    {"newton_tol", K_REAL, P(newton_tol), "-",
+     "variational integrator: Newton stops when no particle moves more than this x R_min, in (0, 1); default 1e-10",
+     NULL},
+    {"newton_max_iter", K_INT, P(newton_max_iter), "-",
+     "variational integrator: Newton iterations per step at most, in [1, 1000]; default 20", NULL},
     {"contact_model", K_CHOICE, P(contact_model), "-", "\"hertz_mindlin\" (TinyDEM), \"linear\" or \"hertz_restitution\" (Eq. 32)",
      contact_models},
     {"k_n", K_REAL, P(k_n), "M/T^2", "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27", NULL},

@@ -12,27 +12,6 @@
 #include "contact/van_der_waals.h"
 #include "sim/sim_internal.h"
 
-/* Largest relative overlap delta / (2 R*) kept as a fraction, compared by
- * cross-multiplication: no division per contact. */
-static inline void note_overlap(force_diag *d, real delta, real two_R_eff, long i)
-{
-    d->n_contacts++;
-    real lhs = delta * d->max_den, rhs = d->max_num * two_R_eff;
-    if (lhs > rhs || (lhs == rhs && i < d->max_overlap_i)) {
-        d->max_num = delta;
-        d->max_den = two_R_eff;
-        d->max_overlap_i = i;
-    }
-}
-
-/* A contact whose centres coincide has no normal: report it as unbounded overlap. */
-static void note_singular(force_diag *d, long i)
-{
-    d->max_num = INFINITY;
-    d->max_den = 1;
-    d->max_overlap_i = i;
-}
-
 /* Ends the contact of list entry *entry, if it had one. */
 static inline void end_contact(store_stream *s, uint32_t *entry)
 {
@@ -214,7 +193,7 @@ __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim,
 
 force_diag sim_reduce_diag(const grains_sim *sim)
 {
-    force_diag total = {0, 0, 1, -1, LONG_MAX, 0};
+    force_diag total = force_diag_empty();
     for (int t = 0; t < sim->nthreads; t++) {
         const force_diag *d = &sim->diag_thread[t];
         total.n_contacts += d->n_contacts;
@@ -226,6 +205,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
         }
         total.non_finite = d->non_finite < total.non_finite ? d->non_finite : total.non_finite;
         total.history_failed |= d->history_failed;
+        total.max_force = fmax(total.max_force, d->max_force);
     }
     return total;
 }

@@ -63,7 +63,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->need_rebuild = 1;
     rng_seed(&sim->rng, sim->p.seed);
     sim->spawn_u = rng_uniform(&sim->rng);
-    sim->diag = (force_diag){0, 0, 1, -1, LONG_MAX, 0};
+    sim->diag = force_diag_empty();
     sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
     sim->v2_thread = calloc((size_t)sim->nthreads, sizeof *sim->v2_thread);
     sim->queue_thread = calloc((size_t)sim->nthreads, sizeof *sim->queue_thread);
@@ -89,6 +89,7 @@ void grains_sim_destroy(grains_sim *sim)
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
     sim_bonds_free(&sim->bonds);
+    sim_variational_free(&sim->vi);
     for (int t = 0; t < sim->nthreads; t++)
         store_queue_free(&sim->queue_thread[t]);
     free(sim->queue_thread);
@@ -224,6 +225,10 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->e_kin = e_kin;
     out->e_rot = e_rot;
     out->max_overlap = sim->max_overlap;
+    out->newton = sim->vi.newton_last;
+    out->newton_most = sim->vi.newton_most;
+    out->cg = sim->vi.cg_last;
+    out->newton_update = sim->vi.update_last;
 }
 
 size_t grains_sim_bytes(const grains_sim *sim)
@@ -234,5 +239,7 @@ size_t grains_sim_bytes(const grains_sim *sim)
     size_t grid = g->cap_cells * (sizeof(uint64_t) + sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
     size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * sizeof(uint32_t) + nb->scratch_cap * sizeof(uint32_t);
-    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history) + sim->cs.cap_blocks * sizeof(store_block);
+    size_t implicit = sim->vi.cap * 11 * sizeof(vec3) + sim->vi.term_cap * sizeof(vi_term);
+    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history) +
+           sim->cs.cap_blocks * sizeof(store_block) + implicit;
 }

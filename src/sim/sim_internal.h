@@ -2,6 +2,9 @@
 #ifndef GRAINS_SIM_INTERNAL_H
 #define GRAINS_SIM_INTERNAL_H
 
+#include <limits.h>
+#include <math.h>
+
 #include "contact/hertz_mindlin.h"
 #include "contact/store.h"
 #include "grains/sim.h"
@@ -17,7 +20,35 @@ typedef struct {
     long max_overlap_i;     /* particle with the largest overlap */
     long non_finite;        /* lowest particle with a non-finite force, or LONG_MAX */
     int history_failed;     /* a contact history could not be stored */
+    real max_force;         /* largest pair force (variational integrator and relaxation only) */
 } force_diag;
+
+/* Nothing seen yet. */
+static inline force_diag force_diag_empty(void)
+{
+    return (force_diag){.max_den = 1, .max_overlap_i = -1, .non_finite = LONG_MAX};
+}
+
+/* Largest relative overlap delta / (2 R*) kept as a fraction, compared by
+ * cross-multiplication: no division per contact. */
+static inline void note_overlap(force_diag *d, real delta, real two_R_eff, long i)
+{
+    d->n_contacts++;
+    real lhs = delta * d->max_den, rhs = d->max_num * two_R_eff;
+    if (lhs > rhs || (lhs == rhs && i < d->max_overlap_i)) {
+        d->max_num = delta;
+        d->max_den = two_R_eff;
+        d->max_overlap_i = i;
+    }
+}
+
+/* A contact whose centres coincide has no normal: report it as unbounded overlap. */
+static inline void note_singular(force_diag *d, long i)
+{
+    d->max_num = INFINITY;
+    d->max_den = 1;
+    d->max_overlap_i = i;
+}
 
 /* Per material, for the integrators: 1 / (4/3 pi rho) and the Stokes
  * factor 9 eta / (2 rho) of Eq. 3, so that no particle divides by rho. */
@@ -44,6 +75,29 @@ typedef struct {
     size_t start_cap, partner_cap;
 } sim_bonds;
 
+/* One listed pair's part of the Newton matrix (sim/variational.c): a n n^T
+ * on the relative displacement, a = 0 when the pair does not touch. */
+typedef struct {
+    vec3 n;
+    real a;
+    real c;          /* the dashpot, and whether the pair touches: kept while */
+    int touching;    /* the contact set is frozen (sim/implicit.c) */
+} vi_term;
+
+/* Work arrays of the variational integrator, per particle (vec3 each) and
+ * per list entry, allocated at its first step; and what its last solve took. */
+typedef struct {
+    vec3 *x0, *v0, *b, *xa, *vq, *r, *z, *d, *Ad, *dq, *diag;
+    size_t cap;
+    vi_term *term;
+    size_t term_cap;
+    real *partial;          /* per chunk of particles: partial dot products */
+    int frozen;             /* the contact set is frozen (implicit.h) */
+    int newton_last, newton_most;
+    long cg_last;
+    real update_last;       /* the last Newton update, / R_min */
+} sim_variational;
+
 struct grains_sim {
     grains_params p;
     hm_params hp;
@@ -63,6 +117,7 @@ struct grains_sim {
     int need_rebuild;
     size_t n_rebuilds;
     sim_bonds bonds;
+    sim_variational vi;
     grains_rng rng;
     real spawn_u;               /* uniform number for the next spawn radius, carried over */
     force_diag diag;
@@ -119,6 +174,11 @@ static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
             return 1;
     return 0;
 }
+
+/* One step of the variational integrator (sim/variational.c), after the
+ * lists are current; its arrays are freed by sim_variational_free. */
+grains_status sim_variational_step(grains_sim *sim, grains_error *err);
+void sim_variational_free(sim_variational *vi);
 
 /* The threads' diag slots combined (order-free: sums and maxima). */
 force_diag sim_reduce_diag(const grains_sim *sim);

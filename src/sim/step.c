@@ -60,7 +60,7 @@ static void forces_and_motion_team(grains_sim *sim)
 {
     int tid = THREAD_ID();
     force_diag *d = &sim->diag_thread[tid];
-    *d = (force_diag){0, 0, 1, -1, LONG_MAX, 0};
+    *d = force_diag_empty();
     sim->v2_thread[tid] = 0;
     sim_forces(sim, d, &sim->queue_thread[tid]);
     if (sim->bonds.n) {
@@ -113,8 +113,36 @@ static void verlet_drift(grains_sim *sim)
     sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
 }
 
+/* The variational integrator's step (sim/variational.c): lists and spawning
+ * as for the others, then the implicit solve; a step whose overlaps break
+ * max_overlap is undone and reported. */
+static grains_status variational_step(grains_sim *sim, grains_error *err)
+{
+    grains_status s = GRAINS_OK;
+    size_t added = 0;
+    if (lists_stale(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)
+        return s;
+    if ((s = sim_spawn(sim, &added, err)) != GRAINS_OK)
+        return s;
+    if (added && (s = sim_rebuild(sim, err)) != GRAINS_OK)
+        return s;
+    if ((s = sim_variational_step(sim, err)) != GRAINS_OK)
+        return s;
+    force_diag total = sim->diag;
+    sim->max_overlap = total.max_num / total.max_den;
+    if (!stable(sim, &total)) {
+        memcpy(sim->pt.x, sim->vi.x0, sim->pt.n * sizeof *sim->pt.x);
+        memcpy(sim->pt.v, sim->vi.v0, sim->pt.n * sizeof *sim->pt.v);
+        return report_unstable(sim, &total, err);
+    }
+    sim->step++;
+    return GRAINS_OK;
+}
+
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
 {
+    if (grains_integrator_variational(sim->p.integrator))
+        return variational_step(sim, err);
     grains_status s = GRAINS_OK;
     int euler = sim->p.integrator == GRAINS_INTEGRATOR_EULER;
     if (!euler)
