@@ -79,6 +79,28 @@ grains_status grains_sim_advance(grains_sim *sim, long n, grains_error *err);
 
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out);
 
+/* Relaxation to a static packing: the variational integrator's quasi-static
+ * limit, inertia dropped (docs/model.md). Each pseudo-step h solves
+ * M (q - q_k) / h^2 = F(q) by Newton and conjugate gradients, a step that
+ * lowers V(q) + |q - q_k|^2_M / (2 h^2): the potential V of the contacts'
+ * normal springs, gravity and van der Waals falls at every step. h grows
+ * while Newton converges quickly and no particle moves more than a quarter of
+ * the skin. Stops when every particle's net force is below force_tol times
+ * its weight (without gravity: times the largest contact force). Friction and
+ * dashpots play no part; velocities and spins end at 0; time does not advance.
+ * A RANGE error with bonds (their springs have no potential). */
+typedef struct {
+    int converged;         /* the forces balance to force_tol */
+    long steps;            /* pseudo-steps taken */
+    long newton;           /* Newton iterations, all steps */
+    double imbalance;      /* largest |net force| / weight (or / largest contact force) at the end */
+    double energy_start;   /* [ML^2/T^2] V of the springs and gravity, at the start */
+    double energy_end;     /* and at the end */
+} grains_relax_result;
+
+grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps, grains_relax_result *out,
+                               grains_error *err);
+
 /* Bonded pairs (libgran; params.bond_*): a bond joins particles a and b
  * with four springs and dashpots (docs/model.md) in place of their contact,
  * until a limit breaks it. Pairs are added here, or formed at the first

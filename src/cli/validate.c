@@ -13,6 +13,11 @@ typedef struct {
     int rows, failed;
 } tally;
 
+/* grains_integrator's names, in its order. */
+#define N_INTEGRATORS 5
+static const char *const integrators[N_INTEGRATORS] = {"euler", "verlet", "verlet_improved", "variational_left",
+                                                       "variational_midpoint"};
+
 static void row(tally *t, const char *what, const char *expected, double measured, int pass)
 {
     t->rows++;
@@ -53,10 +58,9 @@ static int three_particle(tally *t)
 static int restitution(tally *t)
 {
     const char *models[] = {"hertz_mindlin", "linear", "hertz_restitution"};
-    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
     const double e_n[] = {0.1, 0.5, 0.9};
     for (int m = 0; m < 3; m++)
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < N_INTEGRATORS; i++) {
             double worst = 0;
             for (int k = 0; k < 3; k++)
                 for (double v = 0.1; v < 20; v *= 10) {
@@ -69,8 +73,11 @@ static int restitution(tally *t)
                 }
             char what[96];
             snprintf(what, sizeof what, "restitution |e - e_n|, %s, %s", models[m], integrators[i]);
-            row(t, what, m == 1 ? "< 2e-3 (Eq. 31 exact; end of contact to 1 step)" : "< 2e-3 (Eq. 21 = Eq. 32)",
-                worst, worst < 2e-3);
+            if (i == GRAINS_INTEGRATOR_VARIATIONAL_LEFT) /* the dashpot at the step's ends: first order */
+                row(t, what, "< 5e-3 = h/t_c (left rule: first order)", worst, worst < 5e-3);
+            else
+                row(t, what, m == 1 ? "< 2e-3 (Eq. 31 exact; end of contact to 1 step)" : "< 2e-3 (Eq. 21 = Eq. 32)",
+                    worst, worst < 2e-3);
         }
     return 1;
 }
@@ -78,9 +85,8 @@ static int restitution(tally *t)
 /* Linear head-on impact against the damped oscillator, e_n = 0.5, 0.1 m/s. */
 static int oscillator(tally *t)
 {
-    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
     const double steps[2] = {16, 160}, tol[2] = {0.1, 0.01};
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < N_INTEGRATORS; i++)
         for (int k = 0; k < 2; k++) {
             rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.5, 0.1, steps[k], 0, 0};
             double e;
@@ -95,16 +101,17 @@ static int oscillator(tally *t)
     return 1;
 }
 
-/* Oblique impact (offset 0.1 d, mu 0.5): the kinetic energy curve of one
+/* Oblique impact (offset 0.1 d, mu 0.5; frictionless for the variational
+ * integrators, which need a potential): the kinetic energy curve of one
  * sphere against the converged one at t_c / 1600. */
 static int oblique(tally *t)
 {
-    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
     const double steps[3] = {1600, 160, 16}, tol[3] = {0, 0.01, 0.1};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < N_INTEGRATORS; i++) {
         double K_T[3][OBLIQUE_SAMPLES], K_R[OBLIQUE_SAMPLES];
+        double mu = grains_integrator_variational((grains_integrator)i) ? 0 : 0.5;
         for (int k = 0; k < 3; k++) {
-            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.9, 0.1, steps[k], 0.1, 0.5};
+            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.9, 0.1, steps[k], 0.1, mu};
             grains_error err;
             if (oblique_run(&s, K_T[k], K_R, &err) != GRAINS_OK)
                 return cli_report(&err), 0;
@@ -114,7 +121,8 @@ static int oblique(tally *t)
             for (int j = 0; j < OBLIQUE_SAMPLES; j++)
                 e = fmax(e, fabs(K_T[k][j] - K_T[0][j]));
             char what[96], expected[96];
-            snprintf(what, sizeof what, "oblique impact K_T curve, %s, h = t_c/%g", integrators[i], steps[k]);
+            snprintf(what, sizeof what, "oblique impact%s K_T curve, %s, h = t_c/%g", mu > 0 ? "" : " (mu 0)",
+                     integrators[i], steps[k]);
             snprintf(expected, sizeof expected, "< %g of K0 (vs h = t_c/1600; var. Figs. 6-7)", tol[k]);
             row(t, what, expected, e, e < tol[k]);
         }
@@ -125,8 +133,7 @@ static int oblique(tally *t)
 /* Undamped bouncing between walls: energy error after 250 collisions. */
 static int bounce(tally *t)
 {
-    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < N_INTEGRATORS; i++)
         for (double n = 32; n <= 160; n *= 5) {
             bounce_setup s = {(grains_integrator)i, n, 250};
             bounce_result r;
@@ -167,19 +174,20 @@ static int van_der_waals(tally *t)
 /* Filling a box, short: the cloud falls 0.05 m and settles; each
  * integrator's mean kinetic energy (Eq. 35) falls below 1e-2 of its peak by
  * 0.25 s, and its peak agrees with Verlet's (the comparison with LAMMPS is
- * tests/peers/box_fill.sh). */
+ * tests/peers/box_fill.sh) to 2%: the cloud's collisions are chaotic (at
+ * t_c/40 the five peaks spread over 1.5%; at t_c/400 Verlet's and the
+ * midpoint rule's agree to 0.3%). */
 static int box_fill(tally *t)
 {
-    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
-    static box_result r[3];
-    for (int i = 0; i < 3; i++) {
+    static box_result r[N_INTEGRATORS];
+    for (int i = 0; i < N_INTEGRATORS; i++) {
         box_setup s = box_default((grains_integrator)i);
         s.z_start = 0.05, s.t_end = 0.25, s.steps_per_tc = 40;
         grains_error err;
         if (box_run(&s, &r[i], &err) != GRAINS_OK)
             return cli_report(&err), 0;
     }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < N_INTEGRATORS; i++) {
         double peak = 0, peak_v = 0;
         for (int k = 0; k < r[i].n; k++)
             peak = fmax(peak, r[i].K[k]), peak_v = fmax(peak_v, r[1].K[k]);
@@ -190,7 +198,7 @@ static int box_fill(tally *t)
         if (i == GRAINS_INTEGRATOR_VERLET)
             continue;
         snprintf(what, sizeof what, "box filling, %s: peak K / Verlet's - 1", integrators[i]);
-        row(t, what, "< 1e-2 (same fall, same impacts)", fabs(peak / peak_v - 1), fabs(peak / peak_v - 1) < 1e-2);
+        row(t, what, "< 2e-2 (same fall, chaotic impacts)", fabs(peak / peak_v - 1), fabs(peak / peak_v - 1) < 2e-2);
     }
     return 1;
 }
@@ -198,7 +206,6 @@ static int box_fill(tally *t)
 /* Case 5: the bonded pair's impact against the exact three-body solution. */
 static int bonded_pair(tally *t)
 {
-    const char *integrators[] = {"euler", "verlet", "verlet_improved"};
     for (int i = 0; i < 3; i++) {
         bp_setup s = bp_default((grains_integrator)i);
         bp_result r;
@@ -212,6 +219,24 @@ static int bonded_pair(tally *t)
         snprintf(what, sizeof what, "bonded pair, %s: period / 2pi sqrt(m / 2k_B)", integrators[i]);
         double e = fabs(r.period / bp_bond_period(&s) - 1);
         row(t, what, "< 1e-4 (the pair's own vibration)", e, e < 1e-4);
+    }
+    return 1;
+}
+
+/* The quasi-static limit: columns of 3 spheres relaxed to rest carry the
+ * weight above each contact. */
+static int relaxation(tally *t)
+{
+    const char *models[2] = {"linear", "hertz_mindlin"};
+    for (int m = 0; m < 2; m++) {
+        column_result r;
+        grains_error err;
+        if (column_run(m ? GRAINS_CONTACT_HERTZ_MINDLIN : GRAINS_CONTACT_LINEAR, 3, &r, &err) != GRAINS_OK)
+            return cli_report(&err), 0;
+        char what[96];
+        snprintf(what, sizeof what, "relaxed column of 3, %s: overlaps / the load's - 1", models[m]);
+        row(t, what, m ? "< 1e-6 ((n m g / K)^(2/3), Hertz)" : "< 1e-6 (n m g / k_n)", r.worst,
+            r.relax.converged && r.worst < 1e-6);
     }
     return 1;
 }
@@ -248,7 +273,7 @@ int cli_validate(int argc, char **argv)
     tally t = {0, 0};
     printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
     if (!three_particle(&t) || !restitution(&t) || !oscillator(&t) || !oblique(&t) || !bounce(&t) || !van_der_waals(&t) ||
-        !box_fill(&t) || !bonded_pair(&t) || !percolation(&t))
+        !box_fill(&t) || !bonded_pair(&t) || !relaxation(&t) || !percolation(&t))
         return EXIT_INPUT;
     printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);
     return t.failed ? 1 : 0;

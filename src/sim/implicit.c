@@ -150,6 +150,25 @@ static int partner_of(const grains_sim *sim, uint32_t i, const vec3 *x, const ve
     return !o->law->no_contact;
 }
 
+double implicit_energy(const grains_sim *sim)
+{
+    const grains_particles *pt = &sim->pt;
+    double V = 0;
+    for (uint32_t i = 0; i < pt->n; i++) {
+        V -= implicit_mass(sim, i) * v3_dot(sim->p.g, pt->x[i]);
+        for (uint32_t k = sim->nb.start[i]; k < sim->nb.start[i + 1]; k++) {
+            partner o;
+            pair_terms t;
+            if (!partner_of(sim, i, pt->x, pt->v, k, &o) ||
+                !pair_terms_of(sim, o.law, o.dx, pt->R[i], o.R, o.wall, sim->hp.rho[pt->mat[i]], o.rho, NULL, &t) ||
+                !t.touching)
+                continue;
+            V += (sim->hp.linear ? 0.5 : 4.0 / 15) * t.k * t.delta * t.delta; /* Hertz: 2/5 K delta^(5/2), k = 3/2 K delta^(1/2) */
+        }
+    }
+    return V;
+}
+
 /* ---- loops over the particles ---- */
 
 void implicit_team(grains_sim *sim, implicit_team_fn fn, void *ctx)

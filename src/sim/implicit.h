@@ -67,6 +67,10 @@ static inline real implicit_drag(const grains_sim *sim, uint32_t i)
 typedef void (*implicit_team_fn)(grains_sim *sim, void *ctx);
 void implicit_team(grains_sim *sim, implicit_team_fn fn, void *ctx);
 
+/* The potential of the contacts' normal springs (linear k delta^2 / 2,
+ * Hertz 2/5 K delta^5/2) and of gravity, -m g . x; van der Waals' is left out. */
+double implicit_energy(const grains_sim *sim);
+
 /* Largest |a_i| over the particles. */
 real implicit_max_norm(const grains_sim *sim, const vec3 *a);
 

@@ -259,4 +259,13 @@ typedef struct {
 
 grains_status perc_run(const perc_setup *s, const perc_bed *bed, perc_result *out, grains_error *err);
 
+/* A column of n spheres (R = 1 mm, rho = 2500) relaxed on a floor,
+ * frictionless, k_n = 10 N/m or Hertz with E = 1e6 (validate/column.c). */
+typedef struct {
+    grains_relax_result relax;
+    double worst;       /* largest |overlap / the load's - 1| over the contacts */
+} column_result;
+
+grains_status column_run(grains_contact_model model, int n, column_result *out, grains_error *err);
+
 #endif
