@@ -67,9 +67,10 @@ int main(int argc, char **argv)
     box_setup s = box_default(GRAINS_INTEGRATOR_VERLET);
     if (lammps && (!write_data(lammps, &s) || !write_params(lammps, &s)))
         return 1;
-    static box_result r[3];
-    const char *names[3] = {"euler", "verlet", "verlet_improved"};
-    for (int i = 0; i < 3; i++) {
+    enum { N = 5 };
+    static box_result r[N];
+    const char *names[N] = {"euler", "verlet", "verlet_improved", "variational_left", "variational_midpoint"};
+    for (int i = 0; i < N; i++) {
         s.integrator = (grains_integrator)i;
         grains_error err;
         if (box_run(&s, &r[i], &err) != GRAINS_OK) {
@@ -80,12 +81,12 @@ int main(int argc, char **argv)
     printf("# %d spheres, d = %g m, k_n = %g N/m, e_n = %g, dt = t_c/%g = %.6g s\n", BOX_N, s.d, s.k_n, s.e_n,
            s.steps_per_tc, box_contact_time(&s) / s.steps_per_tc);
     printf("# t [s], then K [J] (Eq. 35) and dv [m^2/s^2] (Eq. 36) for");
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < N; i++)
         printf(" %s", names[i]);
     printf("\n");
     for (int k = 0; k < r[0].n; k++) {
         printf("%.9f", r[0].t[k]);
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < N; i++)
             printf(" %.10e %.10e", r[i].K[k], r[i].dv[k]);
         printf("\n");
     }

@@ -121,6 +121,17 @@ awk -F, 'NR == 2 || NR == 3 { v += $5 } END { exit !(v / 2 < -0.0029 && v / 2 > 
     "$T/bond/particles000001.csv" && ok || bad "the bonded pair's velocity after the impact"
 expect 2 'badbond.csv:2: expected two different particle ids' "$G" run $B --set bonds="$T/badbond.csv" -o "$T/o3"
 expect 2 'bond_tolerance = 0.5: must be in \[0, 0.1\]' "$G" check $B --set bond_tolerance=0.5
+# --- the variational integrator: frictionless only; Newton's work in the thermo table ---
+expect 2 'integrator = variational_midpoint needs a potential .* friction .* depends on the path' \
+    "$G" check --set integrator=variational_midpoint
+V="--set particles=$T/three.csv --set mesh= --set R_min=0.001 --set R_max=0.001 --set g=0,0,0 --set mu_s=0
+   --set mu_r=0 --set contact_model=linear --set k_n=1e4 --set N_max=0 --set dt=3.6e-6 --set integrator=variational_midpoint"
+expect 0 'implicit steps +: Newton until no update exceeds 1e-10 R_min' "$G" check $V
+"$G" run $V --set N_steps=500 --set N_frames=2 --quiet -o "$T/vi" && ok || bad "variational run failed"
+head -1 "$T/vi/thermo.csv" | grep -q ',newton,newton_most,cg,newton_update$' && ok || bad "thermo.csv lacks Newton's columns"
+# apart, the first guess is exact (1 iteration, no CG); the impact took more
+awk -F, 'NR > 2 && ($8 < 1 || $9 < $8 || $11 > 1e-10) { bad = 1 } END { exit bad || $9 < 2 }' "$T/vi/thermo.csv" \
+    && ok || bad "thermo.csv: Newton iterations and the last update"
 
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
