@@ -58,11 +58,14 @@ static grains_status add_floor(grains_sim *sim, grains_error *err)
     return validate_rectangles(sim, c, 1, err);
 }
 
-static grains_sim *make(test_ctx *t, const grains_params *p, int floor_too)
+/* walls: 0 none, 1 a floor, 2 case 6's box */
+static grains_sim *make(test_ctx *t, const grains_params *p, int walls)
 {
     grains_sim *sim = NULL;
     grains_error err;
-    if (grains_sim_create(&sim, p, &err) != GRAINS_OK || (floor_too && add_floor(sim, &err) != GRAINS_OK)) {
+    const double d = 2 * p->R_max;
+    if (grains_sim_create(&sim, p, &err) != GRAINS_OK || (walls == 1 && add_floor(sim, &err) != GRAINS_OK) ||
+        (walls == 2 && box_walls(sim, BOX_WIDTH * d, BOX_HEIGHT * d, &err) != GRAINS_OK)) {
         CHECK(t, 0, "create: %s", err.message);
         grains_sim_destroy(sim);
         return NULL;
@@ -184,7 +187,7 @@ static void threads(test_ctx *t)
     for (int k = 0; k < 2; k++) {
         grains_params p = box_params(&s);
         p.threads = k + 1;
-        sims[k] = make(t, &p, 1);
+        sims[k] = make(t, &p, 2);
         if (!sims[k])
             return;
         grains_error err;
@@ -258,14 +261,14 @@ static void column(test_ctx *t, grains_contact_model model, int n)
           r.relax.energy_end);
 }
 
-/* The box's 218 spheres, dropped and relaxed in one go. */
+/* The box's 218 spheres, dropped and relaxed in one go in their box. */
 static void pile(test_ctx *t)
 {
     box_setup s = box_default(GRAINS_INTEGRATOR_EULER);
     grains_particle start[BOX_N];
     box_start(&s, start);
     grains_params p = box_params(&s);
-    grains_sim *sim = make(t, &p, 1);
+    grains_sim *sim = make(t, &p, 2);
     if (!sim)
         return;
     grains_error err;

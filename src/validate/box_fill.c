@@ -63,8 +63,7 @@ void box_start(const box_setup *s, grains_particle out[BOX_N])
     }
 }
 
-/* The floor and four side walls, rectangles of radius 0. */
-static grains_status box_walls(grains_sim *sim, double L, double H, grains_error *err)
+grains_status box_walls(grains_sim *sim, double L, double H, grains_error *err)
 {
     const grains_vec3 corner[8] = {{0, 0, 0}, {L, 0, 0}, {L, L, 0}, {0, L, 0},
                                    {0, 0, H}, {L, 0, H}, {L, L, H}, {0, L, H}};

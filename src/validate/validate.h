@@ -161,6 +161,10 @@ double box_mass(const box_setup *s);
 double box_contact_time(const box_setup *s);
 grains_params box_params(const box_setup *s);
 
+/* The box's floor (z = 0) and four side walls (x, y = 0 and L) up to H,
+ * rectangles of radius 0. */
+grains_status box_walls(grains_sim *sim, double L, double H, grains_error *err);
+
 /* The start state: 5 x 5 spheres per layer, 1.2 d apart, random velocities. */
 void box_start(const box_setup *s, grains_particle out[BOX_N]);
 
