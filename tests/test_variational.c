@@ -13,7 +13,8 @@
  * - Thread count: 218 spheres settling in a box, bit-identical on 1 and 2
  *   threads.
  * - Friction and bonds have no potential: refused, with the reason. Newton
- *   that does not converge is an error and the step is not taken.
+ *   that does not converge, or an overlap beyond max_overlap, is an error
+ *   and the step is not taken: nothing moves or turns.
  * - Relaxation: a sphere on a floor comes to rest at overlap m g / k_n
  *   (linear) or (m g / K)^(2/3) (Hertz); a column of three at overlaps
  *   3 m g / k_n and 2 m g / k_n between its members and the floor from the
@@ -241,6 +242,23 @@ static void refusals(test_ctx *t)
     int same = memcmp(&before.x, &after.x, sizeof before.x) == 0 && memcmp(&before.v, &after.v, sizeof before.v) == 0;
     CHECK(t, same && grains_sim_steps(sim) == 0,
           "the step is not taken: x %.17g -> %.17g, v %.17g -> %.17g", before.x.x, after.x.x, before.v.x, after.v.x);
+    grains_sim_destroy(sim);
+    /* an overlap beyond max_overlap: refused, and nothing moves, spins and orientations included */
+    p.newton_max_iter = 20, p.max_overlap = 1e-4, p.eta = 1e-3;
+    sim = make(t, &p, 0);
+    if (!sim)
+        return;
+    add(sim, -0.999 * R, 0, 0, 0.01);
+    add(sim, 0.999 * R, 0, 0, -0.01);
+    grains_sim_get_particle(sim, 0, &before);
+    before.w = (grains_vec3){0, 0, 50};
+    grains_sim_set_particle(sim, 0, &before);
+    s = grains_sim_step(sim, &err);
+    grains_sim_get_particle(sim, 0, &after);
+    same = memcmp(&before.x, &after.x, sizeof before.x) == 0 && memcmp(&before.v, &after.v, sizeof before.v) == 0 &&
+           memcmp(&before.w, &after.w, sizeof before.w) == 0 && memcmp(&before.q, &after.q, sizeof before.q) == 0;
+    CHECK(t, s == GRAINS_ERR_UNSTABLE && strstr(err.message, "max_overlap"), "overlap refused: %s", err.message);
+    CHECK(t, same && grains_sim_steps(sim) == 0, "an unstable step leaves position, velocity, spin, orientation");
     grains_sim_destroy(sim);
 }
 

@@ -42,7 +42,7 @@ grains_status implicit_reserve(grains_sim *sim, grains_error *err)
     sim_variational *vi = &sim->vi;
     size_t n = sim->pt.n;
     if (n > vi->cap) {
-        vec3 **arrays[] = {&vi->x0, &vi->v0, &vi->b, &vi->xa, &vi->vq, &vi->r, &vi->z, &vi->d, &vi->Ad, &vi->dq, &vi->diag};
+        vec3 **arrays[] = {&vi->x0, &vi->b, &vi->xa, &vi->vq, &vi->r, &vi->z, &vi->d, &vi->Ad, &vi->dq, &vi->diag};
         size_t cap = n + n / 2 + 16;
         for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++) {
             vec3 *q = realloc(*arrays[k], cap * sizeof(vec3));
@@ -61,7 +61,7 @@ grains_status implicit_reserve(grains_sim *sim, grains_error *err)
 
 void sim_variational_free(sim_variational *vi)
 {
-    vec3 *arrays[] = {vi->x0, vi->v0, vi->b, vi->xa, vi->vq, vi->r, vi->z, vi->d, vi->Ad, vi->dq, vi->diag};
+    vec3 *arrays[] = {vi->x0, vi->b, vi->xa, vi->vq, vi->r, vi->z, vi->d, vi->Ad, vi->dq, vi->diag};
     for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
         free(arrays[k]);
     free(vi->term);

@@ -239,7 +239,7 @@ size_t grains_sim_bytes(const grains_sim *sim)
     size_t grid = g->cap_cells * (sizeof(uint64_t) + sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
     size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * sizeof(uint32_t) + nb->scratch_cap * sizeof(uint32_t);
-    size_t implicit = sim->vi.cap * 11 * sizeof(vec3) + sim->vi.term_cap * sizeof(vi_term);
+    size_t implicit = sim->vi.cap * 10 * sizeof(vec3) + sim->vi.term_cap * sizeof(vi_term);
     return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history) +
            sim->cs.cap_blocks * sizeof(store_block) + implicit;
 }

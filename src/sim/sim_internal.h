@@ -87,7 +87,7 @@ typedef struct {
 /* Work arrays of the variational integrator, per particle (vec3 each) and
  * per list entry, allocated at its first step; and what its last solve took. */
 typedef struct {
-    vec3 *x0, *v0, *b, *xa, *vq, *r, *z, *d, *Ad, *dq, *diag;
+    vec3 *x0, *b, *xa, *vq, *r, *z, *d, *Ad, *dq, *diag;
     size_t cap;
     vi_term *term;
     size_t term_cap;
@@ -176,8 +176,12 @@ static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
 }
 
 /* One step of the variational integrator (sim/variational.c), after the
- * lists are current; its arrays are freed by sim_variational_free. */
-grains_status sim_variational_step(grains_sim *sim, grains_error *err);
+ * lists are current: the solve leaves q_k+1 in pt.x (q_k in vi.x0) and
+ * nothing else changed, or an error with pt.x as it was; the finish sets
+ * velocities, spins and orientations. Its arrays are freed by
+ * sim_variational_free. */
+grains_status sim_variational_solve(grains_sim *sim, grains_error *err);
+void sim_variational_finish(grains_sim *sim);
 void sim_variational_free(sim_variational *vi);
 
 /* The threads' diag slots combined (order-free: sums and maxima). */

@@ -126,15 +126,15 @@ static grains_status variational_step(grains_sim *sim, grains_error *err)
         return s;
     if (added && (s = sim_rebuild(sim, err)) != GRAINS_OK)
         return s;
-    if ((s = sim_variational_step(sim, err)) != GRAINS_OK)
+    if ((s = sim_variational_solve(sim, err)) != GRAINS_OK)
         return s;
     force_diag total = sim->diag;
     sim->max_overlap = total.max_num / total.max_den;
-    if (!stable(sim, &total)) {
+    if (!stable(sim, &total)) { /* only the positions have moved */
         memcpy(sim->pt.x, sim->vi.x0, sim->pt.n * sizeof *sim->pt.x);
-        memcpy(sim->pt.v, sim->vi.v0, sim->pt.n * sizeof *sim->pt.v);
         return report_unstable(sim, &total, err);
     }
+    sim_variational_finish(sim);
     sim->step++;
     return GRAINS_OK;
 }

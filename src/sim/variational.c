@@ -30,7 +30,7 @@ typedef struct {
     real h, alpha;
 } step_ctx;
 
-/* The start: q_k, v_k kept, b = p_k, and Algorithm 1's first guess. */
+/* The start: q_k kept, b = p_k, and Algorithm 1's first guess. */
 static void start_team(grains_sim *sim, void *ctx)
 {
     const step_ctx *c = ctx;
@@ -40,7 +40,6 @@ static void start_team(grains_sim *sim, void *ctx)
 #pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
         vi->x0[i] = pt->x[i];
-        vi->v0[i] = pt->v[i];
         vi->b[i] = v3_scale(implicit_mass(sim, (uint32_t)i), pt->v[i]);
         pt->x[i] = v3_axpy(pt->x[i], c->h, pt->v[i]);
     }
@@ -79,25 +78,33 @@ static void end_team(grains_sim *sim, void *ctx)
     }
 }
 
-grains_status sim_variational_step(grains_sim *sim, grains_error *err)
+static real alpha_of(const grains_sim *sim)
+{
+    return sim->p.integrator == GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT ? 0.5 : 0;
+}
+
+grains_status sim_variational_solve(grains_sim *sim, grains_error *err)
 {
     grains_status s = implicit_reserve(sim, err);
     if (s != GRAINS_OK)
         return s;
-    sim_variational *vi = &sim->vi;
-    grains_particles *pt = &sim->pt;
-    const real alpha = sim->p.integrator == GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT ? 0.5 : 0;
+    const real alpha = alpha_of(sim);
     step_ctx c = {sim->p.dt, alpha};
     implicit_team(sim, start_team, &c);
     implicit_problem pb = {c.h, alpha, 1 - alpha, 0.5};
-    if ((s = implicit_solve(sim, &pb, err)) != GRAINS_OK) {
-        memcpy(pt->x, vi->x0, pt->n * sizeof *pt->x); /* the step is not taken */
-        return s;
-    }
+    if ((s = implicit_solve(sim, &pb, err)) != GRAINS_OK)
+        memcpy(sim->pt.x, sim->vi.x0, sim->pt.n * sizeof *sim->pt.x); /* the step is not taken */
+    return s;
+}
+
+void sim_variational_finish(grains_sim *sim)
+{
+    sim_variational *vi = &sim->vi;
+    const real alpha = alpha_of(sim);
+    step_ctx c = {sim->p.dt, alpha};
     /* q_k+1-alpha is the solve's q_a at alpha = 1/2 (its contact set then), q_k+1 at 0 */
     implicit_team(sim, end_point_team, &c);
     implicit_forces(sim, vi->xa, vi->vq, alpha, 0.5, vi->Ad, alpha > 0 ? vi->frozen : 0, 0, 0);
     implicit_team(sim, end_team, &c);
     sim->displacement += implicit_max_norm(sim, vi->dq);
-    return GRAINS_OK;
 }
