@@ -37,7 +37,8 @@ void grains_params_default(grains_params *p)
     p->N_steps = 500;
     p->N_spawn = 100;
     p->seed = 1;
-    p->friction_order = GRAINS_FRICTION_FORCE_THEN_INCREMENT;
+    p->compat = GRAINS_COMPAT_NONE;
+    p->friction_order = GRAINS_FRICTION_BY_COMPAT;
     p->integrator = GRAINS_INTEGRATOR_EULER;
     p->contact_model = GRAINS_CONTACT_HERTZ_MINDLIN;
     p->k_n = 0;
@@ -118,6 +119,9 @@ void grains_params_derive(grains_params *p)
         p->mu_r_dyn = p->mu_r;
     if (p->mu_t_dyn < 0)
         p->mu_t_dyn = p->mu_t;
+    if (p->friction_order == GRAINS_FRICTION_BY_COMPAT) /* docs/model.md: TinyDEM's order creates energy */
+        p->friction_order = p->compat == GRAINS_COMPAT_TINYDEM ? GRAINS_FRICTION_FORCE_THEN_INCREMENT
+                                                                : GRAINS_FRICTION_INCREMENT_THEN_FORCE;
 }
 
 static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
@@ -231,7 +235,8 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(p->N_frames >= 0, "N_frames = %ld: must be >= 0", p->N_frames);
     REQUIRE(p->N_steps >= 0, "N_steps = %ld: must be >= 0", p->N_steps);
     REQUIRE(p->N_spawn >= 0, "N_spawn = %ld: must be >= 0", p->N_spawn);
-    REQUIRE(p->friction_order == GRAINS_FRICTION_FORCE_THEN_INCREMENT ||
+    REQUIRE(p->compat == GRAINS_COMPAT_NONE || p->compat == GRAINS_COMPAT_TINYDEM, "compat: unknown value");
+    REQUIRE(p->friction_order == GRAINS_FRICTION_BY_COMPAT || p->friction_order == GRAINS_FRICTION_FORCE_THEN_INCREMENT ||
             p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE, "friction_order: unknown value");
     REQUIRE(p->integrator >= GRAINS_INTEGRATOR_EULER && p->integrator <= GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT,
             "integrator: unknown value");

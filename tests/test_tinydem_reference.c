@@ -167,6 +167,7 @@ static void compare(test_ctx *t, const body *b, grains_particle q, double tol, c
 static void two_spheres(test_ctx *t, grains_friction_order order)
 {
     grains_params p = scene_params();
+    p.compat = GRAINS_COMPAT_TINYDEM; /* Eq. 46 as printed: the transcription below follows it */
     p.mu_s = 0.25, p.mu_r = 0.08, p.mu_t = 0.04, p.eta = 0.013, p.e_n = 0.37, p.friction_order = order;
     p.g = (grains_vec3){0.3, -0.2, -9.81};
     grains_params_derive(&p);
@@ -205,6 +206,7 @@ static void two_spheres(test_ctx *t, grains_friction_order order)
 static void on_incline(test_ctx *t, grains_friction_order order)
 {
     grains_params p = scene_params();
+    p.compat = GRAINS_COMPAT_TINYDEM; /* Eq. 46 as printed: the transcription below follows it */
     double th = 0.41;
     p.g = (grains_vec3){9.81 * sin(th), 0.4, -9.81 * cos(th)};
     p.mu_s = 0.2, p.mu_r = 0.05, p.friction_order = order;

@@ -35,11 +35,25 @@ typedef struct {
 
 /* When the static friction springs are incremented (TinyDEM Eq. 52). */
 typedef enum {
+    /* The compat choice: increment_first, or TinyDEM's order with compat = tinydem. */
+    GRAINS_FRICTION_BY_COMPAT = -1,
     /* TinyDEM: force from the old spring, then u += dt v (forward Euler). */
     GRAINS_FRICTION_FORCE_THEN_INCREMENT = 0,
     /* LAMMPS-like: u += dt v first, then the force from the new spring. */
     GRAINS_FRICTION_INCREMENT_THEN_FORCE = 1
 } grains_friction_order;
+
+/* Which conventions the run follows (docs/model.md, "grains and TinyDEM"). */
+typedef enum {
+    /* The physically correct choices: friction springs incremented before the
+     * force (no energy created by a spring that lags a step), orientations
+     * turned by the world-frame spin (left multiplication). */
+    GRAINS_COMPAT_NONE = 0,
+    /* Every TinyDEM convention as printed: the force from the old spring,
+     * then Eq. 52; Eq. 46's right multiplication by the world-frame spin.
+     * Runs then follow TinyDEM's output to round-off. */
+    GRAINS_COMPAT_TINYDEM = 1
+} grains_compat;
 
 /* Time integration (docs/model.md). */
 typedef enum {
@@ -111,7 +125,8 @@ typedef struct {
     long N_max, N_frames, N_steps, N_spawn;
     uint64_t seed;                        /* spawn random seed */
     /* engine options (not in Table 2) */
-    grains_friction_order friction_order;
+    grains_compat compat;
+    grains_friction_order friction_order; /* GRAINS_FRICTION_BY_COMPAT until derived */
     grains_integrator integrator;
     grains_contact_model contact_model;
     real k_n;                             /* [M/T^2] linear model: normal stiffness; 0 = per pair */
@@ -148,7 +163,7 @@ typedef struct {
 void grains_params_default(grains_params *p);
 
 /* Fills the values that derive from others: dt by Eq. 49 when dt == 0, skin and vdw_cutoff when 0, dynamic friction
- * coefficients when -1. Call after all values are set and checked. */
+ * coefficients when -1, the friction order from compat. Call after all values are set and checked. */
 void grains_params_derive(grains_params *p);
 
 /* Eq. 49: dt = R_min sqrt(rho (1 - nu^2) / E), the smallest over the materials. */

@@ -10,6 +10,7 @@ void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const 
 {
     const real dt = p->dt;
     const vec3 g = p->g;
+    const int body_frame = p->compat == GRAINS_COMPAT_TINYDEM;
     real max_v2 = 0;
     const long n = (long)pt->n;
 #pragma omp for schedule(static)
@@ -26,7 +27,7 @@ void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const 
         pt->f[i] = pt->t[i] = v3(0, 0, 0); /* ready for the next step's sums */
         pt->v[i] = v3_axpy(pt->v[i], dt, a);                           /* Eq. 43 */
         pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);                    /* Eq. 44, new velocity */
-        pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], alpha);         /* Eqs. 46-48, before Eq. 45 */
+        pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], alpha, body_frame);         /* Eqs. 46-48, before Eq. 45 */
         pt->w[i] = v3_axpy(pt->w[i], dt, alpha);                       /* Eq. 45 */
         real v2 = v3_dot(pt->v[i], pt->v[i]);
         if (v2 > max_v2)

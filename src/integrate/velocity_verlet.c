@@ -27,6 +27,7 @@ void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const 
 {
     const real dt = p->dt, half = dt / 2;
     const vec3 zero = {0, 0, 0};
+    const int body_frame = p->compat == GRAINS_COMPAT_TINYDEM;
     real max_v2 = 0;
     const long n = (long)pt->n;
 #pragma omp for schedule(static)
@@ -37,7 +38,7 @@ void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const 
         pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 8 */
         pt->w[i] = v3_axpy(pt->w[i], half, alpha);
         pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);        /* Eq. 9 */
-        pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], zero); /* exact rotation by w(t + dt/2) dt */
+        pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], zero, body_frame); /* exact rotation by w(t + dt/2) dt */
         real v2 = v3_dot(pt->v[i], pt->v[i]);
         if (v2 > max_v2)
             max_v2 = v2;

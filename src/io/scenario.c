@@ -25,6 +25,7 @@ typedef struct {
 } key_info;
 
 static const char *const friction_orders[] = {"tinydem", "increment_first", NULL};
+static const char *const compats[] = {"none", "tinydem", NULL};
 static const char *const integrators[] = {"euler", "verlet", "verlet_improved", "variational_left",
                                            "variational_midpoint", NULL};
 /* indexed by the axis mask: bit 0 x, bit 1 y, bit 2 z */
@@ -67,8 +68,13 @@ static const key_info keys[] = {
     {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)", NULL},
     {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)", NULL},
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL},
+    {"compat", K_CHOICE, P(compat), "-",
+     "\"none\" (the physically correct choices) or \"tinydem\" (every TinyDEM convention: friction order, Eq. 46 "
+     "as printed; runs follow TinyDEM to round-off)",
+     compats},
     {"friction_order", K_CHOICE, P(friction_order), "-",
-     "\"tinydem\" (force from the old spring, then Eq. 52) or \"increment_first\" (euler only)", friction_orders},
+     "\"increment_first\" (default; Eq. 52, then the force) or \"tinydem\" (force from the old spring, then Eq. 52; "
+     "the default with compat = \"tinydem\"); euler only", friction_orders},
     {"integrator", K_CHOICE, P(integrator), "-",
      "\"euler\" (TinyDEM), \"verlet\", \"verlet_improved\", or the implicit \"variational_left\" (first order) or "
      "\"variational_midpoint\" (second order; frictionless, no bonds)",

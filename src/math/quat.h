@@ -37,17 +37,28 @@ static inline quat quat_turn(real scale, vec3 axis, real axis2)
     return r;
 }
 
-/* SPIRAL, synchronous form (Eqs. 46-47): q <- q (cos phi, sin phi w/|w|)
- * (cos theta, sin theta alpha/|alpha|), phi = dt/2 |w|, theta = (dt/2)^2 |alpha|.
- * Each factor is applied only when its vector is non-zero, as the paper says. */
-static inline quat quat_spiral(quat q, real dt, vec3 w, vec3 alpha)
+/* SPIRAL, synchronous form (Eqs. 46-47) with phi = dt/2 |w|, theta =
+ * (dt/2)^2 |alpha|; each factor is applied only when its vector is non-zero,
+ * as the paper says. q maps body to world coordinates and w, alpha are world-
+ * frame vectors, so the turns multiply from the left:
+ * q <- (cos phi, sin phi w/|w|) (cos theta, sin theta alpha/|alpha|) q.
+ * The printed Eq. 46 multiplies from the right, which turns about the axis
+ * q* w q instead of w: the same only while q is the identity (`body_frame`
+ * keeps the printed form, compat = "tinydem"). */
+static inline quat quat_spiral(quat q, real dt, vec3 w, vec3 alpha, int body_frame)
 {
-    real w2 = v3_dot(w, w);
-    if (w2 > 0)
-        q = quat_mul(q, quat_turn(dt / 2, w, w2));
-    real alpha2 = v3_dot(alpha, alpha);
+    real w2 = v3_dot(w, w), alpha2 = v3_dot(alpha, alpha);
+    if (body_frame) {
+        if (w2 > 0)
+            q = quat_mul(q, quat_turn(dt / 2, w, w2));
+        if (alpha2 > 0)
+            q = quat_mul(q, quat_turn(dt * dt / 4, alpha, alpha2));
+        return q;
+    }
     if (alpha2 > 0)
-        q = quat_mul(q, quat_turn(dt * dt / 4, alpha, alpha2));
+        q = quat_mul(quat_turn(dt * dt / 4, alpha, alpha2), q);
+    if (w2 > 0)
+        q = quat_mul(quat_turn(dt / 2, w, w2), q);
     return q;
 }
 

@@ -73,7 +73,8 @@ static void end_team(grains_sim *sim, void *ctx)
         pt->v[i] = v3_axpy(vi->vq[i], h / m, vi->Ad[i]);
         real decay = h * 10 * implicit_drag(sim, (uint32_t)i) / 3; /* Eq. 4 */
         vec3 w = v3_scale((1 - decay / 2) / (1 + decay / 2), pt->w[i]);
-        pt->q[i] = quat_spiral(pt->q[i], h, pt->w[i], v3_scale(1 / h, v3_sub(w, pt->w[i])));
+        pt->q[i] = quat_spiral(pt->q[i], h, pt->w[i], v3_scale(1 / h, v3_sub(w, pt->w[i])),
+                               sim->p.compat == GRAINS_COMPAT_TINYDEM);
         pt->w[i] = w;
     }
 }
