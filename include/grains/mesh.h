@@ -21,6 +21,7 @@ typedef struct {
     int radius_index;       /* index into grains_params.R_mesh */
     real R;                 /* [L] radius of the element */
     int material;           /* GRAINS_MESH_MATERIAL_DEFAULT, -1 rigid, or a material */
+    int body;               /* in a simulation: which of its meshes the element belongs to */
     grains_vec3 lo, hi;     /* bounding box of the vertices, grown by R */
 } grains_mesh_element;
 
@@ -41,6 +42,9 @@ grains_status grains_mesh_add_vertex(grains_mesh *m, grains_vec3 x, grains_error
  * (repeated vertices, zero area). */
 grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, int radius_index, real R,
                                       grains_error *err);
+
+/* Recomputes every element's bounding box after vertices have moved. */
+void grains_mesh_update_bounds(grains_mesh *m);
 
 /* x minus the point of element `e` closest to x (see geometry/primitives.h). */
 grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x);

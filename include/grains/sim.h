@@ -7,6 +7,7 @@
 
 #include "grains/error.h"
 #include "grains/mesh.h"
+#include "grains/motion.h"
 #include "grains/params.h"
 
 typedef struct grains_sim grains_sim;
@@ -45,11 +46,36 @@ typedef struct {
 grains_status grains_sim_create(grains_sim **out, const grains_params *params, grains_error *err);
 void grains_sim_destroy(grains_sim *sim);
 
-/* Copies the mesh; the caller keeps its own. Radii are taken from each
- * element's radius_index, which must exist in params.R_mesh; an element of
- * GRAINS_MESH_MATERIAL_DEFAULT gets params.mesh_material. */
+#define GRAINS_MAX_MESHES 64
+
+/* Adds a copy of `mesh` (the caller keeps its own) that moves by `motion`
+ * (NULL: fixed); its index is the number of meshes added before it. Radii
+ * are taken from each element's radius_index, which must exist in
+ * params.R_mesh; an element of GRAINS_MESH_MATERIAL_DEFAULT gets
+ * params.mesh_material. Moving meshes need an explicit integrator. */
+grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, const grains_motion *motion,
+                                  grains_error *err);
+
+/* Replaces every mesh by one fixed copy of `mesh` (NULL: none); the
+ * contacts with the old meshes end. */
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err);
-const grains_mesh *grains_sim_mesh(const grains_sim *sim); /* borrowed, may be NULL */
+
+/* Every mesh's elements together, vertices where they are now (each
+ * element's `body` says which mesh it belongs to); borrowed, may be NULL. */
+const grains_mesh *grains_sim_mesh(const grains_sim *sim);
+size_t grains_sim_mesh_count(const grains_sim *sim);
+
+/* Where mesh k is and what the particles do to it. */
+typedef struct {
+    grains_vec3 shift;     /* [L] translation from its file's position */
+    double angle;          /* [rad] turn about its motion's axis */
+    grains_vec3 velocity;  /* [L/T] of its reference point (the motion's point) */
+    double omega;          /* [1/T] about its motion's axis */
+    grains_vec3 force;     /* [ML/T^2] of the particles on the mesh, last step */
+    grains_vec3 torque;    /* [ML^2/T^2] about the reference point, last step */
+} grains_wall;
+
+void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
 
 /* Adds a particle; checks that all values are finite, R > 0, |q| = 1 and
  * that its material exists. */

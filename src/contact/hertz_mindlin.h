@@ -62,6 +62,9 @@ typedef struct {
     vec3 f, t_i, t_j;
     real delta;        /* [L] overlap, Eq. 7 */
     real R_eff;        /* [L] R*, Eq. 17 */
+    real k_tangent;    /* [M/T^2] d|f_n|/d delta of the spring (hm_contact only; a servo wall's
+                        * control reads it) */
+    real c_n;          /* [M/T] normal dashpot (hm_contact only) */
 } hm_result;
 
 /* Derives every pair's constants from the materials and pair values. */

@@ -211,6 +211,8 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
     h->ut = u_t;
 
     hm_compose(&k, f_n, f_s, f_r, f_t, pr->wall, out);
+    out->k_tangent = hp->linear ? c.kn : 1.5 * c.kn; /* Hertz: k delta^(3/2) */
+    out->c_n = c.cn;
 }
 
 #endif

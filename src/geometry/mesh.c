@@ -99,6 +99,12 @@ grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, 
     return GRAINS_OK;
 }
 
+void grains_mesh_update_bounds(grains_mesh *m)
+{
+    for (size_t e = 0; e < m->n_elements; e++)
+        element_box(m, &m->elements[e]);
+}
+
 grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x)
 {
     const grains_mesh_element *el = &m->elements[e];

@@ -53,9 +53,36 @@ static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real
 
 /* One contact of particle i (material mat_i) with mesh element e (the wall
  * convention). */
+/* What particle i's contact with a wall gave the particle: added to the
+ * block's sums for the wall's body (force, and moment about the origin). */
+static inline void add_to_wall(vec3 *wall_sum, int body, vec3 x_i, const hm_result *r)
+{
+    vec3 *sum = &wall_sum[WALL_SUMS * body];
+    sum[0] = v3_add(sum[0], r->f);
+    sum[1] = v3_add(sum[1], v3_add(v3_cross(x_i, r->f), r->t_i));
+}
+
+/* A servo wall's control needs its contacts' stiffness and damping. */
+static inline void add_stiffness(vec3 *wall_sum, int body, const hm_result *r)
+{
+    vec3 *sum = &wall_sum[WALL_SUMS * body + 2];
+    sum->x += r->k_tangent;
+    sum->y += r->c_n;
+}
+
+/* The velocity and spin of a moving wall at the contact point of particle
+ * i, which lies r_i = R_i - delta/2 from its centre towards the wall. */
+static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, real R_i, real reach, vec3 *v_j,
+                               vec3 *w_j)
+{
+    real d = sqrt(d2), r_i = R_i - (reach - d) / 2;
+    *v_j = walls_point_velocity(wb, v3_axpy(x_i, -r_i / d, dx));
+    *w_j = v3_scale(wb->now.omega, wb->motion.axis);
+}
+
 __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
                                                               store_stream *s, force_diag *d, hm_result *r,
-                                                              const int attracting, const int mixed)
+                                                              vec3 *wall_sum, const int attracting, const int mixed)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
@@ -75,6 +102,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
             return 0;
         r->f = far_attraction(&sim->p, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
+        add_to_wall(wall_sum, el->body, pt->x[i], r);
         return 1;
     }
     if (d2 == 0) {
@@ -86,11 +114,18 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     hm_history *h = contact_history(s, entry);
     if (!h)
         return 0;
-    hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], zero, pt->w[i], zero, 1, law,
+    vec3 v_j = zero, w_j = zero;
+    const wall_body *wb = &sim->wl.body[el->body];
+    if (wb->moving)
+        wall_motion(wb, pt->x[i], dx, d2, pt->R[i], reach, &v_j, &w_j);
+    hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
                   sim->hp.rho[mat_i], 0};
     hm_contact(&sim->hp, &pr, h, r);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (reach - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
+    add_to_wall(wall_sum, el->body, pt->x[i], r);
+    if (wb->motion.type == GRAINS_MOTION_SERVO)
+        add_stiffness(wall_sum, el->body, r);
     note_overlap(d, r->delta, 2 * r->R_eff, i);
     return 1;
 }
@@ -102,8 +137,8 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
  * constant 0 for the common run, and general (the flags cost the common loop
  * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
-                                                              force_diag *d, const int periodic, const int attracting,
-                                                              const int mixed, const int bonded)
+                                                              force_diag *d, vec3 *wall_sum, const int periodic,
+                                                              const int attracting, const int mixed, const int bonded)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
@@ -128,7 +163,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) {
-            if (wall_contact(sim, i, mat_i, entry, s, d, &r, attracting, mixed)) {
+            if (wall_contact(sim, i, mat_i, entry, s, d, &r, wall_sum, attracting, mixed)) {
                 f_i = v3_add(f_i, r.f);
                 t_i = v3_add(t_i, r.t_i);
             }
@@ -178,17 +213,18 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
     pt->t[i] = v3_add(pt->t[i], t_i);
 }
 
-__attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d)
+__attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d,
+                                                        vec3 *wall_sum)
 {
-    contacts_of(sim, i, s, d, 0, 0, 0, 0);
+    contacts_of(sim, i, s, d, wall_sum, 0, 0, 0, 0);
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
  * pairs that do not touch, or bonds (a bonded pair has no contact). */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
-                                                                force_diag *d)
+                                                                force_diag *d, vec3 *wall_sum)
 {
-    contacts_of(sim, i, s, d, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0);
+    contacts_of(sim, i, s, d, wall_sum, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -222,11 +258,15 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
             /* a block's particles are one range in memory, its histories another */
             store_stream s;
             store_open(&s, &sim->cs, b, q);
+            /* the block's own sums of what each mesh gave its particles */
+            vec3 *wall_sum = sim->wl.n ? &sim->wl.block_sum[WALL_SUMS * sim->wl.n * b] : NULL;
+            if (wall_sum)
+                memset(wall_sum, 0, WALL_SUMS * sim->wl.n * sizeof *wall_sum);
             for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                 if (general)
-                    particle_contacts_general(sim, i, &s, d);
+                    particle_contacts_general(sim, i, &s, d, wall_sum);
                 else
-                    particle_contacts(sim, i, &s, d);
+                    particle_contacts(sim, i, &s, d, wall_sum);
             store_close(&s);
             d->history_failed |= sim->cs.block[b].failed;
         }

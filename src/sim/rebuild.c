@@ -126,6 +126,8 @@ static void wrap_positions(grains_sim *sim)
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
     wrap_positions(sim);
+    if (sim->mesh)
+        walls_listed(&sim->wl, sim->mesh); /* the lists see the meshes where they are now */
     real R_big = largest_radius(&sim->pt);
     /* A cell must hold every pair within reach (2 R_big + the list's pad), and
      * every particle a spawn attempt of radius R_max may touch after moving skin/2. */
@@ -134,6 +136,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     grains_status s = name_contacts(sim, &hn, err);
     if (s == GRAINS_OK)
         s = sort_particles(sim, &hn, err);
+    if (s == GRAINS_OK)
+        s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
     if (s == GRAINS_OK)
         s = build_lists(sim, R_big, err);
     if (s == GRAINS_OK)

@@ -85,6 +85,7 @@ void grains_sim_destroy(grains_sim *sim)
         return;
     particles_free(&sim->pt);
     grains_mesh_destroy(sim->mesh);
+    walls_clear(&sim->wl);
     grid_free(&sim->grid);
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
@@ -98,49 +99,115 @@ void grains_sim_destroy(grains_sim *sim)
     free(sim);
 }
 
-static grains_status copy_mesh(grains_mesh **out, const grains_mesh *src, const grains_params *p, grains_error *err)
+/* Checks element e of a mesh being added against the run's radii and materials. */
+static grains_status check_element(const grains_mesh_element *el, size_t e, const grains_params *p, grains_error *err)
 {
-    grains_mesh *m;
-    grains_status s = grains_mesh_create(&m, err);
+    if (el->radius_index < 0 || el->radius_index >= p->n_mesh_radii)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "mesh element %zu uses radius index %d, but only %d mesh radii are given (R_mesh)", e,
+                                el->radius_index, p->n_mesh_radii);
+    if (el->material < GRAINS_MESH_MATERIAL_DEFAULT || el->material >= p->n_materials)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "mesh element %zu has material %d; materials are 0 to %d (-1 rigid)", e, el->material,
+                                p->n_materials - 1);
+    return GRAINS_OK;
+}
+
+/* Appends src's vertices and elements to the combined mesh as body `body`;
+ * on failure the combined mesh is as it was. */
+static grains_status append_mesh(grains_mesh *m, const grains_mesh *src, int body, const grains_params *p,
+                                 grains_error *err)
+{
+    size_t first_vertex = m->n_vertices, first_element = m->n_elements;
+    grains_status s = GRAINS_OK;
     for (size_t k = 0; s == GRAINS_OK && k < src->n_vertices; k++)
         s = grains_mesh_add_vertex(m, src->vertices[k], err);
     for (size_t e = 0; s == GRAINS_OK && e < src->n_elements; e++) {
         const grains_mesh_element *el = &src->elements[e];
-        if (el->radius_index < 0 || el->radius_index >= p->n_mesh_radii)
-            s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
-                                 "mesh element %zu uses radius index %d, but only %d mesh radii are given (R_mesh)",
-                                 e, el->radius_index, p->n_mesh_radii);
-        else if (el->material < GRAINS_MESH_MATERIAL_DEFAULT || el->material >= p->n_materials)
-            s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
-                                 "mesh element %zu has material %d; materials are 0 to %d (-1 rigid)", e,
-                                 el->material, p->n_materials - 1);
-        else
-            s = grains_mesh_add_element(m, el->n, el->v, el->radius_index, p->R_mesh[el->radius_index], err);
-        if (s == GRAINS_OK) /* the run's mesh_material for an element that names none */
-            m->elements[e].material = el->material == GRAINS_MESH_MATERIAL_DEFAULT ? p->mesh_material : el->material;
+        uint32_t v[4];
+        for (int k = 0; k < 4; k++)
+            v[k] = el->v[k] + (uint32_t)first_vertex;
+        if ((s = check_element(el, e, p, err)) == GRAINS_OK)
+            s = grains_mesh_add_element(m, el->n, v, el->radius_index, p->R_mesh[el->radius_index], err);
+        if (s == GRAINS_OK) { /* the run's mesh_material for an element that names none */
+            grains_mesh_element *added = &m->elements[m->n_elements - 1];
+            added->material = el->material == GRAINS_MESH_MATERIAL_DEFAULT ? p->mesh_material : el->material;
+            added->body = body;
+        }
     }
     if (s != GRAINS_OK) {
-        grains_mesh_destroy(m);
+        m->n_vertices = first_vertex;
+        m->n_elements = first_element;
+    }
+    return s;
+}
+
+grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, const grains_motion *motion,
+                                  grains_error *err)
+{
+    grains_motion fixed = grains_motion_fixed();
+    if (!motion)
+        motion = &fixed;
+    if (motion->type != GRAINS_MOTION_FIXED && grains_integrator_variational(sim->p.integrator))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "a moving mesh needs an explicit integrator (euler, verlet or verlet_improved): the "
+                                "variational integrators take walls as fixed");
+    if (sim->wl.n >= GRAINS_MAX_MESHES)
+        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %d meshes", GRAINS_MAX_MESHES);
+    grains_status s = sim->mesh ? GRAINS_OK : grains_mesh_create(&sim->mesh, err);
+    if (s != GRAINS_OK)
+        return s;
+    uint32_t first = (uint32_t)sim->mesh->n_vertices;
+    if ((s = append_mesh(sim->mesh, mesh, (int)sim->wl.n, &sim->p, err)) != GRAINS_OK)
+        return s;
+    s = walls_add(&sim->wl, sim->mesh, first, (uint32_t)mesh->n_vertices, motion, err);
+    if (s == GRAINS_OK) {
+        real t = grains_sim_time(sim);
+        s = walls_move(&sim->wl, sim->mesh, t, t, err);
+    }
+    if (s != GRAINS_OK) { /* nothing added */
+        sim->mesh->n_vertices = first;
+        while (sim->mesh->n_elements && sim->mesh->elements[sim->mesh->n_elements - 1].body == (int)sim->wl.n)
+            sim->mesh->n_elements--;
         return s;
     }
-    *out = m;
+    sim->need_rebuild = 1;
     return GRAINS_OK;
 }
 
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err)
 {
-    grains_mesh *m = NULL;
-    if (mesh) {
-        grains_status s = copy_mesh(&m, mesh, &sim->p, err);
-        if (s != GRAINS_OK)
-            return s;
+    /* Histories of the old meshes' contacts end with them, at the rebuild. */
+    grains_mesh *old = sim->mesh;
+    walls old_walls = sim->wl;
+    sim->mesh = NULL;
+    memset(&sim->wl, 0, sizeof sim->wl);
+    grains_status s = mesh ? grains_sim_add_mesh(sim, mesh, NULL, err) : GRAINS_OK;
+    if (s != GRAINS_OK) {
+        grains_mesh_destroy(sim->mesh);
+        walls_clear(&sim->wl);
+        sim->mesh = old;
+        sim->wl = old_walls;
+        return s;
     }
-    /* Histories of the old mesh's contacts end with it, at the rebuild. */
+    grains_mesh_destroy(old);
+    walls_clear(&old_walls);
     sim->drop_mesh_histories = 1;
-    grains_mesh_destroy(sim->mesh);
-    sim->mesh = m;
     sim->need_rebuild = 1;
     return GRAINS_OK;
+}
+
+size_t grains_sim_mesh_count(const grains_sim *sim) { return sim->wl.n; }
+
+void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out)
+{
+    const wall_body *b = &sim->wl.body[k];
+    out->shift = b->now.shift;
+    out->angle = b->now.angle;
+    out->velocity = b->now.velocity;
+    out->omega = b->now.omega;
+    out->force = b->force;
+    out->torque = b->torque;
 }
 
 const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }

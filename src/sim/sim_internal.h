@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 
+#include "boundary/walls.h"
 #include "contact/hertz_mindlin.h"
 #include "contact/store.h"
 #include "grains/sim.h"
@@ -105,7 +106,8 @@ struct grains_sim {
     int mixed;                  /* several materials, or a pair that does not touch: the
                                  * force loop looks up each pair's law */
     grains_particles pt;
-    grains_mesh *mesh;          /* owned copy, NULL without mesh */
+    grains_mesh *mesh;          /* every mesh's vertices (where they are now) and elements, or NULL */
+    walls wl;                   /* the meshes as bodies: motion, force and torque */
     periodic_box box;           /* periodic axes (mask 0: none) */
     grains_grid grid;
     grains_neighbors nb;

@@ -15,9 +15,24 @@
 #define THREAD_ID() 0
 #endif
 
+/* A pair listed within the skin can touch only after the two have closed
+ * it: particles by 2 x their bound, a particle and a wall by the particle's
+ * bound plus the wall's displacement. */
 static int lists_stale(const grains_sim *sim)
 {
-    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->diag.history_failed;
+    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 ||
+           sim->displacement + walls_displacement(&sim->wl) > sim->p.skin || sim->diag.history_failed;
+}
+
+/* Boundaries move to where the forces of this step see them: at t with
+ * Euler (forces from x(t), v(t)), at t + dt with Verlet (forces from
+ * x(t + dt), v(t + dt/2)). */
+static grains_status move_boundaries(grains_sim *sim, int euler, grains_error *err)
+{
+    if (!sim->wl.any_moving)
+        return GRAINS_OK;
+    real t = grains_sim_time(sim), dt = sim->p.dt;
+    return euler ? walls_move(&sim->wl, sim->mesh, t, t, err) : walls_move(&sim->wl, sim->mesh, t + dt, t + dt / 2, err);
 }
 
 /* `i` is a storage index; the message names the particle's id. */
@@ -147,6 +162,8 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     int euler = sim->p.integrator == GRAINS_INTEGRATOR_EULER;
     if (!euler)
         verlet_drift(sim);
+    if ((s = move_boundaries(sim, euler, err)) != GRAINS_OK)
+        return s;
     if (lists_stale(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)
         return s;
     if (!sim->bonds.formed && sim->p.bond_tolerance > 0) {
@@ -160,6 +177,8 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     if (added && (s = sim_rebuild(sim, err)) != GRAINS_OK)
         return s;
     force_diag total = forces_and_motion(sim);
+    if (sim->wl.n)
+        walls_gather(&sim->wl, sim->grid.n_blocks);
     sim->diag = total;
     sim->max_overlap = total.max_num / total.max_den;
     if (!stable(sim, &total)) {

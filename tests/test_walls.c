@@ -1,0 +1,382 @@
+/* Meshes that move (docs/scenario.md, "Meshes that move"). Each test states
+ * the physical fact it checks:
+ * - a plate moving at U hits a sphere at rest and gives it U (1 + e), the
+ *   same to round-off as the sphere hitting the plate at rest at -U
+ *   (Galilean invariance);
+ * - a sphere dropped on a belt moving at V ends rolling at 2V/7;
+ * - a rotating paddle gives a sphere at rest (1 + e) omega r;
+ * - a plate vibrating below 1 g carries a sphere; above 1 g it takes off;
+ * - a closed box moving at constant velocity gives the same relative motion
+ *   as a box at rest;
+ * - the force on the walls is minus the sum of their contact forces
+ *   (momentum balance of the particles), and the torque on a floor is the
+ *   moment of the weight resting on it;
+ * - a servo lid holds its target force. */
+#include "check.h"
+#include "support.h"
+
+#define PI 3.14159265358979323846
+
+static const char *const names[] = {"euler", "verlet", "verlet_improved"};
+
+/* A mesh of n rectangles, corners 4k .. 4k+3 in order. */
+static grains_mesh *rectangles(const grains_vec3 *corner, int n)
+{
+    grains_mesh *m;
+    grains_error err;
+    grains_mesh_create(&m, &err);
+    for (int r = 0; r < n; r++) {
+        for (int k = 0; k < 4; k++)
+            grains_mesh_add_vertex(m, corner[4 * r + k], &err);
+        uint32_t v[4] = {4 * (uint32_t)r, 4 * (uint32_t)r + 1, 4 * (uint32_t)r + 2, 4 * (uint32_t)r + 3};
+        if (grains_mesh_add_element(m, 4, v, 0, 0, &err) != GRAINS_OK) {
+            fprintf(stderr, "rectangles: %s\n", err.message);
+            exit(1);
+        }
+    }
+    return m;
+}
+
+static void add_mesh(grains_sim *sim, grains_mesh *m, const grains_motion *motion)
+{
+    grains_error err;
+    if (grains_sim_add_mesh(sim, m, motion, &err) != GRAINS_OK) {
+        fprintf(stderr, "add_mesh: %s\n", err.message);
+        exit(1);
+    }
+    grains_mesh_destroy(m);
+}
+
+static void advance(grains_sim *sim, long n)
+{
+    grains_error err;
+    if (grains_sim_advance(sim, n, &err) != GRAINS_OK) {
+        fprintf(stderr, "advance: %s\n", err.message);
+        exit(1);
+    }
+}
+
+/* Steps until the particles have touched something and are free again. */
+static void until_parted(grains_sim *sim)
+{
+    grains_thermo th;
+    int touched = 0;
+    for (long k = 0; k < 1000000; k++) {
+        advance(sim, 1);
+        grains_sim_thermo(sim, &th);
+        touched |= th.n_contacts > 0;
+        if (touched && th.n_contacts == 0)
+            return;
+    }
+}
+
+static grains_params impact_params(int integrator)
+{
+    grains_params p = scene_params();
+    p.integrator = (grains_integrator)integrator;
+    p.R_min = p.R_max = 0.01;
+    p.E = 1e7;
+    p.e_n = 0.5;
+    p.dt = grains_params_default_dt(&p) / 10; /* about 100 steps per contact */
+    return p;
+}
+
+/* The plate x = x0 (square, side 0.2) moving at u along x. */
+static grains_mesh *plate_x(double x0)
+{
+    const grains_vec3 c[4] = {{x0, -0.1, -0.1}, {x0, 0.1, -0.1}, {x0, 0.1, 0.1}, {x0, -0.1, 0.1}};
+    return rectangles(c, 1);
+}
+
+static double moving_plate(int integrator, double U, double v_sphere)
+{
+    grains_params p = impact_params(integrator);
+    grains_sim *sim = scene(&p);
+    grains_motion m = grains_motion_fixed();
+    if (U != 0) {
+        m.type = GRAINS_MOTION_LINEAR;
+        m.velocity = (grains_vec3){U, 0, 0};
+    }
+    add_mesh(sim, plate_x(0), &m);
+    add(sim, (grains_vec3){0.0101, 0, 0}, (grains_vec3){v_sphere, 0, 0}, (grains_vec3){0, 0, 0}, 0.01);
+    until_parted(sim);
+    double v = get(sim, 0).v.x;
+    grains_sim_destroy(sim);
+    return v;
+}
+
+static void plate_hits_sphere(test_ctx *t)
+{
+    const double U = 0.5, e = 0.5;
+    for (int k = 0; k < 3; k++) {
+        double moving = moving_plate(k, U, 0), still = moving_plate(k, 0, -U);
+        printf("  %s: plate at %g m/s gives %.9f m/s, U(1+e) = %g; sphere at -U off a plate at rest: %.9f\n",
+               names[k], U, moving, U * (1 + e), still);
+        /* Hertz-Mindlin's damping (Eq. 21) meets e_n to 2e-3 (docs/model.md) */
+        CHECK_REL(t, moving, U * (1 + e), 3e-3, "plate hits sphere");
+        CHECK_ABS(t, moving - U, still, 1e-12, "Galilean: in the plate's frame the same bounce");
+    }
+}
+
+/* A sphere set down on a belt (z = 0) moving at V along x. */
+static void belt(test_ctx *t)
+{
+    const double V = 0.1, R = 0.01;
+    for (int k = 0; k < 3; k++) {
+        grains_params p = impact_params(k);
+        p.g = (grains_vec3){0, 0, -9.81};
+        p.mu_s = 0.5, p.mu_r = 0, p.mu_t = 0;
+        grains_sim *sim = scene(&p);
+        grains_motion m = grains_motion_fixed();
+        m.type = GRAINS_MOTION_LINEAR;
+        m.velocity = (grains_vec3){V, 0, 0};
+        const grains_vec3 c[4] = {{-1, -0.1, 0}, {1, -0.1, 0}, {1, 0.1, 0}, {-1, 0.1, 0}};
+        add_mesh(sim, rectangles(c, 1), &m);
+        add(sim, (grains_vec3){0, 0, R}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R);
+        advance(sim, (long)(0.2 / grains_sim_params(sim)->dt)); /* slipping ends after 2V / (7 mu g) = 6 ms */
+        grains_particle s = get(sim, 0);
+        printf("  %s: belt at %g m/s: sphere at %.6f m/s (2V/7 = %.6f), spin %.4f rad/s (v/R = %.4f)\n", names[k], V,
+               s.v.x, 2 * V / 7, s.w.y, s.v.x / R);
+        /* the contact spring rings at the resting overlap: 1e-3 */
+        CHECK_REL(t, s.v.x, 2 * V / 7, 1e-3, "sphere on a belt ends at 2V/7");
+        CHECK_REL(t, s.w.y, (s.v.x - V) / R, 1e-3 * 7 / 5, "rolling without slip on the belt");
+        grains_sim_destroy(sim);
+    }
+}
+
+/* A paddle in the plane y = 0 from the axis to r = 0.2, turning about z. */
+static void paddle(test_ctx *t)
+{
+    const double omega = 2, r = 0.1, e = 0.5;
+    for (int k = 0; k < 3; k++) {
+        grains_params p = impact_params(k);
+        p.mu_s = 0;
+        grains_sim *sim = scene(&p);
+        grains_motion m = grains_motion_fixed();
+        m.type = GRAINS_MOTION_ROTATE;
+        m.axis = (grains_vec3){0, 0, 1};
+        m.omega = omega;
+        const grains_vec3 c[4] = {{0, 0, -0.05}, {0.2, 0, -0.05}, {0.2, 0, 0.05}, {0, 0, 0.05}};
+        add_mesh(sim, rectangles(c, 1), &m);
+        add(sim, (grains_vec3){r, 0.0101, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 0.01);
+        until_parted(sim);
+        grains_particle s = get(sim, 0);
+        double speed = sqrt(s.v.x * s.v.x + s.v.y * s.v.y);
+        printf("  %s: paddle at %g rad/s hits at r = %g: %.6f m/s, (1+e) omega r = %g\n", names[k], omega, r, speed,
+               (1 + e) * omega * r);
+        /* the paddle turns 1e-3 rad during the contact: the normal moves by that */
+        CHECK_REL(t, speed, (1 + e) * omega * r, 5e-3, "rotating paddle gives (1+e) omega r");
+        grains_sim_destroy(sim);
+    }
+}
+
+/* A sphere on a plate vibrating along z at 10 Hz with peak acceleration
+ * gamma g, starting at its top (phase pi/2, at rest): the fraction of steps
+ * after the first period in which the sphere is off the plate. */
+static double vibrating(int integrator, double gamma)
+{
+    const double f = 10, A = gamma * 9.81 / (4 * PI * PI * f * f), R = 0.005;
+    grains_params p = impact_params(integrator);
+    p.R_min = p.R_max = R;
+    p.E = 1e9;
+    p.g = (grains_vec3){0, 0, -9.81};
+    grains_sim *sim = scene(&p);
+    grains_motion m = grains_motion_fixed();
+    m.type = GRAINS_MOTION_VIBRATE;
+    m.axis = (grains_vec3){0, 0, 1};
+    m.amplitude = A, m.frequency = f, m.phase = PI / 2;
+    const grains_vec3 c[4] = {{-0.1, -0.1, 0}, {0.1, -0.1, 0}, {0.1, 0.1, 0}, {-0.1, 0.1, 0}};
+    add_mesh(sim, rectangles(c, 1), &m);
+    add(sim, (grains_vec3){0, 0, A + R}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R);
+    long period = (long)(1 / (f * grains_sim_params(sim)->dt)), off = 0;
+    advance(sim, period);
+    grains_thermo th;
+    for (long k = 0; k < 2 * period; k++) {
+        advance(sim, 1);
+        grains_sim_thermo(sim, &th);
+        off += th.n_contacts == 0;
+    }
+    grains_sim_destroy(sim);
+    return (double)off / (double)(2 * period);
+}
+
+static void vibration(test_ctx *t)
+{
+    for (int k = 0; k < 3; k++) {
+        double below = vibrating(k, 0.5), above = vibrating(k, 2);
+        printf("  %s: vibrating plate: off the plate %.3f of the time at 0.5 g, %.3f at 2 g\n", names[k], below, above);
+        CHECK(t, below == 0, "%s: below 1 g the plate carries the sphere (off %.3g of the time)", names[k], below);
+        CHECK(t, above > 0.3, "%s: above 1 g the sphere takes off (off %.3g of the time)", names[k], above);
+    }
+}
+
+/* The walls of a closed cube [0, L]^3. */
+static grains_mesh *cube(double L)
+{
+    const grains_vec3 c[24] = {
+        {0, 0, 0}, {L, 0, 0}, {L, L, 0}, {0, L, 0},   {0, 0, L}, {L, 0, L}, {L, L, L}, {0, L, L},
+        {0, 0, 0}, {L, 0, 0}, {L, 0, L}, {0, 0, L},   {0, L, 0}, {L, L, 0}, {L, L, L}, {0, L, L},
+        {0, 0, 0}, {0, L, 0}, {0, L, L}, {0, 0, L},   {L, 0, 0}, {L, L, 0}, {L, L, L}, {L, 0, L}};
+    return rectangles(c, 6);
+}
+
+static const grains_vec3 box_x[4] = {{0.02, 0.02, 0.03}, {0.05, 0.03, 0.02}, {0.07, 0.07, 0.05}, {0.03, 0.06, 0.07}};
+static const grains_vec3 box_v[4] = {{0.4, 0.1, -0.2}, {-0.3, 0.2, 0.1}, {0.1, -0.4, 0.3}, {0.2, 0.3, -0.5}};
+
+/* Four spheres in a cube of side 0.1 that moves at V. */
+static grains_sim *box_run(int integrator, grains_vec3 V, long steps)
+{
+    grains_params p = impact_params(integrator);
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.mu_s = 0.4, p.mu_r = 0.1;
+    grains_sim *sim = scene(&p);
+    grains_motion m = grains_motion_fixed();
+    m.type = GRAINS_MOTION_LINEAR;
+    m.velocity = V;
+    add_mesh(sim, cube(0.1), &m);
+    for (int k = 0; k < 4; k++)
+        add(sim, box_x[k], (grains_vec3){box_v[k].x + V.x, box_v[k].y + V.y, box_v[k].z + V.z},
+            (grains_vec3){0, 0, 0}, 0.01);
+    advance(sim, steps);
+    return sim;
+}
+
+static void moving_box(test_ctx *t)
+{
+    const grains_vec3 V = {0.3, -0.2, 0.1}, none = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        const long steps = 10000; /* every sphere hits walls and others a few times */
+        grains_sim *a = box_run(k, V, steps), *b = box_run(k, none, steps);
+        double T = grains_sim_time(a), dx = 0, dv = 0, dw = 0;
+        grains_thermo th;
+        grains_sim_thermo(a, &th);
+        for (size_t i = 0; i < 4; i++) {
+            grains_particle pa = get(a, i), pb = get(b, i);
+            dx = fmax(dx, fabs(pa.x.x - V.x * T - pb.x.x) + fabs(pa.x.y - V.y * T - pb.x.y) +
+                              fabs(pa.x.z - V.z * T - pb.x.z));
+            dv = fmax(dv, fabs(pa.v.x - V.x - pb.v.x) + fabs(pa.v.y - V.y - pb.v.y) + fabs(pa.v.z - V.z - pb.v.z));
+            dw = fmax(dw, fabs(pa.w.x - pb.w.x) + fabs(pa.w.y - pb.w.y) + fabs(pa.w.z - pb.w.z));
+        }
+        printf("  %s: box moving at (0.3, -0.2, 0.1) m/s vs at rest, %ld steps (t = %.3f s): |dx| %.3g m, |dv| %.3g "
+               "m/s, |dw| %.3g rad/s\n", names[k], steps, T, dx, dv, dw);
+        /* round-off of positions 0.1 m apart (1e-17 m) grown over a dozen impacts: 1e-13 m measured */
+        CHECK(t, dx < 1e-11 && dv < 1e-9 && dw < 1e-7, "%s: relative motion in a moving box is that in a box at rest",
+              names[k]);
+        grains_sim_destroy(a);
+        grains_sim_destroy(b);
+    }
+}
+
+/* Momentum of the particles, and their weight. */
+static grains_vec3 momentum(const grains_sim *sim, double *mass)
+{
+    grains_vec3 P = {0, 0, 0};
+    *mass = 0;
+    for (size_t i = 0; i < grains_sim_count(sim); i++) {
+        grains_particle s = get(sim, i);
+        double m = 4 * PI / 3 * grains_sim_params(sim)->rho * s.R * s.R * s.R;
+        *mass += m;
+        P.x += m * s.v.x, P.y += m * s.v.y, P.z += m * s.v.z;
+    }
+    return P;
+}
+
+/* With semi-implicit Euler and no drag, sum m (v' - v) / dt = sum f + M g
+ * exactly up to round-off, and the pair forces cancel: the contact forces
+ * of the walls on the particles are the change of momentum less gravity. */
+static void wall_force_balance(test_ctx *t)
+{
+    grains_params p = impact_params(0);
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.e_n = 0.1;
+    grains_sim *sim = scene(&p);
+    grains_motion m = grains_motion_fixed();
+    m.type = GRAINS_MOTION_LINEAR;
+    m.velocity = (grains_vec3){0.05, 0, 0};
+    add_mesh(sim, cube(0.1), &m);
+    for (int k = 0; k < 4; k++)
+        add(sim, box_x[k], box_v[k], (grains_vec3){0, 0, 0}, 0.01);
+    double worst = 0, M = 0, dt = grains_sim_params(sim)->dt;
+    for (int step = 0; step < 2000; step++) {
+        grains_vec3 P0 = momentum(sim, &M);
+        advance(sim, 1);
+        grains_vec3 P1 = momentum(sim, &M);
+        grains_wall w;
+        grains_sim_get_wall(sim, 0, &w);
+        double ex = (P1.x - P0.x) / dt - M * p.g.x + w.force.x, ey = (P1.y - P0.y) / dt - M * p.g.y + w.force.y,
+               ez = (P1.z - P0.z) / dt - M * p.g.z + w.force.z;
+        worst = fmax(worst, (fabs(ex) + fabs(ey) + fabs(ez)) / (M * 9.81));
+    }
+    printf("  force on the walls vs the particles' momentum balance, 2000 steps: worst %.3g of the weight\n", worst);
+    CHECK(t, worst < 1e-8, "the walls' force is minus the sum of their contact forces (%.3g of the weight)", worst);
+    grains_sim_destroy(sim);
+
+    /* a sphere at rest at x = a on a floor: force mg up on it, torque a m g about y on the floor */
+    p.mu_s = 0.3;
+    sim = scene(&p);
+    const grains_vec3 c[4] = {{-0.2, -0.2, 0}, {0.2, -0.2, 0}, {0.2, 0.2, 0}, {-0.2, 0.2, 0}};
+    add_mesh(sim, rectangles(c, 1), NULL);
+    add(sim, (grains_vec3){0.1, 0, 0.01}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 0.01);
+    advance(sim, 20000);
+    grains_wall w;
+    grains_sim_get_wall(sim, 0, &w);
+    double mg = 4 * PI / 3 * p.rho * 1e-6 * 9.81;
+    printf("  sphere at rest on a floor: force %.9g N (mg = %.9g), torque %.9g N m (a m g = %.9g)\n", w.force.z, -mg,
+           w.torque.y, 0.1 * mg);
+    CHECK_REL(t, w.force.z, -mg, 1e-6, "a resting sphere presses its weight on the floor");
+    CHECK_REL(t, w.torque.y, 0.1 * mg, 1e-6, "and its moment about the floor's origin");
+    grains_sim_destroy(sim);
+}
+
+/* 27 spheres in a box of side 0.06 under a servo lid pressing down with 10 N. */
+static void servo_lid(test_ctx *t)
+{
+    grains_params p = impact_params(1);
+    p.R_min = p.R_max = 0.01;
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.e_n = 0.2;
+    grains_sim *sim = scene(&p);
+    const double L = 0.06, H = 0.2;
+    const grains_vec3 c[20] = {{0, 0, 0}, {L, 0, 0}, {L, L, 0}, {0, L, 0},   {0, 0, 0}, {L, 0, 0}, {L, 0, H}, {0, 0, H},
+                               {0, L, 0}, {L, L, 0}, {L, L, H}, {0, L, H},   {0, 0, 0}, {0, L, 0}, {0, L, H}, {0, 0, H},
+                               {L, 0, 0}, {L, L, 0}, {L, L, H}, {L, 0, H}};
+    add_mesh(sim, rectangles(c, 5), NULL);
+    const grains_vec3 lid[4] = {{0, 0, 0.065}, {L, 0, 0.065}, {L, L, 0.065}, {0, L, 0.065}};
+    grains_motion m = grains_motion_fixed();
+    m.type = GRAINS_MOTION_SERVO;
+    m.axis = (grains_vec3){0, 0, -1};
+    m.force = 10;
+    m.max_speed = 0.2;
+    add_mesh(sim, rectangles(lid, 1), &m);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int k = 0; k < 3; k++)
+                add(sim, (grains_vec3){0.01 + 0.02 * a, 0.01 + 0.02 * b, 0.0101 + 0.0201 * k}, (grains_vec3){0, 0, 0},
+                    (grains_vec3){0, 0, 0}, 0.0099);
+    long steps = (long)(0.5 / grains_sim_params(sim)->dt);
+    advance(sim, steps);
+    double sum = 0;
+    grains_wall w;
+    for (int k = 0; k < 1000; k++) {
+        advance(sim, 1);
+        grains_sim_get_wall(sim, 1, &w);
+        sum += w.force.z;
+    }
+    printf("  servo lid, target 10 N: %.6f N on average over 1000 steps after 0.5 s, lid moved %.6f m\n", sum / 1000,
+           w.shift.z);
+    CHECK_REL(t, sum / 1000, 10, 1e-2, "a servo lid holds its target force");
+    grains_sim_destroy(sim);
+}
+
+int main(void)
+{
+    test_ctx t = {0, 0};
+    plate_hits_sphere(&t);
+    belt(&t);
+    paddle(&t);
+    vibration(&t);
+    moving_box(&t);
+    wall_force_balance(&t);
+    servo_lid(&t);
+    return test_report(&t, "test_walls");
+}
