@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "grains/mesh.h"
+#include "grains/motion.h"
 #include "grains/params.h"
 #include "grains/sim.h"
 
@@ -25,6 +26,19 @@ grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii,
                               grains_error *err);
 grains_status grains_off_parse(const char *text, const char *name, const real *R_mesh, int n_radii,
                                grains_mesh **out, grains_error *err);
+
+/* STL, ASCII or binary (told apart by size and content), from memory.
+ * Vertices with equal coordinates are merged; triangles get radius index 0. */
+grains_status grains_stl_parse(const char *data, size_t len, const char *name, const real *R_mesh, int n_radii,
+                               grains_mesh **out, grains_error *err);
+
+/* OFF or STL, told apart by content (OFF begins with "OFF"). */
+grains_status grains_mesh_read(const char *path, const real *R_mesh, int n_radii, grains_mesh **out,
+                               grains_error *err);
+
+/* A table motion's rows: header t,x,y,z,angle, times increasing; *out is
+ * malloc'ed. */
+grains_status grains_motion_table_read(const char *path, grains_motion_sample **out, size_t *n, grains_error *err);
 
 /* Writes the mesh as OFF with each element's radius index. */
 grains_status grains_off_write(const char *path, const grains_mesh *mesh, grains_error *err);

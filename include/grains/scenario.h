@@ -6,16 +6,32 @@
 
 #include <stdio.h>
 
+#include "grains/motion.h"
 #include "grains/params.h"
 
 #define GRAINS_PATH_MAX 1024
 #define GRAINS_BUILTIN_HOURGLASS "builtin:hourglass"
-#define GRAINS_SCENARIO_KEYS 64
+#define GRAINS_SCENARIO_KEYS 96
+#define GRAINS_SCENARIO_MESHES 16
+
+/* One entry of `meshes = ( { file = ...; R_mesh = [...]; material = ...; motion = { ... }; } )`. */
+typedef struct {
+    char file[GRAINS_PATH_MAX];          /* OFF or STL (told apart by content), or builtin:hourglass */
+    real R_mesh[GRAINS_MAX_MESH_RADII];  /* the radii its elements index; n_radii 0: the run's R_mesh */
+    int n_radii;
+    int material;                        /* GRAINS_MESH_MATERIAL_DEFAULT: the run's mesh_material */
+    grains_motion motion;                /* a table motion's rows are read from `table` */
+    char table[GRAINS_PATH_MAX];         /* table motion: CSV t,x,y,z,angle */
+    int line;                            /* where the entry begins in the scenario file */
+} grains_scenario_mesh;
 
 typedef struct {
     grains_params params;
+    grains_scenario_mesh meshes[GRAINS_SCENARIO_MESHES];
+    int n_meshes;
     char source[GRAINS_PATH_MAX];        /* scenario file, "" when none */
-    char mesh[GRAINS_PATH_MAX];          /* OFF file, GRAINS_BUILTIN_HOURGLASS, or "" for no mesh */
+    char mesh[GRAINS_PATH_MAX];          /* one fixed mesh: OFF or STL file, GRAINS_BUILTIN_HOURGLASS,
+                                          * or "" for none ("" by default when `meshes` is given) */
     char particles[GRAINS_PATH_MAX];     /* CSV file or "" */
     char bonds[GRAINS_PATH_MAX];         /* bonds file (ids a,b per line) or "" */
     char output_dir[GRAINS_PATH_MAX];

@@ -49,15 +49,16 @@ void grains_sim_destroy(grains_sim *sim);
 #define GRAINS_MAX_MESHES 64
 
 /* Adds a copy of `mesh` (the caller keeps its own) that moves by `motion`
- * (NULL: fixed); its index is the number of meshes added before it. Radii
- * are taken from each element's radius_index, which must exist in
- * params.R_mesh; an element of GRAINS_MESH_MATERIAL_DEFAULT gets
+ * (NULL: fixed); its index is the number of meshes added before it. Each
+ * element keeps its own radius R (the readers set it from the R_mesh they
+ * are given); an element of GRAINS_MESH_MATERIAL_DEFAULT gets
  * params.mesh_material. Moving meshes need an explicit integrator. */
 grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, const grains_motion *motion,
                                   grains_error *err);
 
 /* Replaces every mesh by one fixed copy of `mesh` (NULL: none); the
- * contacts with the old meshes end. */
+ * contacts with the old meshes end. Radii are taken from each element's
+ * radius_index, which must exist in params.R_mesh. */
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err);
 
 /* Every mesh's elements together, vertices where they are now (each
@@ -73,6 +74,7 @@ typedef struct {
     double omega;          /* [1/T] about its motion's axis */
     grains_vec3 force;     /* [ML/T^2] of the particles on the mesh, last step */
     grains_vec3 torque;    /* [ML^2/T^2] about the reference point, last step */
+    int moving;            /* its motion is not "fixed" */
 } grains_wall;
 
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);

@@ -126,6 +126,38 @@ static void print_models(const grains_params *p)
     }
 }
 
+/* Each entry of `meshes`: its elements and how it moves. */
+static void print_meshes(const grains_scenario *sc, const grains_mesh *mesh)
+{
+    static const char *const types[] = {"fixed", "linear", "rotate", "vibrate", "table", "servo"};
+    for (int k = 0; k < sc->n_meshes; k++) {
+        const grains_scenario_mesh *e = &sc->meshes[k];
+        const grains_motion *m = &e->motion;
+        size_t n = 0;
+        for (size_t el = 0; mesh && el < mesh->n_elements; el++)
+            n += mesh->elements[el].body == k;
+        printf("  mesh %-2d             : %s, %zu elements, %s", k, e->file, n, types[m->type]);
+        switch (m->type) {
+        case GRAINS_MOTION_LINEAR: printf(" at (%g, %g, %g) m/s", m->velocity.x, m->velocity.y, m->velocity.z); break;
+        case GRAINS_MOTION_ROTATE:
+            printf(" at %g rad/s about (%g, %g, %g) through (%g, %g, %g)", m->omega, m->axis.x, m->axis.y, m->axis.z,
+                   m->point.x, m->point.y, m->point.z);
+            break;
+        case GRAINS_MOTION_VIBRATE:
+            printf(" %g m at %g Hz: peak acceleration %.3g g", m->amplitude, m->frequency,
+                   m->amplitude * pow(2 * PI * m->frequency, 2) / 9.81);
+            break;
+        case GRAINS_MOTION_TABLE: printf(" from %s", e->table); break;
+        case GRAINS_MOTION_SERVO:
+            printf(" to %g N along (%g, %g, %g), at most %g m/s", m->force, m->axis.x, m->axis.y, m->axis.z,
+                   m->max_speed);
+            break;
+        default: break;
+        }
+        putchar('\n');
+    }
+}
+
 int cli_check(int argc, char **argv)
 {
     grains_scenario sc;
@@ -150,6 +182,7 @@ int cli_check(int argc, char **argv)
     printf("  particles           : %zu from file, up to %ld spawned\n", grains_sim_count(sim), p->N_max);
     printf("  mesh                : %zu elements, %zu vertices\n", mesh ? mesh->n_elements : 0,
            mesh ? mesh->n_vertices : 0);
+    print_meshes(&sc, mesh);
     /* ~430 bytes per particle measured on a dense pack (docs/benchmarks.md),
      * plus a few MB for the program itself. */
     printf("  memory estimate     : %.3g MB for %zu particles\n", (double)n_max * 430e-6 + 3, n_max);

@@ -9,11 +9,73 @@
 typedef struct {
     const grains_scenario *sc;
     char **files;      /* frame file names for the .pvd */
+    char **mesh_files; /* mesh frames, when a mesh moves */
     double *times;
     size_t n_frames;
     FILE *thermo;
+    FILE *walls;       /* walls.csv, with meshes */
+    int meshes_move;
     int quiet;
 } run_output;
+
+static int any_moving(const grains_sim *sim)
+{
+    grains_wall w;
+    for (size_t k = 0; k < grains_sim_mesh_count(sim); k++) {
+        grains_sim_get_wall(sim, k, &w);
+        if (w.moving)
+            return 1;
+    }
+    return 0;
+}
+
+/* walls.csv: a row per mesh and frame, from the last step's contact sums. */
+static grains_status open_walls(run_output *o, const grains_sim *sim, const char *dir, grains_error *err)
+{
+    if (!grains_sim_mesh_count(sim))
+        return GRAINS_OK;
+    char path[2 * GRAINS_PATH_MAX];
+    snprintf(path, sizeof path, "%s/walls.csv", dir);
+    o->walls = fopen(path, "w");
+    if (!o->walls)
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
+    fputs("step,time,mesh,x,y,z,angle,vx,vy,vz,omega,fx,fy,fz,tx,ty,tz\n", o->walls);
+    return GRAINS_OK;
+}
+
+static grains_status write_walls(run_output *o, const grains_sim *sim, grains_error *err)
+{
+    if (!o->walls)
+        return GRAINS_OK;
+    grains_wall w;
+    for (size_t k = 0; k < grains_sim_mesh_count(sim); k++) {
+        grains_sim_get_wall(sim, k, &w);
+        fprintf(o->walls, "%ld,%.9g,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+                grains_sim_steps(sim), grains_sim_time(sim), k, w.shift.x, w.shift.y, w.shift.z, w.angle,
+                w.velocity.x, w.velocity.y, w.velocity.z, w.omega, w.force.x, w.force.y, w.force.z, w.torque.x,
+                w.torque.y, w.torque.z);
+    }
+    if (fflush(o->walls) != 0)
+        return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write walls.csv");
+    return GRAINS_OK;
+}
+
+/* The meshes where they are now: mesh_LABEL.vtp and mesh.pvd. */
+static grains_status write_mesh_frame(run_output *o, const grains_sim *sim, const char *label, grains_error *err)
+{
+    const char *dir = o->sc->output_dir;
+    char path[2 * GRAINS_PATH_MAX], name[64];
+    snprintf(name, sizeof name, "mesh%s.vtp", label);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    grains_status s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
+    if (s == GRAINS_OK && !(o->mesh_files[o->n_frames] = strdup(name)))
+        s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+    if (s == GRAINS_OK) {
+        snprintf(path, sizeof path, "%s/mesh.pvd", dir);
+        s = grains_pvd_write(path, (const char *const *)o->mesh_files, o->times, o->n_frames + 1, err);
+    }
+    return s;
+}
 
 static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_error *err)
 {
@@ -24,8 +86,9 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     char path[2 * GRAINS_PATH_MAX];
     size_t cap = (size_t)o->sc->params.N_frames + 2;
     o->files = calloc(cap, sizeof *o->files);
+    o->mesh_files = calloc(cap, sizeof *o->mesh_files);
     o->times = calloc(cap, sizeof *o->times);
-    if (!o->files || !o->times)
+    if (!o->files || !o->mesh_files || !o->times)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu frames", cap);
     snprintf(path, sizeof path, "%s/thermo.csv", dir);
     o->thermo = fopen(path, "w");
@@ -37,18 +100,24 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     if (grains_integrator_variational(o->sc->params.integrator))
         fputs(",newton,newton_most,cg,newton_update", o->thermo);
     fputc('\n', o->thermo);
-    if (o->sc->write_vtk && grains_sim_mesh(sim)) {
+    o->meshes_move = any_moving(sim);
+    if (o->sc->write_vtk && grains_sim_mesh(sim) && !o->meshes_move) {
         snprintf(path, sizeof path, "%s/mesh.vtp", dir);
         s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
     }
-    return s;
+    return s == GRAINS_OK ? open_walls(o, sim, dir, err) : s;
 }
 
 static void close_outputs(run_output *o)
 {
     for (size_t k = 0; o->files && k < o->n_frames; k++)
         free(o->files[k]);
+    for (size_t k = 0; o->mesh_files && k < o->n_frames; k++)
+        free(o->mesh_files[k]);
     free(o->files);
+    free(o->mesh_files);
+    if (o->walls)
+        fclose(o->walls);
     free(o->times);
     if (o->thermo)
         fclose(o->thermo);
@@ -94,9 +163,13 @@ static grains_status write_frame(run_output *o, const grains_sim *sim, const cha
             snprintf(path, sizeof path, "%s/particles.pvd", dir);
             s = grains_pvd_write(path, (const char *const *)o->files, o->times, o->n_frames + 1, err);
         }
+        if (s == GRAINS_OK && o->meshes_move)
+            s = write_mesh_frame(o, sim, label, err);
     }
     if (s == GRAINS_OK)
         s = write_thermo(o, sim, err);
+    if (s == GRAINS_OK)
+        s = write_walls(o, sim, err);
     o->n_frames++;
     return s;
 }
@@ -157,7 +230,7 @@ int cli_run(int argc, char **argv)
         cli_report(&err);
         return EXIT_INPUT;
     }
-    run_output o = {&sc, NULL, NULL, 0, NULL, fl.quiet};
+    run_output o = {&sc, NULL, NULL, NULL, 0, NULL, NULL, 0, fl.quiet};
     int status;
     if (open_outputs(&o, sim, &err) != GRAINS_OK) {
         cli_report(&err);

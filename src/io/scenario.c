@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "io/scenario_materials.h"
+#include "io/scenario_meshes.h"
 #include "io/text.h"
 
-/* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c
- * and given in a scenario file only. */
-typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL, K_MATERIALS, K_PAIRS } key_kind;
+/* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,
+ * K_MESHES by io/scenario_meshes.c; given in a scenario file only. */
+typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL, K_MATERIALS, K_PAIRS, K_MESHES } key_kind;
 
 typedef struct {
     const char *name;
@@ -115,7 +116,13 @@ static const key_info keys[] = {
     {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max", NULL},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL},
     {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL},
-    {"mesh", K_STRING, S(mesh), "-", "OFF mesh file, \"builtin:hourglass\", or \"\" for none", NULL},
+    {"mesh", K_STRING, S(mesh), "-",
+     "one fixed mesh: OFF or STL file, \"builtin:hourglass\", or \"\" for none; default the hourglass, or none with "
+     "meshes",
+     NULL},
+    {"meshes", K_MESHES, S(meshes), "-",
+     "meshes that may move: ( { file = ...; R_mesh = [...]; material = ...; motion = { type = ...; ... }; }, ... )",
+     NULL},
     {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\"", NULL},
     {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL},
     {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL},
@@ -228,7 +235,8 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
             return 0;
         return 1;
     case K_MATERIALS:
-    case K_PAIRS: return 0; /* scenario files only */
+    case K_PAIRS:
+    case K_MESHES: return 0; /* scenario files only */
     }
     return 0;
 }
@@ -255,6 +263,7 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_BOOL: return "true or false";
     case K_MATERIALS: return "a list of groups { rho = ...; E = ...; nu = ...; }, given in a scenario file";
     case K_PAIRS: return "a list of groups { between = [a, b]; e_n = ...; mu_s = ...; }, given in a scenario file";
+    case K_MESHES: return "a list of groups { file = ...; motion = { ... }; }, given in a scenario file";
     }
     return "a value";
 }
@@ -366,7 +375,8 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
         *(int *)dst = config_setting_get_bool(s);
         return 1;
     case K_MATERIALS:
-    case K_PAIRS: break; /* read_setting reads them */
+    case K_PAIRS:
+    case K_MESHES: break; /* read_setting reads them */
     }
     return 0;
 }
@@ -389,6 +399,8 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         st = scenario_read_materials(&sc->params, s, path, err);
     else if (keys[k].kind == K_PAIRS)
         st = scenario_read_pairs(&sc->params, s, path, err);
+    else if (keys[k].kind == K_MESHES)
+        st = scenario_read_meshes(sc, s, path, err);
     else if (!set_from_config(sc, &keys[k], s))
         return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
     if (st != GRAINS_OK)
@@ -456,9 +468,28 @@ static int key_of_message(const char *msg)
     return key_index(name);
 }
 
+/* `mesh` defaults to the hourglass, and to none when `meshes` lists the
+ * meshes; both at once is ambiguous. */
+static grains_status finish_meshes(grains_scenario *sc, grains_error *err)
+{
+    int mesh = key_index("mesh"), meshes = key_index("meshes");
+    if (!sc->origin[meshes])
+        return GRAINS_OK;
+    if (sc->origin[mesh])
+        return grains_error_set(err, GRAINS_ERR_PARSE, sc->origin[mesh] > 0 ? sc->source : "--set",
+                                sc->origin[mesh] > 0 ? sc->origin[mesh] : 0,
+                                "mesh = \"%s\" and meshes (line %d) are both given: list every mesh in meshes",
+                                sc->mesh, sc->origin[meshes]);
+    sc->mesh[0] = '\0';
+    return GRAINS_OK;
+}
+
 grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
 {
     int dt = key_index("dt"), mu_t = key_index("mu_t");
+    grains_status ms = finish_meshes(sc, err);
+    if (ms != GRAINS_OK)
+        return ms;
     if (!sc->origin[mu_t])
         sc->params.mu_t = 2 * sc->params.mu_s / 3; /* Section 2.2 */
     scenario_materials_finish(&sc->params);

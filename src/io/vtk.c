@@ -150,9 +150,19 @@ grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *m, grai
             if (m->elements[e].n >= lo && m->elements[e].n <= (lo == 3 ? 4 : lo))
                 fprintf(f, "%.17g\n", m->elements[e].R);
     array_close(f);
-    int materials = 0;
-    for (size_t e = 0; e < m->n_elements; e++)
+    int materials = 0, bodies = 0;
+    for (size_t e = 0; e < m->n_elements; e++) {
         materials |= m->elements[e].material >= 0;
+        bodies |= m->elements[e].body > 0;
+    }
+    if (bodies) { /* several meshes: each element's, numbered as in `meshes` */
+        array_open(f, "Int32", "mesh", 1);
+        for (int lo = 1; lo <= 3; lo++)
+            for (size_t e = 0; e < m->n_elements; e++)
+                if (m->elements[e].n >= lo && m->elements[e].n <= (lo == 3 ? 4 : lo))
+                    fprintf(f, "%d\n", m->elements[e].body);
+        array_close(f);
+    }
     if (materials) { /* -1 rigid, -2 the run's default */
         array_open(f, "Int32", "material", 1);
         for (int lo = 1; lo <= 3; lo++)

@@ -100,9 +100,10 @@ void grains_sim_destroy(grains_sim *sim)
 }
 
 /* Checks element e of a mesh being added against the run's radii and materials. */
-static grains_status check_element(const grains_mesh_element *el, size_t e, const grains_params *p, grains_error *err)
+static grains_status check_element(const grains_mesh_element *el, size_t e, int by_index, const grains_params *p,
+                                   grains_error *err)
 {
-    if (el->radius_index < 0 || el->radius_index >= p->n_mesh_radii)
+    if (by_index && (el->radius_index < 0 || el->radius_index >= p->n_mesh_radii))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "mesh element %zu uses radius index %d, but only %d mesh radii are given (R_mesh)", e,
                                 el->radius_index, p->n_mesh_radii);
@@ -113,10 +114,11 @@ static grains_status check_element(const grains_mesh_element *el, size_t e, cons
     return GRAINS_OK;
 }
 
-/* Appends src's vertices and elements to the combined mesh as body `body`;
- * on failure the combined mesh is as it was. */
-static grains_status append_mesh(grains_mesh *m, const grains_mesh *src, int body, const grains_params *p,
-                                 grains_error *err)
+/* Appends src's vertices and elements to the combined mesh as body `body`,
+ * with their own radii or (by_index) params.R_mesh[radius_index]; on
+ * failure the combined mesh is as it was. */
+static grains_status append_mesh(grains_mesh *m, const grains_mesh *src, int body, int by_index,
+                                 const grains_params *p, grains_error *err)
 {
     size_t first_vertex = m->n_vertices, first_element = m->n_elements;
     grains_status s = GRAINS_OK;
@@ -127,8 +129,9 @@ static grains_status append_mesh(grains_mesh *m, const grains_mesh *src, int bod
         uint32_t v[4];
         for (int k = 0; k < 4; k++)
             v[k] = el->v[k] + (uint32_t)first_vertex;
-        if ((s = check_element(el, e, p, err)) == GRAINS_OK)
-            s = grains_mesh_add_element(m, el->n, v, el->radius_index, p->R_mesh[el->radius_index], err);
+        if ((s = check_element(el, e, by_index, p, err)) == GRAINS_OK)
+            s = grains_mesh_add_element(m, el->n, v, el->radius_index,
+                                        by_index ? p->R_mesh[el->radius_index] : el->R, err);
         if (s == GRAINS_OK) { /* the run's mesh_material for an element that names none */
             grains_mesh_element *added = &m->elements[m->n_elements - 1];
             added->material = el->material == GRAINS_MESH_MATERIAL_DEFAULT ? p->mesh_material : el->material;
@@ -142,8 +145,8 @@ static grains_status append_mesh(grains_mesh *m, const grains_mesh *src, int bod
     return s;
 }
 
-grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, const grains_motion *motion,
-                                  grains_error *err)
+static grains_status add_mesh(grains_sim *sim, const grains_mesh *mesh, const grains_motion *motion, int by_index,
+                              grains_error *err)
 {
     grains_motion fixed = grains_motion_fixed();
     if (!motion)
@@ -158,7 +161,7 @@ grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, cons
     if (s != GRAINS_OK)
         return s;
     uint32_t first = (uint32_t)sim->mesh->n_vertices;
-    if ((s = append_mesh(sim->mesh, mesh, (int)sim->wl.n, &sim->p, err)) != GRAINS_OK)
+    if ((s = append_mesh(sim->mesh, mesh, (int)sim->wl.n, by_index, &sim->p, err)) != GRAINS_OK)
         return s;
     s = walls_add(&sim->wl, sim->mesh, first, (uint32_t)mesh->n_vertices, motion, err);
     if (s == GRAINS_OK) {
@@ -175,6 +178,12 @@ grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, cons
     return GRAINS_OK;
 }
 
+grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, const grains_motion *motion,
+                                  grains_error *err)
+{
+    return add_mesh(sim, mesh, motion, 0, err);
+}
+
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err)
 {
     /* Histories of the old meshes' contacts end with them, at the rebuild. */
@@ -182,7 +191,7 @@ grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grai
     walls old_walls = sim->wl;
     sim->mesh = NULL;
     memset(&sim->wl, 0, sizeof sim->wl);
-    grains_status s = mesh ? grains_sim_add_mesh(sim, mesh, NULL, err) : GRAINS_OK;
+    grains_status s = mesh ? add_mesh(sim, mesh, NULL, 1, err) : GRAINS_OK;
     if (s != GRAINS_OK) {
         grains_mesh_destroy(sim->mesh);
         walls_clear(&sim->wl);
@@ -208,6 +217,7 @@ void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out)
     out->omega = b->now.omega;
     out->force = b->force;
     out->torque = b->torque;
+    out->moving = b->moving;
 }
 
 const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }
