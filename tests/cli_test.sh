@@ -133,9 +133,40 @@ head -1 "$T/vi/thermo.csv" | grep -q ',newton,newton_most,cg,newton_update$' && 
 awk -F, 'NR > 2 && ($8 < 1 || $9 < $8 || $11 > 1e-10) { bad = 1 } END { exit bad || $9 < 2 }' "$T/vi/thermo.csv" \
     && ok || bad "thermo.csv: Newton iterations and the last update"
 
+# --- meshes that move: scenario entries, walls.csv, mesh frames, errors at the entry's line ---
+cat > "$T/moving.cfg" <<EOF
+R_min = 0.004; R_max = 0.004; E = 1.0e7; N_max = 20; N_spawn = 5; N_frames = 3; N_steps = 200;
+s_min = [0.02, 0.02, 0.05]; s_max = [0.08, 0.08, 0.09]; v0 = [0.0, 0.0, 0.0];
+meshes = (
+  { file = "$SRC/data/piston_box.off"; R_mesh = [0.0]; },
+  { file = "$SRC/data/piston_lid.off"; R_mesh = [0.0];
+    motion = { type = "vibrate"; direction = [0.0, 0.0, 1.0]; amplitude = 0.01; frequency = 5.0; }; }
+);
+EOF
+expect 0 'mesh 1 .*piston_lid.off, 1 elements, vibrate 0.01 m at 5 Hz' "$G" check "$T/moving.cfg"
+"$G" run "$T/moving.cfg" --quiet -o "$T/mv" && ok || bad "moving-mesh run failed"
+head -1 "$T/mv/walls.csv" | grep -q '^step,time,mesh,x,y,z,angle,vx,vy,vz,omega,fx,fy,fz,tx,ty,tz$' && ok \
+    || bad "walls.csv header: $(head -1 "$T/mv/walls.csv")"
+[ "$(wc -l < "$T/mv/walls.csv")" -eq 9 ] && ok || bad "walls.csv: a row per mesh and frame (4 frames x 2 + header)"
+[ -e "$T/mv/mesh000003.vtp" ] && [ -e "$T/mv/mesh.pvd" ] && [ ! -e "$T/mv/mesh.vtp" ] && ok \
+    || bad "a moving mesh is written per frame"
+sed 's/frequency = 5.0/frequency = -5.0/' "$T/moving.cfg" > "$T/badmotion.cfg"
+expect 2 'badmotion.cfg:6: meshes\[1\].motion: frequency = -5: must be > 0' "$G" run "$T/badmotion.cfg" -o "$T/o2"
+sed 's/type = "vibrate"/type = "spin"/' "$T/moving.cfg" > "$T/badtype.cfg"
+expect 2 'badtype.cfg:6: meshes\[1\].motion.type: expected one of' "$G" run "$T/badtype.cfg" -o "$T/o2"
+printf 'mesh = "builtin:hourglass";\nmeshes = ( { file = "builtin:hourglass"; } );\n' > "$T/both.cfg"
+expect 2 'both.cfg:1: mesh = "builtin:hourglass" and meshes \(line 2\) are both given' "$G" run "$T/both.cfg" -o "$T/o2"
+sed 's/type = "vibrate"; direction = \[0.0, 0.0, 1.0\]; amplitude = 0.01; frequency = 5.0;/type = "servo"; axis = [0.0, 0.0, -1.0]; force = 1.0e6; max_speed = 1.0; travel = 0.01;/' \
+    "$T/moving.cfg" > "$T/travel.cfg"
+expect 2 'servo ran out of travel at t = .*: it moved 0.01' "$G" run "$T/travel.cfg" --quiet -o "$T/o3"
+printf 'solid a\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n' > "$T/cut.stl"
+expect 2 'cut.stl:5: expected .vertex., the file ends' "$G" run --mesh "$T/cut.stl" -o "$T/o2"
+[ ! -e "$T/o2" ] && ok || bad "a refused mesh input still created the output directory"
+
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"
+    python3 "$SRC/tests/check_vtk.py" "$T/mv" && ok || bad "moving-mesh VTK files failed the XML check"
 else
     bad "python3 missing: cannot check the VTK files"
 fi

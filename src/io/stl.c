@@ -118,10 +118,13 @@ typedef struct {
     int line;
     const char *word;
     size_t len;
+    int word_line;  /* the line of the last word read, for "the file ends" */
 } words;
 
 static int next_word(words *w)
 {
+    if (w->len)
+        w->word_line = w->line;
     while (w->p < w->end && (*w->p == ' ' || *w->p == '\t' || *w->p == '\r' || *w->p == '\n')) {
         if (*w->p == '\n')
             w->line++;
@@ -141,7 +144,8 @@ static grains_status expect(words *w, const char *s, const char *name, grains_er
     if (next_word(w) && is_word(w, s))
         return GRAINS_OK;
     if (w->len == 0)
-        return grains_error_set(err, GRAINS_ERR_PARSE, name, w->line, "expected '%s', the file ends (truncated?)", s);
+        return grains_error_set(err, GRAINS_ERR_PARSE, name, w->word_line, "expected '%s', the file ends (truncated?)",
+                                s);
     return grains_error_set(err, GRAINS_ERR_PARSE, name, w->line, "expected '%s', found '%.*s'", s,
                             (int)(w->len > 40 ? 40 : w->len), w->word);
 }
@@ -179,7 +183,7 @@ static grains_status read_facet(words *w, vertex_table *t, grains_mesh *m, real 
 static grains_status parse_ascii(const char *text, size_t len, const char *name, real R, grains_mesh *m,
                                  grains_error *err)
 {
-    words w = {text, text + len, 1, text, 0};
+    words w = {text, text + len, 1, text, 0, 1};
     if (!next_word(&w) || !is_word(&w, "solid"))
         return grains_error_set(err, GRAINS_ERR_PARSE, name, w.line,
                                 "not an STL file: neither 'solid' (ASCII) nor 84 + 50 n bytes (binary, %zu bytes)", len);
@@ -192,8 +196,8 @@ static grains_status parse_ascii(const char *text, size_t len, const char *name,
     size_t number = 0;
     for (;;) {
         if (!next_word(&w)) {
-            s = grains_error_set(err, GRAINS_ERR_PARSE, name, w.line, "expected 'facet' or 'endsolid', the file ends "
-                                 "(truncated?)");
+            s = grains_error_set(err, GRAINS_ERR_PARSE, name, w.word_line,
+                                 "expected 'facet' or 'endsolid', the file ends (truncated?)");
             break;
         }
         if (is_word(&w, "endsolid"))
@@ -226,7 +230,13 @@ grains_status grains_stl_parse(const char *data, size_t len, const char *name, c
         return s;
     const unsigned char *d = (const unsigned char *)data;
     uint32_t n = len >= 84 ? le32(d + 80) : 0;
-    if (len >= 84 && n <= STL_LIMIT && len == 84 + 50 * (size_t)n)
+    /* ASCII has no NUL byte; a binary header may begin with "solid" too */
+    int binary = len >= 84 && (memchr(data, '\0', len) || strncmp(data, "solid", 5) != 0);
+    if (binary && (n > STL_LIMIT || len != 84 + 50 * (size_t)n))
+        s = grains_error_set(err, GRAINS_ERR_PARSE, name, 0,
+                             "binary STL: its header says %u triangles, which take %zu bytes, but the file has %zu "
+                             "(truncated or not an STL file)", n, 84 + 50 * (size_t)n, len);
+    else if (binary)
         s = parse_binary(d, n, name, R_mesh[0], m, err);
     else
         s = parse_ascii(data, len, name, R_mesh[0], m, err);
