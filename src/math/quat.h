@@ -45,7 +45,7 @@ static inline quat quat_turn(real scale, vec3 axis, real axis2)
  * The printed Eq. 46 multiplies from the right, which turns about the axis
  * q* w q instead of w: the same only while q is the identity (`body_frame`
  * keeps the printed form, compat = "tinydem"). */
-static inline quat quat_spiral(quat q, real dt, vec3 w, vec3 alpha, int body_frame)
+__attribute__((always_inline)) static inline quat quat_spiral(quat q, real dt, vec3 w, vec3 alpha, int body_frame)
 {
     real w2 = v3_dot(w, w), alpha2 = v3_dot(alpha, alpha);
     if (body_frame) {
