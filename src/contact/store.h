@@ -102,6 +102,19 @@ static inline hm_history *store_carry(store_stream *s)
     return store_carry_moved(s);
 }
 
+/* The m-th old history not yet carried or dropped (0: the next), for a
+ * contact that takes over another's springs. */
+static inline const hm_history *store_peek(const store_stream *s, size_t m)
+{
+    if (s->aligned)
+        return store_slot(s, s->w + m);
+    if (m < s->q->n) {
+        size_t at = s->q->head + m;
+        return &s->q->e[at >= s->q->cap ? at - s->q->cap : at];
+    }
+    return store_slot(s, s->r + m - s->q->n);
+}
+
 /* Ends the walk: every old history has been carried or dropped. */
 static inline void store_close(store_stream *s) { s->blk->n = s->w; }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "contact/van_der_waals.h"
+#include "sim/mesh_select.h"
 #include "sim/sim_internal.h"
 
 /* Ends the contact of list entry *entry, if it had one. */
@@ -81,8 +82,9 @@ static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, 
 }
 
 __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
-                                                              store_stream *s, force_diag *d, hm_result *r,
-                                                              vec3 *wall_sum, const int attracting, const int mixed)
+                                                              vec3 dx, const hm_history *inherit, store_stream *s,
+                                                              force_diag *d, hm_result *r, vec3 *wall_sum,
+                                                              const int attracting, const int mixed)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
@@ -94,7 +96,6 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         end_contact(s, entry);
         return 0;
     }
-    vec3 dx = grains_mesh_offset(sim->mesh, e, pt->x[i]);
     real reach = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
     if (d2 >= reach * reach) {
         end_contact(s, entry);
@@ -111,9 +112,12 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
             store_carry(s); /* kept as it was */
         return 0;
     }
+    int is_new = !(*entry & STORE_HIST_BIT);
     hm_history *h = contact_history(s, entry);
     if (!h)
         return 0;
+    if (is_new && inherit) /* it takes over the springs of a contact it superseded */
+        *h = *inherit;
     vec3 v_j = zero, w_j = zero;
     const wall_body *wb = &sim->wl.body[el->body];
     if (wb->moving)
@@ -130,6 +134,87 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     return 1;
 }
 
+/* The listed elements [k0, end) of particle i, each on its own (compat =
+ * "tinydem": every contact counts, as TinyDEM has it). */
+__attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
+                                                                    uint32_t end, store_stream *s, force_diag *d,
+                                                                    vec3 *wall_sum, vec3 *f_i, vec3 *t_i,
+                                                                    const int attracting, const int mixed)
+{
+    hm_result r;
+    for (uint32_t k = k0; k < end; k++) {
+        uint32_t *entry = &sim->nb.j[k];
+        vec3 dx = grains_mesh_offset(sim->mesh, *entry & STORE_INDEX_MASK, sim->pt.x[i]);
+        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, attracting, mixed)) {
+            *f_i = v3_add(*f_i, r.f);
+            *t_i = v3_add(*t_i, r.t_i);
+        }
+    }
+}
+
+/* The candidates of particle i's listed elements [k0, end): closest points,
+ * features, whether they touch, and which make contacts (sim/mesh_select.h). */
+static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0, uint32_t end,
+                                 mesh_candidate *c, const int mixed)
+{
+    const grains_particles *pt = &sim->pt;
+    int n = (int)(end - k0);
+    for (int a = 0; a < n; a++) {
+        uint32_t entry = sim->nb.j[k0 + (uint32_t)a], e = entry & STORE_INDEX_MASK;
+        const grains_mesh_element *el = &sim->mesh->elements[e];
+        c[a].e = e;
+        c[a].dx = mesh_offset_feature(sim->mesh, e, pt->x[i], &c[a].f);
+        c[a].d2 = v3_dot(c[a].dx, c[a].dx);
+        real reach = pt->R[i] + el->R;
+        c[a].touching = c[a].d2 < reach * reach && c[a].d2 > 0 &&
+                        !(mixed && hm_law_pw(&sim->hp, mat_i, el->material)->no_contact);
+        c[a].had_history = (entry & STORE_HIST_BIT) != 0;
+    }
+    mesh_select(sim->mesh, c, n);
+}
+
+/* The old history of candidate p, from the stream before any of [k0, end)
+ * has been walked: the histories ahead are those of the flagged entries. */
+static const hm_history *history_of(const grains_sim *sim, const store_stream *s, uint32_t k0, int p)
+{
+    size_t m = 0;
+    for (uint32_t k = k0; k < k0 + (uint32_t)p; k++)
+        m += (sim->nb.j[k] & STORE_HIST_BIT) != 0;
+    return store_peek(s, m);
+}
+
+/* The listed elements [k0, end) of particle i, ghost-free: a particle
+ * touching several elements at a vertex or edge they share gets one
+ * contact there (sim/mesh_select.h). */
+__attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
+                                                                uint32_t end, store_stream *s, force_diag *d,
+                                                                vec3 *wall_sum, mesh_candidate *c, vec3 *f_i,
+                                                                vec3 *t_i, const int attracting, const int mixed)
+{
+    if (!c || end - k0 < 2) {
+        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, f_i, t_i, attracting, mixed);
+        return;
+    }
+    select_mesh_contacts(sim, i, mat_i, k0, end, c, mixed);
+    int n = (int)(end - k0);
+    for (int a = 0; a < n; a++) /* before any of these entries' histories moves */
+        if (c[a].keep && c[a].donor >= 0)
+            c[a].inherited = *history_of(sim, s, k0, c[a].donor);
+    hm_result r;
+    for (int a = 0; a < n; a++) {
+        uint32_t *entry = &sim->nb.j[k0 + (uint32_t)a];
+        if (c[a].touching && !c[a].keep) { /* a ghost: no contact */
+            end_contact(s, entry);
+            continue;
+        }
+        const hm_history *inherit = c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL;
+        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, attracting, mixed)) {
+            *f_i = v3_add(*f_i, r.f);
+            *t_i = v3_add(*t_i, r.t_i);
+        }
+    }
+}
+
 /* The contacts of particle i: partners j > i, then mesh elements. Forces on
  * i are summed in registers and added once; reactions go to j as they come
  * (j's cell belongs to this thread for the whole colour phase). Compiled
@@ -137,7 +222,8 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
  * constant 0 for the common run, and general (the flags cost the common loop
  * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
-                                                              force_diag *d, vec3 *wall_sum, const int periodic,
+                                                              force_diag *d, vec3 *wall_sum, mesh_candidate *cand,
+                                                              const int periodic,
                                                               const int attracting, const int mixed, const int bonded)
 {
     grains_particles *pt = &sim->pt;
@@ -162,12 +248,9 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
                 __builtin_prefetch(&pt->mat[ahead]);
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
-        if (*entry & STORE_MESH_BIT) {
-            if (wall_contact(sim, i, mat_i, entry, s, d, &r, wall_sum, attracting, mixed)) {
-                f_i = v3_add(f_i, r.f);
-                t_i = v3_add(t_i, r.t_i);
-            }
-            continue;
+        if (*entry & STORE_MESH_BIT) { /* the elements come last */
+            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, cand, &f_i, &t_i, attracting, mixed);
+            break;
         }
         const int mat_j = mixed ? pt->mat[j] : 0;
         const hm_law *law = hm_law_pp(hp, mat_i, mat_j);
@@ -214,17 +297,17 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
 }
 
 __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d,
-                                                        vec3 *wall_sum)
+                                                        vec3 *wall_sum, mesh_candidate *cand)
 {
-    contacts_of(sim, i, s, d, wall_sum, 0, 0, 0, 0);
+    contacts_of(sim, i, s, d, wall_sum, cand, 0, 0, 0, 0);
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
  * pairs that do not touch, or bonds (a bonded pair has no contact). */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
-                                                                force_diag *d, vec3 *wall_sum)
+                                                                force_diag *d, vec3 *wall_sum, mesh_candidate *cand)
 {
-    contacts_of(sim, i, s, d, wall_sum, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0);
+    contacts_of(sim, i, s, d, wall_sum, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -246,7 +329,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
     return total;
 }
 
-void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
+void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
     const grains_grid *g = &sim->grid;
     const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0;
@@ -264,9 +347,9 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q)
                 memset(wall_sum, 0, WALL_SUMS * sim->wl.n * sizeof *wall_sum);
             for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                 if (general)
-                    particle_contacts_general(sim, i, &s, d, wall_sum);
+                    particle_contacts_general(sim, i, &s, d, wall_sum, cand);
                 else
-                    particle_contacts(sim, i, &s, d, wall_sum);
+                    particle_contacts(sim, i, &s, d, wall_sum, cand);
             store_close(&s);
             d->history_failed |= sim->cs.block[b].failed;
         }

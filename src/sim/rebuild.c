@@ -123,6 +123,32 @@ static void wrap_positions(grains_sim *sim)
         pt->x[i] = periodic_wrap(&sim->box, pt->x[i]);
 }
 
+grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err)
+{
+    if (sim->p.compat == GRAINS_COMPAT_TINYDEM)
+        return GRAINS_OK;
+    const grains_neighbors *nb = &sim->nb;
+    size_t most = 0;
+    for (size_t i = 0; i < nb->n_particles; i++) {
+        size_t n = 0; /* the elements come last in each list */
+        for (uint32_t k = nb->start[i + 1]; k > nb->start[i] && (nb->j[k - 1] & STORE_MESH_BIT); k--)
+            n++;
+        most = n > most ? n : most;
+    }
+    if (!sim->cand_thread && !(sim->cand_thread = calloc((size_t)sim->nthreads, sizeof *sim->cand_thread)))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for mesh contacts");
+    if (most <= sim->cand_cap)
+        return GRAINS_OK;
+    for (int t = 0; t < sim->nthreads; t++) {
+        mesh_candidate *c = realloc(sim->cand_thread[t], most * sizeof *c);
+        if (!c)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu mesh contacts", most);
+        sim->cand_thread[t] = c;
+    }
+    sim->cand_cap = most;
+    return GRAINS_OK;
+}
+
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
     wrap_positions(sim);
@@ -144,6 +170,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         s = reattach(sim, &hn, err);
     if (s == GRAINS_OK && sim->bonds.n)
         s = sim_bonds_index(sim, err);
+    if (s == GRAINS_OK && sim->mesh)
+        s = sim_reserve_mesh_candidates(sim, err);
     if (hn.owned)
         free(hn.keys);
     /* The key table may have stood in the force sums, which must start at zero. */

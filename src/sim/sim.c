@@ -93,6 +93,9 @@ void grains_sim_destroy(grains_sim *sim)
     sim_variational_free(&sim->vi);
     for (int t = 0; t < sim->nthreads; t++)
         store_queue_free(&sim->queue_thread[t]);
+    for (int t = 0; sim->cand_thread && t < sim->nthreads; t++)
+        free(sim->cand_thread[t]);
+    free(sim->cand_thread);
     free(sim->queue_thread);
     free(sim->diag_thread);
     free(sim->v2_thread);

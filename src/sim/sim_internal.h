@@ -12,6 +12,7 @@
 #include "neighbor/grid.h"
 #include "neighbor/neighbor.h"
 #include "particles/particles.h"
+#include "sim/mesh_select.h"
 #include "sim/rng.h"
 
 /* What the force loop saw, reduced in a fixed order. */
@@ -128,7 +129,13 @@ struct grains_sim {
     force_diag *diag_thread;    /* per thread */
     store_queue *queue_thread;  /* per thread: histories displaced by insertions */
     real *v2_thread;            /* per thread: largest squared speed after integration */
+    mesh_candidate **cand_thread; /* per thread: one particle's mesh candidates (sim/mesh_select.h) */
+    size_t cand_cap;            /* room in each: the most elements listed for one particle */
 };
+
+/* Room in every thread's candidate buffer for the most elements one
+ * particle lists (none with compat = "tinydem"). */
+grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err);
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
@@ -139,8 +146,10 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
 /* The next three are worksharing loops for every thread of one parallel
  * region (grains_sim_step), each thread passing its own diag slot. */
 
-/* Contact forces of the current positions into pt.f, pt.t (sim/forces.c). */
-void sim_forces(grains_sim *sim, force_diag *d, store_queue *q);
+/* Contact forces of the current positions into pt.f, pt.t (sim/forces.c);
+ * `cand` is the thread's room for one particle's mesh candidates (NULL:
+ * every mesh contact counts, compat = "tinydem"). */
+void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand);
 
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);

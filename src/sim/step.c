@@ -77,7 +77,7 @@ static void forces_and_motion_team(grains_sim *sim)
     force_diag *d = &sim->diag_thread[tid];
     *d = force_diag_empty();
     sim->v2_thread[tid] = 0;
-    sim_forces(sim, d, &sim->queue_thread[tid]);
+    sim_forces(sim, d, &sim->queue_thread[tid], sim->cand_thread ? sim->cand_thread[tid] : NULL);
     if (sim->bonds.n) {
 #pragma omp single
         sim_bond_forces(sim); /* after every contact: one order of summation */
