@@ -2,6 +2,7 @@
  * on a vertex, an edge, a triangle face and a rectangle, each with its own
  * radius, at the height where the Hertz wall force balances its weight. */
 #include "check.h"
+#include "io/mesh_drawing.h"
 #include "geometry/primitives.h"
 #include "support.h"
 
@@ -111,11 +112,43 @@ static void element_errors(test_ctx *t)
     grains_mesh_destroy(m);
 }
 
+/* VTK draws a point of radius R as a sphere and a segment as a tube between
+ * two spheres: every drawn point lies at R from the centre, an end or the axis. */
+static void drawing(test_ctx *t)
+{
+    grains_mesh *m;
+    grains_error err;
+    grains_mesh_create(&m, &err);
+    grains_mesh_add_vertex(m, v3(0, 0, 0), &err);
+    grains_mesh_add_vertex(m, v3(1, 0, 0), &err);
+    uint32_t point[1] = {0}, segment[2] = {0, 1};
+    grains_mesh_add_element(m, 1, point, 0, 0.25, &err);
+    grains_mesh_add_element(m, 2, segment, 0, 0.1, &err);
+    mesh_drawing d;
+    CHECK(t, mesh_drawing_build(&d, m, &err) == GRAINS_OK, "drawing built");
+    double worst = 0;
+    for (size_t c = 0; c < d.cells[DRAW_POLYS].n; c++)
+        for (uint32_t k = c ? d.cells[DRAW_POLYS].end[c - 1] : 0; k < d.cells[DRAW_POLYS].end[c]; k++) {
+            vec3 x = d.points[d.cells[DRAW_POLYS].conn[k]];
+            double R = d.cells[DRAW_POLYS].element[c] == 0 ? 0.25 : 0.1;
+            double from_p = fabs(v3_norm(x) - R), from_q = fabs(v3_norm(v3_sub(x, v3(1, 0, 0))) - R);
+            double from_axis = x.x >= 0 && x.x <= 1 ? fabs(sqrt(x.y * x.y + x.z * x.z) - R) : INFINITY;
+            double r = R + (d.cells[DRAW_POLYS].element[c] == 0 ? from_p : fmin(from_p, fmin(from_q, from_axis)));
+            worst = fmax(worst, fabs(r - R));
+        }
+    CHECK(t, d.cells[DRAW_VERTS].n == 0 && d.cells[DRAW_LINES].n == 0 && d.cells[DRAW_POLYS].n > 0,
+          "drawn as surfaces, not as a dot and a line");
+    CHECK(t, worst < 1e-15, "every drawn point at the element's radius (off by %.3g)", worst);
+    mesh_drawing_free(&d);
+    grains_mesh_destroy(m);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
     closest_points(&t);
     resting(&t);
     element_errors(&t);
+    drawing(&t);
     return test_report(&t, "test_mesh");
 }

@@ -7,6 +7,7 @@
 
 #include "grains/io.h"
 #include "io/atomic_file.h"
+#include "io/mesh_drawing.h"
 
 static void piece_open(FILE *f, size_t points, size_t verts, size_t lines, size_t polys)
 {
@@ -89,93 +90,72 @@ grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim
     return atomic_commit(&af, err);
 }
 
-/* Mesh cells grouped as VTK orders them: vertices, lines, polygons. */
-static void mesh_cells(FILE *f, const grains_mesh *m, const char *tag, int lo, int hi)
+/* One kind of cells (Verts, Lines or Polys) of a mesh drawing. */
+static void drawing_cells(FILE *f, const draw_cells *c, const char *tag)
 {
-    size_t off = 0, extra = m->n_vertices;
     fprintf(f, "<%s>\n", tag);
     array_open(f, "Int64", "connectivity", 1);
-    for (size_t e = 0; e < m->n_elements; e++) {
-        const grains_mesh_element *el = &m->elements[e];
-        if (el->n < lo || el->n > hi)
-            continue;
-        if (el->n == 4) /* parallelogram corners in order: v0 v1 (v1+v3-v0) v3 */
-            fprintf(f, "%u %u %zu %u\n", el->v[0], el->v[1], extra++, el->v[3]);
-        else
-            for (int k = 0; k < el->n; k++)
-                fprintf(f, "%u%c", el->v[k], k + 1 < el->n ? ' ' : '\n');
-    }
+    for (size_t k = 0; k < c->n_conn; k++)
+        fprintf(f, "%u\n", c->conn[k]);
     array_close(f);
     array_open(f, "Int64", "offsets", 1);
-    for (size_t e = 0; e < m->n_elements; e++)
-        if (m->elements[e].n >= lo && m->elements[e].n <= hi)
-            fprintf(f, "%zu\n", off += (size_t)m->elements[e].n);
+    for (size_t k = 0; k < c->n; k++)
+        fprintf(f, "%u\n", c->end[k]);
     array_close(f);
     fprintf(f, "</%s>\n", tag);
 }
 
-static size_t count_cells(const grains_mesh *m, int lo, int hi)
+/* A per-element integer as cell data, in the cells' order. */
+static void element_ints(FILE *f, const mesh_drawing *d, const grains_mesh *m, const char *name, int body)
 {
-    size_t c = 0;
-    for (size_t e = 0; e < m->n_elements; e++)
-        c += m->elements[e].n >= lo && m->elements[e].n <= hi;
-    return c;
+    array_open(f, "Int32", name, 1);
+    for (int k = 0; k < DRAW_KINDS; k++)
+        for (size_t c = 0; c < d->cells[k].n; c++) {
+            const grains_mesh_element *el = &m->elements[d->cells[k].element[c]];
+            fprintf(f, "%d\n", body ? el->body : el->material);
+        }
+    array_close(f);
 }
 
 grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *m, grains_error *err)
 {
-    atomic_file af;
-    grains_status s = atomic_open(&af, path, err);
+    mesh_drawing d;
+    grains_status s = mesh_drawing_build(&d, m, err);
     if (s != GRAINS_OK)
         return s;
+    atomic_file af;
+    if ((s = atomic_open(&af, path, err)) != GRAINS_OK) {
+        mesh_drawing_free(&d);
+        return s;
+    }
     FILE *f = af.f;
-    size_t quads = count_cells(m, 4, 4);
-    piece_open(f, m->n_vertices + quads, count_cells(m, 1, 1), count_cells(m, 2, 2), count_cells(m, 3, 4));
+    piece_open(f, d.n_points, d.cells[DRAW_VERTS].n, d.cells[DRAW_LINES].n, d.cells[DRAW_POLYS].n);
     fputs("<Points>\n", f);
     array_open(f, "Float64", "position", 3);
-    for (size_t k = 0; k < m->n_vertices; k++)
-        fprintf(f, "%.17g %.17g %.17g\n", m->vertices[k].x, m->vertices[k].y, m->vertices[k].z);
-    for (size_t e = 0; e < m->n_elements; e++) {
-        const grains_mesh_element *el = &m->elements[e];
-        if (el->n != 4)
-            continue;
-        grains_vec3 a = m->vertices[el->v[0]], b = m->vertices[el->v[1]], d = m->vertices[el->v[3]];
-        fprintf(f, "%.17g %.17g %.17g\n", b.x + d.x - a.x, b.y + d.y - a.y, b.z + d.z - a.z);
-    }
+    for (size_t k = 0; k < d.n_points; k++)
+        fprintf(f, "%.17g %.17g %.17g\n", d.points[k].x, d.points[k].y, d.points[k].z);
     array_close(f);
     fputs("</Points>\n<CellData Scalars=\"radius\">\n", f);
     array_open(f, "Float64", "radius", 1);
-    for (int lo = 1; lo <= 3; lo++) /* same order as the cells: 1, 2, then 3-4 */
-        for (size_t e = 0; e < m->n_elements; e++)
-            if (m->elements[e].n >= lo && m->elements[e].n <= (lo == 3 ? 4 : lo))
-                fprintf(f, "%.17g\n", m->elements[e].R);
+    for (int k = 0; k < DRAW_KINDS; k++)
+        for (size_t c = 0; c < d.cells[k].n; c++)
+            fprintf(f, "%.17g\n", m->elements[d.cells[k].element[c]].R);
     array_close(f);
     int materials = 0, bodies = 0;
     for (size_t e = 0; e < m->n_elements; e++) {
-        materials |= m->elements[e].material >= 0;
+        materials |= m->elements[e].material >= 0; /* -1 rigid, -2 the run's default */
         bodies |= m->elements[e].body > 0;
     }
-    if (bodies) { /* several meshes: each element's, numbered as in `meshes` */
-        array_open(f, "Int32", "mesh", 1);
-        for (int lo = 1; lo <= 3; lo++)
-            for (size_t e = 0; e < m->n_elements; e++)
-                if (m->elements[e].n >= lo && m->elements[e].n <= (lo == 3 ? 4 : lo))
-                    fprintf(f, "%d\n", m->elements[e].body);
-        array_close(f);
-    }
-    if (materials) { /* -1 rigid, -2 the run's default */
-        array_open(f, "Int32", "material", 1);
-        for (int lo = 1; lo <= 3; lo++)
-            for (size_t e = 0; e < m->n_elements; e++)
-                if (m->elements[e].n >= lo && m->elements[e].n <= (lo == 3 ? 4 : lo))
-                    fprintf(f, "%d\n", m->elements[e].material);
-        array_close(f);
-    }
+    if (materials)
+        element_ints(f, &d, m, "material", 0);
+    if (bodies) /* several meshes: each element's, numbered as in `meshes` */
+        element_ints(f, &d, m, "mesh", 1);
     fputs("</CellData>\n", f);
-    mesh_cells(f, m, "Verts", 1, 1);
-    mesh_cells(f, m, "Lines", 2, 2);
-    mesh_cells(f, m, "Polys", 3, 4);
+    drawing_cells(f, &d.cells[DRAW_VERTS], "Verts");
+    drawing_cells(f, &d.cells[DRAW_LINES], "Lines");
+    drawing_cells(f, &d.cells[DRAW_POLYS], "Polys");
     piece_close(f);
+    mesh_drawing_free(&d);
     return atomic_commit(&af, err);
 }
 
