@@ -11,7 +11,8 @@
  * - the force on the walls is minus the sum of their contact forces
  *   (momentum balance of the particles), and the torque on a floor is the
  *   moment of the weight resting on it;
- * - a servo lid holds its target force. */
+ * - a servo lid holds its target force;
+ * - all of it gives the same bits on any number of threads. */
 #include "check.h"
 #include "support.h"
 
@@ -368,6 +369,90 @@ static void servo_lid(test_ctx *t)
     grains_sim_destroy(sim);
 }
 
+/* 125 spheres between a vibrating floor of triangles, four fixed sides and
+ * a servo lid, on `threads` threads: the final state. */
+static grains_sim *shaken(int threads, long steps)
+{
+    grains_params p = impact_params(1);
+    p.threads = threads;
+    p.R_min = p.R_max = 0.005;
+    p.dt = grains_params_default_dt(&p);
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.mu_s = 0.4, p.mu_r = 0.05;
+    grains_sim *sim = scene(&p);
+    grains_mesh *floor;
+    grains_error err;
+    grains_mesh_create(&floor, &err);
+    for (int b = 0; b <= 4; b++)
+        for (int a = 0; a <= 4; a++)
+            grains_mesh_add_vertex(floor, (grains_vec3){0.015 * a, 0.015 * b, 0}, &err);
+    for (uint32_t b = 0; b < 4; b++)
+        for (uint32_t a = 0; a < 4; a++) {
+            uint32_t v0 = b * 5 + a, t1[3] = {v0, v0 + 1, v0 + 6}, t2[3] = {v0, v0 + 6, v0 + 5};
+            grains_mesh_add_element(floor, 3, t1, 0, 0, &err);
+            grains_mesh_add_element(floor, 3, t2, 0, 0, &err);
+        }
+    grains_motion shake = grains_motion_fixed();
+    shake.type = GRAINS_MOTION_VIBRATE;
+    shake.axis = (grains_vec3){0.1, 0, 1};
+    shake.amplitude = 0.0004, shake.frequency = 20; /* 0.6 g */
+    add_mesh(sim, floor, &shake);
+    const double L = 0.06, H = 0.2;
+    const grains_vec3 c[16] = {{0, 0, 0}, {L, 0, 0}, {L, 0, H}, {0, 0, H},   {0, L, 0}, {L, L, 0}, {L, L, H}, {0, L, H},
+                               {0, 0, 0}, {0, L, 0}, {0, L, H}, {0, 0, H},   {L, 0, 0}, {L, L, 0}, {L, L, H}, {L, 0, H}};
+    add_mesh(sim, rectangles(c, 4), NULL);
+    const grains_vec3 lid[4] = {{0, 0, 0.06}, {L, 0, 0.06}, {L, L, 0.06}, {0, L, 0.06}};
+    grains_motion servo = grains_motion_fixed();
+    servo.type = GRAINS_MOTION_SERVO;
+    servo.axis = (grains_vec3){0, 0, -1};
+    servo.force = 2, servo.max_speed = 0.1;
+    add_mesh(sim, rectangles(lid, 1), &servo);
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 5; b++)
+            for (int k = 0; k < 5; k++)
+                add(sim, (grains_vec3){0.007 + 0.0115 * a, 0.007 + 0.0115 * b, 0.008 + 0.0115 * k},
+                    (grains_vec3){0.01 * (a - 2), 0.01 * (b - 2), 0}, (grains_vec3){0, 0, 0}, 0.005);
+    advance(sim, steps);
+    return sim;
+}
+
+static int same_wall(const grains_wall *a, const grains_wall *b)
+{
+    const grains_vec3 va[4] = {a->shift, a->velocity, a->force, a->torque}, vb[4] = {b->shift, b->velocity, b->force,
+                                                                                    b->torque};
+    return memcmp(va, vb, sizeof va) == 0 && memcmp(&a->angle, &b->angle, sizeof a->angle) == 0 &&
+           memcmp(&a->omega, &b->omega, sizeof a->omega) == 0;
+}
+
+/* The same bits for any thread count: particles, and the force and torque
+ * on every mesh (summed per cell block, blocks in order). */
+static void threads_agree(test_ctx *t)
+{
+    const long steps = 5000;
+    grains_sim *a = shaken(1, steps), *b = shaken(2, steps), *c = shaken(3, steps);
+    int same = 1;
+    for (size_t i = 0; i < grains_sim_count(a); i++) {
+        same &= same_particle(get(a, i), get(b, i)) && same_particle(get(a, i), get(c, i));
+    }
+    for (size_t k = 0; k < 3; k++) {
+        grains_wall wa, wb, wc;
+        grains_sim_get_wall(a, k, &wa), grains_sim_get_wall(b, k, &wb), grains_sim_get_wall(c, k, &wc);
+        same &= same_wall(&wa, &wb) && same_wall(&wa, &wc);
+    }
+    grains_wall lid;
+    grains_sim_get_wall(a, 2, &lid);
+    grains_thermo th;
+    grains_sim_thermo(a, &th);
+    printf("  shaken box on 1, 2, 3 threads: %s (%zu contacts; lid at %.4f m with %.4f N)\n",
+           same ? "bit-identical" : "DIFFERENT", th.n_contacts, lid.shift.z, lid.force.z);
+    CHECK(t, same, "moving meshes give the same bits on 1, 2 and 3 threads");
+    CHECK(t, th.n_contacts > 150 && lid.force.z > 0, "a dense shaken pack (%zu contacts) under the lid (%g N)",
+          th.n_contacts, lid.force.z);
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+    grains_sim_destroy(c);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -378,5 +463,6 @@ int main(void)
     moving_box(&t);
     wall_force_balance(&t);
     servo_lid(&t);
+    threads_agree(&t);
     return test_report(&t, "test_walls");
 }
