@@ -1,6 +1,7 @@
-/* Static meshes of elements with 1 to 4 vertices, each with its own radius
+/* Meshes of elements with 1 to 4 vertices, each with its own radius
  * (TinyDEM Section 3.3): a point is a sphere, a segment a spherocylinder,
- * a triangle or parallelogram a plate with rounded edges. */
+ * a triangle or parallelogram a plate with rounded edges. A simulation moves
+ * them as rigid bodies (grains/motion.h). */
 #ifndef GRAINS_MESH_H
 #define GRAINS_MESH_H
 

@@ -1,4 +1,4 @@
-/* A simulation: particles, an optional static mesh, and the timestep that
+/* A simulation: particles, meshes that may move, and the timestep that
  * moves them (TinyDEM Sections 2-3). */
 #ifndef GRAINS_SIM_H
 #define GRAINS_SIM_H
