@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/config_value.h"
 #include "io/scenario_materials.h"
 #include "io/scenario_meshes.h"
 #include "io/text.h"
@@ -302,34 +303,10 @@ grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, g
 
 /* ---- values from libconfig ---- */
 
-static int number_of(const config_setting_t *s, real *out)
-{
-    switch (config_setting_type(s)) {
-    case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64: *out = (real)config_setting_get_int64(s); return 1;
-    case CONFIG_TYPE_FLOAT: *out = config_setting_get_float(s); return isfinite(*out);
-    default: return 0;
-    }
-}
-
-static int numbers_of(const config_setting_t *s, real *out, int max)
-{
-    int type = config_setting_type(s);
-    if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
-        return -1;
-    int n = config_setting_length(s);
-    if (n > max)
-        return -1;
-    for (int a = 0; a < n; a++)
-        if (!number_of(config_setting_get_elem(s, (unsigned)a), &out[a]))
-            return -1;
-    return n;
-}
-
 static int integer_of(const config_setting_t *s, long *out)
 {
     real r;
-    if (!number_of(s, &r) || r != floor(r) || fabs(r) > 9e15)
+    if (!config_number(s, &r) || r != floor(r) || fabs(r) > 9e15)
         return 0;
     *out = (long)r;
     return 1;
@@ -342,14 +319,14 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
     long l;
     int n;
     switch (k->kind) {
-    case K_REAL: return number_of(s, (real *)dst);
+    case K_REAL: return config_number(s, (real *)dst);
     case K_VEC3:
-        if (numbers_of(s, r, 3) != 3)
+        if (config_numbers(s, r, 3) != 3)
             return 0;
         *(grains_vec3 *)dst = (grains_vec3){r[0], r[1], r[2]};
         return 1;
     case K_LIST:
-        if ((n = numbers_of(s, r, GRAINS_MAX_MESH_RADII)) < 1)
+        if ((n = config_numbers(s, r, GRAINS_MAX_MESH_RADII)) < 1)
             return 0;
         memcpy(dst, r, (size_t)n * sizeof *r);
         sc->params.n_mesh_radii = n;

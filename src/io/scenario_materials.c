@@ -9,6 +9,8 @@
  * A pair value left out is -1: the run's value (grains_params_pair). */
 #include "io/scenario_materials.h"
 
+#include "io/config_value.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -36,19 +38,6 @@ static const field pair_fields[] = {
 #define COUNT(a) ((int)(sizeof a / sizeof a[0]))
 
 static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
-
-static int number_of(const config_setting_t *s, real *out)
-{
-    int type = config_setting_type(s);
-    if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64) {
-        *out = (real)config_setting_get_int64(s);
-        return 1;
-    }
-    if (type != CONFIG_TYPE_FLOAT)
-        return 0;
-    *out = config_setting_get_float(s);
-    return isfinite(*out);
-}
 
 /* The list of groups `list` as `max` at most; each element checked to be a group. */
 static grains_status check_list(const config_setting_t *list, const char *key, int max, const char *path,
@@ -78,7 +67,7 @@ static grains_status read_field(const config_setting_t *s, const field *fields, 
     const char *name = config_setting_name(s);
     for (int f = 0; f < n_fields; f++)
         if (strcmp(name, fields[f].name) == 0) {
-            if (!number_of(s, (real *)((char *)base + fields[f].offset)))
+            if (!config_number(s, (real *)((char *)base + fields[f].offset)))
                 return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.%s: expected a finite number",
                                         what, name);
             return GRAINS_OK;
@@ -118,7 +107,7 @@ static grains_status read_between(const config_setting_t *s, grains_pair_values 
     real a, b;
     int type = config_setting_type(s);
     if ((type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST) || config_setting_length(s) != 2 ||
-        !number_of(config_setting_get_elem(s, 0), &a) || !number_of(config_setting_get_elem(s, 1), &b) ||
+        !config_number(config_setting_get_elem(s, 0), &a) || !config_number(config_setting_get_elem(s, 1), &b) ||
         a != floor(a) || b != floor(b) || fabs(a) > 1e6 || fabs(b) > 1e6)
         return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s),
                                 "%s.between: expected two material numbers, [a, b]", what);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "boundary/motion.h"
+#include "io/config_value.h"
 #include "grains/mesh.h"
 
 #define PI 3.14159265358979323846
@@ -23,34 +24,6 @@
 static const char *const motion_types[] = {"fixed", "linear", "rotate", "vibrate", "table", "servo", NULL};
 
 static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
-
-static int number_of(const config_setting_t *s, real *out)
-{
-    int type = config_setting_type(s);
-    if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64) {
-        *out = (real)config_setting_get_int64(s);
-        return 1;
-    }
-    if (type != CONFIG_TYPE_FLOAT)
-        return 0;
-    *out = config_setting_get_float(s);
-    return isfinite(*out);
-}
-
-/* Up to max finite numbers of an array or list; their count, or -1. */
-static int numbers_of(const config_setting_t *s, real *out, int max)
-{
-    int type = config_setting_type(s);
-    if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
-        return -1;
-    int n = config_setting_length(s);
-    if (n > max)
-        return -1;
-    for (int a = 0; a < n; a++)
-        if (!number_of(config_setting_get_elem(s, (unsigned)a), &out[a]))
-            return -1;
-    return n;
-}
 
 static grains_status bad(const config_setting_t *s, const char *what, const char *expected, const char *path,
                          grains_error *err)
@@ -63,7 +36,7 @@ static grains_status read_vec3(const config_setting_t *s, grains_vec3 *v, const 
                                grains_error *err)
 {
     real r[3];
-    if (numbers_of(s, r, 3) != 3)
+    if (config_numbers(s, r, 3) != 3)
         return bad(s, what, "three finite numbers, [x, y, z]", path, err);
     *v = (grains_vec3){r[0], r[1], r[2]};
     return GRAINS_OK;
@@ -72,7 +45,7 @@ static grains_status read_vec3(const config_setting_t *s, grains_vec3 *v, const 
 static grains_status read_real(const config_setting_t *s, real *v, const char *what, const char *path,
                                grains_error *err)
 {
-    return number_of(s, v) ? GRAINS_OK : bad(s, what, "a finite number", path, err);
+    return config_number(s, v) ? GRAINS_OK : bad(s, what, "a finite number", path, err);
 }
 
 static grains_status read_string(const config_setting_t *s, char *dst, const char *what, const char *path,
@@ -184,7 +157,7 @@ static grains_status read_entry_field(const config_setting_t *f, grains_scenario
     if (strcmp(name, "motion") == 0)
         return read_motion(f, e, what, path, err);
     if (strcmp(name, "R_mesh") == 0) {
-        int n = numbers_of(f, e->R_mesh, GRAINS_MAX_MESH_RADII);
+        int n = config_numbers(f, e->R_mesh, GRAINS_MAX_MESH_RADII);
         if (n < 1)
             return bad(f, what, "1 to 64 finite numbers", path, err);
         for (int k = 0; k < n; k++)
@@ -195,7 +168,7 @@ static grains_status read_entry_field(const config_setting_t *f, grains_scenario
         return GRAINS_OK;
     }
     if (strcmp(name, "material") == 0) {
-        if (!number_of(f, &r) || r != floor(r) || r < -1 || r >= GRAINS_MAX_MATERIALS)
+        if (!config_number(f, &r) || r != floor(r) || r < -1 || r >= GRAINS_MAX_MATERIALS)
             return bad(f, what, "a material number (-1 rigid)", path, err);
         e->material = (int)r;
         return GRAINS_OK;

@@ -1,0 +1,28 @@
+/* Numbers from libconfig settings. */
+#include "io/config_value.h"
+
+#include <math.h>
+
+int config_number(const config_setting_t *s, real *out)
+{
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64: *out = (real)config_setting_get_int64(s); return 1;
+    case CONFIG_TYPE_FLOAT: *out = config_setting_get_float(s); return isfinite(*out);
+    default: return 0;
+    }
+}
+
+int config_numbers(const config_setting_t *s, real *out, int max)
+{
+    int type = config_setting_type(s);
+    if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+        return -1;
+    int n = config_setting_length(s);
+    if (n > max)
+        return -1;
+    for (int a = 0; a < n; a++)
+        if (!config_number(config_setting_get_elem(s, (unsigned)a), &out[a]))
+            return -1;
+    return n;
+}
