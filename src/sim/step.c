@@ -150,6 +150,7 @@ static grains_status variational_step(grains_sim *sim, grains_error *err)
         return report_unstable(sim, &total, err);
     }
     sim_variational_finish(sim);
+    walls_unknown(&sim->wl); /* the implicit solve does not sum the walls' forces (yet) */
     sim->step++;
     return GRAINS_OK;
 }
