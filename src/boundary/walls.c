@@ -23,7 +23,9 @@ static grains_status copy_table(wall_body *b, grains_error *err)
     return GRAINS_OK;
 }
 
-grains_status walls_add(walls *w, const grains_mesh *combined, uint32_t first, uint32_t n, const grains_motion *m,
+static void place(const walls *w, const wall_body *b, grains_mesh *combined);
+
+grains_status walls_add(walls *w, grains_mesh *combined, uint32_t first, uint32_t n, const grains_motion *m, real t,
                         grains_error *err)
 {
     grains_status s = motion_check(m, err);
@@ -44,6 +46,12 @@ grains_status walls_add(walls *w, const grains_mesh *combined, uint32_t first, u
     for (uint32_t k = first; k < first + n; k++) {
         w->x_ref[k] = combined->vertices[k];
         b->reach = fmax(b->reach, v3_norm(v3_sub(combined->vertices[k], b->motion.point)));
+    }
+    /* a servo starts where its file puts it, now; the others at their pose at t */
+    b->t_moved = t;
+    if (b->moving && m->type != GRAINS_MOTION_SERVO) {
+        b->now = motion_at(&b->motion, t, t);
+        place(w, b, combined);
     }
     w->any_moving |= b->moving;
     w->n++;

@@ -42,8 +42,10 @@ typedef struct {
 } walls;
 
 /* Adds the body made of the vertices [first, first + n) of the combined
- * mesh, which already holds them; checks and copies the motion. */
-grains_status walls_add(walls *w, const grains_mesh *combined, uint32_t first, uint32_t n, const grains_motion *m,
+ * mesh, which already holds them where its file puts them; checks and
+ * copies the motion and places the body at its pose at time t. On failure
+ * nothing is added. */
+grains_status walls_add(walls *w, grains_mesh *combined, uint32_t first, uint32_t n, const grains_motion *m, real t,
                         grains_error *err);
 
 /* Moves every body to its pose at t_pose with rates at t_rate (servos

@@ -17,7 +17,7 @@ static void usage(FILE *out)
           "\n"
           "options of run and check:\n"
           "  -o DIR             output directory (default output)\n"
-          "  --mesh OFF         mesh file; 'none' for no mesh (default: the built-in hourglass\n"
+          "  --mesh FILE        OFF or STL mesh file; 'none' for no mesh (default: the built-in hourglass\n"
           "                     when no scenario file is given)\n"
           "  --particles CSV    initial particles in TinyDEM CSV format\n"
           "  --csv              also write TinyDEM CSV frames particlesNNNNNN.csv\n"

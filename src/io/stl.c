@@ -189,7 +189,8 @@ static grains_status parse_ascii(const char *text, size_t len, const char *name,
                                 "not an STL file: neither 'solid' (ASCII) nor 84 + 50 n bytes (binary, %zu bytes)", len);
     while (w.p < w.end && *w.p != '\n') /* the solid's name */
         w.p++;
-    vertex_table t;
+    vertex_table t; /* a facet takes at least 86 bytes of text: fewer than len / 28 vertices, under
+                     * half of the table's 4 (len / 64) places, so probing always ends */
     if (!table_init(&t, len / 64))
         return grains_error_set(err, GRAINS_ERR_NOMEM, name, 0, "out of memory reading %zu bytes", len);
     grains_status s = GRAINS_OK;

@@ -166,11 +166,7 @@ static grains_status add_mesh(grains_sim *sim, const grains_mesh *mesh, const gr
     uint32_t first = (uint32_t)sim->mesh->n_vertices;
     if ((s = append_mesh(sim->mesh, mesh, (int)sim->wl.n, by_index, &sim->p, err)) != GRAINS_OK)
         return s;
-    s = walls_add(&sim->wl, sim->mesh, first, (uint32_t)mesh->n_vertices, motion, err);
-    if (s == GRAINS_OK) {
-        real t = grains_sim_time(sim);
-        s = walls_move(&sim->wl, sim->mesh, t, t, err);
-    }
+    s = walls_add(&sim->wl, sim->mesh, first, (uint32_t)mesh->n_vertices, motion, grains_sim_time(sim), err);
     if (s != GRAINS_OK) { /* nothing added */
         sim->mesh->n_vertices = first;
         while (sim->mesh->n_elements && sim->mesh->elements[sim->mesh->n_elements - 1].body == (int)sim->wl.n)
