@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "support.h"
-#include "validate/validate.h"
+#include "grains/validate.h"
 
 #define PI 3.14159265358979323846
 

@@ -9,7 +9,7 @@
 
 #include "grains/mesh.h"
 #include "sim/rng.h"
-#include "validate/validate.h"
+#include "grains/validate.h"
 
 #define PI 3.14159265358979323846
 

@@ -13,7 +13,7 @@
 
 #include "grains/mesh.h"
 #include "sim/rng.h"
-#include "validate/validate.h"
+#include "grains/validate.h"
 
 #define PI 3.14159265358979323846
 #define G 9.81
