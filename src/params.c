@@ -41,6 +41,10 @@ void grains_params_default(grains_params *p)
     p->friction_order = GRAINS_FRICTION_BY_COMPAT;
     p->integrator = GRAINS_INTEGRATOR_EULER;
     p->contact_model = GRAINS_CONTACT_HERTZ_MINDLIN;
+    p->rolling_model = GRAINS_ROLLING_SPRING;
+    p->rolling_damping = 0.3; /* Ai et al. (2011): 0.3 of critical */
+    p->cohesion = GRAINS_COHESION_NONE;
+    p->work_of_adhesion = 0;
     p->k_n = 0;
     p->V0 = 1;
     p->overlap_tol = 0;
@@ -119,6 +123,8 @@ void grains_params_derive(grains_params *p)
         p->mu_r_dyn = p->mu_r;
     if (p->mu_t_dyn < 0)
         p->mu_t_dyn = p->mu_t;
+    if (p->cohesion == GRAINS_COHESION_NONE && p->hamaker > 0)
+        p->cohesion = GRAINS_COHESION_VAN_DER_WAALS;
     if (p->friction_order == GRAINS_FRICTION_BY_COMPAT) /* docs/model.md: TinyDEM's order creates energy */
         p->friction_order = p->compat == GRAINS_COMPAT_TINYDEM ? GRAINS_FRICTION_FORCE_THEN_INCREMENT
                                                                 : GRAINS_FRICTION_INCREMENT_THEN_FORCE;
@@ -128,6 +134,26 @@ static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isf
 
 #define REQUIRE(cond, ...) \
     do { if (!(cond)) return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, __VA_ARGS__); } while (0)
+
+/* One attraction at a time, with what it needs. */
+static grains_status check_cohesion(const grains_params *p, grains_error *err)
+{
+    REQUIRE(p->cohesion >= GRAINS_COHESION_NONE && p->cohesion <= GRAINS_COHESION_JKR, "cohesion: unknown value");
+    REQUIRE(isfinite(p->work_of_adhesion) && p->work_of_adhesion >= 0,
+            "work_of_adhesion = %g: must be >= 0", p->work_of_adhesion);
+    REQUIRE(p->cohesion != GRAINS_COHESION_VAN_DER_WAALS || p->hamaker > 0,
+            "cohesion = \"van_der_waals\" needs hamaker > 0 (the Hamaker constant)");
+    if (p->cohesion != GRAINS_COHESION_JKR)
+        return GRAINS_OK;
+    REQUIRE(p->work_of_adhesion > 0, "cohesion = \"jkr\" needs work_of_adhesion > 0 (W, in J/m^2)");
+    REQUIRE(p->hamaker == 0,
+            "cohesion = \"jkr\" and hamaker = %g: JKR's work of adhesion already is the surfaces' attraction; "
+            "choose one", p->hamaker);
+    REQUIRE(p->contact_model != GRAINS_CONTACT_LINEAR,
+            "cohesion = \"jkr\" is Hertz's contact with adhesion: it needs contact_model = \"hertz_mindlin\" or "
+            "\"hertz_restitution\", not \"linear\"");
+    return GRAINS_OK;
+}
 
 static grains_status check_geometry(const grains_params *p, grains_error *err)
 {
@@ -222,7 +248,7 @@ static grains_status check_material(const grains_params *p, grains_error *err)
     REQUIRE(isfinite(p->vdw_cutoff) && (p->vdw_cutoff == 0 || p->vdw_cutoff > p->vdw_delta0),
             "vdw_cutoff = %g: cut-off must be > vdw_delta0 (%g), or 0 for 100 vdw_delta0", p->vdw_cutoff,
             p->vdw_delta0);
-    return GRAINS_OK;
+    return check_cohesion(p, err);
 }
 
 static grains_status check_simulation(const grains_params *p, grains_error *err)
@@ -242,6 +268,11 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
             "integrator: unknown value");
     REQUIRE(p->contact_model >= GRAINS_CONTACT_HERTZ_MINDLIN && p->contact_model <= GRAINS_CONTACT_HERTZ_RESTITUTION,
             "contact_model: unknown value");
+    REQUIRE(p->rolling_model == GRAINS_ROLLING_SPRING || p->rolling_model == GRAINS_ROLLING_TYPE_C,
+            "rolling_model: unknown value");
+    REQUIRE(isfinite(p->rolling_damping) && p->rolling_damping >= 0 && p->rolling_damping <= 1,
+            "rolling_damping = %g: the type C rolling dashpot's fraction of critical must be in [0, 1]",
+            p->rolling_damping);
     REQUIRE(isfinite(p->k_n) && p->k_n >= 0, "k_n = %g: normal stiffness must be >= 0 (0: from V0)", p->k_n);
     REQUIRE(isfinite(p->V0) && p->V0 > 0, "V0 = %g: characteristic impact velocity must be > 0", p->V0);
     REQUIRE(isfinite(p->overlap_tol) && p->overlap_tol >= 0 && p->overlap_tol < 1,
@@ -304,6 +335,9 @@ static grains_status check_variational(const grains_params *p, grains_error *err
                     "depends on the path and has none: set mu_s = mu_r = mu_t = 0, or choose euler, verlet or "
                     "verlet_improved", name, v.mu_s, v.mu_r, v.mu_t, a, b);
         }
+    REQUIRE(p->cohesion != GRAINS_COHESION_JKR,
+            "integrator = %s: a JKR contact holds past touching until it snaps (hysteresis), which no potential "
+            "describes: choose euler, verlet or verlet_improved", name);
     REQUIRE(p->bond_kn == 0,
             "integrator = %s needs a potential for every force, but bonds (bond_kn = %g) have sliding, "
             "rolling and twisting springs that depend on the path: choose euler, verlet or verlet_improved",

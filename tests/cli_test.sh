@@ -51,6 +51,12 @@ expect 2 'badindex.off:7: face 0: vertex index .9. out of range' "$G" run --mesh
 expect 2 'badradius.off:7: face 0: radius index 3 has no radius' "$G" run --mesh "$T/badradius.off" -o "$T/o1"
 expect 2 'truncated.csv:3: expected 14 comma-separated values' "$G" run --particles "$T/truncated.csv" -o "$T/o1"
 expect 2 'nan.csv:2: vy' "$G" run --particles "$T/nan.csv" -o "$T/o1"
+expect 2 'cohesion = .glue.: expected one of "none", "van_der_waals", "jkr"' "$G" run --set cohesion=glue -o "$T/o1"
+expect 2 'cohesion = "jkr" needs work_of_adhesion > 0' "$G" run --set cohesion=jkr -o "$T/o1"
+expect 2 'choose one' "$G" run --set cohesion=jkr --set work_of_adhesion=0.1 --set hamaker=1e-20 -o "$T/o1"
+expect 2 'rolling_damping = 2: .* must be in \[0, 1\]' "$G" run --set rolling_model=type_c --set rolling_damping=2 -o "$T/o1"
+expect 0 'rolling type_c, twisting spring, cohesion jkr' "$G" check --set rolling_model=type_c --set cohesion=jkr \
+    --set work_of_adhesion=0.05
 expect 2 'cannot create the output directory' "$G" run --set N_frames=1 -o /proc/grains-no/out
 expect 2 "unknown option '--bogus'" "$G" run --bogus
 expect 2 'needs a value' "$G" run -o

@@ -91,6 +91,27 @@ typedef enum {
     GRAINS_CONTACT_HERTZ_RESTITUTION = 2
 } grains_contact_model;
 
+/* Rolling resistance (docs/model.md, "Contact sub-models"). */
+typedef enum {
+    /* TinyDEM's rolling spring and dashpot at the contact point (Eqs. 34-39). */
+    GRAINS_ROLLING_SPRING = 0,
+    /* Ai et al. (2011) model C, the elastic-plastic spring-dashpot: a torque
+     * spring k_r = 2.25 k_n mu_r^2 R*^2 on the relative rotation, limited
+     * to mu_r R* |f_n|, a dashpot rolling_damping x critical below the limit. */
+    GRAINS_ROLLING_TYPE_C = 1
+} grains_rolling_model;
+
+/* Attraction between surfaces (docs/model.md, "Contact sub-models"). */
+typedef enum {
+    GRAINS_COHESION_NONE = 0,
+    /* Hamaker's van der Waals attraction across the gap (libgran); on when hamaker > 0. */
+    GRAINS_COHESION_VAN_DER_WAALS = 1,
+    /* Johnson, Kendall and Roberts (1971): Hertz with the work of adhesion
+     * W = work_of_adhesion; pull-off force 3/2 pi W R*, the contact holds
+     * until the gap reaches 3/4 (pi^2 W^2 R* / E*^2)^(1/3). */
+    GRAINS_COHESION_JKR = 2
+} grains_cohesion;
+
 typedef struct {
     /* geometry */
     real R_min;                           /* [L] minimum particle radius */
@@ -129,6 +150,10 @@ typedef struct {
     grains_friction_order friction_order; /* GRAINS_FRICTION_BY_COMPAT until derived */
     grains_integrator integrator;
     grains_contact_model contact_model;
+    grains_rolling_model rolling_model;
+    real rolling_damping;                 /* [-] type C: the rolling dashpot's fraction of critical */
+    grains_cohesion cohesion;             /* NONE with hamaker > 0 derives VAN_DER_WAALS */
+    real work_of_adhesion;                /* [M/T^2] JKR: W (= 2 gamma for two like surfaces) */
     real k_n;                             /* [M/T^2] linear model: normal stiffness; 0 = per pair */
     real V0;                              /* [L/T] linear model: impact velocity of Eqs. 1 and 27 */
     real overlap_tol;                     /* [-] linear model: > 0 gives k_n by Eq. 27 for this

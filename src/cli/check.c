@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "cli/cli.h"
+#include "contact/submodels.h"
 
 #define PI 3.14159265358979323846
 
@@ -90,6 +91,29 @@ static void print_materials(const grains_params *p)
         }
 }
 
+/* The contact's sub-models (contact/submodels.c), their figures, and the
+ * springs each contact keeps. */
+static void print_submodels(const grains_params *p)
+{
+    const submodel *chosen[SUBMODEL_KINDS];
+    submodels_chosen(p, chosen);
+    printf("  contact sub-models  :");
+    for (int k = 0; k < SUBMODEL_KINDS; k++)
+        printf(" %s %s%s", submodel_kind_name((submodel_kind)k), chosen[k]->name, k + 1 < SUBMODEL_KINDS ? "," : "");
+    printf("; %d reals of history per contact\n", submodels_history(p));
+    if (p->rolling_model == GRAINS_ROLLING_TYPE_C)
+        printf("  rolling type C      : k_r = 2.25 k_n mu_r^2 R*^2, limit mu_r R* |f_n|, dashpot %g of critical\n",
+               p->rolling_damping);
+    if (p->cohesion == GRAINS_COHESION_JKR) {
+        /* two R_min spheres of material 0: R* = R_min / 2, E* by Eq. 22 */
+        double R = p->R_min / 2, E = p->E / (2 * (1 - p->nu * p->nu)), W = p->work_of_adhesion;
+        double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min;
+        double F = 1.5 * PI * W * R, gap = 0.75 * cbrt(PI * PI * W * W * R / (E * E));
+        printf("  JKR                 : W = %g J/m^2; two R_min spheres pull off at %.3g N = %.3g x their weight "
+               "(|g| = 9.81), snap at a gap of %.3g m\n", W, F, F / (m * 9.81), gap);
+    }
+}
+
 /* Which laws the run uses, and the figures a user checks them by. */
 static void print_models(const grains_params *p)
 {
@@ -102,6 +126,7 @@ static void print_models(const grains_params *p)
                p->newton_tol, p->newton_max_iter);
     printf("  friction static/dyn : sliding %g/%g, rolling %g/%g, twisting %g/%g\n", p->mu_s, p->mu_s_dyn, p->mu_r,
            p->mu_r_dyn, p->mu_t, p->mu_t_dyn);
+    print_submodels(p);
     if (p->periodic) {
         const char *axes[] = {"", "x", "y", "xy", "z", "xz", "yz", "xyz"};
         printf("  periodic            : %s, box (%g, %g, %g) to (%g, %g, %g); the mesh is not periodic\n",

@@ -61,7 +61,7 @@ static inline int bond_force(const hm_params *hp, const bond_law *b, const hm_pa
     store3(h->us, u_s);
     store3(h->ur, u_r);
     h->ut = u_t;
-    hm_compose(&k, f_n, f_s, f_r, f_t, 0, out);
+    hm_compose(&k, f_n, f_s, rolling_torque(&k, f_r), f_t, 0, out);
     *torque = k.R_eff * sqrt(v3_dot(f_r, f_r) + f_t * f_t); /* |R* n x f_r + R* f_t n|, f_r normal to n */
     real F = b->max_force, T = b->max_torque / k.R_eff;
     return (F > 0 && (-f_n > F || v3_dot(f_s, f_s) > F * F)) ||

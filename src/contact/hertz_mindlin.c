@@ -101,7 +101,12 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->increment_first = p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE ||
                           p->integrator != GRAINS_INTEGRATOR_EULER;
     hp->half_step = p->integrator == GRAINS_INTEGRATOR_VERLET_IMPROVED;
-    hp->linear = p->contact_model == GRAINS_CONTACT_LINEAR;
+    hp->normal = p->contact_model == GRAINS_CONTACT_LINEAR ? HM_NORMAL_LINEAR
+                 : p->cohesion == GRAINS_COHESION_JKR    ? HM_NORMAL_JKR
+                                                         : HM_NORMAL_HERTZ;
+    hp->type_c = p->rolling_model == GRAINS_ROLLING_TYPE_C;
+    hp->rolling_damping = p->rolling_damping;
+    hp->W = p->cohesion == GRAINS_COHESION_JKR ? p->work_of_adhesion : 0;
     hp->k_n = p->k_n;
     hp->V0 = p->V0;
     hp->overlap_tol = p->overlap_tol;
@@ -112,3 +117,14 @@ real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)
     return 1.2024 * pow(sqrt(m_eff) * E_eff * E_eff * R_eff * V0, 0.4); /* Eq. 1 */
 }
 
+
+real hm_max_hold_gap(const hm_params *hp, real R_max)
+{
+    if (hp->normal != HM_NORMAL_JKR)
+        return 0;
+    real gap = 0; /* R* <= R_max (a wall), E* >= the least */
+    for (int a = 0; a < hp->n_materials; a++)
+        for (int b = 0; b <= hp->n_materials; b++)
+            gap = fmax(gap, jkr_snap_gap(hp->W, R_max, hp->pw[a][b].E_eff));
+    return gap;
+}

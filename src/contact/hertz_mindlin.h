@@ -22,6 +22,9 @@ typedef struct {
     int no_contact;      /* the pair passes through each other (pairs' contact = false) */
 } hm_law;
 
+/* The normal sub-models the kernel tells apart. */
+enum { HM_NORMAL_HERTZ = 0, HM_NORMAL_LINEAR = 1, HM_NORMAL_JKR = 2 };
+
 /* Constants fixed for the run. */
 typedef struct {
     int n_materials;
@@ -32,8 +35,11 @@ typedef struct {
     real dt;
     int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE, or a Verlet integrator */
     int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */
+    int normal;          /* HM_NORMAL_*: the normal sub-model (contact/submodels.h) */
+    int type_c;          /* rolling sub-model type_c (contact/rolling_type_c.h), else spring */
+    real rolling_damping; /* [-] type C's dashpot, fraction of critical */
+    real W;              /* [M/T^2] JKR's work of adhesion (contact/cohesion_jkr.h) */
     /* Linear spring-dashpot model (improved-velocity-Verlet paper Eqs. 1, 6, 27, 31) */
-    int linear;
     real k_n;            /* [M/T^2] fixed normal stiffness, or 0 */
     real V0;             /* [L/T] impact velocity of Eqs. 1 and 27 */
     real overlap_tol;    /* [-] Eq. 27's overlap / smaller diameter, or 0 for Eq. 1 */
@@ -74,6 +80,10 @@ void hm_params_init(hm_params *hp, const grains_params *p);
  * wall of material b (GRAINS_RIGID for none). */
 static inline const hm_law *hm_law_pp(const hm_params *hp, int a, int b) { return &hp->pp[a][b]; }
 static inline const hm_law *hm_law_pw(const hm_params *hp, int a, int b) { return &hp->pw[a][b + 1]; }
+
+/* The largest gap at which a contact of particles of radius at most R_max
+ * still holds (JKR; 0 for the others). */
+real hm_max_hold_gap(const hm_params *hp, real R_max);
 
 /* Eq. 21: beta = 1 / sqrt(1 + (pi / ln e_n)^2); 1 at e_n = 0, 0 at e_n = 1. */
 real hm_beta(real e_n);

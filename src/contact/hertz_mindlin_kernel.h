@@ -14,78 +14,12 @@ typedef struct {
     real kn, ks, cn, cs;
 } coefficients;
 
-static inline coefficients contact_coefficients(const hm_law *law, real R_eff, real m_eff, real delta)
-{
-    coefficients c;
-    real a = sqrt(R_eff * delta);                         /* Eq. 14 */
-    c.kn = law->kn * a;                                   /* Eq. 12 */
-    c.ks = law->ks * a;                                   /* Eq. 13 */
-    c.cn = sqrt(5 * m_eff * c.kn) * law->beta;            /* Eq. 18 */
-    c.cs = law->cs_over_cn * c.cn;                        /* Eq. 25 (= Eq. 19) */
-    return c;
-}
-
-/* The linear spring-dashpot of the improved-velocity-Verlet paper: k_n
- * fixed, from the tolerated overlap (Eq. 27: k_n = m* V0^2 / delta^2), or
- * matching Hertz's contact time at V0 (Eq. 1); k_t by Eq. 6; damping by
- * Eq. 31, sqrt(4 m* k_n / (1 + (pi / ln e)^2)) = 2 beta sqrt(m* k_n), the
- * tangential one scaled by sqrt(k_t / k_n) (Section 5.1). */
-static inline coefficients linear_coefficients(const hm_params *hp, const hm_law *law, real R_eff, real m_eff,
-                                               real R_small)
-{
-    coefficients c;
-    if (hp->k_n > 0) {
-        c.kn = hp->k_n;
-    } else if (hp->overlap_tol > 0) {
-        real d = hp->overlap_tol * 2 * R_small;
-        c.kn = m_eff * hp->V0 * hp->V0 / (d * d);                    /* Eq. 27 */
-    } else {
-        c.kn = hm_linear_kn_hertz(m_eff, law->E_eff, R_eff, hp->V0); /* Eq. 1 */
-    }
-    c.ks = law->kt_over_kn * c.kn;                                   /* Eq. 6 */
-    c.cn = 2 * law->beta * sqrt(m_eff * c.kn);                       /* Eq. 31 */
-    c.cs = sqrt(law->kt_over_kn) * c.cn;
-    return c;
-}
-
-/* Eq. 51: turn a spring into the tangent plane of n, keeping its length.
- * (One square root: |u| / |t| = sqrt(|u|^2 / |t|^2).) */
-static inline vec3 project_spring(vec3 u, vec3 n)
-{
-    real un = v3_dot(u, n);
-    if (un == 0)
-        return u;
-    vec3 t = v3_axpy(u, -un, n);
-    real after2 = v3_dot(t, t);
-    return after2 > 0 ? v3_scale(sqrt(v3_dot(u, u) / after2), t) : t;
-}
-
-/* Eqs. 11, 39, 53, 54 for a vector mode: when the trial force breaks the
- * static limit mu |f_n| it slides: the force is clipped to mu_dyn |f_n|
- * and the spring reset so that it reproduces the clipped force. With
- * mu_dyn = mu this is TinyDEM; mu_dyn < mu is Luding's (2008) static and
- * dynamic friction as libgran has it. Compared in squares so that the root
- * is taken only when sliding. */
-static inline vec3 coulomb_vector(vec3 f, real mu, real mu_dyn, real fn_norm, real k, real c, vec3 v, vec3 *u)
-{
-    real f2 = v3_dot(f, f), limit = mu * fn_norm;
-    if (f2 > limit * limit) {
-        f = v3_scale(mu_dyn * fn_norm / sqrt(f2), f);     /* Eq. 53 */
-        *u = v3_scale(-1 / k, v3_axpy(f, c, v));          /* Eq. 54 */
-    }
-    return f;
-}
-
-/* Eqs. 40, 53, 54 for twisting, in scalar form. */
-static inline real coulomb_scalar(real f, real mu, real mu_dyn, real fn_norm, real k, real c, real v, real *u)
-{
-    real f_abs = fabs(f);
-    if (f_abs > mu * fn_norm) {
-        f = mu_dyn * fn_norm / f_abs * f;
-        *u = -1 / k * (f + c * v);
-    }
-    return f;
-}
+/* The sub-models, one header each (contact/submodels.c lists them). */
+#include "contact/cohesion_jkr.h"
+#include "contact/friction_spring.h"
+#include "contact/normal_hertz.h"
+#include "contact/normal_linear.h"
+#include "contact/rolling_type_c.h"
 
 static inline vec3 load3(const real *a) { return v3(a[0], a[1], a[2]); }
 static inline void store3(real *a, vec3 v) { a[0] = v.x; a[1] = v.y; a[2] = v.z; }
@@ -146,13 +80,16 @@ __attribute__((always_inline)) static inline hm_motion hm_relative_motion(const 
     return k;
 }
 
-/* Force and torques of the four modes, Eqs. 31-33; on j by Eqs. 55-59
- * (tau_s scales with r_j / r_i). */
-__attribute__((always_inline)) static inline void hm_compose(const hm_motion *k, real f_n, vec3 f_s, vec3 f_r, real f_t,
-                                                             int wall, hm_result *out)
+/* The torque of a rolling force f_r at the contact, R* n x f_r (Eq. 33). */
+static inline vec3 rolling_torque(const hm_motion *k, vec3 f_r) { return v3_scale(k->R_eff, v3_cross(k->n, f_r)); }
+
+/* Force and torques of the four modes, Eqs. 31-33, the rolling torque
+ * tau_r given; on j by Eqs. 55-59 (tau_s scales with r_j / r_i). */
+__attribute__((always_inline)) static inline void hm_compose(const hm_motion *k, real f_n, vec3 f_s, vec3 tau_r,
+                                                             real f_t, int wall, hm_result *out)
 {
     vec3 fs_x_n = v3_cross(f_s, k->n);
-    vec3 tau_rt = v3_add(v3_scale(k->R_eff, v3_cross(k->n, f_r)), v3_scale(f_t * k->R_eff, k->n));
+    vec3 tau_rt = v3_add(tau_r, v3_scale(f_t * k->R_eff, k->n));
     out->f = v3_axpy(f_s, f_n, k->n);
     out->t_i = v3_add(v3_scale(k->r_i, fs_x_n), tau_rt);
     out->t_j = wall ? v3(0, 0, 0) : v3_sub(v3_scale(k->r_j, fs_x_n), tau_rt);
@@ -160,16 +97,58 @@ __attribute__((always_inline)) static inline void hm_compose(const hm_motion *k,
     out->R_eff = k->R_eff;
 }
 
+/* The normal sub-model's springs and dashpots, and the elastic normal force
+ * (with JKR's adhesion when chosen). */
+__attribute__((always_inline)) static inline coefficients normal_part(const hm_params *hp, const hm_pair *pr,
+                                                                      const hm_motion *k, real *f_elastic)
+{
+    const hm_law *law = pr->law;
+    coefficients c;
+    switch (hp->normal) {
+    case HM_NORMAL_LINEAR:
+        c = linear_coefficients(hp, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
+        *f_elastic = c.kn * k->delta;
+        break;
+    case HM_NORMAL_JKR: {
+        real a = jkr_contact_radius(hp->W, k->R_eff, law->E_eff, k->delta);
+        c = hertz_coefficients_at(law, a, k->m_eff);
+        *f_elastic = jkr_force(hp->W, k->R_eff, law->E_eff, a);
+        break;
+    }
+    default:
+        c = contact_coefficients(law, k->R_eff, k->m_eff, k->delta);
+        *f_elastic = c.kn * k->delta;                      /* Eq. 5 */
+    }
+    return c;
+}
+
+/* Type C's rolling torque for this contact (rolling_type_c.h); the spring
+ * u_r holds the relative rotation. */
+static inline vec3 type_c_part(const hm_params *hp, const hm_pair *pr, const hm_motion *k, vec3 n, real kn,
+                               real load, vec3 *u_r)
+{
+    const hm_law *law = pr->law;
+    vec3 w = v3_sub(pr->w_i, pr->w_j);
+    vec3 w_r = v3_axpy(w, -v3_dot(w, n), n);
+    real k_r = 2.25 * kn * law->mu_r * law->mu_r * k->R_eff * k->R_eff;
+    real J_i = type_c_inertia(pr->rho_i, pr->R_i);
+    real I_r = pr->wall ? J_i : 1 / (1 / J_i + 1 / type_c_inertia(pr->rho_j, pr->R_j));
+    real c_r = hp->rolling_damping * 2 * sqrt(I_r * k_r);
+    return type_c_torque(u_r, w_r, k_r, c_r, law->mu_r * k->R_eff * load, law->mu_r_dyn * k->R_eff * load, hp->dt,
+                         hp->increment_first);
+}
+
+/* One contact, composed from the run's sub-models: normal (with damping
+ * and cohesion), sliding, rolling, twisting. */
 __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h, hm_result *out)
 {
     hm_motion k = hm_relative_motion(hp, pr);
     const vec3 n = k.n, n_v = k.n_v;
-    const real delta = k.delta, v_n = k.v_n, v_t = k.v_t;
+    const real v_n = k.v_n, v_t = k.v_t;
     vec3 v_s = k.v_s, v_r = k.v_r;
     const hm_law *law = pr->law;
-    coefficients c = hp->linear ? linear_coefficients(hp, law, k.R_eff, k.m_eff,
-                                                      pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j))
-                                : contact_coefficients(law, k.R_eff, k.m_eff, delta);
+    real f_elastic;
+    coefficients c = normal_part(hp, pr, &k, &f_elastic);
 
     /* Springs projected onto the current tangent plane, Eq. 51 (the half-
      * step plane first with the improved Verlet). */
@@ -178,8 +157,9 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
     real u_t = h->ut;
     if (hp->increment_first) { /* Eq. 52 before the force */
         u_s = v3_axpy(u_s, hp->dt, v_s);
-        u_r = v3_axpy(u_r, hp->dt, v_r);
         u_t += hp->dt * v_t;
+        if (!hp->type_c)
+            u_r = v3_axpy(u_r, hp->dt, v_r);
     }
     if (hp->half_step) { /* springs and damping velocities to the full-step plane, rescaled */
         u_s = project_spring(u_s, n);
@@ -190,28 +170,35 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
 
     /* Forces, Eqs. 5-6, 10, 34-35 with k_r = k_n, c_r = c_n, k_t = k_s, c_t = c_s.
      * f_n lies along n, so |f_n| is the magnitude of its scalar factor. */
-    real f_n = c.kn * delta - c.cn * v_n;
+    real f_n = f_elastic - c.cn * v_n;
     vec3 f_s = v3_sub(v3_scale(-c.ks, u_s), v3_scale(c.cs, v_s));
-    vec3 f_r = v3_sub(v3_scale(-c.kn, u_r), v3_scale(c.cn, v_r));
     real f_t = -c.ks * u_t - c.cs * v_t;
-
     if (!hp->increment_first) { /* Eq. 52 after the force (TinyDEM) */
         u_s = v3_axpy(u_s, hp->dt, v_s);
-        u_r = v3_axpy(u_r, hp->dt, v_r);
         u_t += hp->dt * v_t;
     }
 
-    /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54. */
-    real fn_norm = fabs(f_n);
-    f_s = coulomb_vector(f_s, law->mu_s, law->mu_s_dyn, fn_norm, c.ks, c.cs, v_s, &u_s);
-    f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, fn_norm, c.kn, c.cn, v_r, &u_r);
-    f_t = coulomb_scalar(f_t, law->mu_t, law->mu_t_dyn, fn_norm, c.ks, c.cs, v_t, &u_t);
+    /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54; the
+     * load of an adhesive contact is |f_n + 2 F_c| (cohesion_jkr.h). */
+    real load = hp->normal == HM_NORMAL_JKR ? fabs(f_n + 2 * jkr_pull_off(hp->W, k.R_eff)) : fabs(f_n);
+    f_s = coulomb_vector(f_s, law->mu_s, law->mu_s_dyn, load, c.ks, c.cs, v_s, &u_s);
+    f_t = coulomb_scalar(f_t, law->mu_t, law->mu_t_dyn, load, c.ks, c.cs, v_t, &u_t);
+    vec3 tau_r;
+    if (hp->type_c) {
+        tau_r = type_c_part(hp, pr, &k, n, c.kn, load, &u_r);
+    } else {
+        vec3 f_r = v3_sub(v3_scale(-c.kn, u_r), v3_scale(c.cn, v_r));
+        if (!hp->increment_first)
+            u_r = v3_axpy(u_r, hp->dt, v_r);
+        f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, load, c.kn, c.cn, v_r, &u_r);
+        tau_r = rolling_torque(&k, f_r);
+    }
     store3(h->us, u_s);
     store3(h->ur, u_r);
     h->ut = u_t;
 
-    hm_compose(&k, f_n, f_s, f_r, f_t, pr->wall, out);
-    out->k_tangent = hp->linear ? c.kn : 1.5 * c.kn; /* Hertz: k delta^(3/2) */
+    hm_compose(&k, f_n, f_s, tau_r, f_t, pr->wall, out);
+    out->k_tangent = hp->normal == HM_NORMAL_LINEAR ? c.kn : 1.5 * c.kn; /* Hertz: k delta^(3/2) */
     out->c_n = c.cn;
 }
 

@@ -52,8 +52,16 @@ static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real
     return attraction(p, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
 }
 
-/* One contact of particle i (material mat_i) with mesh element e (the wall
- * convention). */
+/* How far apart the surfaces of a pair may be and still touch: 0, or for a
+ * JKR contact that holds (it has a history) the gap at which it snaps
+ * (contact/cohesion_jkr.h). */
+static inline real hold_gap(const hm_params *hp, const hm_law *law, real R_i, real R_j, int wall, uint32_t entry)
+{
+    if (!(entry & STORE_HIST_BIT))
+        return 0;
+    return jkr_snap_gap(hp->W, wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
+}
+
 /* What particle i's contact with a wall gave the particle: added to the
  * block's sums for the wall's body (force, and moment about the origin). */
 static inline void add_to_wall(vec3 *wall_sum, int body, vec3 x_i, const hm_result *r)
@@ -84,7 +92,7 @@ static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, 
 __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
                                                               vec3 dx, const hm_history *inherit, store_stream *s,
                                                               force_diag *d, hm_result *r, vec3 *wall_sum,
-                                                              const int attracting, const int mixed)
+                                                              const int attracting, const int mixed, const int sticky)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
@@ -96,7 +104,8 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         end_contact(s, entry);
         return 0;
     }
-    real reach = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
+    real touch = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
+    real reach = sticky ? touch + hold_gap(&sim->hp, law, pt->R[i], R_e, 1, *entry) : touch;
     if (d2 >= reach * reach) {
         end_contact(s, entry);
         if (!attracting)
@@ -121,12 +130,12 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     vec3 v_j = zero, w_j = zero;
     const wall_body *wb = &sim->wl.body[el->body];
     if (wb->moving)
-        wall_motion(wb, pt->x[i], dx, d2, pt->R[i], reach, &v_j, &w_j);
+        wall_motion(wb, pt->x[i], dx, d2, pt->R[i], touch, &v_j, &w_j);
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
                   sim->hp.rho[mat_i], 0};
     hm_contact(&sim->hp, &pr, h, r);
     if (attracting)
-        r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (reach - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
+        r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     add_to_wall(wall_sum, el->body, pt->x[i], r);
     if (wb->motion.type == GRAINS_MOTION_SERVO)
         add_stiffness(wall_sum, el->body, r);
@@ -139,13 +148,14 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
 __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
                                                                     uint32_t end, store_stream *s, force_diag *d,
                                                                     vec3 *wall_sum, vec3 *f_i, vec3 *t_i,
-                                                                    const int attracting, const int mixed)
+                                                                    const int attracting, const int mixed,
+                                                                    const int sticky)
 {
     hm_result r;
     for (uint32_t k = k0; k < end; k++) {
         uint32_t *entry = &sim->nb.j[k];
         vec3 dx = grains_mesh_offset(sim->mesh, *entry & STORE_INDEX_MASK, sim->pt.x[i]);
-        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, attracting, mixed)) {
+        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, attracting, mixed, sticky)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -155,7 +165,7 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *
 /* The candidates of particle i's listed elements [k0, end): closest points,
  * features, whether they touch, and which make contacts (sim/mesh_select.h). */
 static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0, uint32_t end,
-                                 mesh_candidate *c, const int mixed)
+                                 mesh_candidate *c, const int mixed, const int sticky)
 {
     const grains_particles *pt = &sim->pt;
     int n = (int)(end - k0);
@@ -165,9 +175,9 @@ static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_
         c[a].e = e;
         c[a].dx = mesh_offset_feature(sim->mesh, e, pt->x[i], &c[a].f);
         c[a].d2 = v3_dot(c[a].dx, c[a].dx);
-        real reach = pt->R[i] + el->R;
-        c[a].touching = c[a].d2 < reach * reach && c[a].d2 > 0 &&
-                        !(mixed && hm_law_pw(&sim->hp, mat_i, el->material)->no_contact);
+        const hm_law *law = hm_law_pw(&sim->hp, mat_i, el->material);
+        real reach = pt->R[i] + el->R + (sticky ? hold_gap(&sim->hp, law, pt->R[i], el->R, 1, entry) : 0);
+        c[a].touching = c[a].d2 < reach * reach && c[a].d2 > 0 && !(mixed && law->no_contact);
         c[a].had_history = (entry & STORE_HIST_BIT) != 0;
     }
     mesh_select(sim->mesh, c, n);
@@ -189,13 +199,14 @@ static const hm_history *history_of(const grains_sim *sim, const store_stream *s
 __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
                                                                 uint32_t end, store_stream *s, force_diag *d,
                                                                 vec3 *wall_sum, mesh_candidate *c, vec3 *f_i,
-                                                                vec3 *t_i, const int attracting, const int mixed)
+                                                                vec3 *t_i, const int attracting, const int mixed,
+                                                                const int sticky)
 {
     if (!c || end - k0 < 2) {
-        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, f_i, t_i, attracting, mixed);
+        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, f_i, t_i, attracting, mixed, sticky);
         return;
     }
-    select_mesh_contacts(sim, i, mat_i, k0, end, c, mixed);
+    select_mesh_contacts(sim, i, mat_i, k0, end, c, mixed, sticky);
     int n = (int)(end - k0);
     for (int a = 0; a < n; a++) /* before any of these entries' histories moves */
         if (c[a].keep && c[a].donor >= 0)
@@ -208,7 +219,7 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
             continue;
         }
         const hm_history *inherit = c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL;
-        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, attracting, mixed)) {
+        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, attracting, mixed, sticky)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -223,8 +234,8 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
  * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
                                                               force_diag *d, vec3 *wall_sum, mesh_candidate *cand,
-                                                              const int periodic,
-                                                              const int attracting, const int mixed, const int bonded)
+                                                              const int periodic, const int attracting,
+                                                              const int mixed, const int bonded, const int sticky)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
@@ -249,7 +260,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, cand, &f_i, &t_i, attracting, mixed);
+            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, cand, &f_i, &t_i, attracting, mixed, sticky);
             break;
         }
         const int mat_j = mixed ? pt->mat[j] : 0;
@@ -261,7 +272,8 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         vec3 dx = v3_sub(x_i, pt->x[j]);
         if (periodic)
             dx = periodic_delta(&sim->box, dx);
-        real reach = R_i + pt->R[j];
+        real touch = R_i + pt->R[j];
+        real reach = sticky ? touch + hold_gap(hp, law, R_i, pt->R[j], 0, *entry) : touch;
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
             end_contact(s, entry);
@@ -285,7 +297,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
                       hp->rho[mat_i], hp->rho[mat_j]};
         hm_contact(hp, &pr, h, &r);
         if (attracting)
-            r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (reach - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
+            r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
         f_i = v3_add(f_i, r.f);
         t_i = v3_add(t_i, r.t_i);
         pt->f[j] = v3_sub(pt->f[j], r.f);
@@ -299,15 +311,17 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
 __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d,
                                                         vec3 *wall_sum, mesh_candidate *cand)
 {
-    contacts_of(sim, i, s, d, wall_sum, cand, 0, 0, 0, 0);
+    contacts_of(sim, i, s, d, wall_sum, cand, 0, 0, 0, 0, 0);
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
- * pairs that do not touch, or bonds (a bonded pair has no contact). */
+ * pairs that do not touch, bonds (a bonded pair has no contact), or JKR
+ * contacts that hold beyond touching. */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d, vec3 *wall_sum, mesh_candidate *cand)
 {
-    contacts_of(sim, i, s, d, wall_sum, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0);
+    contacts_of(sim, i, s, d, wall_sum, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0,
+                sim->hp.normal == HM_NORMAL_JKR);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -332,7 +346,8 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
     const grains_grid *g = &sim->grid;
-    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0;
+    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0 ||
+                        sim->hp.normal == HM_NORMAL_JKR;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {

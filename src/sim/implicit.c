@@ -105,10 +105,10 @@ static int pair_terms_of(const grains_sim *sim, const hm_law *law, vec3 dx, real
     t->f = t->k = t->c = 0;
     t->touching = frozen ? frozen->touching : m.delta > 0;
     if (t->touching) {
-        coefficients c = hp->linear ? linear_coefficients(hp, law, m.R_eff, m.m_eff, wall ? R_i : fmin(R_i, R_j))
+        coefficients c = hp->normal == HM_NORMAL_LINEAR ? linear_coefficients(hp, law, m.R_eff, m.m_eff, wall ? R_i : fmin(R_i, R_j))
                                     : contact_coefficients(law, m.R_eff, m.m_eff, fmax(m.delta, 0));
         t->f = c.kn * m.delta;
-        t->k = hp->linear ? c.kn : 1.5 * c.kn; /* Hertz: f ~ delta^(3/2) */
+        t->k = hp->normal == HM_NORMAL_LINEAR ? c.kn : 1.5 * c.kn; /* Hertz: f ~ delta^(3/2) */
         t->c = frozen ? frozen->c : c.cn;      /* Hertz's ~ delta^(1/4) has no derivative at 0 */
     }
     if (p->hamaker > 0)
@@ -163,7 +163,7 @@ double implicit_energy(const grains_sim *sim)
                 !pair_terms_of(sim, o.law, o.dx, pt->R[i], o.R, o.wall, sim->hp.rho[pt->mat[i]], o.rho, NULL, &t) ||
                 !t.touching)
                 continue;
-            V += (sim->hp.linear ? 0.5 : 4.0 / 15) * t.k * t.delta * t.delta; /* Hertz: 2/5 K delta^(5/2), k = 3/2 K delta^(1/2) */
+            V += (sim->hp.normal == HM_NORMAL_LINEAR ? 0.5 : 4.0 / 15) * t.k * t.delta * t.delta; /* Hertz: 2/5 K delta^(5/2), k = 3/2 K delta^(1/2) */
         }
     }
     return V;

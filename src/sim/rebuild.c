@@ -76,13 +76,18 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
 }
 
 /* How far beyond touching a pair must be listed: the skin, plus the van der
- * Waals cut-off where partners attract before they touch. */
-static real list_pad(const grains_params *p) { return p->skin + (p->hamaker > 0 ? p->vdw_cutoff : 0); }
+ * Waals cut-off where partners attract before they touch, or the largest gap
+ * at which a JKR contact still holds. */
+static real list_pad(const grains_sim *sim)
+{
+    const grains_params *p = &sim->p;
+    return p->skin + (p->hamaker > 0 ? p->vdw_cutoff : 0) + hm_max_hold_gap(&sim->hp, p->R_max);
+}
 
 static grains_status build_lists(grains_sim *sim, real R_big, grains_error *err)
 {
     grains_particles *pt = &sim->pt;
-    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, list_pad(&sim->p),
+    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, list_pad(sim),
                            sim->nthreads, err);
 }
 
@@ -157,7 +162,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     real R_big = largest_radius(&sim->pt);
     /* A cell must hold every pair within reach (2 R_big + the list's pad), and
      * every particle a spawn attempt of radius R_max may touch after moving skin/2. */
-    sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + list_pad(&sim->p);
+    sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + list_pad(sim);
     history_names hn = {NULL, 0, NULL, 0};
     grains_status s = name_contacts(sim, &hn, err);
     if (s == GRAINS_OK)

@@ -1,0 +1,84 @@
+/* The one table of contact sub-models (contact/submodels.h). */
+#include "contact/submodels.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* Normal and damping come as pairs from contact_model ("hertz_mindlin" is
+ * hertz with tinydem damping, "hertz_restitution" hertz with restitution,
+ * "linear" linear with its own); the other kinds have keys of their own. */
+static const submodel rows[] = {
+    {SUBMODEL_NORMAL, 0, "hertz", 0, "TinyDEM Eqs. 12-17: k_n = 4/3 E* a (contact/normal_hertz.h)"},
+    {SUBMODEL_NORMAL, 1, "linear", 0,
+     "improved-Verlet Eqs. 1, 6, 27: k_n fixed per pair (contact/normal_linear.h)"},
+    {SUBMODEL_DAMPING, 0, "tinydem", 0, "TinyDEM Eqs. 18-25 (contact/normal_hertz.h)"},
+    {SUBMODEL_DAMPING, 1, "restitution", 0,
+     "improved-Verlet Eq. 32, eta_t = sqrt(k_t / k_n) eta_n (contact/hertz_mindlin.c)"},
+    {SUBMODEL_DAMPING, 2, "linear", 0, "improved-Verlet Eq. 31 (contact/normal_linear.h)"},
+    {SUBMODEL_SLIDING, 0, "coulomb", 3,
+     "TinyDEM Eqs. 10-11, 50-54; Luding's dynamic friction (contact/friction_spring.h)"},
+    {SUBMODEL_ROLLING, GRAINS_ROLLING_SPRING, "spring", 3, "TinyDEM Eqs. 34, 36-39 (contact/friction_spring.h)"},
+    {SUBMODEL_ROLLING, GRAINS_ROLLING_TYPE_C, "type_c", 3,
+     "Ai et al. 2011 model C, elastic-plastic spring-dashpot (contact/rolling_type_c.h)"},
+    {SUBMODEL_TWISTING, 0, "spring", 1, "TinyDEM Eqs. 35, 38, 40 (contact/friction_spring.h)"},
+    {SUBMODEL_COHESION, GRAINS_COHESION_NONE, "none", 0, "no attraction"},
+    {SUBMODEL_COHESION, GRAINS_COHESION_VAN_DER_WAALS, "van_der_waals", 0,
+     "Hamaker 1937 as libgran, across the gap (contact/van_der_waals.h)"},
+    {SUBMODEL_COHESION, GRAINS_COHESION_JKR, "jkr", 0,
+     "Johnson, Kendall and Roberts 1971 (contact/cohesion_jkr.h)"},
+};
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+const submodel *submodel_find(submodel_kind kind, const char *name)
+{
+    for (size_t r = 0; r < N_ROWS; r++)
+        if (rows[r].kind == kind && strcmp(rows[r].name, name) == 0)
+            return &rows[r];
+    return NULL;
+}
+
+const submodel *submodel_of(submodel_kind kind, int id)
+{
+    for (size_t r = 0; r < N_ROWS; r++)
+        if (rows[r].kind == kind && rows[r].id == id)
+            return &rows[r];
+    return NULL;
+}
+
+const submodel *submodel_nth(submodel_kind kind, int k)
+{
+    for (size_t r = 0; r < N_ROWS; r++)
+        if (rows[r].kind == kind && k-- == 0)
+            return &rows[r];
+    return NULL;
+}
+
+void submodels_chosen(const grains_params *p, const submodel *chosen[SUBMODEL_KINDS])
+{
+    int linear = p->contact_model == GRAINS_CONTACT_LINEAR;
+    chosen[SUBMODEL_NORMAL] = submodel_of(SUBMODEL_NORMAL, linear);
+    chosen[SUBMODEL_DAMPING] =
+        submodel_of(SUBMODEL_DAMPING, linear ? 2 : p->contact_model == GRAINS_CONTACT_HERTZ_RESTITUTION);
+    chosen[SUBMODEL_SLIDING] = submodel_of(SUBMODEL_SLIDING, 0);
+    chosen[SUBMODEL_ROLLING] = submodel_of(SUBMODEL_ROLLING, p->rolling_model);
+    chosen[SUBMODEL_TWISTING] = submodel_of(SUBMODEL_TWISTING, 0);
+    int cohesion = p->cohesion == GRAINS_COHESION_NONE && p->hamaker > 0 ? GRAINS_COHESION_VAN_DER_WAALS : p->cohesion;
+    chosen[SUBMODEL_COHESION] = submodel_of(SUBMODEL_COHESION, cohesion);
+}
+
+int submodels_history(const grains_params *p)
+{
+    const submodel *chosen[SUBMODEL_KINDS];
+    submodels_chosen(p, chosen);
+    int n = 0;
+    for (int k = 0; k < SUBMODEL_KINDS; k++)
+        n += chosen[k] ? chosen[k]->history : 0;
+    return n;
+}
+
+const char *submodel_kind_name(submodel_kind kind)
+{
+    static const char *const names[SUBMODEL_KINDS] = {"normal", "damping", "sliding", "rolling", "twisting",
+                                                      "cohesion"};
+    return names[kind];
+}

@@ -1,0 +1,285 @@
+/* The contact sub-models added to the registry (contact/submodels.c), each
+ * against its analytic value:
+ * - rolling "type_c" (Ai et al. 2011): a sphere rolling on a floor meets a
+ *   constant resisting torque mu_r R |f_n| once the spring is mobilised, so
+ *   it decelerates at 5/7 mu_r g and stops after 7 v0^2 / (10 mu_r g),
+ *   whatever its speed; on a slope it stays at rest below atan(mu_r) and
+ *   rolls at 5/7 g (sin a - mu_r cos a) above it;
+ * - cohesion "jkr" (Johnson, Kendall and Roberts 1971): two spheres, or a
+ *   sphere and a wall, pulled apart hold on past touching with a least
+ *   force of -3/2 pi W R* (the pull-off force), and let go at the gap
+ *   3/4 (pi^2 W^2 R* / E*^2)^(1/3); on approach nothing acts before they
+ *   touch;
+ * and the registry names every row the scenario may choose. */
+#include "check.h"
+#include "contact/submodels.h"
+#include "support.h"
+
+#define PI 3.14159265358979323846
+
+/* ---- rolling type C ---- */
+
+static const double R = 0.01, G = 9.81, MU_R = 0.1;
+
+static grains_params rolling_params(grains_rolling_model model, double slope)
+{
+    grains_params p = scene_params();
+    p.R_min = p.R_max = R;
+    p.E = 1e7, p.e_n = 0.5, p.mu_s = 1, p.mu_t = 0, p.mu_r = MU_R;
+    p.rolling_model = model;
+    p.rolling_damping = 0; /* the spring alone (its dashpot: rocking(), below) */
+    p.g = (grains_vec3){G * sin(slope), 0, -G * cos(slope)};
+    p.dt = grains_params_default_dt(&p) / 10;
+    return p;
+}
+
+/* A sphere set down on the floor rolling at v0 along x, its rolling dashpot
+ * `damping` of critical: where it is and how fast it goes after t, and its
+ * speeds at t / 8 and t / 3. */
+static grains_particle roll(grains_rolling_model model, double damping, double slope, double v0, double t,
+                            double v_at[2])
+{
+    grains_params p = rolling_params(model, slope);
+    p.rolling_damping = damping;
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 1, 0);
+    add(sim, (grains_vec3){0, 0, R}, (grains_vec3){v0, 0, 0}, (grains_vec3){0, v0 / R, 0}, R);
+    long n = (long)(t / p.dt);
+    for (long k = 1; k <= n; k++) {
+        step(sim);
+        if (k == n / 8)
+            v_at[0] = get(sim, 0).v.x;
+        if (k == n / 3)
+            v_at[1] = get(sim, 0).v.x;
+    }
+    grains_particle s = get(sim, 0);
+    grains_sim_destroy(sim);
+    return s;
+}
+
+/* The Hertz overlap, contact radius and normal spring (secant, Eq. 12) of
+ * the sphere resting on the floor. */
+static double resting_overlap(double *a, double *k_n)
+{
+    double E_eff = 1e7 / (1 - 0.3 * 0.3), m = 4 * PI / 3 * 1e3 * R * R * R;
+    double delta = pow(m * G / (4.0 / 3.0 * E_eff * sqrt(R)), 2.0 / 3.0); /* Eq. 5 */
+    *a = sqrt(R * delta);
+    *k_n = 4.0 / 3.0 * E_eff * *a;
+    return delta;
+}
+
+/* The angle the spring winds up to at full mobilisation, M_m / k_r, for the
+ * sphere resting on the floor: it may give that back as it stops. */
+static double wind_up(void)
+{
+    double a, k_n, m = 4 * PI / 3 * 1e3 * R * R * R;
+    resting_overlap(&a, &k_n);
+    return MU_R * R * m * G / (2.25 * k_n * MU_R * MU_R * R * R);
+}
+
+static void type_c_on_floor(test_ctx *t)
+{
+    const double a = 5.0 / 7.0 * MU_R * G, T = 0.25;
+    for (int k = 0; k < 2; k++) {
+        double v0 = k ? 0.1 : 0.07, v[2] = {0, 0}, stop = 7 * v0 * v0 / (10 * MU_R * G);
+        grains_particle s = roll(GRAINS_ROLLING_TYPE_C, 0, 0, v0, T, v);
+        double decel = (v[0] - v[1]) / (T / 3 - T / 8);
+        printf("  type C, v0 = %g m/s: decelerates at %.6f m/s^2 (5/7 mu_r g = %.6f), stops at x = %.6f m "
+               "(7 v0^2 / (10 mu_r g) = %.6f)\n", v0, decel, a, s.x.x, stop);
+        /* the overlap shortens friction's lever by delta / (2R) ~ 5e-4 */
+        CHECK_REL(t, decel, a, 1e-3, "type C decelerates at 5/7 mu_r g whatever the speed");
+        /* and the spring's wind-up R theta comes back as it stops */
+        CHECK_ABS(t, s.x.x, stop, 2 * R * wind_up() + 1e-3 * stop, "type C stopping distance");
+    }
+    double v[2];
+    grains_particle s = roll(GRAINS_ROLLING_TYPE_C, 0.3, 0, 0.1, 2 * T, v);
+    printf("  type C with its dashpot (0.3 of critical): stops at x = %.6f m, v(2T) = %.2e m/s\n", s.x.x, s.v.x);
+    CHECK(t, fabs(s.v.x) < 1e-6, "type C's dashpot brings the rocking to rest (v = %g)", s.v.x);
+    s = roll(GRAINS_ROLLING_SPRING, 0, 0, 0.1, T, v);
+    printf("  TinyDEM spring, v0 = 0.1 m/s: x = %.6f m, v = %.2e m/s\n", s.x.x, s.v.x);
+}
+
+static void type_c_on_slope(test_ctx *t)
+{
+    const double hold = atan(0.5 * MU_R), slide = atan(2 * MU_R), T = 0.2;
+    double v[2];
+    grains_particle s = roll(GRAINS_ROLLING_TYPE_C, 0.3, hold, 0, T, v);
+    printf("  type C at %.2f deg (below atan(mu_r) = %.2f): x = %.3g m, v = %.3g m/s after %g s\n",
+           hold * 180 / PI, atan(MU_R) * 180 / PI, s.x.x, s.v.x, T);
+    /* at rest: it moved by no more than the spring's elastic wind-up */
+    CHECK(t, fabs(s.x.x) < R * wind_up() && fabs(s.v.x) < 1e-6,
+          "type C holds on a slope below atan(mu_r): x %g, v %g", s.x.x, s.v.x);
+    s = roll(GRAINS_ROLLING_TYPE_C, 0.3, slide, 0, T, v);
+    double a = 5.0 / 7.0 * G * (sin(slide) - MU_R * cos(slide)), got = (v[1] - v[0]) / (T / 3 - T / 8);
+    printf("  type C at %.2f deg: accelerates at %.6f m/s^2, 5/7 g (sin - mu_r cos) = %.6f\n", slide * 180 / PI, got,
+           a);
+    CHECK_REL(t, got, a, 1e-3, "type C rolls down a slope above atan(mu_r)");
+}
+
+/* Below full mobilisation the sphere rocks on its springs: the rolling one
+ * (k_r = 2.25 k_n mu_r^2 R^2 on the turn theta) in series with the sliding
+ * one (k_s = 8 G* a on the slip x - R theta). Small oscillations of
+ *   m x'' = -k_s (x - R theta),  I theta'' = k_s R (x - R theta) - k_r theta
+ * have the slow mode's frequency from det(K - w^2 M) = 0. */
+static void type_c_rocking(test_ctx *t)
+{
+    grains_params p = rolling_params(GRAINS_ROLLING_TYPE_C, 0);
+    p.e_n = 1; /* no dashpots at all */
+    p.rolling_damping = 0;
+    double a, k_n, delta = resting_overlap(&a, &k_n);
+    double m = 4 * PI / 3 * 1e3 * R * R * R, I = 0.4 * m * R * R;
+    double G_eff = 1e7 / (2 * 1.3) / (2 - 0.3); /* Eq. 16 against a rigid wall */
+    double k_s = 8 * G_eff * a, k_r = 2.25 * k_n * MU_R * MU_R * R * R;
+    /* det [[k_s - w2 m, -k_s R], [-k_s R, k_s R^2 + k_r - w2 I]] = 0 */
+    double A = m * I, B = -(m * (k_s * R * R + k_r) + I * k_s), C = k_s * k_r;
+    double w2 = (-B - sqrt(B * B - 4 * A * C)) / (2 * A), period = 2 * PI / sqrt(w2);
+    /* started in the slow mode's shape, x / theta = k_s R / (k_s - w2 m) */
+    const double spin = 0.1;
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 1, 0);
+    add(sim, (grains_vec3){0, 0, R - delta}, (grains_vec3){spin * k_s * R / (k_s - w2 * m), 0, 0},
+        (grains_vec3){0, spin, 0}, R);
+    double last = 0, first_cross = NAN, last_cross = NAN;
+    int crossings = 0;
+    for (long k = 0; k < (long)(10.5 * period / p.dt); k++) {
+        double w0 = get(sim, 0).w.y;
+        step(sim);
+        double w1 = get(sim, 0).w.y, time = grains_sim_time(sim);
+        if (k > 0 && (w0 > 0) != (w1 > 0)) { /* a zero of the spin, interpolated */
+            last = time - p.dt * w1 / (w1 - w0);
+            if (isnan(first_cross))
+                first_cross = last;
+            last_cross = last;
+            crossings++;
+        }
+    }
+    grains_sim_destroy(sim);
+    double measured = 2 * (last_cross - first_cross) / (crossings - 1);
+    printf("  type C rocking: period %.6f s over %d half periods (springs in series: %.6f s; k_r alone: %.6f s)\n",
+           measured, crossings - 1, period, 2 * PI * sqrt((I + m * R * R) / k_r));
+    /* the step resolves the period with (w dt)^2 ~ 2e-6; the overlap changes the lever by delta / R ~ 1e-3 */
+    CHECK_REL(t, measured, period, 2e-3, "type C rocking period from k_r and k_s");
+}
+
+/* ---- JKR ---- */
+
+static const double W = 0.05, E = 1e7, NU = 0.3, U = 1e-4, DT = 1e-6;
+
+static grains_params jkr_params(void)
+{
+    grains_params p = scene_params();
+    p.R_min = p.R_max = R;
+    p.rho = 1e6; /* heavy: the pull is steady */
+    p.E = E, p.nu = NU, p.e_n = 1; /* no dashpot: the force is JKR's elastic one alone */
+    p.mu_s = p.mu_r = p.mu_t = 0;
+    p.cohesion = GRAINS_COHESION_JKR;
+    p.work_of_adhesion = W;
+    p.dt = DT;
+    return p;
+}
+
+/* Steps a pull apart (or, with approach, a push together) and records the
+ * least and the first force and the gap at which the force last acted. */
+typedef struct {
+    double least, first_gap, last_gap;
+} pull;
+
+/* The force on particle 0 along +z from its change of momentum (no gravity,
+ * no drag: semi-implicit Euler's v += dt F / m exactly). */
+static pull pull_pair(double start_gap, double speed, long steps)
+{
+    grains_params p = jkr_params();
+    grains_sim *sim = scene(&p);
+    add(sim, (grains_vec3){0, 0, -R - start_gap / 2}, (grains_vec3){0, 0, -speed / 2}, (grains_vec3){0, 0, 0}, R);
+    add(sim, (grains_vec3){0, 0, R + start_gap / 2}, (grains_vec3){0, 0, speed / 2}, (grains_vec3){0, 0, 0}, R);
+    double m = 4 * PI / 3 * p.rho * R * R * R;
+    pull out = {INFINITY, NAN, NAN};
+    for (long k = 0; k < steps; k++) {
+        grains_particle a = get(sim, 0), b = get(sim, 1);
+        double gap = b.x.z - a.x.z - 2 * R;
+        step(sim);
+        double f = -m * (get(sim, 0).v.z - a.v.z) / DT; /* on 0 along -z: > 0 pushes apart */
+        if (f != 0) {
+            if (isnan(out.first_gap))
+                out.first_gap = gap;
+            out.last_gap = gap;
+        }
+        out.least = fmin(out.least, f);
+    }
+    grains_sim_destroy(sim);
+    return out;
+}
+
+/* A sphere pulled off the floor at U; the force from the wall's sums. */
+static pull pull_wall(void)
+{
+    grains_params p = jkr_params();
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 1, 0);
+    add(sim, (grains_vec3){0, 0, R - 2e-6}, (grains_vec3){0, 0, U}, (grains_vec3){0, 0, 0}, R);
+    pull out = {INFINITY, NAN, NAN};
+    for (long k = 0; k < 60000; k++) {
+        double gap = get(sim, 0).x.z - R;
+        step(sim);
+        grains_wall w;
+        grains_sim_get_wall(sim, 0, &w);
+        double f = -w.force.z; /* on the sphere along +z */
+        if (f != 0)
+            out.last_gap = gap;
+        out.least = fmin(out.least, f);
+    }
+    grains_sim_destroy(sim);
+    return out;
+}
+
+static void jkr(test_ctx *t)
+{
+    double E_pp = E / (2 * (1 - NU * NU)), E_pw = E / (1 - NU * NU);
+    const double R_eff[2] = {R / 2, R}, E_eff[2] = {E_pp, E_pw};
+    pull pulls[2] = {pull_pair(-2e-6, U, 60000), pull_wall()};
+    for (int k = 0; k < 2; k++) {
+        double F_c = 1.5 * PI * W * R_eff[k];
+        double snap = 0.75 * cbrt(PI * PI * W * W * R_eff[k] / (E_eff[k] * E_eff[k]));
+        printf("  JKR %s: least force %.9g N (-3/2 pi W R* = %.9g), let go at a gap of %.6g m (%.6g)\n",
+               k ? "sphere-wall" : "sphere-sphere", pulls[k].least, -F_c, pulls[k].last_gap, snap);
+        /* the force is a function of the gap alone, sampled every U dt = 1e-10 m near a
+         * quadratic minimum: the sampling misses it by (1e-10 / 1e-6)^2 */
+        CHECK_REL(t, pulls[k].least, -F_c, 1e-6, "JKR pull-off force");
+        CHECK_ABS(t, pulls[k].last_gap, snap, 2 * U * DT, "JKR snap gap (within a step's travel)");
+    }
+    /* approach from a gap: no force before touching */
+    pull in = pull_pair(1e-6, -U, 20000);
+    printf("  JKR approach: first force at a gap of %.3g m\n", in.first_gap);
+    CHECK(t, in.first_gap <= 0 && in.first_gap > -2 * U * DT, "JKR: a contact forms at touching (first gap %g)",
+          in.first_gap);
+}
+
+/* ---- the registry ---- */
+
+static void registry(test_ctx *t)
+{
+    const char *names[] = {"hertz", "linear", "tinydem", "restitution", "linear", "coulomb", "spring", "type_c",
+                           "spring", "none", "van_der_waals", "jkr"};
+    const submodel_kind kinds[] = {SUBMODEL_NORMAL,   SUBMODEL_NORMAL,   SUBMODEL_DAMPING,  SUBMODEL_DAMPING,
+                                   SUBMODEL_DAMPING,  SUBMODEL_SLIDING,  SUBMODEL_ROLLING,  SUBMODEL_ROLLING,
+                                   SUBMODEL_TWISTING, SUBMODEL_COHESION, SUBMODEL_COHESION, SUBMODEL_COHESION};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const submodel *row = submodel_find(kinds[k], names[k]);
+        CHECK(t, row && submodel_of(kinds[k], row->id) == row, "registry: %s %s", submodel_kind_name(kinds[k]),
+              names[k]);
+    }
+    CHECK(t, submodel_find(SUBMODEL_ROLLING, "jkr") == NULL, "registry: no rolling jkr");
+    grains_params p = scene_params();
+    CHECK(t, submodels_history(&p) == 7, "the default contact keeps 7 reals (sliding 3, rolling 3, twisting 1)");
+}
+
+int main(void)
+{
+    test_ctx t = {0, 0};
+    type_c_on_floor(&t);
+    type_c_on_slope(&t);
+    type_c_rocking(&t);
+    jkr(&t);
+    registry(&t);
+    return test_report(&t, "test_submodels");
+}
