@@ -100,22 +100,18 @@ __attribute__((always_inline)) static inline void hm_compose(const hm_motion *k,
 /* The normal sub-model's springs and dashpots, and the elastic normal force
  * (with JKR's adhesion when chosen). */
 __attribute__((always_inline)) static inline coefficients normal_part(const hm_params *hp, const hm_pair *pr,
-                                                                      const hm_motion *k, real *f_elastic)
+                                                                      const hm_motion *k, int jkr, real *f_elastic)
 {
     const hm_law *law = pr->law;
     coefficients c;
-    switch (hp->normal) {
-    case HM_NORMAL_LINEAR:
-        c = linear_coefficients(hp, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
-        *f_elastic = c.kn * k->delta;
-        break;
-    case HM_NORMAL_JKR: {
+    if (jkr) {
         real a = jkr_contact_radius(hp->W, k->R_eff, law->E_eff, k->delta);
         c = hertz_coefficients_at(law, a, k->m_eff);
         *f_elastic = jkr_force(hp->W, k->R_eff, law->E_eff, a);
-        break;
-    }
-    default:
+    } else if (hp->normal == HM_NORMAL_LINEAR) {
+        c = linear_coefficients(hp, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
+        *f_elastic = c.kn * k->delta;
+    } else {
         c = contact_coefficients(law, k->R_eff, k->m_eff, k->delta);
         *f_elastic = c.kn * k->delta;                      /* Eq. 5 */
     }
@@ -139,16 +135,20 @@ static inline vec3 type_c_part(const hm_params *hp, const hm_pair *pr, const hm_
 }
 
 /* One contact, composed from the run's sub-models: normal (with damping
- * and cohesion), sliding, rolling, twisting. */
-__attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h, hm_result *out)
+ * and cohesion), sliding, rolling, twisting. `extended` (a constant where
+ * it is inlined) admits the sub-models beyond TinyDEM's and the linear law:
+ * rolling type C and JKR; the common run's loop is compiled without them. */
+__attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h,
+                                                             hm_result *out, const int extended)
 {
+    const int type_c = extended && hp->type_c, jkr = extended && hp->normal == HM_NORMAL_JKR;
     hm_motion k = hm_relative_motion(hp, pr);
     const vec3 n = k.n, n_v = k.n_v;
     const real v_n = k.v_n, v_t = k.v_t;
     vec3 v_s = k.v_s, v_r = k.v_r;
     const hm_law *law = pr->law;
     real f_elastic;
-    coefficients c = normal_part(hp, pr, &k, &f_elastic);
+    coefficients c = normal_part(hp, pr, &k, jkr, &f_elastic);
 
     /* Springs projected onto the current tangent plane, Eq. 51 (the half-
      * step plane first with the improved Verlet). */
@@ -157,9 +157,9 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
     real u_t = h->ut;
     if (hp->increment_first) { /* Eq. 52 before the force */
         u_s = v3_axpy(u_s, hp->dt, v_s);
-        u_t += hp->dt * v_t;
-        if (!hp->type_c)
+        if (!type_c)
             u_r = v3_axpy(u_r, hp->dt, v_r);
+        u_t += hp->dt * v_t;
     }
     if (hp->half_step) { /* springs and damping velocities to the full-step plane, rescaled */
         u_s = project_spring(u_s, n);
@@ -172,27 +172,24 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
      * f_n lies along n, so |f_n| is the magnitude of its scalar factor. */
     real f_n = f_elastic - c.cn * v_n;
     vec3 f_s = v3_sub(v3_scale(-c.ks, u_s), v3_scale(c.cs, v_s));
+    vec3 f_r = type_c ? v3(0, 0, 0) : v3_sub(v3_scale(-c.kn, u_r), v3_scale(c.cn, v_r));
     real f_t = -c.ks * u_t - c.cs * v_t;
+
     if (!hp->increment_first) { /* Eq. 52 after the force (TinyDEM) */
         u_s = v3_axpy(u_s, hp->dt, v_s);
+        if (!type_c)
+            u_r = v3_axpy(u_r, hp->dt, v_r);
         u_t += hp->dt * v_t;
     }
 
     /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54; the
      * load of an adhesive contact is |f_n + 2 F_c| (cohesion_jkr.h). */
-    real load = hp->normal == HM_NORMAL_JKR ? fabs(f_n + 2 * jkr_pull_off(hp->W, k.R_eff)) : fabs(f_n);
+    real load = jkr ? fabs(f_n + 2 * jkr_pull_off(hp->W, k.R_eff)) : fabs(f_n);
     f_s = coulomb_vector(f_s, law->mu_s, law->mu_s_dyn, load, c.ks, c.cs, v_s, &u_s);
-    f_t = coulomb_scalar(f_t, law->mu_t, law->mu_t_dyn, load, c.ks, c.cs, v_t, &u_t);
-    vec3 tau_r;
-    if (hp->type_c) {
-        tau_r = type_c_part(hp, pr, &k, n, c.kn, load, &u_r);
-    } else {
-        vec3 f_r = v3_sub(v3_scale(-c.kn, u_r), v3_scale(c.cn, v_r));
-        if (!hp->increment_first)
-            u_r = v3_axpy(u_r, hp->dt, v_r);
+    if (!type_c)
         f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, load, c.kn, c.cn, v_r, &u_r);
-        tau_r = rolling_torque(&k, f_r);
-    }
+    f_t = coulomb_scalar(f_t, law->mu_t, law->mu_t_dyn, load, c.ks, c.cs, v_t, &u_t);
+    vec3 tau_r = type_c ? type_c_part(hp, pr, &k, n, c.kn, load, &u_r) : rolling_torque(&k, f_r);
     store3(h->us, u_s);
     store3(h->ur, u_r);
     h->ut = u_t;

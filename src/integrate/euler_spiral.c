@@ -2,12 +2,15 @@
  * update (TinyDEM Eqs. 41-48), Stokes drag from one viscosity (Eqs. 3-4). */
 #include <math.h>
 
-#include "sim/sim_internal.h"
+#include "integrate/integrator.h"
+#include "math/quat.h"
 
 
-void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const material_motion *motion,
-                            real *max_v2_out)
+void integrate_euler_spiral(const integrate_view *view, real *max_v2_out)
 {
+    grains_particles *pt = view->pt;
+    const grains_params *p = view->p;
+    const material_motion *motion = view->motion;
     const real dt = p->dt;
     const vec3 g = p->g;
     const int body_frame = p->compat == GRAINS_COMPAT_TINYDEM;

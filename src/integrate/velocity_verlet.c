@@ -5,7 +5,8 @@
  * sums carry a(t) from one step's second kick to the next step's first. */
 #include <math.h>
 
-#include "sim/sim_internal.h"
+#include "integrate/integrator.h"
+#include "math/quat.h"
 
 
 /* Acceleration and angular acceleration of particle i from its sums, gravity
@@ -22,9 +23,11 @@ static inline void accelerations(const grains_particles *pt, const grains_params
     *alpha = v3_sub(v3_scale(inv_I, pt->t[i]), v3_scale(10 * c / 3, pt->w[i])); /* Eq. 4 */
 }
 
-void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const material_motion *motion,
-                            real *max_v2_out)
+void integrate_verlet_drift(const integrate_view *view, real *max_v2_out)
 {
+    grains_particles *pt = view->pt;
+    const grains_params *p = view->p;
+    const material_motion *motion = view->motion;
     const real dt = p->dt, half = dt / 2;
     const vec3 zero = {0, 0, 0};
     const int body_frame = p->compat == GRAINS_COMPAT_TINYDEM;
@@ -46,8 +49,12 @@ void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const 
     *max_v2_out = max_v2;
 }
 
-void integrate_verlet_kick(grains_particles *pt, const grains_params *p, const material_motion *motion)
+void integrate_verlet_kick(const integrate_view *view, real *max_v2)
 {
+    (void)max_v2; /* positions stay */
+    grains_particles *pt = view->pt;
+    const grains_params *p = view->p;
+    const material_motion *motion = view->motion;
     const real half = p->dt / 2;
     const long n = (long)pt->n;
 #pragma omp for schedule(static)

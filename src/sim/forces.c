@@ -92,7 +92,7 @@ static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, 
 __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
                                                               vec3 dx, const hm_history *inherit, store_stream *s,
                                                               force_diag *d, hm_result *r, vec3 *wall_sum,
-                                                              const int attracting, const int mixed, const int sticky)
+                                                              const int attracting, const int mixed, const int extended)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
@@ -105,6 +105,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         return 0;
     }
     real touch = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
+    const int sticky = extended && sim->hp.normal == HM_NORMAL_JKR;
     real reach = sticky ? touch + hold_gap(&sim->hp, law, pt->R[i], R_e, 1, *entry) : touch;
     if (d2 >= reach * reach) {
         end_contact(s, entry);
@@ -133,7 +134,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         wall_motion(wb, pt->x[i], dx, d2, pt->R[i], touch, &v_j, &w_j);
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
                   sim->hp.rho[mat_i], 0};
-    hm_contact(&sim->hp, &pr, h, r);
+    hm_contact(&sim->hp, &pr, h, r, extended);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     add_to_wall(wall_sum, el->body, pt->x[i], r);
@@ -149,13 +150,13 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *
                                                                     uint32_t end, store_stream *s, force_diag *d,
                                                                     vec3 *wall_sum, vec3 *f_i, vec3 *t_i,
                                                                     const int attracting, const int mixed,
-                                                                    const int sticky)
+                                                                    const int extended)
 {
     hm_result r;
     for (uint32_t k = k0; k < end; k++) {
         uint32_t *entry = &sim->nb.j[k];
         vec3 dx = grains_mesh_offset(sim->mesh, *entry & STORE_INDEX_MASK, sim->pt.x[i]);
-        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, attracting, mixed, sticky)) {
+        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, attracting, mixed, extended)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -165,7 +166,7 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *
 /* The candidates of particle i's listed elements [k0, end): closest points,
  * features, whether they touch, and which make contacts (sim/mesh_select.h). */
 static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0, uint32_t end,
-                                 mesh_candidate *c, const int mixed, const int sticky)
+                                 mesh_candidate *c, const int mixed, const int extended)
 {
     const grains_particles *pt = &sim->pt;
     int n = (int)(end - k0);
@@ -176,6 +177,7 @@ static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_
         c[a].dx = mesh_offset_feature(sim->mesh, e, pt->x[i], &c[a].f);
         c[a].d2 = v3_dot(c[a].dx, c[a].dx);
         const hm_law *law = hm_law_pw(&sim->hp, mat_i, el->material);
+        const int sticky = extended && sim->hp.normal == HM_NORMAL_JKR;
         real reach = pt->R[i] + el->R + (sticky ? hold_gap(&sim->hp, law, pt->R[i], el->R, 1, entry) : 0);
         c[a].touching = c[a].d2 < reach * reach && c[a].d2 > 0 && !(mixed && law->no_contact);
         c[a].had_history = (entry & STORE_HIST_BIT) != 0;
@@ -200,13 +202,13 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
                                                                 uint32_t end, store_stream *s, force_diag *d,
                                                                 vec3 *wall_sum, mesh_candidate *c, vec3 *f_i,
                                                                 vec3 *t_i, const int attracting, const int mixed,
-                                                                const int sticky)
+                                                                const int extended)
 {
     if (!c || end - k0 < 2) {
-        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, f_i, t_i, attracting, mixed, sticky);
+        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, f_i, t_i, attracting, mixed, extended);
         return;
     }
-    select_mesh_contacts(sim, i, mat_i, k0, end, c, mixed, sticky);
+    select_mesh_contacts(sim, i, mat_i, k0, end, c, mixed, extended);
     int n = (int)(end - k0);
     for (int a = 0; a < n; a++) /* before any of these entries' histories moves */
         if (c[a].keep && c[a].donor >= 0)
@@ -219,7 +221,7 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
             continue;
         }
         const hm_history *inherit = c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL;
-        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, attracting, mixed, sticky)) {
+        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, attracting, mixed, extended)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -235,7 +237,7 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
                                                               force_diag *d, vec3 *wall_sum, mesh_candidate *cand,
                                                               const int periodic, const int attracting,
-                                                              const int mixed, const int bonded, const int sticky)
+                                                              const int mixed, const int bonded, const int extended)
 {
     grains_particles *pt = &sim->pt;
     grains_neighbors *nb = &sim->nb;
@@ -260,7 +262,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, cand, &f_i, &t_i, attracting, mixed, sticky);
+            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, cand, &f_i, &t_i, attracting, mixed, extended);
             break;
         }
         const int mat_j = mixed ? pt->mat[j] : 0;
@@ -273,7 +275,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         if (periodic)
             dx = periodic_delta(&sim->box, dx);
         real touch = R_i + pt->R[j];
-        real reach = sticky ? touch + hold_gap(hp, law, R_i, pt->R[j], 0, *entry) : touch;
+        real reach = extended && hp->normal == HM_NORMAL_JKR ? touch + hold_gap(hp, law, R_i, pt->R[j], 0, *entry) : touch;
         real d2 = v3_dot(dx, dx);
         if (d2 >= reach * reach) {
             end_contact(s, entry);
@@ -295,7 +297,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
             continue;
         hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, law,
                       hp->rho[mat_i], hp->rho[mat_j]};
-        hm_contact(hp, &pr, h, &r);
+        hm_contact(hp, &pr, h, &r, extended);
         if (attracting)
             r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
         f_i = v3_add(f_i, r.f);
@@ -315,13 +317,13 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
- * pairs that do not touch, bonds (a bonded pair has no contact), or JKR
- * contacts that hold beyond touching. */
+ * pairs that do not touch, bonds (a bonded pair has no contact), or the
+ * sub-models beyond the common ones (rolling type C; JKR contacts, which
+ * hold beyond touching). */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d, vec3 *wall_sum, mesh_candidate *cand)
 {
-    contacts_of(sim, i, s, d, wall_sum, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0,
-                sim->hp.normal == HM_NORMAL_JKR);
+    contacts_of(sim, i, s, d, wall_sum, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0, 1);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -347,7 +349,7 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
 {
     const grains_grid *g = &sim->grid;
     const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0 ||
-                        sim->hp.normal == HM_NORMAL_JKR;
+                        sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {

@@ -1,5 +1,5 @@
 /* Newton's method with matrix-free conjugate gradients for the implicit
- * steps of the variational integrator (sim/variational.c) and of
+ * steps of the variational integrator (integrate/variational.c) and of
  * relaxation to a static packing (sim/relax.c); variational-integrator paper
  * Section 2 and Algorithm 1.
  *

@@ -48,6 +48,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->p = *params;
     grains_params_derive(&sim->p);
     hm_params_init(&sim->hp, &sim->p);
+    sim->integrator = integrator_of(sim->p.integrator);
     for (int k = 0; k < sim->p.n_materials; k++) {
         real rho = sim->hp.rho[k];
         sim->motion[k] = (material_motion){3 / (4 * PI * rho), 9 * sim->p.eta / (2 * rho)}; /* Eq. 3 */

@@ -9,6 +9,7 @@
 #include "contact/hertz_mindlin.h"
 #include "contact/store.h"
 #include "grains/sim.h"
+#include "integrate/integrator.h"
 #include "neighbor/grid.h"
 #include "neighbor/neighbor.h"
 #include "particles/particles.h"
@@ -52,12 +53,6 @@ static inline void note_singular(force_diag *d, long i)
     d->max_overlap_i = i;
 }
 
-/* Per material, for the integrators: 1 / (4/3 pi rho) and the Stokes
- * factor 9 eta / (2 rho) of Eq. 3, so that no particle divides by rho. */
-typedef struct {
-    real inv_rho_volume, drag;
-} material_motion;
-
 /* One bond between particles a < b (ids), its springs and last forces. */
 typedef struct {
     uint32_t a, b;
@@ -77,7 +72,7 @@ typedef struct {
     size_t start_cap, partner_cap;
 } sim_bonds;
 
-/* One listed pair's part of the Newton matrix (sim/variational.c): a n n^T
+/* One listed pair's part of the Newton matrix (integrate/variational.c): a n n^T
  * on the relative displacement, a = 0 when the pair does not touch. */
 typedef struct {
     vec3 n;
@@ -102,6 +97,7 @@ typedef struct {
 
 struct grains_sim {
     grains_params p;
+    const integrator *integrator; /* the row of p.integrator (integrate/integrator.h) */
     hm_params hp;
     material_motion motion[GRAINS_MAX_MATERIALS];
     int mixed;                  /* several materials, or a pair that does not touch: the
@@ -154,21 +150,6 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);
 
-/* The integrators take each material's constants, motion[pt->mat[i]]. */
-
-/* Semi-implicit Euler and SPIRAL (Eqs. 41-48); notes the largest squared
- * speed (a slot apart from force_diag, which other threads may still be
- * reading while this runs). */
-void integrate_euler_spiral(grains_particles *pt, const grains_params *p, const material_motion *motion,
-                            real *max_v2);
-
-/* Velocity Verlet (integrate/velocity_verlet.c): the half kick from the
- * last step's sums and the drift, clearing the sums (before the forces), and
- * the half kick from the new sums (after them). */
-void integrate_verlet_drift(grains_particles *pt, const grains_params *p, const material_motion *motion,
-                            real *max_v2);
-void integrate_verlet_kick(grains_particles *pt, const grains_params *p, const material_motion *motion);
-
 /* Bonds (sim/bonds.c): the index by slot after a rebuild, formation from
  * proximity at the first step, the forces of a step (one thread, in the
  * bonds' order), and whether slots i and j are bonded (intact). */
@@ -186,14 +167,15 @@ static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
     return 0;
 }
 
-/* One step of the variational integrator (sim/variational.c), after the
- * lists are current: the solve leaves q_k+1 in pt.x (q_k in vi.x0) and
- * nothing else changed, or an error with pt.x as it was; the finish sets
- * velocities, spins and orientations. Its arrays are freed by
- * sim_variational_free. */
-grains_status sim_variational_solve(grains_sim *sim, grains_error *err);
-void sim_variational_finish(grains_sim *sim);
+/* The variational integrator's arrays (sim/implicit.c). */
 void sim_variational_free(sim_variational *vi);
+
+/* A step that failed its check: the last good state stays, the error names
+ * the particle (sim/step.c). */
+grains_status sim_report_unstable(const grains_sim *sim, const force_diag *total, grains_error *err);
+
+/* Whether the forces of a step may be applied: finite, overlaps within bounds. */
+int sim_stable(const grains_sim *sim, const force_diag *total);
 
 /* The threads' diag slots combined (order-free: sums and maxima). */
 force_diag sim_reduce_diag(const grains_sim *sim);

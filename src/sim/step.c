@@ -1,5 +1,6 @@
-/* One timestep, in the order of TinyDEM's step(): neighbours, spawning,
- * contact forces, instability check, integration. */
+/* One timestep, one shape for every integrator (integrate/integrator.h):
+ * the integrator begins, boundaries move, neighbours update if stale,
+ * sources add (bonds, spawning), the integrator advances, time advances. */
 #include <limits.h>
 #include <stdio.h>
 #include <math.h>
@@ -26,13 +27,14 @@ static int lists_stale(const grains_sim *sim)
 
 /* Boundaries move to where the forces of this step see them: at t with
  * Euler (forces from x(t), v(t)), at t + dt with Verlet (forces from
- * x(t + dt), v(t + dt/2)). */
-static grains_status move_boundaries(grains_sim *sim, int euler, grains_error *err)
+ * x(t + dt), v(t + dt/2)): the row's place_at and rates_at. */
+static grains_status move_boundaries(grains_sim *sim, grains_error *err)
 {
     if (!sim->wl.any_moving)
         return GRAINS_OK;
     real t = grains_sim_time(sim), dt = sim->p.dt;
-    return euler ? walls_move(&sim->wl, sim->mesh, t, t, err) : walls_move(&sim->wl, sim->mesh, t + dt, t + dt / 2, err);
+    const integrator *in = sim->integrator;
+    return walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
 }
 
 /* `i` is a storage index; the message names the particle's id. */
@@ -54,12 +56,12 @@ static grains_status unstable(const grains_sim *sim, long i, grains_error *err, 
 /* Whether the forces of this step may be applied: finite, overlaps within
  * bounds. A pure function of the reduced diagnostics, so every thread of
  * the step's team reaches the same verdict. */
-static int stable(const grains_sim *sim, const force_diag *total)
+int sim_stable(const grains_sim *sim, const force_diag *total)
 {
     return total->non_finite == LONG_MAX && !(total->max_num > sim->p.max_overlap * total->max_den);
 }
 
-static grains_status report_unstable(const grains_sim *sim, const force_diag *total, grains_error *err)
+grains_status sim_report_unstable(const grains_sim *sim, const force_diag *total, grains_error *err)
 {
     if (total->non_finite != LONG_MAX)
         return unstable(sim, total->non_finite, err, "non-finite contact force");
@@ -84,11 +86,9 @@ static void forces_and_motion_team(grains_sim *sim)
     }
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
-    if (stable(sim, &total)) {
-        if (sim->p.integrator == GRAINS_INTEGRATOR_EULER)
-            integrate_euler_spiral(&sim->pt, &sim->p, sim->motion, &sim->v2_thread[tid]);
-        else
-            integrate_verlet_kick(&sim->pt, &sim->p, sim->motion);
+    if (sim_stable(sim, &total)) {
+        integrate_view view = {&sim->pt, &sim->p, sim->motion};
+        sim->integrator->update(&view, &sim->v2_thread[tid]);
     }
 }
 
@@ -115,58 +115,34 @@ static real max_speed2(const grains_sim *sim)
     return max_v2;
 }
 
-/* Velocity Verlet's first half kick and drift, before any neighbour search:
- * the positions the forces see are x(t + dt). */
-static void verlet_drift(grains_sim *sim)
+/* The row's begin (Verlet's first half kick and drift), before any
+ * neighbour search: the positions the forces see are then x(t + dt). */
+static void begin(grains_sim *sim)
 {
+    void (*fn)(const integrate_view *, real *) = sim->integrator->begin;
+    if (!fn)
+        return;
+    integrate_view view = {&sim->pt, &sim->p, sim->motion};
     if (sim->nthreads > 1) {
 #pragma omp parallel num_threads(sim->nthreads)
-        integrate_verlet_drift(&sim->pt, &sim->p, sim->motion, &sim->v2_thread[THREAD_ID()]);
+        fn(&view, &sim->v2_thread[THREAD_ID()]);
     } else {
-        integrate_verlet_drift(&sim->pt, &sim->p, sim->motion, &sim->v2_thread[0]);
+        fn(&view, &sim->v2_thread[0]);
     }
     sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
 }
 
-/* The variational integrator's step (sim/variational.c): lists and spawning
- * as for the others, then the implicit solve; a step whose overlaps break
- * max_overlap is undone and reported. */
-static grains_status variational_step(grains_sim *sim, grains_error *err)
+/* Neighbours, if the lists are stale. */
+static grains_status refresh_lists(grains_sim *sim, grains_error *err)
 {
-    grains_status s = GRAINS_OK;
-    size_t added = 0;
-    if (lists_stale(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)
-        return s;
-    if ((s = sim_spawn(sim, &added, err)) != GRAINS_OK)
-        return s;
-    if (added && (s = sim_rebuild(sim, err)) != GRAINS_OK)
-        return s;
-    if ((s = sim_variational_solve(sim, err)) != GRAINS_OK)
-        return s;
-    force_diag total = sim->diag;
-    sim->max_overlap = total.max_num / total.max_den;
-    if (!stable(sim, &total)) { /* only the positions have moved */
-        memcpy(sim->pt.x, sim->vi.x0, sim->pt.n * sizeof *sim->pt.x);
-        return report_unstable(sim, &total, err);
-    }
-    sim_variational_finish(sim);
-    walls_unknown(&sim->wl); /* the implicit solve does not sum the walls' forces (yet) */
-    sim->step++;
-    return GRAINS_OK;
+    return lists_stale(sim) ? sim_rebuild(sim, err) : GRAINS_OK;
 }
 
-grains_status grains_sim_step(grains_sim *sim, grains_error *err)
+/* What adds to the system: bonds formed at the first step, spawned
+ * particles (then new lists). */
+static grains_status sources(grains_sim *sim, grains_error *err)
 {
-    if (grains_integrator_variational(sim->p.integrator))
-        return variational_step(sim, err);
     grains_status s = GRAINS_OK;
-    int euler = sim->p.integrator == GRAINS_INTEGRATOR_EULER;
-    if (!euler)
-        verlet_drift(sim);
-    if ((s = move_boundaries(sim, euler, err)) != GRAINS_OK)
-        return s;
-    if (lists_stale(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)
-        return s;
     if (!sim->bonds.formed && sim->p.bond_tolerance > 0) {
         sim->bonds.formed = 1;
         if ((s = sim_bonds_form(sim, err)) != GRAINS_OK || (sim->bonds.n && (s = sim_rebuild(sim, err)) != GRAINS_OK))
@@ -175,20 +151,38 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     size_t added = 0;
     if ((s = sim_spawn(sim, &added, err)) != GRAINS_OK)
         return s;
-    if (added && (s = sim_rebuild(sim, err)) != GRAINS_OK)
-        return s;
+    return added ? sim_rebuild(sim, err) : GRAINS_OK;
+}
+
+/* An explicit row's advance: forces, check and the row's update in one
+ * team; the walls' sums gathered in block order. */
+static grains_status explicit_advance(grains_sim *sim, grains_error *err)
+{
     force_diag total = forces_and_motion(sim);
     if (sim->wl.n)
         walls_gather(&sim->wl, sim->grid.n_blocks);
     sim->diag = total;
     sim->max_overlap = total.max_num / total.max_den;
-    if (!stable(sim, &total)) {
+    if (!sim_stable(sim, &total)) {
         if (sim->pt.f) /* f and t: one block */
             memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
-        return report_unstable(sim, &total, err);
+        return sim_report_unstable(sim, &total, err);
     }
-    if (euler)
+    if (sim->integrator->update_moves)
         sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
+    return GRAINS_OK;
+}
+
+grains_status grains_sim_step(grains_sim *sim, grains_error *err)
+{
+    const integrator *in = sim->integrator;
+    grains_status s;
+    begin(sim);
+    if ((s = move_boundaries(sim, err)) != GRAINS_OK || (s = refresh_lists(sim, err)) != GRAINS_OK ||
+        (s = sources(sim, err)) != GRAINS_OK)
+        return s;
+    if ((s = in->advance ? in->advance(sim, err) : explicit_advance(sim, err)) != GRAINS_OK)
+        return s;
     sim->step++;
     return GRAINS_OK;
 }

@@ -84,7 +84,9 @@ static real alpha_of(const grains_sim *sim)
     return sim->p.integrator == GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT ? 0.5 : 0;
 }
 
-grains_status sim_variational_solve(grains_sim *sim, grains_error *err)
+/* The solve: q_k+1 in pt.x (q_k in vi.x0) and nothing else changed, or an
+ * error with pt.x as it was. */
+static grains_status solve(grains_sim *sim, grains_error *err)
 {
     grains_status s = implicit_reserve(sim, err);
     if (s != GRAINS_OK)
@@ -98,7 +100,8 @@ grains_status sim_variational_solve(grains_sim *sim, grains_error *err)
     return s;
 }
 
-void sim_variational_finish(grains_sim *sim)
+/* Velocities, spins and orientations from the solve. */
+static void finish(grains_sim *sim)
 {
     sim_variational *vi = &sim->vi;
     const real alpha = alpha_of(sim);
@@ -108,4 +111,20 @@ void sim_variational_finish(grains_sim *sim)
     implicit_forces(sim, vi->xa, vi->vq, alpha, 0.5, vi->Ad, alpha > 0 ? vi->frozen : 0, 0, 0);
     implicit_team(sim, end_team, &c);
     sim->displacement += implicit_max_norm(sim, vi->dq);
+}
+
+grains_status integrate_variational(grains_sim *sim, grains_error *err)
+{
+    grains_status s = solve(sim, err);
+    if (s != GRAINS_OK)
+        return s;
+    force_diag total = sim->diag;
+    sim->max_overlap = total.max_num / total.max_den;
+    if (!sim_stable(sim, &total)) { /* only the positions have moved */
+        memcpy(sim->pt.x, sim->vi.x0, sim->pt.n * sizeof *sim->pt.x);
+        return sim_report_unstable(sim, &total, err);
+    }
+    finish(sim);
+    walls_unknown(&sim->wl); /* the implicit solve does not sum the walls' forces (yet) */
+    return GRAINS_OK;
 }

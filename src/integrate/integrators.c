@@ -1,0 +1,24 @@
+/* The table of integrators (integrate/integrator.h). */
+#include "integrate/integrator.h"
+
+#include <stddef.h>
+
+static const integrator rows[] = {
+    /* TinyDEM's semi-implicit Euler with SPIRAL (Eqs. 41-48): forces from x(t), v(t) */
+    {GRAINS_INTEGRATOR_EULER, "euler", 0, 0, NULL, integrate_euler_spiral, 1, NULL},
+    /* velocity Verlet (improved-Verlet Eqs. 8-20): forces from x(t + dt), v(t + dt/2) */
+    {GRAINS_INTEGRATOR_VERLET, "verlet", 1, 0.5, integrate_verlet_drift, integrate_verlet_kick, 0, NULL},
+    {GRAINS_INTEGRATOR_VERLET_IMPROVED, "verlet_improved", 1, 0.5, integrate_verlet_drift, integrate_verlet_kick, 0,
+     NULL},
+    /* the variational integrators (variational-integrator paper Algorithm 1): walls do not move */
+    {GRAINS_INTEGRATOR_VARIATIONAL_LEFT, "variational_left", 0, 0, NULL, NULL, 0, integrate_variational},
+    {GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT, "variational_midpoint", 0, 0, NULL, NULL, 0, integrate_variational},
+};
+
+const integrator *integrator_of(grains_integrator kind)
+{
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        if (rows[r].kind == kind)
+            return &rows[r];
+    return NULL;
+}
