@@ -218,7 +218,8 @@ void store_compact(contact_store *cs, store_key *keys, size_t *n)
     *n = live;
 }
 
-void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int nthreads)
+void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int odd_rolling,
+                 int nthreads)
 {
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t k = 0; k < n; k++) {
@@ -235,6 +236,9 @@ void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *w
             key->i = j, key->j = i;
             for (int a = 0; a < 3; a++)
                 cs->c[k].us[a] = -cs->c[k].us[a];
+            if (odd_rolling)
+                for (int a = 0; a < 3; a++)
+                    cs->c[k].ur[a] = -cs->c[k].ur[a];
         }
     }
 }

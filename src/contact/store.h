@@ -127,8 +127,10 @@ grains_status store_gather(contact_store *cs, size_t *n, grains_error *err);
 void store_compact(contact_store *cs, store_key *keys, size_t *n);
 /* 3. Renames the keys when particle i moves to where[i], keeping i < j for
  *    pairs. A pair seen from the other side has its sliding spring reversed
- *    (v_s is odd under i <-> j, v_r and v_t are even). */
-void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int nthreads);
+ *    (v_s is odd under i <-> j, v_r and v_t are even), and its rolling one
+ *    where it holds the relative rotation (odd_rolling: rolling type C). */
+void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int odd_rolling,
+                 int nthreads);
 /* 4. New windows for `n_blocks` cell blocks: live[b] histories and room
  *    for pending[b] contacts (pairs that touch already but have none yet)
  *    and a margin; the histories are not moved yet. */

@@ -67,7 +67,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, &sim->box, where, ws,
                                  owned ? 0 : list_bytes - where_bytes, err);
     if (s == GRAINS_OK) {
-        store_remap(&sim->cs, hn->keys, hn->n, where, sim->nthreads);
+        store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
         particles_permute(pt, where);
     }
     if (owned)
