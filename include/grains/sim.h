@@ -147,6 +147,32 @@ typedef struct {
 size_t grains_sim_bond_count(const grains_sim *sim);
 void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out);
 
+/* One contact's springs, named by stable ids: particles a < b, or (wall = 1)
+ * particle a and element b of grains_sim_mesh. The springs are as a sees
+ * them (TinyDEM Eq. 50; rolling type C: the relative rotation, rad). What
+ * checkpoints and other processes need to continue a contact. */
+typedef struct {
+    uint32_t a, b;
+    int wall;
+    double us[3], ur[3], ut; /* [L] sliding, rolling (type C: [-]), twisting */
+} grains_contact;
+
+/* How many contacts have springs now. */
+size_t grains_sim_contact_count(const grains_sim *sim);
+
+/* Every contact's springs, sorted by (wall, a, b): the same list for any
+ * thread count. `out` has room for n; *got says how many were written (an
+ * error if n < grains_sim_contact_count). */
+grains_status grains_sim_get_contacts(const grains_sim *sim, grains_contact *out, size_t n, size_t *got,
+                                      grains_error *err);
+
+/* Replaces every contact's springs by these (any order; a pair may be
+ * named either way round, its springs as its `a` sees them). Checked: ids
+ * and elements exist, a pair is two particles, springs finite, no contact
+ * twice. They attach to the lists at the next step; a pair not within the
+ * lists' reach then (apart by more than the skin) is dropped. */
+grains_status grains_sim_set_contacts(grains_sim *sim, const grains_contact *in, size_t n, grains_error *err);
+
 /* Bytes held by the simulation's arrays (for memory figures). */
 size_t grains_sim_bytes(const grains_sim *sim);
 

@@ -207,6 +207,16 @@ grains_status store_gather(contact_store *cs, size_t *n, grains_error *err)
     return GRAINS_OK;
 }
 
+grains_status store_load(contact_store *cs, size_t n, grains_error *err)
+{
+    if (n >= STORE_LIMIT || !reserve(cs, n ? n : 1))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", n);
+    drop_overflow(cs);
+    cs->n_blocks = 0;
+    cs->n = n;
+    return GRAINS_OK;
+}
+
 void store_compact(contact_store *cs, store_key *keys, size_t *n)
 {
     size_t live = 0;

@@ -118,11 +118,21 @@ static inline const hm_history *store_peek(const store_stream *s, size_t m)
 /* Ends the walk: every old history has been carried or dropped. */
 static inline void store_close(store_stream *s) { s->blk->n = s->w; }
 
+/* The k-th history of block b, in list order (between steps). */
+static inline const hm_history *store_history(const contact_store *cs, uint32_t b, size_t k)
+{
+    const store_block *blk = &cs->block[b];
+    return k < blk->cap ? &cs->c[blk->base + k] : &blk->ovf[k - blk->cap];
+}
+
 /* Rebuild, in this order: */
 /* 1. Moves every block's histories together, in block order from the
  *    start of the pool; returns their count in *n. Fails if an allocation
  *    had failed. */
 grains_status store_gather(contact_store *cs, size_t *n, grains_error *err);
+/* 1'. Or, instead of the gathering: drops every history and makes room for
+ *    n at the start of the pool (cs->c[0 .. n), to be written by the caller). */
+grains_status store_load(contact_store *cs, size_t n, grains_error *err);
 /* 2. Squeezes out the histories whose key is dead (both arrays together). */
 void store_compact(contact_store *cs, store_key *keys, size_t *n);
 /* 3. Renames the keys when particle i moves to where[i], keeping i < j for

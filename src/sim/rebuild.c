@@ -36,15 +36,21 @@ typedef struct {
  * sums when they are large enough. */
 static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_error *err)
 {
-    grains_status s = store_gather(&sim->cs, &hn->n, err);
+    grains_status s = sim->has_pending ? GRAINS_OK : store_gather(&sim->cs, &hn->n, err);
     if (s != GRAINS_OK)
         return s;
+    if (sim->has_pending) /* grains_sim_set_contacts: those, named by ids, replace all */
+        hn->n = sim->n_pending;
     size_t ft_bytes = 2 * sim->pt.cap * sizeof(vec3); /* f and t are one block */
     size_t key_bytes = hn->n * sizeof *hn->keys;
     hn->keys = scratch(sim->pt.f, ft_bytes, key_bytes + sim->pt.n * sizeof *hn->first, &hn->owned);
     if (!hn->keys)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory renaming contacts");
     hn->first = (uint32_t *)(hn->keys + hn->n);
+    if (sim->has_pending) {
+        sim->drop_mesh_histories = 0;
+        return sim_load_contacts(sim, hn->keys, err);
+    }
     neighbors_collect_keys(&sim->nb, hn->keys, sim->drop_mesh_histories);
     store_compact(&sim->cs, hn->keys, &hn->n);
     sim->drop_mesh_histories = 0;

@@ -92,6 +92,7 @@ void grains_sim_destroy(grains_sim *sim)
     store_free(&sim->cs);
     sim_bonds_free(&sim->bonds);
     sim_variational_free(&sim->vi);
+    free(sim->pending);
     for (int t = 0; t < sim->nthreads; t++)
         store_queue_free(&sim->queue_thread[t]);
     for (int t = 0; sim->cand_thread && t < sim->nthreads; t++)

@@ -122,6 +122,9 @@ struct grains_sim {
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */
     int drop_mesh_histories;    /* the mesh was replaced: its contacts end at the rebuild */
+    grains_contact *pending;    /* grains_sim_set_contacts' springs, sorted, until the next rebuild */
+    size_t n_pending;
+    int has_pending;
     force_diag *diag_thread;    /* per thread */
     store_queue *queue_thread;  /* per thread: histories displaced by insertions */
     real *v2_thread;            /* per thread: largest squared speed after integration */
@@ -132,6 +135,10 @@ struct grains_sim {
 /* Room in every thread's candidate buffer for the most elements one
  * particle lists (none with compat = "tinydem"). */
 grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err);
+
+/* The springs of grains_sim_set_contacts into the store (cs.c[0 .. n_pending))
+ * with their keys by storage slot, in place of the gathered ones (sim/contacts.c). */
+grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *err);
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
