@@ -186,6 +186,58 @@ static void thread_invariance(test_ctx *t)
     grains_sim_destroy(one);
 }
 
+/* A bond's springs are state, named by the pair's ids: a spinning,
+ * vibrating bonded pair copied into a fresh simulation with its bond's
+ * state put back continues bit for bit; with fresh springs it does not. */
+static grains_sim *spinning_pair(void)
+{
+    grains_params p = pair_params();
+    p.bond_damping = 0.05;
+    grains_sim *sim = scene(&p);
+    add(sim, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0.01, 0}, (grains_vec3){0, 0, 5}, 1e-3);
+    add(sim, (grains_vec3){2e-3, 0, 0}, (grains_vec3){0.001, -0.01, 0}, (grains_vec3){3, 0, -5}, 1e-3);
+    grains_error err;
+    grains_sim_add_bond(sim, 0, 1, &err);
+    return sim;
+}
+
+static void state_put_back(test_ctx *t)
+{
+    grains_sim *a = spinning_pair();
+    for (int s = 0; s < 2000; s++)
+        step(a);
+    grains_bond bond;
+    grains_sim_get_bond(a, 0, &bond);
+    grains_sim *b = scene(grains_sim_params(a)), *fresh = scene(grains_sim_params(a));
+    grains_error err;
+    for (size_t i = 0; i < 2; i++) {
+        grains_particle q = get(a, i);
+        grains_sim_add_particle(b, &q, &err);
+        grains_sim_add_particle(fresh, &q, &err);
+    }
+    grains_sim_add_bond(b, 0, 1, &err);
+    grains_sim_add_bond(fresh, 0, 1, &err);
+    CHECK(t, grains_sim_set_bond(b, 0, &bond, &err) == GRAINS_OK, "bond state put back (%s)", err.message);
+    for (int s = 0; s < 2000; s++) {
+        step(a);
+        step(b);
+        step(fresh);
+    }
+    CHECK(t, same_particle(get(a, 0), get(b, 0)) && same_particle(get(a, 1), get(b, 1)),
+          "a bonded pair continues bit for bit with its bond's springs put back");
+    CHECK(t, !same_particle(get(a, 0), get(fresh, 0)), "with fresh springs it goes on differently");
+    grains_bond wrong = bond;
+    wrong.b = 0;
+    CHECK(t, grains_sim_set_bond(b, 0, &wrong, &err) == GRAINS_ERR_RANGE, "a state for another pair is refused");
+    wrong = bond;
+    wrong.us[1] = NAN;
+    CHECK(t, grains_sim_set_bond(b, 0, &wrong, &err) == GRAINS_ERR_RANGE, "a NaN spring is refused");
+    CHECK(t, grains_sim_set_bond(b, 1, &bond, &err) == GRAINS_ERR_RANGE, "a bond that does not exist is refused");
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+    grains_sim_destroy(fresh);
+}
+
 static void refused(test_ctx *t)
 {
     grains_params p = pair_params();
@@ -223,5 +275,6 @@ int main(void)
     breakage(&t);
     thread_invariance(&t);
     refused(&t);
+    state_put_back(&t);
     return test_report(&t, "test_bonds");
 }

@@ -141,11 +141,17 @@ typedef struct {
     int broken;
     double force;         /* [ML/T^2] |force| on a at the last step (0 once broken) */
     double torque;        /* [ML^2/T^2] |rolling + twisting torque| at the last step */
+    double us[3], ur[3], ut; /* [L] the sliding, rolling and twisting springs, as a sees them */
 } grains_bond;
 
 /* Bonds ordered by (a, b), broken ones included; k < grains_sim_bond_count. */
 size_t grains_sim_bond_count(const grains_sim *sim);
 void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out);
+
+/* Puts back the state of bond k (its springs, whether it broke, its last
+ * force and torque), as a checkpoint or another process saw it; `in` must
+ * name the same pair, with finite values. */
+grains_status grains_sim_set_bond(grains_sim *sim, size_t k, const grains_bond *in, grains_error *err);
 
 /* One contact's springs, named by stable ids: particles a < b, or (wall = 1)
  * particle a and element b of grains_sim_mesh. The springs are as a sees

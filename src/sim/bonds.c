@@ -66,7 +66,39 @@ void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out)
 {
     sort_bonds((grains_sim *)sim);
     const sim_bond *bd = &sim->bonds.list[k];
-    *out = (grains_bond){bd->a, bd->b, bd->broken, bd->force, bd->torque};
+    *out = (grains_bond){bd->a, bd->b, bd->broken, bd->force, bd->torque, {0}, {0}, bd->h.ut};
+    for (int m = 0; m < 3; m++)
+        out->us[m] = bd->h.us[m], out->ur[m] = bd->h.ur[m];
+}
+
+static int finite_bond(const grains_bond *b)
+{
+    int ok = isfinite(b->force) && isfinite(b->torque) && isfinite(b->ut);
+    for (int m = 0; m < 3; m++)
+        ok &= isfinite(b->us[m]) && isfinite(b->ur[m]);
+    return ok;
+}
+
+grains_status grains_sim_set_bond(grains_sim *sim, size_t k, const grains_bond *in, grains_error *err)
+{
+    size_t n = grains_sim_bond_count(sim); /* sorted */
+    if (k >= n)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu does not exist (%zu bonds)", k, n);
+    sim_bond *bd = &sim->bonds.list[k];
+    if (in->a != bd->a || in->b != bd->b)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu joins %u and %u, not %zu and %zu", k,
+                                bd->a, bd->b, in->a, in->b);
+    if (!finite_bond(in) || (in->broken != 0 && in->broken != 1))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu-%zu: a value is not finite, or broken is "
+                                "not 0 or 1", in->a, in->b);
+    if (in->broken != bd->broken)
+        sim->need_rebuild = 1; /* the index of intact bonds by slot */
+    bd->broken = in->broken;
+    bd->force = in->force, bd->torque = in->torque;
+    for (int m = 0; m < 3; m++)
+        bd->h.us[m] = in->us[m], bd->h.ur[m] = in->ur[m];
+    bd->h.ut = in->ut;
+    return GRAINS_OK;
 }
 
 /* For each slot, its partners through intact bonds (CSR), after the
