@@ -8,7 +8,7 @@
  *   R(q) = p_k - M (q - q_k) / h + h [(1 - alpha) F(q_a) + Q(q_a, (q - q_k) / h) / 2] = 0
  *   p_k+1 = M (q_k+1 - q_k) / h + h [alpha F(q_a) + Q(q_k+1-alpha, (q_k+1 - q_k) / h) / 2]
  * with q_a = q_k+alpha, solved by Newton from Algorithm 1's guess
- * q_k + h p_k / m (sim/implicit.c). This is Eqs. 29 and 31 with Eq. 14's
+ * q_k + h p_k / m (integrate/implicit.c). This is Eqs. 29 and 31 with Eq. 14's
  * Q_d^p(q_k, p_k) taken as what Eq. 14 equates it with, Q_d^+(q_k-1, q_k),
  * carried in the momentum; the paper's evaluation of Q at (q_k, p_k / m)
  * makes the dashpots first order (measured: a damped oscillator's error fell
@@ -24,7 +24,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/implicit.h"
+#include "integrate/implicit.h"
 
 typedef struct {
     real h, alpha;

@@ -78,7 +78,7 @@ typedef struct {
     vec3 n;
     real a;
     real c;          /* the dashpot, and whether the pair touches: kept while */
-    int touching;    /* the contact set is frozen (sim/implicit.c) */
+    int touching;    /* the contact set is frozen (integrate/implicit.c) */
 } vi_term;
 
 /* Work arrays of the variational integrator, per particle (vec3 each) and
@@ -174,7 +174,7 @@ static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
     return 0;
 }
 
-/* The variational integrator's arrays (sim/implicit.c). */
+/* The variational integrator's arrays (integrate/implicit.c). */
 void sim_variational_free(sim_variational *vi);
 
 /* A step that failed its check: the last good state stays, the error names

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "contact/van_der_waals.h"
-#include "sim/implicit.h"
+#include "integrate/implicit.h"
 
 #ifdef _OPENMP
 #include <omp.h>

@@ -1,14 +1,14 @@
 /* Relaxation to a static packing: the variational integrator's quasi-static
  * limit (variational-integrator paper Section 2 with the inertia of the
  * step before dropped: p_k = 0, alpha = 1, no dashpots). Each pseudo-step
- * solves R(q) = -M (q - q_k) / h + h F(q) = 0 (sim/implicit.h with b = 0,
+ * solves R(q) = -M (q - q_k) / h + h F(q) = 0 (integrate/implicit.h with b = 0,
  * w_c = 1, w_q = 0), the stationary point of V(q) + |q - q_k|^2_M / (2 h^2):
  * a proximal step, so V never rises, and a fixed point is a static packing,
  * F(q) = 0. */
 #include <math.h>
 #include <string.h>
 
-#include "sim/implicit.h"
+#include "integrate/implicit.h"
 
 #define GROW 2            /* h after a quick step */
 #define SHRINK 4          /* h after a refused one */

@@ -1,6 +1,6 @@
 /* Newton's method with matrix-free conjugate gradients for the implicit
  * steps of the variational integrator (integrate/variational.c) and of
- * relaxation to a static packing (sim/relax.c); variational-integrator paper
+ * relaxation to a static packing (integrate/relax.c); variational-integrator paper
  * Section 2 and Algorithm 1.
  *
  * Both solve R(q) = 0 for the positions q = pt.x, with
@@ -12,8 +12,8 @@
  * K the springs' stiffness along each contact normal, C the dashpots'
  * (their dependence on q through the normal is left out: Newton converges
  * linearly instead of quadratically, at a rate of order the overlap / R). */
-#ifndef GRAINS_SIM_IMPLICIT_H
-#define GRAINS_SIM_IMPLICIT_H
+#ifndef GRAINS_INTEGRATE_IMPLICIT_H
+#define GRAINS_INTEGRATE_IMPLICIT_H
 
 #include "sim/sim_internal.h"
 
