@@ -4,7 +4,9 @@
  * and ending in list order, through windows that overflow, and through the
  * rebuild's gathering and re-ordering. Checked against a plain model: each
  * listed pair holds the number of its contact (0: none) and each history
- * carries that number in all seven springs. */
+ * carries that number in all its springs: the seven of hm_history, and the
+ * narrower entries of runs whose friction modes act in no pair (sliding
+ * only: 3 reals; sliding and twisting: 4; none: 1). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,19 +23,18 @@ typedef struct {
     double id[MAX_BLOCKS][MAX_LIST]; /* contact number of each entry, 0: none */
 } model;
 
-static void stamp(hm_history *h, double id)
+static void stamp(real *h, int width, double id)
 {
-    for (int a = 0; a < 3; a++)
-        h->us[a] = id + 0.1 * a, h->ur[a] = id + 0.01 * a;
-    h->ut = -id;
+    for (int a = 0; a < width; a++)
+        h[a] = id + 0.1 * a;
 }
 
-static int stamped(const hm_history *h, double id)
+static int stamped(const real *h, int width, double id)
 {
-    for (int a = 0; a < 3; a++)
-        if (h->us[a] != id + 0.1 * a || h->ur[a] != id + 0.01 * a)
+    for (int a = 0; a < width; a++)
+        if (h[a] != id + 0.1 * a)
             return 0;
-    return h->ut == -id;
+    return 1;
 }
 
 /* One step of a block: contacts begin, continue (checked, restamped) or end. */
@@ -42,21 +43,22 @@ static void walk_block(test_ctx *t, contact_store *cs, store_queue *q, model *m,
 {
     store_stream s;
     store_open(&s, cs, (uint32_t)b, q);
+    const int w = cs->layout.width;
     for (int k = 0; k < m->len[b]; k++) {
         double u = rng_uniform(rng), *id = &m->id[b][k];
         if (*id != 0 && u < 0.2) {
             store_drop(&s);
             *id = 0;
         } else if (*id != 0) {
-            hm_history *h = store_carry(&s);
-            CHECK(t, stamped(h, *id), "block %d entry %d: history of contact %g carried intact", b, k, *id);
+            real *h = store_carry(&s);
+            CHECK(t, stamped(h, w, *id), "block %d entry %d: history of contact %g carried intact", b, k, *id);
             *id = (*next_id)++;
-            stamp(h, *id);
+            stamp(h, w, *id);
         } else if (u < 0.3) {
-            hm_history *h = store_insert(&s);
-            CHECK(t, h && stamped(h, 0) == 0 && h->us[0] == 0 && h->ut == 0, "new history is zero");
+            real *h = store_insert(&s);
+            CHECK(t, h && h[0] == 0 && h[w - 1] == 0, "new history is zero");
             *id = (*next_id)++;
-            stamp(h, *id);
+            stamp(h, w, *id);
         }
     }
     store_close(&s);
@@ -75,7 +77,7 @@ static void rebuild(test_ctx *t, contact_store *cs, model *m, grains_rng *rng)
     for (int b = 0; b < m->n_blocks; b++)
         for (int e = 0; e < m->len[b]; e++)
             if (m->id[b][e] != 0) {
-                order_ok &= k < n && stamped(&cs->c[k], m->id[b][e]);
+                order_ok &= k < n && stamped(store_entry(cs, k), cs->layout.width, m->id[b][e]);
                 old_id[k++] = m->id[b][e];
             }
     CHECK(t, order_ok && k == n, "gathered %zu histories in list order (model: %zu)", n, k);
@@ -119,17 +121,16 @@ static void rebuild(test_ctx *t, contact_store *cs, model *m, grains_rng *rng)
         size_t place = cs->block[b].base;
         for (int e = 0; e < nm.len[b]; e++)
             if (nm.id[b][e] != 0)
-                CHECK(t, stamped(&cs->c[place++], nm.id[b][e]), "block %d entry %d in its new place", b, e);
+                CHECK(t, stamped(store_entry(cs, place++), cs->layout.width, nm.id[b][e]),
+                      "block %d entry %d in its new place", b, e);
     }
     *m = nm;
 }
 
-int main(void)
+static void run_store(test_ctx *t, store_layout L, store_queue *q)
 {
-    test_ctx t = {0, 0};
     contact_store cs;
-    store_queue q = {0};
-    store_init(&cs);
+    store_init(&cs, L);
     grains_rng rng;
     rng_seed(&rng, 7);
     model m;
@@ -140,19 +141,33 @@ int main(void)
     uint32_t zero[4] = {0, 0, 0, 0};
     for (int b = 0; b < m.n_blocks; b++)
         m.len[b] = 40;
-    CHECK(&t, store_windows(&cs, zero, zero, 4, NULL) == GRAINS_OK, "first windows");
+    CHECK(t, store_windows(&cs, zero, zero, 4, NULL) == GRAINS_OK, "first windows");
     int overflowed = 0, queued = 0;
     for (int round = 0; round < 60; round++) {
         for (int step = 0; step < 5; step++)
             for (int b = 0; b < m.n_blocks; b++) {
-                walk_block(&t, &cs, &q, &m, b, &rng, &next_id);
+                walk_block(t, &cs, q, &m, b, &rng, &next_id);
                 overflowed |= cs.block[b].n > cs.block[b].cap;
-                queued |= q.cap > 0;
+                queued |= q->cap > 0;
             }
-        rebuild(&t, &cs, &m, &rng);
+        rebuild(t, &cs, &m, &rng);
     }
-    CHECK(&t, overflowed && queued, "the overflow arrays (%d) and the queue (%d) were exercised", overflowed, queued);
-    store_queue_free(&q);
+    CHECK(t, overflowed && queued, "width %d: the overflow arrays (%d) and the queue (%d) were exercised", L.width,
+          overflowed, queued);
     store_free(&cs);
+}
+
+int main(void)
+{
+    test_ctx t = {0, 0};
+    store_queue q = {0}; /* one queue through stores of every width, as a thread's through runs */
+    const int modes[4][3] = {{1, 1, 1}, {1, 0, 0}, {1, 0, 1}, {0, 0, 0}};
+    const int widths[4] = {STORE_FULL_WIDTH, 3, 4, 1};
+    for (int k = 0; k < 4; k++) {
+        store_layout L = store_layout_of(modes[k][0], modes[k][1], modes[k][2]);
+        CHECK(&t, L.width == widths[k], "layout %d: width %d (want %d)", k, L.width, widths[k]);
+        run_store(&t, L, &q);
+    }
+    store_queue_free(&q);
     return test_report(&t, "store");
 }

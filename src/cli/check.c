@@ -100,7 +100,11 @@ static void print_submodels(const grains_params *p)
     printf("  contact sub-models  :");
     for (int k = 0; k < SUBMODEL_KINDS; k++)
         printf(" %s %s%s", submodel_kind_name((submodel_kind)k), chosen[k]->name, k + 1 < SUBMODEL_KINDS ? "," : "");
-    printf("; %d reals of history per contact\n", submodels_history(p));
+    int reals = submodels_history(p);
+    if (reals > 0)
+        printf("; %d reals of history per contact (a friction mode at 0 in every pair keeps none)\n", reals);
+    else
+        printf("; no springs to keep (one real per contact marks it)\n");
     if (p->rolling_model == GRAINS_ROLLING_TYPE_C)
         printf("  rolling type C      : k_r = 2.25 k_n mu_r^2 R*^2, limit mu_r R* |f_n|, dashpot %g of critical\n",
                p->rolling_damping);

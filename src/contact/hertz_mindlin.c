@@ -128,3 +128,23 @@ real hm_max_hold_gap(const hm_params *hp, real R_max)
             gap = fmax(gap, jkr_snap_gap(hp->W, R_max, hp->pw[a][b].E_eff));
     return gap;
 }
+
+static void note_modes(const hm_law *l, int *sliding, int *rolling, int *twisting)
+{
+    if (l->no_contact)
+        return;
+    *sliding |= l->mu_s > 0;
+    *rolling |= l->mu_r > 0;
+    *twisting |= l->mu_t > 0;
+}
+
+void hm_spring_modes(const hm_params *hp, int *sliding, int *rolling, int *twisting)
+{
+    *sliding = *rolling = *twisting = 0;
+    for (int a = 0; a < hp->n_materials; a++) {
+        for (int b = 0; b < hp->n_materials; b++)
+            note_modes(&hp->pp[a][b], sliding, rolling, twisting);
+        for (int b = 0; b <= hp->n_materials; b++)
+            note_modes(&hp->pw[a][b], sliding, rolling, twisting);
+    }
+}

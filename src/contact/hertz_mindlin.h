@@ -81,6 +81,11 @@ void hm_params_init(hm_params *hp, const grains_params *p);
 static inline const hm_law *hm_law_pp(const hm_params *hp, int a, int b) { return &hp->pp[a][b]; }
 static inline const hm_law *hm_law_pw(const hm_params *hp, int a, int b) { return &hp->pw[a][b + 1]; }
 
+/* Which friction modes act in some pair of the run (a static coefficient
+ * above 0 between materials that touch, or with a wall): a mode that acts
+ * in none keeps no spring. */
+void hm_spring_modes(const hm_params *hp, int *sliding, int *rolling, int *twisting);
+
 /* The largest gap at which a contact of particles of radius at most R_max
  * still holds (JKR; 0 for the others). */
 real hm_max_hold_gap(const hm_params *hp, real R_max);

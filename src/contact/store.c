@@ -10,7 +10,28 @@
 #define STORE_LIMIT 0xF0000000u /* places are named by uint32 during a rebuild */
 #define STORE_PLACED (STORE_DEAD - 1)
 
-void store_init(contact_store *cs) { memset(cs, 0, sizeof *cs); }
+store_layout store_layout_of(int sliding, int rolling, int twisting)
+{
+    store_layout L = {0, -1, -1, -1};
+    if (sliding)
+        L.us = L.width, L.width += 3;
+    if (rolling)
+        L.ur = L.width, L.width += 3;
+    if (twisting)
+        L.ut = L.width, L.width += 1;
+    if (L.width == 0) /* no springs: an entry still marks a contact (one real, unused) */
+        L.width = 1;
+    return L;
+}
+
+void store_init(contact_store *cs, store_layout L)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->layout = L;
+}
+
+/* Bytes of n entries. */
+static size_t entry_bytes(const contact_store *cs, size_t n) { return n * (size_t)cs->layout.width * sizeof(real); }
 
 static void drop_overflow(contact_store *cs)
 {
@@ -26,7 +47,9 @@ void store_free(contact_store *cs)
     drop_overflow(cs);
     free(cs->c);
     free(cs->block);
+    store_layout L = cs->layout;
     memset(cs, 0, sizeof *cs);
+    cs->layout = L;
 }
 
 void store_queue_free(store_queue *q)
@@ -36,30 +59,31 @@ void store_queue_free(store_queue *q)
 }
 
 /* The queue is a ring: carrying pops one and may push one, never growing it. */
-static void queue_pop(store_queue *q, hm_history *out)
+static void queue_pop(store_queue *q, real *out)
 {
+    size_t w = (size_t)q->width;
     if (out)
-        *out = q->e[q->head];
+        memcpy(out, q->e + q->head * w, w * sizeof *out);
     q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
     q->n--;
 }
 
-static void queue_push_unchecked(store_queue *q, const hm_history *h)
+static void queue_push_unchecked(store_queue *q, const real *h)
 {
-    size_t at = q->head + q->n;
-    q->e[at >= q->cap ? at - q->cap : at] = *h;
+    size_t at = q->head + q->n, w = (size_t)q->width;
+    memcpy(q->e + (at >= q->cap ? at - q->cap : at) * w, h, w * sizeof *h);
     q->n++;
 }
 
-static int queue_push(store_queue *q, const hm_history *h)
+static int queue_push(store_queue *q, const real *h)
 {
     if (q->n == q->cap) {
-        size_t ncap = 2 * q->cap + 16;
-        hm_history *e = malloc(ncap * sizeof *e);
+        size_t ncap = 2 * q->cap + 16, w = (size_t)q->width;
+        real *e = malloc(ncap * w * sizeof *e);
         if (!e)
             return 0;
         for (size_t k = 0; k < q->n; k++) /* unwrap */
-            e[k] = q->e[(q->head + k) % q->cap];
+            memcpy(e + k * w, q->e + (q->head + k) % q->cap * w, w * sizeof *e);
         free(q->e);
         q->e = e;
         q->cap = ncap;
@@ -77,7 +101,7 @@ static int free_place(store_stream *s, int may_grow)
 {
     if (s->w != s->r || s->r >= s->n_old)
         return 1;
-    const hm_history *h = store_slot(s, s->r);
+    const real *h = store_slot(s, s->r);
     if (may_grow) {
         if (!queue_push(s->q, h))
             return 0;
@@ -100,17 +124,17 @@ static void unalign(store_stream *s)
 /* Back to the fast path once the insertions and drops have evened out. */
 static void realign(store_stream *s) { s->aligned = s->q->n == 0 && s->r == s->w; }
 
-hm_history *store_carry_moved(store_stream *s)
+real *store_carry_moved(store_stream *s)
 {
-    hm_history old;
+    real old[STORE_FULL_WIDTH];
     if (s->q->n) {
-        queue_pop(s->q, &old);
+        queue_pop(s->q, old);
         free_place(s, 0);
     } else {
-        old = *store_slot(s, s->r++); /* w < r: place w was read already */
+        memcpy(old, store_slot(s, s->r++), s->width * sizeof *old); /* w < r: place w was read already */
     }
-    hm_history *h = store_slot(s, s->w++);
-    *h = old;
+    real *h = store_slot(s, s->w++);
+    memcpy(h, old, s->width * sizeof *old);
     realign(s);
     return h;
 }
@@ -123,18 +147,18 @@ static int reserve_places(store_stream *s, size_t need)
     store_block *blk = s->blk;
     if (need <= blk->cap)
         return 1;
-    return array_reserve((void **)&blk->ovf, &blk->ovf_cap, need - blk->cap, sizeof *blk->ovf, 1);
+    return array_reserve((void **)&blk->ovf, &blk->ovf_cap, need - blk->cap, s->width * sizeof *blk->ovf, 1);
 }
 
-hm_history *store_insert(store_stream *s)
+real *store_insert(store_stream *s)
 {
     unalign(s);
     if (!reserve_places(s, s->w + unread(s) + 1) || !free_place(s, 1)) {
         s->blk->failed = 1;
         return NULL;
     }
-    hm_history *h = store_slot(s, s->w++);
-    memset(h, 0, sizeof *h);
+    real *h = store_slot(s, s->w++);
+    memset(h, 0, s->width * sizeof *h);
     realign(s);
     return h;
 }
@@ -155,7 +179,7 @@ static int reserve(contact_store *cs, size_t need)
 {
     if (need <= cs->cap && need >= cs->cap - cs->cap / 8)
         return 1;
-    if (!array_resize((void **)&cs->c, need, sizeof *cs->c))
+    if (!array_resize((void **)&cs->c, need, entry_bytes(cs, 1)))
         return 0;
     cs->cap = need;
     return 1;
@@ -167,7 +191,7 @@ static void move_window(contact_store *cs, size_t b, size_t to)
     const store_block *blk = &cs->block[b];
     size_t k = blk->n < blk->cap ? blk->n : blk->cap;
     if (to != blk->base && k)
-        memmove(&cs->c[to], &cs->c[blk->base], k * sizeof *cs->c);
+        memmove(store_entry(cs, to), store_entry(cs, blk->base), entry_bytes(cs, k));
 }
 
 grains_status store_gather(contact_store *cs, size_t *n, grains_error *err)
@@ -197,7 +221,7 @@ grains_status store_gather(contact_store *cs, size_t *n, grains_error *err)
     for (size_t b = 0; b < cs->n_blocks; b++) {
         const store_block *blk = &cs->block[b];
         if (blk->n > blk->cap)
-            memcpy(&cs->c[to + blk->cap], blk->ovf, (blk->n - blk->cap) * sizeof *cs->c);
+            memcpy(store_entry(cs, to + blk->cap), blk->ovf, entry_bytes(cs, blk->n - blk->cap));
         to += blk->n;
     }
     drop_overflow(cs);
@@ -222,7 +246,8 @@ void store_compact(contact_store *cs, store_key *keys, size_t *n)
     size_t live = 0;
     for (size_t k = 0; k < *n; k++)
         if (keys[k].i != STORE_DEAD) {
-            cs->c[live] = cs->c[k]; /* in place: live <= k */
+            if (live != k) /* in place: live <= k */
+                memcpy(store_entry(cs, live), store_entry(cs, k), entry_bytes(cs, 1));
             keys[live++] = keys[k];
         }
     *n = live;
@@ -231,6 +256,7 @@ void store_compact(contact_store *cs, store_key *keys, size_t *n)
 void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int odd_rolling,
                  int nthreads)
 {
+    const int us = cs->layout.us, ur = odd_rolling ? cs->layout.ur : -1;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t k = 0; k < n; k++) {
         store_key *key = &keys[k];
@@ -244,11 +270,13 @@ void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *w
             key->i = i, key->j = j;
         } else {
             key->i = j, key->j = i;
-            for (int a = 0; a < 3; a++)
-                cs->c[k].us[a] = -cs->c[k].us[a];
-            if (odd_rolling)
-                for (int a = 0; a < 3; a++)
-                    cs->c[k].ur[a] = -cs->c[k].ur[a];
+            real *e = store_entry(cs, k);
+            for (int a = 0; a < 3; a++) {
+                if (us >= 0)
+                    e[us + a] = -e[us + a];
+                if (ur >= 0)
+                    e[ur + a] = -e[ur + a];
+            }
         }
     }
 }
@@ -292,18 +320,20 @@ void store_permute(contact_store *cs, store_key *keys, size_t n)
     for (size_t k = 0; k < n; k++) {
         if (!unmoved(keys, n, k))
             continue;
-        hm_history carry = cs->c[k];
+        const size_t bytes = entry_bytes(cs, 1);
+        real carry[STORE_FULL_WIDTH], next[STORE_FULL_WIDTH];
+        memcpy(carry, store_entry(cs, k), bytes);
         size_t d = keys[k].j;
         keys[k].i = STORE_PLACED;
         while (unmoved(keys, n, d)) {
-            hm_history next = cs->c[d];
+            memcpy(next, store_entry(cs, d), bytes);
             size_t nd = keys[d].j;
             keys[d].i = STORE_PLACED;
-            cs->c[d] = carry;
-            carry = next;
+            memcpy(store_entry(cs, d), carry, bytes);
+            memcpy(carry, next, bytes);
             d = nd;
         }
-        cs->c[d] = carry;
+        memcpy(store_entry(cs, d), carry, bytes);
     }
     reserve(cs, cs->n); /* let go of the old order's excess, if any */
 }

@@ -1,5 +1,5 @@
-/* Contact history store: one entry (the seven springs, 56 bytes) per
- * touching pair, kept in the order of the candidate lists, so that no list
+/* Contact history store: one entry (the springs of the run's sub-models:
+ * `width` reals, at most the seven of hm_history, 56 bytes) per touching pair, kept in the order of the candidate lists, so that no list
  * entry needs a handle: an entry whose STORE_HIST_BIT is set owns the next
  * history in its cell block's sequence. Histories persist for the whole
  * life of a contact, across rebuilds and re-sorting.
@@ -38,64 +38,108 @@ typedef struct {
     uint32_t i, j;
 } store_key;
 
+/* Where each spring lies in an entry (an offset in reals, or -1 where the
+ * run's sub-models keep none), and the entry's width. The full layout, the
+ * default, is hm_history's: sliding 0-2, rolling 3-5, twisting 6. */
+typedef struct {
+    int width;
+    int us, ur, ut;
+} store_layout;
+
+#define STORE_FULL_WIDTH ((int)(sizeof(hm_history) / sizeof(real)))
+
+/* The layout of these springs, in hm_history's order. */
+store_layout store_layout_of(int sliding, int rolling, int twisting);
+
+/* An entry's springs as a full hm_history (absent ones 0), and back. */
+static inline void store_unpack(const store_layout *L, const real *e, hm_history *h)
+{
+    for (int k = 0; k < 3; k++) {
+        h->us[k] = L->us >= 0 ? e[L->us + k] : 0;
+        h->ur[k] = L->ur >= 0 ? e[L->ur + k] : 0;
+    }
+    h->ut = L->ut >= 0 ? e[L->ut] : 0;
+}
+
+static inline void store_pack(const store_layout *L, real *e, const hm_history *h)
+{
+    for (int k = 0; k < 3; k++) {
+        if (L->us >= 0)
+            e[L->us + k] = h->us[k];
+        if (L->ur >= 0)
+            e[L->ur + k] = h->ur[k];
+    }
+    if (L->ut >= 0)
+        e[L->ut] = h->ut;
+}
+
 /* The histories of one cell block. */
 typedef struct {
-    size_t base, cap;  /* window [base, base + cap) of the pool */
+    size_t base, cap;  /* window [base, base + cap) of the pool, in entries */
     size_t n;          /* histories, in list order; those from cap on are in ovf */
-    hm_history *ovf;
-    size_t ovf_cap;
+    real *ovf;
+    size_t ovf_cap;    /* in entries */
     int failed;        /* an allocation failed (reported at the next rebuild) */
 } store_block;
 
 typedef struct {
-    hm_history *c;
-    size_t n, cap;     /* the windows' extent, allocated */
+    real *c;           /* entries of layout.width reals */
+    size_t n, cap;     /* the windows' extent, allocated, in entries */
     store_block *block;
     size_t n_blocks, cap_blocks;
+    store_layout layout;
 } contact_store;
 
 /* Histories displaced by insertions, waiting for their turn (one per thread). */
 typedef struct {
-    hm_history *e;
-    size_t head, n, cap;
+    real *e;
+    size_t head, n, cap; /* in entries */
+    int width;         /* of the entries it holds (set by store_open) */
 } store_queue;
 
 /* A walk through one block's histories in list order. */
 typedef struct {
     store_block *blk;
-    hm_history *pool;  /* the block's window */
+    real *pool;        /* the block's window */
+    size_t width;      /* reals per entry */
     size_t r, w, n_old; /* next unread old history, next place to write, old count */
     int aligned;       /* nothing inserted or dropped so far: r == w (not kept) and the queue is empty */
     store_queue *q;
 } store_stream;
 
-void store_init(contact_store *cs);
+/* An empty store of entries laid out as L. */
+void store_init(contact_store *cs, store_layout L);
 void store_free(contact_store *cs);
 void store_queue_free(store_queue *q);
 
-static inline hm_history *store_slot(const store_stream *s, size_t k)
+static inline real *store_slot(const store_stream *s, size_t k)
 {
-    return k < s->blk->cap ? &s->pool[k] : &s->blk->ovf[k - s->blk->cap];
+    return k < s->blk->cap ? s->pool + k * s->width : s->blk->ovf + (k - s->blk->cap) * s->width;
 }
 
 static inline void store_open(store_stream *s, contact_store *cs, uint32_t b, store_queue *q)
 {
     s->blk = &cs->block[b];
-    s->pool = cs->c + s->blk->base;
+    s->width = (size_t)cs->layout.width;
+    s->pool = cs->c + s->blk->base * s->width;
     s->r = s->w = 0;
     s->n_old = s->blk->n;
     s->aligned = 1;
     s->q = q;
     q->head = q->n = 0;
+    if (q->width != cs->layout.width) { /* entries of another width: start the ring afresh */
+        q->width = cs->layout.width;
+        q->cap = 0;
+    }
 }
 
 /* Out of line: the rare paths of the stream (store.c). */
-hm_history *store_carry_moved(store_stream *s);
-hm_history *store_insert(store_stream *s);
+real *store_carry_moved(store_stream *s);
+real *store_insert(store_stream *s);
 void store_drop(store_stream *s);
 
 /* The history of the next listed contact that continues, at its new place. */
-static inline hm_history *store_carry(store_stream *s)
+static inline real *store_carry(store_stream *s)
 {
     if (s->aligned) /* in place */
         return store_slot(s, s->w++);
@@ -104,13 +148,13 @@ static inline hm_history *store_carry(store_stream *s)
 
 /* The m-th old history not yet carried or dropped (0: the next), for a
  * contact that takes over another's springs. */
-static inline const hm_history *store_peek(const store_stream *s, size_t m)
+static inline const real *store_peek(const store_stream *s, size_t m)
 {
     if (s->aligned)
         return store_slot(s, s->w + m);
     if (m < s->q->n) {
         size_t at = s->q->head + m;
-        return &s->q->e[at >= s->q->cap ? at - s->q->cap : at];
+        return s->q->e + (at >= s->q->cap ? at - s->q->cap : at) * s->width;
     }
     return store_slot(s, s->r + m - s->q->n);
 }
@@ -119,11 +163,15 @@ static inline const hm_history *store_peek(const store_stream *s, size_t m)
 static inline void store_close(store_stream *s) { s->blk->n = s->w; }
 
 /* The k-th history of block b, in list order (between steps). */
-static inline const hm_history *store_history(const contact_store *cs, uint32_t b, size_t k)
+static inline const real *store_history(const contact_store *cs, uint32_t b, size_t k)
 {
     const store_block *blk = &cs->block[b];
-    return k < blk->cap ? &cs->c[blk->base + k] : &blk->ovf[k - blk->cap];
+    size_t w = (size_t)cs->layout.width;
+    return k < blk->cap ? cs->c + (blk->base + k) * w : blk->ovf + (k - blk->cap) * w;
 }
+
+/* Entry k of the pool (during a rebuild). */
+static inline real *store_entry(const contact_store *cs, size_t k) { return cs->c + k * (size_t)cs->layout.width; }
 
 /* Rebuild, in this order: */
 /* 1. Moves every block's histories together, in block order from the
@@ -131,7 +179,7 @@ static inline const hm_history *store_history(const contact_store *cs, uint32_t 
  *    had failed. */
 grains_status store_gather(contact_store *cs, size_t *n, grains_error *err);
 /* 1'. Or, instead of the gathering: drops every history and makes room for
- *    n at the start of the pool (cs->c[0 .. n), to be written by the caller). */
+ *    n at the start of the pool (store_entry 0 .. n - 1, to be written by the caller). */
 grains_status store_load(contact_store *cs, size_t n, grains_error *err);
 /* 2. Squeezes out the histories whose key is dead (both arrays together). */
 void store_compact(contact_store *cs, store_key *keys, size_t *n);

@@ -1,6 +1,8 @@
 /* The one table of contact sub-models (contact/submodels.h). */
 #include "contact/submodels.h"
 
+#include "contact/hertz_mindlin.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -70,9 +72,15 @@ int submodels_history(const grains_params *p)
 {
     const submodel *chosen[SUBMODEL_KINDS];
     submodels_chosen(p, chosen);
+    grains_params d = *p;
+    grains_params_derive(&d);
+    hm_params hp;
+    hm_params_init(&hp, &d);
+    int acts[SUBMODEL_KINDS] = {1, 1, 0, 0, 0, 1};
+    hm_spring_modes(&hp, &acts[SUBMODEL_SLIDING], &acts[SUBMODEL_ROLLING], &acts[SUBMODEL_TWISTING]);
     int n = 0;
     for (int k = 0; k < SUBMODEL_KINDS; k++)
-        n += chosen[k] ? chosen[k]->history : 0;
+        n += chosen[k] && acts[k] ? chosen[k]->history : 0;
     return n;
 }
 

@@ -39,7 +39,9 @@ const submodel *submodel_nth(submodel_kind kind, int k);
 /* Which row of each kind the run uses. */
 void submodels_chosen(const grains_params *p, const submodel *chosen[SUBMODEL_KINDS]);
 
-/* Reals of history one contact needs: the sum over the chosen rows. */
+/* Reals of history one contact needs: the sum over the chosen rows of the
+ * modes that act (a friction mode whose coefficient is 0 in every pair
+ * keeps no spring). */
 int submodels_history(const grains_params *p);
 
 /* The kind's name, as in "rolling". */

@@ -34,9 +34,12 @@ static int by_names(const void *pa, const void *pb)
 }
 
 /* The contact of storage slot i with list entry `entry` (flags cleared). */
-static grains_contact record_of(const grains_sim *sim, uint32_t i, uint32_t entry, const hm_history *h)
+static grains_contact record_of(const grains_sim *sim, uint32_t i, uint32_t entry, const real *e)
 {
     grains_contact c;
+    hm_history full;
+    const hm_history *h = &full;
+    store_unpack(&sim->cs.layout, e, &full);
     c.wall = (entry & STORE_MESH_BIT) != 0;
     c.a = particles_id_of(&sim->pt, i);
     c.b = c.wall ? entry & STORE_INDEX_MASK : particles_id_of(&sim->pt, entry & STORE_INDEX_MASK);
@@ -153,10 +156,11 @@ grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *
         return s;
     for (size_t k = 0; k < sim->n_pending; k++) {
         const grains_contact *c = &sim->pending[k];
-        hm_history *h = &sim->cs.c[k];
+        hm_history h;
         for (int a = 0; a < 3; a++)
-            h->us[a] = c->us[a], h->ur[a] = c->ur[a];
-        h->ut = c->ut;
+            h.us[a] = c->us[a], h.ur[a] = c->ur[a];
+        h.ut = c->ut;
+        store_pack(&sim->cs.layout, store_entry(&sim->cs, k), &h); /* springs of modes that act */
         /* as a sees them: store_remap turns them over if b comes first */
         keys[k] = (store_key){sim->pt.slot[c->a], c->wall ? c->b | STORE_MESH_BIT : sim->pt.slot[c->b]};
     }

@@ -24,11 +24,11 @@ static inline void end_contact(store_stream *s, uint32_t *entry)
 
 /* The history of the touching pair of list entry *entry: carried on, or
  * new (NULL when memory ran out: reported at the next rebuild). */
-static inline hm_history *contact_history(store_stream *s, uint32_t *entry)
+static inline real *contact_history(store_stream *s, uint32_t *entry)
 {
     if (*entry & STORE_HIST_BIT)
         return store_carry(s);
-    hm_history *h = store_insert(s);
+    real *h = store_insert(s);
     if (h)
         *entry |= STORE_HIST_BIT;
     return h;
@@ -50,6 +50,23 @@ static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real
         return v3(0, 0, 0);
     real d = sqrt(d2);
     return attraction(p, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
+}
+
+/* One contact through the kernel with its springs in the store's entry e:
+ * in place where the entry is a whole hm_history (the common loop, compiled
+ * with extended = 0, runs only then), through a copy where the run keeps
+ * fewer springs (a friction mode that acts in no pair). */
+__attribute__((always_inline)) static inline void contact_in_entry(const grains_sim *sim, const hm_pair *pr, real *e,
+                                                                  hm_result *r, const int extended)
+{
+    if (!extended || sim->cs.layout.width == STORE_FULL_WIDTH) {
+        hm_contact(&sim->hp, pr, (hm_history *)e, r, extended);
+        return;
+    }
+    hm_history h;
+    store_unpack(&sim->cs.layout, e, &h);
+    hm_contact(&sim->hp, pr, &h, r, extended);
+    store_pack(&sim->cs.layout, e, &h);
 }
 
 /* How far apart the surfaces of a pair may be and still touch: 0, or for a
@@ -123,18 +140,18 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         return 0;
     }
     int is_new = !(*entry & STORE_HIST_BIT);
-    hm_history *h = contact_history(s, entry);
+    real *h = contact_history(s, entry);
     if (!h)
         return 0;
     if (is_new && inherit) /* it takes over the springs of a contact it superseded */
-        *h = *inherit;
+        store_pack(&sim->cs.layout, h, inherit);
     vec3 v_j = zero, w_j = zero;
     const wall_body *wb = &sim->wl.body[el->body];
     if (wb->moving)
         wall_motion(wb, pt->x[i], dx, d2, pt->R[i], touch, &v_j, &w_j);
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
                   sim->hp.rho[mat_i], 0};
-    hm_contact(&sim->hp, &pr, h, r, extended);
+    contact_in_entry(sim, &pr, h, r, extended);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     add_to_wall(wall_sum, el->body, pt->x[i], r);
@@ -187,12 +204,14 @@ static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_
 
 /* The old history of candidate p, from the stream before any of [k0, end)
  * has been walked: the histories ahead are those of the flagged entries. */
-static const hm_history *history_of(const grains_sim *sim, const store_stream *s, uint32_t k0, int p)
+static hm_history history_of(const grains_sim *sim, const store_stream *s, uint32_t k0, int p)
 {
     size_t m = 0;
     for (uint32_t k = k0; k < k0 + (uint32_t)p; k++)
         m += (sim->nb.j[k] & STORE_HIST_BIT) != 0;
-    return store_peek(s, m);
+    hm_history h;
+    store_unpack(&sim->cs.layout, store_peek(s, m), &h);
+    return h;
 }
 
 /* The listed elements [k0, end) of particle i, ghost-free: a particle
@@ -212,7 +231,7 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
     int n = (int)(end - k0);
     for (int a = 0; a < n; a++) /* before any of these entries' histories moves */
         if (c[a].keep && c[a].donor >= 0)
-            c[a].inherited = *history_of(sim, s, k0, c[a].donor);
+            c[a].inherited = history_of(sim, s, k0, c[a].donor);
     hm_result r;
     for (int a = 0; a < n; a++) {
         uint32_t *entry = &sim->nb.j[k0 + (uint32_t)a];
@@ -292,12 +311,12 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
                 store_carry(s); /* kept as it was */
             continue;
         }
-        hm_history *h = contact_history(s, entry);
+        real *h = contact_history(s, entry);
         if (!h)
             continue;
         hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, law,
                       hp->rho[mat_i], hp->rho[mat_j]};
-        hm_contact(hp, &pr, h, &r, extended);
+        contact_in_entry(sim, &pr, h, &r, extended);
         if (attracting)
             r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
         f_i = v3_add(f_i, r.f);
@@ -317,9 +336,9 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
- * pairs that do not touch, bonds (a bonded pair has no contact), or the
+ * pairs that do not touch, bonds (a bonded pair has no contact), the
  * sub-models beyond the common ones (rolling type C; JKR contacts, which
- * hold beyond touching). */
+ * hold beyond touching), or histories of fewer springs than hm_history. */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d, vec3 *wall_sum, mesh_candidate *cand)
 {
@@ -349,7 +368,8 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
 {
     const grains_grid *g = &sim->grid;
     const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0 ||
-                        sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c;
+                        sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c ||
+                        sim->cs.layout.width != STORE_FULL_WIDTH;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int colour = 0; colour < GRID_COLOURS; colour++) {

@@ -75,7 +75,9 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
         free(sim);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory creating a simulation");
     }
-    store_init(&sim->cs);
+    int sliding, rolling, twisting; /* a mode that acts in no pair keeps no spring */
+    hm_spring_modes(&sim->hp, &sliding, &rolling, &twisting);
+    store_init(&sim->cs, store_layout_of(sliding, rolling, twisting));
     *out = sim;
     return GRAINS_OK;
 }
@@ -318,6 +320,6 @@ size_t grains_sim_bytes(const grains_sim *sim)
                   g->n_slots * sizeof(uint32_t);
     size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * sizeof(uint32_t) + nb->scratch_cap * sizeof(uint32_t);
     size_t implicit = sim->vi.cap * 10 * sizeof(vec3) + sim->vi.term_cap * sizeof(vi_term);
-    return sizeof *sim + particles + grid + lists + sim->cs.cap * sizeof(hm_history) +
+    return sizeof *sim + particles + grid + lists + sim->cs.cap * (size_t)sim->cs.layout.width * sizeof(real) +
            sim->cs.cap_blocks * sizeof(store_block) + implicit;
 }
