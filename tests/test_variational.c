@@ -203,6 +203,13 @@ static void threads(test_ctx *t)
         grains_sim_get_particle(sims[1], i, &b);
         same &= memcmp(&a.x, &b.x, sizeof a.x) == 0 && memcmp(&a.v, &b.v, sizeof a.v) == 0;
     }
+    for (size_t k = 0; k < grains_sim_mesh_count(sims[0]); k++) { /* the walls' loads too */
+        grains_wall w0, w1;
+        grains_sim_get_wall(sims[0], k, &w0);
+        grains_sim_get_wall(sims[1], k, &w1);
+        same &= isfinite(w0.force.z) && memcmp(&w0.force, &w1.force, sizeof w0.force) == 0 &&
+                memcmp(&w0.torque, &w1.torque, sizeof w0.torque) == 0;
+    }
     grains_thermo th;
     grains_sim_thermo(sims[0], &th);
     printf("  box, 3000 steps: %zu contacts, 1 and 2 threads %s\n", th.n_contacts, same ? "bit-identical" : "differ");
@@ -309,6 +316,27 @@ static void pile(test_ctx *t)
     CHECK(t, r.converged && r.imbalance <= 1e-6 && th.e_kin == 0, "pile static: imbalance %.3g", r.imbalance);
     CHECK(t, r.energy_end < r.energy_start && th.n_contacts >= BOX_N, "pile: energy falls, %zu contacts",
           th.n_contacts);
+    /* static: the walls carry the pile's weight (each sphere's imbalance <= 1e-6 of its weight) */
+    grains_vec3 load = {0, 0, 0};
+    for (size_t k = 0; k < grains_sim_mesh_count(sim); k++) {
+        grains_wall w;
+        grains_sim_get_wall(sim, k, &w);
+        load.x += w.force.x, load.y += w.force.y, load.z += w.force.z;
+    }
+    double weight = 0;
+    for (size_t i = 0; i < BOX_N; i++) {
+        grains_particle q;
+        grains_sim_get_particle(sim, i, &q);
+#pragma push_macro("R") /* this file's R is the column's radius */
+#undef R
+        double a = q.R;
+#pragma pop_macro("R")
+        weight += 4 * PI / 3 * p.rho * a * a * a * -p.g.z;
+    }
+    printf("  relaxed pile: the walls carry %.9g N downwards, the weight is %.9g N\n", -load.z, weight);
+    CHECK_REL(t, -load.z, weight, 1e-6, "relaxed pile: the walls carry its weight");
+    CHECK(t, fabs(load.x) < 1e-6 * weight && fabs(load.y) < 1e-6 * weight, "and no net sideways load (%g, %g)",
+          load.x, load.y);
     grains_sim_destroy(sim);
 }
 

@@ -72,8 +72,8 @@ typedef struct {
     double angle;          /* [rad] turn about its motion's axis */
     grains_vec3 velocity;  /* [L/T] of its reference point (the motion's point) */
     double omega;          /* [1/T] about its motion's axis */
-    grains_vec3 force;     /* [ML/T^2] of the particles on the mesh, last step (NaN with a
-                            * variational integrator: its solve does not sum them yet) */
+    grains_vec3 force;     /* [ML/T^2] of the particles on the mesh, last step (a variational
+                            * integrator: at the end of its step) */
     grains_vec3 torque;    /* [ML^2/T^2] about the reference point, last step */
     int moving;            /* its motion is not "fixed" */
 } grains_wall;

@@ -174,14 +174,6 @@ void walls_gather(walls *w, size_t n_blocks)
     }
 }
 
-void walls_unknown(walls *w)
-{
-    for (size_t k = 0; k < w->n; k++) {
-        w->body[k].force = w->body[k].torque = v3(NAN, NAN, NAN);
-        w->body[k].stiffness = w->body[k].damping = 0;
-    }
-}
-
 void walls_clear(walls *w)
 {
     for (size_t k = 0; k < w->n; k++)

@@ -73,9 +73,6 @@ grains_status walls_reserve_blocks(walls *w, size_t n_blocks, grains_error *err)
  * same bits for any thread count). */
 void walls_gather(walls *w, size_t n_blocks);
 
-/* The bodies' force and torque are not known this step (NaN). */
-void walls_unknown(walls *w);
-
 void walls_clear(walls *w);
 
 #endif

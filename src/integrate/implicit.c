@@ -181,11 +181,12 @@ void implicit_team(grains_sim *sim, implicit_team_fn fn, void *ctx)
     }
 }
 
-typedef void (*particle_fn)(grains_sim *sim, const void *ctx, uint32_t i, force_diag *d);
+typedef void (*particle_fn)(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d);
 
 typedef struct {
     particle_fn fn;
     const void *ctx;
+    int wall_sums;  /* each block's sums for the walls start at zero and go to fn */
 } colour_ctx;
 
 /* fn for every particle, block colour by block colour: within a colour no
@@ -197,15 +198,19 @@ static void colour_team(grains_sim *sim, void *ctx)
     force_diag *d = &sim->diag_thread[THREAD_ID()];
     for (int colour = 0; colour < GRID_COLOURS; colour++) {
 #pragma omp for schedule(dynamic, 1)
-        for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++)
+        for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++) {
+            vec3 *wall_sum = c->wall_sums ? &sim->wl.block_sum[WALL_SUMS * sim->wl.n * b] : NULL;
+            if (wall_sum)
+                memset(wall_sum, 0, WALL_SUMS * sim->wl.n * sizeof *wall_sum);
             for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-                c->fn(sim, c->ctx, i, d);
+                c->fn(sim, c->ctx, i, wall_sum, d);
+        }
     }
 }
 
-static void by_colour(grains_sim *sim, particle_fn fn, const void *ctx)
+static void by_colour(grains_sim *sim, particle_fn fn, const void *ctx, int wall_sums)
 {
-    colour_ctx c = {fn, ctx};
+    colour_ctx c = {fn, ctx, wall_sums};
     implicit_team(sim, colour_team, &c);
 }
 
@@ -281,7 +286,7 @@ typedef struct {
 
 static vec3 outer_diag(vec3 n, real a) { return v3(a * n.x * n.x, a * n.y * n.y, a * n.z * n.z); }
 
-static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, force_diag *d)
+static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d)
 {
     const forces_ctx *c = ctx;
     const grains_particles *pt = &sim->pt;
@@ -311,6 +316,11 @@ static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, force_diag *
         f_i = v3_add(f_i, f);
         if (!o.wall)
             c->out[o.j] = v3_sub(c->out[o.j], f);
+        else if (wall_sum) { /* frictionless: a force through the centre, no torque */
+            vec3 *sum = &wall_sum[WALL_SUMS * sim->mesh->elements[o.j].body];
+            sum[0] = v3_add(sum[0], f);
+            sum[1] = v3_add(sum[1], v3_cross(c->x[i], f));
+        }
         if (t.delta > 0) {
             note_overlap(d, t.delta, 2 * t.R_eff, i);
             d->max_force = fmax(d->max_force, fabs(t.f));
@@ -337,7 +347,10 @@ void implicit_forces(grains_sim *sim, const vec3 *x, const vec3 *v, real w_c, re
     if (mode & IMPLICIT_TERMS)
         clear(sim, sim->vi.diag);
     forces_ctx c = {x, v, w_c, w_q, a_k, a_c, out, mode};
-    by_colour(sim, forces_of, &c);
+    int wall_sums = (mode & IMPLICIT_WALLS) && sim->wl.n;
+    by_colour(sim, forces_of, &c, wall_sums);
+    if (wall_sums)
+        walls_gather(&sim->wl, sim->grid.n_blocks);
 }
 
 /* y = A u: the mass and drag on the diagonal, each pair's a n n^T on the
@@ -354,8 +367,9 @@ static real mass_diagonal(const grains_sim *sim, const implicit_problem *pb, uin
     return m / pb->h + pb->w_q * m * implicit_drag(sim, i);
 }
 
-static void product_of(grains_sim *sim, const void *ctx, uint32_t i, force_diag *d)
+static void product_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d)
 {
+    (void)wall_sum;
     (void)d;
     const product_ctx *c = ctx;
     const vec3 u_i = c->u[i];
@@ -379,7 +393,7 @@ static void product(grains_sim *sim, const implicit_problem *pb, const vec3 *u, 
 {
     clear(sim, y);
     product_ctx c = {pb, u, y};
-    by_colour(sim, product_of, &c);
+    by_colour(sim, product_of, &c, 0);
 }
 
 /* ---- conjugate gradients ---- */

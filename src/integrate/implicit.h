@@ -32,6 +32,9 @@ grains_status implicit_reserve(grains_sim *sim, grains_error *err);
  * their overlaps. */
 #define IMPLICIT_TERMS 1
 #define IMPLICIT_FROZEN 2
+/* ... and sum what each mesh gave the particles into the walls' block sums
+ * (gathered by walls_gather in block order: thread-count independent). */
+#define IMPLICIT_WALLS 4
 
 /* out = w_c F(x) + w_q Q(x, v) per particle, F with gravity, Q with drag;
  * notes contacts and overlaps in the threads' diag slots (reset here). With

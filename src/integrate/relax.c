@@ -99,5 +99,7 @@ grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps
     memset(sim->pt.v, 0, sim->pt.n * sizeof *sim->pt.v);
     memset(sim->pt.w, 0, sim->pt.n * sizeof *sim->pt.w);
     sim->max_overlap = sim->diag.max_num / sim->diag.max_den;
+    if (sim->wl.n) /* the static load on each mesh */
+        implicit_forces(sim, sim->pt.x, sim->pt.v, 1, 0, sim->vi.r, IMPLICIT_WALLS, 0, 0);
     return GRAINS_OK;
 }

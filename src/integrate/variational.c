@@ -125,6 +125,7 @@ grains_status integrate_variational(grains_sim *sim, grains_error *err)
         return sim_report_unstable(sim, &total, err);
     }
     finish(sim);
-    walls_unknown(&sim->wl); /* the implicit solve does not sum the walls' forces (yet) */
+    if (sim->wl.n) /* the force of the particles on each mesh at the end of the step, q_k+1 and v_k+1 */
+        implicit_forces(sim, sim->pt.x, sim->pt.v, 1, 1, sim->vi.r, IMPLICIT_WALLS, 0, 0);
     return GRAINS_OK;
 }
