@@ -169,10 +169,60 @@ static void groove(test_ctx *t)
     grains_mesh_destroy(m);
 }
 
+/* The variational integrators and relaxation select contacts the same way:
+ * a frictionless sphere relaxed onto the shared edge of two triangles, or a
+ * vertex of six, rests at the overlap it has on one rectangle, and the floor
+ * carries its weight once. */
+static double relaxed_on(grains_mesh *m, grains_vec3 x, double *load)
+{
+    grains_params p = floor_params(GRAINS_COMPAT_NONE);
+    p.mu_s = p.mu_r = p.mu_t = 0;
+    p.integrator = GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT;
+    grains_sim *sim = scene(&p);
+    grains_error err;
+    grains_relax_result r;
+    if (grains_sim_add_mesh(sim, m, NULL, &err) != GRAINS_OK) {
+        fprintf(stderr, "add_mesh: %s\n", err.message);
+        exit(1);
+    }
+    add(sim, x, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 0.01);
+    if (grains_sim_relax(sim, 1e-9, 10000, &r, &err) != GRAINS_OK || !r.converged) {
+        fprintf(stderr, "relax: %s\n", err.message);
+        exit(1);
+    }
+    grains_wall w;
+    grains_sim_get_wall(sim, 0, &w);
+    *load = -w.force.z;
+    double z = get(sim, 0).x.z;
+    grains_sim_destroy(sim);
+    return 0.01 - z;
+}
+
+static void relaxed(test_ctx *t)
+{
+    grains_mesh *rect = rectangle(0.1), *tri = triangles(0.1, 2), *six = fan(0.1);
+    const double weight = 4 * 3.14159265358979323846 / 3 * 1e3 * 1e-6 * 9.81;
+    double load_rect, load_edge, load_vertex;
+    double d_rect = relaxed_on(rect, (grains_vec3){0.03, 0.03, 0.0099}, &load_rect);
+    double d_edge = relaxed_on(tri, (grains_vec3){0.03, 0.03, 0.0099}, &load_edge);
+    double d_vertex = relaxed_on(six, (grains_vec3){0, 0, 0.0099}, &load_vertex);
+    printf("  relaxed (variational_midpoint): overlap %.9g m on a rectangle, %.9g on an edge, %.9g on a vertex of six; "
+           "loads %.6g %.6g %.6g N (weight %.6g)\n", d_rect, d_edge, d_vertex, load_rect, load_edge, load_vertex,
+           weight);
+    /* relaxed to an imbalance of 1e-9 of the weight: Hertz's overlap ~ F^(2/3) */
+    CHECK_REL(t, d_edge, d_rect, 1e-8, "relaxed on a shared edge: the overlap on one rectangle");
+    CHECK_REL(t, d_vertex, d_rect, 1e-8, "relaxed on a vertex of six: the overlap on one rectangle");
+    CHECK_REL(t, load_edge, weight, 1e-8, "the floor carries the weight once");
+    grains_mesh_destroy(rect);
+    grains_mesh_destroy(tri);
+    grains_mesh_destroy(six);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
     at_rest(&t);
+    relaxed(&t);
     rolling(&t);
     groove(&t);
     return test_report(&t, "test_ghost");

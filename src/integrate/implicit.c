@@ -150,16 +150,42 @@ static int partner_of(const grains_sim *sim, uint32_t i, const vec3 *x, const ve
     return !o->law->no_contact;
 }
 
+/* Particle i's listed elements from entry *first on (they come last), with
+ * the ghost-free selection (sim/mesh_select.h) at positions x in c: an
+ * element that touches but makes no contact is a ghost. None with compat =
+ * "tinydem", or with fewer than two elements. */
+static int select_ghosts(const grains_sim *sim, uint32_t i, const vec3 *x, mesh_candidate *c, uint32_t *first)
+{
+    const grains_neighbors *nb = &sim->nb;
+    uint32_t end = nb->start[i + 1], k0 = end;
+    while (k0 > nb->start[i] && (nb->j[k0 - 1] & STORE_MESH_BIT))
+        k0--;
+    *first = k0;
+    if (!c || end - k0 < 2)
+        return 0;
+    sim_select_mesh_contacts(sim, i, x[i], sim->pt.mat[i], k0, end, c, 1, 0);
+    return 1;
+}
+
+/* Whether list entry k of particle i is a ghost by the selection in c. */
+static int ghost(int selected, const mesh_candidate *c, uint32_t first, uint32_t k)
+{
+    return selected && k >= first && c[k - first].touching && !c[k - first].keep;
+}
+
 double implicit_energy(const grains_sim *sim)
 {
     const grains_particles *pt = &sim->pt;
     double V = 0;
+    mesh_candidate *c = sim->cand_thread ? sim->cand_thread[0] : NULL;
     for (uint32_t i = 0; i < pt->n; i++) {
         V -= implicit_mass(sim, i) * v3_dot(sim->p.g, pt->x[i]);
+        uint32_t first;
+        int selected = select_ghosts(sim, i, pt->x, c, &first);
         for (uint32_t k = sim->nb.start[i]; k < sim->nb.start[i + 1]; k++) {
             partner o;
             pair_terms t;
-            if (!partner_of(sim, i, pt->x, pt->v, k, &o) ||
+            if (ghost(selected, c, first, k) || !partner_of(sim, i, pt->x, pt->v, k, &o) ||
                 !pair_terms_of(sim, o.law, o.dx, pt->R[i], o.R, o.wall, sim->hp.rho[pt->mat[i]], o.rho, NULL, &t) ||
                 !t.touching)
                 continue;
@@ -293,17 +319,21 @@ static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_s
     real m = implicit_mass(sim, i);
     vec3 f_i = v3_sub(v3_scale(c->w_c * m, sim->p.g), v3_scale(c->w_q * m * implicit_drag(sim, i), c->v[i]));
     vec3 diag_i = {0, 0, 0};
+    const int frozen = c->mode & IMPLICIT_FROZEN;
+    /* with the contact set frozen, the ghosts are too (their terms do not touch) */
+    mesh_candidate *cand = !frozen && sim->cand_thread ? sim->cand_thread[THREAD_ID()] : NULL;
+    uint32_t first;
+    int selected = select_ghosts(sim, i, c->x, cand, &first);
     for (uint32_t k = sim->nb.start[i]; k < sim->nb.start[i + 1]; k++) {
         partner o;
         pair_terms t;
         vi_term *term = &sim->vi.term[k];
-        const int frozen = c->mode & IMPLICIT_FROZEN;
         if (c->mode & IMPLICIT_TERMS) {
             term->a = 0;
             if (!frozen)
                 term->touching = 0;
         }
-        if (!partner_of(sim, i, c->x, c->v, k, &o))
+        if (ghost(selected, cand, first, k) || !partner_of(sim, i, c->x, c->v, k, &o))
             continue;
         if (!pair_terms_of(sim, o.law, o.dx, pt->R[i], o.R, o.wall, sim->hp.rho[pt->mat[i]], o.rho,
                            frozen ? term : NULL, &t)) {

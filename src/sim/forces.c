@@ -182,8 +182,8 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *
 
 /* The candidates of particle i's listed elements [k0, end): closest points,
  * features, whether they touch, and which make contacts (sim/mesh_select.h). */
-static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0, uint32_t end,
-                                 mesh_candidate *c, const int mixed, const int extended)
+void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
+                               mesh_candidate *c, const int mixed, const int extended)
 {
     const grains_particles *pt = &sim->pt;
     int n = (int)(end - k0);
@@ -191,7 +191,7 @@ static void select_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_
         uint32_t entry = sim->nb.j[k0 + (uint32_t)a], e = entry & STORE_INDEX_MASK;
         const grains_mesh_element *el = &sim->mesh->elements[e];
         c[a].e = e;
-        c[a].dx = mesh_offset_feature(sim->mesh, e, pt->x[i], &c[a].f);
+        c[a].dx = mesh_offset_feature(sim->mesh, e, x_i, &c[a].f);
         c[a].d2 = v3_dot(c[a].dx, c[a].dx);
         const hm_law *law = hm_law_pw(&sim->hp, mat_i, el->material);
         const int sticky = extended && sim->hp.normal == HM_NORMAL_JKR;
@@ -227,7 +227,7 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
         all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, f_i, t_i, attracting, mixed, extended);
         return;
     }
-    select_mesh_contacts(sim, i, mat_i, k0, end, c, mixed, extended);
+    sim_select_mesh_contacts(sim, i, sim->pt.x[i], mat_i, k0, end, c, mixed, extended);
     int n = (int)(end - k0);
     for (int a = 0; a < n; a++) /* before any of these entries' histories moves */
         if (c[a].keep && c[a].donor >= 0)

@@ -154,6 +154,12 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
  * every mesh contact counts, compat = "tinydem"). */
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand);
 
+/* The candidates of particle i (at x_i) among its listed elements [k0, end):
+ * closest points, features, whether they touch, and which make contacts
+ * (sim/mesh_select.h); `extended` admits JKR's reach. */
+void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
+                              mesh_candidate *c, int mixed, int extended);
+
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);
 
