@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "contact/store.h"
-#include "sim/rng.h"
+#include "util/rng.h"
 
 #define MAX_BLOCKS 8
 #define MAX_LIST 48

@@ -1,7 +1,7 @@
 /* The papers' own test cases, run in a short form by `grains validate`, by
  * the tests that assert them, and by the programs in examples/. Each uses
  * only the public library API (box_fill.c also the engine's header-only
- * random numbers, sim/rng.h, for its start state). */
+ * random numbers, util/rng.h, for its start state). */
 #ifndef GRAINS_VALIDATE_H
 #define GRAINS_VALIDATE_H
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "sim/rng.h"
+#include "util/rng.h"
 
 #define MAX_LIST 8
 #define MAX_SET 16

@@ -14,7 +14,7 @@
 #include "neighbor/neighbor.h"
 #include "particles/particles.h"
 #include "sim/mesh_select.h"
-#include "sim/rng.h"
+#include "util/rng.h"
 
 /* What the force loop saw, reduced in a fixed order. */
 typedef struct {

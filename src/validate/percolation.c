@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "grains/mesh.h"
-#include "sim/rng.h"
+#include "util/rng.h"
 #include "grains/validate.h"
 
 #define PI 3.14159265358979323846

@@ -1,7 +1,7 @@
 /* Seeded random numbers for spawning: xoshiro256** seeded by splitmix64.
  * State lives in the simulation, never in a global. */
-#ifndef GRAINS_SIM_RNG_H
-#define GRAINS_SIM_RNG_H
+#ifndef GRAINS_UTIL_RNG_H
+#define GRAINS_UTIL_RNG_H
 
 #include <stdint.h>
 
