@@ -11,11 +11,72 @@
  *   A = -dR/dq = M / h + h w_c alpha K + w_q C,
  * K the springs' stiffness along each contact normal, C the dashpots'
  * (their dependence on q through the normal is left out: Newton converges
- * linearly instead of quadratically, at a rate of order the overlap / R). */
+ * linearly instead of quadratically, at a rate of order the overlap / R).
+ *
+ * The solver knows particles and vectors only. F, Q and the pairs' part of
+ * A come from an implicit_field, which the simulation provides over its
+ * neighbour lists and meshes (sim/implicit_field.c). */
 #ifndef GRAINS_INTEGRATE_IMPLICIT_H
 #define GRAINS_INTEGRATE_IMPLICIT_H
 
-#include "sim/sim_internal.h"
+#include "grains/sim.h"
+#include "integrate/integrator.h"
+
+/* The field's evaluation modes (bits): record each pair's terms; take which
+ * pairs touch from the terms recorded (the frozen contact set), not from
+ * their overlaps; for the walls' loads alone (the force of the particles on
+ * each mesh, by Newton's third law; `out` is scratch, and without meshes
+ * nothing is evaluated). */
+#define IMPLICIT_TERMS 1
+#define IMPLICIT_FROZEN 2
+#define IMPLICIT_WALLS 4
+
+/* One evaluation: out = w_c F(x) + w_q Q(x, v) per particle, F with
+ * gravity, Q with drag. With IMPLICIT_TERMS, each pair's part of Newton's
+ * matrix (a = a_k k + a_c c along its normal) is recorded and the
+ * diagonal of the pairs' part summed into diag (without the mass). */
+typedef struct {
+    const vec3 *x, *v;
+    real w_c, w_q;
+    vec3 *out;
+    int mode;
+    real a_k, a_c;
+    vec3 *diag;  /* IMPLICIT_TERMS only */
+} implicit_eval;
+
+/* The force field of the particles and their contacts, provided by the
+ * simulation. */
+struct implicit_field {
+    void *self;
+    int nthreads;   /* the team of every loop, the field's and the solver's */
+    double time;    /* for messages: where the run is */
+    long step;
+    /* One evaluation (implicit_eval); returns the largest pair force. */
+    real (*forces)(void *self, const implicit_eval *e);
+    /* y = mass_diag u + the pairs' part of A u, from the terms of the last
+     * IMPLICIT_TERMS evaluation. */
+    void (*product)(void *self, const real *mass_diag, const vec3 *u, vec3 *y);
+    /* Whether the last evaluation's forces may be applied (finite, overlaps
+     * within max_overlap); else the error naming the particle. */
+    grains_status (*check)(void *self, grains_error *err);
+    /* The potential of the contacts' normal springs and of gravity at pt.x. */
+    double (*energy)(void *self);
+    /* After the particles moved up to `moved`: lists rebuilt if stale,
+     * room for the terms of every listed pair. */
+    grains_status (*refresh)(void *self, real moved, grains_error *err);
+};
+
+/* The solver's arrays, per particle, and what its last solve took. */
+struct implicit_solver {
+    vec3 *x0, *b, *xa, *vq, *r, *z, *d, *Ad, *dq, *diag;
+    real *mass_diag;        /* A's diagonal without the pairs: m / h + w_q m c */
+    size_t cap;
+    real *partial;          /* per chunk of particles: partial dot products */
+    int frozen;             /* the contact set is frozen (IMPLICIT_FROZEN or 0) */
+    int newton_last, newton_most;
+    long cg_last;
+    real update_last;       /* the last Newton update, / R_min */
+};
 
 typedef struct {
     real h;       /* [T] step */
@@ -24,57 +85,29 @@ typedef struct {
     real w_q;     /* weight of Q */
 } implicit_problem;
 
-/* The arrays of sim->vi for the particles and list entries there are now. */
-grains_status implicit_reserve(grains_sim *sim, grains_error *err);
+/* Room for n particles. */
+grains_status implicit_reserve(implicit_solver *s, size_t n, grains_error *err);
+void implicit_solver_free(implicit_solver *s);
 
-/* implicit_forces' modes (bits): record each pair's terms; take which
- * pairs touch from the terms recorded (the frozen contact set), not from
- * their overlaps. */
-#define IMPLICIT_TERMS 1
-#define IMPLICIT_FROZEN 2
-/* ... and sum what each mesh gave the particles into the walls' block sums
- * (gathered by walls_gather in block order: thread-count independent). */
-#define IMPLICIT_WALLS 4
+/* Newton iterations on pt.x from the guess there, b in s.b and q0 in s.x0,
+ * until no particle moves more than newton_tol R_min. Leaves the iterations
+ * and CG iterations in s, whether the contact set was frozen in s.frozen.
+ * An UNSTABLE error after newton_max_iter iterations (pt.x is then the last
+ * iterate). */
+grains_status implicit_solve(implicit_solver *s, const implicit_field *f, const integrate_view *v,
+                             const implicit_problem *pb, grains_error *err);
 
-/* out = w_c F(x) + w_q Q(x, v) per particle, F with gravity, Q with drag;
- * notes contacts and overlaps in the threads' diag slots (reset here). With
- * IMPLICIT_TERMS, also each listed pair's part of Newton's matrix (a = a_k k
- * + a_c c) and the matrix's diagonal, vi.diag, without the mass. */
-void implicit_forces(grains_sim *sim, const vec3 *x, const vec3 *v, real w_c, real w_q, vec3 *out, int mode,
-                     real a_k, real a_c);
+/* fn(ctx) on every thread of a team of nthreads, or on this one alone
+ * without a team; fn's loops are `omp for` worksharing. */
+typedef void (*implicit_team_fn)(void *ctx);
+void implicit_team(int nthreads, implicit_team_fn fn, void *ctx);
 
-/* Newton iterations on pt.x from the guess there, b in vi.b and q0 in
- * vi.x0, until no particle moves more than newton_tol R_min. Leaves the
- * iterations and CG iterations in vi, whether the contact set was frozen in
- * vi.frozen (IMPLICIT_FROZEN or 0), the last evaluation's overlaps in
- * sim->diag. An UNSTABLE error after newton_max_iter iterations (pt.x is then
- * the last iterate). */
-grains_status implicit_solve(grains_sim *sim, const implicit_problem *pb, grains_error *err);
+/* Largest |a_i| over n particles. */
+real implicit_max_norm(size_t n, const vec3 *a);
 
-/* m_i = 4/3 pi rho R^3 and the Stokes factor c_i = 9 eta / (2 rho R^2) of
- * Eq. 3 (drag force -m_i c_i v). */
-static inline real implicit_mass(const grains_sim *sim, uint32_t i)
-{
-    real R = sim->pt.R[i];
-    return R * R * R / sim->motion[sim->pt.mat[i]].inv_rho_volume;
-}
-
-static inline real implicit_drag(const grains_sim *sim, uint32_t i)
-{
-    real R = sim->pt.R[i];
-    return sim->motion[sim->pt.mat[i]].drag / (R * R);
-}
-
-/* fn(sim, ctx) on every thread of a team of sim->nthreads, or on this one
- * alone without a team; fn's loops are `omp for` worksharing. */
-typedef void (*implicit_team_fn)(grains_sim *sim, void *ctx);
-void implicit_team(grains_sim *sim, implicit_team_fn fn, void *ctx);
-
-/* The potential of the contacts' normal springs (linear k delta^2 / 2,
- * Hertz 2/5 K delta^5/2) and of gravity, -m g . x; van der Waals' is left out. */
-double implicit_energy(const grains_sim *sim);
-
-/* Largest |a_i| over the particles. */
-real implicit_max_norm(const grains_sim *sim, const vec3 *a);
+/* Relaxation to a static packing (integrate/relax.c; grains_sim_relax):
+ * pseudo-steps from pt.x; velocities are left alone. */
+grains_status implicit_relax(implicit_solver *s, const implicit_field *f, const integrate_view *v,
+                             double force_tol, long max_steps, grains_relax_result *out, grains_error *err);
 
 #endif

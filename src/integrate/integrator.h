@@ -12,7 +12,10 @@
 #include "grains/params.h"
 #include "particles/particles.h"
 
-typedef struct grains_sim grains_sim;
+/* The implicit rows' solver and the force field it iterates over
+ * (integrate/implicit.h). */
+typedef struct implicit_solver implicit_solver;
+typedef struct implicit_field implicit_field;
 
 /* Per material, for the integrators: 1 / (4/3 pi rho) and the Stokes
  * factor 9 eta / (2 rho) of Eq. 3, so that no particle divides by rho. */
@@ -28,6 +31,20 @@ typedef struct {
     const material_motion *motion;
 } integrate_view;
 
+/* m_i = 4/3 pi rho R^3 and the Stokes factor c_i = 9 eta / (2 rho R^2) of
+ * Eq. 3 (drag force -m_i c_i v). */
+static inline real particle_mass(const integrate_view *v, uint32_t i)
+{
+    real R = v->pt->R[i];
+    return R * R * R / v->motion[v->pt->mat[i]].inv_rho_volume;
+}
+
+static inline real particle_drag(const integrate_view *v, uint32_t i)
+{
+    real R = v->pt->R[i];
+    return v->motion[v->pt->mat[i]].drag / (R * R);
+}
+
 typedef struct {
     grains_integrator kind;
     const char *name;
@@ -42,8 +59,11 @@ typedef struct {
     /* Whether `update` moves positions (then the step's displacement bound
      * grows by the largest speed after it). */
     int update_moves;
-    /* The whole advance of an implicit row (its own forces and check). */
-    grains_status (*advance)(grains_sim *sim, grains_error *err);
+    /* The whole advance of an implicit row: Newton iterations over the
+     * field's forces, the field's check, the update; `moved` bounds how far
+     * a particle went. On failure nothing has moved. NULL for explicit rows. */
+    grains_status (*advance)(implicit_solver *s, const implicit_field *f, const integrate_view *v, real *moved,
+                             grains_error *err);
 } integrator;
 
 /* The row of `kind`. */
@@ -54,8 +74,8 @@ void integrate_euler_spiral(const integrate_view *v, real *max_v2);
 void integrate_verlet_drift(const integrate_view *v, real *max_v2);
 void integrate_verlet_kick(const integrate_view *v, real *max_v2);
 
-/* The variational step (integrate/variational.c): the implicit solve and its
- * check; on failure nothing has moved. */
-grains_status integrate_variational(grains_sim *sim, grains_error *err);
+/* The variational step (integrate/variational.c), an implicit row's advance. */
+grains_status integrate_variational(implicit_solver *s, const implicit_field *f, const integrate_view *v,
+                                    real *moved, grains_error *err);
 
 #endif

@@ -16,16 +16,16 @@
 
 /* Largest |net force| over the particles, per weight (or per the largest
  * contact force without gravity), at the current positions. */
-static double imbalance(grains_sim *sim)
+static double imbalance(implicit_solver *s, const implicit_field *f, const integrate_view *v)
 {
-    sim_variational *vi = &sim->vi;
-    implicit_forces(sim, sim->pt.x, sim->pt.v, 1, 0, vi->r, 0, 0, 0);
-    sim->diag = sim_reduce_diag(sim);
-    real g = v3_norm(sim->p.g), worst = 0;
-    for (uint32_t i = 0; i < sim->pt.n; i++) {
-        real ref = g > 0 ? implicit_mass(sim, i) * g : sim->diag.max_force;
+    const grains_particles *pt = v->pt;
+    implicit_eval e = {pt->x, pt->v, 1, 0, s->r, 0, 0, 0, NULL};
+    real max_force = f->forces(f->self, &e);
+    real g = v3_norm(v->p->g), worst = 0;
+    for (uint32_t i = 0; i < pt->n; i++) {
+        real ref = g > 0 ? particle_mass(v, i) * g : max_force;
         if (ref > 0)
-            worst = fmax(worst, v3_norm(vi->r[i]) / ref);
+            worst = fmax(worst, v3_norm(s->r[i]) / ref);
     }
     return worst;
 }
@@ -33,73 +33,54 @@ static double imbalance(grains_sim *sim)
 /* One pseudo-step of h from the current positions; 0 when refused (Newton
  * failed, or a particle moved more than skin/4: the lists may miss a contact),
  * the positions then as they were. */
-static int pseudo_step(grains_sim *sim, real h, int *newton, real *moved)
+static int pseudo_step(implicit_solver *s, const implicit_field *f, const integrate_view *v, real h, int *newton,
+                       real *moved)
 {
-    sim_variational *vi = &sim->vi;
-    grains_particles *pt = &sim->pt;
-    memcpy(vi->x0, pt->x, pt->n * sizeof *pt->x);
-    memset(vi->b, 0, pt->n * sizeof *vi->b);
+    grains_particles *pt = v->pt;
+    memcpy(s->x0, pt->x, pt->n * sizeof *pt->x);
+    memset(s->b, 0, pt->n * sizeof *s->b);
     implicit_problem pb = {h, 1, 1, 0};
     grains_error ignored;
-    int ok = implicit_solve(sim, &pb, &ignored) == GRAINS_OK;
+    int ok = implicit_solve(s, f, v, &pb, &ignored) == GRAINS_OK;
     for (size_t i = 0; i < pt->n; i++)
-        vi->dq[i] = v3_sub(pt->x[i], vi->x0[i]);
-    *moved = implicit_max_norm(sim, vi->dq);
-    *newton = vi->newton_last;
-    if (ok && *moved <= sim->p.skin / 4)
+        s->dq[i] = v3_sub(pt->x[i], s->x0[i]);
+    *moved = implicit_max_norm(pt->n, s->dq);
+    *newton = s->newton_last;
+    if (ok && *moved <= v->p->skin / 4)
         return 1;
-    memcpy(pt->x, vi->x0, pt->n * sizeof *pt->x);
+    memcpy(pt->x, s->x0, pt->n * sizeof *pt->x);
     return 0;
 }
 
-static grains_status lists(grains_sim *sim, grains_error *err)
+grains_status implicit_relax(implicit_solver *s, const implicit_field *f, const integrate_view *v,
+                             double force_tol, long max_steps, grains_relax_result *out, grains_error *err)
 {
-    grains_status s = GRAINS_OK;
-    if (sim->need_rebuild || sim->displacement > sim->p.skin / 2)
-        s = sim_rebuild(sim, err);
-    return s == GRAINS_OK ? implicit_reserve(sim, err) : s;
-}
-
-grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps, grains_relax_result *out,
-                               grains_error *err)
-{
-    memset(out, 0, sizeof *out);
-    if (!(force_tol > 0 && force_tol < 1) || max_steps < 1)
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "relaxation: force_tol = %g must be in (0, 1) and max_steps = %ld >= 1", force_tol,
-                                max_steps);
-    if (sim->bonds.n > 0 || sim->p.bond_tolerance > 0)
-        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
-                                "relaxation minimises a potential, but bonds' springs depend on the path and have none");
-    grains_status s = lists(sim, err);
-    if (s != GRAINS_OK)
-        return s;
-    out->energy_start = implicit_energy(sim);
-    real h = sim->p.dt;
-    while ((out->imbalance = imbalance(sim)) > force_tol && out->steps < max_steps) {
+    const grains_params *p = v->p;
+    grains_status st = f->refresh(f->self, 0, err);
+    if (st == GRAINS_OK)
+        st = implicit_reserve(s, v->pt->n, err);
+    if (st != GRAINS_OK)
+        return st;
+    out->energy_start = f->energy(f->self);
+    real h = p->dt;
+    while ((out->imbalance = imbalance(s, f, v)) > force_tol && out->steps < max_steps) {
         int newton;
         real moved;
-        if (!pseudo_step(sim, h, &newton, &moved)) {
-            if ((h /= SHRINK) < sim->p.dt / 1e6)
+        if (!pseudo_step(s, f, v, h, &newton, &moved)) {
+            if ((h /= SHRINK) < p->dt / 1e6)
                 return grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0,
                                         "relaxation: no pseudo-step down to %g s converges (Newton, newton_tol = %g)",
-                                        h, sim->p.newton_tol);
+                                        h, p->newton_tol);
             continue;
         }
         out->steps++;
         out->newton += newton;
-        sim->displacement += moved;
-        if (newton <= QUICK_NEWTON && moved < sim->p.skin / 8)
+        if (newton <= QUICK_NEWTON && moved < p->skin / 8)
             h *= GROW;
-        if ((s = lists(sim, err)) != GRAINS_OK)
-            return s;
+        if ((st = f->refresh(f->self, moved, err)) != GRAINS_OK)
+            return st;
     }
     out->converged = out->imbalance <= force_tol;
-    out->energy_end = implicit_energy(sim);
-    memset(sim->pt.v, 0, sim->pt.n * sizeof *sim->pt.v);
-    memset(sim->pt.w, 0, sim->pt.n * sizeof *sim->pt.w);
-    sim->max_overlap = sim->diag.max_num / sim->diag.max_den;
-    if (sim->wl.n) /* the static load on each mesh */
-        implicit_forces(sim, sim->pt.x, sim->pt.v, 1, 0, sim->vi.r, IMPLICIT_WALLS, 0, 0);
+    out->energy_end = f->energy(f->self);
     return GRAINS_OK;
 }

@@ -25,107 +25,106 @@
 #include <string.h>
 
 #include "integrate/implicit.h"
+#include "math/quat.h"
 
 typedef struct {
+    implicit_solver *s;
+    const integrate_view *v;
     real h, alpha;
 } step_ctx;
 
 /* The start: q_k kept, b = p_k, and Algorithm 1's first guess. */
-static void start_team(grains_sim *sim, void *ctx)
+static void start_team(void *ctx)
 {
     const step_ctx *c = ctx;
-    sim_variational *vi = &sim->vi;
-    grains_particles *pt = &sim->pt;
+    implicit_solver *s = c->s;
+    grains_particles *pt = c->v->pt;
     const long n = (long)pt->n;
 #pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
-        vi->x0[i] = pt->x[i];
-        vi->b[i] = v3_scale(implicit_mass(sim, (uint32_t)i), pt->v[i]);
+        s->x0[i] = pt->x[i];
+        s->b[i] = v3_scale(particle_mass(c->v, (uint32_t)i), pt->v[i]);
         pt->x[i] = v3_axpy(pt->x[i], c->h, pt->v[i]);
     }
 }
 
 /* Where Q_d^+ takes Q, q_k+1-alpha, with the step's velocity in vq. */
-static void end_point_team(grains_sim *sim, void *ctx)
+static void end_point_team(void *ctx)
 {
     const step_ctx *c = ctx;
-    sim_variational *vi = &sim->vi;
-    const long n = (long)sim->pt.n;
+    implicit_solver *s = c->s;
+    const vec3 *x = c->v->pt->x;
+    const long n = (long)c->v->pt->n;
 #pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
-        vi->dq[i] = v3_sub(sim->pt.x[i], vi->x0[i]);
-        vi->xa[i] = v3_axpy(vi->x0[i], 1 - c->alpha, vi->dq[i]);
-        vi->vq[i] = v3_scale(1 / c->h, vi->dq[i]);
+        s->dq[i] = v3_sub(x[i], s->x0[i]);
+        s->xa[i] = v3_axpy(s->x0[i], 1 - c->alpha, s->dq[i]);
+        s->vq[i] = v3_scale(1 / c->h, s->dq[i]);
     }
 }
 
 /* p_k+1 with alpha F + Q / 2 in Ad, and the spins and orientations. */
-static void end_team(grains_sim *sim, void *ctx)
+static void end_team(void *ctx)
 {
     const step_ctx *c = ctx;
-    sim_variational *vi = &sim->vi;
-    grains_particles *pt = &sim->pt;
+    const implicit_solver *s = c->s;
+    grains_particles *pt = c->v->pt;
     const real h = c->h;
+    const int body_frame = c->v->p->compat == GRAINS_COMPAT_TINYDEM;
     const long n = (long)pt->n;
 #pragma omp for schedule(static)
     for (long i = 0; i < n; i++) {
-        real m = implicit_mass(sim, (uint32_t)i);
-        pt->v[i] = v3_axpy(vi->vq[i], h / m, vi->Ad[i]);
-        real decay = h * 10 * implicit_drag(sim, (uint32_t)i) / 3; /* Eq. 4 */
+        real m = particle_mass(c->v, (uint32_t)i);
+        pt->v[i] = v3_axpy(s->vq[i], h / m, s->Ad[i]);
+        real decay = h * 10 * particle_drag(c->v, (uint32_t)i) / 3; /* Eq. 4 */
         vec3 w = v3_scale((1 - decay / 2) / (1 + decay / 2), pt->w[i]);
-        pt->q[i] = quat_spiral(pt->q[i], h, pt->w[i], v3_scale(1 / h, v3_sub(w, pt->w[i])),
-                               sim->p.compat == GRAINS_COMPAT_TINYDEM);
+        pt->q[i] = quat_spiral(pt->q[i], h, pt->w[i], v3_scale(1 / h, v3_sub(w, pt->w[i])), body_frame);
         pt->w[i] = w;
     }
 }
 
-static real alpha_of(const grains_sim *sim)
-{
-    return sim->p.integrator == GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT ? 0.5 : 0;
-}
-
-/* The solve: q_k+1 in pt.x (q_k in vi.x0) and nothing else changed, or an
+/* The solve: q_k+1 in pt.x (q_k in s.x0) and nothing else changed, or an
  * error with pt.x as it was. */
-static grains_status solve(grains_sim *sim, grains_error *err)
+static grains_status solve(step_ctx *c, const implicit_field *f, grains_error *err)
 {
-    grains_status s = implicit_reserve(sim, err);
-    if (s != GRAINS_OK)
-        return s;
-    const real alpha = alpha_of(sim);
-    step_ctx c = {sim->p.dt, alpha};
-    implicit_team(sim, start_team, &c);
-    implicit_problem pb = {c.h, alpha, 1 - alpha, 0.5};
-    if ((s = implicit_solve(sim, &pb, err)) != GRAINS_OK)
-        memcpy(sim->pt.x, sim->vi.x0, sim->pt.n * sizeof *sim->pt.x); /* the step is not taken */
-    return s;
+    grains_particles *pt = c->v->pt;
+    grains_status st = implicit_reserve(c->s, pt->n, err);
+    if (st != GRAINS_OK)
+        return st;
+    implicit_team(f->nthreads, start_team, c);
+    implicit_problem pb = {c->h, c->alpha, 1 - c->alpha, 0.5};
+    if ((st = implicit_solve(c->s, f, c->v, &pb, err)) != GRAINS_OK)
+        memcpy(pt->x, c->s->x0, pt->n * sizeof *pt->x); /* the step is not taken */
+    return st;
 }
 
 /* Velocities, spins and orientations from the solve. */
-static void finish(grains_sim *sim)
+static void finish(step_ctx *c, const implicit_field *f)
 {
-    sim_variational *vi = &sim->vi;
-    const real alpha = alpha_of(sim);
-    step_ctx c = {sim->p.dt, alpha};
+    implicit_solver *s = c->s;
     /* q_k+1-alpha is the solve's q_a at alpha = 1/2 (its contact set then), q_k+1 at 0 */
-    implicit_team(sim, end_point_team, &c);
-    implicit_forces(sim, vi->xa, vi->vq, alpha, 0.5, vi->Ad, alpha > 0 ? vi->frozen : 0, 0, 0);
-    implicit_team(sim, end_team, &c);
-    sim->displacement += implicit_max_norm(sim, vi->dq);
+    implicit_team(f->nthreads, end_point_team, c);
+    implicit_eval e = {s->xa, s->vq, c->alpha, 0.5, s->Ad, c->alpha > 0 ? s->frozen : 0, 0, 0, NULL};
+    f->forces(f->self, &e);
+    implicit_team(f->nthreads, end_team, c);
 }
 
-grains_status integrate_variational(grains_sim *sim, grains_error *err)
+grains_status integrate_variational(implicit_solver *s, const implicit_field *f, const integrate_view *v,
+                                    real *moved, grains_error *err)
 {
-    grains_status s = solve(sim, err);
-    if (s != GRAINS_OK)
-        return s;
-    force_diag total = sim->diag;
-    sim->max_overlap = total.max_num / total.max_den;
-    if (!sim_stable(sim, &total)) { /* only the positions have moved */
-        memcpy(sim->pt.x, sim->vi.x0, sim->pt.n * sizeof *sim->pt.x);
-        return sim_report_unstable(sim, &total, err);
+    real alpha = v->p->integrator == GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT ? 0.5 : 0;
+    step_ctx c = {s, v, v->p->dt, alpha};
+    grains_status st = solve(&c, f, err);
+    if (st != GRAINS_OK)
+        return st;
+    if ((st = f->check(f->self, err)) != GRAINS_OK) { /* only the positions have moved */
+        memcpy(v->pt->x, s->x0, v->pt->n * sizeof *v->pt->x);
+        return st;
     }
-    finish(sim);
-    if (sim->wl.n) /* the force of the particles on each mesh at the end of the step, q_k+1 and v_k+1 */
-        implicit_forces(sim, sim->pt.x, sim->pt.v, 1, 1, sim->vi.r, IMPLICIT_WALLS, 0, 0);
+    finish(&c, f);
+    *moved = implicit_max_norm(v->pt->n, s->dq);
+    /* the force of the particles on each mesh at the end of the step, q_k+1 and v_k+1 */
+    implicit_eval loads = {v->pt->x, v->pt->v, 1, 1, s->r, IMPLICIT_WALLS, 0, 0, NULL};
+    f->forces(f->self, &loads);
     return GRAINS_OK;
 }

@@ -93,7 +93,8 @@ void grains_sim_destroy(grains_sim *sim)
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
     sim_bonds_free(&sim->bonds);
-    sim_variational_free(&sim->vi);
+    implicit_solver_free(&sim->vi);
+    sim_implicit_terms_free(&sim->terms);
     free(sim->pending);
     for (int t = 0; t < sim->nthreads; t++)
         store_queue_free(&sim->queue_thread[t]);
@@ -319,7 +320,7 @@ size_t grains_sim_bytes(const grains_sim *sim)
     size_t grid = g->cap_cells * (sizeof(uint64_t) + sizeof(uint32_t)) + g->cap_blocks * sizeof(uint32_t) +
                   g->n_slots * sizeof(uint32_t);
     size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * sizeof(uint32_t) + nb->scratch_cap * sizeof(uint32_t);
-    size_t implicit = sim->vi.cap * 10 * sizeof(vec3) + sim->vi.term_cap * sizeof(vi_term);
+    size_t implicit = sim->vi.cap * (10 * sizeof(vec3) + sizeof(real)) + sim->terms.cap * sizeof(implicit_term);
     return sizeof *sim + particles + grid + lists + sim->cs.cap * (size_t)sim->cs.layout.width * sizeof(real) +
            sim->cs.cap_blocks * sizeof(store_block) + implicit;
 }

@@ -9,6 +9,7 @@
 #include "contact/hertz_mindlin.h"
 #include "contact/store.h"
 #include "grains/sim.h"
+#include "integrate/implicit.h"
 #include "integrate/integrator.h"
 #include "neighbor/grid.h"
 #include "neighbor/neighbor.h"
@@ -72,28 +73,20 @@ typedef struct {
     size_t start_cap, partner_cap;
 } sim_bonds;
 
-/* One listed pair's part of the Newton matrix (integrate/variational.c): a n n^T
+/* One listed pair's part of Newton's matrix (sim/implicit_field.c): a n n^T
  * on the relative displacement, a = 0 when the pair does not touch. */
 typedef struct {
     vec3 n;
     real a;
     real c;          /* the dashpot, and whether the pair touches: kept while */
-    int touching;    /* the contact set is frozen (integrate/implicit.c) */
-} vi_term;
+    int touching;    /* the contact set is frozen (integrate/implicit.h) */
+} implicit_term;
 
-/* Work arrays of the variational integrator, per particle (vec3 each) and
- * per list entry, allocated at its first step; and what its last solve took. */
+/* Per list entry, the terms of the implicit solver's last evaluation. */
 typedef struct {
-    vec3 *x0, *b, *xa, *vq, *r, *z, *d, *Ad, *dq, *diag;
+    implicit_term *term;
     size_t cap;
-    vi_term *term;
-    size_t term_cap;
-    real *partial;          /* per chunk of particles: partial dot products */
-    int frozen;             /* the contact set is frozen (implicit.h) */
-    int newton_last, newton_most;
-    long cg_last;
-    real update_last;       /* the last Newton update, / R_min */
-} sim_variational;
+} sim_implicit_terms;
 
 struct grains_sim {
     grains_params p;
@@ -116,7 +109,8 @@ struct grains_sim {
     int need_rebuild;
     size_t n_rebuilds;
     sim_bonds bonds;
-    sim_variational vi;
+    implicit_solver vi;         /* the implicit rows' solver (integrate/implicit.h) */
+    sim_implicit_terms terms;
     grains_rng rng;
     real spawn_u;               /* uniform number for the next spawn radius, carried over */
     force_diag diag;
@@ -180,8 +174,10 @@ static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
     return 0;
 }
 
-/* The variational integrator's arrays (integrate/implicit.c). */
-void sim_variational_free(sim_variational *vi);
+/* The implicit solver's force field over this simulation's lists, with
+ * room for the terms of every listed pair (sim/implicit_field.c). */
+grains_status sim_implicit_field(grains_sim *sim, implicit_field *f, grains_error *err);
+void sim_implicit_terms_free(sim_implicit_terms *t);
 
 /* A step that failed its check: the last good state stays, the error names
  * the particle (sim/step.c). */

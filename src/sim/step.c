@@ -173,6 +173,22 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
+/* An implicit row's advance: Newton iterations over the force field of
+ * this step's lists (sim/implicit_field.c), the check, the update. */
+static grains_status implicit_advance(grains_sim *sim, grains_error *err)
+{
+    implicit_field field;
+    grains_status s = sim_implicit_field(sim, &field, err);
+    if (s != GRAINS_OK)
+        return s;
+    integrate_view view = {&sim->pt, &sim->p, sim->motion};
+    real moved = 0;
+    if ((s = sim->integrator->advance(&sim->vi, &field, &view, &moved, err)) != GRAINS_OK)
+        return s;
+    sim->displacement += moved;
+    return GRAINS_OK;
+}
+
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
 {
     const integrator *in = sim->integrator;
@@ -181,7 +197,7 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     if ((s = move_boundaries(sim, err)) != GRAINS_OK || (s = refresh_lists(sim, err)) != GRAINS_OK ||
         (s = sources(sim, err)) != GRAINS_OK)
         return s;
-    if ((s = in->advance ? in->advance(sim, err) : explicit_advance(sim, err)) != GRAINS_OK)
+    if ((s = in->advance ? implicit_advance(sim, err) : explicit_advance(sim, err)) != GRAINS_OK)
         return s;
     sim->step++;
     return GRAINS_OK;

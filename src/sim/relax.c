@@ -1,0 +1,31 @@
+/* grains_sim_relax: relaxation to a static packing (integrate/relax.c)
+ * over the simulation's force field (sim/implicit_field.c). */
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps, grains_relax_result *out,
+                               grains_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!(force_tol > 0 && force_tol < 1) || max_steps < 1)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "relaxation: force_tol = %g must be in (0, 1) and max_steps = %ld >= 1", force_tol,
+                                max_steps);
+    if (sim->bonds.n > 0 || sim->p.bond_tolerance > 0)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "relaxation minimises a potential, but bonds' springs depend on the path and have none");
+    implicit_field field;
+    grains_status s = sim_implicit_field(sim, &field, err);
+    integrate_view view = {&sim->pt, &sim->p, sim->motion};
+    if (s != GRAINS_OK || (s = implicit_relax(&sim->vi, &field, &view, force_tol, max_steps, out, err)) != GRAINS_OK)
+        return s;
+    memset(sim->pt.v, 0, sim->pt.n * sizeof *sim->pt.v);
+    memset(sim->pt.w, 0, sim->pt.n * sizeof *sim->pt.w);
+    sim->diag = sim_reduce_diag(sim); /* the last evaluation: the forces at the end */
+    sim->max_overlap = sim->diag.max_num / sim->diag.max_den;
+    /* the static load on each mesh */
+    implicit_eval loads = {sim->pt.x, sim->pt.v, 1, 0, sim->vi.r, IMPLICIT_WALLS, 0, 0, NULL};
+    field.forces(field.self, &loads);
+    return GRAINS_OK;
+}
