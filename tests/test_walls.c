@@ -12,6 +12,10 @@
  *   (momentum balance of the particles), and the torque on a floor is the
  *   moment of the weight resting on it;
  * - a servo lid holds its target force;
+ * - a servo's state is state: a sphere pressed by a servo lid, copied into
+ *   a fresh simulation with its contacts, the walls' state and the step
+ *   count, continues bit for bit; without the walls' state the lid starts
+ *   again from its file's pose;
  * - all of it gives the same bits on any number of threads. */
 #include "check.h"
 #include "support.h"
@@ -435,6 +439,97 @@ static int same_wall(const grains_wall *a, const grains_wall *b)
            memcmp(&a->omega, &b->omega, sizeof a->omega) == 0;
 }
 
+/* A sphere on a floor under a servo lid (2 N down): floor and lid are
+ * meshes 0 and 1. */
+static grains_sim *pressed_sphere(void)
+{
+    grains_params p = impact_params(0);
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.mu_s = 0.5, p.mu_r = 0.1;
+    grains_sim *sim = scene(&p);
+    const grains_vec3 floor[4] = {{-0.1, -0.1, 0}, {0.1, -0.1, 0}, {0.1, 0.1, 0}, {-0.1, 0.1, 0}};
+    const grains_vec3 lid[4] = {{-0.1, -0.1, 0.0205}, {0.1, -0.1, 0.0205}, {0.1, 0.1, 0.0205}, {-0.1, 0.1, 0.0205}};
+    add_mesh(sim, rectangles(floor, 1), NULL);
+    grains_motion m = grains_motion_fixed();
+    m.type = GRAINS_MOTION_SERVO;
+    m.axis = (grains_vec3){0, 0, -1};
+    m.force = 2, m.max_speed = 0.1;
+    add_mesh(sim, rectangles(lid, 1), &m);
+    return sim;
+}
+
+static int same_servo(const grains_wall *a, const grains_wall *b)
+{
+    const double ra[4] = {a->t_pose, a->travel, a->stiffness, a->damping};
+    const double rb[4] = {b->t_pose, b->travel, b->stiffness, b->damping};
+    return same_wall(a, b) && memcmp(ra, rb, sizeof ra) == 0;
+}
+
+/* A copy of `from` at its step: the sphere, its contacts' springs and, with
+ * `walls`, the meshes' state. */
+static grains_sim *continued(const grains_sim *from, int walls)
+{
+    grains_sim *sim = pressed_sphere();
+    grains_error err;
+    grains_particle q = get(from, 0);
+    size_t n = grains_sim_contact_count(from), got;
+    grains_contact c[4];
+    int ok = grains_sim_add_particle(sim, &q, &err) == GRAINS_OK && n <= 4 &&
+             grains_sim_get_contacts(from, c, n, &got, &err) == GRAINS_OK &&
+             grains_sim_set_contacts(sim, c, got, &err) == GRAINS_OK &&
+             grains_sim_set_steps(sim, grains_sim_steps(from), &err) == GRAINS_OK;
+    for (size_t k = 0; ok && walls && k < 2; k++) {
+        grains_wall w;
+        grains_sim_get_wall(from, k, &w);
+        ok = grains_sim_set_wall(sim, k, &w, &err) == GRAINS_OK;
+    }
+    if (!ok) {
+        fprintf(stderr, "continued: %s\n", n > 4 ? "more than 4 contacts" : err.message);
+        exit(1);
+    }
+    return sim;
+}
+
+static void servo_state_put_back(test_ctx *t)
+{
+    grains_sim *a = pressed_sphere();
+    add(a, (grains_vec3){0, 0, 0.0101}, (grains_vec3){0.02, 0, 0}, (grains_vec3){0, 0, 0}, 0.01);
+    const long half = 3000;
+    advance(a, half);
+    grains_wall lid;
+    grains_sim_get_wall(a, 1, &lid);
+    CHECK(t, lid.force.z > 0 && lid.travel > 0 && lid.stiffness > 0,
+          "the lid presses on the sphere before the copy (%g N, travel %g m)", lid.force.z, lid.travel);
+    grains_sim *b = continued(a, 1), *bare = continued(a, 0);
+    const long soon = 50; /* the bare lid closes at most max_speed x soon dt = 0.05 mm */
+    advance(a, soon);
+    advance(bare, soon);
+    grains_wall wa, wb, wbare;
+    grains_sim_get_wall(a, 1, &wa), grains_sim_get_wall(bare, 1, &wbare);
+    double off = wa.shift.z - wbare.shift.z;
+    advance(a, half - soon);
+    advance(b, half);
+    grains_sim_get_wall(a, 1, &wa), grains_sim_get_wall(b, 1, &wb);
+    printf("  servo state put back: the copy continues %s over %ld steps; without it the lid is %.3g m short "
+           "after %ld steps (travel before the copy %.3g m)\n",
+           same_particle(get(a, 0), get(b, 0)) && same_servo(&wa, &wb) ? "bit for bit" : "DIFFERENTLY", half, fabs(off),
+           soon, lid.travel);
+    CHECK(t, same_particle(get(a, 0), get(b, 0)), "the sphere continues bit for bit");
+    CHECK(t, same_servo(&wa, &wb), "the lid continues bit for bit (pose, force, servo state)");
+    CHECK(t, fabs(off) > lid.travel / 2, "without its state the lid starts again from its file's pose");
+    grains_wall bad = wa;
+    bad.travel = NAN;
+    grains_error err;
+    CHECK(t, grains_sim_set_wall(b, 1, &bad, &err) == GRAINS_ERR_RANGE, "a NaN in a wall's state is refused");
+    bad = wa;
+    CHECK(t, grains_sim_set_wall(b, 0, &bad, &err) == GRAINS_ERR_RANGE, "a fixed mesh cannot be moved");
+    CHECK(t, grains_sim_set_wall(b, 2, &wa, &err) == GRAINS_ERR_RANGE, "no mesh 2");
+    CHECK(t, grains_sim_set_steps(b, -1, &err) == GRAINS_ERR_RANGE, "negative steps are refused");
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+    grains_sim_destroy(bare);
+}
+
 /* The same bits for any thread count: particles, and the force and torque
  * on every mesh (summed per cell block, blocks in order). */
 static void threads_agree(test_ctx *t)
@@ -474,6 +569,7 @@ int main(void)
     moving_box(&t);
     wall_force_balance(&t);
     servo_lid(&t);
+    servo_state_put_back(&t);
     threads_agree(&t);
     return test_report(&t, "test_walls");
 }

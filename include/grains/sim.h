@@ -76,9 +76,23 @@ typedef struct {
                             * integrator: at the end of its step) */
     grains_vec3 torque;    /* [ML^2/T^2] about the reference point, last step */
     int moving;            /* its motion is not "fixed" */
+    double t_pose;         /* [T] when it was put at this pose */
+    /* a servo's own state (0 for the other motions) */
+    double travel;         /* [L] moved along its axis */
+    double stiffness;      /* [M/T^2] its contacts' summed normal stiffness, last step */
+    double damping;        /* [M/T] their summed normal dashpots, last step */
 } grains_wall;
 
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
+
+/* Puts mesh k's state back, as grains_sim_get_wall of a run at the same
+ * step gave it: the pose and rates, the last step's force and torque, a
+ * servo's travel, stiffness and damping (`moving` is the motion's and is
+ * not read). A prescribed motion is put at its pose for the time at the
+ * next step anyway; a servo continues from this state. A RANGE error when
+ * k is out of range, a value is not finite, or a fixed mesh is given a
+ * pose other than its file's. */
+grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *in, grains_error *err);
 
 /* Adds a particle; checks that all values are finite, R > 0, |q| = 1 and
  * that its material exists. */
@@ -94,8 +108,15 @@ void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *
 /* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);
 const grains_params *grains_sim_params(const grains_sim *sim);
+/* The time is the steps taken times dt. */
 double grains_sim_time(const grains_sim *sim);
 long grains_sim_steps(const grains_sim *sim);
+
+/* Sets the steps taken (>= 0; a RANGE error otherwise), to continue a run
+ * elsewhere: the meshes with prescribed motions are put at their poses for
+ * that time, servos stay where they are (as of that time); then
+ * grains_sim_set_wall may put back the state a run had. */
+grains_status grains_sim_set_steps(grains_sim *sim, long steps, grains_error *err);
 
 /* One timestep: spawn, contacts, forces, integration. On instability
  * (non-finite force, overlap beyond params.max_overlap) returns

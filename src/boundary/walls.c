@@ -102,6 +102,23 @@ static void place(const walls *w, const wall_body *b, grains_mesh *combined)
     }
 }
 
+void walls_place(const walls *w, grains_mesh *combined, size_t k)
+{
+    place(w, &w->body[k], combined);
+}
+
+void walls_set_clock(walls *w, grains_mesh *combined, real t)
+{
+    for (size_t k = 0; k < w->n; k++) {
+        wall_body *b = &w->body[k];
+        if (b->moving && b->motion.type != GRAINS_MOTION_SERVO) {
+            b->now = motion_at(&b->motion, t, t);
+            place(w, b, combined);
+        }
+        b->t_moved = t;
+    }
+}
+
 grains_status walls_move(walls *w, grains_mesh *combined, real t_pose, real t_rate, grains_error *err)
 {
     for (size_t k = 0; k < w->n; k++) {

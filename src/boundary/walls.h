@@ -53,6 +53,14 @@ grains_status walls_add(walls *w, grains_mesh *combined, uint32_t first, uint32_
  * the vertices of the combined mesh. A servo past its travel is an error. */
 grains_status walls_move(walls *w, grains_mesh *combined, real t_pose, real t_rate, grains_error *err);
 
+/* The vertices of body k at its pose `now` (set from outside: a run
+ * continued elsewhere). */
+void walls_place(const walls *w, grains_mesh *combined, size_t k);
+
+/* The clock was set to t (a run continued elsewhere): prescribed motions
+ * are put at their pose at t, servos stay where they are, as of t. */
+void walls_set_clock(walls *w, grains_mesh *combined, real t);
+
 /* A bound on how far any point of any mesh has moved since walls_listed. */
 real walls_displacement(const walls *w);
 

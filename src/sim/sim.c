@@ -222,6 +222,42 @@ void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out)
     out->force = b->force;
     out->torque = b->torque;
     out->moving = b->moving;
+    out->t_pose = b->t_moved;
+    out->travel = b->servo_s;
+    out->stiffness = b->stiffness;
+    out->damping = b->damping;
+}
+
+static int wall_finite(const grains_wall *w)
+{
+    const double r[] = {w->angle, w->omega, w->t_pose, w->travel, w->stiffness, w->damping};
+    for (size_t k = 0; k < sizeof r / sizeof r[0]; k++)
+        if (!isfinite(r[k]))
+            return 0;
+    return v3_isfinite(w->shift) && v3_isfinite(w->velocity) && v3_isfinite(w->force) && v3_isfinite(w->torque);
+}
+
+grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *in, grains_error *err)
+{
+    if (k >= sim->wl.n)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "wall %zu: there are %zu meshes", k, sim->wl.n);
+    if (!wall_finite(in))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "wall %zu: every value must be finite", k);
+    wall_body *b = &sim->wl.body[k];
+    const vec3 zero = {0, 0, 0};
+    if (!b->moving && (memcmp(&in->shift, &zero, sizeof zero) != 0 || in->angle != 0))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "wall %zu is fixed: its pose is its file's (shift 0, angle 0)", k);
+    b->now = (motion_state){in->shift, in->angle, in->velocity, in->omega};
+    b->t_moved = in->t_pose;
+    b->servo_s = in->travel;
+    b->force = in->force;
+    b->torque = in->torque;
+    b->stiffness = in->stiffness;
+    b->damping = in->damping;
+    walls_place(&sim->wl, sim->mesh, k);
+    sim->need_rebuild = 1; /* element boxes and the lists' poses */
+    return GRAINS_OK;
 }
 
 const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }
@@ -284,6 +320,16 @@ void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *
 const grains_params *grains_sim_params(const grains_sim *sim) { return &sim->p; }
 double grains_sim_time(const grains_sim *sim) { return (double)sim->step * sim->p.dt; }
 long grains_sim_steps(const grains_sim *sim) { return sim->step; }
+
+grains_status grains_sim_set_steps(grains_sim *sim, long steps, grains_error *err)
+{
+    if (steps < 0)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "steps = %ld must be >= 0", steps);
+    sim->step = steps;
+    walls_set_clock(&sim->wl, sim->mesh, grains_sim_time(sim));
+    sim->need_rebuild = 1; /* element boxes and the lists' poses */
+    return GRAINS_OK;
+}
 
 /* Serial sums, so that the figures are the same for any thread count. */
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
