@@ -244,8 +244,7 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
     if (!wall_finite(in))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "wall %zu: every value must be finite", k);
     wall_body *b = &sim->wl.body[k];
-    const vec3 zero = {0, 0, 0};
-    if (!b->moving && (memcmp(&in->shift, &zero, sizeof zero) != 0 || in->angle != 0))
+    if (!b->moving && (v3_dot(in->shift, in->shift) != 0 || in->angle != 0))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "wall %zu is fixed: its pose is its file's (shift 0, angle 0)", k);
     b->now = (motion_state){in->shift, in->angle, in->velocity, in->omega};
