@@ -12,6 +12,11 @@
  *   the hinge's dashpot (Eq. 12) only takes energy out;
  * - pressure: a closed membrane inflated from inside settles where its
  *   springs balance the pressure (derived below; exact for an icosahedron);
+ * - a generated cylinder is an oriented surface (the paper's case 1 at s = 4 mm:
+ *   1170 vertices, Table 3 has 1131);
+ *   inflated from inside, every vertex off the rims is pushed straight out
+ *   by the same force, and the whole (open at both ends of equal rims)
+ *   feels none;
  * - bad triangulations and materials are refused with the rule named. */
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +320,50 @@ static void inflated(test_ctx *t)
     grains_mesh_destroy(mesh);
 }
 
+static void cylinder(test_ctx *t)
+{
+    grains_mesh *mesh;
+    grains_error err;
+    size_t n_ring;
+    const double Rc = 0.025, H = 0.1, s = 0.004;
+    if (membrane_cylinder_mesh(&mesh, &n_ring, Rc, H, s, &err) != GRAINS_OK) {
+        fprintf(stderr, "cylinder: %s\n", err.message);
+        exit(1);
+    }
+    membrane_material mat = rubber();
+    mat.pressure = -1e5;
+    membrane m = build(mesh, &mat);
+    size_t rings = m.n_vertices / n_ring;
+    int outward = 1;
+    for (size_t k = 0; k < m.n_triangles; k++) {
+        const uint32_t *v = m.triangles[k].v;
+        vec3 a = m.x0[v[0]], N = v3_cross(v3_sub(m.x0[v[1]], a), v3_sub(m.x0[v[2]], a));
+        vec3 c = v3_scale(1.0 / 3, v3_add(v3_add(a, m.x0[v[1]]), m.x0[v[2]]));
+        outward &= v3_dot(N, v3(c.x, c.y, 0)) > 0;
+    }
+    CHECK(t, outward && m.n_edges == 3 * n_ring * rings - 2 * n_ring && m.n_hinges == m.n_edges - 2 * n_ring,
+          "a cylinder of %zu rings of %zu: every normal points out, every inner edge a hinge", rings, n_ring);
+    vec3 *v = zeros(m.n_vertices), *f = zeros(m.n_vertices), net = v3(0, 0, 0);
+    membrane_forces(&m, m.x0, v, f);
+    double lo = INFINITY, hi = 0, off = 0;
+    for (size_t i = 0; i < m.n_vertices; i++) {
+        net = v3_add(net, f[i]);
+        if (i < n_ring || i >= m.n_vertices - n_ring)
+            continue;
+        vec3 r = v3(m.x0[i].x, m.x0[i].y, 0);
+        double out = v3_dot(f[i], r) / v3_norm(r);
+        lo = fmin(lo, out), hi = fmax(hi, out);
+        off = fmax(off, v3_norm(v3_sub(f[i], v3_scale(out / v3_norm(r), r))) / out);
+    }
+    printf("  cylinder R %g H %g s %g: %zu rings of %zu; inflated by 1e5 Pa, inner vertices pushed out by %.6g N "
+           "(spread %.2g, sideways %.2g); net %.2g N\n", Rc, H, s, rings, n_ring, hi, (hi - lo) / hi, off, v3_norm(net));
+    CHECK(t, lo > 0 && (hi - lo) / hi < 1e-12 && off < 1e-12, "inner vertices are pushed straight out, all alike");
+    CHECK(t, v3_norm(net) < 1e-12 * hi * (double)m.n_vertices, "the open cylinder feels no net pressure force");
+    free(v), free(f);
+    membrane_free(&m);
+    grains_mesh_destroy(mesh);
+}
+
 static void refuses(test_ctx *t, const char *what, grains_mesh *mesh, membrane_material mat, const char *needle)
 {
     membrane m;
@@ -367,6 +416,7 @@ int main(void)
     hinge_balance(&t);
     flat_stays_flat(&t);
     inflated(&t);
+    cylinder(&t);
     bad_input(&t);
     return test_report(&t, "test_membrane");
 }

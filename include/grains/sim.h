@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "grains/error.h"
+#include "grains/membrane.h"
 #include "grains/mesh.h"
 #include "grains/motion.h"
 #include "grains/params.h"
@@ -40,6 +41,8 @@ typedef struct {
     int newton, newton_most;
     long cg;
     double newton_update;
+    double e_membrane;    /* [ML^2/T^2] membranes: their vertices' kinetic energy and their edge
+                           * springs' elastic energy */
 } grains_thermo;
 
 /* Checks `params` and creates an empty simulation with dt, skin derived. */
@@ -55,6 +58,32 @@ void grains_sim_destroy(grains_sim *sim);
  * params.mesh_material. Moving meshes need an explicit integrator. */
 grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, const grains_motion *motion,
                                   grains_error *err);
+
+/* Adds a membrane made of the triangles of `mesh` (the caller keeps its
+ * own), at rest where the mesh has its vertices (docs/model.md,
+ * "Membranes"): its vertices carry mass and move with the run's integrator
+ * under gravity, edge springs, hinges and pressure. Its index is the number
+ * of membranes added before it. Refused: a triangulation a membrane cannot
+ * have (the rule and the vertices named), a bad material, a variational
+ * integrator. In progress (issue 13): membranes do not touch grains yet. */
+grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
+                                      const grains_membrane_material *material, grains_error *err);
+size_t grains_sim_membrane_count(const grains_sim *sim);
+
+/* One vertex of a membrane. */
+typedef struct {
+    grains_vec3 x;    /* [L] position */
+    grains_vec3 v;    /* [L/T] velocity */
+    double mass;      /* [M] */
+} grains_membrane_vertex;
+
+/* The vertices of membrane k, and vertex i of it (its index in the mesh it
+ * was made from). set: position and velocity (finite; mass is the
+ * membrane's), e.g. to start a vibration or continue a run. */
+size_t grains_sim_membrane_vertices(const grains_sim *sim, size_t k);
+void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, grains_membrane_vertex *out);
+grains_status grains_sim_set_membrane_vertex(grains_sim *sim, size_t k, size_t i, const grains_membrane_vertex *in,
+                                             grains_error *err);
 
 /* Replaces every mesh by one fixed copy of `mesh` (NULL: none); the
  * contacts with the old meshes end. Radii are taken from each element's

@@ -31,6 +31,17 @@ typedef struct {
     const material_motion *motion;
 } integrate_view;
 
+/* What a membrane-vertex loop reads and moves (integrate/vertices.c):
+ * point masses without spin or drag. */
+typedef struct {
+    vec3 *x, *v;
+    const vec3 *f;        /* the forces on them, without gravity */
+    const real *inv_mass;
+    size_t n;
+    vec3 g;
+    real dt;
+} vertex_view;
+
 /* m_i = 4/3 pi rho R^3 and the Stokes factor c_i = 9 eta / (2 rho R^2) of
  * Eq. 3 (drag force -m_i c_i v). */
 static inline real particle_mass(const integrate_view *v, uint32_t i)
@@ -59,6 +70,10 @@ typedef struct {
     /* Whether `update` moves positions (then the step's displacement bound
      * grows by the largest speed after it). */
     int update_moves;
+    /* The same scheme for the membranes' vertices (serial loops): before
+     * the boundaries move, and after the forces. NULL: nothing then. */
+    void (*vertex_begin)(const vertex_view *v);
+    void (*vertex_update)(const vertex_view *v);
     /* The whole advance of an implicit row: Newton iterations over the
      * field's forces, the field's check, the update; `moved` bounds how far
      * a particle went. On failure nothing has moved. NULL for explicit rows. */
@@ -73,6 +88,9 @@ const integrator *integrator_of(grains_integrator kind);
 void integrate_euler_spiral(const integrate_view *v, real *max_v2);
 void integrate_verlet_drift(const integrate_view *v, real *max_v2);
 void integrate_verlet_kick(const integrate_view *v, real *max_v2);
+void integrate_vertices_euler(const vertex_view *v);
+void integrate_vertices_drift(const vertex_view *v);
+void integrate_vertices_kick(const vertex_view *v);
 
 /* The variational step (integrate/variational.c), an implicit row's advance. */
 grains_status integrate_variational(implicit_solver *s, const implicit_field *f, const integrate_view *v,

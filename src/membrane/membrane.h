@@ -12,20 +12,12 @@
 #include <stdint.h>
 
 #include "grains/error.h"
+#include "grains/membrane.h"
 #include "grains/mesh.h"
 #include "math/vec3.h"
 
-/* The material of one membrane. */
-typedef struct {
-    real E;          /* [M/LT^2] Young's modulus of the sheet's material */
-    real d;          /* [L] thickness */
-    real rho;        /* [M/L^3] density: each triangle's mass rho d A goes to its vertices in thirds */
-    real gamma;      /* [-] damping ratio of the edge springs (Eq. 6) */
-    real k_el;       /* [ML^2/T^2] bending stiffness (Eq. 11; the paper writes N/m, but F = k_el x [1/L]) */
-    real k_diss;     /* [ML/T] bending damping (Eq. 12; the paper writes Ns/m, but F = k_diss x [1/T]) */
-    real pressure;   /* [M/LT^2] sigma_c on every triangle towards the inside (Eq. 18; confining);
-                      * negative: from inside (inflating); 0: none */
-} membrane_material;
+/* The material of one membrane (grains/membrane.h). */
+typedef grains_membrane_material membrane_material;
 
 /* An edge: a spring between vertices i < j with rest length rho0 (Eq. 6). */
 typedef struct {

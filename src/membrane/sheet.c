@@ -32,3 +32,39 @@ grains_status membrane_sheet_mesh(grains_mesh **out, int nx, int ny, real s, gra
     *out = m;
     return GRAINS_OK;
 }
+
+grains_status membrane_cylinder_mesh(grains_mesh **out, size_t *n_ring, real Rc, real H, real s, grains_error *err)
+{
+    *out = NULL;
+    const real PI = 3.14159265358979323846, h = s * sqrt(3.0) / 2;
+    if (!(Rc > 0 && H > 0 && s > 0) || !isfinite(Rc) || !isfinite(H) || !isfinite(s) || 2 * PI * Rc / s > 1e6 ||
+        H / h > 1e6)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "membrane cylinder: radius %g, height %g, spacing %g: all must be > 0, and at most "
+                                "1e6 vertices around or along", Rc, H, s);
+    int n = (int)fmax(3, round(2 * PI * Rc / s)), rings = (int)fmax(2, round(H / h) + 1);
+    grains_mesh *m;
+    grains_status st = grains_mesh_create(&m, err);
+    for (int r = 0; st == GRAINS_OK && r < rings; r++)
+        for (int c = 0; st == GRAINS_OK && c < n; c++) {
+            real phi = 2 * PI * (c + (r % 2 ? 0.5 : 0)) / n;
+            st = grains_mesh_add_vertex(m, (grains_vec3){Rc * cos(phi), Rc * sin(phi), r * h}, err);
+        }
+    for (int r = 0; st == GRAINS_OK && r + 1 < rings; r++)
+        for (int c = 0; st == GRAINS_OK && c < n; c++) {
+            /* as the sheet's rows, wrapped around: angle for x, z for y */
+            uint32_t a = (uint32_t)(r * n + c), b = (uint32_t)(r * n + (c + 1) % n);
+            uint32_t up = a + (uint32_t)n, up1 = b + (uint32_t)n;
+            uint32_t t1[3] = {a, b, up}, t2[3] = {b, up1, up}, u1[3] = {a, up1, up}, u2[3] = {a, b, up1};
+            st = grains_mesh_add_element(m, 3, r % 2 ? u1 : t1, 0, 0, err);
+            if (st == GRAINS_OK)
+                st = grains_mesh_add_element(m, 3, r % 2 ? u2 : t2, 0, 0, err);
+        }
+    if (st != GRAINS_OK) {
+        grains_mesh_destroy(m);
+        return st;
+    }
+    *n_ring = (size_t)n;
+    *out = m;
+    return GRAINS_OK;
+}

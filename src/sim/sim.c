@@ -89,6 +89,7 @@ void grains_sim_destroy(grains_sim *sim)
     particles_free(&sim->pt);
     grains_mesh_destroy(sim->mesh);
     walls_clear(&sim->wl);
+    sim_membranes_free(&sim->mb);
     grid_free(&sim->grid);
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
@@ -211,6 +212,39 @@ grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grai
 }
 
 size_t grains_sim_mesh_count(const grains_sim *sim) { return sim->wl.n; }
+
+grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
+                                      const grains_membrane_material *material, grains_error *err)
+{
+    if (sim->integrator->advance)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "a membrane needs an explicit integrator (euler, verlet or verlet_improved): the "
+                                "variational ones solve for the particles alone");
+    return sim_membranes_add(&sim->mb, mesh, material, err);
+}
+
+size_t grains_sim_membrane_count(const grains_sim *sim) { return sim->mb.n; }
+
+size_t grains_sim_membrane_vertices(const grains_sim *sim, size_t k) { return sim->mb.list[k].n_vertices; }
+
+void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, grains_membrane_vertex *out)
+{
+    size_t at = sim->mb.first[k] + i;
+    *out = (grains_membrane_vertex){sim->mb.x[at], sim->mb.v[at], 1 / sim->mb.inv_mass[at]};
+}
+
+grains_status grains_sim_set_membrane_vertex(grains_sim *sim, size_t k, size_t i, const grains_membrane_vertex *in,
+                                             grains_error *err)
+{
+    if (k >= sim->mb.n || i >= sim->mb.list[k].n_vertices)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "membrane %zu vertex %zu: no such vertex", k, i);
+    if (!v3_isfinite(in->x) || !v3_isfinite(in->v))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "membrane %zu vertex %zu: position and velocity must be finite", k, i);
+    sim->mb.x[sim->mb.first[k] + i] = in->x;
+    sim->mb.v[sim->mb.first[k] + i] = in->v;
+    return GRAINS_OK;
+}
 
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out)
 {
@@ -355,6 +389,7 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->newton_most = sim->vi.newton_most;
     out->cg = sim->vi.cg_last;
     out->newton_update = sim->vi.update_last;
+    out->e_membrane = sim_membranes_energy(&sim->mb);
 }
 
 size_t grains_sim_bytes(const grains_sim *sim)

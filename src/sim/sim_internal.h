@@ -14,6 +14,7 @@
 #include "neighbor/grid.h"
 #include "neighbor/neighbor.h"
 #include "particles/particles.h"
+#include "sim/membranes.h"
 #include "sim/mesh_select.h"
 #include "util/rng.h"
 
@@ -98,6 +99,7 @@ struct grains_sim {
     grains_particles pt;
     grains_mesh *mesh;          /* every mesh's vertices (where they are now) and elements, or NULL */
     walls wl;                   /* the meshes as bodies: motion, force and torque */
+    sim_membranes mb;           /* the membranes and their vertices */
     periodic_box box;           /* periodic axes (mask 0: none) */
     grains_grid grid;
     grains_neighbors nb;

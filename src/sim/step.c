@@ -132,6 +132,29 @@ static void begin(grains_sim *sim)
     sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
 }
 
+/* The membranes' vertices by the row's scheme (integrate/vertices.c). */
+static void move_vertices(grains_sim *sim, void (*fn)(const vertex_view *))
+{
+    sim_membranes *mb = &sim->mb;
+    if (!fn || !mb->n_vertices)
+        return;
+    vertex_view view = {mb->x, mb->v, mb->f, mb->inv_mass, mb->n_vertices, sim->p.g, sim->p.dt};
+    fn(&view);
+}
+
+/* The membranes' own forces, before anything moves in this advance: a
+ * non-finite one stops the step there. */
+static grains_status membrane_forces(grains_sim *sim, grains_error *err)
+{
+    long bad = sim->mb.n_vertices ? sim_membranes_forces(&sim->mb) : -1;
+    if (bad < 0)
+        return GRAINS_OK;
+    return grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0,
+                            "non-finite force on a membrane vertex (%ld of all membranes' vertices) at t = %.9g "
+                            "(step %ld); likely cause: dt = %g is too large for the membrane's springs",
+                            bad, grains_sim_time(sim), sim->step, sim->p.dt);
+}
+
 /* Neighbours, if the lists are stale. */
 static grains_status refresh_lists(grains_sim *sim, grains_error *err)
 {
@@ -154,10 +177,14 @@ static grains_status sources(grains_sim *sim, grains_error *err)
     return added ? sim_rebuild(sim, err) : GRAINS_OK;
 }
 
-/* An explicit row's advance: forces, check and the row's update in one
- * team; the walls' sums gathered in block order. */
+/* An explicit row's advance: the membranes' forces; the particles'
+ * forces, check and the row's update in one team; the walls' sums gathered
+ * in block order; the membranes' vertices moved. */
 static grains_status explicit_advance(grains_sim *sim, grains_error *err)
 {
+    grains_status s = membrane_forces(sim, err);
+    if (s != GRAINS_OK)
+        return s;
     force_diag total = forces_and_motion(sim);
     if (sim->wl.n)
         walls_gather(&sim->wl, sim->grid.n_blocks);
@@ -170,6 +197,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     }
     if (sim->integrator->update_moves)
         sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
+    move_vertices(sim, sim->integrator->vertex_update);
     return GRAINS_OK;
 }
 
@@ -194,6 +222,7 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     const integrator *in = sim->integrator;
     grains_status s;
     begin(sim);
+    move_vertices(sim, in->vertex_begin);
     if ((s = move_boundaries(sim, err)) != GRAINS_OK || (s = refresh_lists(sim, err)) != GRAINS_OK ||
         (s = sources(sim, err)) != GRAINS_OK)
         return s;

@@ -1,0 +1,21 @@
+/* Membranes (membrane paper, Götz & Pöschel 2022): triangulated surfaces
+ * whose vertices carry mass, held together by edge springs and hinges
+ * (docs/model.md, "Membranes"). */
+#ifndef GRAINS_MEMBRANE_H
+#define GRAINS_MEMBRANE_H
+
+#include "grains/real.h"
+
+/* The material of one membrane. */
+typedef struct {
+    real E;          /* [M/LT^2] Young's modulus of the sheet's material (> 0) */
+    real d;          /* [L] thickness (> 0) */
+    real rho;        /* [M/L^3] density (> 0): each triangle's mass rho d A goes to its vertices in thirds */
+    real gamma;      /* [-] damping ratio of the edge springs (Eq. 6; >= 0) */
+    real k_el;       /* [ML^2/T^2] bending stiffness (Eq. 11; >= 0) */
+    real k_diss;     /* [ML/T] bending damping (Eq. 12; >= 0) */
+    real pressure;   /* [M/LT^2] sigma_c on every triangle towards the inside (Eq. 18, confining);
+                      * negative: from inside (inflating); 0: none */
+} grains_membrane_material;
+
+#endif

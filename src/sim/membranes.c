@@ -1,0 +1,107 @@
+/* A simulation's membranes (sim/membranes.h). */
+#include "sim/membranes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "membrane/forces.h"
+
+/* Room for `more` vertices and one more membrane. */
+static grains_status reserve(sim_membranes *ms, size_t more, grains_error *err)
+{
+    if (ms->n == ms->cap) {
+        size_t cap = ms->cap ? 2 * ms->cap : 4;
+        membrane *list = realloc(ms->list, cap * sizeof *list);
+        if (list)
+            ms->list = list;
+        size_t *first = realloc(ms->first, cap * sizeof *first);
+        if (first)
+            ms->first = first;
+        if (!list || !first)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane");
+        ms->cap = cap;
+    }
+    size_t need = ms->n_vertices + more;
+    if (need <= ms->cap_vertices)
+        return GRAINS_OK;
+    size_t cap = need + need / 2 + 16;
+    vec3 **arrays[] = {&ms->x, &ms->v, &ms->f};
+    for (int k = 0; k < 3; k++) {
+        vec3 *q = realloc(*arrays[k], cap * sizeof *q);
+        if (!q)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane's vertices");
+        *arrays[k] = q;
+    }
+    real *inv = realloc(ms->inv_mass, cap * sizeof *inv);
+    if (!inv)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane's vertices");
+    ms->inv_mass = inv;
+    ms->cap_vertices = cap;
+    return GRAINS_OK;
+}
+
+grains_status sim_membranes_add(sim_membranes *ms, const grains_mesh *mesh, const membrane_material *mat,
+                                grains_error *err)
+{
+    membrane m;
+    grains_status s = membrane_build(&m, mesh, mat, NULL, err);
+    if (s != GRAINS_OK)
+        return s;
+    for (size_t i = 0; i < m.n_vertices; i++)
+        if (!(m.mass[i] > 0)) {
+            membrane_free(&m);
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                    "membrane: vertex %zu belongs to no triangle (it would have no mass)", i);
+        }
+    if ((s = reserve(ms, m.n_vertices, err)) != GRAINS_OK) {
+        membrane_free(&m);
+        return s;
+    }
+    size_t first = ms->n_vertices;
+    for (size_t i = 0; i < m.n_vertices; i++) {
+        ms->x[first + i] = m.x0[i];
+        ms->v[first + i] = ms->f[first + i] = v3(0, 0, 0);
+        ms->inv_mass[first + i] = 1 / m.mass[i];
+    }
+    ms->first[ms->n] = first;
+    ms->list[ms->n++] = m;
+    ms->n_vertices += m.n_vertices;
+    return GRAINS_OK;
+}
+
+void sim_membranes_free(sim_membranes *ms)
+{
+    for (size_t k = 0; k < ms->n; k++)
+        membrane_free(&ms->list[k]);
+    free(ms->list);
+    free(ms->first);
+    free(ms->x);
+    free(ms->v);
+    free(ms->f);
+    free(ms->inv_mass);
+    memset(ms, 0, sizeof *ms);
+}
+
+long sim_membranes_forces(sim_membranes *ms)
+{
+    memset(ms->f, 0, ms->n_vertices * sizeof *ms->f);
+    for (size_t k = 0; k < ms->n; k++) {
+        size_t o = ms->first[k];
+        membrane_forces(&ms->list[k], ms->x + o, ms->v + o, ms->f + o);
+    }
+    for (size_t i = 0; i < ms->n_vertices; i++)
+        if (!v3_isfinite(ms->f[i]))
+            return (long)i;
+    return -1;
+}
+
+double sim_membranes_energy(const sim_membranes *ms)
+{
+    double E = 0;
+    for (size_t k = 0; k < ms->n; k++)
+        E += membrane_stretch_energy(&ms->list[k], ms->x + ms->first[k]);
+    for (size_t i = 0; i < ms->n_vertices; i++)
+        E += 0.5 * v3_dot(ms->v[i], ms->v[i]) / ms->inv_mass[i];
+    return E;
+}

@@ -1,0 +1,29 @@
+/* A simulation's membranes (membrane/membrane.h): their vertices as point
+ * masses, one array each for all membranes together. */
+#ifndef GRAINS_SIM_MEMBRANES_H
+#define GRAINS_SIM_MEMBRANES_H
+
+#include "membrane/membrane.h"
+
+typedef struct {
+    membrane *list;
+    size_t n, cap;
+    size_t *first;        /* each membrane's first vertex in the arrays below */
+    vec3 *x, *v, *f;      /* per vertex: position, velocity, force without gravity */
+    real *inv_mass;
+    size_t n_vertices, cap_vertices;
+} sim_membranes;
+
+/* Adds the membrane of `mesh`'s triangles; on failure nothing is added. */
+grains_status sim_membranes_add(sim_membranes *ms, const grains_mesh *mesh, const membrane_material *mat,
+                                grains_error *err);
+void sim_membranes_free(sim_membranes *ms);
+
+/* Every vertex's force from its membrane (springs, hinges, pressure) in f,
+ * membrane by membrane; the lowest vertex whose force is not finite, or -1. */
+long sim_membranes_forces(sim_membranes *ms);
+
+/* The vertices' kinetic energy and the edge springs' elastic energy. */
+double sim_membranes_energy(const sim_membranes *ms);
+
+#endif
