@@ -6,7 +6,13 @@
  *   round-off, and its energy (vertices' kinetic + springs' elastic) to the
  *   integrator's order: the error falls 4-fold with dt/2 for Verlet, 2-fold
  *   for semi-implicit Euler;
- * - a variational integrator is refused. */
+ * - a sheet hung by two opposite rims from a mesh settles with the mesh
+ *   carrying the weight of its free vertices (statics: the membrane's
+ *   internal forces sum to zero, so its pull on the pinned rims balances
+ *   the free vertices' weight);
+ * - vertices pinned to a moving mesh move with it exactly;
+ * - a variational integrator, and pinning to a mesh that does not exist,
+ *   are refused. */
 #include "check.h"
 #include "membrane/sheet.h"
 #include "support.h"
@@ -26,6 +32,8 @@ static grains_sim *with_sheet(grains_params *p, int nx, double s)
     grains_mesh_destroy(mesh);
     return sim;
 }
+
+static double v3n(grains_vec3 a, grains_vec3 b) { return sqrt(pow(a.x - b.x, 2) + pow(a.y - b.y, 2) + pow(a.z - b.z, 2)); }
 
 static void advance(grains_sim *sim, long n)
 {
@@ -126,6 +134,104 @@ static void vibration(test_ctx *t)
     }
 }
 
+/* A small fixed square far below, for the membrane to hang from. */
+static void anchor(grains_sim *sim, const grains_motion *motion)
+{
+    grains_mesh *m;
+    grains_error err;
+    grains_mesh_create(&m, &err);
+    const grains_vec3 c[4] = {{0, 0, -1}, {0.001, 0, -1}, {0.001, 0.001, -1}, {0, 0.001, -1}};
+    for (int k = 0; k < 4; k++)
+        grains_mesh_add_vertex(m, c[k], &err);
+    uint32_t v[4] = {0, 1, 2, 3};
+    grains_mesh_add_element(m, 4, v, 0, 0, &err);
+    if (grains_sim_add_mesh(sim, m, motion, &err) != GRAINS_OK) {
+        fprintf(stderr, "anchor: %s\n", err.message);
+        exit(1);
+    }
+    grains_mesh_destroy(m);
+}
+
+static void pin_row(grains_sim *sim, int row, int nx)
+{
+    grains_error err;
+    for (int c = 0; c < nx; c++)
+        if (grains_sim_pin_membrane_vertex(sim, 0, (size_t)(row * nx + c), 0, &err) != GRAINS_OK) {
+            fprintf(stderr, "pin: %s\n", err.message);
+            exit(1);
+        }
+}
+
+static void hammock(test_ctx *t)
+{
+    grains_params p = scene_params();
+    p.integrator = GRAINS_INTEGRATOR_VERLET;
+    p.g = (grains_vec3){0, 0, -9.81};
+    const int nx = 9;
+    const double s = 1e-3;
+    grains_membrane_material mat = rubber;
+    mat.gamma = 1, mat.k_el = 1e-6, mat.k_diss = 1e-6;
+    double k = 0.8660254037844386 * mat.E * mat.d, m = mat.rho * mat.d * s * s * 0.8660254037844386;
+    p.dt = 2 * 3.14159265358979323846 * sqrt(m / k) / 40;
+    grains_sim *sim = scene(&p);
+    grains_mesh *mesh;
+    grains_error err;
+    membrane_sheet_mesh(&mesh, nx, nx, s, &err);
+    grains_sim_add_membrane(sim, mesh, &mat, &err);
+    grains_mesh_destroy(mesh);
+    anchor(sim, NULL);
+    pin_row(sim, 0, nx);
+    pin_row(sim, nx - 1, nx);
+    grains_membrane_vertex v, v0;
+    grains_sim_get_membrane_vertex(sim, 0, 3, &v0);
+    advance(sim, 100000);
+    double free_mass = 0;
+    for (int i = nx; i < nx * (nx - 1); i++) {
+        grains_sim_get_membrane_vertex(sim, 0, (size_t)i, &v);
+        free_mass += v.mass;
+    }
+    grains_wall w;
+    grains_sim_get_wall(sim, 0, &w);
+    grains_sim_get_membrane_vertex(sim, 0, 3, &v);
+    grains_membrane_vertex mid;
+    grains_sim_get_membrane_vertex(sim, 0, (size_t)(nx * (nx / 2) + nx / 2), &mid);
+    grains_thermo th;
+    grains_sim_thermo(sim, &th);
+    printf("  hammock: sags %.3g m in the middle; the mesh carries %.9g N (free vertices' weight %.9g N), sideways "
+           "%.2g N; pinned vertex moved %.2g m\n", -mid.x.z, w.force.z, -free_mass * 9.81,
+           hypot(w.force.x, w.force.y), v3n(v.x, v0.x));
+    CHECK_REL(t, w.force.z, -free_mass * 9.81, 1e-6, "the mesh carries the hanging membrane's weight");
+    CHECK(t, v3n(v.x, v0.x) == 0 && mid.x.z < 0, "the pinned rim stays, the middle sags");
+    grains_sim_destroy(sim);
+}
+
+/* Row 0 of a sheet pinned to a mesh moving at U: those vertices move by U t. */
+static void dragged(test_ctx *t)
+{
+    grains_params p = scene_params();
+    p.integrator = GRAINS_INTEGRATOR_EULER;
+    p.dt = 1e-6;
+    grains_sim *sim = with_sheet(&p, 5, 1e-3);
+    grains_motion move = grains_motion_fixed();
+    move.type = GRAINS_MOTION_LINEAR;
+    move.velocity = (grains_vec3){0.1, 0.05, 0};
+    anchor(sim, &move);
+    pin_row(sim, 0, 5);
+    grains_membrane_vertex v0, v;
+    grains_sim_get_membrane_vertex(sim, 0, 2, &v0);
+    advance(sim, 1000);
+    grains_sim_get_membrane_vertex(sim, 0, 2, &v);
+    double t_mesh = 999 * p.dt; /* Euler places the mesh at the step's start */
+    double off = hypot(v.x.x - v0.x.x - 0.1 * t_mesh, v.x.y - v0.x.y - 0.05 * t_mesh);
+    printf("  sheet dragged by a pinned rim: the rim moved (%.9g, %.9g) m, the mesh (%.9g, %.9g) m\n",
+           v.x.x - v0.x.x, v.x.y - v0.x.y, 0.1 * t_mesh, 0.05 * t_mesh);
+    CHECK(t, off < 1e-15 && v.v.x == 0.1 && v.v.y == 0.05, "pinned vertices move with their mesh (%g m off)", off);
+    grains_error err;
+    CHECK(t, grains_sim_pin_membrane_vertex(sim, 0, 0, 1, &err) == GRAINS_ERR_RANGE && strstr(err.message, "1 meshes"),
+          "pinning to a mesh that does not exist is refused (%s)", err.message);
+    grains_sim_destroy(sim);
+}
+
 static void refuses_variational(test_ctx *t)
 {
     grains_params p = scene_params();
@@ -147,6 +253,8 @@ int main(void)
     test_ctx t = {0, 0};
     free_fall(&t);
     vibration(&t);
+    hammock(&t);
+    dragged(&t);
     refuses_variational(&t);
     return test_report(&t, "test_membrane_sim");
 }

@@ -85,6 +85,12 @@ void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, g
 grains_status grains_sim_set_membrane_vertex(grains_sim *sim, size_t k, size_t i, const grains_membrane_vertex *in,
                                              grains_error *err);
 
+/* Pins vertex i of membrane k to mesh `mesh` where the vertex is now: it
+ * then moves with the mesh, and the membrane's pull on it counts in the
+ * mesh's force and torque (grains_sim_get_wall). A RANGE error for a
+ * membrane, vertex or mesh that does not exist. */
+grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i, size_t mesh, grains_error *err);
+
 /* Replaces every mesh by one fixed copy of `mesh` (NULL: none); the
  * contacts with the old meshes end. Radii are taken from each element's
  * radius_index, which must exist in params.R_mesh. */

@@ -95,11 +95,8 @@ static grains_status move_servo(wall_body *b, real t_pose, grains_error *err)
 /* The vertices of body b at its pose `now`. */
 static void place(const walls *w, const wall_body *b, grains_mesh *combined)
 {
-    vec3 p = b->motion.point, centre = v3_add(p, b->now.shift);
-    for (uint32_t k = b->first_vertex; k < b->first_vertex + b->n_vertices; k++) {
-        vec3 r = v3_sub(w->x_ref[k], p);
-        combined->vertices[k] = v3_add(centre, b->now.angle != 0 ? motion_turn(b->motion.axis, b->now.angle, r) : r);
-    }
+    for (uint32_t k = b->first_vertex; k < b->first_vertex + b->n_vertices; k++)
+        combined->vertices[k] = walls_point_now(b, w->x_ref[k]);
 }
 
 void walls_place(const walls *w, grains_mesh *combined, size_t k)

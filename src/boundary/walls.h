@@ -74,6 +74,20 @@ static inline vec3 walls_point_velocity(const wall_body *b, vec3 p)
     return v3_add(b->now.velocity, v3_cross(v3_scale(b->now.omega, b->motion.axis), v3_sub(p, centre)));
 }
 
+/* Where body b's material point that its file puts at x_ref is now. */
+static inline vec3 walls_point_now(const wall_body *b, vec3 x_ref)
+{
+    vec3 centre = v3_add(b->motion.point, b->now.shift), r = v3_sub(x_ref, b->motion.point);
+    return v3_add(centre, b->now.angle != 0 ? motion_turn(b->motion.axis, b->now.angle, r) : r);
+}
+
+/* And where its file puts the material point that is at x now. */
+static inline vec3 walls_point_ref(const wall_body *b, vec3 x)
+{
+    vec3 r = v3_sub(x, v3_add(b->motion.point, b->now.shift));
+    return v3_add(b->motion.point, b->now.angle != 0 ? motion_turn(b->motion.axis, -b->now.angle, r) : r);
+}
+
 /* Room for the per-block sums of n_blocks cell blocks. */
 grains_status walls_reserve_blocks(walls *w, size_t n_blocks, grains_error *err);
 

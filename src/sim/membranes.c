@@ -34,9 +34,16 @@ static grains_status reserve(sim_membranes *ms, size_t more, grains_error *err)
         *arrays[k] = q;
     }
     real *inv = realloc(ms->inv_mass, cap * sizeof *inv);
-    if (!inv)
+    if (inv)
+        ms->inv_mass = inv;
+    int *pin = realloc(ms->pin, cap * sizeof *pin);
+    if (pin)
+        ms->pin = pin;
+    vec3 *ref = realloc(ms->pin_ref, cap * sizeof *ref);
+    if (ref)
+        ms->pin_ref = ref;
+    if (!inv || !pin || !ref)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane's vertices");
-    ms->inv_mass = inv;
     ms->cap_vertices = cap;
     return GRAINS_OK;
 }
@@ -63,6 +70,7 @@ grains_status sim_membranes_add(sim_membranes *ms, const grains_mesh *mesh, cons
         ms->x[first + i] = m.x0[i];
         ms->v[first + i] = ms->f[first + i] = v3(0, 0, 0);
         ms->inv_mass[first + i] = 1 / m.mass[i];
+        ms->pin[first + i] = -1;
     }
     ms->first[ms->n] = first;
     ms->list[ms->n++] = m;
@@ -80,6 +88,8 @@ void sim_membranes_free(sim_membranes *ms)
     free(ms->v);
     free(ms->f);
     free(ms->inv_mass);
+    free(ms->pin);
+    free(ms->pin_ref);
     memset(ms, 0, sizeof *ms);
 }
 
@@ -94,6 +104,35 @@ long sim_membranes_forces(sim_membranes *ms)
         if (!v3_isfinite(ms->f[i]))
             return (long)i;
     return -1;
+}
+
+void sim_membranes_pin(sim_membranes *ms, size_t at, const walls *wl, int wall)
+{
+    if (ms->pin[at] < 0)
+        ms->n_pinned++;
+    ms->pin[at] = wall;
+    ms->pin_ref[at] = walls_point_ref(&wl->body[wall], ms->x[at]);
+}
+
+void sim_membranes_follow(sim_membranes *ms, const walls *wl)
+{
+    for (size_t i = 0; ms->n_pinned && i < ms->n_vertices; i++)
+        if (ms->pin[i] >= 0) {
+            const wall_body *b = &wl->body[ms->pin[i]];
+            ms->x[i] = walls_point_now(b, ms->pin_ref[i]);
+            ms->v[i] = walls_point_velocity(b, ms->x[i]);
+        }
+}
+
+void sim_membranes_pull_walls(const sim_membranes *ms, walls *wl)
+{
+    for (size_t i = 0; ms->n_pinned && i < ms->n_vertices; i++)
+        if (ms->pin[i] >= 0) {
+            wall_body *b = &wl->body[ms->pin[i]];
+            vec3 centre = v3_add(b->motion.point, b->now.shift);
+            b->force = v3_add(b->force, ms->f[i]);
+            b->torque = v3_add(b->torque, v3_cross(v3_sub(ms->x[i], centre), ms->f[i]));
+        }
 }
 
 double sim_membranes_energy(const sim_membranes *ms)

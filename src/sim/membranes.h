@@ -3,6 +3,7 @@
 #ifndef GRAINS_SIM_MEMBRANES_H
 #define GRAINS_SIM_MEMBRANES_H
 
+#include "boundary/walls.h"
 #include "membrane/membrane.h"
 
 typedef struct {
@@ -11,7 +12,10 @@ typedef struct {
     size_t *first;        /* each membrane's first vertex in the arrays below */
     vec3 *x, *v, *f;      /* per vertex: position, velocity, force without gravity */
     real *inv_mass;
+    int *pin;             /* the mesh a vertex is pinned to, or -1 */
+    vec3 *pin_ref;        /* a pinned vertex's place on its mesh, where the mesh's file puts it */
     size_t n_vertices, cap_vertices;
+    size_t n_pinned;
 } sim_membranes;
 
 /* Adds the membrane of `mesh`'s triangles; on failure nothing is added. */
@@ -22,6 +26,17 @@ void sim_membranes_free(sim_membranes *ms);
 /* Every vertex's force from its membrane (springs, hinges, pressure) in f,
  * membrane by membrane; the lowest vertex whose force is not finite, or -1. */
 long sim_membranes_forces(sim_membranes *ms);
+
+/* Pins vertex `at` (of all membranes' vertices) to body `wall` where it is now. */
+void sim_membranes_pin(sim_membranes *ms, size_t at, const walls *wl, int wall);
+
+/* Pinned vertices where their meshes are now, at their material points'
+ * velocities. */
+void sim_membranes_follow(sim_membranes *ms, const walls *wl);
+
+/* Newton's third law for pinned vertices: each mesh holding some gets the
+ * membranes' force on them (and its moment about the mesh's centre). */
+void sim_membranes_pull_walls(const sim_membranes *ms, walls *wl);
 
 /* The vertices' kinetic energy and the edge springs' elastic energy. */
 double sim_membranes_energy(const sim_membranes *ms);

@@ -233,6 +233,18 @@ void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, g
     *out = (grains_membrane_vertex){sim->mb.x[at], sim->mb.v[at], 1 / sim->mb.inv_mass[at]};
 }
 
+grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i, size_t mesh, grains_error *err)
+{
+    if (k >= sim->mb.n || i >= sim->mb.list[k].n_vertices)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "membrane %zu vertex %zu: no such vertex to pin", k, i);
+    if (mesh >= sim->wl.n)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "membrane %zu vertex %zu: pinned to mesh %zu, but there are %zu meshes", k, i, mesh,
+                                sim->wl.n);
+    sim_membranes_pin(&sim->mb, sim->mb.first[k] + i, &sim->wl, (int)mesh);
+    return GRAINS_OK;
+}
+
 grains_status grains_sim_set_membrane_vertex(grains_sim *sim, size_t k, size_t i, const grains_membrane_vertex *in,
                                              grains_error *err)
 {

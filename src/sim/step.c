@@ -34,7 +34,9 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
         return GRAINS_OK;
     real t = grains_sim_time(sim), dt = sim->p.dt;
     const integrator *in = sim->integrator;
-    return walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
+    grains_status s = walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
+    sim_membranes_follow(&sim->mb, &sim->wl); /* pinned vertices go with their meshes */
+    return s;
 }
 
 /* `i` is a storage index; the message names the particle's id. */
@@ -186,8 +188,10 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (s != GRAINS_OK)
         return s;
     force_diag total = forces_and_motion(sim);
-    if (sim->wl.n)
+    if (sim->wl.n) {
         walls_gather(&sim->wl, sim->grid.n_blocks);
+        sim_membranes_pull_walls(&sim->mb, &sim->wl);
+    }
     sim->diag = total;
     sim->max_overlap = total.max_num / total.max_den;
     if (!sim_stable(sim, &total)) {
@@ -198,6 +202,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (sim->integrator->update_moves)
         sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
     move_vertices(sim, sim->integrator->vertex_update);
+    sim_membranes_follow(&sim->mb, &sim->wl);
     return GRAINS_OK;
 }
 
