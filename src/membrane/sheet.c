@@ -3,6 +3,17 @@
 
 #include <math.h>
 
+/* The two triangles between vertices a, b of one row and up, up1 above
+ * them, counter-clockwise: the row above is shifted forward by half a step
+ * from an even row and back from an odd one. */
+static grains_status add_cell(grains_mesh *m, int odd, uint32_t a, uint32_t b, uint32_t up, uint32_t up1,
+                              grains_error *err)
+{
+    uint32_t t1[3] = {a, b, up}, t2[3] = {b, up1, up}, u1[3] = {a, up1, up}, u2[3] = {a, b, up1};
+    grains_status st = grains_mesh_add_element(m, 3, odd ? u1 : t1, 0, 0, err);
+    return st == GRAINS_OK ? grains_mesh_add_element(m, 3, odd ? u2 : t2, 0, 0, err) : st;
+}
+
 grains_status membrane_sheet_mesh(grains_mesh **out, int nx, int ny, real s, grains_error *err)
 {
     *out = NULL;
@@ -18,12 +29,8 @@ grains_status membrane_sheet_mesh(grains_mesh **out, int nx, int ny, real s, gra
             st = grains_mesh_add_vertex(m, (grains_vec3){c * s + (r % 2 ? s / 2 : 0), r * h, 0}, err);
     for (int r = 0; st == GRAINS_OK && r + 1 < ny; r++)
         for (int c = 0; st == GRAINS_OK && c + 1 < nx; c++) {
-            uint32_t a = (uint32_t)(r * nx + c), b = a + 1, up = a + (uint32_t)nx, up1 = up + 1;
-            /* even rows: the row above is shifted right; odd rows: left */
-            uint32_t t1[3] = {a, b, up}, t2[3] = {b, up1, up}, u1[3] = {a, up1, up}, u2[3] = {a, b, up1};
-            st = grains_mesh_add_element(m, 3, r % 2 ? u1 : t1, 0, 0, err);
-            if (st == GRAINS_OK)
-                st = grains_mesh_add_element(m, 3, r % 2 ? u2 : t2, 0, 0, err);
+            uint32_t a = (uint32_t)(r * nx + c);
+            st = add_cell(m, r % 2, a, a + 1, a + (uint32_t)nx, a + 1 + (uint32_t)nx, err);
         }
     if (st != GRAINS_OK) {
         grains_mesh_destroy(m);
@@ -54,11 +61,7 @@ grains_status membrane_cylinder_mesh(grains_mesh **out, size_t *n_ring, real Rc,
         for (int c = 0; st == GRAINS_OK && c < n; c++) {
             /* as the sheet's rows, wrapped around: angle for x, z for y */
             uint32_t a = (uint32_t)(r * n + c), b = (uint32_t)(r * n + (c + 1) % n);
-            uint32_t up = a + (uint32_t)n, up1 = b + (uint32_t)n;
-            uint32_t t1[3] = {a, b, up}, t2[3] = {b, up1, up}, u1[3] = {a, up1, up}, u2[3] = {a, b, up1};
-            st = grains_mesh_add_element(m, 3, r % 2 ? u1 : t1, 0, 0, err);
-            if (st == GRAINS_OK)
-                st = grains_mesh_add_element(m, 3, r % 2 ? u2 : t2, 0, 0, err);
+            st = add_cell(m, r % 2, a, b, a + (uint32_t)n, b + (uint32_t)n, err);
         }
     if (st != GRAINS_OK) {
         grains_mesh_destroy(m);
