@@ -229,6 +229,8 @@ static void dragged(test_ctx *t)
     grains_error err;
     CHECK(t, grains_sim_pin_membrane_vertex(sim, 0, 0, 1, &err) == GRAINS_ERR_RANGE && strstr(err.message, "1 meshes"),
           "pinning to a mesh that does not exist is refused (%s)", err.message);
+    CHECK(t, grains_sim_set_mesh(sim, NULL, &err) == GRAINS_ERR_RANGE && grains_sim_mesh_count(sim) == 1,
+          "the meshes that hold pinned vertices cannot be replaced (%s)", err.message);
     grains_sim_destroy(sim);
 }
 

@@ -77,8 +77,8 @@ typedef struct {
     double mass;      /* [M] */
 } grains_membrane_vertex;
 
-/* The vertices of membrane k, and vertex i of it (its index in the mesh it
- * was made from). set: position and velocity (finite; mass is the
+/* The vertices of membrane k (< grains_sim_membrane_count), and vertex i
+ * of it (its index in the mesh it was made from). set: position and velocity (finite; mass is the
  * membrane's), e.g. to start a vibration or continue a run. */
 size_t grains_sim_membrane_vertices(const grains_sim *sim, size_t k);
 void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, grains_membrane_vertex *out);
@@ -93,7 +93,8 @@ grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i
 
 /* Replaces every mesh by one fixed copy of `mesh` (NULL: none); the
  * contacts with the old meshes end. Radii are taken from each element's
- * radius_index, which must exist in params.R_mesh. */
+ * radius_index, which must exist in params.R_mesh. Refused while membrane
+ * vertices are pinned to the meshes. */
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err);
 
 /* Every mesh's elements together, vertices where they are now (each

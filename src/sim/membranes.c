@@ -135,6 +135,18 @@ void sim_membranes_pull_walls(const sim_membranes *ms, walls *wl)
         }
 }
 
+size_t sim_membranes_bytes(const sim_membranes *ms)
+{
+    size_t b = ms->cap * (sizeof *ms->list + sizeof *ms->first) +
+               ms->cap_vertices * (4 * sizeof(vec3) + sizeof(real) + sizeof(int));
+    for (size_t k = 0; k < ms->n; k++) {
+        const membrane *m = &ms->list[k];
+        b += m->n_vertices * (sizeof *m->x0 + sizeof *m->mass) + m->n_edges * sizeof *m->edges +
+             m->n_hinges * sizeof *m->hinges + m->n_triangles * sizeof *m->triangles;
+    }
+    return b;
+}
+
 double sim_membranes_energy(const sim_membranes *ms)
 {
     double E = 0;

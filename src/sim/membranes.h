@@ -38,6 +38,9 @@ void sim_membranes_follow(sim_membranes *ms, const walls *wl);
  * membranes' force on them (and its moment about the mesh's centre). */
 void sim_membranes_pull_walls(const sim_membranes *ms, walls *wl);
 
+/* The memory they hold. */
+size_t sim_membranes_bytes(const sim_membranes *ms);
+
 /* The vertices' kinetic energy and the edge springs' elastic energy. */
 double sim_membranes_energy(const sim_membranes *ms);
 

@@ -191,6 +191,10 @@ grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, cons
 
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err)
 {
+    if (sim->mb.n_pinned)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "%zu membrane vertices are pinned to the meshes that would be replaced",
+                                sim->mb.n_pinned);
     /* Histories of the old meshes' contacts end with them, at the rebuild. */
     grains_mesh *old = sim->mesh;
     walls old_walls = sim->wl;
@@ -414,5 +418,5 @@ size_t grains_sim_bytes(const grains_sim *sim)
     size_t lists = nb->cap_start * sizeof(uint32_t) + nb->cap * sizeof(uint32_t) + nb->scratch_cap * sizeof(uint32_t);
     size_t implicit = sim->vi.cap * (10 * sizeof(vec3) + sizeof(real)) + sim->terms.cap * sizeof(implicit_term);
     return sizeof *sim + particles + grid + lists + sim->cs.cap * (size_t)sim->cs.layout.width * sizeof(real) +
-           sim->cs.cap_blocks * sizeof(store_block) + implicit;
+           sim->cs.cap_blocks * sizeof(store_block) + implicit + sim_membranes_bytes(&sim->mb);
 }
