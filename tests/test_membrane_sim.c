@@ -11,13 +11,19 @@
  *   internal forces sum to zero, so its pull on the pinned rims balances
  *   the free vertices' weight);
  * - vertices pinned to a moving mesh move with it exactly;
+ * - patches (membrane paper Section 2.5): a sphere dropped on a sheet
+ *   whose vertices are all pinned moves bit for bit as on a rigid mesh of
+ *   the same triangles, and the mesh holding the pins feels the force the
+ *   rigid mesh feels; a sphere hitting a free sheet leaves the momentum
+ *   and the angular momentum of sphere and vertices as they were (to
+ *   round-off); the same bits on 1 and 2 threads;
  * - a variational integrator, and pinning to a mesh that does not exist,
  *   are refused. */
 #include "check.h"
 #include "membrane/sheet.h"
 #include "support.h"
 
-static const grains_membrane_material rubber = {1.25e6, 3e-4, 1000, 0, 0, 0, 0};
+static const grains_membrane_material rubber = {1.25e6, 3e-4, 1000, 0, 0, 0, 0, 0};
 
 static grains_sim *with_sheet(grains_params *p, int nx, double s)
 {
@@ -230,8 +236,132 @@ static void dragged(test_ctx *t)
     CHECK(t, grains_sim_pin_membrane_vertex(sim, 0, 0, 1, &err) == GRAINS_ERR_RANGE && strstr(err.message, "1 meshes"),
           "pinning to a mesh that does not exist is refused (%s)", err.message);
     CHECK(t, grains_sim_set_mesh(sim, NULL, &err) == GRAINS_ERR_RANGE && grains_sim_mesh_count(sim) == 1,
-          "the meshes that hold pinned vertices cannot be replaced (%s)", err.message);
+          "the meshes cannot be replaced in a run with membranes (%s)", err.message);
     grains_sim_destroy(sim);
+}
+
+static grains_params patch_params(int threads)
+{
+    grains_params p = scene_params();
+    p.integrator = GRAINS_INTEGRATOR_VERLET;
+    p.R_min = p.R_max = 0.001;
+    p.E = 1e7, p.mu_s = 0.3, p.mu_r = 0, p.mu_t = 0;
+    p.mesh_material = 0;
+    p.threads = threads;
+    p.dt = grains_params_default_dt(&p) / 4;
+    return p;
+}
+
+/* A 9 x 9 sheet of spacing 1 mm in z = 0: a membrane (pinned: every vertex
+ * to a fixed anchor) or a rigid mesh of the same triangles. */
+static grains_sim *sheet_under(const grains_params *p, int membrane, int pinned)
+{
+    grains_sim *sim = scene(p);
+    grains_mesh *mesh;
+    grains_error err;
+    membrane_sheet_mesh(&mesh, 9, 9, 1e-3, &err);
+    grains_status st = membrane ? grains_sim_add_membrane(sim, mesh, &rubber, &err) : grains_sim_add_mesh(sim, mesh, NULL, &err);
+    if (st != GRAINS_OK) {
+        fprintf(stderr, "sheet_under: %s\n", err.message);
+        exit(1);
+    }
+    grains_mesh_destroy(mesh);
+    if (membrane && pinned) {
+        anchor(sim, NULL);
+        for (size_t i = 0; i < 81; i++)
+            grains_sim_pin_membrane_vertex(sim, 0, i, 0, &err);
+    }
+    return sim;
+}
+
+static void pinned_patch(test_ctx *t)
+{
+    grains_params p = patch_params(1);
+    p.g = (grains_vec3){0.5, 0, -9.81};
+    grains_sim *a = sheet_under(&p, 1, 1), *b = sheet_under(&p, 0, 0);
+    for (int k = 0; k < 2; k++)
+        add(k ? b : a, (grains_vec3){0.0041, 0.0033, 0.0012}, (grains_vec3){0.02, 0.01, -0.05}, (grains_vec3){0, 0, 0},
+            0.001);
+    advance(a, 20000);
+    advance(b, 20000);
+    grains_wall wa, wb;
+    grains_sim_get_wall(a, 0, &wa);
+    grains_sim_get_wall(b, 0, &wb);
+    grains_particle pa = get(a, 0), pb = get(b, 0);
+    printf("  a sphere on a pinned sheet: %s the rigid one (z %.9g m, x %.9g m); the anchor feels %.9g N, the rigid "
+           "sheet %.9g N\n", same_particle(pa, pb) ? "bit for bit as on" : "DIFFERENT from", pa.x.z, pa.x.x, wa.force.z,
+           wb.force.z);
+    CHECK(t, same_particle(pa, pb), "a pinned membrane's patches act as the rigid triangles");
+    CHECK(t, v3n(wa.force, wb.force) < 1e-12 * fabs(wb.force.z) && wb.force.z < 0,
+          "the mesh holding the pins feels the rigid mesh's force (%g N apart)", v3n(wa.force, wb.force));
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+}
+
+/* Momentum and angular momentum (about the origin) of the particles and
+ * the membranes' vertices. */
+static void momenta(const grains_sim *sim, double P[3], double L[3])
+{
+    P[0] = P[1] = P[2] = L[0] = L[1] = L[2] = 0;
+    grains_membrane_vertex v;
+    for (size_t i = 0; i < grains_sim_membrane_vertices(sim, 0); i++) {
+        grains_sim_get_membrane_vertex(sim, 0, i, &v);
+        grains_vec3 mv = {v.mass * v.v.x, v.mass * v.v.y, v.mass * v.v.z};
+        P[0] += mv.x, P[1] += mv.y, P[2] += mv.z;
+        L[0] += v.x.y * mv.z - v.x.z * mv.y, L[1] += v.x.z * mv.x - v.x.x * mv.z, L[2] += v.x.x * mv.y - v.x.y * mv.x;
+    }
+    const grains_params *p = grains_sim_params(sim);
+    for (size_t i = 0; i < grains_sim_count(sim); i++) {
+        grains_particle q = get(sim, i);
+        double m = 4.0 / 3 * 3.14159265358979323846 * p->rho * q.R * q.R * q.R, I = 0.4 * m * q.R * q.R;
+        grains_vec3 mv = {m * q.v.x, m * q.v.y, m * q.v.z};
+        P[0] += mv.x, P[1] += mv.y, P[2] += mv.z;
+        L[0] += q.x.y * mv.z - q.x.z * mv.y + I * q.w.x, L[1] += q.x.z * mv.x - q.x.x * mv.z + I * q.w.y;
+        L[2] += q.x.x * mv.y - q.x.y * mv.x + I * q.w.z;
+    }
+}
+
+static grains_sim *struck_sheet(int threads)
+{
+    grains_params p = patch_params(threads);
+    grains_sim *sim = sheet_under(&p, 1, 0);
+    add(sim, (grains_vec3){0.0041, 0.0033, 0.0011}, (grains_vec3){0.03, 0.01, -0.2}, (grains_vec3){0, 50, 0}, 0.001);
+    add(sim, (grains_vec3){0.0012, 0.0051, 0.0013}, (grains_vec3){0, 0.02, -0.1}, (grains_vec3){20, 0, 0}, 0.001);
+    return sim;
+}
+
+static void struck(test_ctx *t)
+{
+    grains_sim *sim = struck_sheet(1), *two;
+    double P0[3], L0[3], P[3], L[3];
+    momenta(sim, P0, L0);
+    grains_thermo th;
+    long touched = 0;
+    for (int k = 0; k < 40; k++) {
+        advance(sim, 100);
+        grains_sim_thermo(sim, &th);
+        touched += th.n_contacts > 0;
+    }
+    momenta(sim, P, L);
+    double dP = 0, dL = 0;
+    for (int k = 0; k < 3; k++)
+        dP = fmax(dP, fabs(P[k] - P0[k])), dL = fmax(dL, fabs(L[k] - L0[k]));
+    double Pn = sqrt(P0[0] * P0[0] + P0[1] * P0[1] + P0[2] * P0[2]), Ln = sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]);
+    printf("  two spheres strike a free sheet (in contact %ld of 40 checks): momentum kept to %.2g, angular momentum "
+           "to %.2g (relative)\n", touched, dP / Pn, dL / Ln);
+    CHECK(t, touched > 5, "the spheres touch the sheet");
+    CHECK(t, dP < 1e-12 * Pn && dL < 1e-11 * Ln, "patch contacts keep momentum and angular momentum");
+    two = struck_sheet(2);
+    advance(two, 4000);
+    int same = same_particle(get(sim, 0), get(two, 0)) && same_particle(get(sim, 1), get(two, 1));
+    grains_membrane_vertex va, vb;
+    for (size_t i = 0; i < 81; i++) {
+        grains_sim_get_membrane_vertex(sim, 0, i, &va), grains_sim_get_membrane_vertex(two, 0, i, &vb);
+        same &= memcmp(&va.x, &vb.x, sizeof va.x) == 0 && memcmp(&va.v, &vb.v, sizeof va.v) == 0;
+    }
+    CHECK(t, same, "the same bits on 1 and 2 threads");
+    grains_sim_destroy(sim);
+    grains_sim_destroy(two);
 }
 
 static void refuses_variational(test_ctx *t)
@@ -257,6 +387,8 @@ int main(void)
     vibration(&t);
     hammock(&t);
     dragged(&t);
+    pinned_patch(&t);
+    struck(&t);
     refuses_variational(&t);
     return test_report(&t, "test_membrane_sim");
 }

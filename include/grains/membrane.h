@@ -16,6 +16,7 @@ typedef struct {
     real k_diss;     /* [ML/T] bending damping (Eq. 12; >= 0) */
     real pressure;   /* [M/LT^2] sigma_c on every triangle towards the inside (Eq. 18, confining);
                       * negative: from inside (inflating); 0: none */
+    int material;    /* the run's material (grains_params) its patches touch grains with; 0: the run's own */
 } grains_membrane_material;
 
 #endif

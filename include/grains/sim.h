@@ -65,7 +65,10 @@ grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, cons
  * under gravity, edge springs, hinges and pressure. Its index is the number
  * of membranes added before it. Refused: a triangulation a membrane cannot
  * have (the rule and the vertices named), a bad material, a variational
- * integrator. In progress (issue 13): membranes do not touch grains yet. */
+ * integrator. Its triangles are patches that touch grains as mesh elements
+ * do (material->material's contact law), at the velocity and with the
+ * reaction split by the barycentric weights of the contact point (membrane
+ * paper Section 2.5); grains_sim_mesh lists them, of body -1 - k. */
 grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
                                       const grains_membrane_material *material, grains_error *err);
 size_t grains_sim_membrane_count(const grains_sim *sim);
@@ -93,8 +96,8 @@ grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i
 
 /* Replaces every mesh by one fixed copy of `mesh` (NULL: none); the
  * contacts with the old meshes end. Radii are taken from each element's
- * radius_index, which must exist in params.R_mesh. Refused while membrane
- * vertices are pinned to the meshes. */
+ * radius_index, which must exist in params.R_mesh. Refused in a run with
+ * membranes. */
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err);
 
 /* Every mesh's elements together, vertices where they are now (each

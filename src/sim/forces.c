@@ -96,6 +96,75 @@ static inline void add_stiffness(vec3 *wall_sum, int body, const hm_result *r)
     sum->y += r->c_n;
 }
 
+/* The barycentric weights of point p (on it) in the patch's triangle. */
+static inline void patch_weights(const grains_mesh *m, const grains_mesh_element *el, vec3 p, real a[3])
+{
+    vec3 x0 = m->vertices[el->v[0]], e1 = v3_sub(m->vertices[el->v[1]], x0), e2 = v3_sub(m->vertices[el->v[2]], x0);
+    vec3 q = v3_sub(p, x0);
+    real d11 = v3_dot(e1, e1), d12 = v3_dot(e1, e2), d22 = v3_dot(e2, e2), q1 = v3_dot(q, e1), q2 = v3_dot(q, e2);
+    real det = d11 * d22 - d12 * d12;
+    a[1] = (d22 * q1 - d12 * q2) / det;
+    a[2] = (d11 * q2 - d12 * q1) / det;
+    a[0] = 1 - a[1] - a[2];
+}
+
+/* A membrane patch (body -1 - k) at its closest point p to a particle: the
+ * velocity there, mixed from its vertices' by the barycentric weights
+ * (membrane paper Section 2.5). */
+static inline vec3 patch_velocity(const grains_sim *sim, const grains_mesh_element *el, vec3 p)
+{
+    real a[3];
+    patch_weights(sim->mesh, el, p, a);
+    vec3 v = {0, 0, 0};
+    for (int k = 0; k < 3; k++)
+        v = v3_axpy(v, a[k], sim->mb.v[sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k])]);
+    return v;
+}
+
+/* Forces on a patch's vertices that sum to zero and have the moment tau:
+ * tau's part in the plane from forces along the normal (phi_k, the
+ * gradients of the barycentric weights along g = n x tau), its part along
+ * the normal from forces psi n x r_k about the centroid. */
+static inline void patch_couple(const grains_mesh *m, const grains_mesh_element *el, vec3 tau, vec3 F[3])
+{
+    vec3 x[3] = {m->vertices[el->v[0]], m->vertices[el->v[1]], m->vertices[el->v[2]]};
+    vec3 e1 = v3_sub(x[1], x[0]), e2 = v3_sub(x[2], x[0]), N = v3_cross(e1, e2);
+    vec3 n = v3_scale(1 / v3_norm(N), N), c = v3_scale(1.0 / 3, v3_add(v3_add(x[0], x[1]), x[2]));
+    real tn = v3_dot(tau, n);
+    vec3 g = v3_cross(n, v3_axpy(tau, -tn, n));
+    real d11 = v3_dot(e1, e1), d12 = v3_dot(e1, e2), d22 = v3_dot(e2, e2), g1 = v3_dot(g, e1), g2 = v3_dot(g, e2);
+    real det = d11 * d22 - d12 * d12, phi[3], r2 = 0;
+    phi[1] = (d22 * g1 - d12 * g2) / det;
+    phi[2] = (d11 * g2 - d12 * g1) / det;
+    phi[0] = -phi[1] - phi[2];
+    for (int k = 0; k < 3; k++)
+        r2 += v3_dot(v3_sub(x[k], c), v3_sub(x[k], c));
+    for (int k = 0; k < 3; k++)
+        F[k] = v3_add(v3_scale(phi[k], n), v3_scale(tn / r2, v3_cross(n, v3_sub(x[k], c))));
+}
+
+/* The reaction of a contact with element el on what the element belongs
+ * to: a wall's block sums, or (a patch) the vertices, logged for the
+ * block. A patch's vertices take -f by the barycentric weights of the
+ * closest point p (membrane paper Section 2.5), and a couple that gives
+ * them the moment the particle's torque and lever arm took: momentum and
+ * angular momentum are kept to round-off. */
+static inline void react(const grains_sim *sim, const grains_mesh_element *el, vec3 x_i, vec3 p,
+                         const hm_result *r, vec3 *wall_sum, patch_log *plog)
+{
+    if (el->body >= 0) {
+        add_to_wall(wall_sum, el->body, x_i, r);
+        return;
+    }
+    real a[3];
+    vec3 F[3];
+    patch_weights(sim->mesh, el, p, a);
+    patch_couple(sim->mesh, el, v3_sub(v3_cross(v3_sub(p, x_i), r->f), r->t_i), F);
+    for (int k = 0; k < 3; k++)
+        plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k]),
+                                              v3_sub(F[k], v3_scale(a[k], r->f))};
+}
+
 /* The velocity and spin of a moving wall at the contact point of particle
  * i, which lies r_i = R_i - delta/2 from its centre towards the wall. */
 static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, real R_i, real reach, vec3 *v_j,
@@ -109,7 +178,8 @@ static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, 
 __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
                                                               vec3 dx, const hm_history *inherit, store_stream *s,
                                                               force_diag *d, hm_result *r, vec3 *wall_sum,
-                                                              const int attracting, const int mixed, const int extended)
+                                                              patch_log *plog, const int attracting, const int mixed,
+                                                              const int extended)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
     grains_particles *pt = &sim->pt;
@@ -130,7 +200,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
             return 0;
         r->f = far_attraction(&sim->p, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
-        add_to_wall(wall_sum, el->body, pt->x[i], r);
+        react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), r, wall_sum, plog);
         return 1;
     }
     if (d2 == 0) {
@@ -146,16 +216,18 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     if (is_new && inherit) /* it takes over the springs of a contact it superseded */
         store_pack(&sim->cs.layout, h, inherit);
     vec3 v_j = zero, w_j = zero;
-    const wall_body *wb = &sim->wl.body[el->body];
-    if (wb->moving)
+    const wall_body *wb = el->body >= 0 ? &sim->wl.body[el->body] : NULL;
+    if (!wb)
+        v_j = patch_velocity(sim, el, v3_sub(pt->x[i], dx));
+    else if (wb->moving)
         wall_motion(wb, pt->x[i], dx, d2, pt->R[i], touch, &v_j, &w_j);
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
                   sim->hp.rho[mat_i], 0};
     contact_in_entry(sim, &pr, h, r, extended);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
-    add_to_wall(wall_sum, el->body, pt->x[i], r);
-    if (wb->motion.type == GRAINS_MOTION_SERVO)
+    react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), r, wall_sum, plog);
+    if (wb && wb->motion.type == GRAINS_MOTION_SERVO)
         add_stiffness(wall_sum, el->body, r);
     note_overlap(d, r->delta, 2 * r->R_eff, i);
     return 1;
@@ -165,15 +237,15 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
  * "tinydem": every contact counts, as TinyDEM has it). */
 __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
                                                                     uint32_t end, store_stream *s, force_diag *d,
-                                                                    vec3 *wall_sum, vec3 *f_i, vec3 *t_i,
-                                                                    const int attracting, const int mixed,
+                                                                    vec3 *wall_sum, patch_log *plog, vec3 *f_i,
+                                                                    vec3 *t_i, const int attracting, const int mixed,
                                                                     const int extended)
 {
     hm_result r;
     for (uint32_t k = k0; k < end; k++) {
         uint32_t *entry = &sim->nb.j[k];
         vec3 dx = grains_mesh_offset(sim->mesh, *entry & STORE_INDEX_MASK, sim->pt.x[i]);
-        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, attracting, mixed, extended)) {
+        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, plog, attracting, mixed, extended)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -219,12 +291,12 @@ static hm_history history_of(const grains_sim *sim, const store_stream *s, uint3
  * contact there (sim/mesh_select.h). */
 __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
                                                                 uint32_t end, store_stream *s, force_diag *d,
-                                                                vec3 *wall_sum, mesh_candidate *c, vec3 *f_i,
-                                                                vec3 *t_i, const int attracting, const int mixed,
-                                                                const int extended)
+                                                                vec3 *wall_sum, patch_log *plog, mesh_candidate *c,
+                                                                vec3 *f_i, vec3 *t_i, const int attracting,
+                                                                const int mixed, const int extended)
 {
     if (!c || end - k0 < 2) {
-        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, f_i, t_i, attracting, mixed, extended);
+        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, plog, f_i, t_i, attracting, mixed, extended);
         return;
     }
     sim_select_mesh_contacts(sim, i, sim->pt.x[i], mat_i, k0, end, c, mixed, extended);
@@ -240,7 +312,8 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
             continue;
         }
         const hm_history *inherit = c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL;
-        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, attracting, mixed, extended)) {
+        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, plog, attracting, mixed,
+                         extended)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -254,7 +327,8 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
  * constant 0 for the common run, and general (the flags cost the common loop
  * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
-                                                              force_diag *d, vec3 *wall_sum, mesh_candidate *cand,
+                                                              force_diag *d, vec3 *wall_sum, patch_log *plog,
+                                                              mesh_candidate *cand,
                                                               const int periodic, const int attracting,
                                                               const int mixed, const int bonded, const int extended)
 {
@@ -281,7 +355,8 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         }
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, cand, &f_i, &t_i, attracting, mixed, extended);
+            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i, attracting, mixed,
+                          extended);
             break;
         }
         const int mat_j = mixed ? pt->mat[j] : 0;
@@ -330,9 +405,9 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
 }
 
 __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d,
-                                                        vec3 *wall_sum, mesh_candidate *cand)
+                                                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand)
 {
-    contacts_of(sim, i, s, d, wall_sum, cand, 0, 0, 0, 0, 0);
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, 0, 0, 0, 0, 0);
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
@@ -340,9 +415,11 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
  * sub-models beyond the common ones (rolling type C; JKR contacts, which
  * hold beyond touching), or histories of fewer springs than hm_history. */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
-                                                                force_diag *d, vec3 *wall_sum, mesh_candidate *cand)
+                                                                force_diag *d, vec3 *wall_sum, patch_log *plog,
+                                                                mesh_candidate *cand)
 {
-    contacts_of(sim, i, s, d, wall_sum, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed, sim->bonds.n > 0, 1);
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
+                sim->bonds.n > 0, 1);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -382,11 +459,15 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             vec3 *wall_sum = sim->wl.n ? &sim->wl.block_sum[WALL_SUMS * sim->wl.n * b] : NULL;
             if (wall_sum)
                 memset(wall_sum, 0, WALL_SUMS * sim->wl.n * sizeof *wall_sum);
+            /* and its log of what they gave membrane vertices */
+            patch_log *plog = sim->mb.n ? &sim->patch_logs[b] : NULL;
+            if (plog)
+                plog->n = 0;
             for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                 if (general)
-                    particle_contacts_general(sim, i, &s, d, wall_sum, cand);
+                    particle_contacts_general(sim, i, &s, d, wall_sum, plog, cand);
                 else
-                    particle_contacts(sim, i, &s, d, wall_sum, cand);
+                    particle_contacts(sim, i, &s, d, wall_sum, plog, cand);
             store_close(&s);
             d->history_failed |= sim->cs.block[b].failed;
         }

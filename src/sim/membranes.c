@@ -18,7 +18,10 @@ static grains_status reserve(sim_membranes *ms, size_t more, grains_error *err)
         size_t *first = realloc(ms->first, cap * sizeof *first);
         if (first)
             ms->first = first;
-        if (!list || !first)
+        size_t *mesh_first = realloc(ms->mesh_first, cap * sizeof *mesh_first);
+        if (mesh_first)
+            ms->mesh_first = mesh_first;
+        if (!list || !first || !mesh_first)
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane");
         ms->cap = cap;
     }
@@ -26,8 +29,8 @@ static grains_status reserve(sim_membranes *ms, size_t more, grains_error *err)
     if (need <= ms->cap_vertices)
         return GRAINS_OK;
     size_t cap = need + need / 2 + 16;
-    vec3 **arrays[] = {&ms->x, &ms->v, &ms->f};
-    for (int k = 0; k < 3; k++) {
+    vec3 **arrays[] = {&ms->x, &ms->v, &ms->f, &ms->x_listed};
+    for (int k = 0; k < 4; k++) {
         vec3 *q = realloc(*arrays[k], cap * sizeof *q);
         if (!q)
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane's vertices");
@@ -49,7 +52,7 @@ static grains_status reserve(sim_membranes *ms, size_t more, grains_error *err)
 }
 
 grains_status sim_membranes_add(sim_membranes *ms, const grains_mesh *mesh, const membrane_material *mat,
-                                grains_error *err)
+                                size_t mesh_first, grains_error *err)
 {
     membrane m;
     grains_status s = membrane_build(&m, mesh, mat, NULL, err);
@@ -67,12 +70,13 @@ grains_status sim_membranes_add(sim_membranes *ms, const grains_mesh *mesh, cons
     }
     size_t first = ms->n_vertices;
     for (size_t i = 0; i < m.n_vertices; i++) {
-        ms->x[first + i] = m.x0[i];
+        ms->x[first + i] = ms->x_listed[first + i] = m.x0[i];
         ms->v[first + i] = ms->f[first + i] = v3(0, 0, 0);
         ms->inv_mass[first + i] = 1 / m.mass[i];
         ms->pin[first + i] = -1;
     }
     ms->first[ms->n] = first;
+    ms->mesh_first[ms->n] = mesh_first;
     ms->list[ms->n++] = m;
     ms->n_vertices += m.n_vertices;
     return GRAINS_OK;
@@ -84,6 +88,8 @@ void sim_membranes_free(sim_membranes *ms)
         membrane_free(&ms->list[k]);
     free(ms->list);
     free(ms->first);
+    free(ms->mesh_first);
+    free(ms->x_listed);
     free(ms->x);
     free(ms->v);
     free(ms->f);
@@ -135,10 +141,32 @@ void sim_membranes_pull_walls(const sim_membranes *ms, walls *wl)
         }
 }
 
+void sim_membranes_place(const sim_membranes *ms, grains_mesh *combined)
+{
+    for (size_t k = 0; k < ms->n; k++)
+        for (size_t i = 0; i < ms->list[k].n_vertices; i++)
+            combined->vertices[ms->mesh_first[k] + i] = ms->x[ms->first[k] + i];
+}
+
+void sim_membranes_listed(sim_membranes *ms)
+{
+    memcpy(ms->x_listed, ms->x, ms->n_vertices * sizeof *ms->x);
+}
+
+real sim_membranes_displacement(const sim_membranes *ms)
+{
+    real most2 = 0;
+    for (size_t i = 0; i < ms->n_vertices; i++) {
+        vec3 d = v3_sub(ms->x[i], ms->x_listed[i]);
+        most2 = fmax(most2, v3_dot(d, d));
+    }
+    return sqrt(most2);
+}
+
 size_t sim_membranes_bytes(const sim_membranes *ms)
 {
-    size_t b = ms->cap * (sizeof *ms->list + sizeof *ms->first) +
-               ms->cap_vertices * (4 * sizeof(vec3) + sizeof(real) + sizeof(int));
+    size_t b = ms->cap * (sizeof *ms->list + 2 * sizeof *ms->first) +
+               ms->cap_vertices * (5 * sizeof(vec3) + sizeof(real) + sizeof(int));
     for (size_t k = 0; k < ms->n; k++) {
         const membrane *m = &ms->list[k];
         b += m->n_vertices * (sizeof *m->x0 + sizeof *m->mass) + m->n_edges * sizeof *m->edges +

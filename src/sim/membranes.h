@@ -10,17 +10,33 @@ typedef struct {
     membrane *list;
     size_t n, cap;
     size_t *first;        /* each membrane's first vertex in the arrays below */
+    size_t *mesh_first;   /* and in the combined mesh, where its triangles are patches (body -1 - k) */
     vec3 *x, *v, *f;      /* per vertex: position, velocity, force without gravity */
     real *inv_mass;
     int *pin;             /* the mesh a vertex is pinned to, or -1 */
     vec3 *pin_ref;        /* a pinned vertex's place on its mesh, where the mesh's file puts it */
+    vec3 *x_listed;       /* where each vertex was when the lists were built */
     size_t n_vertices, cap_vertices;
     size_t n_pinned;
 } sim_membranes;
 
-/* Adds the membrane of `mesh`'s triangles; on failure nothing is added. */
+/* Adds the membrane of `mesh`'s triangles, whose patches are the combined
+ * mesh's vertices from mesh_first on; on failure nothing is added. */
 grains_status sim_membranes_add(sim_membranes *ms, const grains_mesh *mesh, const membrane_material *mat,
-                                grains_error *err);
+                                size_t mesh_first, grains_error *err);
+
+/* The vertices where they are now into the combined mesh (the patches). */
+void sim_membranes_place(const sim_membranes *ms, grains_mesh *combined);
+
+/* The lists are built now; and how far a vertex has moved since. */
+void sim_membranes_listed(sim_membranes *ms);
+real sim_membranes_displacement(const sim_membranes *ms);
+
+/* Membrane k's vertex (of all membranes' vertices) at combined-mesh vertex v. */
+static inline uint32_t sim_membranes_vertex(const sim_membranes *ms, int k, uint32_t v)
+{
+    return (uint32_t)(ms->first[k] + (v - ms->mesh_first[k]));
+}
 void sim_membranes_free(sim_membranes *ms);
 
 /* Every vertex's force from its membrane (springs, hinges, pressure) in f,

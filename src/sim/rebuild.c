@@ -165,6 +165,11 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     wrap_positions(sim);
     if (sim->mesh)
         walls_listed(&sim->wl, sim->mesh); /* the lists see the meshes where they are now */
+    if (sim->mb.n) { /* and the membranes' patches */
+        sim_membranes_place(&sim->mb, sim->mesh);
+        sim_membranes_listed(&sim->mb);
+        grains_mesh_update_bounds(sim->mesh);
+    }
     real R_big = largest_radius(&sim->pt);
     /* A cell must hold every pair within reach (2 R_big + the list's pad), and
      * every particle a spawn attempt of radius R_max may touch after moving skin/2. */
@@ -183,6 +188,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         s = sim_bonds_index(sim, err);
     if (s == GRAINS_OK && sim->mesh)
         s = sim_reserve_mesh_candidates(sim, err);
+    if (s == GRAINS_OK && sim->mb.n)
+        s = sim_reserve_patch_logs(sim, err);
     if (hn.owned)
         free(hn.keys);
     /* The key table may have stood in the force sums, which must start at zero. */

@@ -90,6 +90,8 @@ void grains_sim_destroy(grains_sim *sim)
     grains_mesh_destroy(sim->mesh);
     walls_clear(&sim->wl);
     sim_membranes_free(&sim->mb);
+    free(sim->patch_logs);
+    free(sim->patch_records);
     grid_free(&sim->grid);
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
@@ -191,10 +193,10 @@ grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, cons
 
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err)
 {
-    if (sim->mb.n_pinned)
+    if (sim->mb.n)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
-                                "%zu membrane vertices are pinned to the meshes that would be replaced",
-                                sim->mb.n_pinned);
+                                "the meshes cannot be replaced in a run with membranes (their patches are among "
+                                "the meshes' elements, and vertices may be pinned to the meshes)");
     /* Histories of the old meshes' contacts end with them, at the rebuild. */
     grains_mesh *old = sim->mesh;
     walls old_walls = sim->wl;
@@ -224,7 +226,25 @@ grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "a membrane needs an explicit integrator (euler, verlet or verlet_improved): the "
                                 "variational ones solve for the particles alone");
-    return sim_membranes_add(&sim->mb, mesh, material, err);
+    if (material->material < 0 || material->material >= sim->p.n_materials)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "membrane material %d: materials are 0 to %d",
+                                material->material, sim->p.n_materials - 1);
+    grains_status s = sim->mesh ? GRAINS_OK : grains_mesh_create(&sim->mesh, err);
+    if (s != GRAINS_OK)
+        return s;
+    size_t first_vertex = sim->mesh->n_vertices, first_element = sim->mesh->n_elements;
+    if ((s = sim_membranes_add(&sim->mb, mesh, material, first_vertex, err)) != GRAINS_OK)
+        return s;
+    /* its triangles are patches among the meshes' elements, of body -1 - k */
+    if ((s = append_mesh(sim->mesh, mesh, -(int)sim->mb.n, 0, &sim->p, err)) != GRAINS_OK) {
+        membrane_free(&sim->mb.list[--sim->mb.n]);
+        sim->mb.n_vertices = sim->mb.first[sim->mb.n];
+        return s;
+    }
+    for (size_t e = first_element; e < sim->mesh->n_elements; e++)
+        sim->mesh->elements[e].material = material->material;
+    sim->need_rebuild = 1;
+    return GRAINS_OK;
 }
 
 size_t grains_sim_membrane_count(const grains_sim *sim) { return sim->mb.n; }

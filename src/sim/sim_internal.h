@@ -89,6 +89,19 @@ typedef struct {
     size_t cap;
 } sim_implicit_terms;
 
+/* What a cell block's particles gave membrane vertices through patch
+ * contacts, in the block's order (sim/forces.c), added to the vertices in
+ * block order after the force loop: the same sums for any thread count. */
+typedef struct {
+    uint32_t vertex;   /* of all membranes' vertices */
+    vec3 f;
+} patch_record;
+
+typedef struct {
+    patch_record *rec;  /* room for 3 per listed patch of the block's particles */
+    uint32_t n;
+} patch_log;
+
 struct grains_sim {
     grains_params p;
     const integrator *integrator; /* the row of p.integrator (integrate/integrator.h) */
@@ -100,6 +113,9 @@ struct grains_sim {
     grains_mesh *mesh;          /* every mesh's vertices (where they are now) and elements, or NULL */
     walls wl;                   /* the meshes as bodies: motion, force and torque */
     sim_membranes mb;           /* the membranes and their vertices */
+    patch_log *patch_logs;      /* per cell block */
+    patch_record *patch_records;
+    size_t patch_logs_cap, patch_records_cap;
     periodic_box box;           /* periodic axes (mask 0: none) */
     grains_grid grid;
     grains_neighbors nb;
@@ -135,6 +151,12 @@ grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err);
 /* The springs of grains_sim_set_contacts into the store (cs.c[0 .. n_pending))
  * with their keys by storage slot, in place of the gathered ones (sim/contacts.c). */
 grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *err);
+
+/* Room in each block's patch log for its particles' listed patches. */
+grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err);
+
+/* The patch logs' forces onto the membranes' vertices, blocks in order. */
+void sim_gather_patch_logs(grains_sim *sim);
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);

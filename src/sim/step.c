@@ -17,12 +17,13 @@
 #endif
 
 /* A pair listed within the skin can touch only after the two have closed
- * it: particles by 2 x their bound, a particle and a wall by the particle's
- * bound plus the wall's displacement. */
+ * it: particles by 2 x their bound, a particle and a wall (or a membrane's
+ * patch) by the particle's bound plus the element's displacement. */
 static int lists_stale(const grains_sim *sim)
 {
-    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 ||
-           sim->displacement + walls_displacement(&sim->wl) > sim->p.skin || sim->diag.history_failed;
+    real elements = fmax(walls_displacement(&sim->wl), sim->mb.n ? sim_membranes_displacement(&sim->mb) : 0);
+    return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->displacement + elements > sim->p.skin ||
+           sim->diag.history_failed;
 }
 
 /* Boundaries move to where the forces of this step see them: at t with
@@ -34,9 +35,7 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
         return GRAINS_OK;
     real t = grains_sim_time(sim), dt = sim->p.dt;
     const integrator *in = sim->integrator;
-    grains_status s = walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
-    sim_membranes_follow(&sim->mb, &sim->wl); /* pinned vertices go with their meshes */
-    return s;
+    return walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
 }
 
 /* `i` is a storage index; the message names the particle's id. */
@@ -142,6 +141,17 @@ static void move_vertices(grains_sim *sim, void (*fn)(const vertex_view *))
         return;
     vertex_view view = {mb->x, mb->v, mb->f, mb->inv_mass, mb->n_vertices, sim->p.g, sim->p.dt};
     fn(&view);
+    sim_membranes_place(mb, sim->mesh); /* the patches where the vertices are */
+}
+
+/* Pinned vertices where their meshes are (after the vertices or the
+ * meshes moved), and the patches with them. */
+static void pin_vertices(grains_sim *sim)
+{
+    if (!sim->mb.n_pinned)
+        return;
+    sim_membranes_follow(&sim->mb, &sim->wl);
+    sim_membranes_place(&sim->mb, sim->mesh);
 }
 
 /* The membranes' own forces, before anything moves in this advance: a
@@ -188,6 +198,8 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (s != GRAINS_OK)
         return s;
     force_diag total = forces_and_motion(sim);
+    if (sim->mb.n)
+        sim_gather_patch_logs(sim); /* the grains' push on the membranes */
     if (sim->wl.n) {
         walls_gather(&sim->wl, sim->grid.n_blocks);
         sim_membranes_pull_walls(&sim->mb, &sim->wl);
@@ -202,7 +214,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (sim->integrator->update_moves)
         sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
     move_vertices(sim, sim->integrator->vertex_update);
-    sim_membranes_follow(&sim->mb, &sim->wl);
+    pin_vertices(sim);
     return GRAINS_OK;
 }
 
@@ -228,7 +240,10 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     grains_status s;
     begin(sim);
     move_vertices(sim, in->vertex_begin);
-    if ((s = move_boundaries(sim, err)) != GRAINS_OK || (s = refresh_lists(sim, err)) != GRAINS_OK ||
+    if ((s = move_boundaries(sim, err)) != GRAINS_OK)
+        return s;
+    pin_vertices(sim);
+    if ((s = refresh_lists(sim, err)) != GRAINS_OK ||
         (s = sources(sim, err)) != GRAINS_OK)
         return s;
     if ((s = in->advance ? implicit_advance(sim, err) : explicit_advance(sim, err)) != GRAINS_OK)
