@@ -17,8 +17,8 @@
  *   rigid mesh feels; a sphere hitting a free sheet leaves the momentum
  *   and the angular momentum of sphere and vertices as they were (to
  *   round-off); the same bits on 1 and 2 threads;
- * - a variational integrator, and pinning to a mesh that does not exist,
- *   are refused. */
+ * - a variational integrator, relaxation, and pinning to a mesh that does
+ *   not exist are refused. */
 #include "check.h"
 #include "membrane/sheet.h"
 #include "support.h"
@@ -235,6 +235,9 @@ static void dragged(test_ctx *t)
     grains_error err;
     CHECK(t, grains_sim_pin_membrane_vertex(sim, 0, 0, 1, &err) == GRAINS_ERR_RANGE && strstr(err.message, "1 meshes"),
           "pinning to a mesh that does not exist is refused (%s)", err.message);
+    grains_relax_result rr;
+    CHECK(t, grains_sim_relax(sim, 1e-3, 10, &rr, &err) == GRAINS_ERR_RANGE, "relaxation with a membrane is refused (%s)",
+          err.message);
     CHECK(t, grains_sim_set_mesh(sim, NULL, &err) == GRAINS_ERR_RANGE && grains_sim_mesh_count(sim) == 1,
           "the meshes cannot be replaced in a run with membranes (%s)", err.message);
     grains_sim_destroy(sim);

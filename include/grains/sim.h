@@ -177,7 +177,7 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out);
  * the skin. Stops when every particle's net force is below force_tol times
  * its weight (without gravity: times the largest contact force). Friction and
  * dashpots play no part; velocities and spins end at 0; time does not advance.
- * A RANGE error with bonds (their springs have no potential). */
+ * A RANGE error with bonds (their springs have no potential) or membranes. */
 typedef struct {
     int converged;         /* the forces balance to force_tol */
     long steps;            /* pseudo-steps taken */

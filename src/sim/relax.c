@@ -12,6 +12,10 @@ grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "relaxation: force_tol = %g must be in (0, 1) and max_steps = %ld >= 1", force_tol,
                                 max_steps);
+    if (sim->mb.n > 0)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "relaxation moves the particles alone, and a membrane's vertices are not part of its "
+                                "potential: not with membranes");
     if (sim->bonds.n > 0 || sim->p.bond_tolerance > 0)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "relaxation minimises a potential, but bonds' springs depend on the path and have none");
