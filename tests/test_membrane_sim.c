@@ -235,6 +235,12 @@ static void dragged(test_ctx *t)
     grains_error err;
     CHECK(t, grains_sim_pin_membrane_vertex(sim, 0, 0, 1, &err) == GRAINS_ERR_RANGE && strstr(err.message, "1 meshes"),
           "pinning to a mesh that does not exist is refused (%s)", err.message);
+    grains_membrane_vertex bad = v;
+    bad.x.z = NAN;
+    CHECK(t, grains_sim_set_membrane_vertex(sim, 0, 2, &bad, &err) == GRAINS_ERR_RANGE &&
+                 grains_sim_set_membrane_vertex(sim, 1, 0, &v, &err) == GRAINS_ERR_RANGE &&
+                 grains_sim_pin_membrane_vertex(sim, 0, 25, 0, &err) == GRAINS_ERR_RANGE,
+          "a NaN position, membrane 1 and vertex 25 of 25 are refused (%s)", err.message);
     grains_relax_result rr;
     CHECK(t, grains_sim_relax(sim, 1e-3, 10, &rr, &err) == GRAINS_ERR_RANGE, "relaxation with a membrane is refused (%s)",
           err.message);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "integrate/implicit.h"
+#include "util/array.h"
 
 #define CHUNK 256          /* particles per partial sum of a dot product */
 #define CG_TOL 1e-10       /* CG stops at this fraction of the first residual (preconditioned norm) */
@@ -19,21 +20,14 @@ grains_status implicit_reserve(implicit_solver *s, size_t n, grains_error *err)
 {
     if (n <= s->cap)
         return GRAINS_OK;
-    vec3 **arrays[] = {&s->x0, &s->b, &s->xa, &s->vq, &s->r, &s->z, &s->d, &s->Ad, &s->dq, &s->diag};
-    size_t cap = n + n / 2 + 16;
-    for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++) {
-        vec3 *q = realloc(*arrays[k], cap * sizeof(vec3));
-        if (!q)
+    void **vectors[] = {(void **)&s->x0, (void **)&s->b, (void **)&s->xa, (void **)&s->vq, (void **)&s->r,
+                        (void **)&s->z,  (void **)&s->d, (void **)&s->Ad, (void **)&s->dq, (void **)&s->diag};
+    size_t cap = array_grown(n, 2);
+    for (size_t k = 0; k < sizeof vectors / sizeof *vectors; k++)
+        if (!array_resize(vectors[k], cap, sizeof(vec3)))
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the implicit solver");
-        *arrays[k] = q;
-    }
-    real *mass_diag = realloc(s->mass_diag, cap * sizeof(real));
-    if (mass_diag)
-        s->mass_diag = mass_diag;
-    real *part = realloc(s->partial, (cap / CHUNK + 1) * sizeof(real));
-    if (part)
-        s->partial = part;
-    if (!mass_diag || !part)
+    if (!array_resize((void **)&s->mass_diag, cap, sizeof *s->mass_diag) ||
+        !array_resize((void **)&s->partial, cap / CHUNK + 1, sizeof *s->partial))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the implicit solver");
     s->cap = cap;
     return GRAINS_OK;

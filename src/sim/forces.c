@@ -108,13 +108,10 @@ static inline void patch_weights(const grains_mesh *m, const grains_mesh_element
     a[0] = 1 - a[1] - a[2];
 }
 
-/* A membrane patch (body -1 - k) at its closest point p to a particle: the
- * velocity there, mixed from its vertices' by the barycentric weights
- * (membrane paper Section 2.5). */
-static inline vec3 patch_velocity(const grains_sim *sim, const grains_mesh_element *el, vec3 p)
+/* A membrane patch (body -1 - k) at the point of barycentric weights a:
+ * the velocity there, mixed from its vertices' (membrane paper Section 2.5). */
+static inline vec3 patch_velocity(const grains_sim *sim, const grains_mesh_element *el, const real a[3])
 {
-    real a[3];
-    patch_weights(sim->mesh, el, p, a);
     vec3 v = {0, 0, 0};
     for (int k = 0; k < 3; k++)
         v = v3_axpy(v, a[k], sim->mb.v[sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k])]);
@@ -145,20 +142,18 @@ static inline void patch_couple(const grains_mesh *m, const grains_mesh_element 
 
 /* The reaction of a contact with element el on what the element belongs
  * to: a wall's block sums, or (a patch) the vertices, logged for the
- * block. A patch's vertices take -f by the barycentric weights of the
+ * block. A patch's vertices take -f by the barycentric weights a of the
  * closest point p (membrane paper Section 2.5), and a couple that gives
  * them the moment the particle's torque and lever arm took: momentum and
  * angular momentum are kept to round-off. */
-static inline void react(const grains_sim *sim, const grains_mesh_element *el, vec3 x_i, vec3 p,
+static inline void react(const grains_sim *sim, const grains_mesh_element *el, vec3 x_i, vec3 p, const real a[3],
                          const hm_result *r, vec3 *wall_sum, patch_log *plog)
 {
     if (el->body >= 0) {
         add_to_wall(wall_sum, el->body, x_i, r);
         return;
     }
-    real a[3];
     vec3 F[3];
-    patch_weights(sim->mesh, el, p, a);
     patch_couple(sim->mesh, el, v3_sub(v3_cross(v3_sub(p, x_i), r->f), r->t_i), F);
     for (int k = 0; k < 3; k++)
         plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k]),
@@ -200,7 +195,10 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
             return 0;
         r->f = far_attraction(&sim->p, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
-        react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), r, wall_sum, plog);
+        real a[3];
+        if (el->body < 0)
+            patch_weights(sim->mesh, el, v3_sub(pt->x[i], dx), a);
+        react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
         return 1;
     }
     if (d2 == 0) {
@@ -216,17 +214,19 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     if (is_new && inherit) /* it takes over the springs of a contact it superseded */
         store_pack(&sim->cs.layout, h, inherit);
     vec3 v_j = zero, w_j = zero;
+    real a[3]; /* a patch's barycentric weights at the closest point */
     const wall_body *wb = el->body >= 0 ? &sim->wl.body[el->body] : NULL;
-    if (!wb)
-        v_j = patch_velocity(sim, el, v3_sub(pt->x[i], dx));
-    else if (wb->moving)
+    if (!wb) {
+        patch_weights(sim->mesh, el, v3_sub(pt->x[i], dx), a);
+        v_j = patch_velocity(sim, el, a);
+    } else if (wb->moving)
         wall_motion(wb, pt->x[i], dx, d2, pt->R[i], touch, &v_j, &w_j);
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
                   sim->hp.rho[mat_i], 0};
     contact_in_entry(sim, &pr, h, r, extended);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
-    react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), r, wall_sum, plog);
+    react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
     if (wb && wb->motion.type == GRAINS_MOTION_SERVO)
         add_stiffness(wall_sum, el->body, r);
     note_overlap(d, r->delta, 2 * r->R_eff, i);

@@ -13,6 +13,7 @@
 #include "contact/van_der_waals.h"
 #include "integrate/implicit.h"
 #include "sim/sim_internal.h"
+#include "util/array.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -334,15 +335,8 @@ static grains_status check(void *self, grains_error *err)
 static grains_status reserve_terms(grains_sim *sim, grains_error *err)
 {
     sim_implicit_terms *t = &sim->terms;
-    size_t need = sim->nb.n + 1;
-    if (need <= t->cap)
-        return GRAINS_OK;
-    size_t cap = need + need / 2 + 16;
-    implicit_term *q = realloc(t->term, cap * sizeof *q);
-    if (!q)
+    if (!array_reserve((void **)&t->term, &t->cap, sim->nb.n + 1, sizeof *t->term, 2))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the implicit solver");
-    t->term = q;
-    t->cap = cap;
     return GRAINS_OK;
 }
 

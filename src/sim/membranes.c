@@ -6,46 +6,31 @@
 #include <string.h>
 
 #include "membrane/forces.h"
+#include "util/array.h"
 
-/* Room for `more` vertices and one more membrane. */
+/* Room for `more` vertices and one more membrane (util/array.h's policy:
+ * the lists of membranes double, the vertices grow by half). */
 static grains_status reserve(sim_membranes *ms, size_t more, grains_error *err)
 {
     if (ms->n == ms->cap) {
         size_t cap = ms->cap ? 2 * ms->cap : 4;
-        membrane *list = realloc(ms->list, cap * sizeof *list);
-        if (list)
-            ms->list = list;
-        size_t *first = realloc(ms->first, cap * sizeof *first);
-        if (first)
-            ms->first = first;
-        size_t *mesh_first = realloc(ms->mesh_first, cap * sizeof *mesh_first);
-        if (mesh_first)
-            ms->mesh_first = mesh_first;
-        if (!list || !first || !mesh_first)
+        if (!array_resize((void **)&ms->list, cap, sizeof *ms->list) ||
+            !array_resize((void **)&ms->first, cap, sizeof *ms->first) ||
+            !array_resize((void **)&ms->mesh_first, cap, sizeof *ms->mesh_first))
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane");
         ms->cap = cap;
     }
     size_t need = ms->n_vertices + more;
     if (need <= ms->cap_vertices)
         return GRAINS_OK;
-    size_t cap = need + need / 2 + 16;
-    vec3 **arrays[] = {&ms->x, &ms->v, &ms->f, &ms->x_listed};
-    for (int k = 0; k < 4; k++) {
-        vec3 *q = realloc(*arrays[k], cap * sizeof *q);
-        if (!q)
+    size_t cap = array_grown(need, 2);
+    void **vectors[] = {(void **)&ms->x, (void **)&ms->v, (void **)&ms->f, (void **)&ms->x_listed,
+                        (void **)&ms->pin_ref};
+    for (size_t k = 0; k < sizeof vectors / sizeof *vectors; k++)
+        if (!array_resize(vectors[k], cap, sizeof(vec3)))
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane's vertices");
-        *arrays[k] = q;
-    }
-    real *inv = realloc(ms->inv_mass, cap * sizeof *inv);
-    if (inv)
-        ms->inv_mass = inv;
-    int *pin = realloc(ms->pin, cap * sizeof *pin);
-    if (pin)
-        ms->pin = pin;
-    vec3 *ref = realloc(ms->pin_ref, cap * sizeof *ref);
-    if (ref)
-        ms->pin_ref = ref;
-    if (!inv || !pin || !ref)
+    if (!array_resize((void **)&ms->inv_mass, cap, sizeof *ms->inv_mass) ||
+        !array_resize((void **)&ms->pin, cap, sizeof *ms->pin))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane's vertices");
     ms->cap_vertices = cap;
     return GRAINS_OK;

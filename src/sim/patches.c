@@ -2,47 +2,37 @@
  * 2.5): each cell block logs what its particles gave the vertices, in its
  * own order, and the logs are added block by block after the force loop,
  * so the vertices' forces are the same for any thread count. */
-#include <stdlib.h>
-
 #include "sim/sim_internal.h"
+#include "util/array.h"
 
-grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err)
+/* Listed patches of block b's particles. */
+static size_t patches_listed(const grains_sim *sim, size_t b)
 {
     const grains_grid *g = &sim->grid;
     const grains_neighbors *nb = &sim->nb;
-    size_t n_blocks = g->n_blocks ? g->n_blocks : 1, total = 0;
-    if (n_blocks > sim->patch_logs_cap) {
-        patch_log *logs = realloc(sim->patch_logs, n_blocks * sizeof *logs);
-        if (!logs)
-            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for membrane patch contacts");
-        sim->patch_logs = logs;
-        sim->patch_logs_cap = n_blocks;
-    }
-    size_t *offset = malloc(n_blocks * sizeof *offset);
-    if (!offset)
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for membrane patch contacts");
-    for (size_t b = 0; b < n_blocks; b++) {
-        offset[b] = total;
-        for (uint32_t i = g->n_blocks ? g->first[g->block_start[b]] : 0;
-             g->n_blocks && i < g->first[g->block_start[b + 1]]; i++)
-            for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
-                uint32_t entry = nb->j[k];
-                if ((entry & STORE_MESH_BIT) && sim->mesh->elements[entry & STORE_INDEX_MASK].body < 0)
-                    total += 3; /* one record per vertex of the patch */
-            }
-    }
-    if (total + 1 > sim->patch_records_cap) {
-        patch_record *r = realloc(sim->patch_records, (total + 1) * sizeof *r);
-        if (!r) {
-            free(offset);
-            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for membrane patch contacts");
+    size_t n = 0;
+    for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+            uint32_t entry = nb->j[k];
+            n += (entry & STORE_MESH_BIT) && sim->mesh->elements[entry & STORE_INDEX_MASK].body < 0;
         }
-        sim->patch_records = r;
-        sim->patch_records_cap = total + 1;
+    return n;
+}
+
+grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err)
+{
+    size_t n_blocks = sim->grid.n_blocks, total = 0;
+    if (!array_reserve((void **)&sim->patch_logs, &sim->patch_logs_cap, n_blocks + 1, sizeof *sim->patch_logs, 2))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for membrane patch contacts");
+    for (size_t b = 0; b < n_blocks; b++) { /* offsets first: the records may move */
+        sim->patch_logs[b].n = (uint32_t)total;
+        total += 3 * patches_listed(sim, b); /* one record per vertex of a patch */
     }
+    if (!array_reserve((void **)&sim->patch_records, &sim->patch_records_cap, total + 1, sizeof *sim->patch_records,
+                       2))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for membrane patch contacts");
     for (size_t b = 0; b < n_blocks; b++)
-        sim->patch_logs[b] = (patch_log){sim->patch_records + offset[b], 0};
-    free(offset);
+        sim->patch_logs[b] = (patch_log){sim->patch_records + sim->patch_logs[b].n, 0};
     return GRAINS_OK;
 }
 

@@ -257,10 +257,19 @@ void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, g
     *out = (grains_membrane_vertex){sim->mb.x[at], sim->mb.v[at], 1 / sim->mb.inv_mass[at]};
 }
 
+/* Vertex i of membrane k exists; else a RANGE error. */
+static grains_status membrane_vertex_exists(const grains_sim *sim, size_t k, size_t i, grains_error *err)
+{
+    if (k < sim->mb.n && i < sim->mb.list[k].n_vertices)
+        return GRAINS_OK;
+    return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "membrane %zu vertex %zu: no such vertex (%zu membranes)",
+                            k, i, sim->mb.n);
+}
+
 grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i, size_t mesh, grains_error *err)
 {
-    if (k >= sim->mb.n || i >= sim->mb.list[k].n_vertices)
-        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "membrane %zu vertex %zu: no such vertex to pin", k, i);
+    if (membrane_vertex_exists(sim, k, i, err) != GRAINS_OK)
+        return GRAINS_ERR_RANGE;
     if (mesh >= sim->wl.n)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "membrane %zu vertex %zu: pinned to mesh %zu, but there are %zu meshes", k, i, mesh,
@@ -272,8 +281,8 @@ grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i
 grains_status grains_sim_set_membrane_vertex(grains_sim *sim, size_t k, size_t i, const grains_membrane_vertex *in,
                                              grains_error *err)
 {
-    if (k >= sim->mb.n || i >= sim->mb.list[k].n_vertices)
-        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "membrane %zu vertex %zu: no such vertex", k, i);
+    if (membrane_vertex_exists(sim, k, i, err) != GRAINS_OK)
+        return GRAINS_ERR_RANGE;
     if (!v3_isfinite(in->x) || !v3_isfinite(in->v))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "membrane %zu vertex %zu: position and velocity must be finite", k, i);
