@@ -30,7 +30,7 @@
 static membrane_material rubber(void)
 {
     /* the paper's Table 2 membrane, gamma and k_el of Section 3.1 */
-    return (membrane_material){1.25e6, 3e-4, 1000, 0, 1e-3, 0, 0, 0};
+    return (membrane_material){.E = 1.25e6, .d = 3e-4, .rho = 1000, .k_el = 1e-3};
 }
 
 static membrane build(const grains_mesh *mesh, const membrane_material *mat)

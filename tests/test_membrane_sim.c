@@ -17,13 +17,19 @@
  *   rigid mesh feels; a sphere hitting a free sheet leaves the momentum
  *   and the angular momentum of sphere and vertices as they were (to
  *   round-off); the same bits on 1 and 2 threads;
+ * - the MSS_particle model (membrane paper Section 3): a sphere pressed on
+ *   a pinned vertex sphere feels Hertz's force for the pair's R_eff =
+ *   R r / (R + r); spheres striking a free sheet of vertex spheres keep
+ *   the momentum to round-off, and without friction the angular momentum
+ *   too (with friction the vertices, which do not spin, drop the torque a
+ *   sphere of their own would take); the same bits on 1 and 2 threads;
  * - a variational integrator, relaxation, and pinning to a mesh that does
  *   not exist are refused. */
 #include "check.h"
 #include "membrane/sheet.h"
 #include "support.h"
 
-static const grains_membrane_material rubber = {1.25e6, 3e-4, 1000, 0, 0, 0, 0, 0};
+static const grains_membrane_material rubber = {.E = 1.25e6, .d = 3e-4, .rho = 1000};
 
 static grains_sim *with_sheet(grains_params *p, int nx, double s)
 {
@@ -263,13 +269,13 @@ static grains_params patch_params(int threads)
 
 /* A 9 x 9 sheet of spacing 1 mm in z = 0: a membrane (pinned: every vertex
  * to a fixed anchor) or a rigid mesh of the same triangles. */
-static grains_sim *sheet_under(const grains_params *p, int membrane, int pinned)
+static grains_sim *sheet_of(const grains_params *p, int membrane, int pinned, const grains_membrane_material *mat)
 {
     grains_sim *sim = scene(p);
     grains_mesh *mesh;
     grains_error err;
     membrane_sheet_mesh(&mesh, 9, 9, 1e-3, &err);
-    grains_status st = membrane ? grains_sim_add_membrane(sim, mesh, &rubber, &err) : grains_sim_add_mesh(sim, mesh, NULL, &err);
+    grains_status st = membrane ? grains_sim_add_membrane(sim, mesh, mat, &err) : grains_sim_add_mesh(sim, mesh, NULL, &err);
     if (st != GRAINS_OK) {
         fprintf(stderr, "sheet_under: %s\n", err.message);
         exit(1);
@@ -281,6 +287,11 @@ static grains_sim *sheet_under(const grains_params *p, int membrane, int pinned)
             grains_sim_pin_membrane_vertex(sim, 0, i, 0, &err);
     }
     return sim;
+}
+
+static grains_sim *sheet_under(const grains_params *p, int membrane, int pinned)
+{
+    return sheet_of(p, membrane, pinned, &rubber);
 }
 
 static void pinned_patch(test_ctx *t)
@@ -330,18 +341,26 @@ static void momenta(const grains_sim *sim, double P[3], double L[3])
     }
 }
 
-static grains_sim *struck_sheet(int threads)
+/* Two spheres coming down on a free sheet of patches (vertex_radius 0) or
+ * of vertex spheres; friction mu. */
+static grains_sim *struck_sheet(int threads, double vertex_radius, double mu)
 {
     grains_params p = patch_params(threads);
-    grains_sim *sim = sheet_under(&p, 1, 0);
-    add(sim, (grains_vec3){0.0041, 0.0033, 0.0011}, (grains_vec3){0.03, 0.01, -0.2}, (grains_vec3){0, 50, 0}, 0.001);
-    add(sim, (grains_vec3){0.0012, 0.0051, 0.0013}, (grains_vec3){0, 0.02, -0.1}, (grains_vec3){20, 0, 0}, 0.001);
+    p.mu_s = mu;
+    grains_membrane_material mat = rubber;
+    mat.vertex_radius = vertex_radius;
+    grains_sim *sim = sheet_of(&p, 1, 0, &mat);
+    add(sim, (grains_vec3){0.0041, 0.0033, 0.0011 + vertex_radius}, (grains_vec3){0.03, 0.01, -0.2},
+        (grains_vec3){0, 50, 0}, 0.001);
+    add(sim, (grains_vec3){0.0012, 0.0051, 0.0013 + vertex_radius}, (grains_vec3){0, 0.02, -0.1},
+        (grains_vec3){20, 0, 0}, 0.001);
     return sim;
 }
 
-static void struck(test_ctx *t)
+static void struck(test_ctx *t, double vertex_radius, double mu)
 {
-    grains_sim *sim = struck_sheet(1), *two;
+    const char *model = vertex_radius > 0 ? "vertex spheres" : "patches";
+    grains_sim *sim = struck_sheet(1, vertex_radius, mu), *two;
     double P0[3], L0[3], P[3], L[3];
     momenta(sim, P0, L0);
     grains_thermo th;
@@ -356,11 +375,13 @@ static void struck(test_ctx *t)
     for (int k = 0; k < 3; k++)
         dP = fmax(dP, fabs(P[k] - P0[k])), dL = fmax(dL, fabs(L[k] - L0[k]));
     double Pn = sqrt(P0[0] * P0[0] + P0[1] * P0[1] + P0[2] * P0[2]), Ln = sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]);
-    printf("  two spheres strike a free sheet (in contact %ld of 40 checks): momentum kept to %.2g, angular momentum "
-           "to %.2g (relative)\n", touched, dP / Pn, dL / Ln);
-    CHECK(t, touched > 5, "the spheres touch the sheet");
-    CHECK(t, dP < 1e-12 * Pn && dL < 1e-11 * Ln, "patch contacts keep momentum and angular momentum");
-    two = struck_sheet(2);
+    printf("  two spheres strike a free sheet of %s, mu = %g (in contact %ld of 40 checks): momentum kept to %.2g, "
+           "angular momentum to %.2g (relative)\n", model, mu, touched, dP / Pn, dL / Ln);
+    CHECK(t, touched > 5, "the spheres touch the sheet of %s", model);
+    CHECK(t, dP < 1e-12 * Pn, "contacts with %s keep momentum", model);
+    if (vertex_radius == 0 || mu == 0)
+        CHECK(t, dL < 1e-11 * Ln, "contacts with %s keep angular momentum (mu = %g)", model, mu);
+    two = struck_sheet(2, vertex_radius, mu);
     advance(two, 4000);
     int same = same_particle(get(sim, 0), get(two, 0)) && same_particle(get(sim, 1), get(two, 1));
     grains_membrane_vertex va, vb;
@@ -368,9 +389,38 @@ static void struck(test_ctx *t)
         grains_sim_get_membrane_vertex(sim, 0, i, &va), grains_sim_get_membrane_vertex(two, 0, i, &vb);
         same &= memcmp(&va.x, &vb.x, sizeof va.x) == 0 && memcmp(&va.v, &vb.v, sizeof va.v) == 0;
     }
-    CHECK(t, same, "the same bits on 1 and 2 threads");
+    CHECK(t, same, "the same bits on 1 and 2 threads (%s)", model);
     grains_sim_destroy(sim);
     grains_sim_destroy(two);
+}
+
+/* A sphere at rest, frictionless, overlapping a pinned vertex sphere of
+ * radius r by delta straight above it: Hertz's force 4/3 E* sqrt(R_eff)
+ * delta^3/2 with R_eff = R r / (R + r) and E* = E / (2 (1 - nu^2)) (both of
+ * the run's material), felt by the anchor at the first step. */
+static void vertex_sphere_hertz(test_ctx *t)
+{
+    grains_params p = patch_params(1);
+    p.mu_s = 0;
+    const double R = 0.001, r = 4e-4, delta = 2e-6;
+    grains_membrane_material mat = rubber;
+    mat.vertex_radius = r;
+    grains_sim *sim = sheet_of(&p, 1, 1, &mat);
+    grains_membrane_vertex v;
+    grains_sim_get_membrane_vertex(sim, 0, 40, &v); /* the middle of the sheet */
+    add(sim, (grains_vec3){v.x.x, v.x.y, R + r - delta}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R);
+    step(sim);
+    grains_wall w;
+    grains_sim_get_wall(sim, 0, &w);
+    double R_eff = R * r / (R + r), E_eff = p.E / (2 * (1 - p.nu * p.nu));
+    double F = 4.0 / 3.0 * E_eff * sqrt(R_eff) * pow(delta, 1.5);
+    /* the sphere may have moved by a dt^2 / 2 before the force is taken */
+    double moved = F / mass(&p, R) * p.dt * p.dt / 2, tol = 1.5 * moved / delta + 1e-12;
+    printf("  a sphere on a vertex sphere: %.9g N, Hertz %.9g N (%.2g apart, bound %.2g)\n", -w.force.z, F,
+           fabs(-w.force.z / F - 1), tol);
+    CHECK(t, fabs(-w.force.z / F - 1) <= tol && fabs(w.force.x) + fabs(w.force.y) < 1e-12 * F,
+          "a vertex sphere pushes as a sphere of its radius (Hertz with the pair's R_eff)");
+    grains_sim_destroy(sim);
 }
 
 static void refuses_variational(test_ctx *t)
@@ -397,7 +447,10 @@ int main(void)
     hammock(&t);
     dragged(&t);
     pinned_patch(&t);
-    struck(&t);
+    struck(&t, 0, 0.3);
+    vertex_sphere_hertz(&t);
+    struck(&t, 4e-4, 0);
+    struck(&t, 4e-4, 0.3);
     refuses_variational(&t);
     return test_report(&t, "test_membrane_sim");
 }

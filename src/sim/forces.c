@@ -96,9 +96,14 @@ static inline void add_stiffness(vec3 *wall_sum, int body, const hm_result *r)
     sum->y += r->c_n;
 }
 
-/* The barycentric weights of point p (on it) in the patch's triangle. */
+/* The barycentric weights of point p (on it) in the patch's triangle; a
+ * membrane vertex of the MSS_particle model (a point element) is all its own. */
 static inline void patch_weights(const grains_mesh *m, const grains_mesh_element *el, vec3 p, real a[3])
 {
+    if (el->n == 1) {
+        a[0] = 1;
+        return;
+    }
     vec3 x0 = m->vertices[el->v[0]], e1 = v3_sub(m->vertices[el->v[1]], x0), e2 = v3_sub(m->vertices[el->v[2]], x0);
     vec3 q = v3_sub(p, x0);
     real d11 = v3_dot(e1, e1), d12 = v3_dot(e1, e2), d22 = v3_dot(e2, e2), q1 = v3_dot(q, e1), q2 = v3_dot(q, e2);
@@ -108,12 +113,20 @@ static inline void patch_weights(const grains_mesh *m, const grains_mesh_element
     a[0] = 1 - a[1] - a[2];
 }
 
+/* The density that gives a vertex sphere of the MSS_particle model (a point
+ * element of body -1 - k) its vertex's mass. */
+static inline real vertex_density(const grains_sim *sim, const grains_mesh_element *el)
+{
+    real R = el->R;
+    return 3 / (4 * HM_PI * R * R * R * sim->mb.inv_mass[sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[0])]);
+}
+
 /* A membrane patch (body -1 - k) at the point of barycentric weights a:
  * the velocity there, mixed from its vertices' (membrane paper Section 2.5). */
 static inline vec3 patch_velocity(const grains_sim *sim, const grains_mesh_element *el, const real a[3])
 {
     vec3 v = {0, 0, 0};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < el->n; k++)
         v = v3_axpy(v, a[k], sim->mb.v[sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k])]);
     return v;
 }
@@ -145,12 +158,18 @@ static inline void patch_couple(const grains_mesh *m, const grains_mesh_element 
  * block. A patch's vertices take -f by the barycentric weights a of the
  * closest point p (membrane paper Section 2.5), and a couple that gives
  * them the moment the particle's torque and lever arm took: momentum and
- * angular momentum are kept to round-off. */
+ * angular momentum are kept to round-off. A vertex sphere of the
+ * MSS_particle model takes -f; it has no spin, so the torque a sphere of
+ * its own would take is dropped (as the vertices' spins are in Section 3). */
 static inline void react(const grains_sim *sim, const grains_mesh_element *el, vec3 x_i, vec3 p, const real a[3],
                          const hm_result *r, vec3 *wall_sum, patch_log *plog)
 {
     if (el->body >= 0) {
         add_to_wall(wall_sum, el->body, x_i, r);
+        return;
+    }
+    if (el->n == 1) {
+        plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[0]), v3_neg(r->f)};
         return;
     }
     vec3 F[3];
@@ -223,6 +242,10 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         wall_motion(wb, pt->x[i], dx, d2, pt->R[i], touch, &v_j, &w_j);
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
                   sim->hp.rho[mat_i], 0};
+    if (!wb && el->n == 1) { /* a vertex sphere: a partner of its radius and mass, not a wall */
+        pr.wall = 0;
+        pr.rho_j = vertex_density(sim, el);
+    }
     contact_in_entry(sim, &pr, h, r, extended);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));

@@ -219,6 +219,21 @@ grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grai
 
 size_t grains_sim_mesh_count(const grains_sim *sim) { return sim->wl.n; }
 
+/* What grains touch of a membrane: its triangles (patches), or for the
+ * MSS_particle model its vertices as spheres of vertex_radius. */
+static grains_status membrane_surface(const grains_mesh *mesh, real vertex_radius, grains_mesh **out,
+                                      grains_error *err)
+{
+    grains_status s = grains_mesh_create(out, err);
+    for (size_t i = 0; s == GRAINS_OK && i < mesh->n_vertices; i++)
+        s = grains_mesh_add_vertex(*out, mesh->vertices[i], err);
+    for (size_t e = 0; s == GRAINS_OK && e < mesh->n_elements && !(vertex_radius > 0); e++)
+        s = grains_mesh_add_element(*out, 3, mesh->elements[e].v, 0, mesh->elements[e].R, err);
+    for (uint32_t i = 0; s == GRAINS_OK && vertex_radius > 0 && i < mesh->n_vertices; i++)
+        s = grains_mesh_add_element(*out, 1, &i, 0, vertex_radius, err);
+    return s;
+}
+
 grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
                                       const grains_membrane_material *material, grains_error *err)
 {
@@ -235,8 +250,12 @@ grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
     size_t first_vertex = sim->mesh->n_vertices, first_element = sim->mesh->n_elements;
     if ((s = sim_membranes_add(&sim->mb, mesh, material, first_vertex, err)) != GRAINS_OK)
         return s;
-    /* its triangles are patches among the meshes' elements, of body -1 - k */
-    if ((s = append_mesh(sim->mesh, mesh, -(int)sim->mb.n, 0, &sim->p, err)) != GRAINS_OK) {
+    /* its triangles (or vertex spheres) are among the meshes' elements, of body -1 - k */
+    grains_mesh *surface = NULL;
+    if ((s = membrane_surface(mesh, material->vertex_radius, &surface, err)) == GRAINS_OK)
+        s = append_mesh(sim->mesh, surface, -(int)sim->mb.n, 0, &sim->p, err);
+    grains_mesh_destroy(surface);
+    if (s != GRAINS_OK) {
         membrane_free(&sim->mb.list[--sim->mb.n]);
         sim->mb.n_vertices = sim->mb.first[sim->mb.n];
         return s;
