@@ -60,6 +60,8 @@ void grains_params_default(grains_params *p)
     p->newton_max_iter = 20;
     p->skin = 0;
     p->max_overlap = 0.5;
+    p->grow_from = 1;
+    p->grow_time = 0;
     p->threads = 0;
 }
 
@@ -286,6 +288,10 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(isfinite(p->skin) && p->skin >= 0, "skin = %g: Verlet skin must be >= 0", p->skin);
     REQUIRE(isfinite(p->max_overlap) && p->max_overlap > 0,
             "max_overlap = %g: overlap bound must be > 0", p->max_overlap);
+    REQUIRE(isfinite(p->grow_from) && p->grow_from > 0 && p->grow_from <= 1,
+            "grow_from = %g: the starting fraction of the radii must be in (0, 1]", p->grow_from);
+    REQUIRE(isfinite(p->grow_time) && p->grow_time >= 0 && (p->grow_from == 1 || p->grow_time > 0),
+            "grow_time = %g: must be > 0 when grow_from < 1", p->grow_time);
     REQUIRE(p->threads >= 0 && p->threads <= 1024, "threads = %d: must be in [0, 1024]", p->threads);
     return GRAINS_OK;
 }

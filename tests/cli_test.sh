@@ -169,10 +169,53 @@ printf 'solid a\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n' >
 expect 2 'cut.stl:5: expected .vertex., the file ends' "$G" run --mesh "$T/cut.stl" -o "$T/o2"
 [ ! -e "$T/o2" ] && ok || bad "a refused mesh input still created the output directory"
 
+# --- membranes and the triaxial cell: a small sample, its files, errors at the entry's line ---
+sed 's/ 0.0$/ 0.03/' "$SRC/data/platen_bottom.off" > "$T/platen_top.off" # the top platen at z = 0.03
+cat > "$T/cell.cfg" <<EOF
+R_min = 0.0023; R_max = 0.0027; E = 4.6e10; nu = 0.245; mu_s = 0.25; mu_r = 0.0; g = [0.0, 0.0, 0.0];
+integrator = "verlet"; dt = 1.0e-6; N_frames = 4; N_steps = 500;
+materials = ( { E = 1.25e6; nu = 0.333333; rho = 1000.0; } );
+spawn_region = "cylinder"; s_min = [-0.0095, -0.0095, 0.0003]; s_max = [0.0095, 0.0095, 0.0297];
+v0 = [0.0, 0.0, 0.0]; N_max = 40; N_spawn = 1000; grow_from = 0.7; grow_time = 0.001;
+meshes = (
+  { file = "$SRC/data/platen_bottom.off"; R_mesh = [0.0];
+    motion = { type = "servo"; axis = [0.0, 0.0, 1.0]; stress = 1.0e4; area = 3.1e-4; max_speed = 0.05;
+               load_after = 0.0015; load_speed = 0.025; }; },
+  { file = "$T/platen_top.off"; R_mesh = [0.0];
+    motion = { type = "servo"; axis = [0.0, 0.0, -1.0]; stress = 1.0e4; area = 3.1e-4; max_speed = 0.05;
+               load_after = 0.0015; load_speed = 0.025; }; }
+);
+membranes = (
+  { shape = "cylinder"; radius = 0.01; height = 0.03; spacing = 0.004; pin_bottom = 0; pin_top = 1;
+    gamma = 0.15; pressure = 1.0e4; pressure_after = 0.001; pressure_ramp = 0.0005; material = 1; }
+);
+triaxial = { membrane = 0; bottom = 0; top = 1; };
+EOF
+expect 0 'membrane 0 *: cylinder, pinned to meshes at its ends, [0-9]+ vertices, patches; k = 324.8 N/m' "$G" check "$T/cell.cfg"
+"$G" run "$T/cell.cfg" --quiet -o "$T/cell" && ok || bad "membrane run failed"
+head -1 "$T/cell/triaxial.csv" | grep -q '^time,strain,sigma_c,sigma_p,sigma_d,height,radius,sigma_c_applied$' && ok \
+    || bad "triaxial.csv header: $(head -1 "$T/cell/triaxial.csv")"
+[ "$(wc -l < "$T/cell/triaxial.csv")" -eq 6 ] && ok || bad "triaxial.csv: a row per frame (5 + header)"
+tail -1 "$T/cell/triaxial.csv" | awk -F, '{ exit !($2 > 0 && $2 < 0.01 && $3 > 0 && $8 == 10000) }' && ok \
+    || bad "triaxial.csv: loading strain, a confining push and the full pressure at the end: $(tail -1 "$T/cell/triaxial.csv")"
+[ -e "$T/cell/membranes000004.vtp" ] && [ -e "$T/cell/membranes.pvd" ] && ok || bad "membrane frames"
+head -1 "$T/cell/thermo.csv" | grep -q ',E_membrane$' && ok || bad "thermo.csv: E_membrane"
+sed 's/pin_top = 1;/pin_top = 5;/' "$T/cell.cfg" > "$T/nopin.cfg"
+expect 2 'nopin.cfg:1[0-9]: pin_top = 5: no such mesh .meshes lists 2.; a pinned vertex needs a mesh' "$G" check "$T/nopin.cfg"
+sed 's/gamma = 0.15;/thickness = -0.001;/' "$T/cell.cfg" > "$T/thin.cfg"
+expect 2 'thin.cfg:1[0-9]: membranes\[0\].thickness = -0.001: must be > 0' "$G" check "$T/thin.cfg"
+sed 's/gamma = 0.15;/gama = 0.15;/' "$T/cell.cfg" > "$T/typo.cfg"
+expect 2 "typo.cfg:1[0-9]: membranes\\[0\\]: unknown field 'gama'" "$G" check "$T/typo.cfg"
+printf 'OFF\n5 3 0\n0 0 0\n1 0 0\n0 1 0\n0 -1 0\n0 0 1\n3 0 1 2\n3 0 1 3\n3 0 1 4\n' > "$T/fin.off"
+sed 's#shape = "cylinder"; radius = 0.01; height = 0.03; spacing = 0.004; pin_bottom = 0; pin_top = 1;#file = "'"$T"'/fin.off";#' \
+    "$T/cell.cfg" | grep -v '^triaxial' > "$T/fin.cfg"
+expect 2 'fin.cfg:1[0-9]: membranes\[0\]: .*edge .* (three|3|more than two)' "$G" check "$T/fin.cfg"
+
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"
     python3 "$SRC/tests/check_vtk.py" "$T/mv" && ok || bad "moving-mesh VTK files failed the XML check"
+    python3 "$SRC/tests/check_vtk.py" "$T/cell" && ok || bad "membrane VTK files failed the XML check"
 else
     bad "python3 missing: cannot check the VTK files"
 fi

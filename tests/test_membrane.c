@@ -70,7 +70,7 @@ static void stretching(test_ctx *t)
     vec3 *x = zeros(m.n_vertices), *v = zeros(m.n_vertices), *f = zeros(m.n_vertices);
     for (size_t i = 0; i < m.n_vertices; i++)
         x[i] = v3(m.x0[i].x * (1 + eps), m.x0[i].y * (1 - eps / 3), 0);
-    membrane_forces(&m, x, v, f);
+    membrane_forces(&m, x, v, m.mat.pressure, f);
     double k = membrane_spring_constant(&mat), bond = k * s * eps, worst_inside = 0, worst_end = 0;
     for (int r = 0; r < ny; r++)
         for (int c = 0; c < nx; c++) {
@@ -99,7 +99,7 @@ static double energy_drift(const membrane *m, double dt, double T)
     for (size_t i = 0; i < n; i++) /* a fixed, smooth in-plane and out-of-plane perturbation */
         x[i] = v3_add(m->x0[i], v3(2e-5 * sin(3000.0 * m->x0[i].y), 1e-5 * cos(2000.0 * m->x0[i].x),
                                    3e-5 * sin(1500.0 * (m->x0[i].x + m->x0[i].y))));
-    membrane_forces(m, x, v, f);
+    membrane_forces(m, x, v, m->mat.pressure, f);
     double E0 = membrane_stretch_energy(m, x), worst = 0;
     for (long step = 0, n_steps = lround(T / dt); step < n_steps; step++) {
         for (size_t i = 0; i < n; i++) {
@@ -107,7 +107,7 @@ static double energy_drift(const membrane *m, double dt, double T)
             x[i] = v3_axpy(x[i], dt, v[i]);
             f[i] = v3(0, 0, 0);
         }
-        membrane_forces(m, x, v, f);
+        membrane_forces(m, x, v, m->mat.pressure, f);
         double E = membrane_stretch_energy(m, x);
         for (size_t i = 0; i < n; i++) {
             v[i] = v3_axpy(v[i], dt / (2 * m->mass[i]), f[i]);
@@ -162,7 +162,7 @@ static double bending_work(const membrane *m, double theta, int steps)
         double a = a0 + theta * (k + 0.5) / steps, da = theta / steps;
         vec3 f[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         x[0] = v3(m->x0[0].x, r * cos(a), r * sin(a));
-        membrane_forces(m, x, v, f);
+        membrane_forces(m, x, v, m->mat.pressure, f);
         W -= v3_dot(f[0], v3(0, -r * sin(a) * da, r * cos(a) * da));
     }
     return W;
@@ -209,7 +209,7 @@ static void hinge_balance(test_ctx *t)
     }
     for (size_t e = 0; e < m.n_edges; e++) /* the hinge alone */
         m.edges[e].rest = v3_norm(v3_sub(x[m.edges[e].i], x[m.edges[e].j]));
-    membrane_forces(&m, x, v, f);
+    membrane_forces(&m, x, v, m.mat.pressure, f);
     vec3 net = v3(0, 0, 0), torque = v3(0, 0, 0);
     double scale = 0, power = 0;
     for (int k = 0; k < 4; k++) {
@@ -231,7 +231,7 @@ static void hinge_balance(test_ctx *t)
     for (size_t e = 0; e < d.n_edges; e++)
         d.edges[e].rest = v3_norm(v3_sub(x[d.edges[e].i], x[d.edges[e].j]));
     vec3 fd[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    membrane_forces(&d, x, v, fd);
+    membrane_forces(&d, x, v, d.mat.pressure, fd);
     for (int k = 0; k < 4; k++)
         power += v3_dot(fd[k], v[k]);
     CHECK(t, power < 0, "the hinge's dashpot takes energy out (power %g W)", power);
@@ -252,7 +252,7 @@ static void flat_stays_flat(test_ctx *t)
         x[i] = v3_add(m.x0[i], v3(1e-4 * sin(7.0 * (double)i), 1e-4 * cos(5.0 * (double)i), 0));
         v[i] = v3(0.01 * cos(3.0 * (double)i), 0.02 * sin(2.0 * (double)i), 0);
     }
-    membrane_forces(&m, x, v, f);
+    membrane_forces(&m, x, v, m.mat.pressure, f);
     for (size_t i = 0; i < m.n_vertices; i++) {
         worst = fmax(worst, fabs(f[i].z));
         scale = fmax(scale, v3_norm(f[i]));
@@ -306,7 +306,7 @@ static void inflated(test_ctx *t)
         vec3 x[12], v[12], f[12];
         for (int i = 0; i < 12; i++)
             x[i] = v3_scale(at[c], m.x0[i]), v[i] = f[i] = v3(0, 0, 0);
-        membrane_forces(&m, x, v, f);
+        membrane_forces(&m, x, v, m.mat.pressure, f);
         for (int i = 0; i < 12; i++) {
             worst[c] = fmax(worst[c], v3_norm(f[i]) / (sigma * a * a));
             radial[c] += v3_dot(f[i], x[i]) / v3_norm(x[i]) / 12;
@@ -344,7 +344,7 @@ static void cylinder(test_ctx *t)
     CHECK(t, outward && m.n_edges == 3 * n_ring * rings - 2 * n_ring && m.n_hinges == m.n_edges - 2 * n_ring,
           "a cylinder of %zu rings of %zu: every normal points out, every inner edge a hinge", rings, n_ring);
     vec3 *v = zeros(m.n_vertices), *f = zeros(m.n_vertices), net = v3(0, 0, 0);
-    membrane_forces(&m, m.x0, v, f);
+    membrane_forces(&m, m.x0, v, m.mat.pressure, f);
     double lo = INFINITY, hi = 0, off = 0;
     for (size_t i = 0; i < m.n_vertices; i++) {
         net = v3_add(net, f[i]);

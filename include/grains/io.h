@@ -52,6 +52,11 @@ extern const char grains_hourglass_off[];
 grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_error *err);
 grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *mesh, grains_error *err);
 
+/* The simulation's membranes as surfaces: their vertices (velocity, the
+ * membrane's number) and triangles (stretch: area now / area at rest; the
+ * pressure on them, Eq. 18). */
+grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim, grains_error *err);
+
 /* A ParaView collection of `n` frames named by `files` at `times`. */
 grains_status grains_pvd_write(const char *path, const char *const *files, const double *times, size_t n,
                                grains_error *err);

@@ -16,6 +16,8 @@ typedef struct {
     real k_diss;     /* [ML/T] bending damping (Eq. 12; >= 0) */
     real pressure;   /* [M/LT^2] sigma_c on every triangle towards the inside (Eq. 18, confining);
                       * negative: from inside (inflating); 0: none */
+    real pressure_after; /* [T] no pressure before this time (e.g. while grains grow inside) */
+    real pressure_ramp;  /* [T] then it grows linearly from 0 over this time; 0: at once */
     real vertex_radius; /* [L] 0: grains touch the triangles between the vertices (the patch model,
                          * Section 2.5); > 0: the MSS_particle model, grains touch the vertices as
                          * spheres of this radius and nothing between them (Section 3) */

@@ -47,6 +47,10 @@ typedef struct {
                                * 0 = max_speed / force (full speed when unloaded) */
     real travel;              /* [L] servo: the run stops with an error past this distance
                                * from the start; 0 = no limit */
+    real load_after;          /* [T] servo: from this time on it stops seeking the force and
+                               * moves at load_speed along its axis (strain-controlled loading,
+                               * as a triaxial test's platens after consolidation); 0 = never */
+    real load_speed;          /* [L/T] servo: the speed along its axis after load_after (>= 0) */
 } grains_motion;
 
 /* A mesh that does not move. */

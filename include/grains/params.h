@@ -119,6 +119,8 @@ typedef struct {
     real R_mesh[GRAINS_MAX_MESH_RADII];   /* [L] mesh radii, indexed from the OFF file */
     int n_mesh_radii;
     grains_vec3 s_min, s_max;             /* [L] spawn box corners */
+    int spawn_cylinder;                   /* 1: spawn in the cylinder along z inscribed in the box
+                                           * (elliptic if its x and y sides differ); 0: the box */
     /* material */
     real rho;                             /* [M/L^3] mass density */
     real E;                               /* [M/LT^2] Young's modulus */
@@ -181,6 +183,11 @@ typedef struct {
     grains_vec3 box_min, box_max;         /* [L] the periodic box (used along periodic axes) */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
+    /* densification by growing radii (as Lubachevsky-Stillinger): particles start at grow_from x
+     * their radius (added at t = 0; spawned later at the scale of their time) and grow linearly
+     * to it by t = grow_time */
+    real grow_from;                       /* [-] in (0, 1]; 1 = no growth */
+    real grow_time;                       /* [T] > 0 when grow_from < 1 */
     int threads;                          /* 0 = OpenMP default */
 } grains_params;
 

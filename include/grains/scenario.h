@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "grains/membrane.h"
 #include "grains/motion.h"
 #include "grains/params.h"
 
@@ -13,6 +14,7 @@
 #define GRAINS_BUILTIN_HOURGLASS "builtin:hourglass"
 #define GRAINS_SCENARIO_KEYS 96
 #define GRAINS_SCENARIO_MESHES 16
+#define GRAINS_SCENARIO_MEMBRANES 8
 
 /* One entry of `meshes = ( { file = ...; R_mesh = [...]; material = ...; motion = { ... }; } )`. */
 typedef struct {
@@ -25,10 +27,40 @@ typedef struct {
     int line;                            /* where the entry begins in the scenario file */
 } grains_scenario_mesh;
 
+/* What a membrane is made from. */
+typedef enum { GRAINS_SHAPE_FILE, GRAINS_SHAPE_CYLINDER, GRAINS_SHAPE_SHEET } grains_membrane_shape;
+
+/* One entry of `membranes = ( { shape = "cylinder"; radius = ...; ... } )` (docs/scenario.md, "Membranes"). */
+typedef struct {
+    grains_membrane_shape shape;
+    char file[GRAINS_PATH_MAX];          /* GRAINS_SHAPE_FILE: OFF or STL of triangles */
+    real radius, height;                 /* [L] cylinder about z, from its origin up */
+    real size[2];                        /* [L] sheet in the plane z = origin.z, from its origin along x and y */
+    real spacing;                        /* [L] generated shapes: the triangles' side */
+    grains_vec3 origin;                  /* [L] cylinder: centre of its bottom ring; sheet: its first
+                                          * corner; file: added to every vertex */
+    int pin_bottom, pin_top;             /* cylinder: the mesh (meshes[] index) its end rings move with, or -1 */
+    int pin_edges;                       /* sheet: the mesh its rim moves with, or -1 */
+    grains_membrane_material material;
+    int line;                            /* where the entry begins in the scenario file */
+} grains_scenario_membrane;
+
+/* `triaxial = { membrane = 0; bottom = 0; top = 1; }`: triaxial.csv, a row per
+ * frame (docs/scenario.md, "Triaxial test"). */
+typedef struct {
+    int on;
+    int membrane;                        /* the cylinder around the sample */
+    int bottom, top;                     /* the platens (meshes[] indices) */
+    int line;
+} grains_scenario_triaxial;
+
 typedef struct {
     grains_params params;
     grains_scenario_mesh meshes[GRAINS_SCENARIO_MESHES];
     int n_meshes;
+    grains_scenario_membrane membranes[GRAINS_SCENARIO_MEMBRANES];
+    int n_membranes;
+    grains_scenario_triaxial triaxial;
     char source[GRAINS_PATH_MAX];        /* scenario file, "" when none */
     char mesh[GRAINS_PATH_MAX];          /* one fixed mesh: OFF or STL file, GRAINS_BUILTIN_HOURGLASS,
                                           * or "" for none ("" by default when `meshes` is given) */

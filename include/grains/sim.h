@@ -88,6 +88,27 @@ void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, g
 grains_status grains_sim_set_membrane_vertex(grains_sim *sim, size_t k, size_t i, const grains_membrane_vertex *in,
                                              grains_error *err);
 
+/* Triangle t of membrane k (< grains_sim_membrane_triangles): its
+ * vertices, and its area now over its area at rest (1: unstretched). */
+size_t grains_sim_membrane_triangles(const grains_sim *sim, size_t k);
+void grains_sim_get_membrane_triangle(const grains_sim *sim, size_t k, size_t t, uint32_t v[3], double *stretch);
+
+/* What membrane k carries now, about the axis through `point` along
+ * `axis` (any length > 0): its area, its vertices' mean distance from the
+ * axis, the grains' push on it outwards from the axis (the sum over its
+ * vertices of the last step's contact forces from grains, each along its
+ * vertex's outward radial direction) and the pressure it applies (Eq. 18,
+ * with its ramp). A cylinder's confining stress as the grains feel it is
+ * radial_push / area (membrane paper Section 3.1). */
+typedef struct {
+    double area;          /* [L^2] */
+    double mean_radius;   /* [L] */
+    double radial_push;   /* [ML/T^2] */
+    double pressure;      /* [M/LT^2] */
+} grains_membrane_load;
+void grains_sim_membrane_load(const grains_sim *sim, size_t k, grains_vec3 point, grains_vec3 axis,
+                              grains_membrane_load *out);
+
 /* Pins vertex i of membrane k to mesh `mesh` where the vertex is now: it
  * then moves with the mesh, and the membrane's pull on it counts in the
  * mesh's force and torque (grains_sim_get_wall). A RANGE error for a

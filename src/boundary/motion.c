@@ -119,6 +119,9 @@ grains_status motion_check(const grains_motion *m, grains_error *err)
         REQUIRE(isfinite(m->max_speed) && m->max_speed > 0, "max_speed = %g: must be > 0", m->max_speed);
         REQUIRE(isfinite(m->gain) && m->gain >= 0, "gain = %g: must be >= 0 (0: max_speed / force)", m->gain);
         REQUIRE(isfinite(m->travel) && m->travel >= 0, "travel = %g: must be >= 0 (0: no limit)", m->travel);
+        REQUIRE(isfinite(m->load_after) && m->load_after >= 0, "load_after = %g: must be >= 0 (0: never)",
+                m->load_after);
+        REQUIRE(isfinite(m->load_speed) && m->load_speed >= 0, "load_speed = %g: must be >= 0", m->load_speed);
         break;
     default: break;
     }

@@ -80,7 +80,9 @@ static real servo_speed(const wall_body *b, real dt)
 static grains_status move_servo(wall_body *b, real t_pose, grains_error *err)
 {
     real dt = t_pose - b->t_moved;
-    real u = dt > 0 ? servo_speed(b, dt) : 0;
+    const grains_motion *m = &b->motion;
+    int loading = m->load_after > 0 && t_pose > m->load_after; /* after consolidation */
+    real u = dt > 0 ? (loading ? m->load_speed : servo_speed(b, dt)) : 0;
     b->servo_s += u * dt;
     b->now.shift = v3_scale(b->servo_s, b->motion.axis);
     b->now.velocity = v3_scale(u, b->motion.axis);

@@ -187,6 +187,30 @@ static void print_meshes(const grains_scenario *sc, const grains_mesh *mesh)
     }
 }
 
+/* Each entry of `membranes`: its vertices, model, mass, stiffness, pressure,
+ * pins, and the period of its stiffest vertex (how small dt must be). */
+static void print_membranes(const grains_scenario *sc, const grains_sim *sim)
+{
+    static const char *const shapes[] = {"file", "cylinder", "sheet"};
+    for (int k = 0; k < sc->n_membranes; k++) {
+        const grains_scenario_membrane *e = &sc->membranes[k];
+        const grains_membrane_material *m = &e->material;
+        size_t n = grains_sim_membrane_vertices(sim, (size_t)k), pinned = 0;
+        double lightest = INFINITY;
+        grains_membrane_vertex v;
+        for (size_t i = 0; i < n; i++)
+            grains_sim_get_membrane_vertex(sim, (size_t)k, i, &v), lightest = fmin(lightest, v.mass);
+        pinned = (size_t)(e->pin_bottom >= 0) + (size_t)(e->pin_top >= 0) + (size_t)(e->pin_edges >= 0);
+        double k_spring = 0.8660254037844386 * m->E * m->d; /* Eq. 7 */
+        printf("  membrane %-2d         : %s%s%s, %zu vertices, %s; k = %.4g N/m (Eq. 7), pressure %g Pa; "
+               "lightest vertex %.3g kg: 2 pi sqrt(m / 6k) = %.3g s\n",
+               k, e->shape == GRAINS_SHAPE_FILE ? e->file : shapes[e->shape], pinned ? ", pinned to " : "",
+               pinned ? (e->shape == GRAINS_SHAPE_SHEET ? "a mesh at its rim" : "meshes at its ends") : "", n,
+               m->vertex_radius > 0 ? "MSS_particle (vertex spheres)" : "patches", k_spring, m->pressure, lightest,
+               2 * PI * sqrt(lightest / (6 * k_spring)));
+    }
+}
+
 int cli_check(int argc, char **argv)
 {
     grains_scenario sc;
@@ -212,6 +236,7 @@ int cli_check(int argc, char **argv)
     printf("  mesh                : %zu elements, %zu vertices\n", mesh ? mesh->n_elements : 0,
            mesh ? mesh->n_vertices : 0);
     print_meshes(&sc, mesh);
+    print_membranes(&sc, sim);
     /* ~430 bytes per particle measured on a dense pack (docs/benchmarks.md),
      * plus a few MB for the program itself. */
     printf("  memory estimate     : %.3g MB for %zu particles\n", (double)n_max * 430e-6 + 3, n_max);

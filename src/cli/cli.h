@@ -33,6 +33,17 @@ grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags
 /* Builds a ready simulation from a finished scenario: mesh, particles. */
 grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error *err);
 
+/* triaxial.csv of the scenario's `triaxial` group (nothing without one). */
+#define PI_CLI 3.14159265358979323846
+typedef struct {
+    FILE *f;
+    double gap0;  /* [L] the platens' gap where their files put them */
+    double h0;    /* [L] the gap at which loading began (until then: the latest gap) */
+} triaxial_log;
+grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
+grains_status triaxial_row(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
+void triaxial_close(triaxial_log *t);
+
 /* Progress line on stderr: simulated time, N, ETA. Silent unless enabled. */
 typedef struct {
     int enabled;

@@ -1,8 +1,10 @@
 /* From a scenario to a simulation: the mesh and initial particles, checked. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "membrane/sheet.h"
 
 void cli_report(const grains_error *err)
 {
@@ -63,6 +65,67 @@ static grains_status load_entry(const grains_scenario *sc, int k, grains_sim *si
     return s;
 }
 
+/* Membrane k's triangles: generated or read, moved to its origin; which
+ * vertices are pinned to which mesh (-1: free) in *pins. */
+static grains_status membrane_mesh(const grains_scenario *sc, int k, grains_mesh **mesh, int **pins,
+                                   grains_error *err)
+{
+    const grains_scenario_membrane *e = &sc->membranes[k];
+    size_t n_ring = 0;
+    int nx = 0, ny = 0;
+    grains_status s;
+    if (e->shape == GRAINS_SHAPE_CYLINDER) {
+        s = membrane_cylinder_mesh(mesh, &n_ring, e->radius, e->height, e->spacing, err);
+    } else if (e->shape == GRAINS_SHAPE_SHEET) {
+        nx = (int)fmin(1e6, round(e->size[0] / e->spacing) + 1);
+        ny = (int)fmin(1e6, round(e->size[1] / (e->spacing * sqrt(3.0) / 2)) + 1);
+        s = membrane_sheet_mesh(mesh, nx, ny, e->spacing, err);
+    } else {
+        s = grains_mesh_read(e->file, sc->params.R_mesh, sc->params.n_mesh_radii, mesh, err);
+    }
+    if (s != GRAINS_OK)
+        return s;
+    size_t n = (*mesh)->n_vertices;
+    if (!(*pins = malloc(n * sizeof **pins)))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane");
+    for (size_t i = 0; i < n; i++) {
+        grains_vec3 *x = &(*mesh)->vertices[i];
+        *x = (grains_vec3){x->x + e->origin.x, x->y + e->origin.y, x->z + e->origin.z};
+        size_t row = nx ? i / (size_t)nx : 0, col = nx ? i % (size_t)nx : 0;
+        int rim = nx && (row == 0 || row + 1 == (size_t)ny || col == 0 || col + 1 == (size_t)nx);
+        (*pins)[i] = n_ring && i < n_ring ? e->pin_bottom : n_ring && i >= n - n_ring ? e->pin_top
+                                                         : rim                        ? e->pin_edges
+                                                                                      : -1;
+    }
+    return GRAINS_OK;
+}
+
+/* Prefixes err's message with where the scenario gave membrane k. */
+static grains_status at_membrane(grains_status s, const grains_scenario *sc, int k, grains_error *err)
+{
+    if (s == GRAINS_OK || !err || err->file[0])
+        return s;
+    char why[sizeof err->message];
+    snprintf(why, sizeof why, "%s", err->message);
+    return grains_error_set(err, s, sc->source, sc->membranes[k].line, "membranes[%d]: %s", k, why);
+}
+
+/* Membrane k of the scenario's `membranes`, its pinned vertices with their meshes. */
+static grains_status load_membrane(const grains_scenario *sc, int k, grains_sim *sim, grains_error *err)
+{
+    grains_mesh *mesh = NULL;
+    int *pins = NULL;
+    grains_status s = membrane_mesh(sc, k, &mesh, &pins, err);
+    if (s == GRAINS_OK)
+        s = grains_sim_add_membrane(sim, mesh, &sc->membranes[k].material, err);
+    for (size_t i = 0; s == GRAINS_OK && i < mesh->n_vertices; i++)
+        if (pins[i] >= 0)
+            s = grains_sim_pin_membrane_vertex(sim, (size_t)k, i, (size_t)pins[i], err);
+    free(pins);
+    grains_mesh_destroy(mesh);
+    return at_membrane(s, sc, k, err);
+}
+
 static grains_status load_particles(const grains_scenario *sc, grains_sim *sim, grains_error *err)
 {
     if (!sc->particles[0])
@@ -89,6 +152,8 @@ grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error
     s = load_mesh(sc, sim, err);
     for (int k = 0; s == GRAINS_OK && k < sc->n_meshes; k++)
         s = load_entry(sc, k, sim, err);
+    for (int k = 0; s == GRAINS_OK && k < sc->n_membranes; k++)
+        s = load_membrane(sc, k, sim, err);
     if (s == GRAINS_OK)
         s = load_particles(sc, sim, err);
     if (s == GRAINS_OK && sc->bonds[0])

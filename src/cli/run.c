@@ -14,6 +14,8 @@ typedef struct {
     size_t n_frames;
     FILE *thermo;
     FILE *walls;       /* walls.csv, with meshes */
+    char **membrane_files; /* membrane frames, with membranes */
+    triaxial_log triaxial;
     int meshes_move;
     int quiet;
 } run_output;
@@ -77,6 +79,24 @@ static grains_status write_mesh_frame(run_output *o, const grains_sim *sim, cons
     return s;
 }
 
+/* The membranes where they are now: membranes_LABEL.vtp and membranes.pvd. */
+static grains_status write_membrane_frame(run_output *o, const grains_sim *sim, const char *label,
+                                          grains_error *err)
+{
+    const char *dir = o->sc->output_dir;
+    char path[2 * GRAINS_PATH_MAX], name[64];
+    snprintf(name, sizeof name, "membranes%s.vtp", label);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    grains_status s = grains_vtk_write_membranes(path, sim, err);
+    if (s == GRAINS_OK && !(o->membrane_files[o->n_frames] = strdup(name)))
+        s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+    if (s == GRAINS_OK) {
+        snprintf(path, sizeof path, "%s/membranes.pvd", dir);
+        s = grains_pvd_write(path, (const char *const *)o->membrane_files, o->times, o->n_frames + 1, err);
+    }
+    return s;
+}
+
 static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_error *err)
 {
     const char *dir = o->sc->output_dir;
@@ -87,14 +107,17 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     size_t cap = (size_t)o->sc->params.N_frames + 2;
     o->files = calloc(cap, sizeof *o->files);
     o->mesh_files = calloc(cap, sizeof *o->mesh_files);
+    o->membrane_files = calloc(cap, sizeof *o->membrane_files);
     o->times = calloc(cap, sizeof *o->times);
-    if (!o->files || !o->mesh_files || !o->times)
+    if (!o->files || !o->mesh_files || !o->membrane_files || !o->times)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu frames", cap);
     snprintf(path, sizeof path, "%s/thermo.csv", dir);
     o->thermo = fopen(path, "w");
     if (!o->thermo)
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
     fputs("step,time,N,contacts,E_kin,E_rot,max_overlap", o->thermo);
+    if (grains_sim_membrane_count(sim))
+        fputs(",E_membrane", o->thermo);
     if (o->sc->params.bond_kn > 0)
         fputs(",bonds,broken", o->thermo);
     if (grains_integrator_variational(o->sc->params.integrator))
@@ -105,6 +128,8 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
         snprintf(path, sizeof path, "%s/mesh.vtp", dir);
         s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
     }
+    if (s == GRAINS_OK)
+        s = triaxial_open(&o->triaxial, o->sc, sim, err);
     return s == GRAINS_OK ? open_walls(o, sim, dir, err) : s;
 }
 
@@ -114,6 +139,10 @@ static void close_outputs(run_output *o)
         free(o->files[k]);
     for (size_t k = 0; o->mesh_files && k < o->n_frames; k++)
         free(o->mesh_files[k]);
+    for (size_t k = 0; o->membrane_files && k < o->n_frames; k++)
+        free(o->membrane_files[k]);
+    free(o->membrane_files);
+    triaxial_close(&o->triaxial);
     free(o->files);
     free(o->mesh_files);
     if (o->walls)
@@ -129,6 +158,8 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
     grains_sim_thermo(sim, &th);
     fprintf(o->thermo, "%ld,%.9g,%zu,%zu,%.9g,%.9g,%.6g", th.step, th.time, th.n_particles, th.n_contacts, th.e_kin,
             th.e_rot, th.max_overlap);
+    if (grains_sim_membrane_count(sim))
+        fprintf(o->thermo, ",%.9g", th.e_membrane);
     if (o->sc->params.bond_kn > 0)
         fprintf(o->thermo, ",%zu,%zu", th.n_bonds, th.n_broken);
     if (grains_integrator_variational(o->sc->params.integrator))
@@ -165,7 +196,11 @@ static grains_status write_frame(run_output *o, const grains_sim *sim, const cha
         }
         if (s == GRAINS_OK && o->meshes_move)
             s = write_mesh_frame(o, sim, label, err);
+        if (s == GRAINS_OK && grains_sim_membrane_count(sim))
+            s = write_membrane_frame(o, sim, label, err);
     }
+    if (s == GRAINS_OK)
+        s = triaxial_row(&o->triaxial, o->sc, sim, err);
     if (s == GRAINS_OK)
         s = write_thermo(o, sim, err);
     if (s == GRAINS_OK)
@@ -230,7 +265,9 @@ int cli_run(int argc, char **argv)
         cli_report(&err);
         return EXIT_INPUT;
     }
-    run_output o = {&sc, NULL, NULL, NULL, 0, NULL, NULL, 0, fl.quiet};
+    run_output o = {0};
+    o.sc = &sc;
+    o.quiet = fl.quiet;
     int status;
     if (open_outputs(&o, sim, &err) != GRAINS_OK) {
         cli_report(&err);

@@ -2,7 +2,8 @@
  * lines, polygons), each cell knowing the element it shows. Points and
  * segments with a radius are drawn as spheres and tubes of that radius
  * (a spherocylinder as a tube between two spheres); a parallelogram gets
- * its implied fourth corner. */
+ * its implied fourth corner. A simulation's membrane elements (body < 0)
+ * are left out: grains_vtk_write_membranes draws the membranes. */
 #ifndef GRAINS_IO_MESH_DRAWING_H
 #define GRAINS_IO_MESH_DRAWING_H
 

@@ -11,12 +11,17 @@
 #include "contact/submodels.h"
 #include "io/config_value.h"
 #include "io/scenario_materials.h"
+#include "io/scenario_membranes.h"
 #include "io/scenario_meshes.h"
 #include "io/text.h"
 
 /* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,
- * K_MESHES by io/scenario_meshes.c; given in a scenario file only. */
-typedef enum { K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL, K_MATERIALS, K_PAIRS, K_MESHES } key_kind;
+ * K_MESHES by io/scenario_meshes.c, K_MEMBRANES and K_TRIAXIAL by
+ * io/scenario_membranes.c; given in a scenario file only. */
+typedef enum {
+    K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL,
+    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL
+} key_kind;
 
 typedef struct {
     const char *name;
@@ -34,6 +39,7 @@ static const char *const integrators[] = {"euler", "verlet", "verlet_improved", 
                                            "variational_midpoint", NULL};
 /* indexed by the axis mask: bit 0 x, bit 1 y, bit 2 z */
 static const char *const periodic_axes[] = {"none", "x", "y", "xy", "z", "xz", "yz", "xyz", NULL};
+static const char *const spawn_regions[] = {"box", "cylinder", NULL};
 static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
 
 #define P(field) offsetof(grains_scenario, params.field)
@@ -45,6 +51,8 @@ static const key_info keys[] = {
     {"R_mesh", K_LIST, P(R_mesh), "L", "mesh radii, indexed by the OFF radius index (>= 0 each)", NULL, 0},
     {"s_min", K_VEC3, P(s_min), "L", "spawn box lower corner", NULL, 0},
     {"s_max", K_VEC3, P(s_max), "L", "spawn box upper corner (>= s_min)", NULL, 0},
+    {"spawn_region", K_CHOICE, P(spawn_cylinder), "-",
+     "\"box\" (s_min to s_max) or \"cylinder\" (along z, inscribed in that box)", spawn_regions, 0},
     {"rho", K_REAL, P(rho), "M/L^3", "mass density (> 0)", NULL, 0},
     {"E", K_REAL, P(E), "M/LT^2", "Young's modulus (> 0)", NULL, 0},
     {"nu", K_REAL, P(nu), "-", "Poisson's ratio, in (-1, 0.5]", NULL, 0},
@@ -128,6 +136,10 @@ static const key_info keys[] = {
     {"box_max", K_VEC3, P(box_max), "L", "upper corner of the periodic box (> box_min along periodic axes)", NULL, 0},
     {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max", NULL, 0},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL, 0},
+    {"grow_from", K_REAL, P(grow_from), "-",
+     "densify: radii start at this fraction of their size, in (0, 1], and grow linearly to it; 1 = none", NULL, 0},
+    {"grow_time", K_REAL, P(grow_time), "T", "densify: the radii reach their size at this time (> 0 with grow_from)",
+     NULL, 0},
     {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL, 0},
     {"mesh", K_STRING, S(mesh), "-",
      "one fixed mesh: OFF or STL file, \"builtin:hourglass\", or \"\" for none; default the hourglass, or none with "
@@ -136,6 +148,12 @@ static const key_info keys[] = {
     {"meshes", K_MESHES, S(meshes), "-",
      "meshes that may move: ( { file = ...; R_mesh = [...]; material = ...; motion = { type = ...; ... }; }, ... )",
      NULL, 0},
+    {"membranes", K_MEMBRANES, S(membranes), "-",
+     "membranes: ( { shape = \"cylinder\" or \"sheet\", or file = ...; spacing = ...; E = ...; pressure = ...; "
+     "pin_bottom = ...; ... }, ... )",
+     NULL, 0},
+    {"triaxial", K_TRIAXIAL, S(triaxial), "-",
+     "triaxial.csv per frame: { membrane = 0; bottom = 0; top = 1; } (the cylinder and the platens)", NULL, 0},
     {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\"", NULL, 0},
     {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL, 0},
     {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL, 0},
@@ -255,7 +273,9 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
         return 1;
     case K_MATERIALS:
     case K_PAIRS:
-    case K_MESHES: return 0; /* scenario files only */
+    case K_MESHES:
+    case K_MEMBRANES:
+    case K_TRIAXIAL: return 0; /* scenario files only */
     }
     return 0;
 }
@@ -288,6 +308,8 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_MATERIALS: return "a list of groups { rho = ...; E = ...; nu = ...; }, given in a scenario file";
     case K_PAIRS: return "a list of groups { between = [a, b]; e_n = ...; mu_s = ...; }, given in a scenario file";
     case K_MESHES: return "a list of groups { file = ...; motion = { ... }; }, given in a scenario file";
+    case K_MEMBRANES: return "a list of groups { shape = ...; spacing = ...; ... }, given in a scenario file";
+    case K_TRIAXIAL: return "a group { membrane = 0; bottom = 0; top = 1; }, given in a scenario file";
     }
     return "a value";
 }
@@ -376,7 +398,9 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
         return 1;
     case K_MATERIALS:
     case K_PAIRS:
-    case K_MESHES: break; /* read_setting reads them */
+    case K_MESHES:
+    case K_MEMBRANES:
+    case K_TRIAXIAL: break; /* read_setting reads them */
     }
     return 0;
 }
@@ -401,6 +425,10 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         st = scenario_read_pairs(&sc->params, s, path, err);
     else if (keys[k].kind == K_MESHES)
         st = scenario_read_meshes(sc, s, path, err);
+    else if (keys[k].kind == K_MEMBRANES)
+        st = scenario_read_membranes(sc, s, path, err);
+    else if (keys[k].kind == K_TRIAXIAL)
+        st = scenario_read_triaxial(sc, s, path, err);
     else if (!set_from_config(sc, &keys[k], s))
         return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
     if (st != GRAINS_OK)
@@ -410,6 +438,14 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
     return GRAINS_OK;
 }
 
+/* A group whose value is a key's (triaxial = { ... }), not a grouping of keys. */
+static int group_is_key(const config_setting_t *s)
+{
+    const char *name = config_setting_name(s);
+    int k = name ? key_index(name) : -1;
+    return k >= 0 && keys[k].kind == K_TRIAXIAL;
+}
+
 static grains_status read_root(grains_scenario *sc, const config_t *cfg, const char *path, grains_error *err)
 {
     int seen[GRAINS_SCENARIO_KEYS] = {0};
@@ -417,12 +453,12 @@ static grains_status read_root(grains_scenario *sc, const config_t *cfg, const c
     for (int a = 0; a < config_setting_length(root); a++) {
         config_setting_t *s = config_setting_get_elem(root, (unsigned)a);
         grains_status st = GRAINS_OK;
-        if (config_setting_type(s) != CONFIG_TYPE_GROUP) {
+        if (config_setting_type(s) != CONFIG_TYPE_GROUP || group_is_key(s)) {
             st = read_setting(sc, s, path, seen, err);
         } else {
             for (int b = 0; st == GRAINS_OK && b < config_setting_length(s); b++) {
                 config_setting_t *c = config_setting_get_elem(s, (unsigned)b);
-                if (config_setting_type(c) == CONFIG_TYPE_GROUP)
+                if (config_setting_type(c) == CONFIG_TYPE_GROUP && !group_is_key(c))
                     st = grains_error_set(err, GRAINS_ERR_PARSE, path, (int)config_setting_source_line(c),
                                           "group '%s' inside a group: groups nest one level only",
                                           config_setting_name(c));
@@ -488,6 +524,8 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
 {
     int dt = key_index("dt"), mu_t = key_index("mu_t");
     grains_status ms = finish_meshes(sc, err);
+    if (ms == GRAINS_OK)
+        ms = scenario_finish_membranes(sc, err);
     if (ms != GRAINS_OK)
         return ms;
     if (!sc->origin[mu_t])

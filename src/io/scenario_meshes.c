@@ -102,13 +102,14 @@ static grains_status read_motion_field(const config_setting_t *f, grains_scenari
     } reals[] = {{"omega", &m->omega},         {"amplitude", &m->amplitude}, {"frequency", &m->frequency},
                  {"phase", &m->phase},         {"force", &m->force},         {"max_speed", &m->max_speed},
                  {"gain", &m->gain},           {"travel", &m->travel},       {"stress", &ss->stress},
-                 {"area", &ss->area}};
+                 {"area", &ss->area},          {"load_after", &m->load_after}, {"load_speed", &m->load_speed}};
     for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++)
         if (strcmp(name, reals[k].name) == 0)
             return read_real(f, reals[k].dst, what, path, err);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f),
                             "%s: unknown field '%s' (known: type, velocity, axis, direction, point, omega, rpm, "
-                            "amplitude, frequency, phase, table, force, stress, area, max_speed, gain, travel)",
+                            "amplitude, frequency, phase, table, force, stress, area, max_speed, gain, travel, load_after, "
+                            "load_speed)",
                             what, name);
 }
 

@@ -202,3 +202,91 @@ grains_status grains_output_dir(const char *dir, grains_error *err)
         return grains_error_set(err, GRAINS_ERR_IO, dir, 0, "output directory is not writable: %s", strerror(errno));
     return GRAINS_OK;
 }
+
+/* Points of all membranes, membrane after membrane. */
+static size_t membrane_points(const grains_sim *sim)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < grains_sim_membrane_count(sim); k++)
+        n += grains_sim_membrane_vertices(sim, k);
+    return n;
+}
+
+static void membrane_point_data(FILE *f, const grains_sim *sim)
+{
+    grains_membrane_vertex v;
+    size_t n_m = grains_sim_membrane_count(sim);
+    fputs("<Points>\n", f);
+    array_open(f, "Float64", "position", 3);
+    for (size_t k = 0; k < n_m; k++)
+        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++)
+            grains_sim_get_membrane_vertex(sim, k, i, &v), fprintf(f, "%.10g %.10g %.10g\n", v.x.x, v.x.y, v.x.z);
+    array_close(f);
+    fputs("</Points>\n<PointData Vectors=\"velocity\">\n", f);
+    array_open(f, "Float64", "velocity", 3);
+    for (size_t k = 0; k < n_m; k++)
+        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++)
+            grains_sim_get_membrane_vertex(sim, k, i, &v), fprintf(f, "%.10g %.10g %.10g\n", v.v.x, v.v.y, v.v.z);
+    array_close(f);
+    array_open(f, "Int32", "membrane", 1);
+    for (size_t k = 0; k < n_m; k++)
+        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++)
+            fprintf(f, "%zu\n", k);
+    array_close(f);
+    fputs("</PointData>\n", f);
+}
+
+static void membrane_cell_data(FILE *f, const grains_sim *sim)
+{
+    uint32_t v[3];
+    double stretch;
+    grains_membrane_load load;
+    const grains_vec3 z = {0, 0, 1};
+    size_t n_m = grains_sim_membrane_count(sim);
+    fputs("<CellData Scalars=\"stretch\">\n", f);
+    array_open(f, "Float64", "stretch", 1);
+    for (size_t k = 0; k < n_m; k++)
+        for (size_t t = 0; t < grains_sim_membrane_triangles(sim, k); t++)
+            grains_sim_get_membrane_triangle(sim, k, t, v, &stretch), fprintf(f, "%.10g\n", stretch);
+    array_close(f);
+    array_open(f, "Float64", "pressure", 1);
+    for (size_t k = 0; k < n_m; k++) {
+        grains_sim_membrane_load(sim, k, z, z, &load);
+        for (size_t t = 0; t < grains_sim_membrane_triangles(sim, k); t++)
+            fprintf(f, "%.10g\n", load.pressure);
+    }
+    array_close(f);
+    fputs("</CellData>\n", f);
+}
+
+grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim, grains_error *err)
+{
+    atomic_file af;
+    grains_status s = atomic_open(&af, path, err);
+    if (s != GRAINS_OK)
+        return s;
+    FILE *f = af.f;
+    size_t n_m = grains_sim_membrane_count(sim), n_t = 0, first = 0;
+    uint32_t v[3];
+    double stretch;
+    for (size_t k = 0; k < n_m; k++)
+        n_t += grains_sim_membrane_triangles(sim, k);
+    piece_open(f, membrane_points(sim), 0, 0, n_t);
+    membrane_point_data(f, sim);
+    membrane_cell_data(f, sim);
+    fputs("<Polys>\n", f);
+    array_open(f, "Int64", "connectivity", 1);
+    for (size_t k = 0; k < n_m; first += grains_sim_membrane_vertices(sim, k), k++)
+        for (size_t t = 0; t < grains_sim_membrane_triangles(sim, k); t++) {
+            grains_sim_get_membrane_triangle(sim, k, t, v, &stretch);
+            fprintf(f, "%zu %zu %zu\n", first + v[0], first + v[1], first + v[2]);
+        }
+    array_close(f);
+    array_open(f, "Int64", "offsets", 1);
+    for (size_t t = 0; t < n_t; t++)
+        fprintf(f, "%zu\n", 3 * (t + 1));
+    array_close(f);
+    fputs("</Polys>\n", f);
+    piece_close(f);
+    return atomic_commit(&af, err);
+}

@@ -74,10 +74,10 @@ static void hinge_force(const membrane *m, const membrane_hinge *h, const vec3 *
 
 /* A confining pressure on one triangle, A sigma_c along the inward normal
  * (Eq. 18), a third to each vertex. */
-static void pressure_force(const membrane *m, const membrane_triangle *t, const vec3 *x, vec3 *f)
+static void pressure_force(real pressure, const membrane_triangle *t, const vec3 *x, vec3 *f)
 {
     vec3 a = x[t->v[0]], N = v3_cross(v3_sub(x[t->v[1]], a), v3_sub(x[t->v[2]], a)); /* |N| = 2 A, outwards */
-    vec3 share = v3_scale(-m->mat.pressure / 6, N);
+    vec3 share = v3_scale(-pressure / 6, N);
     for (int k = 0; k < 3; k++)
         f[t->v[k]] = v3_add(f[t->v[k]], share);
 }
@@ -88,7 +88,16 @@ void membrane_set_rest_angles(membrane *m)
         m->hinges[k].sin_half_rest = membrane_hinge_state(&m->hinges[k], m->x0).sin_half;
 }
 
-void membrane_forces(const membrane *m, const vec3 *x, const vec3 *v, vec3 *f)
+real membrane_pressure_at(const membrane_material *mat, real t)
+{
+    real since = t - mat->pressure_after;
+    if (since < 0)
+        return 0;
+    return mat->pressure_ramp > 0 && since < mat->pressure_ramp ? mat->pressure * (since / mat->pressure_ramp)
+                                                                 : mat->pressure;
+}
+
+void membrane_forces(const membrane *m, const vec3 *x, const vec3 *v, real pressure, vec3 *f)
 {
     real k = membrane_spring_constant(&m->mat);
     for (size_t e = 0; e < m->n_edges; e++)
@@ -96,9 +105,9 @@ void membrane_forces(const membrane *m, const vec3 *x, const vec3 *v, vec3 *f)
     if (m->mat.k_el > 0 || m->mat.k_diss > 0)
         for (size_t h = 0; h < m->n_hinges; h++)
             hinge_force(m, &m->hinges[h], x, v, f);
-    if (m->mat.pressure != 0)
+    if (pressure != 0)
         for (size_t t = 0; t < m->n_triangles; t++)
-            pressure_force(m, &m->triangles[t], x, f);
+            pressure_force(pressure, &m->triangles[t], x, f);
 }
 
 double membrane_stretch_energy(const membrane *m, const vec3 *x)

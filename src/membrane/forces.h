@@ -32,8 +32,13 @@ hinge_state membrane_hinge_state(const membrane_hinge *h, const vec3 *x);
 /* Each hinge's rest angle from the rest positions x0. */
 void membrane_set_rest_angles(membrane *m);
 
-/* Adds to f every vertex's force at positions x and velocities v. */
-void membrane_forces(const membrane *m, const vec3 *x, const vec3 *v, vec3 *f);
+/* The confining pressure at time t: none before mat->pressure_after, then
+ * mat->pressure, reached linearly over mat->pressure_ramp. */
+real membrane_pressure_at(const membrane_material *mat, real t);
+
+/* Adds to f every vertex's force at positions x and velocities v, under
+ * `pressure` (Eq. 18; membrane_pressure_at). */
+void membrane_forces(const membrane *m, const vec3 *x, const vec3 *v, real pressure, vec3 *f);
 
 /* The springs' elastic energy sum k (rho - rho0)^2 / 2 (Eq. 6). */
 double membrane_stretch_energy(const membrane *m, const vec3 *x);

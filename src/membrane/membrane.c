@@ -28,9 +28,9 @@ static grains_status check_material(const membrane_material *m, const char *wher
     if (!(m->E > 0) || !(m->d > 0) || !(m->rho > 0))
         return grains_error_set(err, GRAINS_ERR_RANGE, where, 0,
                                 "membrane: E = %g, d = %g and rho = %g must be > 0", m->E, m->d, m->rho);
-    const real rest[] = {m->gamma, m->k_el, m->k_diss, m->vertex_radius};
-    const char *names[] = {"gamma", "k_el", "k_diss", "vertex_radius"};
-    for (int k = 0; k < 4; k++)
+    const real rest[] = {m->gamma, m->k_el, m->k_diss, m->vertex_radius, m->pressure_after, m->pressure_ramp};
+    const char *names[] = {"gamma", "k_el", "k_diss", "vertex_radius", "pressure_after", "pressure_ramp"};
+    for (int k = 0; k < 6; k++)
         if (!(rest[k] >= 0) || !isfinite(rest[k]))
             return grains_error_set(err, GRAINS_ERR_RANGE, where, 0, "membrane: %s = %g must be >= 0", names[k],
                                     rest[k]);

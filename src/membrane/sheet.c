@@ -50,12 +50,13 @@ grains_status membrane_cylinder_mesh(grains_mesh **out, size_t *n_ring, real Rc,
                                 "membrane cylinder: radius %g, height %g, spacing %g: all must be > 0, and at most "
                                 "1e6 vertices around or along", Rc, H, s);
     int n = (int)fmax(3, round(2 * PI * Rc / s)), rings = (int)fmax(2, round(H / h) + 1);
+    real dz = H / (rings - 1); /* the last ring at H exactly, where a platen meets it */
     grains_mesh *m;
     grains_status st = grains_mesh_create(&m, err);
     for (int r = 0; st == GRAINS_OK && r < rings; r++)
         for (int c = 0; st == GRAINS_OK && c < n; c++) {
             real phi = 2 * PI * (c + (r % 2 ? 0.5 : 0)) / n;
-            st = grains_mesh_add_vertex(m, (grains_vec3){Rc * cos(phi), Rc * sin(phi), r * h}, err);
+            st = grains_mesh_add_vertex(m, (grains_vec3){Rc * cos(phi), Rc * sin(phi), r * dz}, err);
         }
     for (int r = 0; st == GRAINS_OK && r + 1 < rings; r++)
         for (int c = 0; st == GRAINS_OK && c < n; c++) {

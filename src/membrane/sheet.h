@@ -10,9 +10,9 @@
  * counter-clockwise seen from +z (the outside). */
 grains_status membrane_sheet_mesh(grains_mesh **out, int nx, int ny, real s, grains_error *err);
 
-/* The side of a cylinder about the z axis, radius Rc, from z = 0 to about
- * H: rings of n = round(2 pi Rc / s) vertices (at least 3) spaced
- * s sqrt(3)/2 apart along z (at least 2 rings), every other ring turned by
+/* The side of a cylinder about the z axis, radius Rc, from z = 0 to H:
+ * rings of n = round(2 pi Rc / s) vertices (at least 3) about
+ * s sqrt(3)/2 apart along z (at least 2 rings, the last at H), every other ring turned by
  * half a step; triangles counter-clockwise seen from outside (normals point
  * away from the axis). The ends are open: ring 0 holds vertices [0, n),
  * the last ring the last n; *n_ring is n. */

@@ -84,12 +84,13 @@ void sim_membranes_free(sim_membranes *ms)
     memset(ms, 0, sizeof *ms);
 }
 
-long sim_membranes_forces(sim_membranes *ms)
+long sim_membranes_forces(sim_membranes *ms, real t)
 {
     memset(ms->f, 0, ms->n_vertices * sizeof *ms->f);
     for (size_t k = 0; k < ms->n; k++) {
         size_t o = ms->first[k];
-        membrane_forces(&ms->list[k], ms->x + o, ms->v + o, ms->f + o);
+        const membrane *m = &ms->list[k];
+        membrane_forces(m, ms->x + o, ms->v + o, membrane_pressure_at(&m->mat, t), ms->f + o);
     }
     for (size_t i = 0; i < ms->n_vertices; i++)
         if (!v3_isfinite(ms->f[i]))

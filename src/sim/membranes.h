@@ -39,9 +39,10 @@ static inline uint32_t sim_membranes_vertex(const sim_membranes *ms, int k, uint
 }
 void sim_membranes_free(sim_membranes *ms);
 
-/* Every vertex's force from its membrane (springs, hinges, pressure) in f,
- * membrane by membrane; the lowest vertex whose force is not finite, or -1. */
-long sim_membranes_forces(sim_membranes *ms);
+/* Every vertex's force from its membrane (springs, hinges, pressure at time
+ * t) in f, membrane by membrane; the lowest vertex whose force is not
+ * finite, or -1. */
+long sim_membranes_forces(sim_membranes *ms, real t);
 
 /* Pins vertex `at` (of all membranes' vertices) to body `wall` where it is now. */
 void sim_membranes_pin(sim_membranes *ms, size_t at, const walls *wl, int wall);

@@ -36,6 +36,26 @@ grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
+double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 axis)
+{
+    size_t lo = sim->mb.first[k], hi = lo + sim->mb.list[k].n_vertices;
+    double push = 0;
+    for (size_t b = 0; sim->patch_logs && b < sim->grid.n_blocks; b++) {
+        const patch_log *log = &sim->patch_logs[b];
+        for (uint32_t r = 0; r < log->n; r++) {
+            uint32_t v = log->rec[r].vertex;
+            if (v < lo || v >= hi)
+                continue;
+            vec3 d = v3_sub(sim->mb.x[v], point);
+            d = v3_axpy(d, -v3_dot(d, axis), axis);
+            real len = v3_norm(d);
+            if (len > 0)
+                push += v3_dot(log->rec[r].f, d) / len;
+        }
+    }
+    return push;
+}
+
 void sim_gather_patch_logs(grains_sim *sim)
 {
     for (size_t b = 0; b < sim->grid.n_blocks; b++) {

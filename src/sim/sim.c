@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "membrane/forces.h"
 #include "sim/sim_internal.h"
 
 #ifdef _OPENMP
@@ -276,6 +277,38 @@ void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, g
     *out = (grains_membrane_vertex){sim->mb.x[at], sim->mb.v[at], 1 / sim->mb.inv_mass[at]};
 }
 
+size_t grains_sim_membrane_triangles(const grains_sim *sim, size_t k) { return sim->mb.list[k].n_triangles; }
+
+/* Twice the area of triangle t of membrane k at positions x. */
+static real twice_area(const membrane *m, const vec3 *x, size_t t)
+{
+    const uint32_t *v = m->triangles[t].v;
+    return v3_norm(v3_cross(v3_sub(x[v[1]], x[v[0]]), v3_sub(x[v[2]], x[v[0]])));
+}
+
+void grains_sim_get_membrane_triangle(const grains_sim *sim, size_t k, size_t t, uint32_t v[3], double *stretch)
+{
+    const membrane *m = &sim->mb.list[k];
+    memcpy(v, m->triangles[t].v, 3 * sizeof *v);
+    *stretch = twice_area(m, sim->mb.x + sim->mb.first[k], t) / twice_area(m, m->x0, t);
+}
+
+void grains_sim_membrane_load(const grains_sim *sim, size_t k, grains_vec3 point, grains_vec3 axis,
+                              grains_membrane_load *out)
+{
+    const membrane *m = &sim->mb.list[k];
+    const vec3 *x = sim->mb.x + sim->mb.first[k];
+    vec3 a = v3_scale(1 / v3_norm(axis), axis);
+    *out = (grains_membrane_load){0, 0, 0, membrane_pressure_at(&m->mat, grains_sim_time(sim))};
+    for (size_t t = 0; t < m->n_triangles; t++)
+        out->area += 0.5 * twice_area(m, x, t);
+    for (size_t i = 0; i < m->n_vertices; i++) {
+        vec3 r = v3_sub(x[i], point);
+        out->mean_radius += v3_norm(v3_axpy(r, -v3_dot(r, a), a)) / (double)m->n_vertices;
+    }
+    out->radial_push = sim_patch_logs_radial(sim, k, point, a);
+}
+
 /* Vertex i of membrane k exists; else a RANGE error. */
 static grains_status membrane_vertex_exists(const grains_sim *sim, size_t k, size_t i, grains_error *err)
 {
@@ -378,6 +411,7 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     size_t i = sim->pt.n++;
     sim->pt.slot[i] = (uint32_t)i; /* a new particle's id is its number, stored last */
     grains_sim_set_particle(sim, i, p);
+    sim->pt.R[i] *= sim_grow_scale(&sim->p, grains_sim_time(sim)); /* growing: at the scale of now */
     sim->pt.f[i] = sim->pt.t[i] = v3(0, 0, 0);
     sim->need_rebuild = 1;
     return GRAINS_OK;

@@ -155,6 +155,16 @@ grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *
 /* Room in each block's patch log for its particles' listed patches. */
 grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err);
 
+/* The grains' push on membrane k's vertices in the patch logs (the last
+ * step's), each along its vertex's outward direction from the axis through
+ * point along the unit axis. */
+double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 axis);
+
+/* Growing radii (sim/grow.c): the scale of the radii at time t, and every
+ * radius grown from t_old to t_new (the growth counted in the skin budget). */
+real sim_grow_scale(const grains_params *p, real t);
+void sim_grow(grains_sim *sim, real t_old, real t_new);
+
 /* The patch logs' forces onto the membranes' vertices, blocks in order. */
 void sim_gather_patch_logs(grains_sim *sim);
 

@@ -47,17 +47,31 @@ static int touches_mesh(const grains_mesh *mesh, vec3 x, real R)
     return 0;
 }
 
+/* Whether a sphere at x of radius R leaves the cylinder along z inscribed
+ * in the spawn box (its cross-section the ellipse in the box's x-y face). */
+static int outside_cylinder(const grains_params *p, vec3 x, real R)
+{
+    real ax = (p->s_max.x - p->s_min.x) / 2 - R, ay = (p->s_max.y - p->s_min.y) / 2 - R;
+    if (!(ax > 0 && ay > 0))
+        return 1;
+    real u = (x.x - (p->s_min.x + p->s_max.x) / 2) / ax, w = (x.y - (p->s_min.y + p->s_max.y) / 2) / ay;
+    return u * u + w * w > 1;
+}
+
 grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
 {
     const grains_params *p = &sim->p;
     *added = 0;
     for (long a = 0; a < p->N_spawn && (long)sim->pt.n < p->N_max; a++) {
         real R = p->R_min + sim->spawn_u * (p->R_max - p->R_min);
+        real R_now = R * sim_grow_scale(p, grains_sim_time(sim)); /* grains_sim_add_particle scales it so */
         vec3 x;
         x.x = p->s_min.x + rng_uniform(&sim->rng) * (p->s_max.x - p->s_min.x);
         x.y = p->s_min.y + rng_uniform(&sim->rng) * (p->s_max.y - p->s_min.y);
         x.z = p->s_min.z + rng_uniform(&sim->rng) * (p->s_max.z - p->s_min.z);
-        if (touches_particle(sim, x, R) || touches_mesh(sim->mesh, x, R))
+        if (p->spawn_cylinder && outside_cylinder(p, x, R_now))
+            continue; /* the radius carries over */
+        if (touches_particle(sim, x, R_now) || touches_mesh(sim->mesh, x, R_now))
             continue; /* the radius carries over */
         grains_particle np = {x, p->v0, p->w0, {1, 0, 0, 0}, R, p->spawn_material};
         grains_status s = grains_sim_add_particle(sim, &np, err);

@@ -158,7 +158,8 @@ static void pin_vertices(grains_sim *sim)
  * non-finite one stops the step there. */
 static grains_status membrane_forces(grains_sim *sim, grains_error *err)
 {
-    long bad = sim->mb.n_vertices ? sim_membranes_forces(&sim->mb) : -1;
+    /* at the time of the positions the begin has moved them to */
+    long bad = sim->mb.n_vertices ? sim_membranes_forces(&sim->mb, grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt) : -1;
     if (bad < 0)
         return GRAINS_OK;
     return grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0,
@@ -248,7 +249,9 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
         return s;
     if ((s = in->advance ? implicit_advance(sim, err) : explicit_advance(sim, err)) != GRAINS_OK)
         return s;
+    real t_old = grains_sim_time(sim);
     sim->step++;
+    sim_grow(sim, t_old, grains_sim_time(sim));
     return GRAINS_OK;
 }
 
