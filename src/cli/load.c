@@ -28,15 +28,16 @@ static grains_status load_mesh(const grains_scenario *sc, grains_sim *sim, grain
     return s;
 }
 
-/* Prefixes err's message with where the scenario gave the mesh entry, when
- * the message names no file of its own. */
-static grains_status at_entry(grains_status s, const grains_scenario *sc, int k, grains_error *err)
+/* Prefixes err's message with where the scenario gave entry k of `list`
+ * (at `line`), when the message names no file of its own. */
+static grains_status at_entry(grains_status s, const grains_scenario *sc, const char *list, int k, int line,
+                              grains_error *err)
 {
     if (s == GRAINS_OK || !err || err->file[0])
         return s;
     char why[sizeof err->message];
     snprintf(why, sizeof why, "%s", err->message);
-    return grains_error_set(err, s, sc->source, sc->meshes[k].line, "meshes[%d]: %s", k, why);
+    return grains_error_set(err, s, sc->source, line, "%s[%d]: %s", list, k, why);
 }
 
 /* Mesh k of the scenario's `meshes`: its file with its radii, its material,
@@ -59,7 +60,7 @@ static grains_status load_entry(const grains_scenario *sc, int k, grains_sim *si
         if (mesh->elements[el].material == GRAINS_MESH_MATERIAL_DEFAULT)
             mesh->elements[el].material = e->material;
     if (s == GRAINS_OK)
-        s = at_entry(grains_sim_add_mesh(sim, mesh, &motion, err), sc, k, err);
+        s = at_entry(grains_sim_add_mesh(sim, mesh, &motion, err), sc, "meshes", k, e->line, err);
     free(rows);
     grains_mesh_destroy(mesh);
     return s;
@@ -100,16 +101,6 @@ static grains_status membrane_mesh(const grains_scenario *sc, int k, grains_mesh
     return GRAINS_OK;
 }
 
-/* Prefixes err's message with where the scenario gave membrane k. */
-static grains_status at_membrane(grains_status s, const grains_scenario *sc, int k, grains_error *err)
-{
-    if (s == GRAINS_OK || !err || err->file[0])
-        return s;
-    char why[sizeof err->message];
-    snprintf(why, sizeof why, "%s", err->message);
-    return grains_error_set(err, s, sc->source, sc->membranes[k].line, "membranes[%d]: %s", k, why);
-}
-
 /* Membrane k of the scenario's `membranes`, its pinned vertices with their meshes. */
 static grains_status load_membrane(const grains_scenario *sc, int k, grains_sim *sim, grains_error *err)
 {
@@ -123,7 +114,7 @@ static grains_status load_membrane(const grains_scenario *sc, int k, grains_sim 
             s = grains_sim_pin_membrane_vertex(sim, (size_t)k, i, (size_t)pins[i], err);
     free(pins);
     grains_mesh_destroy(mesh);
-    return at_membrane(s, sc, k, err);
+    return at_entry(s, sc, "membranes", k, sc->membranes[k].line, err);
 }
 
 static grains_status load_particles(const grains_scenario *sc, grains_sim *sim, grains_error *err)
