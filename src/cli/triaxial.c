@@ -36,31 +36,26 @@ grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const gr
     return GRAINS_OK;
 }
 
-/* The platens' gap now, and whether the top one has begun to load. */
-static double platen_gap(const triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, int *loading)
+/* Whether the top platen has begun to load. */
+static int loading(const grains_scenario *sc, const grains_sim *sim)
 {
-    grains_wall top, bottom;
-    grains_sim_get_wall(sim, (size_t)sc->triaxial.top, &top);
-    grains_sim_get_wall(sim, (size_t)sc->triaxial.bottom, &bottom);
     const grains_motion *m = &sc->meshes[sc->triaxial.top].motion;
-    *loading = m->type == GRAINS_MOTION_SERVO && m->load_after > 0 && grains_sim_time(sim) > m->load_after;
-    return t->gap0 + top.shift.z - bottom.shift.z;
+    return m->type == GRAINS_MOTION_SERVO && m->load_after > 0 && grains_sim_time(sim) > m->load_after;
 }
 
 grains_status triaxial_row(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, grains_error *err)
 {
     if (!t->f)
         return GRAINS_OK;
-    int loading;
-    double h = platen_gap(t, sc, sim, &loading);
-    if (!loading) /* the strain counts from the gap at which loading begins */
+    grains_wall top, bottom;
+    grains_sim_get_wall(sim, (size_t)sc->triaxial.top, &top);
+    grains_sim_get_wall(sim, (size_t)sc->triaxial.bottom, &bottom);
+    double h = t->gap0 + top.shift.z - bottom.shift.z;
+    if (!loading(sc, sim)) /* the strain counts from the gap at which loading begins */
         t->h0 = h;
     grains_membrane_load load;
     const grains_scenario_membrane *e = &sc->membranes[sc->triaxial.membrane];
     grains_sim_membrane_load(sim, (size_t)sc->triaxial.membrane, e->origin, (grains_vec3){0, 0, 1}, &load);
-    grains_wall top, bottom;
-    grains_sim_get_wall(sim, (size_t)sc->triaxial.top, &top);
-    grains_sim_get_wall(sim, (size_t)sc->triaxial.bottom, &bottom);
     double area = PI_CLI * load.mean_radius * load.mean_radius;
     double sigma_c = load.radial_push / load.area, sigma_p = (top.force.z - bottom.force.z) / 2 / area;
     fprintf(t->f, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", grains_sim_time(sim), log(t->h0 / h), sigma_c,
