@@ -211,6 +211,19 @@ sed 's#shape = "cylinder"; radius = 0.01; height = 0.03; spacing = 0.004; pin_bo
     "$T/cell.cfg" | grep -v '^triaxial' > "$T/fin.cfg"
 expect 2 'fin.cfg:1[0-9]: membranes\[0\]: .*edge .* (three|3|more than two)' "$G" check "$T/fin.cfg"
 
+# --- the friction test: a sphere dragged across a held membrane, friction.csv, its errors ---
+(cd "$SRC" && "$G" run examples/membrane_friction.cfg -o "$T/fr" --set N_frames=50 --quiet) && ok || bad "friction example"
+head -1 "$T/fr/friction.csv" | grep -q '^x,fx,fz,z$' && ok || bad "friction.csv header: $(head -1 "$T/fr/friction.csv")"
+[ "$(wc -l < "$T/fr/friction.csv")" -eq 52 ] && ok || bad "friction.csv: a row per frame (51 + header)"
+tail -1 "$T/fr/friction.csv" | awk -F, '{ exit !($1 > 0.0044 && $2 < 0 && $3 > 0 && $4 < 0.007) }' && ok \
+    || bad "friction.csv: dragged, held back, pushed up, settled: $(tail -1 "$T/fr/friction.csv")"
+sed 's/velocity = \[0.05, 0.0, 0.0\]/velocity = [0.05, 0.0, 0.01]/' "$SRC/examples/membrane_friction.cfg" > "$T/fr_along.cfg"
+expect 2 'fr_along.cfg:5[0-9]: friction_test.velocity: must be non-zero and across the axis' "$G" check "$T/fr_along.cfg"
+sed 's/radius = 0.002; position/raduis = 0.002; position/' "$SRC/examples/membrane_friction.cfg" > "$T/fr_typo.cfg"
+expect 2 "fr_typo.cfg:5[0-9]: friction_test: unknown field 'raduis'" "$G" check "$T/fr_typo.cfg"
+sed 's/pin_all = 0;/pin_all = 3;/' "$SRC/examples/membrane_friction.cfg" > "$T/fr_pin.cfg"
+expect 2 'fr_pin.cfg:[0-9]+: pin_all = 3: no such mesh' "$G" check "$T/fr_pin.cfg"
+
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"

@@ -41,6 +41,7 @@ typedef struct {
                                           * corner; file: added to every vertex */
     int pin_bottom, pin_top;             /* cylinder: the mesh (meshes[] index) its end rings move with, or -1 */
     int pin_edges;                       /* sheet: the mesh its rim moves with, or -1 */
+    int pin_all;                         /* any shape: the mesh every vertex moves with, or -1 */
     grains_membrane_material material;
     int line;                            /* where the entry begins in the scenario file */
 } grains_scenario_membrane;
@@ -54,6 +55,20 @@ typedef struct {
     int line;
 } grains_scenario_triaxial;
 
+/* `friction_test = { radius = ...; position = [...]; velocity = [...]; axis = [...]; }`:
+ * a sphere dragged at a constant velocity across `axis`, free along it, not
+ * rotating (grains_sim_guide); friction.csv, a row per frame (docs/scenario.md,
+ * "Friction test"). */
+typedef struct {
+    int on;
+    real radius;                         /* [L] the sphere */
+    grains_vec3 position;                /* [L] where it starts */
+    grains_vec3 velocity;                /* [L/T] held, across the axis */
+    grains_vec3 axis;                    /* the direction it is free along (default z) */
+    int material;
+    int line;
+} grains_scenario_friction;
+
 typedef struct {
     grains_params params;
     grains_scenario_mesh meshes[GRAINS_SCENARIO_MESHES];
@@ -61,6 +76,7 @@ typedef struct {
     grains_scenario_membrane membranes[GRAINS_SCENARIO_MEMBRANES];
     int n_membranes;
     grains_scenario_triaxial triaxial;
+    grains_scenario_friction friction;
     char source[GRAINS_PATH_MAX];        /* scenario file, "" when none */
     char mesh[GRAINS_PATH_MAX];          /* one fixed mesh: OFF or STL file, GRAINS_BUILTIN_HOURGLASS,
                                           * or "" for none ("" by default when `meshes` is given) */

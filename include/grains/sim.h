@@ -168,6 +168,30 @@ void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *
 /* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);
 const grains_params *grains_sim_params(const grains_sim *sim);
+
+/* A guided particle: its velocity across `axis` is held at `velocity`, it
+ * moves along the unit `axis` as its forces push it, and it does not
+ * rotate (the sled of the membrane paper's friction test, Section 3.2).
+ * Whatever holds it supplies the force across the axis that cancels the
+ * contacts', gravity's and drag's there, and the torque that cancels
+ * theirs. One particle at a time; a later call replaces the guide. */
+typedef struct {
+    size_t id;              /* the particle */
+    grains_vec3 velocity;   /* [L/T] held; across the axis (velocity . axis = 0) */
+    grains_vec3 axis;       /* the one direction it is free along (normalised here) */
+} grains_guide;
+
+/* Guides particle g->id from now on: its velocity becomes g->velocity plus
+ * its own along the axis, its spin 0. A RANGE error for an id out of
+ * range, a non-finite or zero axis, a velocity not across the axis or an
+ * implicit integrator (the guide acts between an explicit step's forces
+ * and its update). */
+grains_status grains_sim_guide(grains_sim *sim, const grains_guide *g, grains_error *err);
+
+/* The contact force on the guided particle at the last step, before the
+ * guide held it (every contact, bond and membrane patch; no gravity); 0
+ * without a guide. */
+grains_vec3 grains_sim_guide_force(const grains_sim *sim);
 /* The time is the steps taken times dt. */
 double grains_sim_time(const grains_sim *sim);
 long grains_sim_steps(const grains_sim *sim);

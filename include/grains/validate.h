@@ -272,4 +272,54 @@ typedef struct {
 
 grains_status column_run(grains_contact_model model, int n, column_result *out, grains_error *err);
 
+/* The friction test of the membrane paper (Section 3.2, Fig. 6): a sphere
+ * of radius 2 mm (glass, Table 2) set down under gravity on a flat membrane
+ * of spacing 1.33 mm (latex, Table 2; pair friction mu = 1.2), every vertex
+ * held, and dragged along x at 0.05 m/s (grains_sim_guide: free along z,
+ * no rotation) by `length`; sampled every step after 2 mm. */
+typedef struct {
+    double vertex_radius;  /* [m] 0: patches; > 0: the MSS_particle model */
+    double length;         /* [m] of drag (> 2 mm) */
+    int threads;
+} mf_setup;
+
+typedef struct {
+    double mu;                      /* the pair's friction coefficient */
+    double ratio;                   /* mean fx over mu times mean fz, fx against the drag */
+    double ratio_min, ratio_max;    /* of -fx / (mu fz) over the rows in contact */
+    double fx_min, fx_max;          /* [N] */
+    double fz_mean;                 /* [N] */
+    double z_min, z_max;            /* [m] the sphere's height */
+    double x_err;                   /* [m] largest |x - x0 - v t| and off-track y */
+    double w_max;                   /* [1/s] largest |w| */
+    double off;                     /* fraction of rows without contact */
+    grains_particle last;           /* the sphere at the end */
+} mf_result;
+
+grains_status mf_run(const mf_setup *s, mf_result *out, grains_error *err);
+
+/* The triaxial test of the membrane paper (Section 3.1, case 1: radius
+ * 25 mm, height 100 mm, 1,720 grains, patches of 4 mm), shortened: grains
+ * grown from 0.7 of their size in 10 ms, the confining pressure ramped to
+ * 100 kPa over 10 ms from 5 ms, the platens' servos holding 100 kPa, then
+ * from 25 ms the platens closing at 2 x `speed`, until the strain reaches
+ * `strain`. */
+typedef struct {
+    double speed;         /* [m/s] of each platen while loading */
+    double strain;        /* the run ends at this axial strain */
+    int threads;
+} tx_setup;
+
+typedef struct {
+    double peak_sigma_d;  /* [Pa] largest sigma_d while loading (a row per ms) */
+    double peak_strain;   /* where */
+    double sigma_c;       /* [Pa] the confining stress the grains felt there */
+    double sin_phi;       /* sigma_d / (sigma_d + 2 sigma_c) there */
+    double sigma_c_start; /* [Pa] and sigma_p when loading began */
+    double sigma_p_start;
+    size_t grains;
+} tx_result;
+
+grains_status tx_run(const tx_setup *s, tx_result *out, grains_error *err);
+
 #endif

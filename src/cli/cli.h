@@ -44,6 +44,14 @@ grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const gr
 grains_status triaxial_row(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 void triaxial_close(triaxial_log *t);
 
+/* friction.csv of the scenario's `friction_test` group (nothing without one). */
+typedef struct {
+    FILE *f;
+} friction_log;
+grains_status friction_open(friction_log *l, const grains_scenario *sc, grains_error *err);
+grains_status friction_row(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
+void friction_close(friction_log *l);
+
 /* Progress line on stderr: simulated time, N, ETA. Silent unless enabled. */
 typedef struct {
     int enabled;

@@ -29,7 +29,8 @@ static grains_status load_mesh(const grains_scenario *sc, grains_sim *sim, grain
 }
 
 /* Prefixes err's message with where the scenario gave entry k of `list`
- * (at `line`), when the message names no file of its own. */
+ * (at `line`; k < 0: the group `list` itself), when the message names no
+ * file of its own. */
 static grains_status at_entry(grains_status s, const grains_scenario *sc, const char *list, int k, int line,
                               grains_error *err)
 {
@@ -37,6 +38,8 @@ static grains_status at_entry(grains_status s, const grains_scenario *sc, const 
         return s;
     char why[sizeof err->message];
     snprintf(why, sizeof why, "%s", err->message);
+    if (k < 0)
+        return grains_error_set(err, s, sc->source, line, "%s: %s", list, why);
     return grains_error_set(err, s, sc->source, line, "%s[%d]: %s", list, k, why);
 }
 
@@ -94,9 +97,11 @@ static grains_status membrane_mesh(const grains_scenario *sc, int k, grains_mesh
         *x = (grains_vec3){x->x + e->origin.x, x->y + e->origin.y, x->z + e->origin.z};
         size_t row = nx ? i / (size_t)nx : 0, col = nx ? i % (size_t)nx : 0;
         int rim = nx && (row == 0 || row + 1 == (size_t)ny || col == 0 || col + 1 == (size_t)nx);
-        (*pins)[i] = n_ring && i < n_ring ? e->pin_bottom : n_ring && i >= n - n_ring ? e->pin_top
-                                                         : rim                        ? e->pin_edges
-                                                                                      : -1;
+        (*pins)[i] = e->pin_all >= 0                 ? e->pin_all
+                     : n_ring && i < n_ring           ? e->pin_bottom
+                     : n_ring && i >= n - n_ring      ? e->pin_top
+                     : rim                            ? e->pin_edges
+                                                      : -1;
     }
     return GRAINS_OK;
 }
@@ -134,6 +139,21 @@ static grains_status load_particles(const grains_scenario *sc, grains_sim *sim, 
     return s;
 }
 
+/* The friction test's sphere, after every other particle, and its guide. */
+static grains_status load_friction_sphere(const grains_scenario *sc, grains_sim *sim, grains_error *err)
+{
+    const grains_scenario_friction *f = &sc->friction;
+    if (!f->on)
+        return GRAINS_OK;
+    grains_particle p = {f->position, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, f->radius, f->material};
+    grains_status s = grains_sim_add_particle(sim, &p, err);
+    if (s == GRAINS_OK) {
+        grains_guide g = {grains_sim_count(sim) - 1, f->velocity, f->axis};
+        s = grains_sim_guide(sim, &g, err);
+    }
+    return at_entry(s, sc, "friction_test", -1, f->line, err);
+}
+
 grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error *err)
 {
     grains_sim *sim;
@@ -147,6 +167,8 @@ grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error
         s = load_membrane(sc, k, sim, err);
     if (s == GRAINS_OK)
         s = load_particles(sc, sim, err);
+    if (s == GRAINS_OK)
+        s = load_friction_sphere(sc, sim, err);
     if (s == GRAINS_OK && sc->bonds[0])
         s = grains_bonds_read(sc->bonds, sim, err);
     if (s != GRAINS_OK) {

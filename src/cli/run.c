@@ -16,6 +16,7 @@ typedef struct {
     FILE *walls;       /* walls.csv, with meshes */
     char **membrane_files; /* membrane frames, with membranes */
     triaxial_log triaxial;
+    friction_log friction;
     int meshes_move;
     int quiet;
 } run_output;
@@ -130,6 +131,8 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     }
     if (s == GRAINS_OK)
         s = triaxial_open(&o->triaxial, o->sc, sim, err);
+    if (s == GRAINS_OK)
+        s = friction_open(&o->friction, o->sc, err);
     return s == GRAINS_OK ? open_walls(o, sim, dir, err) : s;
 }
 
@@ -143,6 +146,7 @@ static void close_outputs(run_output *o)
         free(o->membrane_files[k]);
     free(o->membrane_files);
     triaxial_close(&o->triaxial);
+    friction_close(&o->friction);
     free(o->files);
     free(o->mesh_files);
     if (o->walls)
@@ -201,6 +205,8 @@ static grains_status write_frame(run_output *o, const grains_sim *sim, const cha
     }
     if (s == GRAINS_OK)
         s = triaxial_row(&o->triaxial, o->sc, sim, err);
+    if (s == GRAINS_OK)
+        s = friction_row(&o->friction, o->sc, sim, err);
     if (s == GRAINS_OK)
         s = write_thermo(o, sim, err);
     if (s == GRAINS_OK)

@@ -263,17 +263,65 @@ static int percolation(tally *t)
     return 1;
 }
 
+/* The friction test (membrane paper Section 3.2, Fig. 6): on patches, the
+ * friction of a plane; on vertex spheres, bumps of the lattice's height. */
+static int membrane_friction(tally *t)
+{
+    mf_setup s = {0, 0.012, 0};
+    mf_result patch, particle;
+    grains_error err;
+    if (mf_run(&s, &patch, &err) != GRAINS_OK)
+        return cli_report(&err), 0;
+    s.vertex_radius = 8.33e-4;
+    if (mf_run(&s, &particle, &err) != GRAINS_OK)
+        return cli_report(&err), 0;
+    double spread = fmax(patch.ratio_max - 1, 1 - patch.ratio_min);
+    row(t, "friction test, patches: |fx / (mu F_n) - 1| while sliding", "< 0.01 (membrane paper Fig. 6: constant)",
+        spread, spread < 0.01);
+    row(t, "friction test, patches: height range / radius", "< 1e-6 (Fig. 6: constant height)",
+        (patch.z_max - patch.z_min) / 0.002, patch.z_max - patch.z_min < 2e-9);
+    row(t, "friction test, vertex spheres: height range [um]", "> 10 (Fig. 6: it oscillates)",
+        (particle.z_max - particle.z_min) * 1e6, particle.z_max - particle.z_min > 1e-5);
+    row(t, "friction test, vertex spheres: fx range / (mu F_n)", "> 0.5 (Fig. 6: it oscillates)",
+        (particle.fx_max - particle.fx_min) / (particle.mu * particle.fz_mean),
+        particle.fx_max - particle.fx_min > 0.5 * particle.mu * particle.fz_mean);
+    return 1;
+}
+
+/* The triaxial test's case 1, shortened (membrane paper Section 3.1, Fig. 5). */
+static int triaxial(tally *t, int quick)
+{
+    const char *what = "triaxial case 1 (patches), short: peak sin phi";
+    if (quick) {
+        printf("%-58s %-44s %12s  %s\n", what, "(left out: --quick)", "-", "skipped");
+        return 1;
+    }
+    tx_setup s = {0.1, 0.06, 0};
+    tx_result r;
+    grains_error err;
+    if (tx_run(&s, &r, &err) != GRAINS_OK)
+        return cli_report(&err), 0;
+    char e[64];
+    row(t, what, "0.33 to 0.47 (phi 19-28 deg, spheres mu 0.25)", r.sin_phi, r.sin_phi > 0.33 && r.sin_phi < 0.47);
+    snprintf(e, sizeof e, "> 5e4, at eps %.3f (Fig. 5: a peak)", r.peak_strain);
+    row(t, "triaxial case 1, short: peak sigma_d [Pa]", e, r.peak_sigma_d, r.peak_sigma_d > 5e4);
+    row(t, "triaxial case 1, short: sigma_c felt at the peak [Pa]", "80e3 to 100e3 (applied 1e5)", r.sigma_c,
+        r.sigma_c > 8e4 && r.sigma_c <= 1e5);
+    return 1;
+}
+
 int cli_validate(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 0) {
-        fprintf(stderr, "grains: usage: grains validate\n");
+    int quick = argc == 1 && strcmp(argv[0], "--quick") == 0;
+    if (argc > 0 && !quick) {
+        fprintf(stderr, "grains: usage: grains validate [--quick]\n");
         return EXIT_INPUT;
     }
     tally t = {0, 0};
     printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
     if (!three_particle(&t) || !restitution(&t) || !oscillator(&t) || !oblique(&t) || !bounce(&t) || !van_der_waals(&t) ||
-        !box_fill(&t) || !bonded_pair(&t) || !relaxation(&t) || !percolation(&t))
+        !box_fill(&t) || !bonded_pair(&t) || !relaxation(&t) || !percolation(&t) || !membrane_friction(&t) ||
+        !triaxial(&t, quick))
         return EXIT_INPUT;
     printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);
     return t.failed ? 1 : 0;

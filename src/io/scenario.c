@@ -10,6 +10,7 @@
 
 #include "contact/submodels.h"
 #include "io/config_value.h"
+#include "io/scenario_friction.h"
 #include "io/scenario_materials.h"
 #include "io/scenario_membranes.h"
 #include "io/scenario_meshes.h"
@@ -17,10 +18,11 @@
 
 /* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,
  * K_MESHES by io/scenario_meshes.c, K_MEMBRANES and K_TRIAXIAL by
- * io/scenario_membranes.c; given in a scenario file only. */
+ * io/scenario_membranes.c, K_FRICTION by io/scenario_friction.c; given in a
+ * scenario file only. */
 typedef enum {
     K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL,
-    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL
+    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION
 } key_kind;
 
 typedef struct {
@@ -154,6 +156,10 @@ static const key_info keys[] = {
      NULL, 0},
     {"triaxial", K_TRIAXIAL, S(triaxial), "-",
      "triaxial.csv per frame: { membrane = 0; bottom = 0; top = 1; } (the cylinder and the platens)", NULL, 0},
+    {"friction_test", K_FRICTION, S(friction), "-",
+     "a sphere dragged at a constant velocity, free along one axis, not rotating; friction.csv per frame: { radius = "
+     "...; position = [...]; velocity = [...]; axis = [0, 0, 1]; material = 0; }",
+     NULL, 0},
     {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\"", NULL, 0},
     {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL, 0},
     {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL, 0},
@@ -275,7 +281,8 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
     case K_PAIRS:
     case K_MESHES:
     case K_MEMBRANES:
-    case K_TRIAXIAL: return 0; /* scenario files only */
+    case K_TRIAXIAL:
+    case K_FRICTION: return 0; /* scenario files only */
     }
     return 0;
 }
@@ -310,6 +317,7 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_MESHES: return "a list of groups { file = ...; motion = { ... }; }, given in a scenario file";
     case K_MEMBRANES: return "a list of groups { shape = ...; spacing = ...; ... }, given in a scenario file";
     case K_TRIAXIAL: return "a group { membrane = 0; bottom = 0; top = 1; }, given in a scenario file";
+    case K_FRICTION: return "a group { radius = ...; position = [...]; velocity = [...]; }, given in a scenario file";
     }
     return "a value";
 }
@@ -400,7 +408,8 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
     case K_PAIRS:
     case K_MESHES:
     case K_MEMBRANES:
-    case K_TRIAXIAL: break; /* read_setting reads them */
+    case K_TRIAXIAL:
+    case K_FRICTION: break; /* read_setting reads them */
     }
     return 0;
 }
@@ -429,6 +438,8 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         st = scenario_read_membranes(sc, s, path, err);
     else if (keys[k].kind == K_TRIAXIAL)
         st = scenario_read_triaxial(sc, s, path, err);
+    else if (keys[k].kind == K_FRICTION)
+        st = scenario_read_friction(sc, s, path, err);
     else if (!set_from_config(sc, &keys[k], s))
         return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
     if (st != GRAINS_OK)
@@ -443,7 +454,7 @@ static int group_is_key(const config_setting_t *s)
 {
     const char *name = config_setting_name(s);
     int k = name ? key_index(name) : -1;
-    return k >= 0 && keys[k].kind == K_TRIAXIAL;
+    return k >= 0 && (keys[k].kind == K_TRIAXIAL || keys[k].kind == K_FRICTION);
 }
 
 static grains_status read_root(grains_scenario *sc, const config_t *cfg, const char *path, grains_error *err)
@@ -526,6 +537,8 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     grains_status ms = finish_meshes(sc, err);
     if (ms == GRAINS_OK)
         ms = scenario_finish_membranes(sc, err);
+    if (ms == GRAINS_OK)
+        ms = scenario_finish_friction(sc, err);
     if (ms != GRAINS_OK)
         return ms;
     if (!sc->origin[mu_t])

@@ -117,6 +117,8 @@ static grains_status read_field(const config_setting_t *s, grains_scenario_membr
         return read_index(s, -1, GRAINS_SCENARIO_MESHES, &e->pin_top, what, path, err);
     if (strcmp(name, "pin_edges") == 0)
         return read_index(s, -1, GRAINS_SCENARIO_MESHES, &e->pin_edges, what, path, err);
+    if (strcmp(name, "pin_all") == 0)
+        return read_index(s, -1, GRAINS_SCENARIO_MESHES, &e->pin_all, what, path, err);
     if (strcmp(name, "material") == 0)
         return read_index(s, 0, GRAINS_MAX_MATERIALS, &m->material, what, path, err);
     for (size_t k = 0; k < sizeof numbers / sizeof *numbers; k++)
@@ -124,7 +126,7 @@ static grains_status read_field(const config_setting_t *s, grains_scenario_membr
             return read_numbers(s, &numbers[k], what, path, err);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s),
                             "%s: unknown field '%s' (known: shape, file, radius, height, size, spacing, origin, "
-                            "pin_bottom, pin_top, pin_edges, E, thickness, density, gamma, k_el, k_diss, pressure, "
+                            "pin_bottom, pin_top, pin_edges, pin_all, E, thickness, density, gamma, k_el, k_diss, pressure, "
                             "pressure_after, pressure_ramp, vertex_radius, material)",
                             what, name);
 }
@@ -134,7 +136,7 @@ static void membrane_default(grains_scenario_membrane *e, int line)
 {
     memset(e, 0, sizeof *e);
     e->shape = -1;
-    e->pin_bottom = e->pin_top = e->pin_edges = -1;
+    e->pin_bottom = e->pin_top = e->pin_edges = e->pin_all = -1;
     e->material = (grains_membrane_material){.E = 1.25e6, .d = 3e-4, .rho = 1000};
     e->line = line;
 }
@@ -232,9 +234,9 @@ grains_status scenario_finish_membranes(const grains_scenario *sc, grains_error 
     grains_status s = GRAINS_OK;
     for (int k = 0; s == GRAINS_OK && k < sc->n_membranes; k++) {
         const grains_scenario_membrane *e = &sc->membranes[k];
-        const int pins[] = {e->pin_bottom, e->pin_top, e->pin_edges};
-        const char *names[] = {"pin_bottom", "pin_top", "pin_edges"};
-        for (int p = 0; s == GRAINS_OK && p < 3; p++)
+        const int pins[] = {e->pin_bottom, e->pin_top, e->pin_edges, e->pin_all};
+        const char *names[] = {"pin_bottom", "pin_top", "pin_edges", "pin_all"};
+        for (int p = 0; s == GRAINS_OK && p < 4; p++)
             s = mesh_exists(sc, pins[p], names[p], e->line, err);
         if (s == GRAINS_OK && e->material.material >= sc->params.n_materials)
             s = grains_error_set(err, GRAINS_ERR_RANGE, sc->source, e->line,

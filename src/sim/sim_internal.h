@@ -102,6 +102,14 @@ typedef struct {
     uint32_t n;
 } patch_log;
 
+/* The guided particle (grains_sim_guide, sim/guide.c). */
+typedef struct {
+    int on;
+    uint32_t id;
+    vec3 velocity, axis;
+    vec3 f_contact;  /* its contact force at the last step, before the guide */
+} sim_guide;
+
 struct grains_sim {
     grains_params p;
     const integrator *integrator; /* the row of p.integrator (integrate/integrator.h) */
@@ -113,6 +121,7 @@ struct grains_sim {
     grains_mesh *mesh;          /* every mesh's vertices (where they are now) and elements, or NULL */
     walls wl;                   /* the meshes as bodies: motion, force and torque */
     sim_membranes mb;           /* the membranes and their vertices */
+    sim_guide guide;            /* a particle whose motion is held across an axis */
     patch_log *patch_logs;      /* per cell block */
     patch_record *patch_records;
     size_t patch_logs_cap, patch_records_cap;
@@ -164,6 +173,12 @@ double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 a
  * radius grown from t_old to t_new (the growth counted in the skin budget). */
 real sim_grow_scale(const grains_params *p, real t);
 void sim_grow(grains_sim *sim, real t_old, real t_new);
+
+/* The guided particle held (sim/guide.c): its contact force noted, then
+ * its force across the axis and its torque replaced by what keeps its
+ * velocity there and its spin as they are. Between the forces and an
+ * explicit row's update, on one thread. */
+void sim_guide_hold(grains_sim *sim);
 
 /* The patch logs' forces onto the membranes' vertices, blocks in order. */
 void sim_gather_patch_logs(grains_sim *sim);

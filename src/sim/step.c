@@ -88,6 +88,10 @@ static void forces_and_motion_team(grains_sim *sim)
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
     if (sim_stable(sim, &total)) {
+        if (sim->guide.on) {
+#pragma omp single
+            sim_guide_hold(sim); /* its barrier: the update sees the held force */
+        }
         integrate_view view = {&sim->pt, &sim->p, sim->motion};
         sim->integrator->update(&view, &sim->v2_thread[tid]);
     }
