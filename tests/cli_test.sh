@@ -217,6 +217,10 @@ head -1 "$T/fr/friction.csv" | grep -q '^x,fx,fz,z$' && ok || bad "friction.csv 
 [ "$(wc -l < "$T/fr/friction.csv")" -eq 52 ] && ok || bad "friction.csv: a row per frame (51 + header)"
 tail -1 "$T/fr/friction.csv" | awk -F, '{ exit !($1 > 0.0044 && $2 < 0 && $3 > 0 && $4 < 0.007) }' && ok \
     || bad "friction.csv: dragged, held back, pushed up, settled: $(tail -1 "$T/fr/friction.csv")"
+(cd "$SRC" && "$G" run examples/membrane_friction.cfg -o "$T/fr2" --set N_frames=50 --set N_max=3 --set N_spawn=3 \
+    --set s_min=0.012,0.002,0.009 --set s_max=0.018,0.01,0.012 --quiet) && ok || bad "friction example with spawning"
+tail -1 "$T/fr2/friction.csv" | awk -F, '{ exit !($1 > 0.0044 && $1 < 0.0046 && $3 > 0) }' && ok \
+    || bad "friction.csv follows the dragged sphere, not a spawned grain: $(tail -1 "$T/fr2/friction.csv")"
 sed 's/velocity = \[0.05, 0.0, 0.0\]/velocity = [0.05, 0.0, 0.01]/' "$SRC/examples/membrane_friction.cfg" > "$T/fr_along.cfg"
 expect 2 'fr_along.cfg:5[0-9]: friction_test.velocity: must be non-zero and across the axis' "$G" check "$T/fr_along.cfg"
 sed 's/radius = 0.002; position/raduis = 0.002; position/' "$SRC/examples/membrane_friction.cfg" > "$T/fr_typo.cfg"

@@ -47,8 +47,9 @@ void triaxial_close(triaxial_log *t);
 /* friction.csv of the scenario's `friction_test` group (nothing without one). */
 typedef struct {
     FILE *f;
+    size_t id;  /* the sphere: the last particle when the run starts (spawned ones come after) */
 } friction_log;
-grains_status friction_open(friction_log *l, const grains_scenario *sc, grains_error *err);
+grains_status friction_open(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 grains_status friction_row(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 void friction_close(friction_log *l);
 

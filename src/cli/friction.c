@@ -6,11 +6,12 @@
 
 #include "cli/cli.h"
 
-grains_status friction_open(friction_log *l, const grains_scenario *sc, grains_error *err)
+grains_status friction_open(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err)
 {
     l->f = NULL;
     if (!sc->friction.on)
         return GRAINS_OK;
+    l->id = grains_sim_count(sim) - 1; /* cli_load adds it last */
     char path[2 * GRAINS_PATH_MAX];
     snprintf(path, sizeof path, "%s/friction.csv", sc->output_dir);
     if (!(l->f = fopen(path, "w")))
@@ -33,7 +34,7 @@ grains_status friction_row(friction_log *l, const grains_scenario *sc, const gra
         return GRAINS_OK;
     grains_vec3 along = unit(sc->friction.velocity), up = unit(sc->friction.axis);
     grains_particle p;
-    grains_sim_get_particle(sim, grains_sim_count(sim) - 1, &p); /* the sphere: the last added */
+    grains_sim_get_particle(sim, l->id, &p);
     grains_vec3 f = grains_sim_guide_force(sim);
     fprintf(l->f, "%.9g,%.9g,%.9g,%.9g\n", dot(p.x, along), dot(f, along), dot(f, up), dot(p.x, up));
     if (fflush(l->f) != 0)

@@ -132,7 +132,7 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     if (s == GRAINS_OK)
         s = triaxial_open(&o->triaxial, o->sc, sim, err);
     if (s == GRAINS_OK)
-        s = friction_open(&o->friction, o->sc, err);
+        s = friction_open(&o->friction, o->sc, sim, err);
     return s == GRAINS_OK ? open_walls(o, sim, dir, err) : s;
 }
 
