@@ -11,7 +11,8 @@
  *   both oscillate;
  * - the same bits on 1 and 2 threads;
  * - a guide that cannot be kept is refused: a velocity along the axis, a
- *   zero axis, a particle that does not exist, an implicit integrator. */
+ *   zero axis, a particle that does not exist, an implicit integrator; and
+ *   relaxation of a run with a guided particle. */
 #include <float.h>
 #include <math.h>
 
@@ -142,6 +143,10 @@ static void refuses(test_ctx *t)
     for (int k = 0; k < 4; k++)
         CHECK(t, grains_sim_guide(sim, &bad[k], &err) == GRAINS_ERR_RANGE, "%s is refused (%s)", what[k],
               err.message);
+    grains_relax_result rr;
+    CHECK(t, grains_sim_guide(sim, &(grains_guide){0, {SPEED, 0, 0}, {0, 0, 1}}, &err) == GRAINS_OK &&
+                 grains_sim_relax(sim, 1e-3, 10, &rr, &err) == GRAINS_ERR_RANGE,
+          "relaxation, which would stop the guided particle, is refused (%s)", err.message);
     grains_sim_destroy(sim);
     p.integrator = GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT;
     p.mu_s = 0; /* its only condition */

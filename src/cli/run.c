@@ -63,37 +63,29 @@ static grains_status write_walls(run_output *o, const grains_sim *sim, grains_er
     return GRAINS_OK;
 }
 
-/* The meshes where they are now: mesh_LABEL.vtp and mesh.pvd. */
-static grains_status write_mesh_frame(run_output *o, const grains_sim *sim, const char *label, grains_error *err)
+typedef grains_status (*frame_writer)(const char *path, const grains_sim *sim, grains_error *err);
+
+static grains_status write_mesh_file(const char *path, const grains_sim *sim, grains_error *err)
 {
-    const char *dir = o->sc->output_dir;
-    char path[2 * GRAINS_PATH_MAX], name[64];
-    snprintf(name, sizeof name, "mesh%s.vtp", label);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    grains_status s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
-    if (s == GRAINS_OK && !(o->mesh_files[o->n_frames] = strdup(name)))
-        s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
-    if (s == GRAINS_OK) {
-        snprintf(path, sizeof path, "%s/mesh.pvd", dir);
-        s = grains_pvd_write(path, (const char *const *)o->mesh_files, o->times, o->n_frames + 1, err);
-    }
-    return s;
+    return grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
 }
 
-/* The membranes where they are now: membranes_LABEL.vtp and membranes.pvd. */
-static grains_status write_membrane_frame(run_output *o, const grains_sim *sim, const char *label,
-                                          grains_error *err)
+/* One frame of a series beside the particles' (the meshes where they are
+ * now, the membranes): STEM_LABEL.vtp, its name kept in `files`, and
+ * STEM.pvd over them all. */
+static grains_status write_series_frame(run_output *o, const grains_sim *sim, const char *label, const char *stem,
+                                        frame_writer write, char **files, grains_error *err)
 {
     const char *dir = o->sc->output_dir;
     char path[2 * GRAINS_PATH_MAX], name[64];
-    snprintf(name, sizeof name, "membranes%s.vtp", label);
+    snprintf(name, sizeof name, "%s%s.vtp", stem, label);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    grains_status s = grains_vtk_write_membranes(path, sim, err);
-    if (s == GRAINS_OK && !(o->membrane_files[o->n_frames] = strdup(name)))
+    grains_status s = write(path, sim, err);
+    if (s == GRAINS_OK && !(files[o->n_frames] = strdup(name)))
         s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
     if (s == GRAINS_OK) {
-        snprintf(path, sizeof path, "%s/membranes.pvd", dir);
-        s = grains_pvd_write(path, (const char *const *)o->membrane_files, o->times, o->n_frames + 1, err);
+        snprintf(path, sizeof path, "%s/%s.pvd", dir, stem);
+        s = grains_pvd_write(path, (const char *const *)files, o->times, o->n_frames + 1, err);
     }
     return s;
 }
@@ -199,9 +191,10 @@ static grains_status write_frame(run_output *o, const grains_sim *sim, const cha
             s = grains_pvd_write(path, (const char *const *)o->files, o->times, o->n_frames + 1, err);
         }
         if (s == GRAINS_OK && o->meshes_move)
-            s = write_mesh_frame(o, sim, label, err);
+            s = write_series_frame(o, sim, label, "mesh", write_mesh_file, o->mesh_files, err);
         if (s == GRAINS_OK && grains_sim_membrane_count(sim))
-            s = write_membrane_frame(o, sim, label, err);
+            s = write_series_frame(o, sim, label, "membranes", grains_vtk_write_membranes, o->membrane_files,
+                                   err);
     }
     if (s == GRAINS_OK)
         s = triaxial_row(&o->triaxial, o->sc, sim, err);
