@@ -3,7 +3,7 @@
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev python3
+DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev python3
 # The peer code the tests compare with (tests/peers/); without it those tests are skipped.
 PEER_PACKAGES = lammps
 

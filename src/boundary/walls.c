@@ -199,3 +199,71 @@ void walls_clear(walls *w)
     free(w->block_sum);
     memset(w, 0, sizeof *w);
 }
+
+static void put_pose(bytes_out *o, const motion_state *m)
+{
+    bytes_put_reals(o, (const real *)&m->shift, 3);
+    bytes_put_real(o, m->angle);
+    bytes_put_reals(o, (const real *)&m->velocity, 3);
+    bytes_put_real(o, m->omega);
+}
+
+static void get_pose(bytes_in *in, motion_state *m)
+{
+    bytes_get_reals(in, (real *)&m->shift, 3);
+    m->angle = bytes_get_real(in);
+    bytes_get_reals(in, (real *)&m->velocity, 3);
+    m->omega = bytes_get_real(in);
+}
+
+/* The reals of a body's state, in the order written. */
+#define BODY_REALS 28
+
+void walls_write_state(const walls *w, bytes_out *o)
+{
+    bytes_put_u64(o, w->n);
+    for (size_t k = 0; k < w->n; k++) {
+        const wall_body *b = &w->body[k];
+        put_pose(o, &b->now);
+        put_pose(o, &b->listed);
+        bytes_put_real(o, b->t_moved);
+        bytes_put_real(o, b->servo_s);
+        bytes_put_reals(o, (const real *)&b->force, 3);
+        bytes_put_reals(o, (const real *)&b->torque, 3);
+        bytes_put_real(o, b->stiffness);
+        bytes_put_real(o, b->damping);
+    }
+}
+
+static int pose_finite(const motion_state *m)
+{
+    return v3_isfinite(m->shift) && isfinite(m->angle) && v3_isfinite(m->velocity) && isfinite(m->omega);
+}
+
+static int body_finite(const wall_body *b)
+{
+    return pose_finite(&b->now) && pose_finite(&b->listed) && isfinite(b->t_moved) && isfinite(b->servo_s) &&
+           v3_isfinite(b->force) && v3_isfinite(b->torque) &&
+           isfinite(b->stiffness) && isfinite(b->damping);
+}
+
+grains_status walls_read_state(walls *w, bytes_in *in, grains_error *err)
+{
+    size_t n;
+    if (!bytes_get_count(in, BODY_REALS * sizeof(real), w->n, &n) || n != w->n)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: not the run's %zu meshes", w->n);
+    for (size_t k = 0; k < n; k++) {
+        wall_body *b = &w->body[k];
+        get_pose(in, &b->now);
+        get_pose(in, &b->listed);
+        b->t_moved = bytes_get_real(in);
+        b->servo_s = bytes_get_real(in);
+        bytes_get_reals(in, (real *)&b->force, 3);
+        bytes_get_reals(in, (real *)&b->torque, 3);
+        b->stiffness = bytes_get_real(in);
+        b->damping = bytes_get_real(in);
+        if (!in->bad && !body_finite(b))
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: mesh %zu's state is not finite", k);
+    }
+    return in->bad ? grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the meshes' state") : GRAINS_OK;
+}

@@ -10,6 +10,7 @@
 
 #include "boundary/motion.h"
 #include "grains/mesh.h"
+#include "util/bytes.h"
 
 typedef struct {
     grains_motion motion;        /* axis of unit length; table points into `table` */
@@ -96,5 +97,11 @@ grains_status walls_reserve_blocks(walls *w, size_t n_blocks, grains_error *err)
 void walls_gather(walls *w, size_t n_blocks);
 
 void walls_clear(walls *w);
+
+/* Each body's state (pose now and at the lists, servo travel, last force,
+ * torque, stiffness and damping) for checkpoints, and back into the same
+ * bodies; an error (no file name) for another count or a value not finite. */
+void walls_write_state(const walls *w, bytes_out *o);
+grains_status walls_read_state(walls *w, bytes_in *in, grains_error *err);
 
 #endif

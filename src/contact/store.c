@@ -2,6 +2,7 @@
  * gathering, renaming and re-ordering of the histories. */
 #include "contact/store.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,4 +337,77 @@ void store_permute(contact_store *cs, store_key *keys, size_t n)
         memcpy(store_entry(cs, d), carry, bytes);
     }
     reserve(cs, cs->n); /* let go of the old order's excess, if any */
+}
+
+void store_write_state(const contact_store *cs, bytes_out *o)
+{
+    size_t w = (size_t)cs->layout.width;
+    bytes_put_u32(o, (uint32_t)w);
+    bytes_put_u64(o, cs->n_blocks);
+    for (size_t b = 0; b < cs->n_blocks; b++) {
+        bytes_put_u64(o, cs->block[b].n);
+        bytes_put_u32(o, (uint32_t)cs->block[b].failed);
+    }
+    for (size_t b = 0; b < cs->n_blocks; b++)
+        for (size_t k = 0; k < cs->block[b].n; k++)
+            bytes_put_reals(o, store_history(cs, (uint32_t)b, k), w);
+}
+
+/* Each block's history count, checked against what the stream holds. */
+static grains_status read_counts(bytes_in *in, uint32_t *live, int *failed, size_t n_blocks, size_t entry,
+                                 grains_error *err)
+{
+    size_t total = 0;
+    for (size_t b = 0; b < n_blocks; b++) {
+        size_t n;
+        bytes_get_count(in, 0, STORE_LIMIT, &n);
+        failed[b] = bytes_get_u32(in) != 0;
+        total += n;
+        live[b] = (uint32_t)n;
+        if (in->bad || total > in->left / entry)
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the contact histories' counts");
+    }
+    return GRAINS_OK;
+}
+
+static grains_status read_histories(contact_store *cs, bytes_in *in, const uint32_t *live, const int *failed,
+                                    size_t n_blocks, grains_error *err)
+{
+    uint32_t *none = calloc(n_blocks ? n_blocks : 1, sizeof *none);
+    if (!none)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    drop_overflow(cs);
+    grains_status s = store_windows(cs, none, live, n_blocks, err);
+    free(none);
+    if (s != GRAINS_OK)
+        return s;
+    size_t w = (size_t)cs->layout.width;
+    for (size_t b = 0; b < n_blocks; b++) { /* every block's window holds its histories */
+        cs->block[b].failed = failed[b];
+        real *e = cs->c + cs->block[b].base * w;
+        bytes_get_reals(in, e, live[b] * w);
+        for (size_t k = 0; k < live[b] * w; k++)
+            if (!isfinite(e[k]))
+                return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: a contact history is not finite");
+    }
+    return in->bad ? grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the contact histories") : GRAINS_OK;
+}
+
+grains_status store_read_state(contact_store *cs, bytes_in *in, size_t n_blocks, grains_error *err)
+{
+    uint32_t width = bytes_get_u32(in);
+    size_t blocks;
+    if (!bytes_get_count(in, 12, n_blocks, &blocks) || blocks != n_blocks || width != (uint32_t)cs->layout.width)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the contact histories' layout");
+    uint32_t *live = malloc((n_blocks ? n_blocks : 1) * sizeof *live);
+    int *failed = malloc((n_blocks ? n_blocks : 1) * sizeof *failed);
+    grains_status s = live && failed ? GRAINS_OK
+                                     : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    if (s == GRAINS_OK)
+        s = read_counts(in, live, failed, n_blocks, width ? width * sizeof(real) : 1, err);
+    if (s == GRAINS_OK)
+        s = read_histories(cs, in, live, failed, n_blocks, err);
+    free(live);
+    free(failed);
+    return s;
 }

@@ -26,6 +26,7 @@
 
 #include "contact/hertz_mindlin.h"
 #include "grains/error.h"
+#include "util/bytes.h"
 
 #define STORE_MESH_BIT 0x80000000u  /* list entry names a mesh element */
 #define STORE_HIST_BIT 0x40000000u  /* list entry has a history */
@@ -198,5 +199,11 @@ grains_status store_windows(contact_store *cs, const uint32_t *pending, const ui
  *    (distinct places); a history whose keys[k].i is STORE_DEAD is dropped.
  *    Consumes the keys. */
 void store_permute(contact_store *cs, store_key *keys, size_t n);
+
+/* Every block's histories in list order (checkpoints), and back into
+ * fresh windows of n_blocks blocks; an error (no file name) when the
+ * entries are not of this store's layout or not finite. */
+void store_write_state(const contact_store *cs, bytes_out *o);
+grains_status store_read_state(contact_store *cs, bytes_in *in, size_t n_blocks, grains_error *err);
 
 #endif

@@ -358,3 +358,94 @@ void grid_free(grains_grid *g)
     free(g->block_start);
     memset(g, 0, sizeof *g);
 }
+
+void grid_write_state(const grains_grid *g, bytes_out *o)
+{
+    bytes_put_real(o, g->h);
+    bytes_put_reals(o, g->edge, 3);
+    bytes_put_reals(o, (const real *)&g->origin, 3);
+    for (int k = 0; k < 3; k++)
+        bytes_put_i64(o, g->cells[k]);
+    bytes_put_u64(o, g->n_particles);
+    bytes_put_u64(o, g->n_cells_last);
+    bytes_put_u64(o, g->n_cells);
+    for (size_t c = 0; c < g->n_cells; c++)
+        bytes_put_u64(o, g->key[c]);
+    bytes_put_u32s(o, g->first, g->n_cells ? g->n_cells + 1 : 0);
+    bytes_put_u32(o, (uint32_t)g->block);
+    bytes_put_u32s(o, g->colour_start, GRID_COLOURS + 1);
+    bytes_put_u64(o, g->n_blocks);
+    bytes_put_u32s(o, g->block_start, g->n_cells ? g->n_blocks + 1 : 0);
+}
+
+/* Whether a[0 .. n] runs from 0 up to `last` without stepping down. */
+static int runs_up_to(const uint32_t *a, size_t n, size_t last)
+{
+    if (a[0] != 0 || a[n] != last)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        if (a[k + 1] < a[k])
+            return 0;
+    return 1;
+}
+
+/* Why the grid read is not one a build makes, or NULL. */
+static const char *grid_invalid(const grains_grid *g)
+{
+    if (!g->n_cells) /* never built, or built for no particles */
+        return g->n_blocks || g->n_particles || g->colour_start[GRID_COLOURS] ? "the cell grid's blocks" : NULL;
+    if (!(g->h > 0) || !isfinite(g->h) || !isfinite(g->origin.x) || !isfinite(g->origin.y) || !isfinite(g->origin.z))
+        return "the cell grid's size or origin";
+    for (int k = 0; k < 3; k++)
+        if (!(g->edge[k] >= g->h) || !isfinite(g->edge[k]) || g->cells[k] < 0 || g->cells[k] > (1 << 20))
+            return "the cell grid's edges";
+    if (g->block < 2 || g->block > 8 || !runs_up_to(g->first, g->n_cells, g->n_particles) ||
+        !runs_up_to(g->block_start, g->n_blocks, g->n_cells) || !runs_up_to(g->colour_start, GRID_COLOURS, g->n_blocks))
+        return "the cell grid's cells and blocks";
+    for (uint32_t c = 0; c < g->n_cells; c++) { /* every key found, at its own cell: none repeated */
+        int64_t at[3];
+        unpack(g->key[c], at);
+        if (g->first[c + 1] == g->first[c] || grid_find(g, at) != c)
+            return "the cell grid's cells";
+    }
+    return NULL;
+}
+
+grains_status grid_read_state(grains_grid *g, bytes_in *in, const periodic_box *box, size_t n_max, grains_error *err)
+{
+    g->h = bytes_get_real(in);
+    bytes_get_reals(in, g->edge, 3);
+    bytes_get_reals(in, (real *)&g->origin, 3);
+    for (int k = 0; k < 3; k++)
+        g->cells[k] = bytes_get_i64(in);
+    g->box = *box;
+    g->n_particles = (size_t)bytes_get_u64(in);
+    g->n_cells_last = (size_t)bytes_get_u64(in);
+    size_t n_cells;
+    if (in->bad || g->n_particles > n_max || g->n_cells_last > n_max || !bytes_get_count(in, 12, n_max, &n_cells))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the cell grid's counts");
+    if (!reserve_cells(g, n_cells + 1) || !reserve_blocks(g, n_cells))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+    g->n_cells = n_cells;
+    g->first[0] = g->block_start[0] = 0; /* as a build of no particles leaves them */
+    for (size_t c = 0; c < n_cells; c++)
+        g->key[c] = bytes_get_u64(in);
+    bytes_get_u32s(in, g->first, n_cells ? n_cells + 1 : 0);
+    g->block = (int)(bytes_get_u32(in) & 0xFF);
+    bytes_get_u32s(in, g->colour_start, GRID_COLOURS + 1);
+    size_t n_blocks;
+    if (!bytes_get_count(in, 4, n_cells, &n_blocks))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the cell grid's blocks");
+    g->n_blocks = n_blocks;
+    bytes_get_u32s(in, g->block_start, n_cells ? n_blocks + 1 : 0);
+    if (in->bad)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the cell grid");
+    if (!reserve_slots(g, n_cells))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+    const char *why = grid_invalid(g);
+    if (why) {
+        g->n_cells = g->n_blocks = g->n_particles = 0;
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
+    }
+    return GRAINS_OK;
+}

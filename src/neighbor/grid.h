@@ -26,6 +26,7 @@
 #include "geometry/periodic.h"
 #include "grains/error.h"
 #include "math/vec3.h"
+#include "util/bytes.h"
 
 #define GRID_NONE UINT32_MAX
 #define GRID_COLOURS 8
@@ -58,6 +59,11 @@ typedef struct {
 grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, const periodic_box *box, uint32_t *where,
                          void *ws, size_t ws_bytes, grains_error *err);
 void grid_free(grains_grid *g);
+
+/* The grid as built (checkpoints), and back: a grid that could have been
+ * built for at most n_max particles in `box`, or an error (no file name). */
+void grid_write_state(const grains_grid *g, bytes_out *o);
+grains_status grid_read_state(grains_grid *g, bytes_in *in, const periodic_box *box, size_t n_max, grains_error *err);
 
 /* Integer cell coordinates of x (may lie outside the binned region). */
 void grid_coords(const grains_grid *g, vec3 x, int64_t c[3]);

@@ -293,3 +293,53 @@ void neighbors_free(grains_neighbors *nb)
     free(nb->scratch);
     memset(nb, 0, sizeof *nb);
 }
+
+void neighbors_write_state(const grains_neighbors *nb, bytes_out *o)
+{
+    bytes_put_u64(o, nb->n_particles);
+    bytes_put_u64(o, nb->n);
+    if (nb->start)
+        bytes_put_u32s(o, nb->start, nb->n_particles + 1);
+    else /* never built: no lists */
+        bytes_put_u32(o, 0);
+    bytes_put_u32s(o, nb->j, nb->n);
+}
+
+/* Why the lists read are not ones a build makes, or NULL. */
+static const char *lists_invalid(const grains_neighbors *nb, size_t n_elements)
+{
+    if (nb->start[0] != 0 || nb->start[nb->n_particles] != nb->n)
+        return "the neighbour lists' extent";
+    for (size_t i = 0; i < nb->n_particles; i++) {
+        if (nb->start[i + 1] < nb->start[i])
+            return "the neighbour lists' offsets";
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+            uint32_t e = nb->j[k], at = e & STORE_INDEX_MASK;
+            if ((e & STORE_MESH_BIT) ? at >= n_elements : (at <= i || at >= nb->n_particles))
+                return "a neighbour list's entry";
+        }
+    }
+    return NULL;
+}
+
+grains_status neighbors_read_state(grains_neighbors *nb, bytes_in *in, size_t n_particles, size_t n_elements,
+                                   grains_error *err)
+{
+    size_t n_lists, n;
+    if (!bytes_get_count(in, 4, n_particles, &n_lists) || !bytes_get_count(in, 4, LIST_LIMIT, &n))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the neighbour lists' counts");
+    if (!array_reserve((void **)&nb->start, &nb->cap_start, n_lists + 1, sizeof *nb->start, 8) || !grow_list(nb, n))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", n);
+    nb->n_particles = n_lists;
+    nb->n = n;
+    bytes_get_u32s(in, nb->start, n_lists + 1);
+    bytes_get_u32s(in, nb->j, n);
+    if (in->bad)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the neighbour lists");
+    const char *why = lists_invalid(nb, n_elements);
+    if (why) {
+        nb->n_particles = nb->n = 0;
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
+    }
+    return GRAINS_OK;
+}

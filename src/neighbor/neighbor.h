@@ -49,4 +49,11 @@ void neighbors_place_histories(const grains_neighbors *nb, const grains_grid *g,
 
 void neighbors_free(grains_neighbors *nb);
 
+/* The lists as built (checkpoints), and back: lists of n_particles whose
+ * entries name particles below n_particles and elements below n_elements,
+ * or an error (no file name). */
+void neighbors_write_state(const grains_neighbors *nb, bytes_out *o);
+grains_status neighbors_read_state(grains_neighbors *nb, bytes_in *in, size_t n_particles, size_t n_elements,
+                                   grains_error *err);
+
 #endif

@@ -1,6 +1,7 @@
 /* Growth and release of the particle arrays. */
 #include "particles/particles.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,4 +96,80 @@ uint32_t particles_id_of(const grains_particles *pt, uint32_t i)
         if (pt->slot[id] == i)
             return id;
     return UINT32_MAX;
+}
+
+void particles_write_state(const grains_particles *pt, bytes_out *o)
+{
+    size_t n = pt->n;
+    bytes_put_u64(o, n);
+    bytes_put_reals(o, (const real *)pt->x, 3 * n);
+    bytes_put_reals(o, (const real *)pt->v, 3 * n);
+    bytes_put_reals(o, (const real *)pt->w, 3 * n);
+    bytes_put_reals(o, (const real *)pt->q, 4 * n);
+    bytes_put_reals(o, pt->R, n);
+    bytes_put(o, pt->mat, n);
+    bytes_put_reals(o, (const real *)pt->f, 3 * n);
+    bytes_put_reals(o, (const real *)pt->t, 3 * n);
+    bytes_put_u32s(o, pt->slot, n);
+}
+
+static int all_finite(const real *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(v[k]))
+            return 0;
+    return 1;
+}
+
+/* Whether the values read are a state the engine can step from. */
+static const char *particles_invalid(const grains_particles *pt, int n_materials, unsigned char *seen)
+{
+    size_t n = pt->n;
+    if (!all_finite((const real *)pt->x, 3 * n) || !all_finite((const real *)pt->v, 3 * n) ||
+        !all_finite((const real *)pt->w, 3 * n) || !all_finite((const real *)pt->q, 4 * n) ||
+        !all_finite((const real *)pt->f, 3 * n) || !all_finite((const real *)pt->t, 3 * n))
+        return "a particle's position, velocity, spin, orientation or force is not finite";
+    for (size_t i = 0; i < n; i++) {
+        if (!(pt->R[i] > 0) || !isfinite(pt->R[i]))
+            return "a particle's radius is not positive and finite";
+        if (pt->mat[i] >= n_materials)
+            return "a particle's material is not one of the run's";
+        if (pt->slot[i] >= n || seen[pt->slot[i]]++)
+            return "the particles' storage places are not a permutation";
+    }
+    return NULL;
+}
+
+grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_materials, grains_error *err)
+{
+    size_t n, bytes = 16 * sizeof(real) + 1 + sizeof(uint32_t); /* per particle, as written */
+    if (!bytes_get_count(in, bytes, PARTICLE_LIMIT, &n))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the particle count is larger than the file");
+    grains_status s = particles_reserve(pt, n, err);
+    if (s != GRAINS_OK)
+        return s;
+    pt->n = n;
+    bytes_get_reals(in, (real *)pt->x, 3 * n);
+    bytes_get_reals(in, (real *)pt->v, 3 * n);
+    bytes_get_reals(in, (real *)pt->w, 3 * n);
+    bytes_get_reals(in, (real *)pt->q, 4 * n);
+    bytes_get_reals(in, pt->R, n);
+    bytes_get(in, pt->mat, n);
+    bytes_get_reals(in, (real *)pt->f, 3 * n);
+    bytes_get_reals(in, (real *)pt->t, 3 * n);
+    bytes_get_u32s(in, pt->slot, n);
+    if (in->bad) {
+        pt->n = 0;
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
+    }
+    unsigned char *seen = calloc(n ? n : 1, 1);
+    if (!seen)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking %zu particles", n);
+    const char *why = particles_invalid(pt, n_materials, seen);
+    free(seen);
+    if (why) {
+        pt->n = 0;
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
+    }
+    return GRAINS_OK;
 }

@@ -10,6 +10,7 @@
 
 #include "grains/error.h"
 #include "math/quat.h"
+#include "util/bytes.h"
 
 typedef struct {
     size_t n, cap;
@@ -32,6 +33,12 @@ void particles_free(grains_particles *pt);
 /* Moves particle i to where[i] in every field except the per-step sums f
  * and t; updates slot. Destroys `where`. */
 void particles_permute(grains_particles *pt, uint32_t *where);
+
+/* Every field of every particle, in storage order (checkpoints), and back:
+ * values checked (finite, R > 0, material below n_materials, slot a
+ * permutation); on failure an error without a file name. */
+void particles_write_state(const grains_particles *pt, bytes_out *o);
+grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_materials, grains_error *err);
 
 /* The id of the particle stored at index i (a search: for messages only). */
 uint32_t particles_id_of(const grains_particles *pt, uint32_t i);

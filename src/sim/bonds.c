@@ -5,7 +5,9 @@
  * The bonds are kept sorted by (a, b), a < b, so that their forces are
  * summed in one order whatever the thread count or the storage order. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "contact/bond.h"
 #include "geometry/periodic.h"
@@ -113,6 +115,7 @@ grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory indexing %zu bonds", bs->n);
     for (size_t i = 0; i <= n; i++)
         bs->start[i] = 0;
+    bs->indexed = n;
     for (size_t k = 0; k < bs->n; k++)
         if (!bs->list[k].broken) {
             bs->start[sim->pt.slot[bs->list[k].a] + 1]++;
@@ -200,4 +203,89 @@ void sim_bonds_free(sim_bonds *bs)
     free(bs->start);
     free(bs->partner);
     *bs = (sim_bonds){0};
+}
+
+/* Reals of a bond as written: its springs, force and torque. */
+#define BOND_REALS (STORE_FULL_WIDTH + 2)
+
+void sim_bonds_write_state(const sim_bonds *bs, size_t n_particles, bytes_out *o)
+{
+    (void)n_particles;
+    bytes_put_u64(o, bs->n);
+    bytes_put_u32(o, (uint32_t)bs->sorted);
+    bytes_put_u32(o, (uint32_t)bs->formed);
+    for (size_t k = 0; k < bs->n; k++) {
+        const sim_bond *bd = &bs->list[k];
+        bytes_put_u32(o, bd->a);
+        bytes_put_u32(o, bd->b);
+        bytes_put_u32(o, (uint32_t)bd->broken);
+        bytes_put_reals(o, (const real *)&bd->h, STORE_FULL_WIDTH);
+        bytes_put_real(o, bd->force);
+        bytes_put_real(o, bd->torque);
+    }
+    size_t indexed = bs->start ? bs->indexed : 0;
+    bytes_put_u64(o, bs->start ? indexed + 1 : 0);
+    bytes_put_u32s(o, bs->start, bs->start ? indexed + 1 : 0);
+    size_t partners = bs->start ? bs->start[indexed] : 0;
+    bytes_put_u64(o, partners);
+    bytes_put_u32s(o, bs->partner, partners);
+}
+
+static grains_status read_bond_list(sim_bonds *bs, bytes_in *in, size_t n_particles, grains_error *err)
+{
+    size_t n;
+    if (!bytes_get_count(in, 12 + BOND_REALS * sizeof(real), SIZE_MAX / sizeof(sim_bond), &n))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the bond count");
+    if (!array_reserve((void **)&bs->list, &bs->cap, n, sizeof *bs->list, 8))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu bonds", n);
+    bs->sorted = bytes_get_u32(in) != 0;
+    bs->formed = bytes_get_u32(in) != 0;
+    for (bs->n = 0; bs->n < n; bs->n++) {
+        sim_bond *bd = &bs->list[bs->n];
+        bd->a = bytes_get_u32(in);
+        bd->b = bytes_get_u32(in);
+        uint32_t broken = bytes_get_u32(in);
+        bd->broken = broken != 0;
+        real v[BOND_REALS];
+        bytes_get_reals(in, v, BOND_REALS);
+        memcpy(&bd->h, v, sizeof bd->h);
+        bd->force = v[STORE_FULL_WIDTH];
+        bd->torque = v[STORE_FULL_WIDTH + 1];
+        int finite = 1;
+        for (int k = 0; k < BOND_REALS; k++)
+            finite = finite && isfinite(v[k]);
+        if (!in->bad && (bd->a >= bd->b || bd->b >= n_particles || broken > 1 || !finite))
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: bond %zu", bs->n);
+    }
+    return GRAINS_OK;
+}
+
+static grains_status read_bond_index(sim_bonds *bs, bytes_in *in, size_t n_particles, grains_error *err)
+{
+    size_t n_start, n_partner;
+    if (!bytes_get_count(in, 4, n_particles + 1, &n_start) ||
+        !array_reserve((void **)&bs->start, &bs->start_cap, n_start + 1, sizeof *bs->start, 8))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the bonds' index");
+    bytes_get_u32s(in, bs->start, n_start);
+    if (!bytes_get_count(in, 4, 2 * bs->n, &n_partner) ||
+        !array_reserve((void **)&bs->partner, &bs->partner_cap, n_partner + 1, sizeof *bs->partner, 8))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the bonds' index");
+    bytes_get_u32s(in, bs->partner, n_partner);
+    bs->indexed = n_start ? n_start - 1 : 0;
+    int ok = !in->bad && (n_start == 0 ? n_partner == 0 : bs->start[0] == 0 && bs->start[n_start - 1] == n_partner);
+    for (size_t i = 0; ok && i + 1 < n_start; i++)
+        ok = bs->start[i + 1] >= bs->start[i];
+    for (size_t k = 0; ok && k < n_partner; k++)
+        ok = bs->partner[k] < bs->indexed;
+    return ok ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the bonds' index");
+}
+
+grains_status sim_bonds_read_state(sim_bonds *bs, bytes_in *in, size_t n_particles, grains_error *err)
+{
+    grains_status s = read_bond_list(bs, in, n_particles, err);
+    if (s == GRAINS_OK)
+        s = read_bond_index(bs, in, n_particles, err);
+    if (s == GRAINS_OK && in->bad)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the bonds");
+    return s;
 }

@@ -170,3 +170,28 @@ double sim_membranes_energy(const sim_membranes *ms)
         E += 0.5 * v3_dot(ms->v[i], ms->v[i]) / ms->inv_mass[i];
     return E;
 }
+
+void sim_membranes_write_state(const sim_membranes *ms, bytes_out *o)
+{
+    size_t n = ms->n_vertices;
+    bytes_put_u64(o, n);
+    bytes_put_reals(o, (const real *)ms->x, 3 * n);
+    bytes_put_reals(o, (const real *)ms->v, 3 * n);
+    bytes_put_reals(o, (const real *)ms->f, 3 * n);
+    bytes_put_reals(o, (const real *)ms->x_listed, 3 * n);
+}
+
+grains_status sim_membranes_read_state(sim_membranes *ms, bytes_in *in, grains_error *err)
+{
+    size_t n = ms->n_vertices, got;
+    if (!bytes_get_count(in, 12 * sizeof(real), n, &got) || got != n)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: not the run's %zu membrane vertices", n);
+    vec3 *field[4] = {ms->x, ms->v, ms->f, ms->x_listed};
+    for (int k = 0; k < 4; k++) {
+        bytes_get_reals(in, (real *)field[k], 3 * n);
+        for (size_t i = 0; i < n && !in->bad; i++)
+            if (!v3_isfinite(field[k][i]))
+                return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: membrane vertex %zu is not finite", i);
+    }
+    return in->bad ? grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the membranes") : GRAINS_OK;
+}

@@ -39,6 +39,12 @@ static inline uint32_t sim_membranes_vertex(const sim_membranes *ms, int k, uint
 }
 void sim_membranes_free(sim_membranes *ms);
 
+/* The vertices' positions, velocities, forces and places at the lists
+ * (checkpoints), and back into the same membranes; an error (no file name)
+ * for another count or a value not finite. */
+void sim_membranes_write_state(const sim_membranes *ms, bytes_out *o);
+grains_status sim_membranes_read_state(sim_membranes *ms, bytes_in *in, grains_error *err);
+
 /* Every vertex's force from its membrane (springs, hinges, pressure at time
  * t) in f, membrane by membrane; the lowest vertex whose force is not
  * finite, or -1. */

@@ -64,3 +64,40 @@ void sim_gather_patch_logs(grains_sim *sim)
             sim->mb.f[log->rec[r].vertex] = v3_add(sim->mb.f[log->rec[r].vertex], log->rec[r].f);
     }
 }
+
+void sim_patch_logs_write_state(const grains_sim *sim, bytes_out *o)
+{
+    size_t n_blocks = sim->mb.n && sim->patch_logs ? sim->grid.n_blocks : 0;
+    bytes_put_u64(o, n_blocks);
+    for (size_t b = 0; b < n_blocks; b++) {
+        const patch_log *lg = &sim->patch_logs[b];
+        bytes_put_u32(o, lg->n);
+        for (uint32_t k = 0; k < lg->n; k++) {
+            bytes_put_u32(o, lg->rec[k].vertex);
+            bytes_put_reals(o, (const real *)&lg->rec[k].f, 3);
+        }
+    }
+}
+
+grains_status sim_patch_logs_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    size_t n_blocks;
+    size_t want = sim->mb.n && sim->patch_logs ? sim->grid.n_blocks : 0;
+    if (!bytes_get_count(in, 4, want, &n_blocks) || n_blocks != want)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the membranes' patch logs");
+    for (size_t b = 0; b < n_blocks; b++) {
+        patch_log *lg = &sim->patch_logs[b];
+        uint32_t n = bytes_get_u32(in);
+        if (in->bad || n > 3 * patches_listed(sim, b))
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the membranes' patch logs");
+        for (lg->n = 0; lg->n < n && !in->bad; lg->n++) {
+            patch_record *r = &lg->rec[lg->n];
+            r->vertex = bytes_get_u32(in);
+            bytes_get_reals(in, (real *)&r->f, 3);
+            if (!in->bad && (r->vertex >= sim->mb.n_vertices || !v3_isfinite(r->f)))
+                return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the membranes' patch logs");
+        }
+    }
+    return in->bad ? grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the membranes' patch logs")
+                   : GRAINS_OK;
+}

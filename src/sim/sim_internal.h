@@ -72,6 +72,7 @@ typedef struct {
     int formed;          /* bond_tolerance's bonds have been formed */
     uint32_t *start, *partner;
     size_t start_cap, partner_cap;
+    size_t indexed;      /* particles the index covers (start has one more) */
 } sim_bonds;
 
 /* One listed pair's part of Newton's matrix (sim/implicit_field.c): a n n^T
@@ -213,6 +214,17 @@ grains_status sim_bonds_index(grains_sim *sim, grains_error *err);
 grains_status sim_bonds_form(grains_sim *sim, grains_error *err);
 void sim_bond_forces(grains_sim *sim);
 void sim_bonds_free(sim_bonds *bs);
+
+/* The bonds, their springs and the index by slot as it stands (it keeps a
+ * bond broken since the last rebuild, as the force loop does) for
+ * checkpoints, and back for n particles; an error without a file name. */
+void sim_bonds_write_state(const sim_bonds *bs, size_t n_particles, bytes_out *o);
+grains_status sim_bonds_read_state(sim_bonds *bs, bytes_in *in, size_t n_particles, grains_error *err);
+
+/* The patch logs of the last step (sim/patches.c), for checkpoints, and
+ * back after sim_reserve_patch_logs. */
+void sim_patch_logs_write_state(const grains_sim *sim, bytes_out *o);
+grains_status sim_patch_logs_read_state(grains_sim *sim, bytes_in *in, grains_error *err);
 
 static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
 {

@@ -1,0 +1,39 @@
+/* Checkpoints: a simulation's whole state in one file, so that a run
+ * resumed from it takes the same steps, bit for bit, as the run that was
+ * never stopped (any thread count). The file (docs/checkpoints.md):
+ *
+ *   "GRAINSCK", format version (u32), 0x01020304 (u32: the byte order,
+ *   always little-endian), sizeof(real) (u32), the writing program's
+ *   version (u32 length, bytes), the application's bytes (u64 length,
+ *   bytes), the simulation's state, CRC-32 of everything before it (u32).
+ *
+ * A file from another format or program version, a truncated or changed
+ * one (its CRC), or one whose counts or indices do not fit the simulation
+ * it is read into, is refused with the reason and the file named. */
+#ifndef GRAINS_CHECKPOINT_H
+#define GRAINS_CHECKPOINT_H
+
+#include <stddef.h>
+
+#include "grains/error.h"
+#include "grains/sim.h"
+
+#define GRAINS_CHECKPOINT_FORMAT 1
+
+/* Writes `path` in full or not at all: a temporary of an unpredictable
+ * name beside it, flushed to the disk, then renamed over it. `app` holds
+ * `app_bytes` of the caller's own (may be NULL when 0). */
+grains_status grains_checkpoint_write(const char *path, const grains_sim *sim, const void *app, size_t app_bytes,
+                                      grains_error *err);
+
+/* The caller's bytes of the checkpoint at `path` (malloc'd into *app),
+ * after checking the whole file's header and CRC. */
+grains_status grains_checkpoint_read_app(const char *path, void **app, size_t *app_bytes, grains_error *err);
+
+/* The state of the checkpoint at `path` into `sim`, built from the same
+ * scenario as the run that wrote it (meshes, membranes, materials,
+ * integrator, dt; its particles are replaced). On failure `sim` is left
+ * half restored: destroy it. */
+grains_status grains_checkpoint_read_sim(const char *path, grains_sim *sim, grains_error *err);
+
+#endif

@@ -1,0 +1,253 @@
+/* The simulation's state for checkpoints (sim/state.h). Each part writes
+ * and checks its own (particles, grid, lists, store, walls, membranes,
+ * bonds, patch logs); this file orders them and checks what ties them
+ * together: the lists against the grid, the histories against the lists. */
+#include "sim/state.h"
+
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+/* What must be the same in the run that wrote the state and this one. */
+static void write_config(const grains_sim *sim, bytes_out *o)
+{
+    bytes_put_u32(o, (uint32_t)sim->p.integrator);
+    bytes_put_u32(o, (uint32_t)sim->p.n_materials);
+    bytes_put_real(o, sim->p.dt);
+    bytes_put_u64(o, sim->mesh ? sim->mesh->n_vertices : 0);
+    bytes_put_u64(o, sim->mesh ? sim->mesh->n_elements : 0);
+    bytes_put_u64(o, sim->wl.n);
+    bytes_put_u64(o, sim->mb.n_vertices);
+    bytes_put_u32(o, (uint32_t)sim->cs.layout.width);
+}
+
+static grains_status read_config(const grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    uint32_t kind = bytes_get_u32(in), n_materials = bytes_get_u32(in);
+    real dt = bytes_get_real(in);
+    uint64_t nv = bytes_get_u64(in), ne = bytes_get_u64(in), bodies = bytes_get_u64(in), mv = bytes_get_u64(in);
+    uint32_t width = bytes_get_u32(in);
+    if (in->bad)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its header");
+    if (kind != (uint32_t)sim->p.integrator || n_materials != (uint32_t)sim->p.n_materials || dt != sim->p.dt ||
+        nv != (sim->mesh ? sim->mesh->n_vertices : 0) || ne != (sim->mesh ? sim->mesh->n_elements : 0) ||
+        bodies != sim->wl.n || mv != sim->mb.n_vertices || width != (uint32_t)sim->cs.layout.width)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "written by another scenario (integrator, dt, materials, meshes or membranes differ)");
+    return GRAINS_OK;
+}
+
+static void write_scalars(const grains_sim *sim, bytes_out *o)
+{
+    bytes_put_i64(o, sim->step);
+    for (int k = 0; k < 4; k++)
+        bytes_put_u64(o, sim->rng.s[k]);
+    bytes_put_real(o, sim->spawn_u);
+    bytes_put_real(o, sim->cell);
+    bytes_put_real(o, sim->displacement);
+    bytes_put_u32(o, (uint32_t)sim->need_rebuild);
+    bytes_put_u64(o, sim->n_rebuilds);
+    bytes_put_u32(o, (uint32_t)sim->drop_mesh_histories);
+    const force_diag *d = &sim->diag;
+    bytes_put_u64(o, d->n_contacts);
+    bytes_put_real(o, d->max_num);
+    bytes_put_real(o, d->max_den);
+    bytes_put_i64(o, d->max_overlap_i);
+    bytes_put_i64(o, d->non_finite);
+    bytes_put_u32(o, (uint32_t)d->history_failed);
+    bytes_put_real(o, d->max_force);
+    bytes_put_real(o, sim->max_overlap);
+    const implicit_solver *vi = &sim->vi;
+    bytes_put_u32(o, (uint32_t)vi->frozen);
+    bytes_put_u32(o, (uint32_t)vi->newton_last);
+    bytes_put_u32(o, (uint32_t)vi->newton_most);
+    bytes_put_i64(o, vi->cg_last);
+    bytes_put_real(o, vi->update_last);
+}
+
+static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    sim->step = (long)bytes_get_i64(in);
+    for (int k = 0; k < 4; k++)
+        sim->rng.s[k] = bytes_get_u64(in);
+    sim->spawn_u = bytes_get_real(in);
+    sim->cell = bytes_get_real(in);
+    sim->displacement = bytes_get_real(in);
+    sim->need_rebuild = bytes_get_u32(in) != 0;
+    sim->n_rebuilds = (size_t)bytes_get_u64(in);
+    sim->drop_mesh_histories = bytes_get_u32(in) != 0;
+    force_diag *d = &sim->diag;
+    d->n_contacts = (size_t)bytes_get_u64(in);
+    d->max_num = bytes_get_real(in);
+    d->max_den = bytes_get_real(in);
+    d->max_overlap_i = (long)bytes_get_i64(in);
+    d->non_finite = (long)bytes_get_i64(in);
+    d->history_failed = bytes_get_u32(in) != 0;
+    d->max_force = bytes_get_real(in);
+    sim->max_overlap = bytes_get_real(in);
+    implicit_solver *vi = &sim->vi;
+    vi->frozen = (int)(bytes_get_u32(in) & 0xFFFF);
+    vi->newton_last = (int)(bytes_get_u32(in) & 0xFFFFFF);
+    vi->newton_most = (int)(bytes_get_u32(in) & 0xFFFFFF);
+    vi->cg_last = (long)bytes_get_i64(in);
+    vi->update_last = bytes_get_real(in);
+    if (in->bad)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its counters");
+    if (sim->step < 0 || !(sim->spawn_u >= 0 && sim->spawn_u < 1) || !(sim->cell >= 0) || !isfinite(sim->cell) ||
+        !(sim->displacement >= 0) || !isfinite(sim->displacement) || !(d->max_den > 0) || !isfinite(d->max_num))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its counters");
+    return GRAINS_OK;
+}
+
+/* Every mesh vertex where it is now, every element's box of the lists. */
+static void write_mesh(const grains_sim *sim, bytes_out *o)
+{
+    const grains_mesh *m = sim->mesh;
+    if (!m)
+        return;
+    bytes_put_reals(o, (const real *)m->vertices, 3 * m->n_vertices);
+    for (size_t e = 0; e < m->n_elements; e++) {
+        bytes_put_reals(o, (const real *)&m->elements[e].lo, 3);
+        bytes_put_reals(o, (const real *)&m->elements[e].hi, 3);
+    }
+}
+
+static grains_status read_mesh(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    grains_mesh *m = sim->mesh;
+    if (!m)
+        return GRAINS_OK;
+    bytes_get_reals(in, (real *)m->vertices, 3 * m->n_vertices);
+    int ok = 1;
+    for (size_t v = 0; v < m->n_vertices; v++)
+        ok = ok && v3_isfinite(m->vertices[v]);
+    for (size_t e = 0; e < m->n_elements; e++) {
+        bytes_get_reals(in, (real *)&m->elements[e].lo, 3);
+        bytes_get_reals(in, (real *)&m->elements[e].hi, 3);
+        ok = ok && v3_isfinite(m->elements[e].lo) && v3_isfinite(m->elements[e].hi);
+    }
+    if (in->bad)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the meshes");
+    return ok ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: a mesh vertex is not finite");
+}
+
+static void write_guide(const grains_sim *sim, bytes_out *o)
+{
+    const sim_guide *g = &sim->guide;
+    bytes_put_u32(o, (uint32_t)g->on);
+    bytes_put_u32(o, g->id);
+    bytes_put_reals(o, (const real *)&g->velocity, 3);
+    bytes_put_reals(o, (const real *)&g->axis, 3);
+    bytes_put_reals(o, (const real *)&g->f_contact, 3);
+}
+
+static grains_status read_guide(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    sim_guide *g = &sim->guide;
+    g->on = bytes_get_u32(in) != 0;
+    g->id = bytes_get_u32(in);
+    bytes_get_reals(in, (real *)&g->velocity, 3);
+    bytes_get_reals(in, (real *)&g->axis, 3);
+    bytes_get_reals(in, (real *)&g->f_contact, 3);
+    if (in->bad)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the guided particle");
+    if (g->on && (g->id >= sim->pt.n || !v3_isfinite(g->velocity) || !v3_isfinite(g->axis) ||
+                  !v3_isfinite(g->f_contact)))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the guided particle");
+    return GRAINS_OK;
+}
+
+/* Whether each cell block's lists mark as many entries with a history as
+ * the store holds for it: the force loop walks both together. */
+static int histories_match_lists(const grains_sim *sim)
+{
+    const grains_grid *g = &sim->grid;
+    const grains_neighbors *nb = &sim->nb;
+    if (nb->n_particles != g->n_particles && nb->n_particles != 0)
+        return 0;
+    if (sim->cs.n_blocks != g->n_blocks)
+        return 0;
+    for (size_t b = 0; b < g->n_blocks; b++) {
+        size_t marked = 0;
+        uint32_t from = g->first[g->block_start[b]], to = g->first[g->block_start[b + 1]];
+        for (uint32_t i = from; i < to && nb->n_particles; i++)
+            for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
+                marked += (nb->j[k] & STORE_HIST_BIT) != 0;
+        if (marked != sim->cs.block[b].n)
+            return 0;
+    }
+    return 1;
+}
+
+grains_status sim_write_state(const grains_sim *sim, bytes_out *o, grains_error *err)
+{
+    if (sim->has_pending)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "contacts set by grains_sim_set_contacts take effect at the next step: "
+                                "step once before saving the state");
+    write_config(sim, o);
+    write_scalars(sim, o);
+    particles_write_state(&sim->pt, o);
+    grid_write_state(&sim->grid, o);
+    neighbors_write_state(&sim->nb, o);
+    store_write_state(&sim->cs, o);
+    write_mesh(sim, o);
+    walls_write_state(&sim->wl, o);
+    sim_membranes_write_state(&sim->mb, o);
+    sim_bonds_write_state(&sim->bonds, sim->pt.n, o);
+    sim_patch_logs_write_state(sim, o);
+    write_guide(sim, o);
+    return GRAINS_OK;
+}
+
+/* The lists and what the step's loops size from them. */
+static grains_status read_lists(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    size_t n_elements = sim->mesh ? sim->mesh->n_elements : 0;
+    grains_status s = grid_read_state(&sim->grid, in, &sim->box, sim->pt.n, err);
+    if (s == GRAINS_OK)
+        s = neighbors_read_state(&sim->nb, in, sim->grid.n_particles, n_elements, err);
+    if (s == GRAINS_OK)
+        s = store_read_state(&sim->cs, in, sim->grid.n_blocks, err);
+    if (s == GRAINS_OK && (!histories_match_lists(sim) || (sim->pt.n != sim->grid.n_particles && !sim->need_rebuild)))
+        s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the contact histories do not match the lists");
+    if (s == GRAINS_OK)
+        s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
+    if (s == GRAINS_OK && sim->mesh && sim->nb.n_particles)
+        s = sim_reserve_mesh_candidates(sim, err);
+    return s;
+}
+
+/* The membranes, bonds, patch logs and the guided particle. */
+static grains_status read_rest(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    grains_status s = read_mesh(sim, in, err);
+    if (s == GRAINS_OK)
+        s = walls_read_state(&sim->wl, in, err);
+    if (s == GRAINS_OK)
+        s = sim_membranes_read_state(&sim->mb, in, err);
+    if (s == GRAINS_OK)
+        s = sim_bonds_read_state(&sim->bonds, in, sim->pt.n, err);
+    if (s == GRAINS_OK && sim->mb.n && sim->nb.n_particles)
+        s = sim_reserve_patch_logs(sim, err);
+    if (s == GRAINS_OK)
+        s = sim_patch_logs_read_state(sim, in, err);
+    if (s == GRAINS_OK)
+        s = read_guide(sim, in, err);
+    return s;
+}
+
+grains_status sim_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    grains_status s = read_config(sim, in, err);
+    if (s == GRAINS_OK)
+        s = read_scalars(sim, in, err);
+    if (s == GRAINS_OK)
+        s = particles_read_state(&sim->pt, in, sim->p.n_materials, err);
+    if (s == GRAINS_OK)
+        s = read_lists(sim, in, err);
+    if (s == GRAINS_OK)
+        s = read_rest(sim, in, err);
+    sim->has_pending = 0;
+    return s;
+}
