@@ -84,6 +84,7 @@ typedef struct {
     char bonds[GRAINS_PATH_MAX];         /* bonds file (ids a,b per line) or "" */
     char output_dir[GRAINS_PATH_MAX];
     int write_vtk, write_csv;
+    long checkpoint_every;               /* steps between checkpoints; 0 none; -1 (default) every frame */
     int origin[GRAINS_SCENARIO_KEYS];    /* per key: 0 default, > 0 file line, -1 --set */
 } grains_scenario;
 

@@ -33,6 +33,14 @@ grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags
 /* Builds a ready simulation from a finished scenario: mesh, particles. */
 grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error *err);
 
+/* DIR/NAME, a table a run appends rows to: new with its header
+ * (resume_len 0), or cut back to resume_len bytes (a resumed run) and
+ * appended to; never through a symlink (src/cli/tables.c). */
+grains_status cli_table_open(FILE **f, const char *dir, const char *name, const char *header, long resume_len,
+                             grains_error *err);
+/* Bytes written to a table so far (0 for none). */
+long cli_table_length(FILE *f);
+
 /* triaxial.csv of the scenario's `triaxial` group (nothing without one). */
 #define PI_CLI 3.14159265358979323846
 typedef struct {
@@ -40,7 +48,8 @@ typedef struct {
     double gap0;  /* [L] the platens' gap where their files put them */
     double h0;    /* [L] the gap at which loading began (until then: the latest gap) */
 } triaxial_log;
-grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
+grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, long resume_len,
+                            grains_error *err);
 grains_status triaxial_row(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 void triaxial_close(triaxial_log *t);
 
@@ -49,7 +58,8 @@ typedef struct {
     FILE *f;
     size_t id;  /* the sphere: the last particle when the run starts (spawned ones come after) */
 } friction_log;
-grains_status friction_open(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
+grains_status friction_open(friction_log *l, const grains_scenario *sc, const grains_sim *sim, long resume_len,
+                            grains_error *err);
 grains_status friction_row(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 void friction_close(friction_log *l);
 

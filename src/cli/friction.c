@@ -6,18 +6,14 @@
 
 #include "cli/cli.h"
 
-grains_status friction_open(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err)
+grains_status friction_open(friction_log *l, const grains_scenario *sc, const grains_sim *sim, long resume_len,
+                            grains_error *err)
 {
     l->f = NULL;
     if (!sc->friction.on)
         return GRAINS_OK;
-    l->id = grains_sim_count(sim) - 1; /* cli_load adds it last */
-    char path[2 * GRAINS_PATH_MAX];
-    snprintf(path, sizeof path, "%s/friction.csv", sc->output_dir);
-    if (!(l->f = fopen(path, "w")))
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
-    fputs("x,fx,fz,z\n", l->f);
-    return GRAINS_OK;
+    l->id = grains_sim_count(sim) - 1; /* cli_load adds it last (a resumed run's record says which) */
+    return cli_table_open(&l->f, sc->output_dir, "friction.csv", "x,fx,fz,z\n", resume_len, err);
 }
 
 static double dot(grains_vec3 a, grains_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }

@@ -1,25 +1,12 @@
 /* grains run: frames every N_steps steps, N_frames times, after frame 0
  * (TinyDEM Section 6), with VTK and/or CSV frames and a thermo table. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-
-typedef struct {
-    const grains_scenario *sc;
-    char **files;      /* frame file names for the .pvd */
-    char **mesh_files; /* mesh frames, when a mesh moves */
-    double *times;
-    size_t n_frames;
-    FILE *thermo;
-    FILE *walls;       /* walls.csv, with meshes */
-    char **membrane_files; /* membrane frames, with membranes */
-    triaxial_log triaxial;
-    friction_log friction;
-    int meshes_move;
-    int quiet;
-} run_output;
+#include "cli/run.h"
+#include "grains/checkpoint.h"
 
 static int any_moving(const grains_sim *sim)
 {
@@ -33,17 +20,13 @@ static int any_moving(const grains_sim *sim)
 }
 
 /* walls.csv: a row per mesh and frame, from the last step's contact sums. */
-static grains_status open_walls(run_output *o, const grains_sim *sim, const char *dir, grains_error *err)
+static grains_status open_walls(run_output *o, const grains_sim *sim, grains_error *err)
 {
     if (!grains_sim_mesh_count(sim))
         return GRAINS_OK;
-    char path[2 * GRAINS_PATH_MAX];
-    snprintf(path, sizeof path, "%s/walls.csv", dir);
-    o->walls = fopen(path, "w");
-    if (!o->walls)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
-    fputs("step,time,mesh,x,y,z,angle,vx,vy,vz,omega,fx,fy,fz,tx,ty,tz\n", o->walls);
-    return GRAINS_OK;
+    return cli_table_open(&o->walls, o->sc->output_dir, "walls.csv",
+                          "step,time,mesh,x,y,z,angle,vx,vy,vz,omega,fx,fy,fz,tx,ty,tz\n",
+                          o->record->table_len[TABLE_WALLS], err);
 }
 
 static grains_status write_walls(run_output *o, const grains_sim *sim, grains_error *err)
@@ -90,13 +73,59 @@ static grains_status write_series_frame(run_output *o, const grains_sim *sim, co
     return s;
 }
 
-static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_error *err)
+/* thermo.csv's header: the columns this run writes. */
+static void thermo_header(const run_output *o, const grains_sim *sim, char *h, size_t size)
+{
+    snprintf(h, size, "step,time,N,contacts,E_kin,E_rot,max_overlap%s%s%s\n",
+             grains_sim_membrane_count(sim) ? ",E_membrane" : "", o->sc->params.bond_kn > 0 ? ",bonds,broken" : "",
+             grains_integrator_variational(o->sc->params.integrator) ? ",newton,newton_most,cg,newton_update" : "");
+}
+
+/* A resumed run's frame series as they were: their names and times. */
+static grains_status restore_series(run_output *o, const grains_sim *sim, grains_error *err)
+{
+    const run_record *r = o->record;
+    for (size_t k = 0; k < r->n_frames; k++) {
+        char name[64];
+        o->times[k] = r->times[k];
+        snprintf(name, sizeof name, "particles%06zu.vtp", k);
+        int ok = !o->sc->write_vtk || (o->files[k] = strdup(name));
+        snprintf(name, sizeof name, "mesh%06zu.vtp", k);
+        ok = ok && (!o->sc->write_vtk || !o->meshes_move || (o->mesh_files[k] = strdup(name)));
+        snprintf(name, sizeof name, "membranes%06zu.vtp", k);
+        ok = ok && (!o->sc->write_vtk || !grains_sim_membrane_count(sim) || (o->membrane_files[k] = strdup(name)));
+        if (!ok)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+    }
+    o->n_frames = r->n_frames;
+    return GRAINS_OK;
+}
+
+static grains_status open_tables(run_output *o, const grains_sim *sim, grains_error *err)
+{
+    const long *len = o->record->table_len;
+    char header[160];
+    thermo_header(o, sim, header, sizeof header);
+    grains_status s = cli_table_open(&o->thermo, o->sc->output_dir, "thermo.csv", header, len[TABLE_THERMO], err);
+    if (s == GRAINS_OK)
+        s = triaxial_open(&o->triaxial, o->sc, sim, len[TABLE_TRIAXIAL], err);
+    if (s == GRAINS_OK)
+        s = friction_open(&o->friction, o->sc, sim, len[TABLE_FRICTION], err);
+    if (s == GRAINS_OK)
+        s = open_walls(o, sim, err);
+    if (s == GRAINS_OK && o->record->n_frames) { /* resumed: the logs' state as it was */
+        o->triaxial.h0 = o->record->triaxial_h0;
+        o->friction.id = o->record->friction_id;
+    }
+    return s;
+}
+
+grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_error *err)
 {
     const char *dir = o->sc->output_dir;
     grains_status s = grains_output_dir(dir, err);
     if (s != GRAINS_OK)
         return s;
-    char path[2 * GRAINS_PATH_MAX];
     size_t cap = (size_t)o->sc->params.N_frames + 2;
     o->files = calloc(cap, sizeof *o->files);
     o->mesh_files = calloc(cap, sizeof *o->mesh_files);
@@ -104,31 +133,18 @@ static grains_status open_outputs(run_output *o, const grains_sim *sim, grains_e
     o->times = calloc(cap, sizeof *o->times);
     if (!o->files || !o->mesh_files || !o->membrane_files || !o->times)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu frames", cap);
-    snprintf(path, sizeof path, "%s/thermo.csv", dir);
-    o->thermo = fopen(path, "w");
-    if (!o->thermo)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
-    fputs("step,time,N,contacts,E_kin,E_rot,max_overlap", o->thermo);
-    if (grains_sim_membrane_count(sim))
-        fputs(",E_membrane", o->thermo);
-    if (o->sc->params.bond_kn > 0)
-        fputs(",bonds,broken", o->thermo);
-    if (grains_integrator_variational(o->sc->params.integrator))
-        fputs(",newton,newton_most,cg,newton_update", o->thermo);
-    fputc('\n', o->thermo);
     o->meshes_move = any_moving(sim);
-    if (o->sc->write_vtk && grains_sim_mesh(sim) && !o->meshes_move) {
+    if (o->record->n_frames)
+        s = restore_series(o, sim, err);
+    else if (o->sc->write_vtk && grains_sim_mesh(sim) && !o->meshes_move) {
+        char path[2 * GRAINS_PATH_MAX];
         snprintf(path, sizeof path, "%s/mesh.vtp", dir);
         s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
     }
-    if (s == GRAINS_OK)
-        s = triaxial_open(&o->triaxial, o->sc, sim, err);
-    if (s == GRAINS_OK)
-        s = friction_open(&o->friction, o->sc, sim, err);
-    return s == GRAINS_OK ? open_walls(o, sim, dir, err) : s;
+    return s == GRAINS_OK ? open_tables(o, sim, err) : s;
 }
 
-static void close_outputs(run_output *o)
+void run_close_outputs(run_output *o)
 {
     for (size_t k = 0; o->files && k < o->n_frames; k++)
         free(o->files[k]);
@@ -223,58 +239,133 @@ static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
     return EXIT_UNSTABLE;
 }
 
-static int run_frames(grains_sim *sim, run_output *o, const cli_flags *fl)
+/* Writes output_dir/checkpoint.grains: the simulation and where the
+ * outputs stand. */
+static grains_status write_checkpoint(run_output *o, const grains_sim *sim, grains_error *err)
+{
+    run_record r = *o->record;
+    r.n_frames = o->n_frames;
+    r.times = o->times;
+    r.table_len[TABLE_THERMO] = cli_table_length(o->thermo);
+    r.table_len[TABLE_WALLS] = cli_table_length(o->walls);
+    r.table_len[TABLE_TRIAXIAL] = cli_table_length(o->triaxial.f);
+    r.table_len[TABLE_FRICTION] = cli_table_length(o->friction.f);
+    r.triaxial_h0 = o->triaxial.h0;
+    r.friction_id = o->friction.id;
+    void *bytes;
+    size_t n;
+    grains_status s = run_record_encode(&r, &bytes, &n, err);
+    if (s != GRAINS_OK)
+        return s;
+    char path[2 * GRAINS_PATH_MAX];
+    snprintf(path, sizeof path, "%s/checkpoint.grains", o->sc->output_dir);
+    s = grains_checkpoint_write(path, sim, bytes, n, err);
+    free(bytes);
+    return s;
+}
+
+/* SIGINT or SIGTERM: a checkpoint at this step, and 128 + the signal. */
+static int interrupted(run_output *o, const grains_sim *sim, int sig)
+{
+    grains_error err;
+    if (write_checkpoint(o, sim, &err) != GRAINS_OK) {
+        cli_report(&err);
+        fprintf(stderr, "grains: interrupted at step %ld; the last checkpoint stays\n", grains_sim_steps(sim));
+    } else {
+        fprintf(stderr,
+                "grains: interrupted at step %ld (t = %.9g): checkpoint in %s/checkpoint.grains; continue with "
+                "grains run --resume %s\n",
+                grains_sim_steps(sim), grains_sim_time(sim), o->sc->output_dir, o->sc->output_dir);
+    }
+    return 128 + sig;
+}
+
+/* A checkpoint every `every` steps (none for 0), after the frame of the step. */
+static int checkpoint_due(const grains_sim *sim, long every) { return every > 0 && grains_sim_steps(sim) % every == 0; }
+
+/* The steps up to frame f, then the frame; 0 or the exit status. */
+static int run_to_frame(grains_sim *sim, run_output *o, long f, long every, progress *pg, double t_end)
 {
     const grains_params *p = grains_sim_params(sim);
     grains_error err;
-    char label[32];
-    progress pg;
-    progress_init(&pg, !fl->quiet && isatty(STDERR_FILENO));
-    double t_end = (double)(p->N_frames * p->N_steps) * p->dt;
-    if (write_frame(o, sim, "000000", &err) != GRAINS_OK) {
-        cli_report(&err);
-        return EXIT_INPUT;
+    while (grains_sim_steps(sim) < f * p->N_steps) {
+        if (grains_sim_step(sim, &err) != GRAINS_OK)
+            return step_failed(sim, o, &err);
+        progress_update(pg, grains_sim_time(sim), t_end, grains_sim_count(sim));
+        if (signals_caught())
+            return interrupted(o, sim, signals_caught());
+        if (checkpoint_due(sim, every) && grains_sim_steps(sim) < f * p->N_steps &&
+            write_checkpoint(o, sim, &err) != GRAINS_OK)
+            return cli_report(&err), EXIT_INPUT;
     }
-    for (long f = 1; f <= p->N_frames; f++) {
-        for (long k = 0; k < p->N_steps; k++) {
-            if (grains_sim_step(sim, &err) != GRAINS_OK) {
-                progress_done(&pg);
-                return step_failed(sim, o, &err);
-            }
-            progress_update(&pg, grains_sim_time(sim), t_end, grains_sim_count(sim));
-        }
-        snprintf(label, sizeof label, "%06ld", f);
-        if (write_frame(o, sim, label, &err) != GRAINS_OK) {
-            progress_done(&pg);
-            cli_report(&err);
-            return EXIT_INPUT;
-        }
+    char label[32];
+    snprintf(label, sizeof label, "%06ld", f);
+    if (write_frame(o, sim, label, &err) != GRAINS_OK ||
+        (checkpoint_due(sim, every) && write_checkpoint(o, sim, &err) != GRAINS_OK))
+        return cli_report(&err), EXIT_INPUT;
+    return signals_caught() ? interrupted(o, sim, signals_caught()) : 0;
+}
+
+int run_frames(grains_sim *sim, run_output *o)
+{
+    const grains_params *p = grains_sim_params(sim);
+    long every = o->sc->checkpoint_every < 0 ? p->N_steps : o->sc->checkpoint_every;
+    if (every > 0)
+        signals_catch();
+    progress pg;
+    progress_init(&pg, !o->quiet && isatty(STDERR_FILENO));
+    double t_end = (double)(p->N_frames * p->N_steps) * p->dt;
+    int status = 0;
+    for (long f = (long)o->n_frames; f <= p->N_frames && status == 0; f++) {
+        status = run_to_frame(sim, o, f, every, &pg, t_end);
     }
     progress_done(&pg);
-    return 0;
+    return status;
+}
+
+int run_with(grains_sim *sim, run_output *o)
+{
+    grains_error err;
+    int status;
+    if (run_open_outputs(o, sim, &err) != GRAINS_OK) {
+        cli_report(&err);
+        status = EXIT_INPUT;
+    } else {
+        status = run_frames(sim, o);
+    }
+    run_close_outputs(o);
+    grains_sim_destroy(sim);
+    return status;
+}
+
+/* The scenario and simulation of a new run, and its record for checkpoints. */
+static grains_status prepare(int argc, char **argv, grains_scenario *sc, cli_flags *fl, run_record *r,
+                             grains_sim **sim, grains_error *err)
+{
+    grains_status s = cli_scenario(argc, argv, sc, fl, err);
+    if (s == GRAINS_OK)
+        s = run_inputs_crc(sc, &r->inputs_crc, err);
+    if (s == GRAINS_OK && !getcwd(r->cwd, sizeof r->cwd))
+        s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot name the current folder: %s", strerror(errno));
+    if (s == GRAINS_OK)
+        s = cli_load(sc, sim, err);
+    return s;
 }
 
 int cli_run(int argc, char **argv)
 {
+    for (int a = 0; a < argc; a++)
+        if (strcmp(argv[a], "--resume") == 0)
+            return cli_resume(argc, argv);
     grains_scenario sc;
     cli_flags fl;
     grains_error err;
     grains_sim *sim = NULL;
-    if (cli_scenario(argc, argv, &sc, &fl, &err) != GRAINS_OK || cli_load(&sc, &sim, &err) != GRAINS_OK) {
+    run_record record = {.argc = argc, .argv = argv};
+    if (prepare(argc, argv, &sc, &fl, &record, &sim, &err) != GRAINS_OK) {
         cli_report(&err);
         return EXIT_INPUT;
     }
-    run_output o = {0};
-    o.sc = &sc;
-    o.quiet = fl.quiet;
-    int status;
-    if (open_outputs(&o, sim, &err) != GRAINS_OK) {
-        cli_report(&err);
-        status = EXIT_INPUT;
-    } else {
-        status = run_frames(sim, &o, &fl);
-    }
-    close_outputs(&o);
-    grains_sim_destroy(sim);
-    return status;
+    run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &record};
+    return run_with(sim, &o);
 }

@@ -22,16 +22,17 @@ static double file_height(const grains_sim *sim, int k)
     return n ? z / (double)n - w.shift.z : 0;
 }
 
-grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, grains_error *err)
+grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const grains_sim *sim, long resume_len,
+                            grains_error *err)
 {
     memset(t, 0, sizeof *t);
     if (!sc->triaxial.on)
         return GRAINS_OK;
-    char path[2 * GRAINS_PATH_MAX];
-    snprintf(path, sizeof path, "%s/triaxial.csv", sc->output_dir);
-    if (!(t->f = fopen(path, "w")))
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write");
-    fputs("time,strain,sigma_c,sigma_p,sigma_d,height,radius,sigma_c_applied\n", t->f);
+    grains_status s = cli_table_open(&t->f, sc->output_dir, "triaxial.csv",
+                                     "time,strain,sigma_c,sigma_p,sigma_d,height,radius,sigma_c_applied\n", resume_len,
+                                     err);
+    if (s != GRAINS_OK)
+        return s;
     t->gap0 = file_height(sim, sc->triaxial.top) - file_height(sim, sc->triaxial.bottom);
     return GRAINS_OK;
 }

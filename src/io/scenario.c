@@ -164,6 +164,9 @@ static const key_info keys[] = {
     {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL, 0},
     {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL, 0},
     {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv", NULL, 0},
+    {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
+     "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "
+     "default every frame (N_steps)", NULL, 0},
 };
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -184,6 +187,7 @@ void grains_scenario_default(grains_scenario *sc)
     snprintf(sc->mesh, sizeof sc->mesh, "%s", GRAINS_BUILTIN_HOURGLASS);
     snprintf(sc->output_dir, sizeof sc->output_dir, "output");
     sc->write_vtk = 1;
+    sc->checkpoint_every = -1;
 }
 
 /* ---- values from text (--set) ---- */
@@ -549,6 +553,9 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     grains_status s = GRAINS_OK;
     if (sc->origin[dt] && !(sc->params.dt > 0))
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "dt = %g: timestep must be > 0", sc->params.dt);
+    if (s == GRAINS_OK && sc->origin[key_index("checkpoint_every")] && sc->checkpoint_every < 0)
+        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "checkpoint_every = %ld: must be >= 0 (0 = none)",
+                             sc->checkpoint_every);
     if (s == GRAINS_OK)
         s = grains_params_check(&sc->params, e);
     if (s == GRAINS_OK)

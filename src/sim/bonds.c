@@ -264,11 +264,11 @@ static grains_status read_bond_index(sim_bonds *bs, bytes_in *in, size_t n_parti
 {
     size_t n_start, n_partner;
     if (!bytes_get_count(in, 4, n_particles + 1, &n_start) ||
-        !array_reserve((void **)&bs->start, &bs->start_cap, n_start + 1, sizeof *bs->start, 8))
+        (n_start && !array_reserve((void **)&bs->start, &bs->start_cap, n_start, sizeof *bs->start, 8)))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the bonds' index");
     bytes_get_u32s(in, bs->start, n_start);
     if (!bytes_get_count(in, 4, 2 * bs->n, &n_partner) ||
-        !array_reserve((void **)&bs->partner, &bs->partner_cap, n_partner + 1, sizeof *bs->partner, 8))
+        (n_partner && !array_reserve((void **)&bs->partner, &bs->partner_cap, n_partner, sizeof *bs->partner, 8)))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the bonds' index");
     bytes_get_u32s(in, bs->partner, n_partner);
     bs->indexed = n_start ? n_start - 1 : 0;

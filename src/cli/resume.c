@@ -1,0 +1,171 @@
+/* grains run --resume DIR: the run whose outputs are in DIR, continued
+ * from DIR/checkpoint.grains to its end (or to a larger N_frames), built
+ * again from the scenario and options it was started with, in the folder
+ * it was started in, and writing on where its outputs stood. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/run.h"
+#include "grains/checkpoint.h"
+
+/* What --resume may change: the frames (only more of them), the threads
+ * (the results are the same for any), the progress lines. */
+typedef struct {
+    const char *dir;
+    const char *extra[8];  /* options added after the run's own */
+    int n_extra;
+    int quiet;
+} resume_options;
+
+static grains_status resume_parse(int argc, char **argv, resume_options *ro, grains_error *err)
+{
+    memset(ro, 0, sizeof *ro);
+    for (int a = 0; a < argc; a++) {
+        const char *opt = argv[a];
+        if (strcmp(opt, "--quiet") == 0 || strcmp(opt, "-q") == 0) {
+            ro->quiet = 1;
+            continue;
+        }
+        int takes = strcmp(opt, "--resume") == 0 || strcmp(opt, "--set") == 0 || strcmp(opt, "--threads") == 0;
+        if (!takes || a + 1 >= argc)
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                    "%s%s: a resumed run takes only --resume DIR, --set N_frames=N, --threads N "
+                                    "and --quiet (the rest is the run's own)",
+                                    opt, takes ? " needs a value" : "");
+        const char *value = argv[++a];
+        if (strcmp(opt, "--resume") == 0) {
+            ro->dir = value;
+        } else if (strcmp(opt, "--set") == 0 && strncmp(value, "N_frames=", 9) != 0) {
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                    "--set %s: a resumed run may change only N_frames (the rest would not be the "
+                                    "same run)", value);
+        } else if (ro->n_extra + 2 <= 8) {
+            ro->extra[ro->n_extra++] = opt;
+            ro->extra[ro->n_extra++] = value;
+        }
+    }
+    return GRAINS_OK;
+}
+
+/* The run's options, then the resume's. */
+static char **resume_args(const run_record *r, const resume_options *ro, int quiet, int *argc)
+{
+    char **argv = calloc((size_t)r->argc + (size_t)ro->n_extra + 2, sizeof *argv);
+    if (!argv)
+        return NULL;
+    int n = 0;
+    for (int a = 0; a < r->argc; a++)
+        argv[n++] = r->argv[a];
+    for (int a = 0; a < ro->n_extra; a++)
+        argv[n++] = (char *)ro->extra[a];
+    if (quiet)
+        argv[n++] = "--quiet";
+    *argc = n;
+    return argv;
+}
+
+/* The scenario again, in the folder the run began in, writing to `out`;
+ * refused when an input changed since. */
+static grains_status rebuild_scenario(const run_record *r, char **argv, int argc, const char *out,
+                                      grains_scenario *sc, cli_flags *fl, grains_error *err)
+{
+    if (chdir(r->cwd) != 0)
+        return grains_error_set(err, GRAINS_ERR_IO, r->cwd, 0, "cannot enter the folder the run began in: %s",
+                                strerror(errno));
+    grains_status s = cli_scenario(argc, argv, sc, fl, err);
+    uint32_t crc = 0;
+    if (s == GRAINS_OK)
+        s = run_inputs_crc(sc, &crc, err);
+    if (s == GRAINS_OK && crc != r->inputs_crc)
+        s = grains_error_set(err, GRAINS_ERR_ARG, sc->source[0] ? sc->source : NULL, 0,
+                             "the scenario or a file it reads has changed since the run began: a resumed run needs "
+                             "the inputs it began with");
+    snprintf(sc->output_dir, sizeof sc->output_dir, "%s", out);
+    return s;
+}
+
+/* Whether frames remain: 0 and a note when the run is complete, an error
+ * when N_frames would end it before the frames it wrote. */
+static grains_status frames_left(const run_record *r, const grains_scenario *sc, int *left, grains_error *err)
+{
+    size_t want = (size_t)sc->params.N_frames + 1;
+    *left = r->n_frames < want;
+    if (r->n_frames > want)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "N_frames = %ld: the run has written frames 0 to %zu already", sc->params.N_frames,
+                                r->n_frames - 1);
+    return GRAINS_OK;
+}
+
+static int resume_run(const resume_options *ro, run_record *r, const char *path, const char *out)
+{
+    grains_scenario sc;
+    cli_flags fl;
+    grains_error err;
+    grains_sim *sim = NULL;
+    int argc, left = 0;
+    char **argv = resume_args(r, ro, ro->quiet, &argc);
+    if (!argv) {
+        fputs("grains: out of memory\n", stderr);
+        return EXIT_INPUT;
+    }
+    grains_status s = rebuild_scenario(r, argv, argc, out, &sc, &fl, &err);
+    if (s == GRAINS_OK)
+        s = frames_left(r, &sc, &left, &err);
+    if (s == GRAINS_OK && left)
+        s = cli_load(&sc, &sim, &err);
+    if (s == GRAINS_OK && left)
+        s = grains_checkpoint_read_sim(path, sim, &err);
+    int status = 0;
+    if (s != GRAINS_OK) {
+        cli_report(&err);
+        grains_sim_destroy(sim);
+        status = EXIT_INPUT;
+    } else if (!left) {
+        printf("grains: the run in %s is complete (frames 0 to %zu); --set N_frames=N extends it\n", out,
+               r->n_frames - 1);
+    } else {
+        run_record now = *r; /* its checkpoints record the options it runs with now */
+        now.argc = argc;
+        now.argv = argv;
+        run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now};
+        status = run_with(sim, &o);
+    }
+    free(argv);
+    return status;
+}
+
+int cli_resume(int argc, char **argv)
+{
+    resume_options ro;
+    grains_error err;
+    if (resume_parse(argc, argv, &ro, &err) != GRAINS_OK) {
+        cli_report(&err);
+        return EXIT_INPUT;
+    }
+    char path[GRAINS_PATH_MAX + 32], out[PATH_MAX];
+    snprintf(path, sizeof path, "%s/checkpoint.grains", ro.dir);
+    void *bytes = NULL;
+    size_t n = 0;
+    run_record r;
+    grains_status s = grains_checkpoint_read_app(path, &bytes, &n, &err);
+    if (s == GRAINS_OK)
+        s = run_record_decode(&r, bytes, n, path, &err);
+    free(bytes);
+    if (s == GRAINS_OK && !realpath(ro.dir, out))
+        s = grains_error_set(&err, GRAINS_ERR_IO, ro.dir, 0, "cannot resolve: %s",
+                             strerror(errno));
+    if (s != GRAINS_OK) {
+        cli_report(&err);
+        return EXIT_INPUT;
+    }
+    if (path[0] != '/') /* the checkpoint is read again after the move to the run's folder */
+        snprintf(path, sizeof path, "%s/checkpoint.grains", out);
+    int status = resume_run(&ro, &r, path, out);
+    run_record_free(&r);
+    return status;
+}
