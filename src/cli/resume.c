@@ -3,6 +3,7 @@
  * again from the scenario and options it was started with, in the folder
  * it was started in, and writing on where its outputs stood. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -11,6 +12,41 @@
 
 #include "cli/run.h"
 #include "grains/checkpoint.h"
+
+/* Whether `name` is a temporary of an output file (NAME.XXXXXX, from
+ * io/atomic_file.c) that a killed run left behind. */
+static int stale_temporary(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 12 || name[n - 7] != '.')
+        return 0;
+    for (size_t k = n - 6; k < n; k++)
+        if (!((name[k] >= '0' && name[k] <= '9') || (name[k] >= 'a' && name[k] <= 'z') ||
+              (name[k] >= 'A' && name[k] <= 'Z')))
+            return 0;
+    const char *ext[] = {".vtp", ".pvd", ".csv", ".grains"};
+    for (size_t e = 0; e < sizeof ext / sizeof *ext; e++) {
+        size_t m = strlen(ext[e]);
+        if (n - 7 > m && strncmp(name + n - 7 - m, ext[e], m) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The temporaries a killed run left in its output folder. */
+static void remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));)
+        if (stale_temporary(e->d_name)) {
+            char path[PATH_MAX + 256];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+}
 
 /* What --resume may change: the frames (only more of them), the threads
  * (the results are the same for any), the progress lines. */
@@ -133,6 +169,7 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
         now.argc = argc;
         now.argv = argv;
         run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now};
+        remove_stale_temporaries(out);
         status = run_with(sim, &o);
     }
     free(argv);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# The promise of checkpoints: a run killed at a random moment (kill -9, or
+# SIGTERM) and resumed with another thread count writes byte-identical
+# frames, thermo and every other table to the run that was never stopped.
+# Cases: both Verlet integrators and Euler, a variational one, a turning
+# drum, a servo piston, bonds, a membrane with a guided sphere.
+# Usage: resume_test.sh GRAINS_BINARY SOURCE_DIR
+set -u
+G="$1"
+SRC="$2"
+T=$(mktemp -d /tmp/grains-resume-XXXXXX)
+cd "$SRC" || exit 1 # the examples name their meshes from here
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+now() { date +%s.%N; }
+random() { od -An -N2 -tu2 /dev/urandom | tr -d ' '; } # 0 .. 65535
+
+# same A B: every file of run A but its checkpoint is in B with the same bytes, and B has no other.
+same() {
+    for f in "$1"/*; do
+        name=$(basename "$f")
+        [ "$name" = checkpoint.grains ] && continue
+        cmp -s "$f" "$2/$name" || { bad "$3: $name differs after the resume"; return; }
+    done
+    [ "$(ls "$1" | wc -l)" -eq "$(ls "$2" | wc -l)" ] || { bad "$3: other files after the resume: $(ls "$2" | tr "\n" " ")"; return; }
+    ok
+}
+
+# case NAME SIGNAL ARGS...: the run whole on 1 thread; then again, stopped
+# by SIGNAL at a random moment within the whole run's time, resumed on 2.
+case_() {
+    name=$1; sig=$2; shift 2
+    start=$(now)
+    "$G" run "$@" -o "$T/$name.whole" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "$name: the whole run failed: $(cat "$T/err")"; return; }
+    took=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+    delay=$(awk -v t="$took" -v r="$(random)" 'BEGIN { printf "%.3f", t * (0.15 + 0.7 * r / 65535) }')
+    "$G" run "$@" -o "$T/$name.cut" --threads 1 --quiet >/dev/null 2>"$T/err" &
+    pid=$!
+    sleep "$delay"
+    kill -s "$sig" $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    echo "$name: stopped by $sig after ${delay} s of ${took} s (exit $rc, $(wc -l <"$T/$name.cut/thermo.csv") thermo lines)"
+    case "$sig:$rc" in
+        KILL:137|TERM:143|*:0) ;;
+        *) bad "$name: the stopped run exited $rc: $(cat "$T/err")"; return ;;
+    esac
+    if [ "$sig" = TERM ] && [ $rc -eq 143 ] && ! grep -q "grains run --resume" "$T/err"; then
+        bad "$name: SIGTERM did not say how to resume: $(cat "$T/err")"
+    fi
+    "$G" run --resume "$T/$name.cut" --threads 2 --quiet >/dev/null 2>"$T/err" || { bad "$name: the resume failed: $(cat "$T/err")"; return; }
+    same "$T/$name.whole" "$T/$name.cut" "$name"
+}
+
+SHORT="--set N_frames=6 --set N_steps=300"
+case_ euler KILL $SHORT --csv
+case_ euler_term TERM $SHORT
+case_ verlet KILL $SHORT --set integrator=verlet
+case_ verlet_improved TERM $SHORT --set integrator=verlet_improved
+case_ variational KILL --set N_frames=4 --set N_steps=150 --set integrator=variational_midpoint \
+    --set mu_s=0 --set mu_r=0 --set mu_t=0
+case_ drum KILL "$SRC/examples/rotating_drum.cfg" --set N_frames=5 --set N_steps=300
+case_ piston TERM "$SRC/examples/piston.cfg" --set N_frames=5 --set N_steps=300 --set integrator=verlet
+case_ bonds KILL --particles "$T/euler.whole/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
+    --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
+case_ membrane KILL "$SRC/examples/membrane_friction.cfg" --set N_frames=40
+
+grep -q ',' "$T/bonds.whole/thermo.csv" && tail -1 "$T/bonds.whole/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
+    bad "bonds: no bonds formed (the case would not test them): $(tail -1 "$T/bonds.whole/thermo.csv")"
+
+echo "resume_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
