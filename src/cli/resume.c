@@ -184,7 +184,7 @@ int cli_resume(int argc, char **argv)
         cli_report(&err);
         return EXIT_INPUT;
     }
-    char path[GRAINS_PATH_MAX + 32], out[PATH_MAX];
+    char path[PATH_MAX + 32], out[PATH_MAX];
     snprintf(path, sizeof path, "%s/checkpoint.grains", ro.dir);
     void *bytes = NULL;
     size_t n = 0;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <libconfig.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "io/scenario_materials.h"
 #include "io/scenario_membranes.h"
 #include "io/scenario_meshes.h"
+#include "io/scenario_text.h"
 #include "io/text.h"
 
 /* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,
@@ -267,7 +269,9 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
         return 1;
     case K_SEED:
         errno = 0;
-        if (*v == '-' || !*v)
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (!(*v >= '0' && *v <= '9')) /* strtoull would take " -1" as 2^64 - 1 */
             return 0;
         *(uint64_t *)dst = strtoull(v, &end, 10);
         return *end == '\0' && errno == 0;
@@ -489,19 +493,21 @@ static grains_status read_root(grains_scenario *sc, const config_t *cfg, const c
 
 grains_status grains_scenario_read(grains_scenario *sc, const char *path, grains_error *err)
 {
-    FILE *probe = fopen(path, "r");
-    if (!probe)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
-    fclose(probe);
+    char *text, dir[PATH_MAX];
+    grains_status s = scenario_text_read(path, &text, dir, err); /* checked first: io/scenario_text.h */
+    if (s != GRAINS_OK)
+        return s;
     config_t cfg;
     config_init(&cfg);
-    grains_status s;
-    if (config_read_file(&cfg, path) != CONFIG_TRUE)
-        s = grains_error_set(err, GRAINS_ERR_PARSE, path, config_error_line(&cfg), "%s",
+    config_set_include_dir(&cfg, dir);
+    if (config_read_string(&cfg, text) != CONFIG_TRUE)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, config_error_file(&cfg) ? config_error_file(&cfg) : path,
+                             config_error_line(&cfg), "%s",
                              config_error_text(&cfg) ? config_error_text(&cfg) : "cannot parse");
     else
         s = read_root(sc, &cfg, path, err);
     config_destroy(&cfg);
+    free(text);
     if (s == GRAINS_OK)
         snprintf(sc->source, sizeof sc->source, "%s", path);
     return s;
