@@ -1,6 +1,7 @@
 /* Default values and range checks for the run parameters (TinyDEM Table 2). */
 #include "grains/params.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -261,6 +262,9 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(isfinite(p->dt) && p->dt >= 0, "dt = %g: timestep must be > 0 (or 0 for Eq. 49)", p->dt);
     REQUIRE(p->N_max >= 0 && p->N_max <= 2000000000L, "N_max = %ld: must be in [0, 2e9]", p->N_max);
     REQUIRE(p->N_frames >= 0, "N_frames = %ld: must be >= 0", p->N_frames);
+    REQUIRE(p->N_steps <= 0 || p->N_frames <= LONG_MAX / p->N_steps,
+            "N_frames = %ld: N_frames x N_steps (%ld) is more steps than a run can count (%ld)", p->N_frames,
+            p->N_steps, LONG_MAX);
     REQUIRE(p->N_steps >= 0, "N_steps = %ld: must be >= 0", p->N_steps);
     REQUIRE(p->N_spawn >= 0, "N_spawn = %ld: must be >= 0", p->N_spawn);
     REQUIRE(p->compat == GRAINS_COMPAT_NONE || p->compat == GRAINS_COMPAT_TINYDEM, "compat: unknown value");

@@ -294,6 +294,24 @@ awk 'BEGIN { for (k = 0; k < 50000; k++) printf "k%d = 1;\n", k }' > "$T/manykey
 expect 2 'manykeys.cfg:10001: more settings than the 10000' "$G" check "$T/manykeys.cfg"
 expect 2 "seed = ' -1': expected a non-negative integer" "$G" check --set "seed= -1"
 
+# --- input that once hurt (issue: input that cannot hurt) ---
+printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n1e300,0,0.05,0.005,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/far.csv"
+expect 2 'far.csv: particles and the spawn box spread over 1e\+300 along x.*particle 1 at x = 1e\+300' "$G" check --particles "$T/far.csv"
+expect 2 'far.csv: particles and the spawn box spread' "$G" run -o "$T/far" --particles "$T/far.csv" --quiet
+[ ! -e "$T/far/particles000000.vtp" ] && ok || bad "a refused start still wrote frame 0"
+awk -v h="$H" 'BEGIN { print h; for (k = 0; k < 100000; k++) print "0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0" }' > "$T/same.csv"
+expect 2 'same.csv: 100000 particles \(e.g. 0 and 1, at 0, 0, 0.05\) lie in one cell' "$G" check --particles "$T/same.csv"
+expect 2 '/dev/zero: cannot read: not a regular file' "$G" check --particles /dev/zero
+expect 2 '/dev/zero: cannot read: not a regular file' "$G" check --mesh /dev/zero
+expect 2 's_max: the spawn box spans 1e\+300' "$G" check --set s_max=1e300,1e300,1e300
+expect 2 'N_frames x N_steps \(10\) is more steps than a run can count' "$G" check --set N_frames=9223372036854775807 --set N_steps=10
+awk 'BEGIN { printf "OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3"; for (k = 0; k < 5000; k++) printf " "; print "1" }' > "$T/longline.off"
+expect 2 'longline.off:7: a line longer than 4095 characters' "$G" check --mesh "$T/longline.off"
+printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n2 1 0\n-1 1 0\n4 0 1 2 3\n' > "$T/skew.off"
+expect 2 'skew.off:7: .*parallelogram.*vertex 2 is not there' "$G" check --mesh "$T/skew.off"
+printf 'a,b\n0,1\0\n' > "$T/nul.bonds"
+expect 2 'nul.bonds:2: a NUL byte' "$G" check --particles "$T/good.csv" --set bonds="$T/nul.bonds" --set bond_kn=1
+
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"

@@ -60,11 +60,12 @@ static double rest_on(int kind, double R_e)
         grains_mesh_add_vertex(m, v[3], &err), idx[0] = 0;
     else if (kind == 2) /* an edge through the origin along x */
         grains_mesh_add_vertex(m, v3(-0.05, 0, 0), &err), grains_mesh_add_vertex(m, v3(0.05, 0, 0), &err);
+    else if (kind == 4) /* rectangle: vertices 0, 1, 3 span it, v2 = v1 + v3 - v0 */
+        grains_mesh_add_vertex(m, v[0], &err), grains_mesh_add_vertex(m, v[1], &err),
+            grains_mesh_add_vertex(m, v3(0.05, 0.05, 0), &err), grains_mesh_add_vertex(m, v[2], &err);
     else
         for (int k = 0; k < 3; k++)
             grains_mesh_add_vertex(m, v[k], &err);
-    if (kind == 4) /* rectangle: vertices 0, 1, 3 span it; v2 is unused */
-        grains_mesh_add_vertex(m, v[2], &err), idx[1] = 1, idx[3] = 3;
     grains_mesh_add_element(m, kind == 3 ? 3 : kind, idx, 0, R_e, &err);
     grains_sim_set_mesh(sim, m, &err);
     grains_mesh_destroy(m);
@@ -143,11 +144,42 @@ static void drawing(test_ctx *t)
     grains_mesh_destroy(m);
 }
 
+/* A floor triangle with a vertex at 1e19 holds a sphere as any floor does
+ * (its cell range once overflowed the grid's integers and the element was
+ * never listed: the sphere fell through). And a 4-vertex element whose v2
+ * is not v1 + v3 - v0 is refused, not taken as the parallelogram of the others. */
+static void far_vertex(test_ctx *t)
+{
+    grains_params p = scene_params();
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.eta = 0.5;
+    grains_sim *sim = scene(&p);
+    grains_mesh *m;
+    grains_error err;
+    grains_mesh_create(&m, &err);
+    grains_mesh_add_vertex(m, v3(-1, -1, 0), &err);
+    grains_mesh_add_vertex(m, v3(1e19, 0, 0), &err);
+    grains_mesh_add_vertex(m, v3(-1, 1, 0), &err);
+    uint32_t idx[4] = {0, 1, 2, 3};
+    CHECK(t, grains_mesh_add_element(m, 3, idx, 0, 0, &err) == GRAINS_OK, "far triangle: %s", err.message);
+    grains_sim_set_mesh(sim, m, &err);
+    add(sim, v3(0, 0, 0.005), v3(0, 0, 0), v3(0, 0, 0), 0.004);
+    grains_sim_advance(sim, (long)(0.2 / grains_sim_params(sim)->dt), NULL);
+    CHECK(t, get(sim, 0).x.z > 0.0035 && get(sim, 0).x.z < 0.004, "a sphere rests on a triangle reaching 1e19: z = %g",
+          get(sim, 0).x.z);
+    grains_sim_destroy(sim);
+    grains_mesh_add_vertex(m, v3(-1, 1.5, 0), &err); /* v3: v1 + v3 - v0 = (1e19, 2.5, 0), not v2 */
+    CHECK(t, grains_mesh_add_element(m, 4, idx, 0, 0, &err) == GRAINS_ERR_RANGE && strstr(err.message, "parallelogram"),
+          "a quad that is not a parallelogram is refused: %s", err.message);
+    grains_mesh_destroy(m);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
     closest_points(&t);
     resting(&t);
+    far_vertex(&t);
     element_errors(&t);
     drawing(&t);
     return test_report(&t, "test_mesh");

@@ -158,6 +158,13 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
  * that its material exists. */
 grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err);
 
+/* Whether the run can start: the particles (and the spawn box, while it
+ * spawns) lie within the 2^18 cells the neighbour grid spans along each
+ * axis, and no cell holds more particles than spheres of R_min fit in it
+ * without overlapping beyond max_overlap (particles given twice). A RANGE
+ * error naming a particle otherwise (src/sim/check_start.c). */
+grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err);
+
 /* Room for `n` particles in total, so that adding them does not regrow. */
 grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);
 

@@ -171,6 +171,9 @@ grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error
         s = load_friction_sphere(sc, sim, err);
     if (s == GRAINS_OK && sc->bonds[0])
         s = grains_bonds_read(sc->bonds, sim, err);
+    if (s == GRAINS_OK && (s = grains_sim_check_start(sim, err)) != GRAINS_OK && err && !err->file[0] &&
+        sc->particles[0]) /* the particles' file, when it gave them */
+        snprintf(err->file, sizeof err->file, "%s", sc->particles);
     if (s != GRAINS_OK) {
         grains_sim_destroy(sim);
         return s;

@@ -68,6 +68,16 @@ static void element_box(const grains_mesh *m, grains_mesh_element *el)
     el->hi = v3_add(hi, v3(el->R, el->R, el->R));
 }
 
+/* Whether v2 = v1 + v3 - v0 to round-off of the element's size (the
+ * contact geometry uses v0, v1, v3 and implies v2). */
+static int parallelogram(const grains_mesh *m, const uint32_t *v)
+{
+    const vec3 *p = m->vertices;
+    vec3 implied = v3_sub(v3_add(p[v[1]], p[v[3]]), p[v[0]]), off = v3_sub(p[v[2]], implied);
+    real size = fmax(v3_norm(v3_sub(p[v[1]], p[v[0]])), v3_norm(v3_sub(p[v[3]], p[v[0]])));
+    return v3_norm(off) <= 1e-9 * size;
+}
+
 grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, int radius_index, real R,
                                       grains_error *err)
 {
@@ -83,6 +93,10 @@ grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, 
     if (degenerate(m, n, v))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "degenerate element: repeated or collinear vertices");
+    if (n == 4 && !parallelogram(m, v))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "a 4-vertex element is a parallelogram (v2 = v1 + v3 - v0, as in TinyDEM), and "
+                                "vertex %u is not there: split it into two triangles", v[2]);
     if (m->n_elements >= MESH_LIMIT)
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u mesh elements", MESH_LIMIT);
     if (!array_reserve((void **)&m->elements, &m->cap_elements, m->n_elements + 1, sizeof *m->elements, 1))

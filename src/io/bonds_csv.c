@@ -1,6 +1,7 @@
 /* The bonds file: a header `a,b` and one bond per line, two particle ids
  * (their order in the particles file, from 0). Lines starting with '#'
  * and blank lines are skipped. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ grains_status grains_bonds_read(const char *path, grains_sim *sim, grains_error 
     size_t len;
     char *text = read_file(path, &len);
     if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read the bonds file");
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
     line_reader r;
     lines_init(&r, text, len);
     const char *line;
@@ -35,9 +36,8 @@ grains_status grains_bonds_read(const char *path, grains_sim *sim, grains_error 
     grains_status s = GRAINS_OK;
     while (s == GRAINS_OK && (line = lines_next(&r))) {
         size_t a, b;
-        if (r.too_long)
-            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "line longer than %zu characters",
-                                 sizeof r.buf - 1);
+        if (r.fault)
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "%s", r.fault);
         else if (!line[strspn(line, " \t")] || line[strspn(line, " \t")] == '#')
             continue;
         else if (!header)

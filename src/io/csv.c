@@ -96,8 +96,8 @@ static grains_status parse_particles(char *text, size_t len, const char *path, g
     grains_status s = GRAINS_OK;
     while (s == GRAINS_OK && (line = lines_next(&r))) {
         real v[CSV_FIELDS];
-        if (r.too_long) {
-            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "line longer than %zu characters", sizeof r.buf - 1);
+        if (r.fault) {
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "%s", r.fault);
             break;
         }
         if (blank(line))
@@ -135,7 +135,7 @@ grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n
     size_t len;
     char *text = read_file(path, &len);
     if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
     grains_status s;
     if (memchr(text, '\0', len))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in a CSV file");

@@ -28,7 +28,7 @@ grains_status grains_mesh_read(const char *path, const real *R_mesh, int n_radii
     size_t len;
     char *text = read_file(path, &len);
     if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
     grains_status s;
     if (!looks_like_off(text, len))
         s = grains_stl_parse(text, len, path, R_mesh, n_radii, out, err);

@@ -38,9 +38,8 @@ static grains_status parse_rows(line_reader *r, const char *path, grains_motion_
     size_t cap = 0;
     const char *line;
     while ((line = lines_next(r))) {
-        if (r->too_long)
-            return grains_error_set(err, GRAINS_ERR_PARSE, path, r->line, "line longer than %zu characters",
-                                    sizeof r->buf - 1);
+        if (r->fault)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, r->line, "%s", r->fault);
         if (blank(line))
             continue;
         real v[5];
@@ -68,12 +67,12 @@ grains_status grains_motion_table_read(const char *path, grains_motion_sample **
     size_t len;
     char *text = read_file(path, &len);
     if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
     grains_status s = GRAINS_OK;
     line_reader r;
     lines_init(&r, text, len);
     const char *line;
-    while ((line = lines_next(&r)) && blank(line) && !r.too_long)
+    while ((line = lines_next(&r)) && blank(line) && !r.fault)
         ;
     if (memchr(text, '\0', len))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in a motion table");

@@ -48,6 +48,8 @@ static int next_content(line_reader *r, tokens *t)
 {
     const char *line;
     while ((line = lines_next(r))) {
+        if (r->fault) /* the caller reports it */
+            return t->n = 0, t->overflow = 1, 1;
         tokenize(r->buf, t);
         if (t->n > 0 || t->overflow)
             return 1;
@@ -131,11 +133,25 @@ static grains_status read_face(line_reader *r, tokens *t, const off_ctx *c, long
     return s;
 }
 
+/* The memory a mesh of these counts takes, against what the machine has. */
+static grains_status check_memory(const line_reader *r, const off_ctx *c, long nv, long nf)
+{
+    double need = 2.0 * ((double)nv * sizeof(grains_vec3) + (double)nf * sizeof(grains_mesh_element)); /* growth */
+    double have = (double)machine_bytes();
+    if (have > 0 && need > have / 2)
+        return grains_error_set(c->err, GRAINS_ERR_LIMIT, c->name, r->line,
+                                "%ld vertices and %ld faces need %.3g GB, more than half this machine's %.3g GB", nv,
+                                nf, need / 1e9, have / 1e9);
+    return GRAINS_OK;
+}
+
 static grains_status parse_off(line_reader *r, const off_ctx *c, grains_mesh *m)
 {
     tokens t;
     long nv, nf;
     grains_status s = read_counts(r, &t, c, &nv, &nf);
+    if (s == GRAINS_OK)
+        s = check_memory(r, c, nv, nf);
     for (long k = 0; s == GRAINS_OK && k < nv; k++)
         s = read_vertex(r, &t, c, k, nv, m);
     for (long k = 0; s == GRAINS_OK && k < nf; k++)
@@ -143,6 +159,8 @@ static grains_status parse_off(line_reader *r, const off_ctx *c, grains_mesh *m)
     if (s == GRAINS_OK && next_content(r, &t))
         s = grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line,
                              "unexpected content after the %ld faces the header announced", nf);
+    if (s != GRAINS_OK && r->fault) /* the line itself was unusable: say why */
+        s = grains_error_set(c->err, GRAINS_ERR_PARSE, c->name, r->line, "%s", r->fault);
     return s;
 }
 
@@ -171,7 +189,7 @@ grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii,
     size_t len;
     char *text = read_file(path, &len);
     if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
     grains_status s;
     if (memchr(text, '\0', len))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in an OFF file");

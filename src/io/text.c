@@ -8,14 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FILE_LIMIT ((size_t)1 << 34) /* 16 GiB */
+#include <sys/stat.h>
+#include <unistd.h>
+
+size_t machine_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (size_t)pages * (size_t)size : 0;
+}
 
 void lines_init(line_reader *r, const char *text, size_t len)
 {
     r->p = text;
     r->end = text + len;
     r->line = 0;
-    r->too_long = 0;
+    r->fault = NULL;
 }
 
 const char *lines_next(line_reader *r)
@@ -25,8 +32,9 @@ const char *lines_next(line_reader *r)
     const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
     size_t len = nl ? (size_t)(nl - r->p) : (size_t)(r->end - r->p);
     r->line++;
-    r->too_long = len >= sizeof r->buf;
-    if (r->too_long)
+    r->fault = len >= sizeof r->buf ? "a line longer than 4095 characters"
+               : memchr(r->p, '\0', len) ? "a NUL byte: not a text file" : NULL;
+    if (len >= sizeof r->buf)
         len = sizeof r->buf - 1;
     memcpy(r->buf, r->p, len);
     if (len && r->buf[len - 1] == '\r')
@@ -78,11 +86,24 @@ int parse_long(const char *s, size_t len, long *out)
     return 1;
 }
 
+const char *read_file_why(int e)
+{
+    return e == EINVAL ? "not a regular file" : e == EFBIG ? "larger than half this machine's memory" : strerror(e);
+}
+
 char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    size_t limit = machine_bytes() / 2;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || (limit && (size_t)st.st_size > limit)) {
+        int e = fstat(fileno(f), &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : EFBIG;
+        fclose(f);
+        errno = e;
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -90,7 +111,7 @@ char *read_file(const char *path, size_t *len)
         n += got;
         if (n < cap - 1)
             break;
-        char *nb = cap < FILE_LIMIT ? realloc(buf, cap * 2) : NULL;
+        char *nb = !limit || cap < limit ? realloc(buf, cap * 2) : NULL;
         if (!nb) {
             free(buf);
             buf = NULL;

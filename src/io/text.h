@@ -11,7 +11,7 @@ typedef struct {
     const char *p, *end;
     int line;
     char buf[4096];
-    int too_long;
+    const char *fault;  /* the last line is unusable: why ("longer than ...", "a NUL byte"), or NULL */
 } line_reader;
 
 void lines_init(line_reader *r, const char *text, size_t len);
@@ -23,7 +23,15 @@ int parse_real(const char *s, size_t len, real *out);
 /* A decimal integer filling all of [s, s+len). */
 int parse_long(const char *s, size_t len, long *out);
 
-/* Whole file into a NUL-terminated buffer; NULL and errno on failure. */
+/* Whole file into a NUL-terminated buffer; NULL and errno on failure:
+ * EINVAL for anything but a regular file (a device such as /dev/zero
+ * never ends), EFBIG for a file larger than half this machine's memory. */
 char *read_file(const char *path, size_t *len);
+
+/* Why read_file failed, from its errno. */
+const char *read_file_why(int e);
+
+/* This machine's physical memory in bytes (0 when unknown). */
+size_t machine_bytes(void);
 
 #endif

@@ -25,11 +25,21 @@ static size_t hash_slot(uint64_t key, size_t n_slots)
     return (size_t)(key & (n_slots - 1));
 }
 
+/* floor(v) as an integer, held within +-2^40 (far outside the cells that
+ * can exist, 2^20 a side): a coordinate of 1e300, or not a number, must
+ * not overflow the conversion (undefined behaviour) but lie beyond every cell. */
+static int64_t cell_coord(real v)
+{
+    const real far = 1099511627776.0; /* 2^40 */
+    v = floor(v);
+    return v < far ? (v > -far ? (int64_t)v : -(int64_t)far) : (isnan(v) ? -(int64_t)far : (int64_t)far);
+}
+
 void grid_coords(const grains_grid *g, vec3 x, int64_t c[3])
 {
-    c[0] = (int64_t)floor((x.x - g->origin.x) / g->edge[0]);
-    c[1] = (int64_t)floor((x.y - g->origin.y) / g->edge[1]);
-    c[2] = (int64_t)floor((x.z - g->origin.z) / g->edge[2]);
+    c[0] = cell_coord((x.x - g->origin.x) / g->edge[0]);
+    c[1] = cell_coord((x.y - g->origin.y) / g->edge[1]);
+    c[2] = cell_coord((x.z - g->origin.z) / g->edge[2]);
 }
 
 /* c with its periodic coordinates brought into [0, cells). */

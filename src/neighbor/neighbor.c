@@ -191,7 +191,8 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
     nb->n = total;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t i = 0; i < n; i++)
-        pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
+        if (nb->start[i + 1] > nb->start[i]) /* (no pairs at all: j may be NULL) */
+            pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
     place_mesh(nb, n_mesh);
     return GRAINS_OK;
 }
