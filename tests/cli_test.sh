@@ -312,6 +312,17 @@ expect 2 'skew.off:7: .*parallelogram.*vertex 2 is not there' "$G" check --mesh 
 printf 'a,b\n0,1\0\n' > "$T/nul.bonds"
 expect 2 'nul.bonds:2: a NUL byte' "$G" check --particles "$T/good.csv" --set bonds="$T/nul.bonds" --set bond_kn=1
 
+# --- errors at their place ---
+printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3 0 5\n' > "$T/mat.off"
+expect 2 'mat.off:7: mesh element 0 has material 5; materials are 0 to 0' "$G" check --mesh "$T/mat.off"
+printf 'R_min = 0.1;\n' > "$T/rmin.cfg"
+expect 2 'rmin.cfg:1: R_max = 0.01: maximum particle radius must be >= R_min' "$G" check "$T/rmin.cfg"
+printf 'N_steps = 1;\nN_steps = 2;\n' > "$T/dupkey.cfg"
+expect 2 'dupkey.cfg:2: N_steps is set twice' "$G" check "$T/dupkey.cfg"
+printf 'mu_ss = 0.1;\n' > "$T/typo.cfg"
+expect 2 "typo.cfg:1: unknown key 'mu_ss' \\(did you mean 'mu_s'\\?\\)" "$G" check "$T/typo.cfg"
+expect 2 "unknown key 'N_step' \\(did you mean 'N_steps'\\?\\)" "$G" check --set N_step=3
+
 # --- VTK files are well-formed XML with consistent array sizes ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$SRC/tests/check_vtk.py" "$T/default" && ok || bad "VTK files failed the XML check"

@@ -23,6 +23,7 @@ typedef struct {
     real R;                 /* [L] radius of the element */
     int material;           /* GRAINS_MESH_MATERIAL_DEFAULT, -1 rigid, or a material */
     int body;               /* in a simulation: which of its meshes the element belongs to */
+    int line;               /* the line of its file that gave it (OFF, ASCII STL), or 0 */
     grains_vec3 lo, hi;     /* bounding box of the vertices, grown by R */
 } grains_mesh_element;
 

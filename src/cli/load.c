@@ -13,6 +13,19 @@ void cli_report(const grains_error *err)
     fprintf(stderr, "grains: %s\n", msg);
 }
 
+/* The simulation's error about element e of a mesh read from `path`
+ * ("mesh element e ..."), located at the element's line there. */
+static grains_status in_mesh_file(grains_status s, const char *path, const grains_mesh *mesh, grains_error *err)
+{
+    size_t e;
+    if (s == GRAINS_OK || !err || err->file[0] || sscanf(err->message, "mesh element %zu", &e) != 1 ||
+        e >= mesh->n_elements)
+        return s;
+    snprintf(err->file, sizeof err->file, "%s", path);
+    err->line = mesh->elements[e].line;
+    return s;
+}
+
 static grains_status load_mesh(const grains_scenario *sc, grains_sim *sim, grains_error *err)
 {
     const grains_params *p = &sc->params;
@@ -23,7 +36,7 @@ static grains_status load_mesh(const grains_scenario *sc, grains_sim *sim, grain
     else if (sc->mesh[0])
         s = grains_mesh_read(sc->mesh, p->R_mesh, p->n_mesh_radii, &mesh, err);
     if (s == GRAINS_OK && mesh)
-        s = grains_sim_set_mesh(sim, mesh, err);
+        s = in_mesh_file(grains_sim_set_mesh(sim, mesh, err), sc->mesh, mesh, err);
     grains_mesh_destroy(mesh);
     return s;
 }
@@ -63,7 +76,8 @@ static grains_status load_entry(const grains_scenario *sc, int k, grains_sim *si
         if (mesh->elements[el].material == GRAINS_MESH_MATERIAL_DEFAULT)
             mesh->elements[el].material = e->material;
     if (s == GRAINS_OK)
-        s = at_entry(grains_sim_add_mesh(sim, mesh, &motion, err), sc, "meshes", k, e->line, err);
+        s = at_entry(in_mesh_file(grains_sim_add_mesh(sim, mesh, &motion, err), e->file, mesh, err), sc, "meshes", k,
+                     e->line, err);
     free(rows);
     grains_mesh_destroy(mesh);
     return s;

@@ -124,8 +124,10 @@ static grains_status read_face(line_reader *r, tokens *t, const off_ctx *c, long
                                 "face %ld: material '%.*s' must be an integer from -1 (rigid) to %d", k,
                                 (int)t->len[n + 2], t->s[n + 2], GRAINS_MAX_MATERIALS - 1);
     grains_status s = grains_mesh_add_element(m, (int)n, v, (int)index, c->R_mesh[index], c->err);
-    if (s == GRAINS_OK)
+    if (s == GRAINS_OK) {
         m->elements[m->n_elements - 1].material = (int)material;
+        m->elements[m->n_elements - 1].line = r->line;
+    }
     if (s != GRAINS_OK && c->err) { /* add the location to the mesh's own message */
         c->err->line = r->line;
         snprintf(c->err->file, sizeof c->err->file, "%s", c->name);

@@ -1,6 +1,7 @@
 /* Scenario keys: one table drives the file reader, --set and the key list. */
 #include "grains/scenario.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
 #include <limits.h>
@@ -182,6 +183,45 @@ static int key_index(const char *name)
     return -1;
 }
 
+/* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 3. */
+static int edits(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63 || (n > m ? n - m : m - n) > 2)
+        return 3;
+    int d[64][64];
+    for (size_t i = 0; i <= n; i++)
+        for (size_t j = 0; j <= m; j++) {
+            if (!i || !j) {
+                d[i][j] = (int)(i + j);
+                continue;
+            }
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m] < 3 ? d[n][m] : 3;
+}
+
+/* " (did you mean 'mu_s'?)" for the key nearest a misspelt name, or the hint to the list. */
+static const char *suggest(const char *name, char *buf, size_t size)
+{
+    int best = 3, at = -1;
+    for (int k = 0; k < N_KEYS; k++) {
+        int d = edits(name, keys[k].name);
+        if (d < best)
+            best = d, at = k;
+    }
+    if (at < 0)
+        snprintf(buf, size, "grains --help lists the keys");
+    else
+        snprintf(buf, size, "did you mean '%s'?", keys[at].name);
+    return buf;
+}
+
 void grains_scenario_default(grains_scenario *sc)
 {
     memset(sc, 0, sizeof *sc);
@@ -340,9 +380,10 @@ grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, g
     memcpy(name, assignment, len);
     name[len] = '\0';
     int k = key_index(name);
+    char hint[64];
     if (k < 0)
-        return grains_error_set(err, GRAINS_ERR_ARG, "--set", 0,
-                                "unknown key '%s' (grains --help lists the keys)", name);
+        return grains_error_set(err, GRAINS_ERR_ARG, "--set", 0, "unknown key '%s' (%s)", name,
+                                suggest(name, hint, sizeof hint));
     /* a string written as in a scenario file, "...", means the same as without the quotes */
     char value[GRAINS_PATH_MAX + 2];
     size_t n = strlen(eq + 1);
@@ -428,9 +469,10 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
     const char *name = config_setting_name(s);
     int line = (int)config_setting_source_line(s);
     int k = name ? key_index(name) : -1;
+    char hint[64];
     if (k < 0)
-        return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "unknown key '%s' (grains --help lists the keys)",
-                                name ? name : "?");
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "unknown key '%s' (%s)", name ? name : "?",
+                                suggest(name ? name : "", hint, sizeof hint));
     if (seen[k])
         return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "%s is given twice (first on line %d)", name,
                                 seen[k]);
@@ -491,6 +533,34 @@ static grains_status read_root(grains_scenario *sc, const config_t *cfg, const c
     return GRAINS_OK;
 }
 
+/* The name a line of `text` sets ("  N_steps = 2;" -> N_steps), or "". */
+static void name_on_line(const char *text, int line, char *name, size_t size)
+{
+    for (int l = 1; l < line && text; l++)
+        text = (text = strchr(text, '\n')) ? text + 1 : NULL;
+    size_t n = 0;
+    if (text) {
+        text += strspn(text, " \t");
+        n = strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-*");
+    }
+    n = n < size ? n : size - 1;
+    memcpy(name, text ? text : "", n);
+    name[n] = '\0';
+}
+
+/* libconfig's error, with the setting a duplicate names (libconfig says only "duplicate setting name"). */
+static grains_status parse_error(const config_t *cfg, const char *text, const char *path, grains_error *err)
+{
+    const char *file = config_error_file(cfg), *why = config_error_text(cfg) ? config_error_text(cfg) : "cannot parse";
+    int line = config_error_line(cfg);
+    char name[64] = "";
+    if (!file && strcmp(why, "duplicate setting name") == 0)
+        name_on_line(text, line, name, sizeof name);
+    if (name[0])
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "%s is set twice in one group", name);
+    return grains_error_set(err, GRAINS_ERR_PARSE, file ? file : path, line, "%s", why);
+}
+
 grains_status grains_scenario_read(grains_scenario *sc, const char *path, grains_error *err)
 {
     char *text, dir[PATH_MAX];
@@ -501,9 +571,7 @@ grains_status grains_scenario_read(grains_scenario *sc, const char *path, grains
     config_init(&cfg);
     config_set_include_dir(&cfg, dir);
     if (config_read_string(&cfg, text) != CONFIG_TRUE)
-        s = grains_error_set(err, GRAINS_ERR_PARSE, config_error_file(&cfg) ? config_error_file(&cfg) : path,
-                             config_error_line(&cfg), "%s",
-                             config_error_text(&cfg) ? config_error_text(&cfg) : "cannot parse");
+        s = parse_error(&cfg, text, path, err);
     else
         s = read_root(sc, &cfg, path, err);
     config_destroy(&cfg);
@@ -541,6 +609,22 @@ static grains_status finish_meshes(grains_scenario *sc, grains_error *err)
     return GRAINS_OK;
 }
 
+/* A key other than `not` that the message names as a word and the file or
+ * --set gave, or `not`. */
+static int other_key_set(const grains_scenario *sc, const char *msg, int not)
+{
+    for (int k = 0; k < N_KEYS; k++) {
+        if (k == not || !sc->origin[k])
+            continue;
+        size_t n = strlen(keys[k].name);
+        for (const char *at = strstr(msg, keys[k].name); at; at = strstr(at + 1, keys[k].name))
+            if ((at == msg || (!isalnum((unsigned char)at[-1]) && at[-1] != '_')) && !isalnum((unsigned char)at[n]) &&
+                at[n] != '_')
+                return k;
+    }
+    return not;
+}
+
 grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
 {
     int dt = key_index("dt"), mu_t = key_index("mu_t");
@@ -567,6 +651,8 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (s == GRAINS_OK)
         return s;
     int k = key_of_message(e->message);
+    if (k >= 0 && !sc->origin[k]) /* a default in conflict with a key that was set: blame that one */
+        k = other_key_set(sc, e->message, k);
     if (k >= 0 && sc->origin[k] > 0) {
         snprintf(e->file, sizeof e->file, "%s", sc->source);
         e->line = sc->origin[k];

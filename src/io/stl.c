@@ -78,6 +78,8 @@ static grains_status add_triangle(vertex_table *t, grains_mesh *m, const grains_
         snprintf(why, sizeof why, "%s", err->message);
         grains_error_set(err, s, name, line, "triangle %zu: %s", number, why);
     }
+    if (s == GRAINS_OK)
+        m->elements[m->n_elements - 1].line = line;
     return s;
 }
 

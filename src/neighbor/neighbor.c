@@ -183,7 +183,10 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
     for (size_t i = 0; i < n; i++) {
         total += nb->start[i + 1];
         if (total >= LIST_LIMIT)
-            return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u neighbour pairs", LIST_LIMIT);
+            return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
+                                    "more than %u neighbour pairs among %zu particles (the last one counted lists %u): "
+                                    "they crowd far closer than their radii allow, or the skin is far too large",
+                                    LIST_LIMIT, n, nb->start[i + 1]);
         nb->start[i + 1] = (uint32_t)total;
     }
     if (!grow_list(nb, total))
