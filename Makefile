@@ -6,13 +6,15 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev python3
 # The peer code the tests compare with (tests/peers/); without it those tests are skipped.
 PEER_PACKAGES = lammps
+# libFuzzer comes with clang (make fuzz).
+FUZZ_PACKAGES = clang
 
-.PHONY: all deps deps-peers build run test test-sanitize bench clean
+.PHONY: all deps deps-peers deps-fuzz build run test test-sanitize fuzz bench clean
 
 all: build
 
-deps deps-peers:
-	@missing=""; for p in $(if $(filter deps-peers,$@),$(PEER_PACKAGES),$(DEB_PACKAGES)); do \
+deps deps-peers deps-fuzz:
+	@missing=""; for p in $(if $(filter deps-peers,$@),$(PEER_PACKAGES),$(if $(filter deps-fuzz,$@),$(FUZZ_PACKAGES),$(DEB_PACKAGES))); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -36,10 +38,16 @@ test: build
 test-sanitize:
 	cmake -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=Debug -DGRAINS_SANITIZE=ON -DGRAINS_WERROR=ON >/dev/null
 	cmake --build $(BUILD)-sanitize -j $(JOBS)
-	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE peer
+	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp ctest --output-on-failure -j $(JOBS) -LE peer
+
+# Every reader fuzzed for FUZZ_SECONDS each (libFuzzer with ASan and UBSan; tests/fuzz/run.sh).
+FUZZ_SECONDS ?= 30
+fuzz:
+	BUILD=$(BUILD)-fuzz sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: build
 	./$(BUILD)/grains bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sanitize
+	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-fuzz

@@ -1,0 +1,44 @@
+/* What the fuzz harnesses share: the readers take paths, so each input is
+ * written to one temporary file of the process first. Built two ways:
+ * with libFuzzer (clang -fsanitize=fuzzer, tests/fuzz/run.sh), and with
+ * replay_main.c, which runs a corpus through the harness in the normal
+ * test suite (release and sanitizer builds). */
+#ifndef GRAINS_FUZZ_INPUT_H
+#define GRAINS_FUZZ_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The input as the file at the returned path (the same path each time). */
+static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
+{
+    static char path[64];
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/grains-fuzz-%ld%s", (long)getpid(), suffix);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        abort();
+    if (size && fwrite(data, 1, size, f) != size)
+        abort();
+    fclose(f);
+    return path;
+}
+
+/* The input as a NUL-terminated string (malloc'd). */
+static inline char *fuzz_string(const uint8_t *data, size_t size)
+{
+    char *s = malloc(size + 1);
+    if (!s)
+        abort();
+    memcpy(s, data, size);
+    s[size] = '\0';
+    return s;
+}
+
+#endif
