@@ -312,6 +312,13 @@ expect 2 'skew.off:7: .*parallelogram.*vertex 2 is not there' "$G" check --mesh 
 printf 'a,b\n0,1\0\n' > "$T/nul.bonds"
 expect 2 'nul.bonds:2: a NUL byte' "$G" check --particles "$T/good.csv" --set bonds="$T/nul.bonds" --set bond_kn=1
 
+# --- a scenario's paths are taken from its folder ---
+(cd "$T" && "$G" check "$SRC/examples/piston.cfg" >"$T/out" 2>"$T/err") && ok || bad "piston.cfg from another folder: $(cat "$T/err")"
+mkdir -p "$T/rel/sub"
+cp "$T/floor.off" "$T/rel/sub/floor.off"
+printf 'mesh = "sub/floor.off";\nR_mesh = [0.0];\nN_frames = 0;\n' > "$T/rel/scene.cfg"
+expect 0 'mesh *: 1 elements' "$G" check "$T/rel/scene.cfg"
+
 # --- errors at their place ---
 printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3 0 5\n' > "$T/mat.off"
 expect 2 'mat.off:7: mesh element 0 has material 5; materials are 0 to 0' "$G" check --mesh "$T/mat.off"

@@ -8,6 +8,8 @@ static void usage(FILE *out)
 {
     fputs("usage: grains                      run the default simulation (TinyDEM hourglass) into output/\n"
           "       grains run [FILE] [options] run a scenario\n"
+          "       grains run --resume DIR [--set N_frames=N] [--threads N] [--quiet]\n"
+          "                                   continue the run in DIR from its checkpoint, bit for bit\n"
           "       grains check FILE [options] validate a scenario and print dt, contact time, steps, memory\n"
           "       grains bench [--n LIST] [--threads LIST] [--steps S] [--repeat R] [--settle T] [--save DIR]\n"
           "                    [--set K=V]...\n"
@@ -28,7 +30,8 @@ static void usage(FILE *out)
           "\n"
           "scenario keys (docs/scenario.md):\n", out);
     grains_scenario_list_keys(out);
-    fputs("\nexit status: 0 done, 1 the run became unstable (validate: a case failed), 2 bad input or usage\n", out);
+    fputs("\nexit status: 0 done, 1 the run became unstable (validate: a case failed), 2 bad input or usage,\n"
+          "130/143 stopped by SIGINT/SIGTERM after writing a checkpoint (grains run --resume DIR continues)\n", out);
 }
 
 int main(int argc, char **argv)

@@ -533,6 +533,44 @@ static grains_status read_root(grains_scenario *sc, const config_t *cfg, const c
     return GRAINS_OK;
 }
 
+/* A relative path the scenario at `source` gave, made relative to the
+ * scenario's folder (as a user reads it) rather than to the working
+ * directory; absolute paths, "" and builtin: names stay. */
+static grains_status from_scenario(char *path, const char *source, grains_error *err)
+{
+    const char *slash = strrchr(source, '/');
+    if (!path[0] || path[0] == '/' || !slash || strncmp(path, "builtin:", 8) == 0)
+        return GRAINS_OK;
+    char joined[2 * GRAINS_PATH_MAX];
+    snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - source), source, path);
+    if (strlen(joined) >= GRAINS_PATH_MAX)
+        return grains_error_set(err, GRAINS_ERR_RANGE, source, 0, "%s: the path from the scenario's folder is too long",
+                                path);
+    memcpy(path, joined, strlen(joined) + 1);
+    return GRAINS_OK;
+}
+
+/* Every input path the file gave, from the scenario's folder. */
+static grains_status resolve_paths(grains_scenario *sc, const char *source, grains_error *err)
+{
+    grains_status s = GRAINS_OK;
+    if (sc->origin[key_index("mesh")] > 0)
+        s = from_scenario(sc->mesh, source, err);
+    if (s == GRAINS_OK && sc->origin[key_index("particles")] > 0)
+        s = from_scenario(sc->particles, source, err);
+    if (s == GRAINS_OK && sc->origin[key_index("bonds")] > 0)
+        s = from_scenario(sc->bonds, source, err);
+    for (int k = 0; s == GRAINS_OK && sc->origin[key_index("meshes")] > 0 && k < sc->n_meshes; k++) {
+        s = from_scenario(sc->meshes[k].file, source, err);
+        if (s == GRAINS_OK && sc->meshes[k].table[0])
+            s = from_scenario(sc->meshes[k].table, source, err);
+    }
+    for (int k = 0; s == GRAINS_OK && sc->origin[key_index("membranes")] > 0 && k < sc->n_membranes; k++)
+        if (sc->membranes[k].shape == GRAINS_SHAPE_FILE)
+            s = from_scenario(sc->membranes[k].file, source, err);
+    return s;
+}
+
 /* The name a line of `text` sets ("  N_steps = 2;" -> N_steps), or "". */
 static void name_on_line(const char *text, int line, char *name, size_t size)
 {
@@ -574,6 +612,8 @@ grains_status grains_scenario_read(grains_scenario *sc, const char *path, grains
         s = parse_error(&cfg, text, path, err);
     else
         s = read_root(sc, &cfg, path, err);
+    if (s == GRAINS_OK)
+        s = resolve_paths(sc, path, err);
     config_destroy(&cfg);
     free(text);
     if (s == GRAINS_OK)

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,10 @@ const char *lines_next(line_reader *r)
         return NULL;
     const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
     size_t len = nl ? (size_t)(nl - r->p) : (size_t)(r->end - r->p);
+    if (r->line == INT_MAX) { /* the count would overflow: stop here */
+        r->fault = "more lines than 2147483647";
+        return r->buf;
+    }
     r->line++;
     r->fault = len >= sizeof r->buf ? "a line longer than 4095 characters"
                : memchr(r->p, '\0', len) ? "a NUL byte: not a text file" : NULL;
