@@ -63,7 +63,7 @@ expect 2 'needs a value' "$G" run -o
 [ ! -e "$T/o1" ] && ok || bad "a refused input still created the output directory"
 
 # --- instability: exit 1, names particle and time, keeps the last good state ---
-expect 1 'overlap .* on particle 0 at t = 0.002 .*dt = 0.002 is too large' "$G" run --mesh none --particles "$T/headon.csv" \
+expect 1 'overlap .* on particle 0 at t = 0.002 .*dt = 0.002 is above Eq. 49' "$G" run --mesh none --particles "$T/headon.csv" \
     --set dt=2e-3 --set N_frames=5 --set N_steps=100 --set N_max=0 --set g=0,0,0 -o "$T/unstable" --csv --quiet
 [ -s "$T/unstable/particles_last_good.vtp" ] && [ -s "$T/unstable/particles_last_good.csv" ] && ok \
     || bad "no last good frame after instability"
@@ -199,7 +199,7 @@ head -1 "$T/cell/triaxial.csv" | grep -q '^time,strain,sigma_c,sigma_p,sigma_d,h
 tail -1 "$T/cell/triaxial.csv" | awk -F, '{ exit !($2 > 0 && $2 < 0.01 && $3 > 0 && $8 == 10000) }' && ok \
     || bad "triaxial.csv: loading strain, a confining push and the full pressure at the end: $(tail -1 "$T/cell/triaxial.csv")"
 [ -e "$T/cell/membranes000004.vtp" ] && [ -e "$T/cell/membranes.pvd" ] && ok || bad "membrane frames"
-head -1 "$T/cell/thermo.csv" | grep -q ',E_membrane$' && ok || bad "thermo.csv: E_membrane"
+head -1 "$T/cell/thermo.csv" | grep -q ',E_membrane,lost$' && ok || bad "thermo.csv: E_membrane"
 sed 's/pin_top = 1;/pin_top = 5;/' "$T/cell.cfg" > "$T/nopin.cfg"
 expect 2 'nopin.cfg:1[0-9]: pin_top = 5: no such mesh .meshes lists 2.; a pinned vertex needs a mesh' "$G" check "$T/nopin.cfg"
 sed 's/gamma = 0.15;/thickness = -0.001;/' "$T/cell.cfg" > "$T/thin.cfg"
@@ -318,6 +318,25 @@ mkdir -p "$T/rel/sub"
 cp "$T/floor.off" "$T/rel/sub/floor.off"
 printf 'mesh = "sub/floor.off";\nR_mesh = [0.0];\nN_frames = 0;\n' > "$T/rel/scene.cfg"
 expect 0 'mesh *: 1 elements' "$G" check "$T/rel/scene.cfg"
+
+# --- a run's own checks ---
+printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.0001,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/overlapping.csv"
+expect 1 'likely cause: particles placed overlapping' "$G" run --mesh none --particles "$T/overlapping.csv" --set N_max=0 \
+    --set N_frames=1 --set N_steps=10 -o "$T/ovl" --quiet
+printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n3,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/away.csv"
+runs "$G" run --mesh "$T/floor.off" --particles "$T/away.csv" --set N_max=0 --set N_frames=2 --set N_steps=100 -o "$T/lost" --quiet
+[ "$(head -1 "$T/lost/thermo.csv" | awk -F, '{ print $NF }')" = lost ] && [ "$(tail -1 "$T/lost/thermo.csv" | awk -F, '{ print $NF }')" = 1 ] \
+    && ok || bad "thermo.csv does not count the grain off the floor as lost: $(tail -1 "$T/lost/thermo.csv")"
+
+# --- warnings before a run, with figures ---
+expect 0 '2 pairs|1 pairs of grains overlap at the start, the deepest \(particles 0 and 1\)' "$G" check --mesh none --particles "$T/overlapping.csv"
+printf '%s\n0,0,0.003,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/onfloor.csv"
+expect 0 '1 grains overlap a mesh at the start, the deepest \(particle 0, on element 0 of radius 0.002\)' "$G" check --mesh "$T/floor.off" --particles "$T/onfloor.csv"
+expect 0 '1 of 2 grains lie outside the box of the meshes' "$G" check --mesh "$T/floor.off" --particles "$T/away.csv" --set N_max=0
+expect 0 'grains have radii outside \[R_min, R_max\]' "$G" check --particles "$T/good.csv" --set R_min=0.0045
+expect 0 'a fall of 0.4\) lasts [0-9.]+ steps, fewer than about 10' "$G" check --set v0=0,0,0 --set dt=2e-4
+expect 0 'sound speed sqrt\(E/rho\) = 1e\+06' "$G" check --set E=1e15
+"$G" check 2>&1 | grep -q warning && bad "the default scenario warns: $("$G" check 2>&1 | grep warning)" || ok
 
 # --- errors at their place ---
 printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3 0 5\n' > "$T/mat.off"

@@ -43,6 +43,10 @@ typedef struct {
     double newton_update;
     double e_membrane;    /* [ML^2/T^2] membranes: their vertices' kinetic energy and their edge
                            * springs' elastic energy */
+    size_t n_lost;        /* with meshes: particles outside the box of all meshes and the spawn
+                           * box (grown by R_max and the element radius; endless against
+                           * gravity; periodic axes aside), e.g. fallen out of a leaking hopper
+                           * or off a floor */
 } grains_thermo;
 
 /* Checks `params` and creates an empty simulation with dt, skin derived. */
@@ -164,6 +168,22 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
  * without overlapping beyond max_overlap (particles given twice). A RANGE
  * error naming a particle otherwise (src/sim/check_start.c). */
 grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err);
+
+/* Overlaps at the start, for warnings: particle pairs (the deepest as
+ * delta / (2 R*)), and particles on a mesh element with its radius (the
+ * deepest as delta / (2 R)); the walls are tried only up to 5e7 pairs of a
+ * particle and an element. */
+typedef struct {
+    size_t pairs;
+    long pair_a, pair_b;   /* ids of the deepest pair, or -1 */
+    double pair_depth;
+    size_t walls;          /* particles overlapping some element */
+    long wall_particle;    /* the deepest, or -1 */
+    size_t wall_element;
+    double wall_depth;
+    int walls_checked;
+} grains_start_overlaps;
+grains_status grains_sim_start_overlaps(const grains_sim *sim, grains_start_overlaps *out, grains_error *err);
 
 /* Room for `n` particles in total, so that adding them does not regrow. */
 grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);

@@ -7,14 +7,6 @@
 
 #define PI 3.14159265358979323846
 
-/* Hertz contact time of a head-on elastic impact at speed v:
- * t_c = 2.9432 delta_max / v, delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5). */
-static double hertz_time(double E_eff, double R_eff, double m_eff, double v)
-{
-    double delta_max = pow(15 * m_eff * v * v / (16 * E_eff * sqrt(R_eff)), 0.4);
-    return 2.9432 * delta_max / v;
-}
-
 /* Linear spring: t_c = pi sqrt(m* / k_n) (improved-velocity-Verlet Eq. 7),
  * k_n as the contact kernel chooses it (Eqs. 1, 27). */
 static double linear_time(const grains_params *p, double E_eff, double R_eff, double m_eff)
@@ -39,8 +31,8 @@ static void print_contact_times(const grains_params *p)
     }
     double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min;
     double E_pp = p->E / (2 * (1 - p->nu * p->nu)), E_pw = p->E / (1 - p->nu * p->nu);
-    double t_pp = linear ? linear_time(p, E_pp, p->R_min / 2, m / 2) : hertz_time(E_pp, p->R_min / 2, m / 2, v);
-    double t_pw = linear ? linear_time(p, E_pw, p->R_min, m) : hertz_time(E_pw, p->R_min, m, v);
+    double t_pp = linear ? linear_time(p, E_pp, p->R_min / 2, m / 2) : cli_hertz_time(E_pp, p->R_min / 2, m / 2, v);
+    double t_pw = linear ? linear_time(p, E_pw, p->R_min, m) : cli_hertz_time(E_pw, p->R_min, m, v);
     const char *which = p->n_materials > 1 ? "material 0, " : "";
     if (linear)
         printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (%sR_min, linear, Eq. 7)\n",
@@ -84,7 +76,7 @@ static void print_materials(const grains_params *p)
             printf("  pair %d-%d            : E* %.4g, e_n %g, mu_s/r/t %g/%g/%g", a, b, E_eff, pv.e_n, pv.mu_s, pv.mu_r,
                    pv.mu_t);
             if (v > 0 && p->contact_model != GRAINS_CONTACT_LINEAR) {
-                double t_c = hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v);
+                double t_c = cli_hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v);
                 printf(", contact time %.4g s = %.1f steps", t_c, t_c / p->dt);
             }
             printf("\n");
@@ -226,6 +218,7 @@ int cli_check(int argc, char **argv)
     long steps = p->N_frames * p->N_steps;
     size_t n_max = grains_sim_count(sim) + (size_t)p->N_max;
     printf("%s: OK\n", sc.source[0] ? sc.source : "built-in default scenario");
+    cli_warnings(&sc, sim);
     printf("  timestep dt         : %.6g s%s\n", p->dt, p->dt == grains_params_default_dt(p) ? " (Eq. 49)" : "");
     print_contact_times(p);
     print_models(p);

@@ -41,6 +41,12 @@ grains_status cli_table_open(FILE **f, const char *dir, const char *name, const 
 /* Bytes written to a table so far (0 for none). */
 long cli_table_length(FILE *f);
 
+/* Warnings with figures before a run (src/cli/warnings.c), on stderr. */
+void cli_warnings(const grains_scenario *sc, const grains_sim *sim);
+/* Hertz contact time of a head-on elastic impact at speed v:
+ * t_c = 2.9432 delta_max / v, delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5). */
+double cli_hertz_time(double E_eff, double R_eff, double m_eff, double v);
+
 /* triaxial.csv of the scenario's `triaxial` group (nothing without one). */
 #define PI_CLI 3.14159265358979323846
 typedef struct {

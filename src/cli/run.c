@@ -76,9 +76,10 @@ static grains_status write_series_frame(run_output *o, const grains_sim *sim, co
 /* thermo.csv's header: the columns this run writes. */
 static void thermo_header(const run_output *o, const grains_sim *sim, char *h, size_t size)
 {
-    snprintf(h, size, "step,time,N,contacts,E_kin,E_rot,max_overlap%s%s%s\n",
+    snprintf(h, size, "step,time,N,contacts,E_kin,E_rot,max_overlap%s%s%s%s\n",
              grains_sim_membrane_count(sim) ? ",E_membrane" : "", o->sc->params.bond_kn > 0 ? ",bonds,broken" : "",
-             grains_integrator_variational(o->sc->params.integrator) ? ",newton,newton_most,cg,newton_update" : "");
+             grains_integrator_variational(o->sc->params.integrator) ? ",newton,newton_most,cg,newton_update" : "",
+             grains_sim_mesh(sim) ? ",lost" : "");
 }
 
 /* A resumed run's frame series as they were: their names and times. */
@@ -176,6 +177,8 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
         fprintf(o->thermo, ",%zu,%zu", th.n_bonds, th.n_broken);
     if (grains_integrator_variational(o->sc->params.integrator))
         fprintf(o->thermo, ",%d,%d,%ld,%.3g", th.newton, th.newton_most, th.cg, th.newton_update);
+    if (grains_sim_mesh(sim))
+        fprintf(o->thermo, ",%zu", th.n_lost);
     fputc('\n', o->thermo);
     if (fflush(o->thermo) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write thermo.csv");
@@ -366,6 +369,7 @@ int cli_run(int argc, char **argv)
         cli_report(&err);
         return EXIT_INPUT;
     }
+    cli_warnings(&sc, sim);
     run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &record};
     return run_with(sim, &o);
 }

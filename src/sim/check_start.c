@@ -101,3 +101,86 @@ grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err)
     grains_status s = check_extent(sim, h, err);
     return s == GRAINS_OK ? check_crowding(sim, h, err) : s;
 }
+
+/* Overlapping pairs among the particles, through a grid of cells of edge
+ * 2 R_big: each pair seen once, from its lower index. */
+static grains_status pair_overlaps(const grains_sim *sim, grains_start_overlaps *o, grains_error *err)
+{
+    const grains_particles *pt = &sim->pt;
+    real R_big = 0;
+    for (size_t i = 0; i < pt->n; i++)
+        R_big = fmax(R_big, pt->R[i]);
+    uint32_t *where = malloc(2 * (pt->n ? pt->n : 1) * sizeof *where), *order = where + pt->n;
+    grains_grid g = {0};
+    grains_status s = where ? grid_build(&g, pt->x, pt->n, 2 * R_big, &sim->box, where, NULL, 0, err)
+                            : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking the particles");
+    for (size_t i = 0; s == GRAINS_OK && i < pt->n; i++)
+        order[where[i]] = (uint32_t)i;
+    for (size_t i = 0; s == GRAINS_OK && i < pt->n; i++) {
+        int64_t c[3], d[3];
+        grid_coords(&g, pt->x[i], c);
+        for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
+            for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
+                for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
+                    uint32_t cell = grid_find(&g, d);
+                    for (uint32_t k = cell == GRID_NONE ? 0 : g.first[cell]; cell != GRID_NONE && k < g.first[cell + 1]; k++) {
+                        uint32_t j = order[k];
+                        if (j <= i)
+                            continue;
+                        vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
+                        real gap = v3_norm(dx) - pt->R[i] - pt->R[j];
+                        if (gap >= 0)
+                            continue;
+                        o->pairs++;
+                        real depth = -gap * (pt->R[i] + pt->R[j]) / (2 * pt->R[i] * pt->R[j]);
+                        if (depth > o->pair_depth)
+                            o->pair_depth = depth, o->pair_a = (long)i, o->pair_b = (long)j;
+                    }
+                }
+    }
+    grid_free(&g);
+    free(where);
+    return s;
+}
+
+/* Particles overlapping a mesh element (its radius included), when there
+ * are not too many pairs of them to try. */
+static void wall_overlaps(const grains_sim *sim, grains_start_overlaps *o)
+{
+    const grains_particles *pt = &sim->pt;
+    const grains_mesh *m = sim->mesh;
+    o->walls_checked = !m || (double)pt->n * (double)m->n_elements <= 5e7;
+    for (size_t i = 0; m && o->walls_checked && i < pt->n; i++) {
+        int counted = 0;
+        for (size_t e = 0; e < m->n_elements; e++) {
+            const grains_mesh_element *el = &m->elements[e];
+            vec3 x = pt->x[i];
+            real r = pt->R[i];
+            if (x.x < el->lo.x - r || x.y < el->lo.y - r || x.z < el->lo.z - r || x.x > el->hi.x + r ||
+                x.y > el->hi.y + r || x.z > el->hi.z + r)
+                continue;
+            real gap = v3_norm(grains_mesh_offset(m, e, x)) - r - el->R;
+            if (gap >= 0)
+                continue;
+            o->walls += !counted;
+            counted = 1;
+            if (-gap / (2 * r) > o->wall_depth)
+                o->wall_depth = -gap / (2 * r), o->wall_particle = (long)i, o->wall_element = e;
+        }
+    }
+}
+
+grains_status grains_sim_start_overlaps(const grains_sim *sim, grains_start_overlaps *out, grains_error *err)
+{
+    *out = (grains_start_overlaps){.pair_a = -1, .pair_b = -1, .wall_particle = -1};
+    grains_status s = sim->pt.n ? pair_overlaps(sim, out, err) : GRAINS_OK;
+    if (s != GRAINS_OK)
+        return s;
+    wall_overlaps(sim, out);
+    const grains_particles *pt = &sim->pt; /* storage places to ids */
+    if (out->pair_a >= 0)
+        out->pair_a = particles_id_of(pt, (uint32_t)out->pair_a), out->pair_b = particles_id_of(pt, (uint32_t)out->pair_b);
+    if (out->wall_particle >= 0)
+        out->wall_particle = particles_id_of(pt, (uint32_t)out->wall_particle);
+    return GRAINS_OK;
+}

@@ -463,6 +463,38 @@ grains_status grains_sim_set_steps(grains_sim *sim, long steps, grains_error *er
 }
 
 /* Serial sums, so that the figures are the same for any thread count. */
+/* Particles outside the box of every mesh vertex and (while spawning) the
+ * spawn box, grown by R_max and the largest element radius; the box reaches
+ * without end against gravity (grains resting on a floor are above its
+ * box, not lost), and periodic axes are aside. */
+static size_t count_lost(const grains_sim *sim)
+{
+    const grains_mesh *m = sim->mesh;
+    if (!m || !m->n_vertices)
+        return 0;
+    int spawns = sim->p.N_max > 0 && sim->p.N_spawn > 0;
+    vec3 lo = spawns ? sim->p.s_min : m->vertices[0], hi = spawns ? sim->p.s_max : m->vertices[0];
+    for (size_t v = 0; v < m->n_vertices; v++) {
+        vec3 p = m->vertices[v];
+        lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+        hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    }
+    real pad = sim->p.R_max;
+    for (size_t e = 0; e < m->n_elements; e++)
+        pad = fmax(pad, sim->p.R_max + m->elements[e].R);
+    size_t lost = 0;
+    for (size_t i = 0; i < sim->pt.n; i++)
+        for (int k = 0; k < 3; k++) {
+            real c = (&sim->pt.x[i].x)[k];
+            real g = (&sim->p.g.x)[k];
+            if (!(sim->box.mask >> k & 1) && ((c < (&lo.x)[k] - pad && !(g > 0)) || (c > (&hi.x)[k] + pad && !(g < 0)))) {
+                lost++;
+                break;
+            }
+        }
+    return lost;
+}
+
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
 {
     const grains_particles *pt = &sim->pt;
@@ -488,6 +520,7 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->cg = sim->vi.cg_last;
     out->newton_update = sim->vi.update_last;
     out->e_membrane = sim_membranes_energy(&sim->mb);
+    out->n_lost = count_lost(sim);
 }
 
 size_t grains_sim_bytes(const grains_sim *sim)

@@ -42,11 +42,18 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
 static grains_status unstable(const grains_sim *sim, long i, grains_error *err, const char *what)
 {
     i = (long)particles_id_of(&sim->pt, (uint32_t)i);
-    double t = grains_sim_time(sim);
-    grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0,
-                     "%s on particle %ld at t = %.9g (step %ld); likely cause: the timestep dt = %g is too large "
-                     "for this stiffness (Eq. 49 gives %g) or particles were placed overlapping",
-                     what, i, t, sim->step, sim->p.dt, grains_params_default_dt(&sim->p));
+    double t = grains_sim_time(sim), dt49 = grains_params_default_dt(&sim->p);
+    char cause[320];
+    if (sim->p.dt > dt49 * (1 + 1e-12))
+        snprintf(cause, sizeof cause, "the timestep dt = %g is above Eq. 49's %g for this stiffness", sim->p.dt, dt49);
+    else if (sim->step < 3)
+        snprintf(cause, sizeof cause, "particles placed overlapping (or on a wall: mind its radius R_mesh) at the start");
+    else
+        snprintf(cause, sizeof cause,
+                 "a material too soft for the speeds here (E = %g: raise it, or lower the speeds), or grains "
+                 "pressed together by a wall or a load; dt = %g already follows Eq. 49", sim->p.E, sim->p.dt);
+    grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0, "%s on particle %ld at t = %.9g (step %ld); likely cause: %s",
+                     what, i, t, sim->step, cause);
     if (err) {
         err->particle = i;
         err->time = t;

@@ -1,0 +1,166 @@
+/* What grains check and grains run warn about before a run, with the
+ * figures (the run goes on: each may be intended): contacts resolved in
+ * fewer than ~10 steps at the impact speed, grains overlapping each other or
+ * a wall at the start, grains or the spawn box outside the meshes, radii
+ * outside [R_min, R_max], a Young's modulus implausible for the other units. */
+#include <math.h>
+#include <stdarg.h>
+
+#include "cli/cli.h"
+
+#define STEPS_PER_CONTACT 10
+
+double cli_hertz_time(double E_eff, double R_eff, double m_eff, double v)
+{
+    double delta_max = pow(15 * m_eff * v * v / (16 * E_eff * sqrt(R_eff)), 0.4);
+    return 2.9432 * delta_max / v;
+}
+
+__attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("grains: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static double dot(grains_vec3 a, grains_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+/* The speed of the first impacts: |v0| of spawned grains, or the fastest
+ * grain given; when that is 0, a fall under g from the highest grain (or
+ * the spawn box's top) to the lowest mesh point; 0 if neither. */
+static double impact_speed(const grains_params *p, const grains_sim *sim, double *fall)
+{
+    int spawns = p->N_max > 0 && p->N_spawn > 0;
+    double v0 = spawns ? sqrt(dot(p->v0, p->v0)) : 0, g = sqrt(dot(p->g, p->g));
+    for (size_t i = 0; i < grains_sim_count(sim); i++) {
+        grains_particle q;
+        grains_sim_get_particle(sim, i, &q);
+        v0 = fmax(v0, sqrt(dot(q.v, q.v)));
+    }
+    const grains_mesh *m = grains_sim_mesh(sim);
+    *fall = 0;
+    if (v0 > 0 || !(g > 0) || !m || !m->n_vertices)
+        return v0;
+    grains_vec3 up = {-p->g.x / g, -p->g.y / g, -p->g.z / g};
+    double top = -INFINITY, bottom = INFINITY;
+    if (spawns)
+        for (int c = 0; c < 8; c++) {
+            grains_vec3 x = {c & 1 ? p->s_max.x : p->s_min.x, c & 2 ? p->s_max.y : p->s_min.y,
+                             c & 4 ? p->s_max.z : p->s_min.z};
+            top = fmax(top, dot(x, up));
+        }
+    for (size_t i = 0; i < grains_sim_count(sim); i++) {
+        grains_particle q;
+        grains_sim_get_particle(sim, i, &q);
+        top = fmax(top, dot(q.x, up));
+    }
+    for (size_t v = 0; v < m->n_vertices; v++)
+        bottom = fmin(bottom, dot(m->vertices[v], up));
+    *fall = top - bottom;
+    return *fall > 0 ? sqrt(2 * g * *fall) : 0;
+}
+
+/* The largest E* of a material-0 grain on any mesh element (Eq. 15; a
+ * rigid element: E / (1 - nu^2)). */
+static double stiffest_wall(const grains_params *p, const grains_mesh *m)
+{
+    double most = 0;
+    for (size_t e = 0; m && e < m->n_elements; e++) {
+        int k = m->elements[e].material == GRAINS_MESH_MATERIAL_DEFAULT ? p->mesh_material : m->elements[e].material;
+        grains_material w = k >= 0 ? grains_params_material(p, k) : (grains_material){0};
+        double wall = k >= 0 ? (1 - w.nu * w.nu) / w.E : 0;
+        most = fmax(most, 1 / ((1 - p->nu * p->nu) / p->E + wall));
+    }
+    return most;
+}
+
+/* Contact time at the impact speed, and how hard the grains press into each
+ * other there (Hertz: delta_max / 2R), against the units. */
+static void warn_stiffness(const grains_params *p, const grains_sim *sim)
+{
+    double fall, v = impact_speed(p, sim, &fall);
+    double m = 4 * PI_CLI / 3 * p->rho * p->R_min * p->R_min * p->R_min, E_pw;
+    double c = sqrt(p->E / p->rho);
+    if (!(c >= 1 && c <= 1e5))
+        warn("E = %g and rho = %g give a sound speed sqrt(E/rho) = %g, outside 1 to 1e5 m/s of real grains: "
+             "are E and rho in the same units as the lengths (%g)?", p->E, p->rho, c, p->R_min);
+    if (!(v > 0) || p->contact_model == GRAINS_CONTACT_LINEAR)
+        return;
+    /* the contacts that can happen: grain on grain with two of them, grain on a mesh of mesh_material */
+    int pairs = grains_sim_count(sim) + (size_t)(p->N_max > 0 && p->N_spawn > 0 ? p->N_max : 0) >= 2;
+    E_pw = stiffest_wall(p, grains_sim_mesh(sim));
+    double t_pp = pairs ? cli_hertz_time(p->E / (2 * (1 - p->nu * p->nu)), p->R_min / 2, m / 2, v) : INFINITY;
+    double t_pw = grains_sim_mesh(sim) ? cli_hertz_time(E_pw, p->R_min, m, v) : INFINITY, t = fmin(t_pp, t_pw);
+    if (t / p->dt < STEPS_PER_CONTACT)
+        warn("a contact of two R_min grains at the impact speed %g (|v0|, the grains' speed, or a fall of %g) lasts %.3g steps, fewer "
+             "than about 10 that resolve it: set dt <= %g", v, fall, t / p->dt, t / STEPS_PER_CONTACT);
+    double delta = pow(15 * m * v * v / (16 * (E_pw > 0 ? E_pw : p->E) * sqrt(p->R_min)), 0.4);
+    if (delta / (2 * p->R_min) > 0.1)
+        warn("at the impact speed %g an R_min grain presses %.3g of its diameter into a wall (E = %g): too soft "
+             "for these speeds or units? (max_overlap = %g stops the run)", v, delta / (2 * p->R_min), p->E,
+             p->max_overlap);
+}
+
+static void warn_overlaps(const grains_sim *sim)
+{
+    grains_start_overlaps o;
+    grains_error err;
+    if (grains_sim_start_overlaps(sim, &o, &err) != GRAINS_OK)
+        return;
+    if (o.pairs)
+        warn("%zu pairs of grains overlap at the start, the deepest (particles %ld and %ld) by %.3g of 2R*: they fly "
+             "apart at the first step", o.pairs, o.pair_a, o.pair_b, o.pair_depth);
+    if (o.walls) {
+        const grains_mesh *m = grains_sim_mesh(sim);
+        warn("%zu grains overlap a mesh at the start, the deepest (particle %ld, on element %zu of radius %g) by %.3g "
+             "of its diameter: mind the elements' radius R_mesh", o.walls, o.wall_particle, o.wall_element,
+             m->elements[o.wall_element].R, o.wall_depth);
+    }
+}
+
+/* Grains and the spawn box against the box of the meshes (grains_thermo's
+ * n_lost), and radii against [R_min, R_max]. */
+static void warn_placement(const grains_params *p, const grains_sim *sim)
+{
+    grains_thermo th;
+    grains_sim_thermo(sim, &th);
+    if (th.n_lost)
+        warn("%zu of %zu grains lie outside the box of the meshes at the start (they count as lost in thermo.csv)",
+             th.n_lost, th.n_particles);
+    const grains_mesh *m = grains_sim_mesh(sim);
+    if (m && m->n_vertices && p->N_max > 0 && p->N_spawn > 0) {
+        grains_vec3 lo = m->vertices[0], hi = lo;
+        for (size_t v = 1; v < m->n_vertices; v++) {
+            grains_vec3 x = m->vertices[v];
+            lo = (grains_vec3){fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
+            hi = (grains_vec3){fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
+        }
+        int apart = p->s_max.x < lo.x || p->s_min.x > hi.x || p->s_max.y < lo.y || p->s_min.y > hi.y;
+        if (apart)
+            warn("the spawn box (x %g to %g, y %g to %g) lies beside the meshes (x %g to %g, y %g to %g): spawned "
+                 "grains fall past them", p->s_min.x, p->s_max.x, p->s_min.y, p->s_max.y, lo.x, hi.x, lo.y, hi.y);
+    }
+    size_t outside = 0;
+    double worst = p->R_min;
+    for (size_t i = 0; i < grains_sim_count(sim); i++) {
+        grains_particle q;
+        grains_sim_get_particle(sim, i, &q);
+        if (q.R < p->R_min * (1 - 1e-12) || q.R > p->R_max * (1 + 1e-12))
+            outside++, worst = fabs(q.R - p->R_min) > fabs(worst - p->R_min) ? q.R : worst;
+    }
+    if (outside)
+        warn("%zu grains have radii outside [R_min, R_max] = [%g, %g] (e.g. %g): dt, the skin and the cell size "
+             "follow R_min and R_max", outside, p->R_min, p->R_max, worst);
+}
+
+void cli_warnings(const grains_scenario *sc, const grains_sim *sim)
+{
+    const grains_params *p = grains_sim_params(sim);
+    (void)sc;
+    warn_stiffness(p, sim);
+    warn_overlaps(sim);
+    warn_placement(p, sim);
+}
