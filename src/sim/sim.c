@@ -97,6 +97,7 @@ void grains_sim_destroy(grains_sim *sim)
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
     sim_bonds_free(&sim->bonds);
+    sim_last_good_free(&sim->last_good);
     implicit_solver_free(&sim->vi);
     sim_implicit_terms_free(&sim->terms);
     free(sim->pending);

@@ -111,6 +111,28 @@ typedef struct {
     vec3 f_contact;  /* its contact force at the last step, before the guide */
 } sim_guide;
 
+/* A copy of the state before a step that may fail (sim/last_good.c):
+ * per id x, v, w (x[3 id ..]) and q; the membrane vertices' x then v; the
+ * meshes as bodies. */
+typedef struct {
+    vec3 *x;
+    quat *q;
+    vec3 *vertex;
+    wall_body *body;
+    size_t n, n_vertices, cap, cap_q, cap_vertex, cap_body;
+    int held;
+    long idle;           /* steps since the particles were last copied */
+} sim_last_good;
+
+/* Whether this step's begin must be preceded by a copy of the particles
+ * and membrane vertices (given the last step's top speed); the copy (the
+ * meshes always, the rest when `particles`), and its restoring after a
+ * failed step (the lists are then stale). */
+int sim_last_good_needed(const grains_sim *sim, real v_max);
+grains_status sim_last_good_take(grains_sim *sim, int particles, grains_error *err);
+void sim_last_good_restore(grains_sim *sim);
+void sim_last_good_free(sim_last_good *g);
+
 struct grains_sim {
     grains_params p;
     const integrator *integrator; /* the row of p.integrator (integrate/integrator.h) */
@@ -123,6 +145,7 @@ struct grains_sim {
     walls wl;                   /* the meshes as bodies: motion, force and torque */
     sim_membranes mb;           /* the membranes and their vertices */
     sim_guide guide;            /* a particle whose motion is held across an axis */
+    sim_last_good last_good;    /* the state before a step that may fail (Verlet rows) */
     patch_log *patch_logs;      /* per cell block */
     patch_record *patch_records;
     size_t patch_logs_cap, patch_records_cap;

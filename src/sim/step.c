@@ -246,20 +246,31 @@ static grains_status implicit_advance(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
-grains_status grains_sim_step(grains_sim *sim, grains_error *err)
+/* Everything the step does after the row's begin; on failure the state
+ * is put back to before the begin (sim/last_good.c). */
+static grains_status after_begin(grains_sim *sim, grains_error *err)
 {
     const integrator *in = sim->integrator;
     grains_status s;
-    begin(sim);
     move_vertices(sim, in->vertex_begin);
     if ((s = move_boundaries(sim, err)) != GRAINS_OK)
         return s;
     pin_vertices(sim);
-    if ((s = refresh_lists(sim, err)) != GRAINS_OK ||
-        (s = sources(sim, err)) != GRAINS_OK)
+    if ((s = refresh_lists(sim, err)) != GRAINS_OK || (s = sources(sim, err)) != GRAINS_OK)
         return s;
-    if ((s = in->advance ? implicit_advance(sim, err) : explicit_advance(sim, err)) != GRAINS_OK)
+    return in->advance ? implicit_advance(sim, err) : explicit_advance(sim, err);
+}
+
+grains_status grains_sim_step(grains_sim *sim, grains_error *err)
+{
+    grains_status s;
+    if ((s = sim_last_good_take(sim, sim_last_good_needed(sim, sqrt(max_speed2(sim))), err)) != GRAINS_OK)
         return s;
+    begin(sim);
+    if ((s = after_begin(sim, err)) != GRAINS_OK) {
+        sim_last_good_restore(sim);
+        return s;
+    }
     real t_old = grains_sim_time(sim);
     sim->step++;
     sim_grow(sim, t_old, grains_sim_time(sim));
