@@ -6,10 +6,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev python3
 # The peer code the tests compare with (tests/peers/); without it those tests are skipped.
 PEER_PACKAGES = lammps
-# libFuzzer comes with clang (make fuzz).
-FUZZ_PACKAGES = clang
+# libFuzzer comes with clang (make fuzz); ThreadSanitizer needs LLVM's OpenMP with its Archer tool (make test-tsan).
+FUZZ_PACKAGES = clang libomp-dev
 
-.PHONY: all deps deps-peers deps-fuzz build run test test-sanitize fuzz bench clean
+.PHONY: all deps deps-peers deps-fuzz build run test test-sanitize test-tsan fuzz bench clean
 
 all: build
 
@@ -41,8 +41,20 @@ test-sanitize:
 	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp ctest --output-on-failure -j $(JOBS) -LE peer
 
+# The threaded tests under ThreadSanitizer: clang with LLVM's OpenMP, whose Archer tool tells TSan
+# what the OpenMP barriers order (GCC's libgomp is not instrumented: every phase would be a "race").
+TSAN_TESTS ?= test_checkpoint test_ghost test_io test_van_der_waals test_tinydem_reference test_last_good
+test-tsan:
+	CC=clang cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=Debug -DGRAINS_TSAN=ON >/dev/null
+	cmake --build $(BUILD)-tsan -j $(JOBS) --target $(TSAN_TESTS) >/dev/null
+	for t in $(TSAN_TESTS); do \
+	  OMP_TOOL_LIBRARIES=$$(ls /usr/lib/llvm-*/lib/libarcher.so | head -1) \
+	  TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" $(BUILD)-tsan/tests/$$t >$(BUILD)-tsan/$$t.log 2>&1 \
+	    || { cat $(BUILD)-tsan/$$t.log; exit 1; }; tail -1 $(BUILD)-tsan/$$t.log; \
+	done
+
 # Every reader fuzzed for FUZZ_SECONDS each (libFuzzer with ASan and UBSan; tests/fuzz/run.sh).
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 20
 fuzz:
 	BUILD=$(BUILD)-fuzz sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -50,4 +62,4 @@ bench: build
 	./$(BUILD)/grains bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-fuzz $(BUILD)-tsan

@@ -257,7 +257,7 @@ cp "$SRC/examples/hourglass.cfg" "$T/hg.cfg"
 runs "$G" run "$T/hg.cfg" -o "$T/ckf" $CK
 echo "# edited" >> "$T/hg.cfg"
 expect 2 'hg.cfg: the scenario or a file it reads has changed' "$G" run --resume "$T/ckf" --set N_frames=3
-expect 2 'cannot read' "$G" run --resume "$T/nowhere"
+expect 2 'nowhere: no checkpoint there' "$G" run --resume "$T/nowhere"
 runs "$G" run -o "$T/ckm" $CK --set checkpoint_every=30
 runs "$G" run --resume "$T/ckm" --set N_frames=3 --quiet
 [ "$(wc -l < "$T/ckm/thermo.csv")" -eq 5 ] && ok || bad "extended run: thermo.csv has $(wc -l < "$T/ckm/thermo.csv") lines, want 5"

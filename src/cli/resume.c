@@ -189,6 +189,13 @@ int cli_resume(int argc, char **argv)
     void *bytes = NULL;
     size_t n = 0;
     run_record r;
+    if (access(path, F_OK) != 0) {
+        fprintf(stderr,
+                "grains: %s: no checkpoint there (a run writes one at every frame unless checkpoint_every = 0; "
+                "one stopped before its first frame is started again)\n",
+                ro.dir);
+        return EXIT_INPUT;
+    }
     grains_status s = grains_checkpoint_read_app(path, &bytes, &n, &err);
     if (s == GRAINS_OK)
         s = run_record_decode(&r, bytes, n, path, &err);

@@ -26,8 +26,11 @@ grains_status grains_bonds_read(const char *path, grains_sim *sim, grains_error 
 {
     size_t len;
     char *text = read_file(path, &len);
-    if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
+    if (!text) {
+        char why[128];
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                read_file_why(errno, path, why, sizeof why));
+    }
     line_reader r;
     lines_init(&r, text, len);
     const char *line;

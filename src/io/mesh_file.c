@@ -27,8 +27,11 @@ grains_status grains_mesh_read(const char *path, const real *R_mesh, int n_radii
     *out = NULL;
     size_t len;
     char *text = read_file(path, &len);
-    if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
+    if (!text) {
+        char why[128];
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                read_file_why(errno, path, why, sizeof why));
+    }
     grains_status s;
     if (!looks_like_off(text, len))
         s = grains_stl_parse(text, len, path, R_mesh, n_radii, out, err);

@@ -66,8 +66,11 @@ grains_status grains_motion_table_read(const char *path, grains_motion_sample **
     *n = 0;
     size_t len;
     char *text = read_file(path, &len);
-    if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
+    if (!text) {
+        char why[128];
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                read_file_why(errno, path, why, sizeof why));
+    }
     grains_status s = GRAINS_OK;
     line_reader r;
     lines_init(&r, text, len);

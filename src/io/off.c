@@ -190,8 +190,11 @@ grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii,
 {
     size_t len;
     char *text = read_file(path, &len);
-    if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno));
+    if (!text) {
+        char why[128];
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                read_file_why(errno, path, why, sizeof why));
+    }
     grains_status s;
     if (memchr(text, '\0', len))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in an OFF file");

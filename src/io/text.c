@@ -91,9 +91,15 @@ int parse_long(const char *s, size_t len, long *out)
     return 1;
 }
 
-const char *read_file_why(int e)
+const char *read_file_why(int e, const char *path, char *buf, size_t size)
 {
-    return e == EINVAL ? "not a regular file" : e == EFBIG ? "larger than half this machine's memory" : strerror(e);
+    struct stat st;
+    if (e == EFBIG && stat(path, &st) == 0)
+        snprintf(buf, size, "%.3g GB, more than half of this machine's %.3g GB of memory", (double)st.st_size / 1e9,
+                 (double)machine_bytes() / 1e9);
+    else
+        snprintf(buf, size, "%s", e == EINVAL ? "not a regular file" : e == EFBIG ? "too large" : strerror(e));
+    return buf;
 }
 
 char *read_file(const char *path, size_t *len)

@@ -28,8 +28,9 @@ int parse_long(const char *s, size_t len, long *out);
  * never ends), EFBIG for a file larger than half this machine's memory. */
 char *read_file(const char *path, size_t *len);
 
-/* Why read_file failed, from its errno. */
-const char *read_file_why(int e);
+/* Why read_file failed on `path`, from its errno (with the sizes when the
+ * file is too large), in buf. */
+const char *read_file_why(int e, const char *path, char *buf, size_t size);
 
 /* This machine's physical memory in bytes (0 when unknown). */
 size_t machine_bytes(void);

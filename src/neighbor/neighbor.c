@@ -226,16 +226,23 @@ static uint32_t find_entry(const grains_neighbors *nb, store_key key)
 
 void neighbors_attach_contacts(grains_neighbors *nb, store_key *keys, size_t n, int nthreads)
 {
-    /* Pairs are distinct, so each entry is marked by one key only. */
-#pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t k = 0; k < n; k++) {
-        uint32_t at = find_entry(nb, keys[k]);
-        if (at == STORE_DEAD) {
-            keys[k].i = STORE_DEAD;
-            continue;
+    /* Found first, marked after: a mark written while another thread reads
+     * the same list in find_entry would be a data race (ThreadSanitizer
+     * saw it). Pairs are distinct, so each entry is marked by one key only. */
+#pragma omp parallel num_threads(nthreads)
+    {
+#pragma omp for schedule(static)
+        for (size_t k = 0; k < n; k++) {
+            uint32_t at = find_entry(nb, keys[k]);
+            if (at == STORE_DEAD)
+                keys[k].i = STORE_DEAD;
+            else
+                keys[k].j = at;
         }
-        nb->j[at] |= STORE_HIST_BIT;
-        keys[k].j = at;
+#pragma omp for schedule(static)
+        for (size_t k = 0; k < n; k++)
+            if (keys[k].i != STORE_DEAD)
+                nb->j[keys[k].j] |= STORE_HIST_BIT;
     }
 }
 
