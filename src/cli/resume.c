@@ -79,7 +79,10 @@ static grains_status resume_parse(int argc, char **argv, resume_options *ro, gra
             return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                     "--set %s: a resumed run may change only N_frames (the rest would not be the "
                                     "same run)", value);
-        } else if (ro->n_extra + 2 <= 8) {
+        } else if (ro->n_extra + 2 > 8) {
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%s %s: too many options for a resumed run", opt,
+                                    value);
+        } else {
             ro->extra[ro->n_extra++] = opt;
             ro->extra[ro->n_extra++] = value;
         }

@@ -142,7 +142,7 @@ static const char *particles_invalid(const grains_particles *pt, int n_materials
 
 grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_materials, grains_error *err)
 {
-    size_t n, bytes = 16 * sizeof(real) + 1 + sizeof(uint32_t); /* per particle, as written */
+    size_t n, bytes = 20 * sizeof(real) + 1 + sizeof(uint32_t); /* per particle, as written */
     if (!bytes_get_count(in, bytes, PARTICLE_LIMIT, &n))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the particle count is larger than the file");
     grains_status s = particles_reserve(pt, n, err);
