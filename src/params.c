@@ -111,7 +111,13 @@ void grains_params_derive(grains_params *p)
     if (p->dt == 0)
         p->dt = grains_params_default_dt(p);
     if (p->skin == 0)
-        p->skin = 0.6 * p->R_max; /* measured: fewer rebuilds beat fewer candidates (docs/benchmarks.md) */
+        /* 0.6 of the smallest size class's largest radius (classes double from
+         * R_min, neighbor/grid.h): measured, fewer rebuilds beat fewer
+         * candidates (docs/benchmarks.md). Not R_max: the lists are rebuilt
+         * when any particle may have moved skin/2, so a larger skin for larger
+         * classes would list more and never delay a rebuild. Bonds form
+         * between listed pairs: the skin holds their tolerance. */
+        p->skin = fmax(0.6 * fmin(p->R_max, 2 * p->R_min), p->bond_tolerance * 2 * p->R_max);
     if (p->vdw_cutoff == 0)
         p->vdw_cutoff = 100 * p->vdw_delta0; /* the attraction has fallen below 1e-4 of its saturation */
     if (p->bond_kt < 0)

@@ -181,7 +181,7 @@ typedef struct {
     int newton_max_iter;                  /* Newton iterations at most; more is an error */
     int periodic;                         /* periodic axes: bit 0 x, bit 1 y, bit 2 z; 0 = none */
     grains_vec3 box_min, box_max;         /* [L] the periodic box (used along periodic axes) */
-    real skin;                            /* [L] Verlet skin; 0 = 0.6 R_max */
+    real skin;                            /* [L] Verlet skin; 0 = 0.6 min(R_max, 2 R_min) */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
     /* densification by growing radii (as Lubachevsky-Stillinger): particles start at grow_from x
      * their radius (added at t = 0; spawned later at the scale of their time) and grow linearly

@@ -139,7 +139,7 @@ static const key_info keys[] = {
      periodic_axes, 0},
     {"box_min", K_VEC3, P(box_min), "L", "lower corner of the periodic box", NULL, 0},
     {"box_max", K_VEC3, P(box_max), "L", "upper corner of the periodic box (> box_min along periodic axes)", NULL, 0},
-    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 R_max", NULL, 0},
+    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 min(R_max, 2 R_min)", NULL, 0},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL, 0},
     {"grow_from", K_REAL, P(grow_from), "-",
      "densify: radii start at this fraction of their size, in (0, 1], and grow linearly to it; 1 = none", NULL, 0},

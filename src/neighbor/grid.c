@@ -7,15 +7,19 @@
 
 #include "util/array.h"
 
-#define COORD_BITS 21
+#define COORD_BITS 20
 #define COORD_LIMIT (1 << (COORD_BITS - 1)) /* |c| below this can be packed */
+#define LEVEL_SHIFT 60                      /* the level above the three coordinates */
+#define SPAN_CELLS (1 << 18)                /* cells along an axis, every level */
 
-static uint64_t pack(const int64_t c[3])
+static uint64_t pack(int level, const int64_t c[3])
 {
     uint64_t m = (1u << COORD_BITS) - 1;
-    return ((uint64_t)(c[0] + COORD_LIMIT) & m) | (((uint64_t)(c[1] + COORD_LIMIT) & m) << COORD_BITS) |
-           (((uint64_t)(c[2] + COORD_LIMIT) & m) << (2 * COORD_BITS));
+    return (uint64_t)level << LEVEL_SHIFT | ((uint64_t)(c[0] + COORD_LIMIT) & m) |
+           (((uint64_t)(c[1] + COORD_LIMIT) & m) << COORD_BITS) | (((uint64_t)(c[2] + COORD_LIMIT) & m) << (2 * COORD_BITS));
 }
+
+static int level_of_key(uint64_t key) { return (int)(key >> LEVEL_SHIFT); }
 
 static size_t hash_slot(uint64_t key, size_t n_slots)
 {
@@ -26,7 +30,7 @@ static size_t hash_slot(uint64_t key, size_t n_slots)
 }
 
 /* floor(v) as an integer, held within +-2^40 (far outside the cells that
- * can exist, 2^20 a side): a coordinate of 1e300, or not a number, must
+ * can exist, 2^19 a side): a coordinate of 1e300, or not a number, must
  * not overflow the conversion (undefined behaviour) but lie beyond every cell. */
 static int64_t cell_coord(real v)
 {
@@ -35,21 +39,34 @@ static int64_t cell_coord(real v)
     return v < far ? (v > -far ? (int64_t)v : -(int64_t)far) : (isnan(v) ? -(int64_t)far : (int64_t)far);
 }
 
-void grid_coords(const grains_grid *g, vec3 x, int64_t c[3])
+void grid_coords(const grains_grid *g, int level, vec3 x, int64_t c[3])
 {
-    c[0] = cell_coord((x.x - g->origin.x) / g->edge[0]);
-    c[1] = cell_coord((x.y - g->origin.y) / g->edge[1]);
-    c[2] = cell_coord((x.z - g->origin.z) / g->edge[2]);
+    const real *edge = g->level[level].edge;
+    c[0] = cell_coord((x.x - g->origin.x) / edge[0]);
+    c[1] = cell_coord((x.y - g->origin.y) / edge[1]);
+    c[2] = cell_coord((x.z - g->origin.z) / edge[2]);
+}
+
+void grid_reach(const grains_grid *g, int level, vec3 x, real reach, int64_t lo[3], int64_t hi[3])
+{
+    grid_coords(g, level, v3_sub(x, v3(reach, reach, reach)), lo);
+    grid_coords(g, level, v3_add(x, v3(reach, reach, reach)), hi);
+    for (int k = 0; k < 3; k++) /* a range wider than a period visits each cell once */
+        if ((g->box.mask >> k & 1) && hi[k] - lo[k] + 1 >= g->level[level].cells[k]) {
+            lo[k] = 0;
+            hi[k] = g->level[level].cells[k] - 1;
+        }
 }
 
 /* c with its periodic coordinates brought into [0, cells). */
-static void wrap_cell(const grains_grid *g, const int64_t c[3], int64_t w[3])
+static void wrap_cell(const grains_grid *g, int level, const int64_t c[3], int64_t w[3])
 {
     for (int k = 0; k < 3; k++) {
         w[k] = c[k];
         if (g->box.mask >> k & 1) {
-            w[k] %= g->cells[k];
-            w[k] += w[k] < 0 ? g->cells[k] : 0;
+            int64_t n = g->level[level].cells[k];
+            w[k] %= n;
+            w[k] += w[k] < 0 ? n : 0;
         }
     }
 }
@@ -62,17 +79,17 @@ static int in_range(const int64_t c[3])
     return 1;
 }
 
-uint32_t grid_find(const grains_grid *g, const int64_t c_in[3])
+uint32_t grid_find(const grains_grid *g, int level, const int64_t c_in[3])
 {
     int64_t wrapped[3];
     const int64_t *c = c_in;
     if (g->box.mask) {
-        wrap_cell(g, c_in, wrapped);
+        wrap_cell(g, level, c_in, wrapped);
         c = wrapped;
     }
     if (!in_range(c) || g->n_slots == 0)
         return GRID_NONE;
-    uint64_t key = pack(c);
+    uint64_t key = pack(level, c);
     for (size_t s = hash_slot(key, g->n_slots);; s = (s + 1) & (g->n_slots - 1)) {
         uint32_t cell = g->slot[s];
         if (cell == 0)
@@ -80,6 +97,13 @@ uint32_t grid_find(const grains_grid *g, const int64_t c_in[3])
         if (g->key[cell - 1] == key)
             return cell - 1;
     }
+}
+
+void grid_cell_coords(const grains_grid *g, uint32_t cell, int64_t c[3])
+{
+    uint64_t m = (1u << COORD_BITS) - 1;
+    for (int k = 0; k < 3; k++)
+        c[k] = (int64_t)((g->key[cell] >> (COORD_BITS * k)) & m) - COORD_LIMIT;
 }
 
 /* Room for `need` cells; grows by 1/8 (a pack has ~0.3-0.6 cells per particle). */
@@ -118,12 +142,12 @@ static int reserve_slots(grains_grid *g, size_t n)
     return 1;
 }
 
-/* The cell at c, created if new; GRID_NONE when memory runs out. */
-static uint32_t find_or_add(grains_grid *g, const int64_t c_in[3])
+/* The cell at c of a level, created if new; GRID_NONE when memory runs out. */
+static uint32_t find_or_add(grains_grid *g, int level, const int64_t c_in[3])
 {
     int64_t c[3];
-    wrap_cell(g, c_in, c);
-    uint64_t key = pack(c);
+    wrap_cell(g, level, c_in, c);
+    uint64_t key = pack(level, c);
     size_t s = hash_slot(key, g->n_slots);
     for (;; s = (s + 1) & (g->n_slots - 1)) {
         uint32_t cell = g->slot[s];
@@ -135,7 +159,7 @@ static uint32_t find_or_add(grains_grid *g, const int64_t c_in[3])
     if (3 * (g->n_cells + 1) > 2 * g->n_slots || g->n_cells == g->cap_cells) {
         if (!reserve_cells(g, g->n_cells + 1) || !reserve_slots(g, g->n_cells + g->n_cells / 2 + 16))
             return GRID_NONE;
-        return find_or_add(g, c_in);
+        return find_or_add(g, level, c_in);
     }
     uint32_t cell = (uint32_t)g->n_cells++;
     g->key[cell] = key;
@@ -144,32 +168,71 @@ static uint32_t find_or_add(grains_grid *g, const int64_t c_in[3])
     return cell;
 }
 
-static void unpack(uint64_t key, int64_t c[3])
+/* Size classes by doubling from the smallest radius R_s: class k holds
+ * [2^k R_s, 2^(k+1) R_s) (the last class everything larger). Exact: the
+ * bounds are R_s times powers of two. */
+static int size_class(real R, real R_s)
 {
-    uint64_t m = (1u << COORD_BITS) - 1;
-    for (int k = 0; k < 3; k++)
-        c[k] = (int64_t)((key >> (COORD_BITS * k)) & m) - COORD_LIMIT;
+    int k = 0;
+    for (real bound = 2 * R_s; k + 1 < GRID_MAX_LEVELS && R >= bound; bound *= 2)
+        k++;
+    return k;
 }
 
-/* Sort key of a cell: colour, then block, then position inside the block
- * (coordinates of binned particles are >= 0: the origin is their corner). */
+/* The levels of radii R: the occupied classes, the largest first, each with
+ * its largest radius and cell edge; level_of_class maps classes to levels. */
+static grains_status plan_levels(grains_grid *g, const real *R, size_t n, real pad, int level_of_class[],
+                                 grains_error *err)
+{
+    real R_s = INFINITY, top[GRID_MAX_LEVELS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (!(R[i] > 0) || !isfinite(R[i]))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "a particle's radius is %g", R[i]);
+        R_s = fmin(R_s, R[i]);
+    }
+    int occupied[GRID_MAX_LEVELS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        int k = size_class(R[i], R_s);
+        occupied[k] = 1;
+        top[k] = fmax(top[k], R[i]);
+    }
+    g->n_levels = 0;
+    for (int k = GRID_MAX_LEVELS; k-- > 0;) {
+        level_of_class[k] = g->n_levels;
+        if (!occupied[k])
+            continue;
+        grid_level *lv = &g->level[g->n_levels++];
+        size_t last = lv->n_cells_last;
+        *lv = (grid_level){.R_top = top[k], .h = 2 * top[k] + pad, .n_cells_last = last};
+        lv->edge[0] = lv->edge[1] = lv->edge[2] = lv->h;
+    }
+    return GRAINS_OK;
+}
+
+/* Sort key of a cell: level, colour, then block, then position inside the
+ * block (coordinates of binned particles are >= 0: the origin is their
+ * corner, and < 2^18, so block coordinates fit 19 bits). */
 typedef struct {
-    uint64_t major; /* colour (3 bits) and block coordinates (3 x 20 bits, < 2^17 by the span limit) */
+    uint64_t major; /* level (4 bits), colour (3 bits), block coordinates (3 x 19 bits) */
     uint32_t minor; /* cell inside the block */
     uint32_t cell;
 } cell_order;
 
+#define PHASE_SHIFT 57 /* major >> 57: level * 8 + colour */
+
 static cell_order order_of(const grains_grid *g, uint32_t cell)
 {
     int64_t c[3];
-    unpack(g->key[cell], c);
-    uint64_t B = (uint64_t)g->block, b[3], r[3];
+    grid_cell_coords(g, cell, c);
+    int level = level_of_key(g->key[cell]);
+    uint64_t B = (uint64_t)g->level[level].block, b[3], r[3];
     for (int k = 0; k < 3; k++) {
         b[k] = (uint64_t)c[k] / B;
         r[k] = (uint64_t)c[k] % B;
     }
     uint64_t colour = (b[0] & 1) | ((b[1] & 1) << 1) | ((b[2] & 1) << 2);
-    cell_order o = {colour << 60 | b[2] << 40 | b[1] << 20 | b[0], (uint32_t)((r[2] * B + r[1]) * B + r[0]), cell};
+    cell_order o = {(uint64_t)level << LEVEL_SHIFT | colour << PHASE_SHIFT | b[2] << 38 | b[1] << 19 | b[0],
+                    (uint32_t)((r[2] * B + r[1]) * B + r[0]), cell};
     return o;
 }
 
@@ -218,7 +281,7 @@ static int reserve_blocks(grains_grid *g, size_t need)
     return array_reserve((void **)&g->block_start, &g->cap_blocks, need + 1, sizeof *g->block_start, 4);
 }
 
-/* Marks where each block and colour begins in the sorted cells. */
+/* Marks where each block and phase begins in the sorted cells. */
 static int mark_blocks(grains_grid *g, const cell_order *sorted)
 {
     size_t blocks = 0;
@@ -227,15 +290,16 @@ static int mark_blocks(grains_grid *g, const cell_order *sorted)
     if (!reserve_blocks(g, blocks))
         return 0;
     g->n_blocks = 0;
-    int colour = -1;
+    g->n_phases = GRID_COLOURS * g->n_levels;
+    int phase = -1;
     for (uint32_t k = 0; k < g->n_cells; k++)
         if (k == 0 || sorted[k].major != sorted[k - 1].major) {
-            while (colour < (int)(sorted[k].major >> 60))
-                g->colour_start[++colour] = (uint32_t)g->n_blocks;
+            while (phase < (int)(sorted[k].major >> PHASE_SHIFT))
+                g->phase_start[++phase] = (uint32_t)g->n_blocks;
             g->block_start[g->n_blocks++] = k;
         }
-    while (colour < GRID_COLOURS)
-        g->colour_start[++colour] = (uint32_t)g->n_blocks;
+    while (phase < GRID_MAX_PHASES) /* the phases of absent levels are empty */
+        g->phase_start[++phase] = (uint32_t)g->n_blocks;
     g->block_start[g->n_blocks] = (uint32_t)g->n_cells;
     return 1;
 }
@@ -265,18 +329,44 @@ static void renumber(grains_grid *g, cell_order *sorted, uint32_t *where, size_t
         where[i] = sorted[where[i]].minor++;
 }
 
-/* Orders cells by (colour, block, place in block), renumbers them so, and
- * places the particles. Uses `scratch` (n_cells entries). */
+/* Where each level's cells and particles begin, once the cells are numbered. */
+static void mark_levels(grains_grid *g)
+{
+    uint32_t cell = 0;
+    for (int l = 0; l <= g->n_levels; l++) {
+        while (cell < g->n_cells && level_of_key(g->key[cell]) < l)
+            cell++;
+        g->level[l].cell_start = cell;
+        g->level[l].particle_start = g->first[cell];
+    }
+}
+
+/* Each level's block edge from its number of cells (a periodic grid fixed
+ * its blocks before binning). */
+static void size_blocks(grains_grid *g)
+{
+    size_t count[GRID_MAX_LEVELS] = {0};
+    for (uint32_t c = 0; c < g->n_cells; c++)
+        count[level_of_key(g->key[c])]++;
+    for (int l = 0; l < g->n_levels; l++) {
+        if (!g->box.mask)
+            g->level[l].block = block_edge(count[l]);
+        g->level[l].n_cells_last = count[l];
+    }
+}
+
+/* Orders cells by (level, colour, block, place in block), renumbers them so,
+ * and places the particles. Uses `scratch` (n_cells entries). */
 static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, size_t n)
 {
-    if (!g->box.mask) /* a periodic grid fixed its blocks before binning */
-        g->block = block_edge(g->n_cells);
+    size_blocks(g);
     for (uint32_t c = 0; c < g->n_cells; c++)
         scratch[c] = order_of(g, c);
     sort_cells(scratch, g->n_cells);
     if (!mark_blocks(g, scratch))
         return 0;
     renumber(g, scratch, where, n);
+    mark_levels(g);
     return reserve_slots(g, g->n_cells); /* the table now maps keys to new numbers */
 }
 
@@ -291,64 +381,92 @@ static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
     return lo;
 }
 
-/* Along each periodic axis: the block edge B, then 2B m cells spanning the
- * period (m as large as cells of edge >= h allow), the origin at the box. */
-static grains_status fit_period(grains_grid *g, real h, const periodic_box *box, grains_error *err)
+/* Along each periodic axis, per level: the block edge B, then 2B m cells
+ * spanning the period (m as large as cells of edge >= h allow). */
+static grains_status fit_period(grains_grid *g, grid_level *lv, grains_error *err)
 {
-    int B = block_edge(g->n_cells_last);
+    const periodic_box *box = &g->box;
+    int B = block_edge(lv->n_cells_last);
     for (int k = 0; k < 3; k++)
         if (box->mask >> k & 1) {
-            if (!(box->L[k] >= 4 * h))
+            if (!(box->L[k] >= 4 * lv->h))
                 return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
                                         "periodic box: the period along %c (%g) must be at least 4 cells of %g "
-                                        "(2 R_max + skin)", "xyz"[k], box->L[k], h);
-            int fit = (int)(box->L[k] / (2 * h));
+                                        "(2 R + skin of the largest particles, R = %g)",
+                                        "xyz"[k], box->L[k], lv->h, lv->R_top);
+            if (!(box->L[k] / lv->h < SPAN_CELLS))
+                return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
+                                        "periodic box: the period along %c (%g) is more than %d cells of %g",
+                                        "xyz"[k], box->L[k], SPAN_CELLS, lv->h);
+            int fit = (int)(box->L[k] / (2 * lv->h));
             B = fit < B ? fit : B;
         }
-    g->block = B;
+    lv->block = B;
     for (int k = 0; k < 3; k++)
         if (box->mask >> k & 1) {
-            g->cells[k] = 2 * B * (int64_t)(box->L[k] / (2 * B * h));
-            g->edge[k] = box->L[k] / (real)g->cells[k];
+            lv->cells[k] = 2 * B * (int64_t)(box->L[k] / (2 * B * lv->h));
+            lv->edge[k] = box->L[k] / (real)lv->cells[k];
         }
     return GRAINS_OK;
 }
 
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, const periodic_box *box, uint32_t *where,
-                         void *ws, size_t ws_bytes, grains_error *err)
+/* The grid's frame: levels, origin, periods; before binning. */
+static grains_status frame(grains_grid *g, const vec3 *x, const real *R, size_t n, real pad,
+                           int level_of_class[], grains_error *err)
 {
+    grains_status s = plan_levels(g, R, n, pad, level_of_class, err);
     vec3 hi, lo = lower_corner(x, n, &hi);
     real span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
-    if (!(span / h < (1 << 18)))
+    real h_min = g->n_levels ? g->level[g->n_levels - 1].h : 1;
+    if (s == GRAINS_OK && !(span / h_min < SPAN_CELLS))
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
                                 "particles spread over %g, more than %d cells of %g: confine them with a mesh",
-                                span, 1 << 18, h);
-    g->h = h;
-    g->box = *box;
-    g->edge[0] = g->edge[1] = g->edge[2] = h;
-    if (box->mask) {
-        grains_status s = fit_period(g, h, box, err);
-        if (s != GRAINS_OK)
-            return s;
-        lo = v3(box->mask & 1 ? box->lo[0] : lo.x, box->mask & 2 ? box->lo[1] : lo.y,
-                box->mask & 4 ? box->lo[2] : lo.z);
-    }
-    g->origin = lo;
-    g->n_particles = n;
-    /* Start from the last build's cell count; tables grow as cells appear. */
-    g->n_cells = 0;
-    size_t expect = g->n_cells_last + g->n_cells_last / 8 + 16;
-    if (!reserve_cells(g, expect) || !reserve_slots(g, expect))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+                                span, SPAN_CELLS, h_min);
+    for (int l = 0; s == GRAINS_OK && l < g->n_levels && g->box.mask; l++)
+        s = fit_period(g, &g->level[l], err);
+    const periodic_box *box = &g->box;
+    g->origin = box->mask ? v3(box->mask & 1 ? box->lo[0] : lo.x, box->mask & 2 ? box->lo[1] : lo.y,
+                               box->mask & 4 ? box->lo[2] : lo.z)
+                          : lo;
+    return s;
+}
+
+/* Each particle into the cell of its level; where[i] its cell. */
+static int bin(grains_grid *g, const vec3 *x, const real *R, size_t n, const int level_of_class[], uint32_t *where)
+{
+    real R_s = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        R_s = fmin(R_s, R[i]);
     for (size_t i = 0; i < n; i++) {
+        int level = level_of_class[size_class(R[i], R_s)];
         int64_t c[3];
-        grid_coords(g, x[i], c);
-        uint32_t cell = find_or_add(g, c);
+        grid_coords(g, level, x[i], c);
+        uint32_t cell = find_or_add(g, level, c);
         if (cell == GRID_NONE)
-            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+            return 0;
         where[i] = cell;
         g->first[cell]++;
     }
+    return 1;
+}
+
+grains_status grid_build(grains_grid *g, const vec3 *x, const real *R, size_t n, real pad, const periodic_box *box,
+                         uint32_t *where, void *ws, size_t ws_bytes, grains_error *err)
+{
+    int level_of_class[GRID_MAX_LEVELS];
+    g->pad = pad;
+    g->box = *box;
+    grains_status s = frame(g, x, R, n, pad, level_of_class, err);
+    if (s != GRAINS_OK) {
+        g->n_levels = 0;
+        return s;
+    }
+    g->n_particles = n;
+    /* Start from the last build's cell count; tables grow as cells appear. */
+    size_t expect = g->n_cells + g->n_cells / 8 + 16;
+    g->n_cells = 0;
+    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) || !bin(g, x, R, n, level_of_class, where))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);
     int sorted = scratch && sort_by_colour(g, scratch, where, n);
@@ -356,7 +474,6 @@ grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, const 
         free(scratch);
     if (!sorted)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
-    g->n_cells_last = g->n_cells;
     return GRAINS_OK;
 }
 
@@ -369,23 +486,47 @@ void grid_free(grains_grid *g)
     memset(g, 0, sizeof *g);
 }
 
+static void write_level(const grid_level *lv, bytes_out *o)
+{
+    bytes_put_real(o, lv->R_top);
+    bytes_put_real(o, lv->h);
+    bytes_put_reals(o, lv->edge, 3);
+    for (int k = 0; k < 3; k++)
+        bytes_put_i64(o, lv->cells[k]);
+    bytes_put_u32(o, (uint32_t)lv->block);
+    bytes_put_u32(o, lv->cell_start);
+    bytes_put_u32(o, lv->particle_start);
+    bytes_put_u64(o, lv->n_cells_last);
+}
+
 void grid_write_state(const grains_grid *g, bytes_out *o)
 {
-    bytes_put_real(o, g->h);
-    bytes_put_reals(o, g->edge, 3);
+    bytes_put_real(o, g->pad);
     bytes_put_reals(o, (const real *)&g->origin, 3);
-    for (int k = 0; k < 3; k++)
-        bytes_put_i64(o, g->cells[k]);
     bytes_put_u64(o, g->n_particles);
-    bytes_put_u64(o, g->n_cells_last);
     bytes_put_u64(o, g->n_cells);
+    bytes_put_u32(o, (uint32_t)g->n_levels);
+    for (int l = 0; l <= g->n_levels; l++)
+        write_level(&g->level[l], o);
     for (size_t c = 0; c < g->n_cells; c++)
         bytes_put_u64(o, g->key[c]);
     bytes_put_u32s(o, g->first, g->n_cells ? g->n_cells + 1 : 0);
-    bytes_put_u32(o, (uint32_t)g->block);
-    bytes_put_u32s(o, g->colour_start, GRID_COLOURS + 1);
+    bytes_put_u32s(o, g->phase_start, GRID_MAX_PHASES + 1);
     bytes_put_u64(o, g->n_blocks);
     bytes_put_u32s(o, g->block_start, g->n_cells ? g->n_blocks + 1 : 0);
+}
+
+static void read_level(grid_level *lv, bytes_in *in)
+{
+    lv->R_top = bytes_get_real(in);
+    lv->h = bytes_get_real(in);
+    bytes_get_reals(in, lv->edge, 3);
+    for (int k = 0; k < 3; k++)
+        lv->cells[k] = bytes_get_i64(in);
+    lv->block = (int)(bytes_get_u32(in) & 0xFF);
+    lv->cell_start = bytes_get_u32(in);
+    lv->particle_start = bytes_get_u32(in);
+    lv->n_cells_last = (size_t)bytes_get_u64(in);
 }
 
 /* Whether a[0 .. n] runs from 0 up to `last` without stepping down. */
@@ -399,23 +540,47 @@ static int runs_up_to(const uint32_t *a, size_t n, size_t last)
     return 1;
 }
 
+/* Why a level read is not one a build makes, or NULL. */
+static const char *level_invalid(const grains_grid *g, int l)
+{
+    const grid_level *lv = &g->level[l], *next = &g->level[l + 1];
+    if (!(lv->R_top > 0) || !(lv->h >= 2 * lv->R_top) || !isfinite(lv->h) || lv->block < 2 || lv->block > 8)
+        return "the cell grid's levels";
+    for (int k = 0; k < 3; k++)
+        if (!(lv->edge[k] >= lv->h) || !isfinite(lv->edge[k]) || lv->cells[k] < 0 || lv->cells[k] > SPAN_CELLS)
+            return "the cell grid's edges";
+    if (!(next->cell_start > lv->cell_start) || lv->particle_start != g->first[lv->cell_start] ||
+        g->block_start[g->phase_start[GRID_COLOURS * l]] != lv->cell_start)
+        return "the cell grid's levels";
+    for (uint32_t c = lv->cell_start; c < next->cell_start; c++)
+        if (level_of_key(g->key[c]) != l)
+            return "the cell grid's levels";
+    return NULL;
+}
+
 /* Why the grid read is not one a build makes, or NULL. */
 static const char *grid_invalid(const grains_grid *g)
 {
     if (!g->n_cells) /* never built, or built for no particles */
-        return g->n_blocks || g->n_particles || g->colour_start[GRID_COLOURS] ? "the cell grid's blocks" : NULL;
-    if (!(g->h > 0) || !isfinite(g->h) || !isfinite(g->origin.x) || !isfinite(g->origin.y) || !isfinite(g->origin.z))
+        return g->n_blocks || g->n_particles || g->n_levels || g->phase_start[GRID_MAX_PHASES] ? "the cell grid's blocks"
+                                                                                              : NULL;
+    if (!(g->pad >= 0) || !isfinite(g->pad) || !isfinite(g->origin.x) || !isfinite(g->origin.y) ||
+        !isfinite(g->origin.z) || g->n_levels < 1 || g->n_levels > GRID_MAX_LEVELS)
         return "the cell grid's size or origin";
-    for (int k = 0; k < 3; k++)
-        if (!(g->edge[k] >= g->h) || !isfinite(g->edge[k]) || g->cells[k] < 0 || g->cells[k] > (1 << 20))
-            return "the cell grid's edges";
-    if (g->block < 2 || g->block > 8 || !runs_up_to(g->first, g->n_cells, g->n_particles) ||
-        !runs_up_to(g->block_start, g->n_blocks, g->n_cells) || !runs_up_to(g->colour_start, GRID_COLOURS, g->n_blocks))
+    if (g->level[0].cell_start != 0 || g->level[g->n_levels].cell_start != g->n_cells ||
+        !runs_up_to(g->first, g->n_cells, g->n_particles) || !runs_up_to(g->block_start, g->n_blocks, g->n_cells) ||
+        !runs_up_to(g->phase_start, GRID_MAX_PHASES, g->n_blocks) ||
+        g->phase_start[g->n_phases] != g->n_blocks)
         return "the cell grid's cells and blocks";
+    for (int l = 0; l < g->n_levels; l++) {
+        const char *why = level_invalid(g, l);
+        if (why)
+            return why;
+    }
     for (uint32_t c = 0; c < g->n_cells; c++) { /* every key found, at its own cell: none repeated */
         int64_t at[3];
-        unpack(g->key[c], at);
-        if (g->first[c + 1] == g->first[c] || grid_find(g, at) != c)
+        grid_cell_coords(g, c, at);
+        if (g->first[c + 1] == g->first[c] || grid_find(g, level_of_key(g->key[c]), at) != c)
             return "the cell grid's cells";
     }
     return NULL;
@@ -423,17 +588,20 @@ static const char *grid_invalid(const grains_grid *g)
 
 grains_status grid_read_state(grains_grid *g, bytes_in *in, const periodic_box *box, size_t n_max, grains_error *err)
 {
-    g->h = bytes_get_real(in);
-    bytes_get_reals(in, g->edge, 3);
+    g->pad = bytes_get_real(in);
     bytes_get_reals(in, (real *)&g->origin, 3);
-    for (int k = 0; k < 3; k++)
-        g->cells[k] = bytes_get_i64(in);
     g->box = *box;
     g->n_particles = (size_t)bytes_get_u64(in);
-    g->n_cells_last = (size_t)bytes_get_u64(in);
     size_t n_cells;
-    if (in->bad || g->n_particles > n_max || g->n_cells_last > n_max || !bytes_get_count(in, 12, n_max, &n_cells))
+    if (in->bad || g->n_particles > n_max || !bytes_get_count(in, 12, n_max, &n_cells))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the cell grid's counts");
+    uint32_t levels = bytes_get_u32(in);
+    if (levels > GRID_MAX_LEVELS)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the cell grid's levels");
+    g->n_levels = (int)levels;
+    g->n_phases = GRID_COLOURS * g->n_levels;
+    for (int l = 0; l <= g->n_levels; l++)
+        read_level(&g->level[l], in);
     if (!reserve_cells(g, n_cells + 1) || !reserve_blocks(g, n_cells))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     g->n_cells = n_cells;
@@ -441,8 +609,7 @@ grains_status grid_read_state(grains_grid *g, bytes_in *in, const periodic_box *
     for (size_t c = 0; c < n_cells; c++)
         g->key[c] = bytes_get_u64(in);
     bytes_get_u32s(in, g->first, n_cells ? n_cells + 1 : 0);
-    g->block = (int)(bytes_get_u32(in) & 0xFF);
-    bytes_get_u32s(in, g->colour_start, GRID_COLOURS + 1);
+    bytes_get_u32s(in, g->phase_start, GRID_MAX_PHASES + 1);
     size_t n_blocks;
     if (!bytes_get_count(in, 4, n_cells, &n_blocks))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the cell grid's blocks");
@@ -455,6 +622,7 @@ grains_status grid_read_state(grains_grid *g, bytes_in *in, const periodic_box *
     const char *why = grid_invalid(g);
     if (why) {
         g->n_cells = g->n_blocks = g->n_particles = 0;
+        g->n_levels = g->n_phases = 0;
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
     }
     return GRAINS_OK;

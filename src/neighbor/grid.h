@@ -1,23 +1,37 @@
-/* Hashed cell grid: only occupied cells exist, so memory follows the number
- * of particles, not the volume they spread over (unlike TinyDEM's dense grid).
+/* Hashed cell grids, one level per size class: only occupied cells exist,
+ * so memory follows the number of particles, not the volume they spread over
+ * (unlike TinyDEM's dense grid).
  *
- * Cells are grouped into blocks of B x B x B cells (B >= 2), and blocks are
- * coloured (bx mod 2, by mod 2, bz mod 2). Two blocks of one colour are a
- * whole block (>= 2 cells) apart, so what a block's pairs write (the block
- * and one cell around it) never meets another block of that colour: the 8
- * colours can each be processed in parallel, block by block, without races.
- * B grows with the number of cells (never with the thread count, which must
- * not change the order of the sums), so that each colour phase touches a
- * compact part of memory: ((B+2) / 2B)^3 of it rather than all of it.
+ * Size classes (a hierarchical grid, Ogarko & Luding 2012). Radii are
+ * sorted into classes by doubling from the smallest, [R_s, 2 R_s),
+ * [2 R_s, 4 R_s), ...; each occupied class is a level with cells of its own,
+ * of edge 2 R_top + pad (R_top its largest radius). Level 0 holds the
+ * largest class. A particle is listed with the particles of its own level
+ * in the 27 cells around it, and with those of every smaller level in the
+ * cells of that level its reach covers: each pair is found once, from the
+ * larger particle's side. Small particles thus search among cells of their
+ * own size however large the largest particle is.
  *
- * Cells are numbered in that order (colour, block, place in the block), and
- * the build says where each particle should move so that the particles of
- * a cell, and of a block, are contiguous in memory. The caller moves them;
- * cell k then holds particles [first[k], first[k+1]).
+ * Cells are grouped into blocks of B x B x B cells (B >= 2) of their level,
+ * and blocks are coloured (bx mod 2, by mod 2, bz mod 2). A pair is found
+ * from a particle of level l, and its partner lies within 2 R_top(l) + pad,
+ * one cell of level l: what a block's pairs write (the block and one cell
+ * around it) never meets another block of that level and colour. Each
+ * (level, colour) is a phase whose blocks can be processed in parallel
+ * without races. B grows with the level's number of cells (never with the
+ * thread count, which must not change the order of the sums), so that each
+ * phase touches a compact part of memory.
  *
- * Along a periodic axis the grid spans the box with a whole, even number of
- * blocks (2B m cells of edge L / (2B m) >= h), and cell coordinates wrap:
- * the blocks at both faces are neighbours of different colour. */
+ * Cells are numbered in that order (level, colour, block, place in the
+ * block), and the build says where each particle should move so that the
+ * particles of a cell, a block and a level are contiguous in memory, the
+ * largest first: a partner of a smaller level is stored after, and every
+ * list holds partners j > i only. The caller moves them; cell k then holds
+ * particles [first[k], first[k+1]).
+ *
+ * Along a periodic axis each level spans the box with a whole, even number
+ * of blocks (2B m cells of edge L / (2B m) >= h), and cell coordinates
+ * wrap: the blocks at both faces are neighbours of different colour. */
 #ifndef GRAINS_NEIGHBOR_GRID_H
 #define GRAINS_NEIGHBOR_GRID_H
 
@@ -30,34 +44,47 @@
 
 #define GRID_NONE UINT32_MAX
 #define GRID_COLOURS 8
+#define GRID_MAX_LEVELS 8 /* size ratios up to 2^8 */
+#define GRID_MAX_PHASES (GRID_COLOURS * GRID_MAX_LEVELS)
 
 typedef struct {
-    real h;              /* [L] smallest cell edge asked for */
-    real edge[3];        /* [L] cell edge per axis: h, or larger along a periodic axis */
-    vec3 origin;         /* lower corner of cell (0,0,0) */
+    real R_top;             /* [L] largest radius at this level */
+    real h;                 /* [L] smallest cell edge: 2 R_top + pad */
+    real edge[3];           /* [L] cell edge per axis: h, or larger along a periodic axis */
+    int64_t cells[3];       /* along a periodic axis: cells per period */
+    int block;              /* B, cells per block edge */
+    uint32_t cell_start;    /* its first cell */
+    uint32_t particle_start; /* its first particle (after the move) */
+    size_t n_cells_last;    /* its cells at the previous build: first guess of the next */
+} grid_level;
+
+typedef struct {
+    real pad;            /* [L] reach beyond touching the cells hold */
+    vec3 origin;         /* lower corner of cell (0,0,0), every level */
     periodic_box box;
-    int64_t cells[3];    /* along a periodic axis: cells per period */
+    int n_levels;
+    grid_level level[GRID_MAX_LEVELS + 1]; /* one more: its starts are the ends */
     size_t n_particles;  /* particles binned */
     size_t n_cells, cap_cells;
-    size_t n_cells_last; /* cells of the previous build: first guess of the next */
-    uint64_t *key;       /* per cell: packed coordinates */
+    uint64_t *key;       /* per cell: level and packed coordinates */
     uint32_t *first;     /* per cell, and one more: first particle (after the move) */
     uint32_t *slot;      /* hash table: cell index + 1, 0 = empty */
     size_t n_slots;
-    int block;           /* B, cells per block edge */
-    uint32_t colour_start[GRID_COLOURS + 1]; /* into block_start */
+    int n_phases;        /* 8 per level */
+    uint32_t phase_start[GRID_MAX_PHASES + 1]; /* into block_start */
     uint32_t *block_start; /* per block: its first cell; one more at the end */
     size_t n_blocks, cap_blocks;
 } grains_grid;
 
-/* Bins `n` positions into cells of edge at least `h` and fills where[i],
- * the place particle i must move to (a permutation of 0..n-1). `box` gives
- * the periodic axes (positions already wrapped into it); a LIMIT error when
- * a period is shorter than 4 h. `ws` (may be NULL) is a workspace of
- * `ws_bytes` the build may overwrite for its sort; without enough of it the
- * build allocates its own for the duration. */
-grains_status grid_build(grains_grid *g, const vec3 *x, size_t n, real h, const periodic_box *box, uint32_t *where,
-                         void *ws, size_t ws_bytes, grains_error *err);
+/* Bins `n` particles of radii R (positions x) into levels of cells of edge
+ * at least 2 R_top + pad and fills where[i], the place particle i must move
+ * to (a permutation of 0..n-1). `box` gives the periodic axes (positions
+ * already wrapped into it); a LIMIT error when a period is shorter than 4
+ * cells of a level. `ws` (may be NULL) is a workspace of `ws_bytes` the
+ * build may overwrite for its sort; without enough of it the build
+ * allocates its own for the duration. */
+grains_status grid_build(grains_grid *g, const vec3 *x, const real *R, size_t n, real pad, const periodic_box *box,
+                         uint32_t *where, void *ws, size_t ws_bytes, grains_error *err);
 void grid_free(grains_grid *g);
 
 /* The grid as built (checkpoints), and back: a grid that could have been
@@ -65,11 +92,27 @@ void grid_free(grains_grid *g);
 void grid_write_state(const grains_grid *g, bytes_out *o);
 grains_status grid_read_state(grains_grid *g, bytes_in *in, const periodic_box *box, size_t n_max, grains_error *err);
 
-/* Integer cell coordinates of x (may lie outside the binned region). */
-void grid_coords(const grains_grid *g, vec3 x, int64_t c[3]);
+/* Integer cell coordinates of x at a level (x may lie outside the binned region). */
+void grid_coords(const grains_grid *g, int level, vec3 x, int64_t c[3]);
 
-/* Cell index at coordinates c (wrapped along periodic axes), or GRID_NONE
- * when no particle is there. */
-uint32_t grid_find(const grains_grid *g, const int64_t c[3]);
+/* The cells of a level that a ball of radius `reach` around x may touch:
+ * lo[k] .. hi[k] along each axis (along a periodic axis, at most one period). */
+void grid_reach(const grains_grid *g, int level, vec3 x, real reach, int64_t lo[3], int64_t hi[3]);
+
+/* Cell index at coordinates c of a level (wrapped along periodic axes), or
+ * GRID_NONE when no particle is there. */
+uint32_t grid_find(const grains_grid *g, int level, const int64_t c[3]);
+
+/* The coordinates of a cell (unwrapped: as binned). */
+void grid_cell_coords(const grains_grid *g, uint32_t cell, int64_t c[3]);
+
+/* The level of the particle stored at i. */
+static inline int grid_level_of(const grains_grid *g, uint32_t i)
+{
+    int l = 0;
+    while (l + 1 < g->n_levels && i >= g->level[l + 1].particle_start)
+        l++;
+    return l;
+}
 
 #endif

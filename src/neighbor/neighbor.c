@@ -20,54 +20,57 @@ static int grow_list(grains_neighbors *nb, size_t need)
     return 1;
 }
 
-/* Visits the candidates of i (j > i within reach); returns how many, and
- * writes them to `out` when it is not NULL. Order: neighbour cells in a fixed
- * order, particles in cell order, so the list is the same for any threads.
- * Compiled with and without periodic images (the test costs the plain
- * search 15% of its instructions). */
+/* Visits the candidates of i (j > i within reach): those of its own level,
+ * then those of each smaller level (stored after it), each in the cells its
+ * reach covers; returns how many, and writes them to `out` when it is not
+ * NULL. Order: levels, cells in a fixed order, particles in cell order, so
+ * the list is the same for any threads. Compiled with and without periodic
+ * images (the test costs the plain search 15% of its instructions). */
 __attribute__((always_inline)) static inline uint32_t candidates_of(const grains_grid *g, const vec3 *x, const real *R,
-                                                                   size_t i, real skin, uint32_t *out,
+                                                                   uint32_t i, real pad, uint32_t *out,
                                                                    const int periodic)
 {
-    int64_t c[3], d[3];
-    grid_coords(g, x[i], c);
     uint32_t count = 0;
     const periodic_box box = g->box; /* a copy: the stores to out[] cannot alias it */
-    for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
-        for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
-            for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
-                uint32_t cell = grid_find(g, d);
-                if (cell == GRID_NONE)
-                    continue;
-                for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
-                    if (j <= i)
+    for (int m = grid_level_of(g, i); m < g->n_levels; m++) {
+        int64_t lo[3], hi[3], d[3];
+        grid_reach(g, m, x[i], R[i] + g->level[m].R_top + pad, lo, hi);
+        for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
+            for (d[1] = lo[1]; d[1] <= hi[1]; d[1]++)
+                for (d[0] = lo[0]; d[0] <= hi[0]; d[0]++) {
+                    uint32_t cell = grid_find(g, m, d);
+                    if (cell == GRID_NONE)
                         continue;
-                    vec3 dx = v3_sub(x[i], x[j]);
-                    if (periodic)
-                        dx = periodic_delta(&box, dx);
-                    real reach = R[i] + R[j] + skin;
-                    if (v3_dot(dx, dx) < reach * reach) {
-                        if (out)
-                            out[count] = j;
-                        count++;
+                    for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
+                        if (j <= i)
+                            continue;
+                        vec3 dx = v3_sub(x[i], x[j]);
+                        if (periodic)
+                            dx = periodic_delta(&box, dx);
+                        real reach = R[i] + R[j] + pad;
+                        if (v3_dot(dx, dx) < reach * reach) {
+                            if (out)
+                                out[count] = j;
+                            count++;
+                        }
                     }
                 }
-            }
+    }
     return count;
 }
 
-static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, size_t i, real skin,
+static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, uint32_t i, real pad,
                                 uint32_t *out)
 {
-    return g->box.mask ? candidates_of(g, x, R, i, skin, out, 1) : candidates_of(g, x, R, i, skin, out, 0);
+    return g->box.mask ? candidates_of(g, x, R, i, pad, out, 1) : candidates_of(g, x, R, i, pad, out, 0);
 }
 
 /* Records the pair (i, e) when particle i is within reach of element e. */
 static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh, size_t e, const vec3 *x,
-                    const real *R, uint32_t i, real skin)
+                    const real *R, uint32_t i, real pad)
 {
     vec3 d = grains_mesh_offset(mesh, e, x[i]);
-    real reach = R[i] + mesh->elements[e].R + skin;
+    real reach = R[i] + mesh->elements[e].R + pad;
     if (v3_dot(d, d) >= reach * reach)
         return 1;
     if (!array_reserve((void **)&nb->scratch, &nb->scratch_cap, 2 * (*count + 1), sizeof *nb->scratch, 1))
@@ -79,73 +82,71 @@ static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh
 }
 
 /* Whether the cell lies in [lo, hi] (per axis; along a periodic axis the
- * range, shorter than the period, may wrap). */
-static int cell_in_box(const grains_grid *g, uint32_t cell, const int64_t lo[3], const int64_t hi[3])
+ * range, at most one period, may wrap). */
+static int cell_in_box(const grains_grid *g, int level, uint32_t cell, const int64_t lo[3], const int64_t hi[3])
 {
-    const uint64_t m = (1u << 21) - 1;
+    int64_t c[3];
+    grid_cell_coords(g, cell, c);
     for (int k = 0; k < 3; k++) {
-        int64_t c = (int64_t)((g->key[cell] >> (21 * k)) & m) - (1 << 20);
         if (g->box.mask >> k & 1) {
-            int64_t n = g->cells[k], off = ((c - lo[k]) % n + n) % n;
+            int64_t n = g->level[level].cells[k], off = ((c[k] - lo[k]) % n + n) % n;
             if (off > hi[k] - lo[k])
                 return 0;
-        } else if (c < lo[k] || c > hi[k]) {
+        } else if (c[k] < lo[k] || c[k] > hi[k]) {
             return 0;
         }
     }
     return 1;
 }
 
-/* A cell range wider than a period visits each cell once: clip it to one
- * period. */
-static void clip_to_period(const grains_grid *g, int64_t lo[3], int64_t hi[3])
-{
-    for (int k = 0; k < 3; k++)
-        if ((g->box.mask >> k & 1) && hi[k] - lo[k] + 1 >= g->cells[k]) {
-            lo[k] = 0;
-            hi[k] = g->cells[k] - 1;
-        }
-}
-
-/* All particles in cells touching the element's box grown by `reach`: through
- * the hash when the box spans few cells, else by scanning occupied cells. */
-static int element_candidates(grains_neighbors *nb, size_t *count, const grains_grid *g, const grains_mesh *mesh,
-                              size_t e, const vec3 *x, const real *R, real reach, real skin)
+/* All particles of a level in cells touching the element's box grown by
+ * that level's reach: through the hash when the box spans few cells, else
+ * by scanning the level's occupied cells. */
+static int element_candidates(grains_neighbors *nb, size_t *count, const grains_grid *g, int level,
+                              const grains_mesh *mesh, size_t e, const vec3 *x, const real *R, real pad)
 {
     const grains_mesh_element *el = &mesh->elements[e];
+    real reach = g->level[level].R_top + pad;
     int64_t lo[3], hi[3], c[3];
-    grid_coords(g, v3_sub(el->lo, v3(reach, reach, reach)), lo);
-    grid_coords(g, v3_add(el->hi, v3(reach, reach, reach)), hi);
-    clip_to_period(g, lo, hi);
+    grid_coords(g, level, v3_sub(el->lo, v3(reach, reach, reach)), lo);
+    grid_coords(g, level, v3_add(el->hi, v3(reach, reach, reach)), hi);
+    for (int k = 0; k < 3; k++) /* a range wider than a period visits each cell once */
+        if ((g->box.mask >> k & 1) && hi[k] - lo[k] + 1 >= g->level[level].cells[k]) {
+            lo[k] = 0;
+            hi[k] = g->level[level].cells[k] - 1;
+        }
     double span = (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
-    if (span > (double)g->n_cells) {
-        for (uint32_t cell = 0; cell < g->n_cells; cell++)
-            if (cell_in_box(g, cell, lo, hi))
+    uint32_t from = g->level[level].cell_start, to = g->level[level + 1].cell_start;
+    if (span > (double)(to - from)) {
+        for (uint32_t cell = from; cell < to; cell++)
+            if (cell_in_box(g, level, cell, lo, hi))
                 for (uint32_t i = g->first[cell]; i < g->first[cell + 1]; i++)
-                    if (!consider(nb, count, mesh, e, x, R, i, skin))
+                    if (!consider(nb, count, mesh, e, x, R, i, pad))
                         return 0;
         return 1;
     }
     for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++)
         for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
             for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
-                uint32_t cell = grid_find(g, c);
+                uint32_t cell = grid_find(g, level, c);
                 if (cell != GRID_NONE)
                     for (uint32_t i = g->first[cell]; i < g->first[cell + 1]; i++)
-                        if (!consider(nb, count, mesh, e, x, R, i, skin))
+                        if (!consider(nb, count, mesh, e, x, R, i, pad))
                             return 0;
             }
     return 1;
 }
 
-/* Mesh candidates into scratch as (particle, element) pairs, element by element. */
+/* Mesh candidates into scratch as (particle, element) pairs, element by
+ * element, level by level. */
 static int collect_mesh(grains_neighbors *nb, size_t *count, const grains_grid *g, const grains_mesh *mesh,
-                        const vec3 *x, const real *R, real R_max, real skin)
+                        const vec3 *x, const real *R, real pad)
 {
     *count = 0;
     for (size_t e = 0; mesh && e < mesh->n_elements; e++)
-        if (!element_candidates(nb, count, g, mesh, e, x, R, R_max + skin, skin))
-            return 0;
+        for (int level = 0; level < g->n_levels; level++)
+            if (!element_candidates(nb, count, g, level, mesh, e, x, R, pad))
+                return 0;
     return 1;
 }
 
@@ -163,20 +164,20 @@ static void place_mesh(grains_neighbors *nb, size_t count)
 }
 
 grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
-                              const real *R, size_t n, real R_max, real skin, int nthreads, grains_error *err)
+                              const real *R, size_t n, int nthreads, grains_error *err)
 {
     size_t n_mesh = 0;
     if (n > STORE_INDEX_MASK || (mesh && mesh->n_elements > STORE_INDEX_MASK))
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u particles or mesh elements",
                                 STORE_INDEX_MASK);
     if (!array_reserve((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start, 4) ||
-        !collect_mesh(nb, &n_mesh, g, mesh, x, R, R_max, skin))
+        !collect_mesh(nb, &n_mesh, g, mesh, x, R, g->pad))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
     nb->n_particles = n;
     nb->start[0] = 0;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t i = 0; i < n; i++)
-        nb->start[i + 1] = pair_candidates(g, x, R, i, skin, NULL);
+        nb->start[i + 1] = pair_candidates(g, x, R, (uint32_t)i, g->pad, NULL);
     for (size_t k = 0; k < n_mesh; k++)
         nb->start[nb->scratch[2 * k] + 1]++;
     size_t total = 0;
@@ -195,7 +196,7 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t i = 0; i < n; i++)
         if (nb->start[i + 1] > nb->start[i]) /* (no pairs at all: j may be NULL) */
-            pair_candidates(g, x, R, i, skin, nb->j + nb->start[i]);
+            pair_candidates(g, x, R, (uint32_t)i, g->pad, nb->j + nb->start[i]);
     place_mesh(nb, n_mesh);
     return GRAINS_OK;
 }

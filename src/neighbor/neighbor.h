@@ -19,12 +19,13 @@ typedef struct {
     size_t scratch_cap;
 } grains_neighbors;
 
-/* The lists of `n` particles binned in `g`: pairs i < j with
- * |x_i - x_j| < R_i + R_j + skin, and elements closer than R_i + R_e + skin,
- * found through the grid from each element's bounding box grown by
- * R_max + skin (TinyDEM Section 3.3). `mesh` may be NULL. */
+/* The lists of `n` particles binned in `g` (with the grid's pad): pairs
+ * i < j with |x_i - x_j| < R_i + R_j + pad, and elements closer than
+ * R_i + R_e + pad, found through each level's cells from each element's
+ * bounding box grown by that level's R_top + pad (TinyDEM Section 3.3).
+ * `mesh` may be NULL. */
 grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
-                              const real *R, size_t n, real R_max, real skin, int nthreads, grains_error *err);
+                              const real *R, size_t n, int nthreads, grains_error *err);
 
 /* Names the histories by the pairs of the lists' marked entries, in list
  * order: keys[k] = (i, j) or (i, element | STORE_MESH_BIT); `drop_mesh`

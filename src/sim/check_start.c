@@ -10,12 +10,15 @@
 
 #define GRID_SPAN_CELLS 262144.0 /* grid_build's limit, 2^18 cells along an axis */
 
-/* The cell edge of the first rebuild, from the parameters. */
-static real start_cell(const grains_sim *sim)
+/* The smallest cell edge any level of the first rebuild can have (cells
+ * are 2 R_top + pad, R_top at least the smallest radius), from the
+ * particles and, while it spawns, the spawn radii. */
+static real smallest_cell(const grains_sim *sim)
 {
-    real R = sim->p.R_max;
+    int spawns = sim->p.N_max > (long)sim->pt.n && sim->p.N_spawn > 0;
+    real R = spawns || !sim->pt.n ? sim->p.R_min : INFINITY;
     for (size_t i = 0; i < sim->pt.n; i++)
-        R = fmax(R, sim->pt.R[i]);
+        R = fmin(R, sim->pt.R[i]);
     return 2 * R + sim->p.skin;
 }
 
@@ -62,20 +65,31 @@ static double most_in_cell(real h, real r, real f)
     return (h + 2 * r) * (h + 2 * r) * (h + 2 * r) / (4.18879 * inner * inner * inner) + 1;
 }
 
+/* The first cell over-full, at its level, or GRID_NONE. */
+static uint32_t crowded_cell(const grains_grid *g, real r, real f, double *most)
+{
+    for (int l = 0; l < g->n_levels; l++) {
+        *most = most_in_cell(g->level[l].h, r, f);
+        for (uint32_t c = g->level[l].cell_start; c < g->level[l + 1].cell_start; c++)
+            if (g->first[c + 1] - g->first[c] > *most)
+                return c;
+    }
+    return GRID_NONE;
+}
+
 /* The particles binned as the first rebuild will: no cell over-full. */
-static grains_status check_crowding(const grains_sim *sim, real h, grains_error *err)
+static grains_status check_crowding(const grains_sim *sim, grains_error *err)
 {
     const grains_particles *pt = &sim->pt;
     uint32_t *where = malloc((pt->n ? pt->n : 1) * sizeof *where);
     grains_grid g = {0};
-    grains_status s = where ? grid_build(&g, pt->x, pt->n, h, &sim->box, where, NULL, 0, err)
+    grains_status s = where ? grid_build(&g, pt->x, pt->R, pt->n, sim->p.skin, &sim->box, where, NULL, 0, err)
                             : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking the particles");
     real r = sim->p.R_min * (sim->p.grow_from > 0 ? sim->p.grow_from : 1);
-    double most = most_in_cell(h, r, fmin(sim->p.max_overlap, 0.5));
-    for (size_t c = 0; s == GRAINS_OK && c < g.n_cells; c++) {
+    double most = 0;
+    uint32_t c = s == GRAINS_OK ? crowded_cell(&g, r, fmin(sim->p.max_overlap, 0.5), &most) : GRID_NONE;
+    if (c != GRID_NONE) {
         uint32_t n = g.first[c + 1] - g.first[c];
-        if (n <= most)
-            continue;
         uint32_t a = UINT32_MAX, b = UINT32_MAX; /* two of them, by storage index */
         for (size_t i = 0; i < pt->n && b == UINT32_MAX; i++)
             if (where[i] >= g.first[c] && where[i] < g.first[c + 1]) {
@@ -84,6 +98,7 @@ static grains_status check_crowding(const grains_sim *sim, real h, grains_error 
                 else
                     b = (uint32_t)i;
             }
+        real h = g.level[grid_level_of(&g, g.first[c])].h;
         s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                              "%u particles (e.g. %u and %u, at %g, %g, %g) lie in one cell of %g, where at most %.0f "
                              "spheres of R_min = %g fit without overlapping beyond max_overlap: particles given twice?",
@@ -97,49 +112,56 @@ static grains_status check_crowding(const grains_sim *sim, real h, grains_error 
 
 grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err)
 {
-    real h = start_cell(sim);
-    grains_status s = check_extent(sim, h, err);
-    return s == GRAINS_OK ? check_crowding(sim, h, err) : s;
+    grains_status s = check_extent(sim, smallest_cell(sim), err);
+    return s == GRAINS_OK ? check_crowding(sim, err) : s;
 }
 
-/* Overlapping pairs among the particles, through a grid of cells of edge
- * 2 R_big: each pair seen once, from its lower index. */
+/* The overlaps in lists built with no pad: exactly the pairs closer than
+ * R_i + R_j, by storage place (order[] gives the particle). */
+static void deepest_pair(const grains_sim *sim, const grains_neighbors *nb, const vec3 *x, const real *R,
+                         const uint32_t *order, grains_start_overlaps *o)
+{
+    for (uint32_t i = 0; i < nb->n_particles; i++)
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+            uint32_t j = nb->j[k];
+            real gap = v3_norm(periodic_delta(&sim->box, v3_sub(x[i], x[j]))) - R[i] - R[j];
+            if (gap >= 0)
+                continue;
+            o->pairs++;
+            real depth = -gap * (R[i] + R[j]) / (2 * R[i] * R[j]);
+            if (depth > o->pair_depth)
+                o->pair_depth = depth, o->pair_a = (long)order[i], o->pair_b = (long)order[j];
+        }
+}
+
+/* Overlapping pairs among the particles, through the levelled grid and
+ * lists with no pad, on copies of the positions and radii in its order. */
 static grains_status pair_overlaps(const grains_sim *sim, grains_start_overlaps *o, grains_error *err)
 {
     const grains_particles *pt = &sim->pt;
-    real R_big = 0;
-    for (size_t i = 0; i < pt->n; i++)
-        R_big = fmax(R_big, pt->R[i]);
-    uint32_t *where = malloc(2 * (pt->n ? pt->n : 1) * sizeof *where), *order = where + pt->n;
+    size_t n = pt->n;
+    uint32_t *where = malloc(2 * n * sizeof *where), *order = where ? where + n : NULL;
+    vec3 *x = malloc(n * sizeof *x);
+    real *R = malloc(n * sizeof *R);
     grains_grid g = {0};
-    grains_status s = where ? grid_build(&g, pt->x, pt->n, 2 * R_big, &sim->box, where, NULL, 0, err)
-                            : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking the particles");
-    for (size_t i = 0; s == GRAINS_OK && i < pt->n; i++)
+    grains_neighbors nb = {0};
+    grains_status s = where && x && R ? grid_build(&g, pt->x, pt->R, n, 0, &sim->box, where, NULL, 0, err)
+                                      : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0,
+                                                         "out of memory checking the particles");
+    for (size_t i = 0; s == GRAINS_OK && i < n; i++) {
         order[where[i]] = (uint32_t)i;
-    for (size_t i = 0; s == GRAINS_OK && i < pt->n; i++) {
-        int64_t c[3], d[3];
-        grid_coords(&g, pt->x[i], c);
-        for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
-            for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
-                for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
-                    uint32_t cell = grid_find(&g, d);
-                    for (uint32_t k = cell == GRID_NONE ? 0 : g.first[cell]; cell != GRID_NONE && k < g.first[cell + 1]; k++) {
-                        uint32_t j = order[k];
-                        if (j <= i)
-                            continue;
-                        vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
-                        real gap = v3_norm(dx) - pt->R[i] - pt->R[j];
-                        if (gap >= 0)
-                            continue;
-                        o->pairs++;
-                        real depth = -gap * (pt->R[i] + pt->R[j]) / (2 * pt->R[i] * pt->R[j]);
-                        if (depth > o->pair_depth)
-                            o->pair_depth = depth, o->pair_a = (long)i, o->pair_b = (long)j;
-                    }
-                }
+        x[where[i]] = pt->x[i];
+        R[where[i]] = pt->R[i];
     }
+    if (s == GRAINS_OK)
+        s = neighbors_build(&nb, &g, NULL, x, R, n, sim->nthreads, err);
+    if (s == GRAINS_OK)
+        deepest_pair(sim, &nb, x, R, order, o);
+    neighbors_free(&nb);
     grid_free(&g);
     free(where);
+    free(x);
+    free(R);
     return s;
 }
 

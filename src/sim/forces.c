@@ -472,9 +472,9 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
                         sim->cs.layout.width != STORE_FULL_WIDTH;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
-    for (int colour = 0; colour < GRID_COLOURS; colour++) {
+    for (int phase = 0; phase < g->n_phases; phase++) {
 #pragma omp for schedule(dynamic, 1)
-        for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++) {
+        for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++) {
             /* a block's particles are one range in memory, its histories another */
             store_stream s;
             store_open(&s, &sim->cs, b, q);

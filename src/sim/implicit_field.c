@@ -168,17 +168,17 @@ typedef struct {
     int wall_sums;  /* each block's sums for the walls start at zero and go to fn */
 } colour_ctx;
 
-/* fn for every particle, block colour by block colour: within a colour no
- * two blocks write to the same particle (neighbor/grid.h). */
+/* fn for every particle, phase by phase (a level's block colour): within a
+ * phase no two blocks write to the same particle (neighbor/grid.h). */
 static void colour_team(void *ctx)
 {
     const colour_ctx *c = ctx;
     grains_sim *sim = c->sim;
     const grains_grid *g = &sim->grid;
     force_diag *d = &sim->diag_thread[THREAD_ID()];
-    for (int colour = 0; colour < GRID_COLOURS; colour++) {
+    for (int phase = 0; phase < g->n_phases; phase++) {
 #pragma omp for schedule(dynamic, 1)
-        for (uint32_t b = g->colour_start[colour]; b < g->colour_start[colour + 1]; b++) {
+        for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++) {
             vec3 *wall_sum = c->wall_sums ? &sim->wl.block_sum[WALL_SUMS * sim->wl.n * b] : NULL;
             if (wall_sum)
                 memset(wall_sum, 0, WALL_SUMS * sim->wl.n * sizeof *wall_sum);

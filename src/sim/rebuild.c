@@ -9,14 +9,6 @@
 
 #include "sim/sim_internal.h"
 
-static real largest_radius(const grains_particles *pt)
-{
-    real R = 0;
-    for (size_t i = 0; i < pt->n; i++)
-        R = fmax(R, pt->R[i]);
-    return R;
-}
-
 /* `bytes` of the dead memory at `dead` (of `dead_bytes`), or of its own. */
 static void *scratch(void *dead, size_t dead_bytes, size_t bytes, int *owned)
 {
@@ -57,6 +49,15 @@ static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_er
     return GRAINS_OK;
 }
 
+/* How far beyond touching a pair must be listed: the skin, plus the van der
+ * Waals cut-off where partners attract before they touch, or the largest gap
+ * at which a JKR contact still holds. */
+static real list_pad(const grains_sim *sim)
+{
+    const grains_params *p = &sim->p;
+    return p->skin + (p->hamaker > 0 ? p->vdw_cutoff : 0) + hm_max_hold_gap(&sim->hp, p->R_max);
+}
+
 /* Bins the particles, moves them into spatial order and renames the
  * contact keys after them. The old lists are dead: they hold the move
  * table and the grid's sort. */
@@ -70,7 +71,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     if (!where)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sorting particles");
     void *ws = owned ? NULL : (char *)where + where_bytes;
-    grains_status s = grid_build(&sim->grid, pt->x, pt->n, sim->cell, &sim->box, where, ws,
+    grains_status s = grid_build(&sim->grid, pt->x, pt->R, pt->n, list_pad(sim), &sim->box, where, ws,
                                  owned ? 0 : list_bytes - where_bytes, err);
     if (s == GRAINS_OK) {
         store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
@@ -81,20 +82,10 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     return s;
 }
 
-/* How far beyond touching a pair must be listed: the skin, plus the van der
- * Waals cut-off where partners attract before they touch, or the largest gap
- * at which a JKR contact still holds. */
-static real list_pad(const grains_sim *sim)
-{
-    const grains_params *p = &sim->p;
-    return p->skin + (p->hamaker > 0 ? p->vdw_cutoff : 0) + hm_max_hold_gap(&sim->hp, p->R_max);
-}
-
-static grains_status build_lists(grains_sim *sim, real R_big, grains_error *err)
+static grains_status build_lists(grains_sim *sim, grains_error *err)
 {
     grains_particles *pt = &sim->pt;
-    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, R_big, list_pad(sim),
-                           sim->nthreads, err);
+    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, sim->nthreads, err);
 }
 
 /* Each cell block's window of histories, from its live and pending contacts. */
@@ -170,10 +161,6 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         sim_membranes_listed(&sim->mb);
         grains_mesh_update_bounds(sim->mesh);
     }
-    real R_big = largest_radius(&sim->pt);
-    /* A cell must hold every pair within reach (2 R_big + the list's pad), and
-     * every particle a spawn attempt of radius R_max may touch after moving skin/2. */
-    sim->cell = fmax(2 * R_big, R_big + sim->p.R_max) + list_pad(sim);
     history_names hn = {NULL, 0, NULL, 0};
     grains_status s = name_contacts(sim, &hn, err);
     if (s == GRAINS_OK)
@@ -181,7 +168,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
     if (s == GRAINS_OK)
-        s = build_lists(sim, R_big, err);
+        s = build_lists(sim, err);
     if (s == GRAINS_OK)
         s = reattach(sim, &hn, err);
     if (s == GRAINS_OK && sim->bonds.n)

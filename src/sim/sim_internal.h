@@ -155,7 +155,6 @@ struct grains_sim {
     contact_store cs;
     int nthreads;
     long step;
-    real cell;                  /* [L] grid cell edge of the last rebuild */
     real displacement;          /* [L] bound on any particle's motion since the last rebuild */
     int need_rebuild;
     size_t n_rebuilds;

@@ -4,19 +4,19 @@
  * with particles or mesh, until N_max particles exist. */
 #include "sim/sim_internal.h"
 
-/* Particles overlapping a sphere (x, R): those binned at the last rebuild
- * through the grid (their motion since is below skin/2, the cell covers it),
- * and those added after it one by one. */
-static int touches_particle(const grains_sim *sim, vec3 x, real R)
+/* Whether a sphere (x, R) overlaps a particle binned at `level` of the
+ * last rebuild: those in the cells its reach covers, grown by the grid's pad
+ * (their motion and growth since are below it). */
+static int touches_level(const grains_sim *sim, int level, vec3 x, real R)
 {
     const grains_particles *pt = &sim->pt;
     const grains_grid *g = &sim->grid;
-    int64_t c[3], d[3];
-    grid_coords(g, x, c);
-    for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
-        for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
-            for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++) {
-                uint32_t cell = grid_find(g, d);
+    int64_t lo[3], hi[3], d[3];
+    grid_reach(g, level, x, R + g->level[level].R_top + g->pad, lo, hi);
+    for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
+        for (d[1] = lo[1]; d[1] <= hi[1]; d[1]++)
+            for (d[0] = lo[0]; d[0] <= hi[0]; d[0]++) {
+                uint32_t cell = grid_find(g, level, d);
                 if (cell == GRID_NONE)
                     continue;
                 for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
@@ -25,6 +25,18 @@ static int touches_particle(const grains_sim *sim, vec3 x, real R)
                         return 1;
                 }
             }
+    return 0;
+}
+
+/* Particles overlapping a sphere (x, R): those binned at the last rebuild
+ * through the grid's levels, and those added after it one by one. */
+static int touches_particle(const grains_sim *sim, vec3 x, real R)
+{
+    const grains_particles *pt = &sim->pt;
+    const grains_grid *g = &sim->grid;
+    for (int level = 0; level < g->n_levels; level++)
+        if (touches_level(sim, level, x, R))
+            return 1;
     for (size_t j = g->n_particles; j < pt->n; j++) {
         vec3 dx = periodic_delta(&sim->box, v3_sub(x, pt->x[j]));
         if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))

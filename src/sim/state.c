@@ -43,7 +43,6 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     for (int k = 0; k < 4; k++)
         bytes_put_u64(o, sim->rng.s[k]);
     bytes_put_real(o, sim->spawn_u);
-    bytes_put_real(o, sim->cell);
     bytes_put_real(o, sim->displacement);
     bytes_put_u32(o, (uint32_t)sim->need_rebuild);
     bytes_put_u64(o, sim->n_rebuilds);
@@ -71,7 +70,6 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     for (int k = 0; k < 4; k++)
         sim->rng.s[k] = bytes_get_u64(in);
     sim->spawn_u = bytes_get_real(in);
-    sim->cell = bytes_get_real(in);
     sim->displacement = bytes_get_real(in);
     sim->need_rebuild = bytes_get_u32(in) != 0;
     sim->n_rebuilds = (size_t)bytes_get_u64(in);
@@ -93,7 +91,7 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     vi->update_last = bytes_get_real(in);
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its counters");
-    if (sim->step < 0 || !(sim->spawn_u >= 0 && sim->spawn_u < 1) || !(sim->cell >= 0) || !isfinite(sim->cell) ||
+    if (sim->step < 0 || !(sim->spawn_u >= 0 && sim->spawn_u < 1) ||
         !(sim->displacement >= 0) || !isfinite(sim->displacement) || !(d->max_den > 0) || !isfinite(d->max_num))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its counters");
     return GRAINS_OK;

@@ -1,0 +1,263 @@
+/* The neighbour search over size classes (src/neighbor/grid.h): for size
+ * ratios 1.2, 10, 50 and 100, open and periodic,
+ * - the lists hold exactly the pairs closer than R_i + R_j + pad (checked
+ *   against every pair, nearest images along periodic axes), each once, in
+ *   the list of the one stored first, and exactly the (particle, element)
+ *   pairs closer than R_i + R_e + pad;
+ * - a listed partner lies within one cell, of the listing particle's
+ *   level, of that particle: the fact that lets the blocks of one level and
+ *   colour write their pairs' forces in parallel without races;
+ * - the lists do not depend on the thread count;
+ * - a small particle's cells are its own size: at ratio 50 there are two
+ *   levels, the small one of cells 2 R_small + pad.
+ * Then, through the simulation: a periodic gas of small spheres in shells
+ * around large ones (ratio 10) conserves momentum to rounding and gives bit-identical states
+ * with 1, 2 and 3 threads. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "neighbor/neighbor.h"
+#include "support.h"
+#include "util/rng.h"
+
+typedef struct {
+    size_t n;
+    vec3 *x;
+    real *R;
+    periodic_box box;
+    grains_mesh *mesh;
+} cloud;
+
+/* n_small spheres of radius in [1, 1.2] R_s in a cube of 30 R_s (around the
+ * origin: across the faces when periodic), n_big of ratio x R_s anywhere in
+ * the box, and a floor of two triangles through the small ones. */
+static cloud make_cloud(size_t n_small, size_t n_big, double ratio, int periodic, unsigned seed)
+{
+    const double R_s = 1e-3, L = fmax(60 * R_s, 4.5 * (2 * 1.2 * ratio * R_s + 0.5 * R_s));
+    cloud c = {n_small + n_big, malloc((n_small + n_big) * sizeof(vec3)), malloc((n_small + n_big) * sizeof(real)),
+               {0}, NULL};
+    grains_rng rng;
+    rng_seed(&rng, seed);
+    for (size_t i = 0; i < c.n; i++) {
+        int big = i % (n_small / n_big + 1) == 0; /* spread through the storage order */
+        double side = big ? L : 30 * R_s, lo = big ? 0 : -15 * R_s;
+        c.x[i] = v3(lo + side * rng_uniform(&rng), lo + side * rng_uniform(&rng), lo + side * rng_uniform(&rng));
+        c.R[i] = R_s * (big ? ratio * (1 + 0.2 * rng_uniform(&rng)) : 1 + 0.2 * rng_uniform(&rng));
+    }
+    if (periodic) {
+        c.box.mask = 7;
+        for (int k = 0; k < 3; k++)
+            c.box.lo[k] = 0, c.box.L[k] = L, c.box.inv_L[k] = 1 / L;
+        for (size_t i = 0; i < c.n; i++)
+            c.x[i] = periodic_wrap(&c.box, c.x[i]);
+    }
+    grains_error err;
+    grains_mesh_create(&c.mesh, &err);
+    const double f = 12 * R_s;
+    grains_vec3 corner[4] = {{-f, -f, 0.1 * f}, {f, -f, 0.1 * f}, {f, f, 0.1 * f}, {-f, f, 0.1 * f}};
+    if (periodic) /* the floor inside the box, near its lower faces */
+        for (int k = 0; k < 4; k++)
+            corner[k] = v3_add(corner[k], v3(1.5 * f, 1.5 * f, 0));
+    for (int k = 0; k < 4; k++)
+        grains_mesh_add_vertex(c.mesh, corner[k], &err);
+    uint32_t t0[3] = {0, 1, 2}, t1[3] = {0, 2, 3};
+    grains_mesh_add_element(c.mesh, 3, t0, -1, 0.2 * R_s, &err);
+    grains_mesh_add_element(c.mesh, 3, t1, -1, 0.2 * R_s, &err);
+    grains_mesh_update_bounds(c.mesh);
+    return c;
+}
+
+static void free_cloud(cloud *c)
+{
+    free(c->x);
+    free(c->R);
+    grains_mesh_destroy(c->mesh);
+}
+
+/* The cloud moved into the grid's order (as sim_rebuild moves particles). */
+static void sort_cloud(cloud *c, const uint32_t *where)
+{
+    vec3 *x = malloc(c->n * sizeof *x);
+    real *R = malloc(c->n * sizeof *R);
+    for (size_t i = 0; i < c->n; i++)
+        x[where[i]] = c->x[i], R[where[i]] = c->R[i];
+    free(c->x), free(c->R);
+    c->x = x, c->R = R;
+}
+
+static int listed(const grains_neighbors *nb, uint32_t i, uint32_t j)
+{
+    int times = 0;
+    for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++)
+        times += nb->j[k] == j;
+    return times;
+}
+
+/* Every pair and every (particle, element) pair within reach listed once,
+ * none beyond; returns how many pairs the lists hold. */
+static size_t check_complete(test_ctx *t, const cloud *c, const grains_neighbors *nb, real pad, const char *what)
+{
+    size_t in_reach = 0, wrong = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        for (uint32_t j = i + 1; j < c->n; j++) {
+            vec3 d = periodic_delta(&c->box, v3_sub(c->x[i], c->x[j]));
+            real reach = c->R[i] + c->R[j] + pad;
+            int near = v3_dot(d, d) < reach * reach;
+            in_reach += near;
+            wrong += listed(nb, i, j) != near;
+        }
+    for (uint32_t i = 0; i < c->n; i++)
+        for (uint32_t e = 0; e < c->mesh->n_elements; e++) {
+            vec3 d = grains_mesh_offset(c->mesh, e, c->x[i]);
+            real reach = c->R[i] + c->mesh->elements[e].R + pad;
+            int near = v3_dot(d, d) < reach * reach;
+            in_reach += near;
+            wrong += listed(nb, i, e | STORE_MESH_BIT) != near;
+        }
+    CHECK(t, wrong == 0 && nb->n == in_reach, "%s: %zu pairs within reach, lists hold %zu, %zu wrong", what,
+          in_reach, nb->n, wrong);
+    return in_reach;
+}
+
+/* Each listed partner within one cell of the lister's level (wrapped). */
+static void check_one_cell(test_ctx *t, const cloud *c, const grains_grid *g, const grains_neighbors *nb,
+                           const char *what)
+{
+    size_t far = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        int l = grid_level_of(g, i);
+        int64_t ci[3], cj[3];
+        grid_coords(g, l, c->x[i], ci);
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+            if (nb->j[k] & STORE_MESH_BIT)
+                continue;
+            grid_coords(g, l, c->x[nb->j[k]], cj);
+            for (int a = 0; a < 3; a++) {
+                int64_t d = llabs(ci[a] - cj[a]), n = g->level[l].cells[a];
+                if (c->box.mask >> a & 1)
+                    d = d < n - d ? d : n - d;
+                far += d > 1;
+            }
+        }
+    }
+    CHECK(t, far == 0, "%s: %zu listed partners beyond one cell of the lister's level", what, far);
+}
+
+static void lists(test_ctx *t, double ratio, int periodic)
+{
+    const real pad = 0.3e-3;
+    char what[64];
+    snprintf(what, sizeof what, "ratio %g, %s", ratio, periodic ? "periodic" : "open");
+    cloud c = make_cloud(3000, 12, ratio, periodic, 7u + (unsigned)ratio);
+    uint32_t *where = malloc(c.n * sizeof *where);
+    grains_grid g = {0};
+    grains_neighbors nb = {0}, nb2 = {0};
+    grains_error err;
+    grains_status s = grid_build(&g, c.x, c.R, c.n, pad, &c.box, where, NULL, 0, &err);
+    CHECK(t, s == GRAINS_OK, "%s: grid built (%s)", what, s == GRAINS_OK ? "" : err.message);
+    if (s == GRAINS_OK) {
+        sort_cloud(&c, where);
+        s = neighbors_build(&nb, &g, c.mesh, c.x, c.R, c.n, 1, &err);
+        s = s == GRAINS_OK ? neighbors_build(&nb2, &g, c.mesh, c.x, c.R, c.n, 2, &err) : s;
+        CHECK(t, s == GRAINS_OK, "%s: lists built", what);
+    }
+    if (s == GRAINS_OK) {
+        size_t pairs = check_complete(t, &c, &nb, pad, what);
+        check_one_cell(t, &c, &g, &nb, what);
+        int same = nb.n == nb2.n;
+        for (size_t k = 0; same && k < nb.n; k++)
+            same = nb.j[k] == nb2.j[k];
+        CHECK(t, same, "%s: the same lists with 1 and 2 threads", what);
+        const grid_level *small = &g.level[g.n_levels - 1];
+        printf("  %-18s %d level(s), small cells %.3g mm, %zu pairs\n", what, g.n_levels, 1e3 * small->h, pairs);
+        if (ratio >= 10)
+            CHECK(t, g.n_levels == 2 && small->h == 2 * small->R_top + pad && small->R_top < 1.2e-3 * (1 + 1e-15),
+                  "%s: two levels, the small one of cells 2 R_small + pad", what);
+    }
+    neighbors_free(&nb), neighbors_free(&nb2);
+    grid_free(&g);
+    free(where);
+    free_cloud(&c);
+}
+
+/* Distance from x to the nearest of the big spheres' centres. */
+static double to_big(grains_vec3 x, const grains_vec3 *big, int n)
+{
+    double d = INFINITY;
+    for (int k = 0; k < n; k++)
+        d = fmin(d, sqrt((x.x - big[k].x) * (x.x - big[k].x) + (x.y - big[k].y) * (x.y - big[k].y) +
+                         (x.z - big[k].z) * (x.z - big[k].z)));
+    return d;
+}
+
+/* A periodic gas: 6 spheres of 10 mm, and shells of spheres of 1 mm around
+ * them (sites 2.3 mm apart), all with random velocities of up to 1 m/s;
+ * P0 gets the initial momentum / (density 4/3 pi). */
+static grains_sim *mixed_gas(int threads, double P0[3], int *ok)
+{
+    const double R = 1e-3, L = 90 * R, s = 2.3 * R;
+    grains_params p = scene_params();
+    p.R_min = R, p.R_max = 10 * R;
+    p.periodic = 7;
+    p.box_min = (grains_vec3){0, 0, 0}, p.box_max = (grains_vec3){L, L, L};
+    p.mu_s = 0.3, p.mu_r = 0.1, p.mu_t = 0.1;
+    p.threads = threads;
+    grains_sim *sim = scene(&p);
+    grains_rng rng;
+    rng_seed(&rng, 99);
+    grains_vec3 big[6];
+    for (int k = 0; k < 6; k++)
+        big[k] = (grains_vec3){(15 + 30 * (k % 3)) * R, (15 + 30 * (k / 3)) * R, 45 * R};
+    int sites = 0;
+    for (int k = 0; k < 6 + 39 * 39 * 39; k++) {
+        grains_vec3 x = k < 6 ? big[k] : (grains_vec3){(k - 6) % 39 * s, (k - 6) / 39 % 39 * s, (k - 6) / 1521 * s};
+        double d = k < 6 ? 0 : to_big(x, big, 6), r = k < 6 ? 10 * R : R, v[3];
+        if (k >= 6 && (d < 11.2 * R || d > 17 * R || sites++ % 8 != 0))
+            continue;
+        for (int a = 0; a < 3; a++) {
+            v[a] = 2 * (rng_uniform(&rng) - 0.5);
+            P0[a] += r * r * r * v[a];
+        }
+        add(sim, x, (grains_vec3){v[0], v[1], v[2]}, (grains_vec3){0, 0, 0}, r);
+    }
+    grains_error err;
+    *ok = grains_sim_advance(sim, 3000, &err) == GRAINS_OK;
+    if (!*ok)
+        printf("  mixed gas: %s\n", err.message);
+    return sim;
+}
+
+static void mixed_gas_invariants(test_ctx *t)
+{
+    double P0[3] = {0, 0, 0}, P[3] = {0, 0, 0}, ignored[3] = {0, 0, 0}, scale = 0;
+    int ok[3];
+    grains_sim *a = mixed_gas(1, P0, &ok[0]), *b = mixed_gas(2, ignored, &ok[1]), *c = mixed_gas(3, ignored, &ok[2]);
+    CHECK(t, ok[0] && ok[1] && ok[2], "the mixed gas runs 3000 steps");
+    int same = 1;
+    for (size_t i = 0; i < grains_sim_count(a); i++) {
+        grains_particle pa = get(a, i), pb = get(b, i), pc = get(c, i);
+        same = same && same_particle(pa, pb) && same_particle(pa, pc);
+        double m = pa.R * pa.R * pa.R;
+        P[0] += m * pa.v.x, P[1] += m * pa.v.y, P[2] += m * pa.v.z;
+        scale += m * (fabs(pa.v.x) + fabs(pa.v.y) + fabs(pa.v.z));
+    }
+    double drift = fmax(fabs(P[0] - P0[0]), fmax(fabs(P[1] - P0[1]), fabs(P[2] - P0[2]))) / scale;
+    grains_thermo th;
+    grains_sim_thermo(a, &th);
+    printf("  mixed gas (ratio 10), %zu spheres, 3000 steps: %zu contacts at the end, momentum drift %.3g of "
+           "sum m|v|\n", grains_sim_count(a), th.n_contacts, drift);
+    CHECK(t, drift < 1e-13, "momentum is conserved among sizes 1 and 10: drift %.3g", drift);
+    CHECK(t, same, "1, 2 and 3 threads give bit-identical states with two size classes");
+    grains_sim_destroy(a), grains_sim_destroy(b), grains_sim_destroy(c);
+}
+
+int main(void)
+{
+    test_ctx t = {0, 0};
+    const double ratios[4] = {1.2, 10, 50, 100};
+    for (int k = 0; k < 4; k++)
+        for (int periodic = 0; periodic < 2; periodic++)
+            lists(&t, ratios[k], periodic);
+    mixed_gas_invariants(&t);
+    return test_report(&t, "test_neighbors");
+}
