@@ -1,43 +1,41 @@
 /* grains bench: the standard dense benchmark (issue "The engine"; TinyDEM
  * Section 5): N spheres, radii uniform in [0.0045, 0.0055], Table 2 material,
  * eta = 0, settled under gravity in a closed cube of edge ~ N^(1/3), then
- * timed from the settled state. Each timing runs in a fresh child process
- * that loads the settled state from a binary file, so that its peak RSS is
- * the memory of that run alone. */
+ * timed from the settled state. The polydisperse case (--ratio r) adds a
+ * few spheres of r times the mean radius among the N small ones: as many as
+ * hold a quarter of the small ones' volume (at least one). Each timing runs
+ * in a fresh child process that loads the settled state from a binary file,
+ * so that its peak RSS is the memory of that run alone. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cli/bench.h"
 #include "cli/cli.h"
 #include "util/rng.h"
 
-#define MAX_LIST 8
-#define MAX_SET 16
+#define BENCH_R_MIN 0.0045
+#define BENCH_R_MAX 0.0055
 
-typedef struct {
-    long n[MAX_LIST];
-    int n_count;
-    long threads[MAX_LIST];
-    int t_count;
-    long steps;          /* 0: chosen from N */
-    long repeat;         /* timings per point; the fastest is reported */
-    double settle;       /* [s] simulated settling time */
-    const char *save;    /* directory for the settled CSV and box size */
-    const char *state;   /* child mode: time this state file */
-    const char *set[MAX_SET]; /* KEY=VALUE overrides of the benchmark's parameters */
-    int n_set;
-} bench_opts;
+/* The large spheres' radius, and how many among N small ones. */
+static double big_radius(double ratio) { return ratio * 0.5 * (BENCH_R_MIN + BENCH_R_MAX); }
 
-/* Table 2 material, radii in [0.0045, 0.0055], eta = 0, no spawning, then
- * the user's --set overrides. */
-static grains_status bench_params(grains_params *p, const bench_opts *o, int threads, grains_error *err)
+static long big_count(long N, double ratio)
+{
+    return ratio > 1 ? lround(fmax(1, (double)N / (4 * ratio * ratio * ratio))) : 0;
+}
+
+/* Table 2 material, radii in [0.0045, 0.0055] (and the large ones'), eta = 0,
+ * no spawning, then the user's --set overrides. */
+static grains_status bench_params(grains_params *p, const bench_opts *o, double ratio, int threads,
+                                  grains_error *err)
 {
     grains_scenario sc;
     grains_scenario_default(&sc);
-    sc.params.R_min = 0.0045;
-    sc.params.R_max = 0.0055;
+    sc.params.R_min = BENCH_R_MIN;
+    sc.params.R_max = ratio > 1 ? big_radius(ratio) : BENCH_R_MAX;
     sc.params.R_mesh[0] = 0;
     sc.params.n_mesh_radii = 1;
     sc.params.N_max = 0;
@@ -73,27 +71,73 @@ static grains_status cube(grains_sim *sim, double L, grains_error *err)
     return s;
 }
 
-/* A jittered cubic lattice filling the box from the bottom (as
- * ../shared/bench/gen_init.py): spacing 2.2 R_max, L = s ceil(1.2 N^(1/3)). */
-static grains_status lattice(grains_sim *sim, long N, double *L, grains_error *err)
+/* The large spheres on a coarse lattice from the bottom of the box, their
+ * centres in big[]. */
+static grains_status place_big(grains_sim *sim, long n_big, double R_big, double L, grains_vec3 *big,
+                               grains_error *err)
 {
-    const double R_min = 0.0045, R_max = 0.0055, s = 2.2 * R_max;
-    long nxy = (long)ceil(1.2 * cbrt((double)N) - 1e-9);
-    double jitter = 0.45 * (s - 2 * R_max);
+    const double S = 2 * R_big + 0.2 * BENCH_R_MAX;
+    long row = (long)(L / S);
+    grains_status st = GRAINS_OK;
+    for (long b = 0; st == GRAINS_OK && b < n_big; b++) {
+        big[b] = (grains_vec3){((double)(b % row) + 0.5) * S, ((double)(b / row % row) + 0.5) * S,
+                               ((double)(b / (row * row)) + 0.5) * S};
+        if (big[b].z + R_big > L)
+            return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "bench: %ld large spheres do not fit", n_big);
+        grains_particle p = {big[b], {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_big, 0};
+        st = grains_sim_add_particle(sim, &p, err);
+    }
+    return st;
+}
+
+/* Whether a small sphere's site lies clear of every large sphere. */
+static int clear_of(grains_vec3 x, const grains_vec3 *big, long n_big, double reach)
+{
+    for (long b = 0; b < n_big; b++) {
+        double dx = x.x - big[b].x, dy = x.y - big[b].y, dz = x.z - big[b].z;
+        if (dx * dx + dy * dy + dz * dz < reach * reach)
+            return 0;
+    }
+    return 1;
+}
+
+/* A jittered cubic lattice filling the box from the bottom (as
+ * ../shared/bench/gen_init.py): spacing 2.2 R_max, L = s ceil(1.2 N^(1/3)),
+ * N_eq counting the sites the large spheres take. */
+static grains_status lattice(grains_sim *sim, long N, double ratio, double *L, grains_error *err)
+{
+    const double s = 2.2 * BENCH_R_MAX, R_big = big_radius(ratio);
+    const long n_big = big_count(N, ratio);
+    double taken = 4.18879 * pow(R_big + s, 3) / (s * s * s), N_eq = (double)N + (double)n_big * taken;
+    long nxy = (long)ceil(1.2 * cbrt(N_eq) - 1e-9);
+    if (n_big && nxy < (long)ceil((2 * R_big + s) / s))
+        nxy = (long)ceil((2 * R_big + s) / s);
+    double jitter = 0.45 * (s - 2 * BENCH_R_MAX);
     grains_rng rng;
     rng_seed(&rng, 12345);
     *L = s * (double)nxy;
-    grains_status st = grains_sim_reserve(sim, (size_t)N, err);
-    for (long k = 0; st == GRAINS_OK && k < N; k++) {
+    grains_vec3 *big = malloc((size_t)(n_big ? n_big : 1) * sizeof *big);
+    grains_status st = big ? grains_sim_reserve(sim, (size_t)(N + n_big), err)
+                           : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "bench: out of memory");
+    if (st == GRAINS_OK)
+        st = place_big(sim, n_big, R_big, *L, big, err);
+    long placed = 0, k = 0;
+    for (; st == GRAINS_OK && placed < N && k < nxy * nxy * nxy; k++) {
         long i = k % nxy, j = (k / nxy) % nxy, l = k / (nxy * nxy);
-        grains_particle p = {{((double)i + 0.5) * s + jitter * (2 * rng_uniform(&rng) - 1),
-                              ((double)j + 0.5) * s + jitter * (2 * rng_uniform(&rng) - 1),
-                              ((double)l + 0.5) * s + jitter * (2 * rng_uniform(&rng) - 1)},
+        grains_vec3 site = {((double)i + 0.5) * s, ((double)j + 0.5) * s, ((double)l + 0.5) * s};
+        if (!clear_of(site, big, n_big, R_big + s))
+            continue;
+        grains_particle p = {{site.x + jitter * (2 * rng_uniform(&rng) - 1), site.y + jitter * (2 * rng_uniform(&rng) - 1),
+                              site.z + jitter * (2 * rng_uniform(&rng) - 1)},
                              {0.01 * (2 * rng_uniform(&rng) - 1), 0.01 * (2 * rng_uniform(&rng) - 1),
                               0.01 * (2 * rng_uniform(&rng) - 1)},
-                             {0, 0, 0}, {1, 0, 0, 0}, R_min + (R_max - R_min) * rng_uniform(&rng), 0};
+                             {0, 0, 0}, {1, 0, 0, 0}, BENCH_R_MIN + (BENCH_R_MAX - BENCH_R_MIN) * rng_uniform(&rng), 0};
         st = grains_sim_add_particle(sim, &p, err);
+        placed++;
     }
+    free(big);
+    if (st == GRAINS_OK && placed < N)
+        st = grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "bench: room for %ld of %ld small spheres", placed, N);
     return st;
 }
 
@@ -145,7 +189,8 @@ static int time_state(const bench_opts *o)
     grains_error err;
     grains_sim *sim = NULL;
     double L;
-    if (bench_params(&p, o, (int)o->threads[0], &err) != GRAINS_OK || grains_sim_create(&sim, &p, &err) != GRAINS_OK || read_state(o->state, sim, &L, &err) != GRAINS_OK ||
+    if (bench_params(&p, o, o->ratio[0], (int)o->threads[0], &err) != GRAINS_OK ||
+        grains_sim_create(&sim, &p, &err) != GRAINS_OK || read_state(o->state, sim, &L, &err) != GRAINS_OK ||
         cube(sim, L, &err) != GRAINS_OK || grains_sim_advance(sim, 20, &err) != GRAINS_OK) {
         cli_report(&err);
         grains_sim_destroy(sim);
@@ -171,15 +216,15 @@ static int time_state(const bench_opts *o)
     return 0;
 }
 
-static grains_status settle(long N, const bench_opts *o, const char *state, grains_error *err)
+static grains_status settle(long N, double ratio, const bench_opts *o, const char *state, grains_error *err)
 {
     grains_params p;
     grains_sim *sim = NULL;
     double L;
-    grains_status s = bench_params(&p, o, 0, err);
+    grains_status s = bench_params(&p, o, ratio, 0, err);
     if (s == GRAINS_OK)
         s = grains_sim_create(&sim, &p, err);
-    if (s == GRAINS_OK && (s = lattice(sim, N, &L, err)) == GRAINS_OK && (s = cube(sim, L, err)) == GRAINS_OK)
+    if (s == GRAINS_OK && (s = lattice(sim, N, ratio, &L, err)) == GRAINS_OK && (s = cube(sim, L, err)) == GRAINS_OK)
         s = grains_sim_advance(sim, (long)ceil(o->settle / grains_sim_params(sim)->dt), err);
     if (s == GRAINS_OK)
         s = write_state(state, sim, L, err);
@@ -187,13 +232,13 @@ static grains_status settle(long N, const bench_opts *o, const char *state, grai
         char path[GRAINS_PATH_MAX];
         grains_thermo th;
         grains_sim_thermo(sim, &th);
-        fprintf(stderr, "  N = %ld settled for %g s: E_kin/N = %.3g J, E_rot/N = %.3g J\n", N, o->settle,
-                th.e_kin / (double)N, th.e_rot / (double)N);
-        snprintf(path, sizeof path, "%s/settled%ld.csv", o->save, N);
+        fprintf(stderr, "  N = %ld (ratio %g) settled for %g s: E_kin/N = %.3g J, E_rot/N = %.3g J\n", N, ratio,
+                o->settle, th.e_kin / (double)N, th.e_rot / (double)N);
+        snprintf(path, sizeof path, ratio > 1 ? "%s/settled%ld_r%g.csv" : "%s/settled%ld.csv", o->save, N, ratio);
         s = grains_output_dir(o->save, err);
         if (s == GRAINS_OK)
             s = grains_csv_write(path, sim, err);
-        snprintf(path, sizeof path, "%s/settled%ld.box", o->save, N);
+        snprintf(path, sizeof path, ratio > 1 ? "%s/settled%ld_r%g.box" : "%s/settled%ld.box", o->save, N, ratio);
         FILE *f = s == GRAINS_OK ? fopen(path, "w") : NULL;
         if (f)
             fprintf(f, "%.17g\n", L), fclose(f);
@@ -202,15 +247,15 @@ static grains_status settle(long N, const bench_opts *o, const char *state, grai
     return s;
 }
 
-static int run_child(const bench_opts *o, const char *state, long threads, char *line, size_t size)
+static int run_child(const bench_opts *o, const char *state, double ratio, long threads, char *line, size_t size)
 {
     char exe[4096], cmd[8192];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
         return 0;
     exe[len] = '\0';
-    int used = snprintf(cmd, sizeof cmd, "'%s' bench --state '%s' --threads %ld --steps %ld", exe, state, threads,
-                        o->steps);
+    int used = snprintf(cmd, sizeof cmd, "'%s' bench --state '%s' --ratio %.17g --threads %ld --steps %ld", exe, state,
+                        ratio, threads, o->steps);
     for (int k = 0; k < o->n_set && used > 0 && (size_t)used < sizeof cmd; k++) {
         if (strchr(o->set[k], '\''))
             return 0;
@@ -226,16 +271,12 @@ static int run_child(const bench_opts *o, const char *state, long threads, char 
     return (p && pclose(p) == 0) && found;
 }
 
-/* The best of the runs of one (N, threads): fastest time, largest memory. */
-typedef struct {
-    long N, T, steps;
-    double sec, rate, bytes, contacts;
-} bench_point;
-
-static int time_point(const bench_opts *o, const char *state, long threads, char *line, size_t size, bench_point *p)
+static int time_point(const bench_opts *o, const char *state, double ratio, long threads, char *line, size_t size,
+                      bench_point *p)
 {
     double sec, rate, bytes, contacts;
-    if (!run_child(o, state, threads, line, size) ||
+    p->ratio = ratio;
+    if (!run_child(o, state, ratio, threads, line, size) ||
         sscanf(line, "RESULT %ld %ld %ld %lf %lf %lf %lf", &p->N, &p->T, &p->steps, &sec, &rate, &bytes, &contacts) != 7)
         return 0;
     if (sec < p->sec)
@@ -276,84 +317,118 @@ static int whole_double(const char *v, double *out)
     return *v && *end == '\0' && isfinite(*out);
 }
 
+/* A list of size ratios, each in [1, 256). */
+static int parse_ratios(const char *s, double *out, int max)
+{
+    int n = 0;
+    char *end;
+    while (*s && n < max) {
+        double v = strtod(s, &end);
+        if (end == s || !(v >= 1 && v < 256) || (*end && *end != ','))
+            return 0;
+        out[n++] = v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+/* The option at argv[a] with its value v; 0 when it is not one. */
+static int parse_opt(const char *name, const char *v, bench_opts *o)
+{
+    if (strcmp(name, "--n") == 0)
+        return (o->n_count = parse_list(v, o->n, MAX_LIST)) > 0;
+    if (strcmp(name, "--threads") == 0)
+        return (o->t_count = parse_list(v, o->threads, MAX_LIST)) > 0;
+    if (strcmp(name, "--ratio") == 0)
+        return (o->r_count = parse_ratios(v, o->ratio, MAX_LIST)) > 0;
+    if (strcmp(name, "--steps") == 0)
+        return whole_long(v, &o->steps) && o->steps >= 0;
+    if (strcmp(name, "--repeat") == 0)
+        return whole_long(v, &o->repeat) && o->repeat >= 1 && o->repeat <= 100;
+    if (strcmp(name, "--settle") == 0)
+        return whole_double(v, &o->settle) && o->settle >= 0;
+    const char **text = strcmp(name, "--save") == 0    ? &o->save
+                        : strcmp(name, "--state") == 0 ? &o->state
+                        : strcmp(name, "--csv") == 0   ? &o->csv
+                        : strcmp(name, "--plot") == 0  ? &o->plot
+                        : strcmp(name, "--peers") == 0 ? &o->peers
+                                                       : NULL;
+    if (text)
+        *text = v;
+    else if (strcmp(name, "--set") == 0 && o->n_set < MAX_SET)
+        o->set[o->n_set++] = v;
+    else
+        return 0;
+    return 1;
+}
+
 static int parse_opts(int argc, char **argv, bench_opts *o)
 {
-    *o = (bench_opts){{1000, 10000, 100000}, 3, {1, 2}, 2, 0, 3, 0.4, NULL, NULL, {NULL}, 0};
-    for (int a = 0; a < argc; a++) {
-        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
-        if (!v)
+    *o = (bench_opts){.n = {1000, 10000, 100000}, .n_count = 3, .threads = {1, 2}, .t_count = 2, .ratio = {1},
+                      .r_count = 1, .repeat = 3, .settle = 0.4};
+    for (int a = 0; a < argc; a += 2)
+        if (a + 1 >= argc || !parse_opt(argv[a], argv[a + 1], o))
             return 0;
-        if (strcmp(argv[a], "--n") == 0)
-            o->n_count = parse_list(v, o->n, MAX_LIST);
-        else if (strcmp(argv[a], "--threads") == 0)
-            o->t_count = parse_list(v, o->threads, MAX_LIST);
-        else if (strcmp(argv[a], "--steps") == 0 && !whole_long(v, &o->steps))
-            return 0;
-        else if (strcmp(argv[a], "--repeat") == 0 && !whole_long(v, &o->repeat))
-            return 0;
-        else if (strcmp(argv[a], "--settle") == 0 && !whole_double(v, &o->settle))
-            return 0;
-        else if (strcmp(argv[a], "--steps") == 0 || strcmp(argv[a], "--repeat") == 0 ||
-                 strcmp(argv[a], "--settle") == 0)
-            ; /* parsed above */
-        else if (strcmp(argv[a], "--save") == 0)
-            o->save = v;
-        else if (strcmp(argv[a], "--state") == 0)
-            o->state = v;
-        else if (strcmp(argv[a], "--set") == 0 && o->n_set < MAX_SET)
-            o->set[o->n_set++] = v;
-        else
-            return 0;
-        a++;
-        if (o->n_count == 0 || o->t_count == 0 || o->steps < 0 || o->repeat < 1 || o->repeat > 100 ||
-            !(o->settle >= 0))
-            return 0;
-    }
     return 1;
+}
+
+/* Settles N small spheres (and the ratio's large ones) and times them with
+ * each thread count, the repeats interleaved so that a busy spell of the
+ * machine falls on all of them; the fastest run of each is kept. */
+static int bench_case(const bench_opts *o, const char *dir, long N, double ratio, bench_point *pts)
+{
+    char state[96], line[256];
+    grains_error err;
+    snprintf(state, sizeof state, "%s/state%ld.bin", dir, N);
+    if (settle(N, ratio, o, state, &err) != GRAINS_OK) {
+        cli_report(&err);
+        return EXIT_UNSTABLE;
+    }
+    for (int b = 0; b < o->t_count; b++)
+        pts[b] = (bench_point){.sec = INFINITY};
+    int status = 0;
+    for (long r = 0; r < o->repeat && !status; r++)
+        for (int b = 0; b < o->t_count && !status; b++)
+            if (!time_point(o, state, ratio, o->threads[b], line, sizeof line, &pts[b])) {
+                fprintf(stderr, "grains: benchmark run N = %ld, ratio %g, threads = %ld failed\n", N, ratio,
+                        o->threads[b]);
+                status = EXIT_UNSTABLE;
+            }
+    remove(state);
+    return status;
 }
 
 int cli_bench(int argc, char **argv)
 {
     bench_opts o;
     if (!parse_opts(argc, argv, &o)) {
-        fprintf(stderr, "grains: usage: grains bench [--n 1000,10000,100000] [--threads 1,2] [--steps S] "
-                        "[--repeat R] [--settle SECONDS] [--save DIR] [--set KEY=VALUE]...\n");
+        fprintf(stderr, "grains: usage: grains bench [--n 1e3,1e4,1e5] [--threads 1,2] [--ratio 1,10,50] [--steps S] "
+                        "[--repeat R] [--settle SECONDS] [--save DIR] [--csv FILE] [--plot FILE.png] "
+                        "[--peers FILE.csv] [--set KEY=VALUE]...\n");
         return EXIT_INPUT;
     }
     if (o.state)
         return time_state(&o);
-    char dir[] = "/tmp/grains-bench-XXXXXX", state[64], line[256];
+    char dir[] = "/tmp/grains-bench-XXXXXX";
     if (!mkdtemp(dir)) {
         fprintf(stderr, "grains: cannot create a temporary directory\n");
         return EXIT_INPUT;
     }
-    printf("%9s %8s %8s %12s %16s %15s %17s\n", "N", "threads", "steps", "s/step", "particle-steps/s",
-           "bytes/particle", "contacts/particle");
-    int status = 0;
-    for (int a = 0; a < o.n_count && !status; a++) {
-        grains_error err;
-        snprintf(state, sizeof state, "%s/state%ld.bin", dir, o.n[a]);
-        if (settle(o.n[a], &o, state, &err) != GRAINS_OK) {
-            cli_report(&err);
-            status = EXIT_UNSTABLE;
-        }
-        bench_point pts[MAX_LIST];
-        for (int b = 0; b < o.t_count; b++)
-            pts[b] = (bench_point){0, 0, 0, INFINITY, 0, 0, 0};
-        /* Repeats interleave the thread counts, so that a busy spell of the
-         * machine falls on all of them; the fastest run of each is kept. */
-        for (long r = 0; r < o.repeat && !status; r++)
+    bench_point all[MAX_LIST * MAX_LIST * MAX_LIST];
+    int n_all = 0, status = 0;
+    bench_print_header();
+    for (int a = 0; a < o.n_count && !status; a++)
+        for (int r = 0; r < o.r_count && !status; r++) {
+            status = bench_case(&o, dir, o.n[a], o.ratio[r], all + n_all);
             for (int b = 0; b < o.t_count && !status; b++)
-                if (!time_point(&o, state, o.threads[b], line, sizeof line, &pts[b])) {
-                    fprintf(stderr, "grains: benchmark run N = %ld, threads = %ld failed\n", o.n[a], o.threads[b]);
-                    status = EXIT_UNSTABLE;
-                }
-        for (int b = 0; b < o.t_count && !status; b++)
-            printf("%9ld %8ld %8ld %12.4e %16.4e %15.0f %17.2f\n", pts[b].N, pts[b].T, pts[b].steps, pts[b].sec,
-                   pts[b].rate, pts[b].bytes, pts[b].contacts);
-        fflush(stdout);
-        remove(state);
-    }
+                bench_print(&all[n_all + b]);
+            n_all += status ? 0 : o.t_count;
+            fflush(stdout);
+        }
     rmdir(dir);
+    if (!status)
+        bench_print_scaling(all, n_all);
+    if (!status && (o.csv || o.plot))
+        status = bench_outputs(&o, all, n_all);
     return status;
 }
