@@ -358,5 +358,26 @@ else
     bad "python3 missing: cannot check the VTK files"
 fi
 
+# --- bench: usage errors, the polydisperse case, the CSV, the plot or why not ---
+expect 2 'usage: grains bench' "$G" bench --ratio 0.5
+expect 2 'usage: grains bench' "$G" bench --ratio 10,x
+expect 2 'usage: grains bench' "$G" bench --n 1000 --repeat 0
+expect 0 'scaling, 1 thread\(s\), ratio 10: time per step ~ N\^' "$G" bench --n 300,600 --ratio 1,10 --threads 1 \
+    --repeat 1 --settle 0.002 --steps 5 --csv "$T/bench.csv"
+# N counts the large sphere: one of ratio 10 among 300 and 600 small ones (a quarter of their volume)
+if [ "$(grep -c '^' "$T/bench.csv")" -eq 5 ] && grep -q '^301,10,1,' "$T/bench.csv" && grep -q '^600,1,1,' "$T/bench.csv"; then
+    ok
+else
+    bad "bench.csv: want a header and 4 rows (300/301/600/601 particles): $(cat "$T/bench.csv")"
+fi
+"$G" bench --n 300 --threads 1 --repeat 1 --settle 0 --steps 3 --plot "$T/bench.png" >"$T/out" 2>"$T/err"
+if [ $? -eq 0 ] && [ "$(head -c 4 "$T/bench.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
+    ok # matplotlib is there: a PNG
+elif grep -q 'matplotlib' "$T/err"; then
+    ok # or the error says what is missing
+else
+    bad "bench --plot: neither a PNG nor a word on matplotlib: $(cat "$T/err")"
+fi
+
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
