@@ -193,7 +193,7 @@ static double to_big(grains_vec3 x, const grains_vec3 *big, int n)
 /* A periodic gas: 6 spheres of 10 mm, and shells of spheres of 1 mm around
  * them (sites 2.3 mm apart), all with random velocities of up to 1 m/s;
  * P0 gets the initial momentum / (density 4/3 pi). */
-static grains_sim *mixed_gas(int threads, double P0[3], int *ok)
+static grains_sim *mixed_gas(int threads, double P0[3], grains_vec3 v_big[6], int *ok)
 {
     const double R = 1e-3, L = 90 * R, s = 2.3 * R;
     grains_params p = scene_params();
@@ -218,6 +218,8 @@ static grains_sim *mixed_gas(int threads, double P0[3], int *ok)
             v[a] = 2 * (rng_uniform(&rng) - 0.5);
             P0[a] += r * r * r * v[a];
         }
+        if (k < 6)
+            v_big[k] = (grains_vec3){v[0], v[1], v[2]};
         add(sim, x, (grains_vec3){v[0], v[1], v[2]}, (grains_vec3){0, 0, 0}, r);
     }
     grains_error err;
@@ -230,8 +232,10 @@ static grains_sim *mixed_gas(int threads, double P0[3], int *ok)
 static void mixed_gas_invariants(test_ctx *t)
 {
     double P0[3] = {0, 0, 0}, P[3] = {0, 0, 0}, ignored[3] = {0, 0, 0}, scale = 0;
-    int ok[3];
-    grains_sim *a = mixed_gas(1, P0, &ok[0]), *b = mixed_gas(2, ignored, &ok[1]), *c = mixed_gas(3, ignored, &ok[2]);
+    int ok[3], struck = 0;
+    grains_vec3 v_big[6], unused[6];
+    grains_sim *a = mixed_gas(1, P0, v_big, &ok[0]), *b = mixed_gas(2, ignored, unused, &ok[1]),
+               *c = mixed_gas(3, ignored, unused, &ok[2]);
     CHECK(t, ok[0] && ok[1] && ok[2], "the mixed gas runs 2000 steps");
     int same = 1;
     for (size_t i = 0; i < grains_sim_count(a); i++) {
@@ -241,7 +245,13 @@ static void mixed_gas_invariants(test_ctx *t)
         P[0] += m * pa.v.x, P[1] += m * pa.v.y, P[2] += m * pa.v.z;
         scale += m * (fabs(pa.v.x) + fabs(pa.v.y) + fabs(pa.v.z));
     }
+    for (size_t k = 0; k < 6; k++) { /* ids 0-5 are the large ones: the small ones struck them */
+        grains_particle q = get(a, k);
+        struck += fabs(q.v.x - v_big[k].x) + fabs(q.v.y - v_big[k].y) + fabs(q.v.z - v_big[k].z) > 1e-3;
+    }
     double drift = fmax(fabs(P[0] - P0[0]), fmax(fabs(P[1] - P0[1]), fabs(P[2] - P0[2]))) / scale;
+    CHECK(t, struck == 6, "every large sphere changed speed by small ones' impacts (%d of 6): the pairs across "
+          "size classes acted", struck);
     grains_thermo th;
     grains_sim_thermo(a, &th);
     printf("  mixed gas (ratio 10), %zu spheres, 2000 steps: %zu contacts at the end, momentum drift %.3g of "

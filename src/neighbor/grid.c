@@ -10,7 +10,6 @@
 #define COORD_BITS 20
 #define COORD_LIMIT (1 << (COORD_BITS - 1)) /* |c| below this can be packed */
 #define LEVEL_SHIFT 60                      /* the level above the three coordinates */
-#define SPAN_CELLS (1 << 18)                /* cells along an axis, every level */
 
 static uint64_t pack(int level, const int64_t c[3])
 {
@@ -394,10 +393,10 @@ static grains_status fit_period(grains_grid *g, grid_level *lv, grains_error *er
                                         "periodic box: the period along %c (%g) must be at least 4 cells of %g "
                                         "(2 R + skin of the largest particles, R = %g)",
                                         "xyz"[k], box->L[k], lv->h, lv->R_top);
-            if (!(box->L[k] / lv->h < SPAN_CELLS))
+            if (!(box->L[k] / lv->h < GRID_SPAN_CELLS))
                 return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
                                         "periodic box: the period along %c (%g) is more than %d cells of %g",
-                                        "xyz"[k], box->L[k], SPAN_CELLS, lv->h);
+                                        "xyz"[k], box->L[k], GRID_SPAN_CELLS, lv->h);
             int fit = (int)(box->L[k] / (2 * lv->h));
             B = fit < B ? fit : B;
         }
@@ -418,10 +417,10 @@ static grains_status frame(grains_grid *g, const vec3 *x, const real *R, size_t 
     vec3 hi, lo = lower_corner(x, n, &hi);
     real span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
     real h_min = g->n_levels ? g->level[g->n_levels - 1].h : 1;
-    if (s == GRAINS_OK && !(span / h_min < SPAN_CELLS))
+    if (s == GRAINS_OK && !(span / h_min < GRID_SPAN_CELLS))
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
                                 "particles spread over %g, more than %d cells of %g: confine them with a mesh",
-                                span, SPAN_CELLS, h_min);
+                                span, GRID_SPAN_CELLS, h_min);
     for (int l = 0; s == GRAINS_OK && l < g->n_levels && g->box.mask; l++)
         s = fit_period(g, &g->level[l], err);
     const periodic_box *box = &g->box;
@@ -547,7 +546,7 @@ static const char *level_invalid(const grains_grid *g, int l)
     if (!(lv->R_top > 0) || !(lv->h >= 2 * lv->R_top) || !isfinite(lv->h) || lv->block < 2 || lv->block > 8)
         return "the cell grid's levels";
     for (int k = 0; k < 3; k++)
-        if (!(lv->edge[k] >= lv->h) || !isfinite(lv->edge[k]) || lv->cells[k] < 0 || lv->cells[k] > SPAN_CELLS)
+        if (!(lv->edge[k] >= lv->h) || !isfinite(lv->edge[k]) || lv->cells[k] < 0 || lv->cells[k] > GRID_SPAN_CELLS)
             return "the cell grid's edges";
     if (!(next->cell_start > lv->cell_start) || lv->particle_start != g->first[lv->cell_start] ||
         g->block_start[g->phase_start[GRID_COLOURS * l]] != lv->cell_start)

@@ -46,6 +46,7 @@
 #define GRID_COLOURS 8
 #define GRID_MAX_LEVELS 8 /* size ratios up to 2^8 */
 #define GRID_MAX_PHASES (GRID_COLOURS * GRID_MAX_LEVELS)
+#define GRID_SPAN_CELLS (1 << 18) /* cells along an axis, every level */
 
 typedef struct {
     real R_top;             /* [L] largest radius at this level */

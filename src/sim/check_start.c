@@ -8,7 +8,7 @@
 
 #include "sim/sim_internal.h"
 
-#define GRID_SPAN_CELLS 262144.0 /* grid_build's limit, 2^18 cells along an axis */
+#define SPAN_CELLS ((double)GRID_SPAN_CELLS) /* grid_build's limit along an axis */
 
 /* The smallest cell edge any level of the first rebuild can have (cells
  * are 2 R_top + pad, R_top at least the smallest radius), from the
@@ -38,18 +38,18 @@ static grains_status check_extent(const grains_sim *sim, real h, grains_error *e
             if (c > hi)
                 hi = c, at_hi = i;
         }
-        if (!(hi - lo < GRID_SPAN_CELLS * h) && !(sim->box.mask >> k & 1)) {
+        if (!(hi - lo < SPAN_CELLS * h) && !(sim->box.mask >> k & 1)) {
             size_t i = at_hi != SIZE_MAX ? at_hi : at_lo;
             if (i == SIZE_MAX)
                 return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                         "s_max: the spawn box spans %g along %c, more than the %g (%.0f cells of %g) "
-                                        "the neighbour grid spans", hi - lo, "xyz"[k], GRID_SPAN_CELLS * h,
-                                        GRID_SPAN_CELLS, h);
+                                        "the neighbour grid spans", hi - lo, "xyz"[k], SPAN_CELLS * h,
+                                        SPAN_CELLS, h);
             return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                     "particles%s spread over %g along %c, more than the %g (%.0f cells of %g) the "
                                     "neighbour grid spans; e.g. particle %zu at %c = %g",
-                                    spawns ? " and the spawn box" : "", hi - lo, "xyz"[k], GRID_SPAN_CELLS * h,
-                                    GRID_SPAN_CELLS, h, (size_t)particles_id_of(pt, (uint32_t)i), "xyz"[k],
+                                    spawns ? " and the spawn box" : "", hi - lo, "xyz"[k], SPAN_CELLS * h,
+                                    SPAN_CELLS, h, (size_t)particles_id_of(pt, (uint32_t)i), "xyz"[k],
                                     (&pt->x[i].x)[k]);
         }
     }
