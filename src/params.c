@@ -42,6 +42,7 @@ void grains_params_default(grains_params *p)
     p->friction_order = GRAINS_FRICTION_BY_COMPAT;
     p->integrator = GRAINS_INTEGRATOR_EULER;
     p->contact_model = GRAINS_CONTACT_HERTZ_MINDLIN;
+    p->kernel = GRAINS_KERNEL_VECTOR;
     p->rolling_model = GRAINS_ROLLING_SPRING;
     p->rolling_damping = 0.3; /* Ai et al. (2011): 0.3 of critical */
     p->cohesion = GRAINS_COHESION_NONE;
@@ -280,6 +281,7 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
             "integrator: unknown value");
     REQUIRE(p->contact_model >= GRAINS_CONTACT_HERTZ_MINDLIN && p->contact_model <= GRAINS_CONTACT_HERTZ_RESTITUTION,
             "contact_model: unknown value");
+    REQUIRE(p->kernel == GRAINS_KERNEL_VECTOR || p->kernel == GRAINS_KERNEL_SCALAR, "kernel: unknown value");
     REQUIRE(p->rolling_model == GRAINS_ROLLING_SPRING || p->rolling_model == GRAINS_ROLLING_TYPE_C,
             "rolling_model: unknown value");
     REQUIRE(isfinite(p->rolling_damping) && p->rolling_damping >= 0 && p->rolling_damping <= 1,

@@ -43,6 +43,14 @@ typedef enum {
     GRAINS_FRICTION_INCREMENT_THEN_FORCE = 1
 } grains_friction_order;
 
+/* How the particle-particle contacts are evaluated: the same bits either
+ * way (tests/test_lanes.c); the scalar kernel is the reference, and the
+ * benchmarks' baseline. */
+typedef enum {
+    GRAINS_KERNEL_VECTOR = 0, /* in batches, with the CPU's vector units (contact/lanes.h) */
+    GRAINS_KERNEL_SCALAR = 1  /* one contact at a time */
+} grains_kernel;
+
 /* Which conventions the run follows (docs/model.md, "grains and TinyDEM"). */
 typedef enum {
     /* The physically correct choices: friction springs incremented before the
@@ -152,6 +160,7 @@ typedef struct {
     grains_friction_order friction_order; /* GRAINS_FRICTION_BY_COMPAT until derived */
     grains_integrator integrator;
     grains_contact_model contact_model;
+    grains_kernel kernel;
     grains_rolling_model rolling_model;
     real rolling_damping;                 /* [-] type C: the rolling dashpot's fraction of critical */
     grains_cohesion cohesion;             /* NONE with hamaker > 0 derives VAN_DER_WAALS */

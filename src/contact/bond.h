@@ -41,7 +41,7 @@ static inline bond_law bond_law_of(const grains_params *p)
 static inline int bond_force(const hm_params *hp, const bond_law *b, const hm_pair *pr, hm_history *h,
                              hm_result *out, real *torque)
 {
-    hm_motion k = hm_relative_motion(hp, pr);
+    hm_motion k = hm_relative_motion(hp, pr, hp->half_step);
     vec3 u_s = project_spring(load3(h->us), k.n_v), u_r = project_spring(load3(h->ur), k.n_v);
     real u_t = h->ut + hp->dt * k.v_t;
     u_s = v3_axpy(u_s, hp->dt, k.v_s);

@@ -21,6 +21,22 @@ typedef struct {
 #include "contact/normal_linear.h"
 #include "contact/rolling_type_c.h"
 
+/* The branches of the kernel that depend on the run's sub-models: read
+ * from hm_params at run time (hm_case_of), or constants where a loop is
+ * compiled for one case (contact/lanes.c), so that the compiler can drop
+ * the others and evaluate several contacts at once in vector registers. */
+typedef struct {
+    int normal;          /* HM_NORMAL_* */
+    int half_step;       /* improved velocity Verlet */
+    int increment_first; /* Eq. 52 before the force */
+} hm_case;
+
+static inline hm_case hm_case_of(const hm_params *hp)
+{
+    hm_case c = {hp->normal, hp->half_step, hp->increment_first};
+    return c;
+}
+
 static inline vec3 load3(const real *a) { return v3(a[0], a[1], a[2]); }
 static inline void store3(real *a, vec3 v) { a[0] = v.x; a[1] = v.y; a[2] = v.z; }
 
@@ -34,7 +50,8 @@ typedef struct {
     vec3 v_s, v_r;     /* sliding and rolling velocities */
 } hm_motion;
 
-__attribute__((always_inline)) static inline hm_motion hm_relative_motion(const hm_params *hp, const hm_pair *pr)
+__attribute__((always_inline)) static inline hm_motion hm_relative_motion(const hm_params *hp, const hm_pair *pr,
+                                                                            const int half_step)
 {
     hm_motion k;
     /* Geometry, Eqs. 7-9 and 29-30; a wall is infinitely large and heavy. */
@@ -64,7 +81,7 @@ __attribute__((always_inline)) static inline hm_motion hm_relative_motion(const 
      * paper, Section 4). */
     vec3 v_ij = v3_sub(pr->v_i, pr->v_j);
     k.n_v = k.n;
-    if (hp->half_step) {
+    if (half_step) {
         vec3 x_half = v3_axpy(pr->x_ij, -hp->dt / 2, v_ij);
         k.n_v = v3_scale(1 / v3_norm(x_half), x_half);
     }
@@ -100,15 +117,16 @@ __attribute__((always_inline)) static inline void hm_compose(const hm_motion *k,
 /* The normal sub-model's springs and dashpots, and the elastic normal force
  * (with JKR's adhesion when chosen). */
 __attribute__((always_inline)) static inline coefficients normal_part(const hm_params *hp, const hm_pair *pr,
-                                                                      const hm_motion *k, int jkr, real *f_elastic)
+                                                                      const hm_motion *k, const int normal,
+                                                                      real *f_elastic)
 {
     const hm_law *law = pr->law;
     coefficients c;
-    if (jkr) {
+    if (normal == HM_NORMAL_JKR) {
         real a = jkr_contact_radius(hp->W, k->R_eff, law->E_eff, k->delta);
         c = hertz_coefficients_at(law, a, k->m_eff);
         *f_elastic = jkr_force(hp->W, k->R_eff, law->E_eff, a);
-    } else if (hp->normal == HM_NORMAL_LINEAR) {
+    } else if (normal == HM_NORMAL_LINEAR) {
         c = linear_coefficients(hp, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
         *f_elastic = c.kn * k->delta;
     } else {
@@ -135,33 +153,36 @@ static inline vec3 type_c_part(const hm_params *hp, const hm_pair *pr, const hm_
 }
 
 /* One contact, composed from the run's sub-models: normal (with damping
- * and cohesion), sliding, rolling, twisting. `extended` (a constant where
- * it is inlined) admits the sub-models beyond TinyDEM's and the linear law:
- * rolling type C and JKR; the common run's loop is compiled without them. */
-__attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h,
-                                                             hm_result *out, const int extended)
+ * and cohesion), sliding, rolling, twisting, in the case cs. `extended` (a
+ * constant where it is inlined) admits the sub-models beyond TinyDEM's and
+ * the linear law: rolling type C and JKR; the common run's loop is compiled
+ * without them. */
+__attribute__((always_inline)) static inline void hm_contact_in(const hm_params *hp, const hm_case cs,
+                                                                const hm_pair *pr, hm_history *h, hm_result *out,
+                                                                const int extended)
 {
-    const int type_c = extended && hp->type_c, jkr = extended && hp->normal == HM_NORMAL_JKR;
-    hm_motion k = hm_relative_motion(hp, pr);
+    const int type_c = extended && hp->type_c, jkr = extended && cs.normal == HM_NORMAL_JKR;
+    hm_motion k = hm_relative_motion(hp, pr, cs.half_step);
     const vec3 n = k.n, n_v = k.n_v;
     const real v_n = k.v_n, v_t = k.v_t;
     vec3 v_s = k.v_s, v_r = k.v_r;
     const hm_law *law = pr->law;
     real f_elastic;
-    coefficients c = normal_part(hp, pr, &k, jkr, &f_elastic);
+    const int normal = jkr ? HM_NORMAL_JKR : cs.normal == HM_NORMAL_LINEAR ? HM_NORMAL_LINEAR : HM_NORMAL_HERTZ;
+    coefficients c = normal_part(hp, pr, &k, normal, &f_elastic);
 
     /* Springs projected onto the current tangent plane, Eq. 51 (the half-
      * step plane first with the improved Verlet). */
     vec3 u_s = project_spring(load3(h->us), n_v);
     vec3 u_r = project_spring(load3(h->ur), n_v);
     real u_t = h->ut;
-    if (hp->increment_first) { /* Eq. 52 before the force */
+    if (cs.increment_first) { /* Eq. 52 before the force */
         u_s = v3_axpy(u_s, hp->dt, v_s);
         if (!type_c)
             u_r = v3_axpy(u_r, hp->dt, v_r);
         u_t += hp->dt * v_t;
     }
-    if (hp->half_step) { /* springs and damping velocities to the full-step plane, rescaled */
+    if (cs.half_step) { /* springs and damping velocities to the full-step plane, rescaled */
         u_s = project_spring(u_s, n);
         u_r = project_spring(u_r, n);
         v_s = project_spring(v_s, n);
@@ -175,7 +196,7 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
     vec3 f_r = type_c ? v3(0, 0, 0) : v3_sub(v3_scale(-c.kn, u_r), v3_scale(c.cn, v_r));
     real f_t = -c.ks * u_t - c.cs * v_t;
 
-    if (!hp->increment_first) { /* Eq. 52 after the force (TinyDEM) */
+    if (!cs.increment_first) { /* Eq. 52 after the force (TinyDEM) */
         u_s = v3_axpy(u_s, hp->dt, v_s);
         if (!type_c)
             u_r = v3_axpy(u_r, hp->dt, v_r);
@@ -195,8 +216,15 @@ __attribute__((always_inline)) static inline void hm_contact(const hm_params *hp
     h->ut = u_t;
 
     hm_compose(&k, f_n, f_s, tau_r, f_t, pr->wall, out);
-    out->k_tangent = hp->normal == HM_NORMAL_LINEAR ? c.kn : 1.5 * c.kn; /* Hertz: k delta^(3/2) */
+    out->k_tangent = cs.normal == HM_NORMAL_LINEAR ? c.kn : 1.5 * c.kn; /* Hertz: k delta^(3/2) */
     out->c_n = c.cn;
+}
+
+/* One contact in the run's case (hertz_mindlin.h). */
+__attribute__((always_inline)) static inline void hm_contact(const hm_params *hp, const hm_pair *pr, hm_history *h,
+                                                             hm_result *out, const int extended)
+{
+    hm_contact_in(hp, hm_case_of(hp), pr, h, out, extended);
 }
 
 #endif

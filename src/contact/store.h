@@ -147,6 +147,11 @@ static inline real *store_carry(store_stream *s)
     return store_carry_moved(s);
 }
 
+/* The place of the history that the last store_carry or store_insert
+ * returned: store_slot(s, place) finds it again later in the walk, even
+ * after the block's overflow has grown (and moved). */
+static inline size_t store_last_place(const store_stream *s) { return s->w - 1; }
+
 /* The m-th old history not yet carried or dropped (0: the next), for a
  * contact that takes over another's springs. */
 static inline const real *store_peek(const store_stream *s, size_t m)

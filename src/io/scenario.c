@@ -46,6 +46,7 @@ static const char *const integrators[] = {"euler", "verlet", "verlet_improved", 
 static const char *const periodic_axes[] = {"none", "x", "y", "xy", "z", "xz", "yz", "xyz", NULL};
 static const char *const spawn_regions[] = {"box", "cylinder", NULL};
 static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
+static const char *const kernels[] = {"vector", "scalar", NULL};
 
 #define P(field) offsetof(grains_scenario, params.field)
 #define S(field) offsetof(grains_scenario, field)
@@ -103,6 +104,10 @@ static const key_info keys[] = {
      "variational integrator: Newton iterations per step at most, in [1, 1000]; default 20", NULL, 0},
     {"contact_model", K_CHOICE, P(contact_model), "-", "\"hertz_mindlin\" (TinyDEM), \"linear\" or \"hertz_restitution\" (Eq. 32)",
      contact_models, 0},
+    {"kernel", K_CHOICE, P(kernel), "-",
+     "\"vector\" (default: contacts in batches, with the CPU's vector units) or \"scalar\" (one at a time); the "
+     "same results to the bit",
+     kernels, 0},
     {"rolling_model", K_CHOICE, P(rolling_model), "-",
      "rolling resistance: \"spring\" (TinyDEM Eqs. 34-39) or \"type_c\" (Ai et al. 2011, elastic-plastic "
      "spring-dashpot)", NULL, 1 + SUBMODEL_ROLLING},

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "contact/lanes.h"
 #include "contact/van_der_waals.h"
 #include "sim/mesh_select.h"
 #include "sim/sim_internal.h"
@@ -343,6 +344,22 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
     }
 }
 
+/* The partners are scattered in memory: fetch the one of list entry k + 2. */
+static inline void prefetch_partner(const grains_particles *pt, const grains_neighbors *nb, uint32_t k, uint32_t end,
+                                    const int mixed)
+{
+    uint32_t ahead = nb->j[k + 2 < end ? k + 2 : k] & ~STORE_HIST_BIT;
+    if (ahead & STORE_MESH_BIT)
+        return;
+    __builtin_prefetch(&pt->x[ahead]);
+    __builtin_prefetch(&pt->v[ahead]);
+    __builtin_prefetch(&pt->w[ahead]);
+    __builtin_prefetch(&pt->f[ahead], 1);
+    __builtin_prefetch(&pt->t[ahead], 1);
+    if (mixed)
+        __builtin_prefetch(&pt->mat[ahead]);
+}
+
 /* The contacts of particle i: partners j > i, then mesh elements. Forces on
  * i are summed in registers and added once; reactions go to j as they come
  * (j's cell belongs to this thread for the whole colour phase). Compiled
@@ -365,17 +382,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
     hm_result r;
     const uint32_t end = nb->start[i + 1];
     for (uint32_t k = nb->start[i]; k < end; k++) {
-        /* The partners are scattered in memory: fetch two ahead. */
-        uint32_t ahead = nb->j[k + 2 < end ? k + 2 : k] & ~STORE_HIST_BIT;
-        if (!(ahead & STORE_MESH_BIT)) {
-            __builtin_prefetch(&pt->x[ahead]);
-            __builtin_prefetch(&pt->v[ahead]);
-            __builtin_prefetch(&pt->w[ahead]);
-            __builtin_prefetch(&pt->f[ahead], 1);
-            __builtin_prefetch(&pt->t[ahead], 1);
-            if (mixed)
-                __builtin_prefetch(&pt->mat[ahead]);
-        }
+        prefetch_partner(pt, nb, k, end, mixed);
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) { /* the elements come last */
             mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i, attracting, mixed,
@@ -445,6 +452,127 @@ __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim,
                 sim->bonds.n > 0, 1);
 }
 
+/* A batch of a block's touching pairs in lanes (contact/lanes.h), and
+ * where each lane's results go. */
+typedef struct {
+    contact_lanes L;
+    uint32_t i[LANES], j[LANES];
+    size_t place[LANES]; /* the history's place in the block's stream */
+    int n;
+} pair_batch;
+
+/* The force and torque sums of the particle whose lanes are being applied,
+ * added to its totals once after its last contact, as contacts_of adds its
+ * register sums: the same additions in the same order, the same bits. */
+typedef struct {
+    uint32_t i; /* UINT32_MAX: none open */
+    vec3 f, t;
+} open_sum;
+
+static inline void close_sum(grains_particles *pt, open_sum *o)
+{
+    if (o->i == UINT32_MAX)
+        return;
+    pt->f[o->i] = v3_add(pt->f[o->i], o->f);
+    pt->t[o->i] = v3_add(pt->t[o->i], o->t);
+    o->i = UINT32_MAX;
+}
+
+/* Makes particle i's sums the open ones. (A particle with no contact is
+ * never opened: adding its zero sums would change no bit, its totals being
+ * sums of non-zero terms or +0.) */
+static inline void open_sum_of(grains_particles *pt, open_sum *o, uint32_t i)
+{
+    if (o->i == i)
+        return;
+    close_sum(pt, o);
+    *o = (open_sum){i, {0, 0, 0}, {0, 0, 0}};
+}
+
+/* Evaluates the batch's lanes and applies their results in list order:
+ * springs to the histories, reactions to the partners, the rest to the
+ * open sums. */
+static void apply_batch(grains_sim *sim, pair_batch *b, store_stream *s, force_diag *d, open_sum *o)
+{
+    grains_particles *pt = &sim->pt;
+    contact_lanes *L = &b->L;
+    lanes_contacts(&sim->hp, hm_law_pp(&sim->hp, 0, 0), sim->hp.rho[0], L, b->n);
+    for (int l = 0; l < b->n; l++) {
+        uint32_t i = b->i[l], j = b->j[l];
+        vec3 f = lane_vec(L->f, l);
+        open_sum_of(pt, o, i);
+        o->f = v3_add(o->f, f);
+        o->t = v3_add(o->t, lane_vec(L->t_i, l));
+        pt->f[j] = v3_sub(pt->f[j], f);
+        pt->t[j] = v3_add(pt->t[j], lane_vec(L->t_j, l));
+        note_overlap(d, L->delta[l], 2 * L->R_eff[l], i);
+        real *h = store_slot(s, b->place[l]);
+        for (int k = 0; k < LANE_SPRINGS; k++)
+            h[k] = L->h[k][l];
+    }
+    b->n = 0;
+}
+
+/* contacts_of for the common run (one material, open box, no attraction,
+ * bonds or extended sub-models, full histories), with the pairs in lanes:
+ * particle i's touching partners join the batch, which is applied whenever
+ * it is full; before i's mesh elements it is applied, so that i's sums are
+ * open and the elements add to them in contacts_of's order. */
+static void lane_contacts_of(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d, vec3 *wall_sum,
+                             patch_log *plog, mesh_candidate *cand, pair_batch *b, open_sum *o)
+{
+    grains_particles *pt = &sim->pt;
+    const grains_neighbors *nb = &sim->nb;
+    const vec3 x_i = pt->x[i];
+    const real R_i = pt->R[i];
+    const uint32_t end = nb->start[i + 1];
+    for (uint32_t k = nb->start[i]; k < end; k++) {
+        prefetch_partner(pt, nb, k, end, 0);
+        uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
+        if (*entry & STORE_MESH_BIT) {
+            apply_batch(sim, b, s, d, o);
+            open_sum_of(pt, o, i);
+            mesh_contacts(sim, i, 0, k, end, s, d, wall_sum, plog, cand, &o->f, &o->t, 0, 0, 0);
+            return;
+        }
+        vec3 dx = v3_sub(x_i, pt->x[j]);
+        real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
+        if (d2 >= touch * touch) {
+            end_contact(s, entry);
+            continue;
+        }
+        if (d2 == 0) {
+            note_singular(d, i);
+            if (*entry & STORE_HIST_BIT)
+                store_carry(s); /* kept as it was */
+            continue;
+        }
+        const real *h = contact_history(s, entry);
+        if (!h)
+            continue;
+        int l = b->n++;
+        lanes_put(&b->L, l, dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], h);
+        b->i[l] = i;
+        b->j[l] = j;
+        b->place[l] = store_last_place(s);
+        if (b->n == LANES)
+            apply_batch(sim, b, s, d, o);
+    }
+}
+
+/* The contacts of block b's particles in lanes. */
+static void block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
+                                patch_log *plog, mesh_candidate *cand, pair_batch *batch)
+{
+    const grains_grid *g = &sim->grid;
+    open_sum o = {UINT32_MAX, {0, 0, 0}, {0, 0, 0}};
+    batch->n = 0;
+    for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
+        lane_contacts_of(sim, i, s, d, wall_sum, plog, cand, batch, &o);
+    apply_batch(sim, batch, s, d, &o);
+    close_sum(&sim->pt, &o);
+}
+
 force_diag sim_reduce_diag(const grains_sim *sim)
 {
     force_diag total = force_diag_empty();
@@ -470,6 +598,8 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
     const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0 ||
                         sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c ||
                         sim->cs.layout.width != STORE_FULL_WIDTH;
+    const int lanes = !general && sim->p.kernel == GRAINS_KERNEL_VECTOR;
+    pair_batch batch; /* this thread's */
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int phase = 0; phase < g->n_phases; phase++) {
@@ -486,11 +616,14 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             patch_log *plog = sim->mb.n ? &sim->patch_logs[b] : NULL;
             if (plog)
                 plog->n = 0;
-            for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-                if (general)
-                    particle_contacts_general(sim, i, &s, d, wall_sum, plog, cand);
-                else
-                    particle_contacts(sim, i, &s, d, wall_sum, plog, cand);
+            if (lanes)
+                block_lane_contacts(sim, b, &s, d, wall_sum, plog, cand, &batch);
+            else
+                for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
+                    if (general)
+                        particle_contacts_general(sim, i, &s, d, wall_sum, plog, cand);
+                    else
+                        particle_contacts(sim, i, &s, d, wall_sum, plog, cand);
             store_close(&s);
             d->history_failed |= sim->cs.block[b].failed;
         }

@@ -51,7 +51,7 @@ static int pair_terms_of(const grains_sim *sim, const hm_law *law, vec3 dx, real
         return 0;
     const vec3 zero = {0, 0, 0};
     hm_pair pr = {dx, R_i, R_j, zero, zero, zero, zero, wall, law, rho_i, rho_j};
-    hm_motion m = hm_relative_motion(hp, &pr);
+    hm_motion m = hm_relative_motion(hp, &pr, hp->half_step);
     t->n = m.n;
     t->delta = m.delta;
     t->R_eff = m.R_eff;

@@ -1,0 +1,60 @@
+/* The lane loop (contact/lanes.h), compiled once for each case of the
+ * Hertz law that a run can take (improved Verlet's half step or not,
+ * springs incremented before the force or after): with the case a
+ * constant, every branch left in the kernel is a select, and the loop
+ * vectorises (gcc -fopt-info-vec reports it). The linear law's Eq. 1 calls
+ * pow, which does not vectorise: its lanes run one at a time, in the same
+ * loop. Built with -fno-math-errno (CMakeLists.txt): sqrt sets no errno,
+ * so it can be a vector instruction. */
+#include "contact/lanes.h"
+
+__attribute__((always_inline)) static inline void lane_loop(const hm_params *hp, const hm_case cs, const hm_law *law,
+                                                            real rho, contact_lanes *restrict L, int n)
+{
+#pragma GCC ivdep
+    for (int l = 0; l < n; l++) {
+        hm_pair pr = {v3(L->x_ij[0][l], L->x_ij[1][l], L->x_ij[2][l]),
+                      L->R_i[l],
+                      L->R_j[l],
+                      v3(L->v_i[0][l], L->v_i[1][l], L->v_i[2][l]),
+                      v3(L->v_j[0][l], L->v_j[1][l], L->v_j[2][l]),
+                      v3(L->w_i[0][l], L->w_i[1][l], L->w_i[2][l]),
+                      v3(L->w_j[0][l], L->w_j[1][l], L->w_j[2][l]),
+                      0,
+                      law,
+                      rho,
+                      rho};
+        hm_history h = {{L->h[0][l], L->h[1][l], L->h[2][l]}, {L->h[3][l], L->h[4][l], L->h[5][l]}, L->h[6][l]};
+        hm_result r;
+        hm_contact_in(hp, cs, &pr, &h, &r, 0);
+        for (int k = 0; k < 3; k++) {
+            L->h[k][l] = h.us[k];
+            L->h[3 + k][l] = h.ur[k];
+        }
+        L->h[6][l] = h.ut;
+        const vec3 out[3] = {r.f, r.t_i, r.t_j};
+        real(*to[3])[LANES] = {L->f, L->t_i, L->t_j};
+        for (int a = 0; a < 3; a++) {
+            to[a][0][l] = out[a].x;
+            to[a][1][l] = out[a].y;
+            to[a][2][l] = out[a].z;
+        }
+        L->delta[l] = r.delta;
+        L->R_eff[l] = r.R_eff;
+    }
+}
+
+void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n)
+{
+    const hm_case run = hm_case_of(hp);
+    if (run.normal != HM_NORMAL_HERTZ) {
+        lane_loop(hp, run, law, rho, L, n);
+        return;
+    }
+    switch (2 * !!run.half_step + !!run.increment_first) {
+    case 0: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 0}, law, rho, L, n); break;
+    case 1: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 1}, law, rho, L, n); break;
+    case 2: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 0}, law, rho, L, n); break;
+    default: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 1}, law, rho, L, n); break;
+    }
+}

@@ -1,0 +1,194 @@
+/* The contact kernel in lanes (src/contact/lanes.h) against the scalar one.
+ * The vector loop is the scalar kernel compiled for one case at a time:
+ * the same operations in the same order, no fused multiply-add (C11 leaves
+ * contraction off), IEEE square roots and divisions in every lane. So the
+ * bound on their difference is zero, and this test holds them to it:
+ * - contact by contact, on random contact states that cover every branch
+ *   (sliding, rolling and twisting springs below and beyond Coulomb's
+ *   limit, springs out of the tangent plane, zero springs), for the four
+ *   cases of the Hertz law (improved Verlet's half step or not, springs
+ *   incremented before the force or after) and the linear law, with batches
+ *   that fill the vector registers and batches that leave a remainder;
+ * - through the force loop: a polydisperse pour onto a floor gives the same
+ *   bits with kernel = "vector" and "scalar" for each integrator, and on 1
+ *   and 2 threads. */
+#include "check.h"
+#include "contact/lanes.h"
+#include "support.h"
+#include "util/rng.h"
+
+static double uniform(grains_rng *r, double lo, double hi) { return lo + (hi - lo) * rng_uniform(r); }
+
+static vec3 random_vec(grains_rng *r, double scale)
+{
+    return v3(uniform(r, -scale, scale), uniform(r, -scale, scale), uniform(r, -scale, scale));
+}
+
+/* Contact l of a batch: radii around 1 mm, overlaps up to 2% of them, speeds
+ * up to 1 cm/s, spins up to 10 rad/s, and springs from 0 (every fourth) to
+ * far beyond the Coulomb limit (1e-4 m against overlaps of ~1e-5 m). */
+static void random_contact(grains_rng *r, contact_lanes *L, int l)
+{
+    double R_i = uniform(r, 0.8e-3, 1.2e-3), R_j = uniform(r, 0.8e-3, 1.2e-3);
+    vec3 n = random_vec(r, 1);
+    double d = (R_i + R_j) * (1 - uniform(r, 1e-6, 0.02));
+    real h[LANE_SPRINGS] = {0};
+    if (l % 4 != 0) {
+        double size = pow(10, uniform(r, -10, -4));
+        for (int k = 0; k < LANE_SPRINGS; k++)
+            h[k] = uniform(r, -size, size);
+    }
+    lanes_put(L, l, v3_scale(d / v3_norm(n), n), R_i, R_j, random_vec(r, 0.01), random_vec(r, 0.01), random_vec(r, 10),
+              random_vec(r, 10), h);
+}
+
+/* Lanes [0, n) through lanes_contacts and each through hm_contact: the
+ * number of lanes whose results differ in any bit; *worst is the largest
+ * relative difference of a force (reported, should a compiler ever fuse or
+ * reorder: with -ffp-contract=fast, up to 1.3e-11 on this
+ * machine, from the cancellation in R_i + R_j - d). */
+static int lanes_differ(const hm_params *hp, contact_lanes *L, int n, double *worst)
+{
+    const hm_law *law = hm_law_pp(hp, 0, 0);
+    contact_lanes in = *L;
+    lanes_contacts(hp, law, hp->rho[0], L, n);
+    int differ = 0;
+    for (int l = 0; l < n; l++) {
+        hm_pair pr = {lane_vec(in.x_ij, l), in.R_i[l], in.R_j[l], lane_vec(in.v_i, l), lane_vec(in.v_j, l),
+                      lane_vec(in.w_i, l), lane_vec(in.w_j, l), 0, law, hp->rho[0], hp->rho[0]};
+        hm_history h = {{in.h[0][l], in.h[1][l], in.h[2][l]}, {in.h[3][l], in.h[4][l], in.h[5][l]}, in.h[6][l]};
+        hm_result r;
+        hm_contact(hp, &pr, &h, &r, 0);
+        const real want[] = {r.f.x,   r.f.y,   r.f.z,   r.t_i.x, r.t_i.y, r.t_i.z, r.t_j.x, r.t_j.y,
+                             r.t_j.z, r.delta, r.R_eff, h.us[0], h.us[1], h.us[2], h.ur[0], h.ur[1],
+                             h.ur[2], h.ut};
+        const real got[] = {L->f[0][l],   L->f[1][l],   L->f[2][l],   L->t_i[0][l], L->t_i[1][l], L->t_i[2][l],
+                            L->t_j[0][l], L->t_j[1][l], L->t_j[2][l], L->delta[l],  L->R_eff[l],  L->h[0][l],
+                            L->h[1][l],   L->h[2][l],   L->h[3][l],   L->h[4][l],   L->h[5][l],   L->h[6][l]};
+        differ += memcmp(want, got, sizeof want) != 0;
+        *worst = fmax(*worst, v3_norm(v3_sub(lane_vec(L->f, l), r.f)) / v3_norm(r.f));
+    }
+    return differ;
+}
+
+/* The lanes of a batch whose sliding force sits at Coulomb's limit
+ * mu |f_n| (the trial force broke it and was clipped): the rest stuck. */
+static int at_limit(contact_lanes *in, contact_lanes *out, int n, double mu)
+{
+    int k = 0;
+    for (int l = 0; l < n; l++) {
+        vec3 x = lane_vec(in->x_ij, l), f = lane_vec(out->f, l), e = v3_scale(1 / v3_norm(x), x);
+        double f_n = fabs(v3_dot(f, e)), f_s = v3_norm(v3_axpy(f, -v3_dot(f, e), e));
+        k += fabs(f_s - mu * f_n) <= 1e-9 * mu * f_n;
+    }
+    return k;
+}
+
+static void kernel_cases(test_ctx *t)
+{
+    const struct {
+        grains_integrator integrator;
+        grains_friction_order order;
+        grains_contact_model model;
+        const char *name;
+    } cases[] = {
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_FORCE_THEN_INCREMENT, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, euler, tinydem order"},
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_INCREMENT_THEN_FORCE, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, euler"},
+        {GRAINS_INTEGRATOR_VERLET, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, verlet"},
+        {GRAINS_INTEGRATOR_VERLET_IMPROVED, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_HERTZ_RESTITUTION,
+         "hertz_restitution, verlet_improved"},
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_LINEAR, "linear, euler"},
+    };
+    grains_rng rng;
+    rng_seed(&rng, 7);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        grains_params p = scene_params();
+        p.integrator = cases[c].integrator, p.friction_order = cases[c].order, p.contact_model = cases[c].model;
+        p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
+        grains_params_derive(&p);
+        hm_params hp;
+        hm_params_init(&hp, &p);
+        int differ = 0, total = 0, sliding = 0;
+        double worst = 0;
+        for (int batch = 0; batch < 200; batch++) {
+            contact_lanes L;
+            int n = batch % 2 ? LANES : 1 + batch % LANES; /* full, and every remainder */
+            for (int l = 0; l < n; l++)
+                random_contact(&rng, &L, l);
+            contact_lanes in = L;
+            differ += lanes_differ(&hp, &L, n, &worst);
+            sliding += at_limit(&in, &L, n, p.mu_s);
+            total += n;
+        }
+        printf("  %s: %d contacts (%d sliding), %d of them differ, forces by %.3g at most\n", cases[c].name, total,
+               sliding, differ, worst);
+        CHECK(t, differ == 0, "%s: the lanes give the scalar kernel's bits (%d of %d differ)", cases[c].name, differ,
+              total);
+        CHECK(t, sliding > total / 10 && total - sliding > total / 10,
+              "%s: the states cover sliding and sticking contacts (%d of %d slide)", cases[c].name, sliding, total);
+    }
+}
+
+/* 600 spheres of radius 1 to 1.3 mm on a lattice above a floor, falling
+ * under gravity for 1500 steps with friction in every mode. */
+static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int threads)
+{
+    const double R = 1e-3;
+    grains_params p = scene_params();
+    p.R_min = R, p.R_max = 1.3 * R;
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
+    p.integrator = integrator, p.kernel = kernel, p.threads = threads;
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 40 * R, 0);
+    grains_rng rng;
+    rng_seed(&rng, 3);
+    for (int k = 0; k < 600; k++) {
+        grains_vec3 x = {(k % 10 - 4.5) * 2.7 * R, (k / 10 % 10 - 4.5) * 2.7 * R, (1.5 + k / 100) * 2.7 * R};
+        add(sim, x, (grains_vec3){uniform(&rng, -0.1, 0.1), uniform(&rng, -0.1, 0.1), -0.3},
+            (grains_vec3){0, 0, 0}, R * uniform(&rng, 1, 1.3));
+    }
+    grains_error err;
+    if (grains_sim_advance(sim, 1500, &err) != GRAINS_OK) {
+        fprintf(stderr, "pour: %s\n", err.message);
+        exit(1);
+    }
+    return sim;
+}
+
+static int same_state(const grains_sim *a, const grains_sim *b)
+{
+    int same = grains_sim_count(a) == grains_sim_count(b);
+    for (size_t i = 0; same && i < grains_sim_count(a); i++)
+        same = same_particle(get(a, i), get(b, i));
+    return same;
+}
+
+static void force_loop(test_ctx *t)
+{
+    const grains_integrator integrators[] = {GRAINS_INTEGRATOR_EULER, GRAINS_INTEGRATOR_VERLET,
+                                             GRAINS_INTEGRATOR_VERLET_IMPROVED};
+    const char *names[] = {"euler", "verlet", "verlet_improved"};
+    for (int k = 0; k < 3; k++) {
+        grains_sim *v = pour(integrators[k], GRAINS_KERNEL_VECTOR, 1), *s = pour(integrators[k], GRAINS_KERNEL_SCALAR, 1);
+        grains_thermo th;
+        grains_sim_thermo(v, &th);
+        printf("  pour, %s: %zu contacts after 1500 steps\n", names[k], th.n_contacts);
+        CHECK(t, th.n_contacts > 300, "%s: the pour has settled into contacts (%zu)", names[k], th.n_contacts);
+        CHECK(t, same_state(v, s), "%s: kernel = \"vector\" and \"scalar\" give bit-identical states", names[k]);
+        if (k == 0) {
+            grains_sim *v2 = pour(integrators[k], GRAINS_KERNEL_VECTOR, 2);
+            CHECK(t, same_state(v, v2), "the vector kernel on 1 and 2 threads: bit-identical states");
+            grains_sim_destroy(v2);
+        }
+        grains_sim_destroy(v), grains_sim_destroy(s);
+    }
+}
+
+int main(void)
+{
+    test_ctx t = {0, 0};
+    kernel_cases(&t);
+    force_loop(&t);
+    return test_report(&t, "test_lanes");
+}
