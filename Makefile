@@ -43,7 +43,7 @@ test-sanitize:
 
 # The threaded tests under ThreadSanitizer: clang with LLVM's OpenMP, whose Archer tool tells TSan
 # what the OpenMP barriers order (GCC's libgomp is not instrumented: every phase would be a "race").
-TSAN_TESTS ?= test_checkpoint test_ghost test_io test_van_der_waals test_tinydem_reference test_last_good test_neighbors
+TSAN_TESTS ?= test_checkpoint test_ghost test_io test_van_der_waals test_tinydem_reference test_last_good test_neighbors test_lanes
 test-tsan:
 	CC=clang cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=Debug -DGRAINS_TSAN=ON >/dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target $(TSAN_TESTS) >/dev/null

@@ -11,7 +11,11 @@
  *   that fill the vector registers and batches that leave a remainder;
  * - through the force loop: a polydisperse pour onto a floor gives the same
  *   bits with kernel = "vector" and "scalar" for each integrator, and on 1
- *   and 2 threads. */
+ *   and 2 threads;
+ * - the Euler integrator's lane loop (src/integrate/euler_spiral.c) against
+ *   its general loop: the pour with a second, identical material (which
+ *   sends forces and integrator through the general loops) gives the same
+ *   bits. */
 #include "check.h"
 #include "contact/lanes.h"
 #include "support.h"
@@ -131,7 +135,7 @@ static void kernel_cases(test_ctx *t)
 
 /* 600 spheres of radius 1 to 1.3 mm on a lattice above a floor, falling
  * under gravity for 1500 steps with friction in every mode. */
-static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int threads)
+static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int threads, int twin)
 {
     const double R = 1e-3;
     grains_params p = scene_params();
@@ -139,6 +143,10 @@ static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int 
     p.g = (grains_vec3){0, 0, -9.81};
     p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
     p.integrator = integrator, p.kernel = kernel, p.threads = threads;
+    if (twin) { /* a second material, the same as the first and unused: the general loops run */
+        p.n_materials = 2;
+        p.material[1] = (grains_material){p.rho, p.E, p.nu};
+    }
     grains_sim *sim = scene(&p);
     floor_mesh(sim, 40 * R, 0);
     grains_rng rng;
@@ -170,16 +178,20 @@ static void force_loop(test_ctx *t)
                                              GRAINS_INTEGRATOR_VERLET_IMPROVED};
     const char *names[] = {"euler", "verlet", "verlet_improved"};
     for (int k = 0; k < 3; k++) {
-        grains_sim *v = pour(integrators[k], GRAINS_KERNEL_VECTOR, 1), *s = pour(integrators[k], GRAINS_KERNEL_SCALAR, 1);
+        grains_sim *v = pour(integrators[k], GRAINS_KERNEL_VECTOR, 1, 0),
+                   *s = pour(integrators[k], GRAINS_KERNEL_SCALAR, 1, 0);
         grains_thermo th;
         grains_sim_thermo(v, &th);
         printf("  pour, %s: %zu contacts after 1500 steps\n", names[k], th.n_contacts);
         CHECK(t, th.n_contacts > 300, "%s: the pour has settled into contacts (%zu)", names[k], th.n_contacts);
         CHECK(t, same_state(v, s), "%s: kernel = \"vector\" and \"scalar\" give bit-identical states", names[k]);
         if (k == 0) {
-            grains_sim *v2 = pour(integrators[k], GRAINS_KERNEL_VECTOR, 2);
+            grains_sim *v2 = pour(integrators[k], GRAINS_KERNEL_VECTOR, 2, 0),
+                       *general = pour(integrators[k], GRAINS_KERNEL_VECTOR, 1, 1);
             CHECK(t, same_state(v, v2), "the vector kernel on 1 and 2 threads: bit-identical states");
-            grains_sim_destroy(v2);
+            CHECK(t, same_state(v, general), "euler: the lane loops (contacts, integrator) and the general loops "
+                  "(a second, identical material) give bit-identical states");
+            grains_sim_destroy(v2), grains_sim_destroy(general);
         }
         grains_sim_destroy(v), grains_sim_destroy(s);
     }

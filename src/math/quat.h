@@ -22,18 +22,27 @@ static inline quat quat_mul(quat p, quat q)
  * below a = 1e-2 the Taylor series of cos a and sin(a)/a to a^6 are exact
  * to double precision (next terms < 3e-21 relative) and need no root,
  * division or libm call. */
+#define QUAT_SERIES_A2 1e-4 /* a^2 below which the series are used */
+
+static inline int quat_turn_is_small(real scale, real axis2) { return scale * scale * axis2 < QUAT_SERIES_A2; }
+
+/* The factor by the series alone (quat_turn_is_small). */
+static inline quat quat_turn_small(real scale, vec3 axis, real axis2)
+{
+    real a2 = scale * scale * axis2;
+    real c = 1 - a2 / 2 * (1 - a2 / 12 * (1 - a2 / 30));
+    real s_over = scale * (1 - a2 / 6 * (1 - a2 / 20 * (1 - a2 / 42))); /* sin(a) / |axis| */
+    quat r = {c, s_over * axis.x, s_over * axis.y, s_over * axis.z};
+    return r;
+}
+
 static inline quat quat_turn(real scale, vec3 axis, real axis2)
 {
-    real a2 = scale * scale * axis2, c, s_over;
-    if (a2 < 1e-4) {
-        c = 1 - a2 / 2 * (1 - a2 / 12 * (1 - a2 / 30));
-        s_over = scale * (1 - a2 / 6 * (1 - a2 / 20 * (1 - a2 / 42))); /* sin(a) / |axis| */
-    } else {
-        real norm = sqrt(axis2), a = scale * norm;
-        c = cos(a);
-        s_over = sin(a) / norm;
-    }
-    quat r = {c, s_over * axis.x, s_over * axis.y, s_over * axis.z};
+    if (quat_turn_is_small(scale, axis2))
+        return quat_turn_small(scale, axis, axis2);
+    real norm = sqrt(axis2), a = scale * norm;
+    real s_over = sin(a) / norm;
+    quat r = {cos(a), s_over * axis.x, s_over * axis.y, s_over * axis.z};
     return r;
 }
 
