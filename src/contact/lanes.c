@@ -4,14 +4,14 @@
  * constant, every branch left in the kernel is a select, and the loop
  * vectorises (gcc -fopt-info-vec reports it). The linear law's Eq. 1 calls
  * pow, which does not vectorise: its lanes run one at a time, in the same
- * loop. Built with -fno-math-errno (CMakeLists.txt): sqrt sets no errno,
- * so it can be a vector instruction. */
+ * loop. Built with -fno-math-errno and -fno-trapping-math (CMakeLists.txt):
+ * sqrt sets no errno, so it can be a vector instruction, and both sides of
+ * a select may be computed. */
 #include "contact/lanes.h"
 
 __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp, const hm_case cs, const hm_law *law,
                                                             real rho, contact_lanes *restrict L, int n)
 {
-#pragma GCC ivdep
     for (int l = 0; l < n; l++) {
         hm_pair pr = {v3(L->x_ij[0][l], L->x_ij[1][l], L->x_ij[2][l]),
                       L->R_i[l],

@@ -10,6 +10,7 @@
 
 #include "integrate/integrator.h"
 #include "math/quat.h"
+#include "util/loops.h"
 
 #define CHUNK 256
 
@@ -81,7 +82,7 @@ static void update_lanes(grains_particles *pt, const grains_params *p, const mat
     const real *restrict R = pt->R;
     vec3 *restrict x = pt->x, *restrict v = pt->v, *restrict w = pt->w, *restrict f = pt->f, *restrict t = pt->t;
     quat *restrict q = pt->q;
-#pragma GCC ivdep
+    LOOP_INDEPENDENT
     for (long i = lo; i < hi; i++) {
         euler_rates r = rates_of(mm, R[i]);
         vec3 v_i = v[i], w_i = w[i];

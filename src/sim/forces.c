@@ -35,6 +35,15 @@ static inline real *contact_history(store_stream *s, uint32_t *entry)
     return h;
 }
 
+/* A partner at zero distance has no normal: the step is noted as singular
+ * for particle i, and the contact's history, if any, kept as it was. */
+static inline void pass_singular(store_stream *s, force_diag *d, uint32_t entry, uint32_t i)
+{
+    note_singular(d, i);
+    if (entry & STORE_HIST_BIT)
+        store_carry(s);
+}
+
 /* The van der Waals force on i across gap s along the unit normal n (from
  * the partner to i). */
 static inline vec3 attraction(const grains_params *p, vec3 n, real R_i, real R_j, int wall, real s)
@@ -222,9 +231,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         return 1;
     }
     if (d2 == 0) {
-        note_singular(d, i);
-        if (*entry & STORE_HIST_BIT)
-            store_carry(s); /* kept as it was */
+        pass_singular(s, d, *entry, i);
         return 0;
     }
     int is_new = !(*entry & STORE_HIST_BIT);
@@ -411,9 +418,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
             continue;
         }
         if (d2 == 0) {
-            note_singular(d, i);
-            if (*entry & STORE_HIST_BIT)
-                store_carry(s); /* kept as it was */
+            pass_singular(s, d, *entry, i);
             continue;
         }
         real *h = contact_history(s, entry);
@@ -451,6 +456,8 @@ __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim,
     contacts_of(sim, i, s, d, wall_sum, plog, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
                 sim->bonds.n > 0, 1);
 }
+
+_Static_assert(LANE_SPRINGS == STORE_FULL_WIDTH, "a lane holds a whole history");
 
 /* A batch of a block's touching pairs in lanes (contact/lanes.h), and
  * where each lane's results go. */
@@ -542,9 +549,7 @@ static void lane_contacts_of(grains_sim *sim, uint32_t i, store_stream *s, force
             continue;
         }
         if (d2 == 0) {
-            note_singular(d, i);
-            if (*entry & STORE_HIST_BIT)
-                store_carry(s); /* kept as it was */
+            pass_singular(s, d, *entry, i);
             continue;
         }
         const real *h = contact_history(s, entry);
