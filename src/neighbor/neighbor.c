@@ -20,6 +20,56 @@ static int grow_list(grains_neighbors *nb, size_t need)
     return 1;
 }
 
+/* Whether the cell lies in [lo, hi] (per axis; along a periodic axis the
+ * range, at most one period, may wrap). */
+static int cell_in_box(const grains_grid *g, int level, uint32_t cell, const int64_t lo[3], const int64_t hi[3])
+{
+    int64_t c[3];
+    grid_cell_coords(g, cell, c);
+    for (int k = 0; k < 3; k++) {
+        if (g->box.mask >> k & 1) {
+            int64_t n = g->level[level].cells[k], off = ((c[k] - lo[k]) % n + n) % n;
+            if (off > hi[k] - lo[k])
+                return 0;
+        } else if (c[k] < lo[k] || c[k] > hi[k]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Cells [lo, hi] span more cells than the level has occupied ones: then
+ * scanning those is cheaper (a grain far larger than a smaller level's
+ * cells, or a fuzzed state), and the scan is bounded whatever the box. */
+static int scan_cells(const grains_grid *g, int level, const int64_t lo[3], const int64_t hi[3])
+{
+    double span = (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+    return span > (double)(g->level[level + 1].cell_start - g->level[level].cell_start);
+}
+
+/* The partners j > i within reach in one cell, appended to out (when not
+ * NULL) from out[count]; returns the new count. */
+__attribute__((always_inline)) static inline uint32_t cell_partners(const grains_grid *g, const periodic_box *box,
+                                                                    const vec3 *x, const real *R, uint32_t i,
+                                                                    real pad, uint32_t cell, uint32_t *out,
+                                                                    uint32_t count, const int periodic)
+{
+    for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
+        if (j <= i)
+            continue;
+        vec3 dx = v3_sub(x[i], x[j]);
+        if (periodic)
+            dx = periodic_delta(box, dx);
+        real reach = R[i] + R[j] + pad;
+        if (v3_dot(dx, dx) < reach * reach) {
+            if (out)
+                out[count] = j;
+            count++;
+        }
+    }
+    return count;
+}
+
 /* Visits the candidates of i (j > i within reach): those of its own level,
  * then those of each smaller level (stored after it), each in the cells its
  * reach covers; returns how many, and writes them to `out` when it is not
@@ -35,25 +85,18 @@ __attribute__((always_inline)) static inline uint32_t candidates_of(const grains
     for (int m = grid_level_of(g, i); m < g->n_levels; m++) {
         int64_t lo[3], hi[3], d[3];
         grid_reach(g, m, x[i], R[i] + g->level[m].R_top + pad, lo, hi);
+        if (scan_cells(g, m, lo, hi)) {
+            for (uint32_t cell = g->level[m].cell_start; cell < g->level[m + 1].cell_start; cell++)
+                if (cell_in_box(g, m, cell, lo, hi))
+                    count = cell_partners(g, &box, x, R, i, pad, cell, out, count, periodic);
+            continue;
+        }
         for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
             for (d[1] = lo[1]; d[1] <= hi[1]; d[1]++)
                 for (d[0] = lo[0]; d[0] <= hi[0]; d[0]++) {
                     uint32_t cell = grid_find(g, m, d);
-                    if (cell == GRID_NONE)
-                        continue;
-                    for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
-                        if (j <= i)
-                            continue;
-                        vec3 dx = v3_sub(x[i], x[j]);
-                        if (periodic)
-                            dx = periodic_delta(&box, dx);
-                        real reach = R[i] + R[j] + pad;
-                        if (v3_dot(dx, dx) < reach * reach) {
-                            if (out)
-                                out[count] = j;
-                            count++;
-                        }
-                    }
+                    if (cell != GRID_NONE)
+                        count = cell_partners(g, &box, x, R, i, pad, cell, out, count, periodic);
                 }
     }
     return count;
@@ -81,24 +124,6 @@ static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh
     return 1;
 }
 
-/* Whether the cell lies in [lo, hi] (per axis; along a periodic axis the
- * range, at most one period, may wrap). */
-static int cell_in_box(const grains_grid *g, int level, uint32_t cell, const int64_t lo[3], const int64_t hi[3])
-{
-    int64_t c[3];
-    grid_cell_coords(g, cell, c);
-    for (int k = 0; k < 3; k++) {
-        if (g->box.mask >> k & 1) {
-            int64_t n = g->level[level].cells[k], off = ((c[k] - lo[k]) % n + n) % n;
-            if (off > hi[k] - lo[k])
-                return 0;
-        } else if (c[k] < lo[k] || c[k] > hi[k]) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* All particles of a level in cells touching the element's box grown by
  * that level's reach: through the hash when the box spans few cells, else
  * by scanning the level's occupied cells. */
@@ -115,9 +140,8 @@ static int element_candidates(grains_neighbors *nb, size_t *count, const grains_
             lo[k] = 0;
             hi[k] = g->level[level].cells[k] - 1;
         }
-    double span = (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
     uint32_t from = g->level[level].cell_start, to = g->level[level + 1].cell_start;
-    if (span > (double)(to - from)) {
+    if (scan_cells(g, level, lo, hi)) {
         for (uint32_t cell = from; cell < to; cell++)
             if (cell_in_box(g, level, cell, lo, hi))
                 for (uint32_t i = g->first[cell]; i < g->first[cell + 1]; i++)
