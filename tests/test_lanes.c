@@ -8,10 +8,14 @@
  *   limit, springs out of the tangent plane, zero springs), for the four
  *   cases of the Hertz law (improved Verlet's half step or not, springs
  *   incremented before the force or after) and the linear law, with batches
- *   that fill the vector registers and batches that leave a remainder;
+ *   that fill the vector registers and batches that leave a remainder
+ *   (pairs of particles, and particles on walls);
  * - through the force loop: a polydisperse pour onto a floor gives the same
  *   bits with kernel = "vector" and "scalar" for each integrator, and on 1
- *   and 2 threads;
+ *   and 2 threads; so does a pour into a turning box of triangles (wall
+ *   contacts in lanes: a moving mesh, two laws, seams where the mesh
+ *   selection drops ghosts and hands springs over), the box's force and
+ *   torque included;
  * - the Euler integrator's lane loop (src/integrate/euler_spiral.c) against
  *   its general loop: the pour with a second, identical material (which
  *   sends forces and integrator through the general loops) gives the same
@@ -51,15 +55,15 @@ static void random_contact(grains_rng *r, contact_lanes *L, int l)
  * relative difference of a force (reported, should a compiler ever fuse or
  * reorder: with -ffp-contract=fast, up to 1.3e-11 on this
  * machine, from the cancellation in R_i + R_j - d). */
-static int lanes_differ(const hm_params *hp, contact_lanes *L, int n, double *worst)
+static int lanes_differ(const hm_params *hp, contact_lanes *L, int n, int wall, double *worst)
 {
-    const hm_law *law = hm_law_pp(hp, 0, 0);
+    const hm_law *law = wall ? hm_law_pw(hp, 0, -1) : hm_law_pp(hp, 0, 0);
     contact_lanes in = *L;
-    lanes_contacts(hp, law, hp->rho[0], L, n);
+    lanes_contacts(hp, law, hp->rho[0], L, n, wall);
     int differ = 0;
     for (int l = 0; l < n; l++) {
         hm_pair pr = {lane_vec(in.x_ij, l), in.R_i[l], in.R_j[l], lane_vec(in.v_i, l), lane_vec(in.v_j, l),
-                      lane_vec(in.w_i, l), lane_vec(in.w_j, l), 0, law, hp->rho[0], hp->rho[0]};
+                      lane_vec(in.w_i, l), lane_vec(in.w_j, l), wall, law, hp->rho[0], wall ? 0 : hp->rho[0]};
         hm_history h = {{in.h[0][l], in.h[1][l], in.h[2][l]}, {in.h[3][l], in.h[4][l], in.h[5][l]}, in.h[6][l]};
         hm_result r;
         hm_contact(hp, &pr, &h, &r, 0);
@@ -114,13 +118,13 @@ static void kernel_cases(test_ctx *t)
         hm_params_init(&hp, &p);
         int differ = 0, total = 0, sliding = 0;
         double worst = 0;
-        for (int batch = 0; batch < 200; batch++) {
+        for (int batch = 0; batch < 200; batch++) { /* two of every four: particles on a wall */
             contact_lanes L;
             int n = batch % 2 ? LANES : 1 + batch % LANES; /* full, and every remainder */
             for (int l = 0; l < n; l++)
                 random_contact(&rng, &L, l);
             contact_lanes in = L;
-            differ += lanes_differ(&hp, &L, n, &worst);
+            differ += lanes_differ(&hp, &L, n, batch / 2 % 2, &worst);
             sliding += at_limit(&in, &L, n, p.mu_s);
             total += n;
         }
@@ -164,6 +168,64 @@ static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int 
     return sim;
 }
 
+/* An open box of half-width L and height H, each face two triangles (so
+ * that a particle near a seam touches two elements and the mesh selection
+ * keeps one contact), the sides rigid, the floor of the particles'
+ * material, turning about the y axis at omega. */
+static void turning_box(grains_sim *sim, double L, double H, double omega)
+{
+    grains_mesh *m;
+    grains_error err;
+    grains_mesh_create(&m, &err);
+    for (int k = 0; k < 8; k++) /* corners: bit 0 x, bit 1 y, bit 2 top */
+        grains_mesh_add_vertex(m, (grains_vec3){k & 1 ? L : -L, k & 2 ? L : -L, k & 4 ? H : 0}, &err);
+    const uint32_t faces[5][4] = {{0, 1, 3, 2}, {0, 1, 5, 4}, {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 3, 7, 5}};
+    for (int f = 0; f < 5; f++) {
+        uint32_t a[3] = {faces[f][0], faces[f][1], faces[f][2]}, b[3] = {faces[f][0], faces[f][2], faces[f][3]};
+        if (grains_mesh_add_element(m, 3, a, 0, 0, &err) != GRAINS_OK ||
+            grains_mesh_add_element(m, 3, b, 0, 0, &err) != GRAINS_OK) {
+            fprintf(stderr, "box: %s\n", err.message);
+            exit(1);
+        }
+        m->elements[2 * f].material = m->elements[2 * f + 1].material = f == 0 ? 0 : -1;
+    }
+    grains_motion turn = grains_motion_fixed();
+    turn.type = GRAINS_MOTION_ROTATE;
+    turn.axis = (grains_vec3){0, 1, 0};
+    turn.omega = omega;
+    if (grains_sim_add_mesh(sim, m, &turn, &err) != GRAINS_OK) {
+        fprintf(stderr, "box: %s\n", err.message);
+        exit(1);
+    }
+    grains_mesh_destroy(m);
+}
+
+/* The pour into a turning box instead of onto a floor. */
+static grains_sim *pour_in_box(grains_integrator integrator, grains_kernel kernel, int threads)
+{
+    const double R = 1e-3;
+    grains_params p = scene_params();
+    p.R_min = R, p.R_max = 1.3 * R;
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
+    p.integrator = integrator, p.kernel = kernel, p.threads = threads;
+    grains_sim *sim = scene(&p);
+    turning_box(sim, 14 * R, 20 * R, 3);
+    grains_rng rng;
+    rng_seed(&rng, 5);
+    for (int k = 0; k < 600; k++) {
+        grains_vec3 x = {(k % 10 - 4.5) * 2.7 * R, (k / 10 % 10 - 4.5) * 2.7 * R, (1.5 + k / 100) * 2.7 * R};
+        add(sim, x, (grains_vec3){uniform(&rng, -0.3, 0.3), uniform(&rng, -0.3, 0.3), -0.3},
+            (grains_vec3){0, 0, 0}, R * uniform(&rng, 1, 1.3));
+    }
+    grains_error err;
+    if (grains_sim_advance(sim, 1500, &err) != GRAINS_OK) {
+        fprintf(stderr, "pour in box: %s\n", err.message);
+        exit(1);
+    }
+    return sim;
+}
+
 static int same_state(const grains_sim *a, const grains_sim *b)
 {
     int same = grains_sim_count(a) == grains_sim_count(b);
@@ -197,10 +259,42 @@ static void force_loop(test_ctx *t)
     }
 }
 
+/* Wall contacts in lanes: with every wall kind the lanes take (a moving
+ * mesh, elements of two laws, seams where the selection keeps one of two
+ * touching elements) the two kernels give the same bits. */
+static void wall_lanes(test_ctx *t)
+{
+    const grains_integrator integrators[] = {GRAINS_INTEGRATOR_EULER, GRAINS_INTEGRATOR_VERLET_IMPROVED};
+    const char *names[] = {"euler", "verlet_improved"};
+    for (int k = 0; k < 2; k++) {
+        grains_sim *v = pour_in_box(integrators[k], GRAINS_KERNEL_VECTOR, 1),
+                   *s = pour_in_box(integrators[k], GRAINS_KERNEL_SCALAR, 1);
+        grains_wall wv, ws;
+        grains_sim_get_wall(v, 0, &wv);
+        grains_sim_get_wall(s, 0, &ws);
+        grains_thermo th;
+        grains_sim_thermo(v, &th);
+        printf("  pour in a turning box, %s: %zu contacts, force on the box %.3g N\n", names[k], th.n_contacts,
+               wv.force.z);
+        CHECK(t, wv.force.z < 0, "%s: the grains press on the box", names[k]);
+        CHECK(t, memcmp(&wv.force, &ws.force, sizeof wv.force) == 0 && memcmp(&wv.torque, &ws.torque, sizeof wv.torque) == 0,
+              "%s: the box's force and torque are bit-identical", names[k]);
+        CHECK(t, same_state(v, s), "%s, turning box: kernel = \"vector\" and \"scalar\" give bit-identical states",
+              names[k]);
+        if (k == 0) {
+            grains_sim *v2 = pour_in_box(integrators[k], GRAINS_KERNEL_VECTOR, 2);
+            CHECK(t, same_state(v, v2), "turning box: the vector kernel on 1 and 2 threads: bit-identical states");
+            grains_sim_destroy(v2);
+        }
+        grains_sim_destroy(v), grains_sim_destroy(s);
+    }
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
     kernel_cases(&t);
     force_loop(&t);
+    wall_lanes(&t);
     return test_report(&t, "test_lanes");
 }

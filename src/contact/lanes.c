@@ -10,7 +10,8 @@
 #include "contact/lanes.h"
 
 __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp, const hm_case cs, const hm_law *law,
-                                                            real rho, contact_lanes *restrict L, int n)
+                                                            real rho, contact_lanes *restrict L, int n,
+                                                            const int wall)
 {
     for (int l = 0; l < n; l++) {
         hm_pair pr = {v3(L->x_ij[0][l], L->x_ij[1][l], L->x_ij[2][l]),
@@ -20,10 +21,10 @@ __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp,
                       v3(L->v_j[0][l], L->v_j[1][l], L->v_j[2][l]),
                       v3(L->w_i[0][l], L->w_i[1][l], L->w_i[2][l]),
                       v3(L->w_j[0][l], L->w_j[1][l], L->w_j[2][l]),
-                      0,
+                      wall,
                       law,
                       rho,
-                      rho};
+                      wall ? 0 : rho};
         hm_history h = {{L->h[0][l], L->h[1][l], L->h[2][l]}, {L->h[3][l], L->h[4][l], L->h[5][l]}, L->h[6][l]};
         hm_result r;
         hm_contact_in(hp, cs, &pr, &h, &r, 0);
@@ -44,17 +45,27 @@ __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp,
     }
 }
 
-void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n)
+/* The lanes of pairs or walls (a constant) in the run's case. */
+__attribute__((always_inline)) static inline void lanes_of(const hm_params *hp, const hm_law *law, real rho,
+                                                           contact_lanes *L, int n, const int wall)
 {
     const hm_case run = hm_case_of(hp);
     if (run.normal != HM_NORMAL_HERTZ) {
-        lane_loop(hp, run, law, rho, L, n);
+        lane_loop(hp, run, law, rho, L, n, wall);
         return;
     }
     switch (2 * !!run.half_step + !!run.increment_first) {
-    case 0: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 0}, law, rho, L, n); break;
-    case 1: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 1}, law, rho, L, n); break;
-    case 2: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 0}, law, rho, L, n); break;
-    default: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 1}, law, rho, L, n); break;
+    case 0: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 0}, law, rho, L, n, wall); break;
+    case 1: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 1}, law, rho, L, n, wall); break;
+    case 2: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 0}, law, rho, L, n, wall); break;
+    default: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 1}, law, rho, L, n, wall); break;
     }
+}
+
+void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n, int wall)
+{
+    if (wall)
+        lanes_of(hp, law, rho, L, n, 1);
+    else
+        lanes_of(hp, law, rho, L, n, 0);
 }

@@ -1,4 +1,5 @@
-/* Contacts in lanes: a batch of particle-particle contacts laid out as
+/* Contacts in lanes: a batch of particle-particle contacts, or of contacts
+ * of particles with walls, laid out as
  * structure of arrays, evaluated by one loop that the compiler turns into
  * vector instructions (AVX2 on x86-64 with -march=native: four contacts per
  * instruction; two with SSE2; one elsewhere). The loop body is the scalar
@@ -19,7 +20,8 @@
 #define LANE_SPRINGS 7 /* hm_history's reals: sliding 0-2, rolling 3-5, twisting 6 */
 
 typedef struct {
-    /* in: one side-by-side state per lane (hm_pair, wall = 0) */
+    /* in: one side-by-side state per lane (hm_pair; of a wall, R_j is the
+     * element's radius and v_j, w_j its motion at the contact) */
     real x_ij[3][LANES];
     real R_i[LANES], R_j[LANES];
     real v_i[3][LANES], v_j[3][LANES], w_i[3][LANES], w_j[3][LANES];
@@ -51,8 +53,8 @@ static inline void lanes_put(contact_lanes *L, int l, vec3 x_ij, real R_i, real 
 static inline vec3 lane_vec(real (*a)[LANES], int l) { return v3(a[0][l], a[1][l], a[2][l]); }
 
 /* Evaluates lanes [0, n) of particles of one material, of density rho, with
- * the pair law `law` (hm_contact without the extended sub-models: no JKR,
- * no rolling type C). */
-void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n);
+ * the law `law` (hm_contact without the extended sub-models: no JKR, no
+ * rolling type C): pairs of particles, or with `wall` particles and walls. */
+void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n, int wall);
 
 #endif

@@ -9,40 +9,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/lanes.h"
 #include "contact/van_der_waals.h"
 #include "sim/mesh_select.h"
-#include "sim/sim_internal.h"
-
-/* Ends the contact of list entry *entry, if it had one. */
-static inline void end_contact(store_stream *s, uint32_t *entry)
-{
-    if (*entry & STORE_HIST_BIT) {
-        store_drop(s);
-        *entry &= ~STORE_HIST_BIT;
-    }
-}
-
-/* The history of the touching pair of list entry *entry: carried on, or
- * new (NULL when memory ran out: reported at the next rebuild). */
-static inline real *contact_history(store_stream *s, uint32_t *entry)
-{
-    if (*entry & STORE_HIST_BIT)
-        return store_carry(s);
-    real *h = store_insert(s);
-    if (h)
-        *entry |= STORE_HIST_BIT;
-    return h;
-}
-
-/* A partner at zero distance has no normal: the step is noted as singular
- * for particle i, and the contact's history, if any, kept as it was. */
-static inline void pass_singular(store_stream *s, force_diag *d, uint32_t entry, uint32_t i)
-{
-    note_singular(d, i);
-    if (entry & STORE_HIST_BIT)
-        store_carry(s);
-}
+#include "sim/contact_visit.h"
 
 /* The van der Waals force on i across gap s along the unit normal n (from
  * the partner to i). */
@@ -87,15 +56,6 @@ static inline real hold_gap(const hm_params *hp, const hm_law *law, real R_i, re
     if (!(entry & STORE_HIST_BIT))
         return 0;
     return jkr_snap_gap(hp->W, wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
-}
-
-/* What particle i's contact with a wall gave the particle: added to the
- * block's sums for the wall's body (force, and moment about the origin). */
-static inline void add_to_wall(vec3 *wall_sum, int body, vec3 x_i, const hm_result *r)
-{
-    vec3 *sum = &wall_sum[WALL_SUMS * body];
-    sum[0] = v3_add(sum[0], r->f);
-    sum[1] = v3_add(sum[1], v3_add(v3_cross(x_i, r->f), r->t_i));
 }
 
 /* A servo wall's control needs its contacts' stiffness and damping. */
@@ -175,7 +135,7 @@ static inline void react(const grains_sim *sim, const grains_mesh_element *el, v
                          const hm_result *r, vec3 *wall_sum, patch_log *plog)
 {
     if (el->body >= 0) {
-        add_to_wall(wall_sum, el->body, x_i, r);
+        add_to_wall(wall_sum, el->body, x_i, r->f, r->t_i);
         return;
     }
     if (el->n == 1) {
@@ -187,16 +147,6 @@ static inline void react(const grains_sim *sim, const grains_mesh_element *el, v
     for (int k = 0; k < 3; k++)
         plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k]),
                                               v3_sub(F[k], v3_scale(a[k], r->f))};
-}
-
-/* The velocity and spin of a moving wall at the contact point of particle
- * i, which lies r_i = R_i - delta/2 from its centre towards the wall. */
-static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, real R_i, real reach, vec3 *v_j,
-                               vec3 *w_j)
-{
-    real d = sqrt(d2), r_i = R_i - (reach - d) / 2;
-    *v_j = walls_point_velocity(wb, v3_axpy(x_i, -r_i / d, dx));
-    *w_j = v3_scale(wb->now.omega, wb->motion.axis);
 }
 
 __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
@@ -305,18 +255,6 @@ void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int m
     mesh_select(sim->mesh, c, n);
 }
 
-/* The old history of candidate p, from the stream before any of [k0, end)
- * has been walked: the histories ahead are those of the flagged entries. */
-static hm_history history_of(const grains_sim *sim, const store_stream *s, uint32_t k0, int p)
-{
-    size_t m = 0;
-    for (uint32_t k = k0; k < k0 + (uint32_t)p; k++)
-        m += (sim->nb.j[k] & STORE_HIST_BIT) != 0;
-    hm_history h;
-    store_unpack(&sim->cs.layout, store_peek(s, m), &h);
-    return h;
-}
-
 /* The listed elements [k0, end) of particle i, ghost-free: a particle
  * touching several elements at a vertex or edge they share gets one
  * contact there (sim/mesh_select.h). */
@@ -330,11 +268,8 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
         all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, plog, f_i, t_i, attracting, mixed, extended);
         return;
     }
-    sim_select_mesh_contacts(sim, i, sim->pt.x[i], mat_i, k0, end, c, mixed, extended);
+    select_with_donors(sim, s, i, mat_i, k0, end, c, mixed, extended);
     int n = (int)(end - k0);
-    for (int a = 0; a < n; a++) /* before any of these entries' histories moves */
-        if (c[a].keep && c[a].donor >= 0)
-            c[a].inherited = history_of(sim, s, k0, c[a].donor);
     hm_result r;
     for (int a = 0; a < n; a++) {
         uint32_t *entry = &sim->nb.j[k0 + (uint32_t)a];
@@ -349,22 +284,6 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
             *t_i = v3_add(*t_i, r.t_i);
         }
     }
-}
-
-/* The partners are scattered in memory: fetch the one of list entry k + 2. */
-static inline void prefetch_partner(const grains_particles *pt, const grains_neighbors *nb, uint32_t k, uint32_t end,
-                                    const int mixed)
-{
-    uint32_t ahead = nb->j[k + 2 < end ? k + 2 : k] & ~STORE_HIST_BIT;
-    if (ahead & STORE_MESH_BIT)
-        return;
-    __builtin_prefetch(&pt->x[ahead]);
-    __builtin_prefetch(&pt->v[ahead]);
-    __builtin_prefetch(&pt->w[ahead]);
-    __builtin_prefetch(&pt->f[ahead], 1);
-    __builtin_prefetch(&pt->t[ahead], 1);
-    if (mixed)
-        __builtin_prefetch(&pt->mat[ahead]);
 }
 
 /* The contacts of particle i: partners j > i, then mesh elements. Forces on
@@ -445,6 +364,14 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
     contacts_of(sim, i, s, d, wall_sum, plog, cand, 0, 0, 0, 0, 0);
 }
 
+/* Particle i's listed elements [k0, end) in the common run, one contact at
+ * a time (sim/force_lanes.c, where they cannot go into lanes). */
+void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
+                       vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i)
+{
+    mesh_contacts(sim, i, 0, k0, end, s, d, wall_sum, plog, cand, f_i, t_i, 0, 0, 0);
+}
+
 /* With periodic boundaries, van der Waals attraction, several materials,
  * pairs that do not touch, bonds (a bonded pair has no contact), the
  * sub-models beyond the common ones (rolling type C; JKR contacts, which
@@ -455,127 +382,6 @@ __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim,
 {
     contacts_of(sim, i, s, d, wall_sum, plog, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
                 sim->bonds.n > 0, 1);
-}
-
-_Static_assert(LANE_SPRINGS == STORE_FULL_WIDTH, "a lane holds a whole history");
-
-/* A batch of a block's touching pairs in lanes (contact/lanes.h), and
- * where each lane's results go. */
-typedef struct {
-    contact_lanes L;
-    uint32_t i[LANES], j[LANES];
-    size_t place[LANES]; /* the history's place in the block's stream */
-    int n;
-} pair_batch;
-
-/* The force and torque sums of the particle whose lanes are being applied,
- * added to its totals once after its last contact, as contacts_of adds its
- * register sums: the same additions in the same order, the same bits. */
-typedef struct {
-    uint32_t i; /* UINT32_MAX: none open */
-    vec3 f, t;
-} open_sum;
-
-static inline void close_sum(grains_particles *pt, open_sum *o)
-{
-    if (o->i == UINT32_MAX)
-        return;
-    pt->f[o->i] = v3_add(pt->f[o->i], o->f);
-    pt->t[o->i] = v3_add(pt->t[o->i], o->t);
-    o->i = UINT32_MAX;
-}
-
-/* Makes particle i's sums the open ones. (A particle with no contact is
- * never opened: adding its zero sums would change no bit, its totals being
- * sums of non-zero terms or +0.) */
-static inline void open_sum_of(grains_particles *pt, open_sum *o, uint32_t i)
-{
-    if (o->i == i)
-        return;
-    close_sum(pt, o);
-    *o = (open_sum){i, {0, 0, 0}, {0, 0, 0}};
-}
-
-/* Evaluates the batch's lanes and applies their results in list order:
- * springs to the histories, reactions to the partners, the rest to the
- * open sums. */
-static void apply_batch(grains_sim *sim, pair_batch *b, store_stream *s, force_diag *d, open_sum *o)
-{
-    grains_particles *pt = &sim->pt;
-    contact_lanes *L = &b->L;
-    lanes_contacts(&sim->hp, hm_law_pp(&sim->hp, 0, 0), sim->hp.rho[0], L, b->n);
-    for (int l = 0; l < b->n; l++) {
-        uint32_t i = b->i[l], j = b->j[l];
-        vec3 f = lane_vec(L->f, l);
-        open_sum_of(pt, o, i);
-        o->f = v3_add(o->f, f);
-        o->t = v3_add(o->t, lane_vec(L->t_i, l));
-        pt->f[j] = v3_sub(pt->f[j], f);
-        pt->t[j] = v3_add(pt->t[j], lane_vec(L->t_j, l));
-        note_overlap(d, L->delta[l], 2 * L->R_eff[l], i);
-        real *h = store_slot(s, b->place[l]);
-        for (int k = 0; k < LANE_SPRINGS; k++)
-            h[k] = L->h[k][l];
-    }
-    b->n = 0;
-}
-
-/* contacts_of for the common run (one material, open box, no attraction,
- * bonds or extended sub-models, full histories), with the pairs in lanes:
- * particle i's touching partners join the batch, which is applied whenever
- * it is full; before i's mesh elements it is applied, so that i's sums are
- * open and the elements add to them in contacts_of's order. */
-static void lane_contacts_of(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d, vec3 *wall_sum,
-                             patch_log *plog, mesh_candidate *cand, pair_batch *b, open_sum *o)
-{
-    grains_particles *pt = &sim->pt;
-    const grains_neighbors *nb = &sim->nb;
-    const vec3 x_i = pt->x[i];
-    const real R_i = pt->R[i];
-    const uint32_t end = nb->start[i + 1];
-    for (uint32_t k = nb->start[i]; k < end; k++) {
-        prefetch_partner(pt, nb, k, end, 0);
-        uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
-        if (*entry & STORE_MESH_BIT) {
-            apply_batch(sim, b, s, d, o);
-            open_sum_of(pt, o, i);
-            mesh_contacts(sim, i, 0, k, end, s, d, wall_sum, plog, cand, &o->f, &o->t, 0, 0, 0);
-            return;
-        }
-        vec3 dx = v3_sub(x_i, pt->x[j]);
-        real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
-        if (d2 >= touch * touch) {
-            end_contact(s, entry);
-            continue;
-        }
-        if (d2 == 0) {
-            pass_singular(s, d, *entry, i);
-            continue;
-        }
-        const real *h = contact_history(s, entry);
-        if (!h)
-            continue;
-        int l = b->n++;
-        lanes_put(&b->L, l, dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], h);
-        b->i[l] = i;
-        b->j[l] = j;
-        b->place[l] = store_last_place(s);
-        if (b->n == LANES)
-            apply_batch(sim, b, s, d, o);
-    }
-}
-
-/* The contacts of block b's particles in lanes. */
-static void block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
-                                patch_log *plog, mesh_candidate *cand, pair_batch *batch)
-{
-    const grains_grid *g = &sim->grid;
-    open_sum o = {UINT32_MAX, {0, 0, 0}, {0, 0, 0}};
-    batch->n = 0;
-    for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-        lane_contacts_of(sim, i, s, d, wall_sum, plog, cand, batch, &o);
-    apply_batch(sim, batch, s, d, &o);
-    close_sum(&sim->pt, &o);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
@@ -604,7 +410,6 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
                         sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c ||
                         sim->cs.layout.width != STORE_FULL_WIDTH;
     const int lanes = !general && sim->p.kernel == GRAINS_KERNEL_VECTOR;
-    pair_batch batch; /* this thread's */
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int phase = 0; phase < g->n_phases; phase++) {
@@ -622,7 +427,7 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             if (plog)
                 plog->n = 0;
             if (lanes)
-                block_lane_contacts(sim, b, &s, d, wall_sum, plog, cand, &batch);
+                sim_block_lane_contacts(sim, b, &s, d, wall_sum, plog, cand);
             else
                 for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                     if (general)

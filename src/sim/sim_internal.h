@@ -220,6 +220,16 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
  * every mesh contact counts, compat = "tinydem"). */
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand);
 
+/* The contacts of cell block b's particles in the common run (one material,
+ * open box, no attraction, bonds or extended sub-models, full histories),
+ * evaluated in lanes (sim/force_lanes.c); sim_mesh_contacts evaluates the
+ * mesh contacts of particle i's listed elements [k0, end) one at a time,
+ * into its sums f_i, t_i, where they cannot go into lanes. */
+void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
+                             patch_log *plog, mesh_candidate *cand);
+void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
+                       vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i);
+
 /* The candidates of particle i (at x_i) among its listed elements [k0, end):
  * closest points, features, whether they touch, and which make contacts
  * (sim/mesh_select.h); `extended` admits JKR's reach. */

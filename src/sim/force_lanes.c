@@ -1,0 +1,256 @@
+/* The common run's contacts in lanes (contact/lanes.h). A block's particles
+ * are walked as the scalar loop walks them (sim/forces.c): each touching
+ * partner, and each wall contact that the mesh selection keeps, takes a
+ * lane of its kind, with its history's place in the block's stream. When a
+ * kind's lanes are full, both kinds are evaluated and their results applied
+ * in list order: springs to the histories, reactions to the partners and
+ * the walls' sums, and the rest to the open sums of the particle, added to
+ * its totals once after its last contact, as the scalar loop adds its
+ * register sums. The same operations in the same order: the same bits
+ * (tests/test_lanes.c). */
+#include "contact/lanes.h"
+#include "sim/contact_visit.h"
+
+_Static_assert(LANE_SPRINGS == STORE_FULL_WIDTH, "a lane holds a whole history");
+
+enum { PAIRS, WALLS, KINDS };
+
+/* The lanes of both kinds, and where each lane's results go. */
+typedef struct {
+    contact_lanes L[KINDS];
+    uint32_t i[KINDS][LANES];
+    uint32_t j[KINDS][LANES];     /* the partner, or the wall's body */
+    size_t place[KINDS][LANES];   /* the history's place in the block's stream */
+    int n[KINDS];
+    uint8_t order[KINDS * LANES]; /* kind * LANES + lane, in list order */
+    int n_order;
+    const hm_law *wall_law;       /* the law of every wall lane */
+} lane_batch;
+
+/* The force and torque sums of the particle whose lanes are being applied. */
+typedef struct {
+    uint32_t i; /* UINT32_MAX: none open */
+    vec3 f, t;
+} open_sum;
+
+/* One block's walk: where its results go, and its lanes. */
+typedef struct {
+    grains_sim *sim;
+    store_stream *s;
+    force_diag *d;
+    vec3 *wall_sum;
+    patch_log *plog;
+    mesh_candidate *cand;
+    int walls_in_lanes; /* no membrane patches, no servo walls */
+    lane_batch b;
+    open_sum o;
+} lane_walk;
+
+static inline void close_sum(grains_particles *pt, open_sum *o)
+{
+    if (o->i == UINT32_MAX)
+        return;
+    pt->f[o->i] = v3_add(pt->f[o->i], o->f);
+    pt->t[o->i] = v3_add(pt->t[o->i], o->t);
+    o->i = UINT32_MAX;
+}
+
+/* Makes particle i's sums the open ones. (A particle with no contact is
+ * never opened: adding its zero sums would change no bit, its totals being
+ * sums of non-zero terms or +0.) */
+static inline void open_sum_of(grains_particles *pt, open_sum *o, uint32_t i)
+{
+    if (o->i == i)
+        return;
+    close_sum(pt, o);
+    *o = (open_sum){i, {0, 0, 0}, {0, 0, 0}};
+}
+
+/* Lane l of kind k's results, applied. */
+static inline void apply_lane(lane_walk *w, int k, int l)
+{
+    grains_particles *pt = &w->sim->pt;
+    contact_lanes *L = &w->b.L[k];
+    uint32_t i = w->b.i[k][l], j = w->b.j[k][l];
+    vec3 f = lane_vec(L->f, l), t_i = lane_vec(L->t_i, l);
+    open_sum_of(pt, &w->o, i);
+    w->o.f = v3_add(w->o.f, f);
+    w->o.t = v3_add(w->o.t, t_i);
+    if (k == PAIRS) {
+        pt->f[j] = v3_sub(pt->f[j], f);
+        pt->t[j] = v3_add(pt->t[j], lane_vec(L->t_j, l));
+    } else {
+        add_to_wall(w->wall_sum, (int)j, pt->x[i], f, t_i);
+    }
+    note_overlap(w->d, L->delta[l], 2 * L->R_eff[l], i);
+    real *h = store_slot(w->s, w->b.place[k][l]);
+    for (int a = 0; a < LANE_SPRINGS; a++)
+        h[a] = L->h[a][l];
+}
+
+/* Evaluates the batch's lanes and applies their results in list order. */
+static void apply_batch(lane_walk *w)
+{
+    const hm_params *hp = &w->sim->hp;
+    lane_batch *b = &w->b;
+    if (b->n[PAIRS])
+        lanes_contacts(hp, hm_law_pp(hp, 0, 0), hp->rho[0], &b->L[PAIRS], b->n[PAIRS], 0);
+    if (b->n[WALLS])
+        lanes_contacts(hp, b->wall_law, hp->rho[0], &b->L[WALLS], b->n[WALLS], 1);
+    for (int a = 0; a < b->n_order; a++)
+        apply_lane(w, b->order[a] / LANES, b->order[a] % LANES);
+    b->n[PAIRS] = b->n[WALLS] = b->n_order = 0;
+}
+
+/* A lane of kind k for particle i's contact with j (a partner, or a wall's
+ * body), its state and history h: the batch is applied when it is full. */
+static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx, real R_j, vec3 v_j, vec3 w_j,
+                            const real *h)
+{
+    const grains_particles *pt = &w->sim->pt;
+    lane_batch *b = &w->b;
+    int l = b->n[k]++;
+    lanes_put(&b->L[k], l, dx, pt->R[i], R_j, pt->v[i], v_j, pt->w[i], w_j, h);
+    b->i[k][l] = i;
+    b->j[k][l] = j;
+    b->place[k][l] = store_last_place(w->s);
+    b->order[b->n_order++] = (uint8_t)(k * LANES + l);
+    if (b->n[k] == LANES)
+        apply_batch(w);
+}
+
+/* Particle i's contact with the wall element of list entry *entry at dx
+ * (centre minus closest point), which takes over the springs `inherit` if
+ * it is new and has them: wall_contact (sim/forces.c) for the common run,
+ * with the kernel in a lane. */
+static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const hm_history *inherit)
+{
+    grains_sim *sim = w->sim;
+    const grains_mesh_element *el = &sim->mesh->elements[*entry & STORE_INDEX_MASK];
+    const hm_law *law = hm_law_pw(&sim->hp, 0, el->material);
+    real R_i = sim->pt.R[i], touch = R_i + el->R, d2 = v3_dot(dx, dx);
+    if (d2 >= touch * touch) {
+        end_contact(w->s, entry);
+        return;
+    }
+    if (d2 == 0) {
+        pass_singular(w->s, w->d, *entry, i);
+        return;
+    }
+    if (w->b.n[WALLS] && law != w->b.wall_law)
+        apply_batch(w);
+    w->b.wall_law = law;
+    int is_new = !(*entry & STORE_HIST_BIT);
+    real *h = contact_history(w->s, entry);
+    if (!h)
+        return;
+    if (is_new && inherit)
+        store_pack(&sim->cs.layout, h, inherit);
+    vec3 v_j = {0, 0, 0}, w_j = {0, 0, 0};
+    const wall_body *wb = &sim->wl.body[el->body];
+    if (wb->moving)
+        wall_motion(wb, sim->pt.x[i], dx, d2, R_i, touch, &v_j, &w_j);
+    add_lane(w, WALLS, i, (uint32_t)el->body, dx, el->R, v_j, w_j, h);
+}
+
+/* Particle i's listed elements [k0, end): the selection of mesh_contacts
+ * (sim/forces.c), and the contacts in lanes. */
+static void mesh_lanes(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
+{
+    grains_sim *sim = w->sim;
+    mesh_candidate *c = w->cand;
+    int n = (int)(end - k0);
+    if (n < 2) {
+        uint32_t *entry = &sim->nb.j[k0];
+        wall_lane(w, i, entry, grains_mesh_offset(sim->mesh, *entry & STORE_INDEX_MASK, sim->pt.x[i]), NULL);
+        return;
+    }
+    select_with_donors(sim, w->s, i, 0, k0, end, c, 0, 0);
+    for (int a = 0; a < n; a++) {
+        uint32_t *entry = &sim->nb.j[k0 + (uint32_t)a];
+        if (c[a].touching && !c[a].keep) /* a ghost: no contact */
+            end_contact(w->s, entry);
+        else
+            wall_lane(w, i, entry, c[a].dx, c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL);
+    }
+}
+
+/* Particle i's listed elements [k0, end), in lanes where they can go. */
+static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
+{
+    if (w->walls_in_lanes) {
+        mesh_lanes(w, i, k0, end);
+        return;
+    }
+    grains_particles *pt = &w->sim->pt;
+    apply_batch(w); /* i's sums are open before its elements add to them */
+    open_sum_of(pt, &w->o, i);
+    sim_mesh_contacts(w->sim, i, k0, end, w->s, w->d, w->wall_sum, w->plog, w->cand, &w->o.f, &w->o.t);
+}
+
+/* Particle i's listed partners j > i, then its mesh elements: contacts_of
+ * (sim/forces.c) for the common run, with the contacts in lanes. */
+static void lane_contacts_of(lane_walk *w, uint32_t i)
+{
+    grains_particles *pt = &w->sim->pt;
+    const grains_neighbors *nb = &w->sim->nb;
+    const vec3 x_i = pt->x[i];
+    const real R_i = pt->R[i];
+    const uint32_t end = nb->start[i + 1];
+    for (uint32_t k = nb->start[i]; k < end; k++) {
+        prefetch_partner(pt, nb, k, end, 0);
+        uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
+        if (*entry & STORE_MESH_BIT) { /* the elements come last */
+            mesh_entries(w, i, k, end);
+            return;
+        }
+        vec3 dx = v3_sub(x_i, pt->x[j]);
+        real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
+        if (d2 >= touch * touch) {
+            end_contact(w->s, entry);
+            continue;
+        }
+        if (d2 == 0) {
+            pass_singular(w->s, w->d, *entry, i);
+            continue;
+        }
+        const real *h = contact_history(w->s, entry);
+        if (h)
+            add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h);
+    }
+}
+
+/* Whether a wall's contacts can go into lanes: a membrane's patches take
+ * their reactions through the patch logs, a servo wall its contacts'
+ * stiffness; those stay in the scalar loop. Without `cand` (compat =
+ * "tinydem") no element is selected away, which the scalar loop does. */
+static int walls_fit_lanes(const grains_sim *sim, const mesh_candidate *cand)
+{
+    if (!cand || sim->mb.n)
+        return 0;
+    for (size_t k = 0; k < sim->wl.n; k++)
+        if (sim->wl.body[k].motion.type == GRAINS_MOTION_SERVO)
+            return 0;
+    return 1;
+}
+
+void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
+                             patch_log *plog, mesh_candidate *cand)
+{
+    const grains_grid *g = &sim->grid;
+    lane_walk w;
+    w.sim = sim;
+    w.s = s;
+    w.d = d;
+    w.wall_sum = wall_sum;
+    w.plog = plog;
+    w.cand = cand;
+    w.walls_in_lanes = walls_fit_lanes(sim, cand);
+    w.b.n[PAIRS] = w.b.n[WALLS] = w.b.n_order = 0;
+    w.b.wall_law = NULL;
+    w.o.i = UINT32_MAX;
+    for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
+        lane_contacts_of(&w, i);
+    apply_batch(&w);
+    close_sum(&sim->pt, &w.o);
+}
