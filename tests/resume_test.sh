@@ -3,7 +3,8 @@
 # SIGTERM) and resumed with another thread count writes byte-identical
 # frames, thermo and every other table to the run that was never stopped.
 # Cases: both Verlet integrators and Euler, a variational one, a turning
-# drum, a servo piston, bonds, a membrane with a guided sphere.
+# drum, a servo piston, bonds, a membrane with a guided sphere; and a run
+# given in time (t_end) extended by its resume.
 # Usage: resume_test.sh GRAINS_BINARY SOURCE_DIR
 set -u
 G="$1"
@@ -67,6 +68,16 @@ case_ piston TERM "$SRC/examples/piston.cfg" --set N_frames=5 --set N_steps=300 
 case_ bonds KILL --particles "$T/euler.whole/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
 case_ membrane KILL "$SRC/examples/membrane_friction.cfg" --set N_frames=40
+
+# A run given in time (3 frames of 0.018 s), extended by its resume to
+# t_end = 0.108 s: the same bytes as the run given that time at once.
+TIMED="--set frame_interval=0.018 --set vtk=false --csv"
+"$G" run $TIMED --set t_end=0.108 -o "$T/timed.whole" --threads 1 --quiet >/dev/null 2>"$T/err" || bad "timed: $(cat "$T/err")"
+"$G" run $TIMED --set t_end=0.054 -o "$T/timed.cut" --threads 1 --quiet >/dev/null 2>"$T/err" || bad "timed: $(cat "$T/err")"
+[ -f "$T/timed.cut/particles000003.csv" ] && [ ! -f "$T/timed.cut/particles000004.csv" ] ||
+    bad "timed: t_end = 0.054 s did not make 3 frames of 0.018 s: $(ls "$T/timed.cut" | tr "\n" " ")"
+"$G" run --resume "$T/timed.cut" --set t_end=0.108 --threads 2 --quiet >/dev/null 2>"$T/err" || bad "timed resume: $(cat "$T/err")"
+same "$T/timed.whole" "$T/timed.cut" "timed, extended by --set t_end"
 
 grep -q ',' "$T/bonds.whole/thermo.csv" && tail -1 "$T/bonds.whole/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
     bad "bonds: no bonds formed (the case would not test them): $(tail -1 "$T/bonds.whole/thermo.csv")"

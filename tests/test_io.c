@@ -208,6 +208,38 @@ static void bad_scenario(test_ctx *t)
     refused(t, 's', "pairs = ( { between = [0, 0]; touch = false; } );\n", 1, "(known: between, contact, e_n");
 }
 
+/* t_end and frame_interval fix the simulated time, not the steps: with E
+ * (and so Eq. 49's dt) changed a hundredfold, the frames stay frame_interval
+ * apart to within half a step, and the run ends at t_end to within half a
+ * frame. */
+static void durations_in_time(test_ctx *t)
+{
+    const char *path = write_text("times.cfg", "t_end = 0.5;\nframe_interval = 0.01;\n");
+    const char *E[] = {"E=1e6", "E=1e7", "E=1e8"};
+    for (int k = 0; k < 3; k++) {
+        grains_scenario sc;
+        grains_scenario_default(&sc);
+        grains_error err = {0};
+        grains_status s = grains_scenario_read(&sc, path, &err);
+        if (s == GRAINS_OK)
+            s = grains_scenario_set(&sc, E[k], &err);
+        if (s == GRAINS_OK)
+            s = grains_scenario_finish(&sc, &err);
+        CHECK(t, s == GRAINS_OK, "t_end and frame_interval read (%s): %s", E[k], err.message);
+        const grains_params *p = &sc.params;
+        double dt = grains_params_default_dt(p), frame = (double)p->N_steps * dt;
+        double end = (double)p->N_frames * frame;
+        printf("  %s: dt = %.4g s, %ld frames of %ld steps, ends at %.6g s\n", E[k], dt, p->N_frames, p->N_steps, end);
+        CHECK(t, fabs(frame - 0.01) <= dt / 2, "%s: frames %.6g s apart, 0.01 s to half a step", E[k], frame);
+        CHECK(t, fabs(end - 0.5) <= frame / 2, "%s: the run ends at %.6g s, 0.5 s to half a frame", E[k], end);
+    }
+    refused(t, 's', "t_end = 0.5;\nN_frames = 3;\n", 1, "N_frames is given too");
+    refused(t, 's', "N_steps = 10;\n\nframe_interval = 0.1;\n", 3, "N_steps is given too");
+    refused(t, 's', "frame_interval = -0.1;\n", 1, "frame_interval = -0.1: must be > 0");
+    refused(t, 's', "N_steps = 0;\nt_end = 1.0;\n", 2, "N_steps = 0");
+    refused(t, 's', "dt = 1e-9;\nt_end = 1e9;\n", 2, "more than a run can count");
+}
+
 static void missing_file(test_ctx *t)
 {
     grains_error err;
@@ -302,6 +334,7 @@ int main(void)
     bad_csv(&t);
     bad_off(&t);
     bad_scenario(&t);
+    durations_in_time(&t);
     missing_file(&t);
     overrides(&t);
     bonds_file(&t);

@@ -85,6 +85,8 @@ typedef struct {
     char output_dir[GRAINS_PATH_MAX];
     int write_vtk, write_csv;
     long checkpoint_every;               /* steps between checkpoints; 0 none; -1 (default) every frame */
+    double t_end;                        /* [T] simulated duration: sets N_frames; 0 = not given */
+    double frame_interval;               /* [T] time between frames: sets N_steps; 0 = not given */
     int origin[GRAINS_SCENARIO_KEYS];    /* per key: 0 default, > 0 file line, -1 --set */
 } grains_scenario;
 

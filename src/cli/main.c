@@ -8,7 +8,7 @@ static void usage(FILE *out)
 {
     fputs("usage: grains                      run the default simulation (TinyDEM hourglass) into output/\n"
           "       grains run [FILE] [options] run a scenario\n"
-          "       grains run --resume DIR [--set N_frames=N] [--threads N] [--quiet]\n"
+          "       grains run --resume DIR [--set N_frames=N | --set t_end=T] [--threads N] [--quiet]\n"
           "                                   continue the run in DIR from its checkpoint, bit for bit\n"
           "       grains check FILE [options] validate a scenario and print dt, contact time, steps, memory\n"
           "       grains bench [--n LIST] [--threads LIST] [--steps S] [--repeat R] [--settle T] [--save DIR]\n"

@@ -69,16 +69,17 @@ static grains_status resume_parse(int argc, char **argv, resume_options *ro, gra
         int takes = strcmp(opt, "--resume") == 0 || strcmp(opt, "--set") == 0 || strcmp(opt, "--threads") == 0;
         if (!takes || a + 1 >= argc)
             return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                    "%s%s: a resumed run takes only --resume DIR, --set N_frames=N, --threads N "
-                                    "and --quiet (the rest is the run's own)",
+                                    "%s%s: a resumed run takes only --resume DIR, --set N_frames=N (or t_end=T), "
+                                    "--threads N and --quiet (the rest is the run's own)",
                                     opt, takes ? " needs a value" : "");
         const char *value = argv[++a];
         if (strcmp(opt, "--resume") == 0) {
             ro->dir = value;
-        } else if (strcmp(opt, "--set") == 0 && strncmp(value, "N_frames=", 9) != 0) {
+        } else if (strcmp(opt, "--set") == 0 && strncmp(value, "N_frames=", 9) != 0 &&
+                   strncmp(value, "t_end=", 6) != 0) {
             return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                    "--set %s: a resumed run may change only N_frames (the rest would not be the "
-                                    "same run)", value);
+                                    "--set %s: a resumed run may change only N_frames, or t_end where the run gives "
+                                    "it (the rest would not be the same run)", value);
         } else if (ro->n_extra + 2 > 8) {
             return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%s %s: too many options for a resumed run", opt,
                                     value);
@@ -165,7 +166,7 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
         grains_sim_destroy(sim);
         status = EXIT_INPUT;
     } else if (!left) {
-        printf("grains: the run in %s is complete (frames 0 to %zu); --set N_frames=N extends it\n", out,
+        printf("grains: the run in %s is complete (frames 0 to %zu); --set N_frames=N (or t_end=T) extends it\n", out,
                r->n_frames - 1);
     } else {
         run_record now = *r; /* its checkpoints record the options it runs with now */

@@ -84,6 +84,10 @@ static const key_info keys[] = {
     {"N_max", K_LONG, P(N_max), "-", "maximum number of spawned particles (>= 0)", NULL, 0},
     {"N_frames", K_LONG, P(N_frames), "-", "number of output frames after the initial one (>= 0)", NULL, 0},
     {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)", NULL, 0},
+    {"t_end", K_REAL, S(t_end), "T",
+     "simulated duration (> 0), instead of N_frames: N_frames = round(t_end / (N_steps dt)), at least 1", NULL, 0},
+    {"frame_interval", K_REAL, S(frame_interval), "T",
+     "time between frames (> 0), instead of N_steps: N_steps = round(frame_interval / dt), at least 1", NULL, 0},
     {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)", NULL, 0},
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL, 0},
     {"compat", K_CHOICE, P(compat), "-",
@@ -670,6 +674,49 @@ static int other_key_set(const grains_scenario *sc, const char *msg, int not)
     return not;
 }
 
+/* A duration given in time instead of steps: how many of `unit` it holds,
+ * rounded, at least 1, or an error naming `key`. */
+static grains_status count_of(const char *key, double value, double unit, const char *unit_name, long *out,
+                              grains_error *err)
+{
+    double n = value / unit;
+    if (!(value > 0) || !isfinite(value))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "%s = %g: must be > 0", key, value);
+    if (!(n <= 1e15))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "%s = %g: that is %g %s, more than a run can count",
+                                key, value, n, unit_name);
+    *out = n < 1 ? 1 : (long)llround(n);
+    return GRAINS_OK;
+}
+
+/* t_end and frame_interval set N_frames and N_steps from the timestep
+ * (given, or Eq. 49's): a change of E or R_min then keeps the simulated
+ * duration and the frames' spacing. Each excludes the count it sets. */
+static grains_status finish_times(grains_scenario *sc, grains_error *err)
+{
+    grains_params *p = &sc->params;
+    int t_end = sc->origin[key_index("t_end")], interval = sc->origin[key_index("frame_interval")];
+    if (t_end && sc->origin[key_index("N_frames")])
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "t_end = %g: N_frames is given too; give one of them (t_end sets N_frames)", sc->t_end);
+    if (interval && sc->origin[key_index("N_steps")])
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "frame_interval = %g: N_steps is given too; give one of them (frame_interval sets "
+                                "N_steps)", sc->frame_interval);
+    double dt = p->dt > 0 ? p->dt : grains_params_default_dt(p);
+    if (!(dt > 0) || !isfinite(dt)) /* the parameters of Eq. 49 are wrong: grains_params_check says which */
+        return GRAINS_OK;
+    grains_status s = GRAINS_OK;
+    if (interval)
+        s = count_of("frame_interval", sc->frame_interval, dt, "timesteps", &p->N_steps, err);
+    if (s == GRAINS_OK && t_end && p->N_steps == 0)
+        s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "t_end = %g: N_steps = 0 makes no frame take time",
+                             sc->t_end);
+    if (s == GRAINS_OK && t_end)
+        s = count_of("t_end", sc->t_end, (double)p->N_steps * dt, "frames", &p->N_frames, err);
+    return s;
+}
+
 grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
 {
     int dt = key_index("dt"), mu_t = key_index("mu_t");
@@ -691,6 +738,8 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (s == GRAINS_OK && sc->origin[key_index("checkpoint_every")] && sc->checkpoint_every < 0)
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "checkpoint_every = %ld: must be >= 0 (0 = none)",
                              sc->checkpoint_every);
+    if (s == GRAINS_OK)
+        s = finish_times(sc, e);
     if (s == GRAINS_OK)
         s = grains_params_check(&sc->params, e);
     if (s == GRAINS_OK)
