@@ -9,7 +9,9 @@ PEER_PACKAGES = lammps
 # libFuzzer comes with clang (make fuzz); ThreadSanitizer needs LLVM's OpenMP with its Archer tool (make test-tsan).
 FUZZ_PACKAGES = clang libomp-dev
 
-.PHONY: all deps deps-peers deps-fuzz build run test test-sanitize test-tsan fuzz bench clean
+PREFIX ?= /usr/local
+
+.PHONY: all deps deps-peers deps-fuzz build run install test test-sanitize test-tsan fuzz bench clean
 
 all: build
 
@@ -29,6 +31,10 @@ build:
 
 run: build
 	./$(BUILD)/grains
+
+# grains into PREFIX/bin, the examples and their meshes into PREFIX/share/grains.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

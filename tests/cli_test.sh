@@ -379,5 +379,25 @@ else
     bad "bench --plot: neither a PNG nor a word on matplotlib: $(cat "$T/err")"
 fi
 
+# --- TinyDEM's command line: grains mesh.off input.csv output, "" skips one ---
+expect 0 '^done: 10 steps' "$G" "$T/floor.off" "$T/good.csv" "$T/tiny" --set N_frames=2 --set N_steps=5 --set N_max=0
+if [ -f "$T/tiny/particles000002.csv" ] && [ "$(grep -c '^' "$T/tiny/particles000000.csv")" -eq 3 ]; then
+    ok # TinyDEM's CSV frames, frame 0 the two particles of the input
+else
+    bad "TinyDEM form: want CSV frames 0-2 of 2 particles in $T/tiny: $(ls "$T/tiny" | tr '\n' ' ')"
+fi
+expect 0 'output: '"$T"'/tiny2/' "$G" "" "$T/good.csv" "$T/tiny2" --set N_frames=1 --set N_steps=5 --set N_max=0
+expect 2 'at most three arguments' "$G" "$T/floor.off" "$T/good.csv" "$T/tiny3" extra
+expect 2 'truncated|fields' "$G" "" "$T/truncated.csv" "$T/tiny4"
+# --- the start banner and the end summary ---
+expect 0 'open .*/banner/particles.pvd in ParaView' "$G" run --set N_frames=1 --set N_steps=5 -o "$T/banner"
+if grep -q '^grains [0-9].*: the default simulation' "$T/out" && grep -q '1 frames of 5 steps to t = ' "$T/out"; then
+    ok
+else
+    bad "start banner: $(head -3 "$T/out")"
+fi
+"$G" run --set N_frames=1 --set N_steps=5 -o "$T/quiet" --quiet >"$T/out" 2>&1
+[ ! -s "$T/out" ] && ok || bad "--quiet still prints: $(cat "$T/out")"
+
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

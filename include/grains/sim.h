@@ -191,6 +191,10 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);
 /* Particles are named by id: 0, 1, ... in the order they were added or
  * spawned. Their storage order is the engine's business. */
 size_t grains_sim_count(const grains_sim *sim);
+
+/* The number of threads the run uses (the `threads` parameter, or for 0 the
+ * OpenMP default). */
+int grains_sim_threads(const grains_sim *sim);
 void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out);
 /* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);

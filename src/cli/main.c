@@ -1,12 +1,16 @@
 /* grains: the command. With no arguments it runs the TinyDEM default
  * simulation (Table 2 and the hourglass) into ./output. */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
 static void usage(FILE *out)
 {
     fputs("usage: grains                      run the default simulation (TinyDEM hourglass) into output/\n"
+          "       grains [MESH [CSV [OUTPUT]]] as ./tinydem: mesh (OFF or STL), initial particles, output folder;\n"
+          "                                   \"\" skips one; CSV and VTK frames\n"
           "       grains run [FILE] [options] run a scenario\n"
           "       grains run --resume DIR [--set N_frames=N | --set t_end=T] [--threads N] [--quiet]\n"
           "                                   continue the run in DIR from its checkpoint, bit for bit\n"
@@ -35,6 +39,52 @@ static void usage(FILE *out)
           "130/143 stopped by SIGINT/SIGTERM after writing a checkpoint (grains run --resume DIR continues)\n", out);
 }
 
+/* Whether `word` is one of TinyDEM's positional arguments (`./tinydem
+ * mesh.off input.csv output`, TinyDEM Section 6) rather than a command:
+ * empty (TinyDEM's "skip this one"), or the name of a file or folder. */
+static int tinydem_argument(const char *word)
+{
+    if (word[0] == '\0')
+        return 1;
+    size_t n = strlen(word);
+    static const char *ends[] = {".off", ".OFF", ".stl", ".STL", ".csv", ".CSV"};
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)
+        if (n > 4 && strcmp(word + n - 4, ends[k]) == 0)
+            return 1;
+    return strchr(word, '/') != NULL || access(word, F_OK) == 0;
+}
+
+/* grains MESH CSV OUTPUT as ./tinydem runs: each argument optional, ""
+ * skips one; the frames as TinyDEM CSV (and VTK). Options of run may
+ * follow. */
+static int tinydem_run(int argc, char **argv)
+{
+    int n_pos = 0;
+    while (n_pos < argc && argv[n_pos][0] != '-')
+        n_pos++;
+    if (n_pos > 3) {
+        fprintf(stderr, "grains: as TinyDEM, grains takes at most three arguments, mesh.off input.csv output "
+                        "(\"\" skips one), then options of grains run; '%s' is a fourth\n", argv[3]);
+        return EXIT_INPUT;
+    }
+    static const char *flags[] = {"--mesh", "--particles", "-o"};
+    char **args = calloc(2 * (size_t)argc + 1, sizeof *args);
+    if (!args)
+        return EXIT_INPUT;
+    int n = 0;
+    for (int k = 0; k < argc; k++) {
+        if (k < n_pos && !argv[k][0])
+            continue;
+        if (k < n_pos)
+            args[n++] = (char *)flags[k];
+        args[n++] = argv[k];
+    }
+    args[n++] = "--csv";
+    int status = cli_run(n, args);
+    free(args);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -56,6 +106,8 @@ int main(int argc, char **argv)
         return cli_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)
         return cli_validate(argc - 2, argv + 2);
+    if (tinydem_argument(cmd))
+        return tinydem_run(argc - 1, argv + 1);
     fprintf(stderr, "grains: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_INPUT;

@@ -334,7 +334,12 @@ int run_with(grains_sim *sim, run_output *o)
         cli_report(&err);
         status = EXIT_INPUT;
     } else {
+        banner_start(o, sim);
+        long step0 = grains_sim_steps(sim);
+        double t0 = wall_seconds();
         status = run_frames(sim, o);
+        if (status == 0)
+            banner_end(o, sim, grains_sim_steps(sim) - step0, wall_seconds() - t0);
     }
     run_close_outputs(o);
     grains_sim_destroy(sim);

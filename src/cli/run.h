@@ -53,6 +53,11 @@ int run_frames(grains_sim *sim, run_output *o);
 /* Opens the outputs, runs, closes them and destroys sim: the exit status. */
 int run_with(grains_sim *sim, run_output *o);
 
+/* What the run says at its start, and at its end after `steps` steps in
+ * `seconds` (src/cli/banner.c); nothing with --quiet. */
+void banner_start(const run_output *o, const grains_sim *sim);
+void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds);
+
 /* grains run --resume DIR [--set N_frames=N] [--threads N] [--quiet] (src/cli/resume.c). */
 int cli_resume(int argc, char **argv);
 

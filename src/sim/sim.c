@@ -425,6 +425,8 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err)
 
 size_t grains_sim_count(const grains_sim *sim) { return sim->pt.n; }
 
+int grains_sim_threads(const grains_sim *sim) { return sim->nthreads; }
+
 void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out)
 {
     size_t i = sim->pt.slot[id];

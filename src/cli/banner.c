@@ -1,0 +1,45 @@
+/* What a run says when it starts (what runs, for how long, where the
+ * output goes) and when it ends (the time it took, how to open the
+ * result). Not with --quiet. */
+#include <stdio.h>
+
+#include "cli/run.h"
+
+void banner_start(const run_output *o, const grains_sim *sim)
+{
+    if (o->quiet)
+        return;
+    const grains_params *p = grains_sim_params(sim);
+    const grains_scenario *sc = o->sc;
+    long steps = p->N_frames * p->N_steps;
+    printf("grains %s: %s\n", GRAINS_VERSION,
+           sc->source[0] ? sc->source : "the default simulation (TinyDEM's hourglass, Table 2)");
+    printf("  %zu particles", grains_sim_count(sim));
+    if (p->N_max > 0 && p->N_spawn > 0)
+        printf(", spawning up to %ld", p->N_max);
+    printf("; dt = %.4g s, %ld frames of %ld steps to t = %.6g s; %d thread%s\n", p->dt, p->N_frames, p->N_steps,
+           (double)steps * p->dt, grains_sim_threads(sim), grains_sim_threads(sim) == 1 ? "" : "s");
+    if (o->record->n_frames > 0)
+        printf("  resuming %s/ after frame %zu (step %ld)\n", sc->output_dir, o->record->n_frames - 1,
+               grains_sim_steps(sim));
+    printf("  output: %s/\n", sc->output_dir);
+    fflush(stdout);
+}
+
+void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds)
+{
+    if (o->quiet)
+        return;
+    const grains_scenario *sc = o->sc;
+    printf("done: %ld steps in %.3g s (%.3g steps/s, %zu particles at the end)\n", steps, seconds,
+           seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim));
+    if (sc->write_vtk)
+        printf("open %s/particles.pvd in ParaView%s%s; the thermo table is %s/thermo.csv\n", sc->output_dir,
+               grains_sim_mesh_count(sim) ? (o->meshes_move ? ", and mesh.pvd" : ", and mesh.vtp") : "",
+               grains_sim_membrane_count(sim) ? ", membranes.pvd" : "", sc->output_dir);
+    else if (sc->write_csv)
+        printf("the frames are %s/particlesNNNNNN.csv (ParaView: TableToPoints on x, y, z); the thermo table is "
+               "%s/thermo.csv\n", sc->output_dir, sc->output_dir);
+    else
+        printf("the thermo table is %s/thermo.csv\n", sc->output_dir);
+}
