@@ -4,8 +4,9 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev python3
-# The peer code the tests compare with (tests/peers/); without it those tests are skipped.
-PEER_PACKAGES = lammps
+# The peer code the tests compare with (tests/peers/), and VTK's Python reader that reads the
+# VTK frames back (tests/vtk_readback.py); without them those tests are skipped.
+PEER_PACKAGES = lammps python3-vtk9
 # libFuzzer comes with clang (make fuzz); ThreadSanitizer needs LLVM's OpenMP with its Archer tool (make test-tsan).
 FUZZ_PACKAGES = clang libomp-dev
 

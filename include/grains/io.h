@@ -46,16 +46,23 @@ grains_status grains_off_write(const char *path, const grains_mesh *mesh, grains
 /* The TinyDEM hourglass (paper Fig. 5A), built into the program. */
 extern const char grains_hourglass_off[];
 
+/* How a VTK file holds its arrays: zlib-compressed binary (base64, the
+ * default), binary (base64), or ASCII text. */
+typedef enum { GRAINS_VTK_COMPRESSED = 0, GRAINS_VTK_BINARY, GRAINS_VTK_ASCII } grains_vtk_format;
+
 /* VTK XML PolyData: particles as points with radius, velocity, angular
  * velocity, orientation and id; the mesh as vertices, lines and polygons
  * with a per-element radius. */
-grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_error *err);
-grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *mesh, grains_error *err);
+grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_vtk_format format,
+                                         grains_error *err);
+grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *mesh, grains_vtk_format format,
+                                    grains_error *err);
 
 /* The simulation's membranes as surfaces: their vertices (velocity, the
  * membrane's number) and triangles (stretch: area now / area at rest; the
  * pressure on them, Eq. 18). */
-grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim, grains_error *err);
+grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim, grains_vtk_format format,
+                                         grains_error *err);
 
 /* A ParaView collection of `n` frames named by `files` at `times`. */
 grains_status grains_pvd_write(const char *path, const char *const *files, const double *times, size_t n,

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "grains/io.h"
 #include "grains/membrane.h"
 #include "grains/motion.h"
 #include "grains/params.h"
@@ -84,6 +85,7 @@ typedef struct {
     char bonds[GRAINS_PATH_MAX];         /* bonds file (ids a,b per line) or "" */
     char output_dir[GRAINS_PATH_MAX];
     int write_vtk, write_csv;
+    grains_vtk_format vtk_format;        /* how the VTK frames hold their arrays */
     long checkpoint_every;               /* steps between checkpoints; 0 none; -1 (default) every frame */
     double t_end;                        /* [T] simulated duration: sets N_frames; 0 = not given */
     double frame_interval;               /* [T] time between frames: sets N_steps; 0 = not given */

@@ -46,11 +46,13 @@ static grains_status write_walls(run_output *o, const grains_sim *sim, grains_er
     return GRAINS_OK;
 }
 
-typedef grains_status (*frame_writer)(const char *path, const grains_sim *sim, grains_error *err);
+typedef grains_status (*frame_writer)(const char *path, const grains_sim *sim, grains_vtk_format format,
+                                      grains_error *err);
 
-static grains_status write_mesh_file(const char *path, const grains_sim *sim, grains_error *err)
+static grains_status write_mesh_file(const char *path, const grains_sim *sim, grains_vtk_format format,
+                                     grains_error *err)
 {
-    return grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
+    return grains_vtk_write_mesh(path, grains_sim_mesh(sim), format, err);
 }
 
 /* One frame of a series beside the particles' (the meshes where they are
@@ -63,7 +65,7 @@ static grains_status write_series_frame(run_output *o, const grains_sim *sim, co
     char path[2 * GRAINS_PATH_MAX], name[64];
     snprintf(name, sizeof name, "%s%s.vtp", stem, label);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    grains_status s = write(path, sim, err);
+    grains_status s = write(path, sim, o->sc->vtk_format, err);
     if (s == GRAINS_OK && !(files[o->n_frames] = strdup(name)))
         s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
     if (s == GRAINS_OK) {
@@ -140,7 +142,7 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
     else if (o->sc->write_vtk && grains_sim_mesh(sim) && !o->meshes_move) {
         char path[2 * GRAINS_PATH_MAX];
         snprintf(path, sizeof path, "%s/mesh.vtp", dir);
-        s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), err);
+        s = grains_vtk_write_mesh(path, grains_sim_mesh(sim), o->sc->vtk_format, err);
     }
     return s == GRAINS_OK ? open_tables(o, sim, err) : s;
 }
@@ -201,7 +203,7 @@ static grains_status write_frame(run_output *o, const grains_sim *sim, const cha
     if (s == GRAINS_OK && o->sc->write_vtk) {
         snprintf(name, sizeof name, "particles%s.vtp", label);
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        s = grains_vtk_write_particles(path, sim, err);
+        s = grains_vtk_write_particles(path, sim, o->sc->vtk_format, err);
         if (s == GRAINS_OK && !(o->files[o->n_frames] = strdup(name)))
             s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
         if (s == GRAINS_OK) {

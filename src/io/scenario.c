@@ -47,6 +47,7 @@ static const char *const periodic_axes[] = {"none", "x", "y", "xy", "z", "xz", "
 static const char *const spawn_regions[] = {"box", "cylinder", NULL};
 static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
 static const char *const kernels[] = {"vector", "scalar", NULL};
+static const char *const vtk_formats[] = {"compressed", "binary", "ascii", NULL};
 
 #define P(field) offsetof(grains_scenario, params.field)
 #define S(field) offsetof(grains_scenario, field)
@@ -175,6 +176,9 @@ static const key_info keys[] = {
     {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\"", NULL, 0},
     {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL, 0},
     {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL, 0},
+    {"vtk_format", K_CHOICE, S(vtk_format), "-",
+     "\"compressed\" (default: zlib-compressed binary), \"binary\" (base64) or \"ascii\" (text) VTK arrays",
+     vtk_formats, 0},
     {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv", NULL, 0},
     {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
      "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "

@@ -1,6 +1,8 @@
-/* VTK XML PolyData (.vtp) and ParaView collections (.pvd), ASCII so that any
- * XML parser and ParaView read them. */
+/* VTK XML PolyData (.vtp) and ParaView collections (.pvd). The frames'
+ * arrays are compressed binary by default, or plain binary or ASCII
+ * (io/vtk_array.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,155 +10,191 @@
 #include "grains/io.h"
 #include "io/atomic_file.h"
 #include "io/mesh_drawing.h"
+#include "io/vtk_array.h"
 
-static void piece_open(FILE *f, size_t points, size_t verts, size_t lines, size_t polys)
+static void piece_open(vtk_out *o, size_t points, size_t verts, size_t lines, size_t polys)
 {
-    fputs("<?xml version=\"1.0\"?>\n"
-          "<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n<PolyData>\n", f);
-    fprintf(f,
-            "<Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"%zu\" NumberOfStrips=\"0\" "
-            "NumberOfPolys=\"%zu\">\n", points, verts, lines, polys);
+    vtk_file_open(o, "PolyData");
+    fprintf(o->f,
+            "<PolyData>\n<Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"%zu\" "
+            "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n", points, verts, lines, polys);
 }
 
-static void piece_close(FILE *f) { fputs("</Piece>\n</PolyData>\n</VTKFile>\n", f); }
-
-static void array_open(FILE *f, const char *type, const char *name, int comps)
+static void piece_close(vtk_out *o)
 {
-    fprintf(f, "<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n", type, name, comps);
+    fputs("</Piece>\n</PolyData>\n", o->f);
+    vtk_file_close(o);
 }
 
-static void array_close(FILE *f) { fputs("</DataArray>\n", f); }
-
-/* Connectivity and offsets of `n` cells of `size` vertices numbered from `first`. */
-static void cells_identity(FILE *f, const char *tag, size_t n)
+/* The file's end: committed, unless an array could not be encoded. */
+static grains_status finish(vtk_out *o, atomic_file *af, const char *path, grains_error *err)
 {
-    fprintf(f, "<%s>\n", tag);
-    array_open(f, "Int64", "connectivity", 1);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%zu\n", i);
-    array_close(f);
-    array_open(f, "Int64", "offsets", 1);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%zu\n", i + 1);
-    array_close(f);
-    fprintf(f, "</%s>\n", tag);
-}
-
-grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_error *err)
-{
-    atomic_file af;
-    grains_status s = atomic_open(&af, path, err);
-    if (s != GRAINS_OK)
-        return s;
-    FILE *f = af.f;
-    size_t n = grains_sim_count(sim);
-    grains_particle p;
-    piece_open(f, n, n, 0, 0);
-    fputs("<Points>\n", f);
-    array_open(f, "Float64", "position", 3);
-    for (size_t i = 0; i < n; i++)
-        grains_sim_get_particle(sim, i, &p), fprintf(f, "%.10g %.10g %.10g\n", p.x.x, p.x.y, p.x.z);
-    array_close(f);
-    fputs("</Points>\n<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", f);
-    array_open(f, "Float64", "radius", 1);
-    for (size_t i = 0; i < n; i++)
-        grains_sim_get_particle(sim, i, &p), fprintf(f, "%.10g\n", p.R);
-    array_close(f);
-    array_open(f, "Float64", "velocity", 3);
-    for (size_t i = 0; i < n; i++)
-        grains_sim_get_particle(sim, i, &p), fprintf(f, "%.10g %.10g %.10g\n", p.v.x, p.v.y, p.v.z);
-    array_close(f);
-    array_open(f, "Float64", "angular_velocity", 3);
-    for (size_t i = 0; i < n; i++)
-        grains_sim_get_particle(sim, i, &p), fprintf(f, "%.10g %.10g %.10g\n", p.w.x, p.w.y, p.w.z);
-    array_close(f);
-    array_open(f, "Float64", "orientation", 4);
-    for (size_t i = 0; i < n; i++)
-        grains_sim_get_particle(sim, i, &p), fprintf(f, "%.10g %.10g %.10g %.10g\n", p.q.q0, p.q.q1, p.q.q2, p.q.q3);
-    array_close(f);
-    array_open(f, "Int64", "id", 1);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%zu\n", i);
-    array_close(f);
-    if (grains_sim_params(sim)->n_materials > 1) {
-        array_open(f, "Int32", "material", 1);
-        for (size_t i = 0; i < n; i++)
-            grains_sim_get_particle(sim, i, &p), fprintf(f, "%d\n", p.material);
-        array_close(f);
+    if (o->out_of_memory) {
+        atomic_abandon(af);
+        return grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory encoding the VTK arrays");
     }
-    fputs("</PointData>\n", f);
-    cells_identity(f, "Verts", n);
-    piece_close(f);
-    return atomic_commit(&af, err);
+    return atomic_commit(af, err);
+}
+
+/* Cells of one vertex each, 0 to n - 1: connectivity and offsets. `ib`
+ * holds n integers. */
+static void cells_identity(vtk_out *o, const char *tag, int64_t *ib, size_t n)
+{
+    fprintf(o->f, "<%s>\n", tag);
+    for (size_t i = 0; i < n; i++)
+        ib[i] = (int64_t)i;
+    vtk_ints(o, "Int64", "connectivity", 1, ib, n);
+    for (size_t i = 0; i < n; i++)
+        ib[i] = (int64_t)i + 1;
+    vtk_ints(o, "Int64", "offsets", 1, ib, n);
+    fprintf(o->f, "</%s>\n", tag);
+}
+
+/* One field of every particle into b (comps values each). */
+enum { FIELD_X, FIELD_R, FIELD_V, FIELD_W, FIELD_Q };
+
+static void particle_field(const grains_sim *sim, int field, double *b, size_t n)
+{
+    grains_particle p;
+    for (size_t i = 0; i < n; i++) {
+        grains_sim_get_particle(sim, i, &p);
+        const double all[5][4] = {{p.x.x, p.x.y, p.x.z}, {p.R}, {p.v.x, p.v.y, p.v.z},
+                                  {p.w.x, p.w.y, p.w.z}, {p.q.q0, p.q.q1, p.q.q2, p.q.q3}};
+        static const int comps[5] = {3, 1, 3, 3, 4};
+        memcpy(b + (size_t)comps[field] * i, all[field], (size_t)comps[field] * sizeof *b);
+    }
+}
+
+static void particle_arrays(vtk_out *o, const grains_sim *sim, double *b, int64_t *ib, size_t n)
+{
+    static const char *names[5] = {"position", "radius", "velocity", "angular_velocity", "orientation"};
+    static const int comps[5] = {3, 1, 3, 3, 4};
+    fputs("<Points>\n", o->f);
+    for (int k = 0; k < 5; k++) {
+        if (k == FIELD_R)
+            fputs("</Points>\n<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", o->f);
+        particle_field(sim, k, b, n);
+        vtk_doubles(o, names[k], comps[k], b, n, 10);
+    }
+    for (size_t i = 0; i < n; i++)
+        ib[i] = (int64_t)i;
+    vtk_ints(o, "Int64", "id", 1, ib, n);
+    if (grains_sim_params(sim)->n_materials > 1) {
+        grains_particle p;
+        for (size_t i = 0; i < n; i++)
+            grains_sim_get_particle(sim, i, &p), ib[i] = p.material;
+        vtk_ints(o, "Int32", "material", 1, ib, n);
+    }
+    fputs("</PointData>\n", o->f);
+}
+
+grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_vtk_format format,
+                                         grains_error *err)
+{
+    size_t n = grains_sim_count(sim);
+    double *b = malloc((4 * n + 1) * sizeof *b);
+    int64_t *ib = malloc((n + 1) * sizeof *ib);
+    atomic_file af;
+    grains_status s = b && ib ? atomic_open(&af, path, err)
+                              : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory for %zu particles", n);
+    if (s == GRAINS_OK) {
+        vtk_out o = {af.f, format, 0};
+        piece_open(&o, n, n, 0, 0);
+        particle_arrays(&o, sim, b, ib, n);
+        cells_identity(&o, "Verts", ib, n);
+        piece_close(&o);
+        s = finish(&o, &af, path, err);
+    }
+    free(b);
+    free(ib);
+    return s;
 }
 
 /* One kind of cells (Verts, Lines or Polys) of a mesh drawing. */
-static void drawing_cells(FILE *f, const draw_cells *c, const char *tag)
+static void drawing_cells(vtk_out *o, const draw_cells *c, const char *tag, int64_t *ib)
 {
-    fprintf(f, "<%s>\n", tag);
-    array_open(f, "Int64", "connectivity", 1);
+    fprintf(o->f, "<%s>\n", tag);
     for (size_t k = 0; k < c->n_conn; k++)
-        fprintf(f, "%u\n", c->conn[k]);
-    array_close(f);
-    array_open(f, "Int64", "offsets", 1);
+        ib[k] = c->conn[k];
+    vtk_ints(o, "Int64", "connectivity", 1, ib, c->n_conn);
     for (size_t k = 0; k < c->n; k++)
-        fprintf(f, "%u\n", c->end[k]);
-    array_close(f);
-    fprintf(f, "</%s>\n", tag);
+        ib[k] = c->end[k];
+    vtk_ints(o, "Int64", "offsets", 1, ib, c->n);
+    fprintf(o->f, "</%s>\n", tag);
 }
 
 /* A per-element integer as cell data, in the cells' order. */
-static void element_ints(FILE *f, const mesh_drawing *d, const grains_mesh *m, const char *name, int body)
+static void element_ints(vtk_out *o, const mesh_drawing *d, const grains_mesh *m, const char *name, int body,
+                         int64_t *ib)
 {
-    array_open(f, "Int32", name, 1);
+    size_t n = 0;
     for (int k = 0; k < DRAW_KINDS; k++)
         for (size_t c = 0; c < d->cells[k].n; c++) {
             const grains_mesh_element *el = &m->elements[d->cells[k].element[c]];
-            fprintf(f, "%d\n", body ? el->body : el->material);
+            ib[n++] = body ? el->body : el->material;
         }
-    array_close(f);
+    vtk_ints(o, "Int32", name, 1, ib, n);
 }
 
-grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *m, grains_error *err)
+static void mesh_arrays(vtk_out *o, const mesh_drawing *d, const grains_mesh *m, double *b, int64_t *ib)
 {
-    mesh_drawing d;
-    grains_status s = mesh_drawing_build(&d, m, err);
-    if (s != GRAINS_OK)
-        return s;
-    atomic_file af;
-    if ((s = atomic_open(&af, path, err)) != GRAINS_OK) {
-        mesh_drawing_free(&d);
-        return s;
-    }
-    FILE *f = af.f;
-    piece_open(f, d.n_points, d.cells[DRAW_VERTS].n, d.cells[DRAW_LINES].n, d.cells[DRAW_POLYS].n);
-    fputs("<Points>\n", f);
-    array_open(f, "Float64", "position", 3);
-    for (size_t k = 0; k < d.n_points; k++)
-        fprintf(f, "%.17g %.17g %.17g\n", d.points[k].x, d.points[k].y, d.points[k].z);
-    array_close(f);
-    fputs("</Points>\n<CellData Scalars=\"radius\">\n", f);
-    array_open(f, "Float64", "radius", 1);
+    fputs("<Points>\n", o->f);
+    for (size_t k = 0; k < d->n_points; k++)
+        memcpy(b + 3 * k, (const double[3]){d->points[k].x, d->points[k].y, d->points[k].z}, 3 * sizeof *b);
+    vtk_doubles(o, "position", 3, b, d->n_points, 17);
+    fputs("</Points>\n<CellData Scalars=\"radius\">\n", o->f);
+    size_t n = 0;
     for (int k = 0; k < DRAW_KINDS; k++)
-        for (size_t c = 0; c < d.cells[k].n; c++)
-            fprintf(f, "%.17g\n", m->elements[d.cells[k].element[c]].R);
-    array_close(f);
+        for (size_t c = 0; c < d->cells[k].n; c++)
+            b[n++] = m->elements[d->cells[k].element[c]].R;
+    vtk_doubles(o, "radius", 1, b, n, 17);
     int materials = 0, bodies = 0;
     for (size_t e = 0; e < m->n_elements; e++) {
         materials |= m->elements[e].material >= 0; /* -1 rigid, -2 the run's default */
         bodies |= m->elements[e].body > 0;
     }
     if (materials)
-        element_ints(f, &d, m, "material", 0);
+        element_ints(o, d, m, "material", 0, ib);
     if (bodies) /* several meshes: each element's, numbered as in `meshes` */
-        element_ints(f, &d, m, "mesh", 1);
-    fputs("</CellData>\n", f);
-    drawing_cells(f, &d.cells[DRAW_VERTS], "Verts");
-    drawing_cells(f, &d.cells[DRAW_LINES], "Lines");
-    drawing_cells(f, &d.cells[DRAW_POLYS], "Polys");
-    piece_close(f);
+        element_ints(o, d, m, "mesh", 1, ib);
+    fputs("</CellData>\n", o->f);
+    drawing_cells(o, &d->cells[DRAW_VERTS], "Verts", ib);
+    drawing_cells(o, &d->cells[DRAW_LINES], "Lines", ib);
+    drawing_cells(o, &d->cells[DRAW_POLYS], "Polys", ib);
+}
+
+/* The largest count of values among a drawing's arrays. */
+static size_t drawing_values(const mesh_drawing *d)
+{
+    size_t n = 3 * d->n_points + 1;
+    for (int k = 0; k < DRAW_KINDS; k++)
+        n = n > d->cells[k].n_conn + d->cells[k].n ? n : d->cells[k].n_conn + d->cells[k].n;
+    return n + d->cells[DRAW_VERTS].n + d->cells[DRAW_LINES].n + d->cells[DRAW_POLYS].n;
+}
+
+grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *m, grains_vtk_format format,
+                                    grains_error *err)
+{
+    mesh_drawing d;
+    grains_status s = mesh_drawing_build(&d, m, err);
+    if (s != GRAINS_OK)
+        return s;
+    size_t n = drawing_values(&d);
+    double *b = malloc(n * sizeof *b);
+    int64_t *ib = malloc(n * sizeof *ib);
+    atomic_file af;
+    s = b && ib ? atomic_open(&af, path, err) : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
+    if (s == GRAINS_OK) {
+        vtk_out o = {af.f, format, 0};
+        piece_open(&o, d.n_points, d.cells[DRAW_VERTS].n, d.cells[DRAW_LINES].n, d.cells[DRAW_POLYS].n);
+        mesh_arrays(&o, &d, m, b, ib);
+        piece_close(&o);
+        s = finish(&o, &af, path, err);
+    }
+    free(b);
+    free(ib);
     mesh_drawing_free(&d);
-    return atomic_commit(&af, err);
+    return s;
 }
 
 grains_status grains_pvd_write(const char *path, const char *const *files, const double *times, size_t n,
@@ -212,81 +250,96 @@ static size_t membrane_points(const grains_sim *sim)
     return n;
 }
 
-static void membrane_point_data(FILE *f, const grains_sim *sim)
+/* The membranes' vertices: positions, velocities, membrane numbers. */
+static void membrane_point_data(vtk_out *o, const grains_sim *sim, double *b, int64_t *ib)
 {
     grains_membrane_vertex v;
-    size_t n_m = grains_sim_membrane_count(sim);
-    fputs("<Points>\n", f);
-    array_open(f, "Float64", "position", 3);
+    size_t n_m = grains_sim_membrane_count(sim), n = 0;
     for (size_t k = 0; k < n_m; k++)
-        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++)
-            grains_sim_get_membrane_vertex(sim, k, i, &v), fprintf(f, "%.10g %.10g %.10g\n", v.x.x, v.x.y, v.x.z);
-    array_close(f);
-    fputs("</Points>\n<PointData Vectors=\"velocity\">\n", f);
-    array_open(f, "Float64", "velocity", 3);
+        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++, n++) {
+            grains_sim_get_membrane_vertex(sim, k, i, &v);
+            memcpy(b + 3 * n, (const double[3]){v.x.x, v.x.y, v.x.z}, 3 * sizeof *b);
+            ib[n] = (int64_t)k;
+        }
+    fputs("<Points>\n", o->f);
+    vtk_doubles(o, "position", 3, b, n, 10);
+    fputs("</Points>\n<PointData Vectors=\"velocity\">\n", o->f);
+    n = 0;
     for (size_t k = 0; k < n_m; k++)
-        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++)
-            grains_sim_get_membrane_vertex(sim, k, i, &v), fprintf(f, "%.10g %.10g %.10g\n", v.v.x, v.v.y, v.v.z);
-    array_close(f);
-    array_open(f, "Int32", "membrane", 1);
-    for (size_t k = 0; k < n_m; k++)
-        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++)
-            fprintf(f, "%zu\n", k);
-    array_close(f);
-    fputs("</PointData>\n", f);
+        for (size_t i = 0; i < grains_sim_membrane_vertices(sim, k); i++, n++) {
+            grains_sim_get_membrane_vertex(sim, k, i, &v);
+            memcpy(b + 3 * n, (const double[3]){v.v.x, v.v.y, v.v.z}, 3 * sizeof *b);
+        }
+    vtk_doubles(o, "velocity", 3, b, n, 10);
+    vtk_ints(o, "Int32", "membrane", 1, ib, n);
+    fputs("</PointData>\n", o->f);
 }
 
-static void membrane_cell_data(FILE *f, const grains_sim *sim)
+/* The triangles' stretch and the pressure on them. */
+static void membrane_cell_data(vtk_out *o, const grains_sim *sim, double *b)
 {
     uint32_t v[3];
     double stretch;
     grains_membrane_load load;
     const grains_vec3 z = {0, 0, 1};
-    size_t n_m = grains_sim_membrane_count(sim);
-    fputs("<CellData Scalars=\"stretch\">\n", f);
-    array_open(f, "Float64", "stretch", 1);
+    size_t n_m = grains_sim_membrane_count(sim), n = 0;
+    fputs("<CellData Scalars=\"stretch\">\n", o->f);
     for (size_t k = 0; k < n_m; k++)
         for (size_t t = 0; t < grains_sim_membrane_triangles(sim, k); t++)
-            grains_sim_get_membrane_triangle(sim, k, t, v, &stretch), fprintf(f, "%.10g\n", stretch);
-    array_close(f);
-    array_open(f, "Float64", "pressure", 1);
+            grains_sim_get_membrane_triangle(sim, k, t, v, &stretch), b[n++] = stretch;
+    vtk_doubles(o, "stretch", 1, b, n, 10);
+    n = 0;
     for (size_t k = 0; k < n_m; k++) {
         grains_sim_membrane_load(sim, k, z, z, &load);
         for (size_t t = 0; t < grains_sim_membrane_triangles(sim, k); t++)
-            fprintf(f, "%.10g\n", load.pressure);
+            b[n++] = load.pressure;
     }
-    array_close(f);
-    fputs("</CellData>\n", f);
+    vtk_doubles(o, "pressure", 1, b, n, 10);
+    fputs("</CellData>\n", o->f);
 }
 
-grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim, grains_error *err)
+/* The triangles, numbered over all membranes' vertices. */
+static void membrane_polys(vtk_out *o, const grains_sim *sim, int64_t *ib, size_t n_t)
 {
-    atomic_file af;
-    grains_status s = atomic_open(&af, path, err);
-    if (s != GRAINS_OK)
-        return s;
-    FILE *f = af.f;
-    size_t n_m = grains_sim_membrane_count(sim), n_t = 0, first = 0;
     uint32_t v[3];
     double stretch;
-    for (size_t k = 0; k < n_m; k++)
-        n_t += grains_sim_membrane_triangles(sim, k);
-    piece_open(f, membrane_points(sim), 0, 0, n_t);
-    membrane_point_data(f, sim);
-    membrane_cell_data(f, sim);
-    fputs("<Polys>\n", f);
-    array_open(f, "Int64", "connectivity", 1);
-    for (size_t k = 0; k < n_m; first += grains_sim_membrane_vertices(sim, k), k++)
+    size_t n = 0, first = 0;
+    fputs("<Polys>\n", o->f);
+    for (size_t k = 0; k < grains_sim_membrane_count(sim); first += grains_sim_membrane_vertices(sim, k), k++)
         for (size_t t = 0; t < grains_sim_membrane_triangles(sim, k); t++) {
             grains_sim_get_membrane_triangle(sim, k, t, v, &stretch);
-            fprintf(f, "%zu %zu %zu\n", first + v[0], first + v[1], first + v[2]);
+            for (int c = 0; c < 3; c++)
+                ib[n++] = (int64_t)(first + v[c]);
         }
-    array_close(f);
-    array_open(f, "Int64", "offsets", 1);
+    vtk_ints(o, "Int64", "connectivity", 1, ib, n);
     for (size_t t = 0; t < n_t; t++)
-        fprintf(f, "%zu\n", 3 * (t + 1));
-    array_close(f);
-    fputs("</Polys>\n", f);
-    piece_close(f);
-    return atomic_commit(&af, err);
+        ib[t] = 3 * ((int64_t)t + 1);
+    vtk_ints(o, "Int64", "offsets", 1, ib, n_t);
+    fputs("</Polys>\n", o->f);
+}
+
+grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim, grains_vtk_format format,
+                                         grains_error *err)
+{
+    size_t n_t = 0, n_p = membrane_points(sim);
+    for (size_t k = 0; k < grains_sim_membrane_count(sim); k++)
+        n_t += grains_sim_membrane_triangles(sim, k);
+    size_t n = 3 * (n_p > n_t ? n_p : n_t) + 1;
+    double *b = malloc(n * sizeof *b);
+    int64_t *ib = malloc(n * sizeof *ib);
+    atomic_file af;
+    grains_status s = b && ib ? atomic_open(&af, path, err)
+                              : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
+    if (s == GRAINS_OK) {
+        vtk_out o = {af.f, format, 0};
+        piece_open(&o, n_p, 0, 0, n_t);
+        membrane_point_data(&o, sim, b, ib);
+        membrane_cell_data(&o, sim, b);
+        membrane_polys(&o, sim, ib, n_t);
+        piece_close(&o);
+        s = finish(&o, &af, path, err);
+    }
+    free(b);
+    free(ib);
+    return s;
 }

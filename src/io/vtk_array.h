@@ -1,0 +1,30 @@
+/* The data arrays of a VTK XML file, in the file's format: ASCII text,
+ * base64 binary, or base64 binary of zlib-compressed blocks (the
+ * vtkZLibDataCompressor layout, with UInt64 headers: VTK file version
+ * 1.0, read by ParaView and VTK since 2012). */
+#ifndef GRAINS_IO_VTK_ARRAY_H
+#define GRAINS_IO_VTK_ARRAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "grains/io.h"
+
+typedef struct {
+    FILE *f;
+    grains_vtk_format format;
+    int out_of_memory; /* an array could not be encoded: the file is incomplete */
+} vtk_out;
+
+/* The XML declaration and the VTKFile element of a file of `type`
+ * (PolyData, ...), with the attributes its format needs. */
+void vtk_file_open(vtk_out *o, const char *type);
+void vtk_file_close(vtk_out *o);
+
+/* An array of n tuples of `comps` values: doubles (in ASCII with
+ * `digits` significant digits), or integers written as `type` (Int32 or
+ * Int64). An empty array is written as ASCII, which any format may hold. */
+void vtk_doubles(vtk_out *o, const char *name, int comps, const double *a, size_t n, int digits);
+void vtk_ints(vtk_out *o, const char *type, const char *name, int comps, const int64_t *a, size_t n);
+
+#endif
