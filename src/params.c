@@ -43,6 +43,8 @@ void grains_params_default(grains_params *p)
     p->integrator = GRAINS_INTEGRATOR_EULER;
     p->contact_model = GRAINS_CONTACT_HERTZ_MINDLIN;
     p->kernel = GRAINS_KERNEL_VECTOR;
+    p->dimension = 3;
+    p->plane_normal = 1;
     p->rolling_model = GRAINS_ROLLING_SPRING;
     p->rolling_damping = 0.3; /* Ai et al. (2011): 0.3 of critical */
     p->cohesion = GRAINS_COHESION_NONE;
@@ -363,6 +365,34 @@ static grains_status check_variational(const grains_params *p, grains_error *err
     return GRAINS_OK;
 }
 
+/* A component of v along axis a. */
+static real axis_part(grains_vec3 v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
+
+/* A 2D run keeps each particle in its plane only if nothing pushes it out:
+ * gravity and the spawned particles' motion must lie in the plane (the
+ * contact forces are projected, sim/plane.c). The variational integrators
+ * take their own steps, which the projection does not reach. */
+static grains_status check_dimension(const grains_params *p, grains_error *err)
+{
+    static const char axes[] = "xyz";
+    REQUIRE(p->dimension == 2 || p->dimension == 3, "dimension = %d: must be 2 or 3", p->dimension);
+    REQUIRE(p->plane_normal >= 0 && p->plane_normal <= 2, "plane_normal: unknown value");
+    if (p->dimension == 3)
+        return GRAINS_OK;
+    int a = p->plane_normal;
+    REQUIRE(axis_part(p->g, a) == 0,
+            "dimension = 2: g = [%g, %g, %g] has a component along plane_normal = \"%c\" and would pull the "
+            "grains out of their planes", p->g.x, p->g.y, p->g.z, axes[a]);
+    REQUIRE(axis_part(p->v0, a) == 0, "dimension = 2: v0 = [%g, %g, %g] has a component along plane_normal = "
+            "\"%c\"", p->v0.x, p->v0.y, p->v0.z, axes[a]);
+    REQUIRE(axis_part(p->w0, (a + 1) % 3) == 0 && axis_part(p->w0, (a + 2) % 3) == 0,
+            "dimension = 2: w0 = [%g, %g, %g] must spin about plane_normal = \"%c\" only", p->w0.x, p->w0.y,
+            p->w0.z, axes[a]);
+    REQUIRE(!grains_integrator_variational(p->integrator),
+            "dimension = 2 needs an explicit integrator (euler, verlet or verlet_improved)");
+    return GRAINS_OK;
+}
+
 grains_status grains_params_check(const grains_params *p, grains_error *err)
 {
     grains_status s = check_geometry(p, err);
@@ -374,5 +404,7 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
         s = check_bonds(p, err);
     if (s == GRAINS_OK)
         s = check_variational(p, err);
+    if (s == GRAINS_OK)
+        s = check_dimension(p, err);
     return s;
 }

@@ -137,35 +137,49 @@ static void kernel_cases(test_ctx *t)
     }
 }
 
-/* 600 spheres of radius 1 to 1.3 mm on a lattice above a floor, falling
- * under gravity for 1500 steps with friction in every mode. */
-static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int threads, int twin)
+/* The pours' parameters: radii of 1 to 1.3 mm under gravity, friction in
+ * every mode. */
+static grains_params pour_params(grains_integrator integrator, grains_kernel kernel, int threads)
 {
-    const double R = 1e-3;
     grains_params p = scene_params();
-    p.R_min = R, p.R_max = 1.3 * R;
+    p.R_min = 1e-3, p.R_max = 1.3e-3;
     p.g = (grains_vec3){0, 0, -9.81};
     p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
     p.integrator = integrator, p.kernel = kernel, p.threads = threads;
+    return p;
+}
+
+/* 600 spheres on a 10 x 10 lattice, six layers, falling with sideways
+ * speeds up to `spread`, for 1500 steps. */
+static grains_sim *drop_600(grains_sim *sim, uint64_t seed, double spread, const char *name)
+{
+    const double R = 1e-3;
+    grains_rng rng;
+    rng_seed(&rng, seed);
+    for (int k = 0; k < 600; k++) {
+        grains_vec3 x = {(k % 10 - 4.5) * 2.7 * R, (k / 10 % 10 - 4.5) * 2.7 * R, (1.5 + k / 100) * 2.7 * R};
+        add(sim, x, (grains_vec3){uniform(&rng, -spread, spread), uniform(&rng, -spread, spread), -0.3},
+            (grains_vec3){0, 0, 0}, R * uniform(&rng, 1, 1.3));
+    }
+    grains_error err;
+    if (grains_sim_advance(sim, 1500, &err) != GRAINS_OK) {
+        fprintf(stderr, "%s: %s\n", name, err.message);
+        exit(1);
+    }
+    return sim;
+}
+
+/* The pour onto a floor. */
+static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int threads, int twin)
+{
+    grains_params p = pour_params(integrator, kernel, threads);
     if (twin) { /* a second material, the same as the first and unused: the general loops run */
         p.n_materials = 2;
         p.material[1] = (grains_material){p.rho, p.E, p.nu};
     }
     grains_sim *sim = scene(&p);
-    floor_mesh(sim, 40 * R, 0);
-    grains_rng rng;
-    rng_seed(&rng, 3);
-    for (int k = 0; k < 600; k++) {
-        grains_vec3 x = {(k % 10 - 4.5) * 2.7 * R, (k / 10 % 10 - 4.5) * 2.7 * R, (1.5 + k / 100) * 2.7 * R};
-        add(sim, x, (grains_vec3){uniform(&rng, -0.1, 0.1), uniform(&rng, -0.1, 0.1), -0.3},
-            (grains_vec3){0, 0, 0}, R * uniform(&rng, 1, 1.3));
-    }
-    grains_error err;
-    if (grains_sim_advance(sim, 1500, &err) != GRAINS_OK) {
-        fprintf(stderr, "pour: %s\n", err.message);
-        exit(1);
-    }
-    return sim;
+    floor_mesh(sim, 40e-3, 0);
+    return drop_600(sim, 3, 0.1, "pour");
 }
 
 /* An open box of half-width L and height H, each face two triangles (so
@@ -203,27 +217,10 @@ static void turning_box(grains_sim *sim, double L, double H, double omega)
 /* The pour into a turning box instead of onto a floor. */
 static grains_sim *pour_in_box(grains_integrator integrator, grains_kernel kernel, int threads)
 {
-    const double R = 1e-3;
-    grains_params p = scene_params();
-    p.R_min = R, p.R_max = 1.3 * R;
-    p.g = (grains_vec3){0, 0, -9.81};
-    p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
-    p.integrator = integrator, p.kernel = kernel, p.threads = threads;
+    grains_params p = pour_params(integrator, kernel, threads);
     grains_sim *sim = scene(&p);
-    turning_box(sim, 14 * R, 20 * R, 3);
-    grains_rng rng;
-    rng_seed(&rng, 5);
-    for (int k = 0; k < 600; k++) {
-        grains_vec3 x = {(k % 10 - 4.5) * 2.7 * R, (k / 10 % 10 - 4.5) * 2.7 * R, (1.5 + k / 100) * 2.7 * R};
-        add(sim, x, (grains_vec3){uniform(&rng, -0.3, 0.3), uniform(&rng, -0.3, 0.3), -0.3},
-            (grains_vec3){0, 0, 0}, R * uniform(&rng, 1, 1.3));
-    }
-    grains_error err;
-    if (grains_sim_advance(sim, 1500, &err) != GRAINS_OK) {
-        fprintf(stderr, "pour in box: %s\n", err.message);
-        exit(1);
-    }
-    return sim;
+    turning_box(sim, 14e-3, 20e-3, 3);
+    return drop_600(sim, 5, 0.3, "pour in box");
 }
 
 static int same_state(const grains_sim *a, const grains_sim *b)

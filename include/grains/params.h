@@ -188,6 +188,10 @@ typedef struct {
     real newton_tol;                      /* [-] Newton stops when no particle moved more than this
                                            * x R_min in the last iteration */
     int newton_max_iter;                  /* Newton iterations at most; more is an error */
+    int dimension;                        /* 3, or 2: each particle keeps its plane normal to the
+                                           * axis plane_normal (its position along it, no velocity
+                                           * along it, spin only about it; TinyDEM Section 3.6) */
+    int plane_normal;                     /* 0 x, 1 y, 2 z: the normal of the planes of a 2D run */
     int periodic;                         /* periodic axes: bit 0 x, bit 1 y, bit 2 z; 0 = none */
     grains_vec3 box_min, box_max;         /* [L] the periodic box (used along periodic axes) */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 min(R_max, 2 R_min) */

@@ -47,6 +47,7 @@ static const char *const periodic_axes[] = {"none", "x", "y", "xy", "z", "xz", "
 static const char *const spawn_regions[] = {"box", "cylinder", NULL};
 static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
 static const char *const kernels[] = {"vector", "scalar", NULL};
+static const char *const axis_names[] = {"x", "y", "z", NULL};
 static const char *const vtk_formats[] = {"compressed", "binary", "ascii", NULL};
 
 #define P(field) offsetof(grains_scenario, params.field)
@@ -89,6 +90,11 @@ static const key_info keys[] = {
      "simulated duration (> 0), instead of N_frames: N_frames = round(t_end / (N_steps dt)), at least 1", NULL, 0},
     {"frame_interval", K_REAL, S(frame_interval), "T",
      "time between frames (> 0), instead of N_steps: N_steps = round(frame_interval / dt), at least 1", NULL, 0},
+    {"dimension", K_INT, P(dimension), "-",
+     "3, or 2: every particle stays in its plane normal to plane_normal (no velocity along it, spin only "
+     "about it), whatever the mesh does", NULL, 0},
+    {"plane_normal", K_CHOICE, P(plane_normal), "-", "dimension = 2: the planes' normal, \"x\", \"y\" (default) "
+     "or \"z\"", axis_names, 0},
     {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)", NULL, 0},
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL, 0},
     {"compat", K_CHOICE, P(compat), "-",

@@ -119,6 +119,22 @@ static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx
         apply_batch(w);
 }
 
+/* Whether the partner of list entry *entry, at squared distance d2,
+ * touches particle i (within `touch`): if not, its contact ends; at zero
+ * distance there is no normal and the step is noted as singular. */
+static inline int touches(lane_walk *w, uint32_t *entry, uint32_t i, real d2, real touch)
+{
+    if (d2 >= touch * touch) {
+        end_contact(w->s, entry);
+        return 0;
+    }
+    if (d2 == 0) {
+        pass_singular(w->s, w->d, *entry, i);
+        return 0;
+    }
+    return 1;
+}
+
 /* Particle i's contact with the wall element of list entry *entry at dx
  * (centre minus closest point), which takes over the springs `inherit` if
  * it is new and has them: wall_contact (sim/forces.c) for the common run,
@@ -129,14 +145,8 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
     const grains_mesh_element *el = &sim->mesh->elements[*entry & STORE_INDEX_MASK];
     const hm_law *law = hm_law_pw(&sim->hp, 0, el->material);
     real R_i = sim->pt.R[i], touch = R_i + el->R, d2 = v3_dot(dx, dx);
-    if (d2 >= touch * touch) {
-        end_contact(w->s, entry);
+    if (!touches(w, entry, i, d2, touch))
         return;
-    }
-    if (d2 == 0) {
-        pass_singular(w->s, w->d, *entry, i);
-        return;
-    }
     if (w->b.n[WALLS] && law != w->b.wall_law)
         apply_batch(w);
     w->b.wall_law = law;
@@ -206,14 +216,8 @@ static void lane_contacts_of(lane_walk *w, uint32_t i)
         }
         vec3 dx = v3_sub(x_i, pt->x[j]);
         real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
-        if (d2 >= touch * touch) {
-            end_contact(w->s, entry);
+        if (!touches(w, entry, i, d2, touch))
             continue;
-        }
-        if (d2 == 0) {
-            pass_singular(w->s, w->d, *entry, i);
-            continue;
-        }
         const real *h = contact_history(w->s, entry);
         if (h)
             add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h);

@@ -444,6 +444,7 @@ void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *
     sim->pt.x[i] = p->x;
     sim->pt.v[i] = p->v;
     sim->pt.w[i] = p->w;
+    sim_plane_motion(&sim->p, &sim->pt.v[i], &sim->pt.w[i]); /* 2D: in its plane */
     sim->pt.q[i] = p->q;
     sim->pt.R[i] = p->R;
     if (p->material >= 0 && p->material < sim->p.n_materials) /* else the material it had */

@@ -236,6 +236,12 @@ void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, s
 void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
                               mesh_candidate *c, int mixed, int extended);
 
+/* 2D runs (sim/plane.c): a velocity (or force) and spin (or torque) kept
+ * to the plane: no part along plane_normal, only a part about it; and
+ * every particle's force and torque so (a worksharing loop). Nothing in 3D. */
+void sim_plane_motion(const grains_params *p, vec3 *v, vec3 *w);
+void sim_plane_forces(grains_sim *sim);
+
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);
 

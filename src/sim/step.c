@@ -92,6 +92,7 @@ static void forces_and_motion_team(grains_sim *sim)
 #pragma omp single
         sim_bond_forces(sim); /* after every contact: one order of summation */
     }
+    sim_plane_forces(sim);    /* 2D: out of the plane, nothing */
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
     if (sim_stable(sim, &total)) {
