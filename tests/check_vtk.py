@@ -23,7 +23,8 @@ def decode_binary(text, root, vtk_type):
     the data, each encoded on its own."""
     text = "".join(text.split())
     h = 8 if root.get("header_type") == "UInt64" else 4
-    fmt = "<Q" if h == 8 else "<I"
+    order = ">" if root.get("byte_order") == "BigEndian" else "<"
+    fmt = order + ("Q" if h == 8 else "I")
     if root.get("compressor") == "vtkZLibDataCompressor":
         n_blocks = struct.unpack(fmt, base64.b64decode(text[:b64_chars(3 * h)])[:h])[0]
         head_len = b64_chars((3 + n_blocks) * h)
@@ -43,7 +44,7 @@ def decode_binary(text, root, vtk_type):
         assert len(data) == n, f"{len(data)} bytes, header says {n}"
     size = struct.calcsize(TYPES[vtk_type])
     assert len(data) % size == 0, f"{len(data)} bytes is no whole number of {vtk_type}"
-    return struct.unpack("<%d%s" % (len(data) // size, TYPES[vtk_type]), data)
+    return struct.unpack("%s%d%s" % (order, len(data) // size, TYPES[vtk_type]), data)
 
 
 def values(arr, root):

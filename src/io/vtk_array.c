@@ -25,26 +25,32 @@ static void put_base64(FILE *f, const unsigned char *b, size_t n)
     }
 }
 
-/* Little-endian UInt64 values (the file says byte_order="LittleEndian"). */
+/* The machine's byte order, which the file declares: the arrays are
+ * written as they lie in memory, headers and data alike. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define VTK_BYTE_ORDER "BigEndian"
+#else
+#define VTK_BYTE_ORDER "LittleEndian"
+#endif
+
+/* UInt64 header values, in the machine's byte order. */
 static void put_header(FILE *f, const uint64_t *h, int n)
 {
     unsigned char b[4 * 8];
-    for (int k = 0; k < n; k++)
-        for (int j = 0; j < 8; j++)
-            b[8 * k + j] = (unsigned char)(h[k] >> (8 * j));
+    memcpy(b, h, 8 * (size_t)n);
     put_base64(f, b, 8 * (size_t)n);
 }
 
 void vtk_file_open(vtk_out *o, const char *type)
 {
-    fprintf(o->f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"LittleEndian\" "
+    fprintf(o->f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"" VTK_BYTE_ORDER "\" "
                   "header_type=\"UInt64\"%s>\n", type,
             o->format == GRAINS_VTK_COMPRESSED ? " compressor=\"vtkZLibDataCompressor\"" : "");
 }
 
 void vtk_file_close(vtk_out *o) { fputs("</VTKFile>\n", o->f); }
 
-/* The bytes of a binary array (little-endian in memory: x86-64, arm64). */
+/* The bytes of a binary array, as they lie in memory. */
 static void put_binary(vtk_out *o, const void *bytes, size_t n)
 {
     if (o->format == GRAINS_VTK_BINARY) {
