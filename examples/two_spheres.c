@@ -20,8 +20,8 @@ int main(void)
         return 1;
     }
     const double R = 0.005, v = 0.4;
-    grains_particle a = {{-R, 0, 0}, {v / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0};
-    grains_particle b = {{R + 1e-6, 0, 0}, {-v / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0};
+    grains_particle a = {{-R, 0, 0}, {v / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0, 0};
+    grains_particle b = {{R + 1e-6, 0, 0}, {-v / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0, 0};
     grains_sim_add_particle(sim, &a, &err);
     grains_sim_add_particle(sim, &b, &err);
 

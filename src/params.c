@@ -1,5 +1,6 @@
 /* Default values and range checks for the run parameters (TinyDEM Table 2). */
 #include "grains/params.h"
+#include "params_spawn.h"
 
 #include <limits.h>
 #include <math.h>
@@ -406,5 +407,7 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
         s = check_variational(p, err);
     if (s == GRAINS_OK)
         s = check_dimension(p, err);
+    if (s == GRAINS_OK)
+        s = params_check_spawns(p, err);
     return s;
 }

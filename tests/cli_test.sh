@@ -111,6 +111,32 @@ for f in "$T"/m1/*; do [ "${f##*/}" = checkpoint.grains ] && continue; cmp -s "$
 [ "$same" -eq 1 ] && ok || bad "two_materials output differs between 1 and 2 threads"
 head -1 "$T/m1/particles000002.csv" | grep -q ',wz,material$' && ok || bad "CSV frame lacks the material column"
 grep -q 'Name="material"' "$T/m1/particles000002.vtp" && ok || bad "VTK frame lacks the material array"
+# --- insertion regions and tags: check lists them, the end summary says why each stopped, tags in every output ---
+expect 0 'spawn region 1 +: box \[0.01, -0.1, 0.3\] to \[0.1, 0.1, 0.4\], 1 attempt/step, material 1, tag 2, radii discrete' \
+    "$G" check "$SRC/examples/insertion.cfg"
+expect 0 'spawn region 0: 700 added; its count 700 reached' "$G" run "$SRC/examples/insertion.cfg" -o "$T/ins" --csv \
+    --set N_frames=2 --set N_steps=500
+head -1 "$T/ins/particles000002.csv" | grep -q ',material,tag$' && ok || bad "CSV frame lacks the tag column"
+[ "$(cut -d, -f16 "$T/ins/particles000002.csv" | sort -u | tr '\n' ' ')" = "1 2 tag " ] && ok ||
+    bad "CSV tags are not the regions' 1 and 2: $(cut -d, -f16 "$T/ins/particles000002.csv" | sort | uniq -c)"
+grep -q 'Name="tag"' "$T/ins/particles000002.vtp" && ok || bad "VTK frame lacks the tag array"
+"$G" run "$SRC/examples/insertion.cfg" --set mesh= --set particles="$T/ins/particles000002.csv" --set N_max=0 --csv \
+    -o "$T/ins2" --set N_frames=0 --quiet || bad "reading a CSV with tags failed"
+cmp -s "$T/ins/particles000002.csv" "$T/ins2/particles000000.csv" && ok || bad "a CSV with tags does not read back to itself"
+printf 'spawns = ( { sizes = "discrete"; radii = [0.003]; } );\n' > "$T/sp1.cfg"
+expect 2 'sp1.cfg:1: spawns\[0\]: sizes = "discrete" goes with radii = \[...\] and as many fractions' "$G" check "$T/sp1.cfg"
+printf 'spawns = ( { rate = 5; colour = 2; } );\n' > "$T/sp2.cfg"
+expect 2 "sp2.cfg:1: spawns\[0\]: unknown field 'colour'" "$G" check "$T/sp2.cfg"
+printf 'spawns = ( { material = 3; } );\n' > "$T/sp3.cfg"
+expect 2 'spawns\[0\].material = 3: must name a material, 0 to 0' "$G" check "$T/sp3.cfg"
+printf 'spawns = ( { sizes = "lognormal"; median = 0.1; sigma = 0.1; } );\n' > "$T/sp4.cfg"
+expect 2 'spawns\[0\]: a lognormal of median 0.1 and sigma 0.1 puts .* of its radii within \[0.002, 0.01\]' "$G" check "$T/sp4.cfg"
+printf 'spawns = ( { radii = [0.003]; fractions = [1]; sizes = "discrete"; R_max = 0.02; } );\n' > "$T/sp5.cfg"
+expect 2 "spawns\[0\]: R_min = 0.002, R_max = 0.02 must satisfy R_min <= R_max within the run's" "$G" check "$T/sp5.cfg"
+printf 'tag_regions = ( { min = [0, 0, 0]; tag = 1; } );\n' > "$T/sp6.cfg"
+expect 2 'sp6.cfg:1: tag_regions\[0\]: expected \{ min = \[x, y, z\]; max = \[x, y, z\]; tag = integer; \}' "$G" check "$T/sp6.cfg"
+printf '%s,material,tag\n0,0,0,0.001,0,0,0,1,0,0,0,0,0,0,0,1.5\n' "$H" > "$T/badtag.csv"
+expect 2 'badtag.csv:2: tag = 1.5: expected an integer' "$G" check --particles "$T/badtag.csv"
 # --- bonds: a bonds file and its keys; the pair moves as one, a bad id names its line ---
 printf '%s\n-0.003,0,0,0.001,0.1,0,0,1,0,0,0,0,0,0\n-0.001,0,0,0.001,0.1,0,0,1,0,0,0,0,0,0\n0.0011,0,0,0.001,-0.1,0,0,1,0,0,0,0,0,0\n' \
     "$H" > "$T/three.csv"

@@ -3,7 +3,8 @@
 # SIGTERM) and resumed with another thread count writes byte-identical
 # frames, thermo and every other table to the run that was never stopped.
 # Cases: both Verlet integrators and Euler, a variational one, a turning
-# drum, a servo piston, bonds, a membrane with a guided sphere; and a run
+# drum, a servo piston, bonds, a membrane with a guided sphere, two
+# insertion regions still adding, with a tag rule; and a run
 # given in time (t_end) extended by its resume.
 # Usage: resume_test.sh GRAINS_BINARY SOURCE_DIR
 set -u
@@ -68,6 +69,7 @@ case_ piston TERM "$SRC/examples/piston.cfg" --set N_frames=5 --set N_steps=300 
 case_ bonds KILL --particles "$T/euler.whole/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
 case_ membrane KILL "$SRC/examples/membrane_friction.cfg" --set N_frames=40
+case_ insertion TERM "$SRC/examples/insertion.cfg" --set N_frames=6 --set N_steps=150 --csv
 
 # A run given in time (3 frames of 0.018 s), extended by its resume to
 # t_end = 0.108 s: the same bytes as the run given that time at once.

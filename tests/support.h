@@ -35,7 +35,7 @@ static inline grains_sim *scene(const grains_params *p)
 
 static inline void add(grains_sim *sim, grains_vec3 x, grains_vec3 v, grains_vec3 w, double R)
 {
-    grains_particle p = {x, v, w, {1, 0, 0, 0}, R, 0};
+    grains_particle p = {x, v, w, {1, 0, 0, 0}, R, 0, 0};
     grains_error err;
     if (grains_sim_add_particle(sim, &p, &err) != GRAINS_OK) {
         fprintf(stderr, "add: %s\n", err.message);
@@ -55,7 +55,7 @@ static inline int same_particle(grains_particle p, grains_particle q)
 {
     return memcmp(&p.x, &q.x, sizeof p.x) == 0 && memcmp(&p.v, &q.v, sizeof p.v) == 0 &&
            memcmp(&p.w, &q.w, sizeof p.w) == 0 && memcmp(&p.q, &q.q, sizeof p.q) == 0 &&
-           memcmp(&p.R, &q.R, sizeof p.R) == 0 && p.material == q.material;
+           memcmp(&p.R, &q.R, sizeof p.R) == 0 && p.material == q.material && p.tag == q.tag;
 }
 
 static inline void step(grains_sim *sim)

@@ -25,7 +25,7 @@ static grains_quat free_spin(grains_integrator integrator, grains_compat compat)
     p.compat = compat;
     p.dt = PI / 2 / 1000;
     grains_sim *sim = scene(&p);
-    grains_particle s = {{0, 0, 0}, {0, 0, 0}, {1, 0, 0}, {cos(PI / 4), 0, 0, sin(PI / 4)}, 0.01, 0};
+    grains_particle s = {{0, 0, 0}, {0, 0, 0}, {1, 0, 0}, {cos(PI / 4), 0, 0, sin(PI / 4)}, 0.01, 0, 0};
     grains_error err;
     grains_sim_add_particle(sim, &s, &err);
     grains_sim_advance(sim, 1000, &err);

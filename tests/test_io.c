@@ -292,7 +292,7 @@ static grains_status read_bonds(const char *text, size_t *n_bonds, grains_error 
     grains_sim *sim = NULL;
     grains_status s = grains_sim_create(&sim, &p, err);
     for (int k = 0; s == GRAINS_OK && k < 3; k++) {
-        grains_particle q = {{0.01 * k, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 0.005, 0};
+        grains_particle q = {{0.01 * k, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 0.005, 0, 0};
         s = grains_sim_add_particle(sim, &q, err);
     }
     if (s == GRAINS_OK)

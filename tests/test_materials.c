@@ -43,7 +43,7 @@ static grains_params two_materials(grains_material a, grains_material b)
 
 static void add_of(grains_sim *sim, grains_vec3 x, grains_vec3 v, double R, int material)
 {
-    grains_particle q = {x, v, {0, 0, 0}, {1, 0, 0, 0}, R, material};
+    grains_particle q = {x, v, {0, 0, 0}, {1, 0, 0, 0}, R, material, 0};
     grains_error err;
     if (grains_sim_add_particle(sim, &q, &err) != GRAINS_OK) {
         fprintf(stderr, "add: %s\n", err.message);
@@ -340,7 +340,7 @@ static void refused(test_ctx *t)
           "contact neither true nor false: %s", err.message);
     p = two_materials(GLASS, STEEL);
     sim = scene(&p);
-    grains_particle q = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 1e-3, 2};
+    grains_particle q = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 1e-3, 2, 0};
     CHECK(t, grains_sim_add_particle(sim, &q, &err) == GRAINS_ERR_RANGE && strstr(err.message, "material 2"),
           "a particle of a missing material: %s", err.message);
     grains_sim_destroy(sim);

@@ -1,7 +1,13 @@
 /* Spawn box (TinyDEM Section 3.1): N_max particles appear, none overlapping
  * another or the mesh, with radii uniform in [R_min, R_max] even when most
- * attempts fail, because a failed attempt's radius carries over. */
+ * attempts fail, because a failed attempt's radius carries over. Insertion
+ * regions: each adds its own material and tag in its own box, stops at its
+ * count or when full and says so, and draws radii that follow its
+ * distribution (uniform, discrete by number or mass, lognormal) by the
+ * statistics of the draws; tag rules relabel the grains that cross them. */
 #include <string.h>
+
+#include "sim/size_draw.h"
 
 #include "check.h"
 #include "support.h"
@@ -85,11 +91,199 @@ static void seeded(test_ctx *t)
     grains_sim_destroy(b);
 }
 
+/* A closed box of 4 cm filled from regions at rest, without gravity:
+ * nothing moves, so a region that fills up stays full. */
+static grains_params region_params(void)
+{
+    grains_params p = scene_params();
+    p.N_max = 1000000;
+    p.R_min = 1e-3;
+    p.R_max = 4e-3;
+    p.n_materials = 2;
+    p.material[1] = (grains_material){2500, 1e7, 0.25};
+    p.seed = 3;
+    return p;
+}
+
+static grains_spawn_region region(grains_vec3 lo, grains_vec3 hi, long rate)
+{
+    grains_spawn_region r = {lo, hi, 0, 0, 0, 0, rate, 0, {0, 0, 0}, {0, 0, 0},
+                             {GRAINS_SIZES_UNIFORM, 1e-3, 4e-3, 0, 0, 0, {0}, {0}, 0}};
+    return r;
+}
+
+static int inside(grains_vec3 x, grains_spawn_region r)
+{
+    return x.x >= r.lo.x && x.x <= r.hi.x && x.y >= r.lo.y && x.y <= r.hi.y && x.z >= r.lo.z && x.z <= r.hi.z;
+}
+
+/* Region 0 adds its count of material 1, tag 7; region 1, a box that holds
+ * a handful, stops full after 5 steps without a fit; each particle lies in
+ * its region with its region's tag and material. */
+static void regions_stop_and_label(test_ctx *t)
+{
+    grains_params p = region_params();
+    p.n_spawns = 2;
+    p.spawn[0] = region((grains_vec3){0, 0, 0}, (grains_vec3){0.04, 0.04, 0.04}, 20);
+    p.spawn[0].count = 150, p.spawn[0].material = 1, p.spawn[0].tag = 7;
+    p.spawn[1] = region((grains_vec3){0.1, 0, 0}, (grains_vec3){0.11, 0.01, 0.01}, 20);
+    p.spawn[1].full_after = 5, p.spawn[1].tag = 2;
+    grains_sim *sim = scene(&p);
+    grains_sim_advance(sim, 200, NULL);
+    grains_spawn_report a = grains_sim_spawn_report(sim, 0), b = grains_sim_spawn_report(sim, 1);
+    printf("  region 0: %ld added, stop %d at step %ld; region 1: %ld added, stop %d at step %ld\n", a.added, a.stop,
+           a.stop_step, b.added, b.stop, b.stop_step);
+    CHECK(t, a.stop == GRAINS_SPAWN_COUNT_REACHED && a.added == 150, "region 0 stops at its count of 150");
+    CHECK(t, b.stop == GRAINS_SPAWN_FULL && b.added > 0 && b.added < 50 && b.idle_steps == 5,
+          "region 1 stops full after 5 idle steps");
+    long n0 = 0, n1 = 0, wrong = 0;
+    for (size_t i = 0; i < grains_sim_count(sim); i++) {
+        grains_particle q = get(sim, i);
+        if (q.tag == 7)
+            n0++, wrong += !inside(q.x, p.spawn[0]) || q.material != 1;
+        else if (q.tag == 2)
+            n1++, wrong += !inside(q.x, p.spawn[1]) || q.material != 0;
+        else
+            wrong++;
+    }
+    CHECK(t, n0 == a.added && n1 == b.added && wrong == 0, "%ld + %ld particles by tag, %ld misplaced or mislabelled",
+          n0, n1, wrong);
+    CHECK(t, grains_sim_has_tags(sim), "a run with tagged regions writes tags");
+    grains_sim_destroy(sim);
+}
+
+/* The run's spawn keys and the same region listed give the same particles to the bit. */
+static void listed_region_is_the_default(test_ctx *t)
+{
+    grains_params p = region_params();
+    p.N_max = 300, p.N_spawn = 40;
+    p.s_min = (grains_vec3){0, 0, 0}, p.s_max = (grains_vec3){0.06, 0.06, 0.06};
+    grains_params q = p;
+    q.n_spawns = 1;
+    q.spawn[0] = grains_params_spawn(&p, 0);
+    grains_sim *a = scene(&p), *b = scene(&q);
+    grains_sim_advance(a, 50, NULL);
+    grains_sim_advance(b, 50, NULL);
+    int same = grains_sim_count(a) == grains_sim_count(b) && grains_sim_count(a) == 300;
+    for (size_t i = 0; same && i < grains_sim_count(a); i++)
+        same = same_particle(get(a, i), get(b, i));
+    CHECK(t, same, "the spawn keys and the listed region give the same 300 particles (%zu, %zu)", grains_sim_count(a),
+          grains_sim_count(b));
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+}
+
+/* Radii of a region filled until it jams (most attempts fail, small grains
+ * would fit more often). */
+static grains_sim *fill(grains_size_distribution sizes, long steps, size_t *n)
+{
+    grains_params p = region_params();
+    p.n_spawns = 1;
+    p.spawn[0] = region((grains_vec3){0, 0, 0}, (grains_vec3){0.08, 0.08, 0.08}, 200);
+    p.spawn[0].sizes = sizes;
+    grains_sim *sim = scene(&p);
+    grains_sim_advance(sim, steps, NULL);
+    *n = grains_sim_count(sim);
+    return sim;
+}
+
+/* Discrete sizes: 1 and 3 mm, half the mass each, so 27 small grains for
+ * one large: the large grains' share of the number, p = 1/28, holds in a
+ * box filled until it jams. The count of large grains is binomial; 4
+ * standard deviations. */
+static void discrete_by_mass(test_ctx *t)
+{
+    grains_size_distribution d = {GRAINS_SIZES_DISCRETE, 1e-3, 4e-3, 0, 0, 2, {1e-3, 3e-3}, {0.5, 0.5}, 1};
+    CHECK_ABS(t, size_draw_share(&d, 1), 1.0 / 28, 1e-15, "number share of the large radius");
+    size_t n, large = 0;
+    grains_sim *sim = fill(d, 300, &n);
+    for (size_t i = 0; i < n; i++)
+        large += get(sim, i).R == 3e-3;
+    double p = 1.0 / 28, expect = (double)n * p, sd = sqrt(expect * (1 - p));
+    printf("  discrete: %zu grains, %zu large (expected %.1f +- %.1f)\n", n, large, expect, sd);
+    CHECK(t, n > 3000, "the box fills (%zu grains)", n);
+    CHECK_ABS(t, (double)large, expect, 4 * sd, "large grains among the spawned");
+    grains_sim_destroy(sim);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The lognormal's distribution function, truncated to [lo, hi]. */
+static double lognormal_cdf(const grains_size_distribution *d, double R)
+{
+    double z = log(R / d->median) / d->sigma, a = log(d->R_lo / d->median) / d->sigma,
+           b = log(d->R_hi / d->median) / d->sigma;
+    double F = 0.5 * erfc(-z / sqrt(2)), Fa = 0.5 * erfc(-a / sqrt(2)), Fb = 0.5 * erfc(-b / sqrt(2));
+    return (F - Fa) / (Fb - Fa);
+}
+
+/* Lognormal sizes (median 1.8 mm, sigma 0.35, within [1, 4] mm): the
+ * Kolmogorov-Smirnov distance of the spawned radii from the truncated
+ * distribution is below its 0.1% critical value 1.95 / sqrt(n). */
+static void lognormal(test_ctx *t)
+{
+    grains_size_distribution d = {GRAINS_SIZES_LOGNORMAL, 1e-3, 4e-3, 1.8e-3, 0.35, 0, {0}, {0}, 0};
+    size_t n;
+    grains_sim *sim = fill(d, 300, &n);
+    double *R = malloc(n * sizeof *R), D = 0;
+    for (size_t i = 0; i < n; i++)
+        R[i] = get(sim, i).R;
+    qsort(R, n, sizeof *R, by_value);
+    for (size_t i = 0; i < n; i++) {
+        double F = lognormal_cdf(&d, R[i]);
+        D = fmax(D, fmax(fabs(F - (double)i / (double)n), fabs(F - (double)(i + 1) / (double)n)));
+    }
+    printf("  lognormal: %zu grains, KS distance %.4f (0.1%% critical value %.4f)\n", n, D, 1.95 / sqrt((double)n));
+    CHECK(t, n > 3000, "the box fills (%zu grains)", n);
+    CHECK(t, R[0] >= 1e-3 && R[n - 1] <= 4e-3, "radii within [1, 4] mm: %g to %g", R[0], R[n - 1]);
+    CHECK(t, D < 1.95 / sqrt((double)n), "KS distance %.4f", D);
+    free(R);
+    grains_sim_destroy(sim);
+}
+
+/* Grains falling through a tag rule's box take its tag; those that never
+ * reach it keep their region's. */
+static void tag_rules(test_ctx *t)
+{
+    grains_params p = region_params();
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.n_spawns = 1;
+    p.spawn[0] = region((grains_vec3){0, 0, 0.1}, (grains_vec3){0.04, 0.04, 0.12}, 5);
+    p.spawn[0].count = 40, p.spawn[0].tag = 1;
+    p.n_tag_rules = 2;
+    p.tag_rule[0] = (grains_tag_rule){{-1, -1, -1}, {0.02, 1, 0.05}, 5};
+    p.tag_rule[1] = (grains_tag_rule){{0.02, -1, -1}, {1, 1, 0.05}, 6};
+    grains_sim *sim = scene(&p);
+    grains_sim_advance(sim, 300, NULL); /* the 40 are in, falling */
+    long early = 0, late = 0, wrong = 0;
+    for (size_t i = 0; i < grains_sim_count(sim); i++)
+        early += get(sim, i).tag == 1;
+    double dt = grains_sim_params(sim)->dt;
+    grains_sim_advance(sim, (long)(0.2 / dt), NULL); /* 0.2 s: every grain falls below z = 0.05 */
+    for (size_t i = 0; i < grains_sim_count(sim); i++) {
+        grains_particle q = get(sim, i);
+        late += q.x.z < 0.05;
+        wrong += q.tag != (q.x.x < 0.02 ? 5 : 6);
+    }
+    CHECK(t, early == 40, "above the rules the 40 grains keep their region's tag (%ld do)", early);
+    CHECK(t, late == 40 && wrong == 0, "%ld grains below, %ld with the wrong side's tag", late, wrong);
+    grains_sim_destroy(sim);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
     no_overlaps(&t);
     unbiased_radii(&t);
     seeded(&t);
+    regions_stop_and_label(&t);
+    listed_region_is_the_default(&t);
+    discrete_by_mass(&t);
+    lognormal(&t);
+    tag_rules(&t);
     return test_report(&t, "test_spawn");
 }

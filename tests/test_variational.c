@@ -76,7 +76,7 @@ static grains_sim *make(test_ctx *t, const grains_params *p, int walls)
 
 static void add(grains_sim *sim, double x, double y, double z, double vx)
 {
-    grains_particle q = {{x, y, z}, {vx, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0};
+    grains_particle q = {{x, y, z}, {vx, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0, 0};
     grains_error err;
     grains_sim_add_particle(sim, &q, &err);
 }

@@ -120,6 +120,51 @@ typedef enum {
     GRAINS_COHESION_JKR = 2
 } grains_cohesion;
 
+#define GRAINS_MAX_SPAWNS 8                            /* insertion regions */
+#define GRAINS_MAX_SIZES 16                            /* radii of a discrete size distribution */
+#define GRAINS_MAX_TAG_RULES 16
+
+/* How an insertion region draws radii (docs/scenario.md, "Insertion"). */
+typedef enum {
+    GRAINS_SIZES_UNIFORM = 0,   /* uniform in [R_lo, R_hi] (TinyDEM Section 3.1) */
+    GRAINS_SIZES_DISCRETE = 1,  /* radii R[k] with fractions of number or of mass */
+    GRAINS_SIZES_LOGNORMAL = 2  /* ln R normal (mean ln median, deviation sigma), kept within [R_lo, R_hi] */
+} grains_size_law;
+
+typedef struct {
+    grains_size_law law;
+    real R_lo, R_hi;                      /* [L] uniform: the range; lognormal: the truncation */
+    real median, sigma;                   /* lognormal: [L] median radius, [-] deviation of ln R */
+    int n;                                /* discrete: the number of radii */
+    real R[GRAINS_MAX_SIZES];             /* [L] discrete radii */
+    real fraction[GRAINS_MAX_SIZES];      /* [-] their shares (normalised when drawn) */
+    int by_mass;                          /* 1: shares of mass; 0: shares of number */
+} grains_size_distribution;
+
+/* Where insertion happens: TinyDEM's spawn box (Section 3.1) generalised. Each step
+ * `rate` centres are tried, uniform in the region; a radius is drawn from `sizes`
+ * and kept until a sphere of it fits (no bias towards small ones); no overlap with
+ * particles or meshes. The region stops when it has added `count` particles, or
+ * when no attempt has fit for `full_after` steps in a row. */
+typedef struct {
+    grains_vec3 lo, hi;                   /* [L] the box's corners */
+    int cylinder;                         /* 1: the cylinder along z inscribed in the box */
+    int material;                         /* of the particles it adds */
+    int tag;                              /* their tag */
+    long count;                           /* particles to add; 0 = no limit but N_max */
+    long rate;                            /* attempts per step */
+    long full_after;                      /* steps without a fit that stop it; 0 = never */
+    grains_vec3 v0, w0;                   /* [L/T], [1/T] initial velocity and spin */
+    grains_size_distribution sizes;
+} grains_spawn_region;
+
+/* Every particle whose centre is in the box [lo, hi] takes the tag (the binary
+ * stream's separator: grains passing left and right of a splitter are told apart). */
+typedef struct {
+    grains_vec3 lo, hi;
+    int tag;
+} grains_tag_rule;
+
 typedef struct {
     /* geometry */
     real R_min;                           /* [L] minimum particle radius */
@@ -145,6 +190,12 @@ typedef struct {
     int n_pairs;
     grains_pair_values pair[GRAINS_MAX_PAIRS];
     int spawn_material;                   /* material of spawned particles */
+    int n_spawns;                         /* insertion regions listed; 0 = the one of s_min, s_max,
+                                           * spawn_cylinder, spawn_material, N_spawn, v0, w0,
+                                           * radii uniform in [R_min, R_max] (grains_params_spawn) */
+    grains_spawn_region spawn[GRAINS_MAX_SPAWNS];
+    int n_tag_rules;
+    grains_tag_rule tag_rule[GRAINS_MAX_TAG_RULES]; /* applied in order after every step */
     int mesh_material;                    /* material of mesh elements that name none;
                                            * GRAINS_RIGID = infinitely stiff (TinyDEM) */
     /* kinetic */
@@ -217,6 +268,11 @@ real grains_params_default_dt(const grains_params *p);
 /* Checks every value against Table 2's "Requirements" column and the
  * engine's own limits; names the offending key in the message. */
 grains_status grains_params_check(const grains_params *p, grains_error *err);
+
+/* The insertion regions: n_spawns, or the one of the run's spawn keys (0 when
+ * N_max or N_spawn is 0). */
+int grains_params_n_spawns(const grains_params *p);
+grains_spawn_region grains_params_spawn(const grains_params *p, int k);
 
 /* Material k (0: rho, E, nu). */
 grains_material grains_params_material(const grains_params *p, int k);

@@ -21,7 +21,23 @@ typedef struct {
     grains_quat q;    /* orientation, unit quaternion */
     real R;           /* [L] radius */
     int material;     /* 0 .. n_materials - 1 (0 when left out of an initialiser) */
+    int tag;          /* the user's label: its insertion region's, a tag rule's, or the input's */
 } grains_particle;
+
+/* Why an insertion region adds no more particles. */
+typedef enum {
+    GRAINS_SPAWN_ACTIVE = 0,        /* it still tries */
+    GRAINS_SPAWN_COUNT_REACHED = 1, /* it added its count */
+    GRAINS_SPAWN_FULL = 2,          /* no attempt fit for full_after steps in a row */
+    GRAINS_SPAWN_N_MAX = 3          /* the run holds N_max particles */
+} grains_spawn_stop;
+
+typedef struct {
+    long added;             /* particles the region added */
+    long idle_steps;        /* steps in a row, up to the last, in which no attempt fit */
+    grains_spawn_stop stop;
+    long stop_step;         /* the step it stopped in (COUNT_REACHED, FULL) */
+} grains_spawn_report;
 
 /* Figures for the thermo table, from the last completed step. */
 typedef struct {
@@ -199,6 +215,11 @@ void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *
 /* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);
 const grains_params *grains_sim_params(const grains_sim *sim);
+/* Insertion region k's progress (k below grains_params_n_spawns). */
+grains_spawn_report grains_sim_spawn_report(const grains_sim *sim, int k);
+/* Whether any particle ever had a tag other than 0, or tag rules or regions
+ * give them: the outputs then carry the tags. */
+int grains_sim_has_tags(const grains_sim *sim);
 
 /* A guided particle: its velocity across `axis` is held at `velocity`, it
  * moves along the unit `axis` as its forces push it, and it does not

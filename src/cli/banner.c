@@ -15,8 +15,9 @@ void banner_start(const run_output *o, const grains_sim *sim)
     printf("grains %s: %s\n", GRAINS_VERSION,
            sc->source[0] ? sc->source : "the default simulation (TinyDEM's hourglass, Table 2)");
     printf("  %zu particles", grains_sim_count(sim));
-    if (p->N_max > 0 && p->N_spawn > 0)
-        printf(", spawning up to %ld", p->N_max);
+    int regions = grains_params_n_spawns(p);
+    if (regions)
+        printf(", spawning up to %ld in all from %d region%s", p->N_max, regions, regions == 1 ? "" : "s");
     printf("; dt = %.4g s, %ld frames of %ld steps to t = %.6g s; %d thread%s\n", p->dt, p->N_frames, p->N_steps,
            (double)steps * p->dt, grains_sim_threads(sim), grains_sim_threads(sim) == 1 ? "" : "s");
     if (o->record->n_frames > 0)
@@ -26,6 +27,32 @@ void banner_start(const run_output *o, const grains_sim *sim)
     fflush(stdout);
 }
 
+/* Why each insertion region stopped, or that it still adds. */
+static void print_spawn_reports(const grains_sim *sim)
+{
+    const grains_params *p = grains_sim_params(sim);
+    for (int k = 0; k < grains_params_n_spawns(p); k++) {
+        grains_spawn_report r = grains_sim_spawn_report(sim, k);
+        long count = grains_params_spawn(p, k).count;
+        double dt = p->dt;
+        printf("  spawn region %d: %ld added; ", k, r.added);
+        switch (r.stop) {
+        case GRAINS_SPAWN_COUNT_REACHED: printf("its count %ld reached at t = %.6g s\n", count, (double)r.stop_step * dt); break;
+        case GRAINS_SPAWN_FULL:
+            printf("stopped full at t = %.6g s (no attempt fit for full_after = %ld steps)\n", (double)r.stop_step * dt,
+                   grains_params_spawn(p, k).full_after);
+            break;
+        case GRAINS_SPAWN_N_MAX: printf("the run holds N_max = %ld particles\n", p->N_max); break;
+        case GRAINS_SPAWN_ACTIVE:
+            if (r.idle_steps > 0)
+                printf("still adding; full for the last %ld steps (no attempt fit)\n", r.idle_steps);
+            else
+                printf("still adding when the run ended\n");
+            break;
+        }
+    }
+}
+
 void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds)
 {
     if (o->quiet)
@@ -33,6 +60,7 @@ void banner_end(const run_output *o, const grains_sim *sim, long steps, double s
     const grains_scenario *sc = o->sc;
     printf("done: %ld steps in %.3g s (%.3g steps/s, %zu particles at the end)\n", steps, seconds,
            seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim));
+    print_spawn_reports(sim);
     if (sc->write_vtk)
         printf("open %s/particles.pvd in ParaView%s%s; the thermo table is %s/thermo.csv\n", sc->output_dir,
                grains_sim_mesh_count(sim) ? (o->meshes_move ? ", and mesh.pvd" : ", and mesh.vtp") : "",

@@ -84,7 +84,7 @@ static grains_status place_big(grains_sim *sim, long n_big, double R_big, double
                                ((double)(b / (row * row)) + 0.5) * S};
         if (big[b].z + R_big > L)
             return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "bench: %ld large spheres do not fit", n_big);
-        grains_particle p = {big[b], {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_big, 0};
+        grains_particle p = {big[b], {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_big, 0, 0};
         st = grains_sim_add_particle(sim, &p, err);
     }
     return st;
@@ -131,7 +131,7 @@ static grains_status lattice(grains_sim *sim, long N, double ratio, double *L, g
                               site.z + jitter * (2 * rng_uniform(&rng) - 1)},
                              {0.01 * (2 * rng_uniform(&rng) - 1), 0.01 * (2 * rng_uniform(&rng) - 1),
                               0.01 * (2 * rng_uniform(&rng) - 1)},
-                             {0, 0, 0}, {1, 0, 0, 0}, BENCH_R_MIN + (BENCH_R_MAX - BENCH_R_MIN) * rng_uniform(&rng), 0};
+                             {0, 0, 0}, {1, 0, 0, 0}, BENCH_R_MIN + (BENCH_R_MAX - BENCH_R_MIN) * rng_uniform(&rng), 0, 0};
         st = grains_sim_add_particle(sim, &p, err);
         placed++;
     }

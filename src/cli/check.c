@@ -53,6 +53,29 @@ static double effective_E(const grains_material *a, const grains_material *b)
 /* With several materials (or a mesh of a material): each material, and each
  * pair's E*, restitution, friction and Hertz contact time of two R_min
  * spheres at |v0| (Eqs. 15, 20). */
+/* Each insertion region: where, how fast, which sizes. */
+static void print_spawns(const grains_params *p)
+{
+    static const char *const laws[] = {"uniform", "discrete", "lognormal"};
+    for (int k = 0; k < grains_params_n_spawns(p); k++) {
+        grains_spawn_region r = grains_params_spawn(p, k);
+        printf("  spawn region %d      : %s [%g, %g, %g] to [%g, %g, %g], %ld attempt%s/step, material %d, tag %d, "
+               "radii %s", k, r.cylinder ? "cylinder in" : "box", r.lo.x, r.lo.y, r.lo.z, r.hi.x, r.hi.y, r.hi.z,
+               r.rate, r.rate == 1 ? "" : "s", r.material, r.tag, laws[r.sizes.law]);
+        if (r.count > 0)
+            printf(", %ld particles", r.count);
+        printf("\n");
+    }
+}
+
+static int spawned_material(const grains_params *p, int a)
+{
+    for (int k = 0; k < grains_params_n_spawns(p); k++)
+        if (grains_params_spawn(p, k).material == a)
+            return 1;
+    return 0;
+}
+
 static void print_materials(const grains_params *p)
 {
     if (p->n_materials == 1 && p->mesh_material == GRAINS_RIGID && p->n_pairs == 0)
@@ -61,7 +84,7 @@ static void print_materials(const grains_params *p)
     for (int a = 0; a < p->n_materials; a++) {
         grains_material m = grains_params_material(p, a);
         printf("  material %d          : rho %g, E %g, nu %g%s%s\n", a, m.rho, m.E, m.nu,
-               a == p->spawn_material ? "; spawned" : "", a == p->mesh_material ? "; mesh" : "");
+               spawned_material(p, a) ? "; spawned" : "", a == p->mesh_material ? "; mesh" : "");
     }
     for (int a = 0; a < p->n_materials; a++)
         for (int b = a; b < p->n_materials; b++) {
@@ -225,7 +248,8 @@ int cli_check(int argc, char **argv)
     print_materials(p);
     printf("  steps               : %ld (%ld frames of %ld)\n", steps, p->N_frames, p->N_steps);
     printf("  simulated time      : %.6g s\n", (double)steps * p->dt);
-    printf("  particles           : %zu from file, up to %ld spawned\n", grains_sim_count(sim), p->N_max);
+    printf("  particles           : %zu from file, up to %ld in all\n", grains_sim_count(sim), p->N_max);
+    print_spawns(p);
     printf("  mesh                : %zu elements, %zu vertices\n", mesh ? mesh->n_elements : 0,
            mesh ? mesh->n_vertices : 0);
     print_meshes(&sc, mesh);

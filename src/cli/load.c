@@ -159,7 +159,7 @@ static grains_status load_friction_sphere(const grains_scenario *sc, grains_sim 
     const grains_scenario_friction *f = &sc->friction;
     if (!f->on)
         return GRAINS_OK;
-    grains_particle p = {f->position, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, f->radius, f->material};
+    grains_particle p = {f->position, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, f->radius, f->material, 0};
     grains_status s = grains_sim_add_particle(sim, &p, err);
     if (s == GRAINS_OK) {
         grains_guide g = {grains_sim_count(sim) - 1, f->velocity, f->axis};

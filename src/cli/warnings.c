@@ -33,8 +33,12 @@ static double dot(grains_vec3 a, grains_vec3 b) { return a.x * b.x + a.y * b.y +
  * the spawn box's top) to the lowest mesh point; 0 if neither. */
 static double impact_speed(const grains_params *p, const grains_sim *sim, double *fall)
 {
-    int spawns = p->N_max > 0 && p->N_spawn > 0;
-    double v0 = spawns ? sqrt(dot(p->v0, p->v0)) : 0, g = sqrt(dot(p->g, p->g));
+    int spawns = grains_params_n_spawns(p);
+    double v0 = 0, g = sqrt(dot(p->g, p->g));
+    for (int k = 0; k < spawns; k++) {
+        grains_vec3 r_v0 = grains_params_spawn(p, k).v0;
+        v0 = fmax(v0, sqrt(dot(r_v0, r_v0)));
+    }
     for (size_t i = 0; i < grains_sim_count(sim); i++) {
         grains_particle q;
         grains_sim_get_particle(sim, i, &q);
@@ -46,10 +50,10 @@ static double impact_speed(const grains_params *p, const grains_sim *sim, double
         return v0;
     grains_vec3 up = {-p->g.x / g, -p->g.y / g, -p->g.z / g};
     double top = -INFINITY, bottom = INFINITY;
-    if (spawns)
+    for (int k = 0; k < spawns; k++)
         for (int c = 0; c < 8; c++) {
-            grains_vec3 x = {c & 1 ? p->s_max.x : p->s_min.x, c & 2 ? p->s_max.y : p->s_min.y,
-                             c & 4 ? p->s_max.z : p->s_min.z};
+            grains_spawn_region r = grains_params_spawn(p, k);
+            grains_vec3 x = {c & 1 ? r.hi.x : r.lo.x, c & 2 ? r.hi.y : r.lo.y, c & 4 ? r.hi.z : r.lo.z};
             top = fmax(top, dot(x, up));
         }
     for (size_t i = 0; i < grains_sim_count(sim); i++) {
@@ -90,7 +94,7 @@ static void warn_stiffness(const grains_params *p, const grains_sim *sim)
     if (!(v > 0) || p->contact_model == GRAINS_CONTACT_LINEAR)
         return;
     /* the contacts that can happen: grain on grain with two of them, grain on a mesh of mesh_material */
-    int pairs = grains_sim_count(sim) + (size_t)(p->N_max > 0 && p->N_spawn > 0 ? p->N_max : 0) >= 2;
+    int pairs = grains_sim_count(sim) + (size_t)(grains_params_n_spawns(p) ? p->N_max : 0) >= 2;
     E_pw = stiffest_wall(p, grains_sim_mesh(sim));
     double t_pp = pairs ? cli_hertz_time(p->E / (2 * (1 - p->nu * p->nu)), p->R_min / 2, m / 2, v) : INFINITY;
     double t_pw = grains_sim_mesh(sim) ? cli_hertz_time(E_pw, p->R_min, m, v) : INFINITY, t = fmin(t_pp, t_pw);
@@ -131,17 +135,19 @@ static void warn_placement(const grains_params *p, const grains_sim *sim)
         warn("%zu of %zu grains lie outside the box of the meshes at the start (they count as lost in thermo.csv)",
              th.n_lost, th.n_particles);
     const grains_mesh *m = grains_sim_mesh(sim);
-    if (m && m->n_vertices && p->N_max > 0 && p->N_spawn > 0) {
+    if (m && m->n_vertices) {
         grains_vec3 lo = m->vertices[0], hi = lo;
         for (size_t v = 1; v < m->n_vertices; v++) {
             grains_vec3 x = m->vertices[v];
             lo = (grains_vec3){fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z)};
             hi = (grains_vec3){fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z)};
         }
-        int apart = p->s_max.x < lo.x || p->s_min.x > hi.x || p->s_max.y < lo.y || p->s_min.y > hi.y;
-        if (apart)
-            warn("the spawn box (x %g to %g, y %g to %g) lies beside the meshes (x %g to %g, y %g to %g): spawned "
-                 "grains fall past them", p->s_min.x, p->s_max.x, p->s_min.y, p->s_max.y, lo.x, hi.x, lo.y, hi.y);
+        for (int k = 0; k < grains_params_n_spawns(p); k++) {
+            grains_spawn_region r = grains_params_spawn(p, k);
+            if (r.hi.x < lo.x || r.lo.x > hi.x || r.hi.y < lo.y || r.lo.y > hi.y)
+                warn("spawn region %d (x %g to %g, y %g to %g) lies beside the meshes (x %g to %g, y %g to %g): "
+                     "spawned grains fall past them", k, r.lo.x, r.hi.x, r.lo.y, r.hi.y, lo.x, hi.x, lo.y, hi.y);
+        }
     }
     size_t outside = 0;
     double worst = p->R_min;

@@ -1,5 +1,5 @@
 /* TinyDEM particle CSV files (Section 6), read in full before use, with an
- * optional 15th column: the material. */
+ * optional 15th column, the material, and after it an optional 16th, the tag. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +11,13 @@
 
 #define CSV_HEADER "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz"
 #define CSV_MATERIAL ",material"
-#define CSV_FIELDS 15 /* at most: the 14 of TinyDEM and the material */
+#define CSV_TAG ",tag"
+#define CSV_FIELDS 16 /* at most: the 14 of TinyDEM, the material and the tag */
 
 static const char *const field_name[CSV_FIELDS] = {"x",  "y",  "z",  "R",  "vx", "vy", "vz",     "q0",
-                                                    "q1", "q2", "q3", "wx", "wy", "wz", "material"};
+                                                    "q1", "q2", "q3", "wx", "wy", "wz", "material", "tag"};
 
-/* The number of fields the header announces (14 or 15), or 0. */
+/* The number of fields the header announces (14, 15 or 16), or 0. */
 static int header_fields(const char *line)
 {
     char clean[128];
@@ -26,8 +27,10 @@ static int header_fields(const char *line)
             clean[n++] = *c;
     clean[n] = '\0';
     if (strcmp(clean, CSV_HEADER) == 0)
+        return CSV_FIELDS - 2;
+    if (strcmp(clean, CSV_HEADER CSV_MATERIAL) == 0)
         return CSV_FIELDS - 1;
-    return strcmp(clean, CSV_HEADER CSV_MATERIAL) == 0 ? CSV_FIELDS : 0;
+    return strcmp(clean, CSV_HEADER CSV_MATERIAL CSV_TAG) == 0 ? CSV_FIELDS : 0;
 }
 
 static int blank(const char *s)
@@ -81,6 +84,16 @@ static grains_status material_of(real v, const char *path, int ln, int *out, gra
     return GRAINS_OK;
 }
 
+/* The tag column: an integer of at most 10^6 in magnitude (as the scenario's tags). */
+static grains_status tag_of(real v, const char *path, int ln, int *out, grains_error *err)
+{
+    if (!(v >= -1e6 && v <= 1e6 && v == floor(v)))
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, ln, "tag = %g: expected an integer from -1000000 to 1000000",
+                                v);
+    *out = (int)v;
+    return GRAINS_OK;
+}
+
 static grains_status parse_particles(char *text, size_t len, const char *path, grains_particle **out, size_t *n,
                                      grains_error *err)
 {
@@ -89,8 +102,8 @@ static grains_status parse_particles(char *text, size_t len, const char *path, g
     const char *line = lines_next(&r);
     int fields = line ? header_fields(line) : 0;
     if (!fields)
-        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s' (optionally with '%s')",
-                                CSV_HEADER, CSV_MATERIAL);
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s' (optionally with '%s' or '%s')",
+                                CSV_HEADER, CSV_MATERIAL, CSV_MATERIAL CSV_TAG);
     size_t count = 0, cap = 0;
     grains_particle *p = NULL;
     grains_status s = GRAINS_OK;
@@ -105,8 +118,10 @@ static grains_status parse_particles(char *text, size_t len, const char *path, g
         if ((s = parse_record(line, path, r.line, fields, v, err)) != GRAINS_OK)
             break;
         grains_particle q = {{v[0], v[1], v[2]}, {v[4], v[5], v[6]}, {v[11], v[12], v[13]},
-                             {v[7], v[8], v[9], v[10]}, v[3], 0};
-        if (fields == CSV_FIELDS && (s = material_of(v[14], path, r.line, &q.material, err)) != GRAINS_OK)
+                             {v[7], v[8], v[9], v[10]}, v[3], 0, 0};
+        if (fields >= CSV_FIELDS - 1 && (s = material_of(v[14], path, r.line, &q.material, err)) != GRAINS_OK)
+            break;
+        if (fields == CSV_FIELDS && (s = tag_of(v[15], path, r.line, &q.tag, err)) != GRAINS_OK)
             break;
         if ((s = check_particle(&q, path, r.line, err)) != GRAINS_OK)
             break;
@@ -154,8 +169,8 @@ grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_e
     grains_status s = atomic_open(&af, path, err);
     if (s != GRAINS_OK)
         return s;
-    int materials = grains_sim_params(sim)->n_materials > 1;
-    fputs(materials ? CSV_HEADER CSV_MATERIAL "\n" : CSV_HEADER "\n", af.f);
+    int tags = grains_sim_has_tags(sim), materials = tags || grains_sim_params(sim)->n_materials > 1;
+    fputs(tags ? CSV_HEADER CSV_MATERIAL CSV_TAG "\n" : materials ? CSV_HEADER CSV_MATERIAL "\n" : CSV_HEADER "\n", af.f);
     size_t n = grains_sim_count(sim);
     for (size_t i = 0; i < n; i++) {
         grains_particle p;
@@ -165,6 +180,8 @@ grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_e
                 p.x.y, p.x.z, p.R, p.v.x, p.v.y, p.v.z, p.q.q0, p.q.q1, p.q.q2, p.q.q3, p.w.x, p.w.y, p.w.z);
         if (materials)
             fprintf(af.f, ",%d", p.material);
+        if (tags)
+            fprintf(af.f, ",%d", p.tag);
         fputc('\n', af.f);
     }
     return atomic_commit(&af, err);

@@ -16,16 +16,17 @@
 #include "io/scenario_materials.h"
 #include "io/scenario_membranes.h"
 #include "io/scenario_meshes.h"
+#include "io/scenario_spawns.h"
 #include "io/scenario_text.h"
 #include "io/text.h"
 
 /* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,
  * K_MESHES by io/scenario_meshes.c, K_MEMBRANES and K_TRIAXIAL by
- * io/scenario_membranes.c, K_FRICTION by io/scenario_friction.c; given in a
- * scenario file only. */
+ * io/scenario_membranes.c, K_FRICTION by io/scenario_friction.c, K_SPAWNS and
+ * K_TAG_RULES by io/scenario_spawns.c; given in a scenario file only. */
 typedef enum {
     K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL,
-    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION
+    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION, K_SPAWNS, K_TAG_RULES
 } key_kind;
 
 typedef struct {
@@ -96,6 +97,16 @@ static const key_info keys[] = {
     {"plane_normal", K_CHOICE, P(plane_normal), "-", "dimension = 2: the planes' normal, \"x\", \"y\" (default) "
      "or \"z\"", axis_names, 0},
     {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)", NULL, 0},
+    {"spawns", K_SPAWNS, P(spawn), "-",
+     "insertion regions, each with its own material, tag, rate and sizes: ( { region = \"box\"; min = [...]; max = "
+     "[...]; material = 0; tag = 0; count = ...; rate = ...; full_after = ...; v0 = [...]; sizes = \"uniform\", "
+     "\"discrete\" or \"lognormal\"; R_min = ...; R_max = ...; radii = [...]; fractions = [...]; fractions_of = "
+     "\"number\" or \"mass\"; median = ...; sigma = ...; }, ... ); a field left out is the run's own",
+     NULL, 0},
+    {"tag_regions", K_TAG_RULES, P(tag_rule), "-",
+     "boxes that set the tag of every particle whose centre is in them, after each step: ( { min = [...]; max = "
+     "[...]; tag = 1; }, ... )",
+     NULL, 0},
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL, 0},
     {"compat", K_CHOICE, P(compat), "-",
      "\"none\" (the physically correct choices) or \"tinydem\" (every TinyDEM convention: friction order, Eq. 46 "
@@ -349,7 +360,9 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
     case K_MESHES:
     case K_MEMBRANES:
     case K_TRIAXIAL:
-    case K_FRICTION: return 0; /* scenario files only */
+    case K_FRICTION:
+    case K_SPAWNS:
+    case K_TAG_RULES: return 0; /* scenario files only */
     }
     return 0;
 }
@@ -385,6 +398,8 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_MEMBRANES: return "a list of groups { shape = ...; spacing = ...; ... }, given in a scenario file";
     case K_TRIAXIAL: return "a group { membrane = 0; bottom = 0; top = 1; }, given in a scenario file";
     case K_FRICTION: return "a group { radius = ...; position = [...]; velocity = [...]; }, given in a scenario file";
+    case K_SPAWNS: return "a list of groups { min = [...]; max = [...]; rate = ...; sizes = ...; }, given in a scenario file";
+    case K_TAG_RULES: return "a list of groups { min = [...]; max = [...]; tag = ...; }, given in a scenario file";
     }
     return "a value";
 }
@@ -477,7 +492,9 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
     case K_MESHES:
     case K_MEMBRANES:
     case K_TRIAXIAL:
-    case K_FRICTION: break; /* read_setting reads them */
+    case K_FRICTION:
+    case K_SPAWNS:
+    case K_TAG_RULES: break; /* read_setting reads them */
     }
     return 0;
 }
@@ -509,6 +526,10 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         st = scenario_read_triaxial(sc, s, path, err);
     else if (keys[k].kind == K_FRICTION)
         st = scenario_read_friction(sc, s, path, err);
+    else if (keys[k].kind == K_SPAWNS)
+        st = scenario_read_spawns(&sc->params, s, path, err);
+    else if (keys[k].kind == K_TAG_RULES)
+        st = scenario_read_tag_rules(&sc->params, s, path, err);
     else if (!set_from_config(sc, &keys[k], s))
         return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
     if (st != GRAINS_OK)
@@ -740,6 +761,7 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (!sc->origin[mu_t])
         sc->params.mu_t = 2 * sc->params.mu_s / 3; /* Section 2.2 */
     scenario_materials_finish(&sc->params);
+    scenario_spawns_finish(&sc->params);
     grains_error local;
     grains_error *e = err ? err : &local;
     grains_status s = GRAINS_OK;

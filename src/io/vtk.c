@@ -85,6 +85,10 @@ static void particle_arrays(vtk_out *o, const grains_sim *sim, double *b, int64_
             grains_sim_get_particle(sim, i, &p), ib[i] = p.material;
         vtk_ints(o, "Int32", "material", 1, ib, n);
     }
+    grains_particle p;
+    for (size_t i = 0; i < n; i++)
+        grains_sim_get_particle(sim, i, &p), ib[i] = p.tag;
+    vtk_ints(o, "Int32", "tag", 1, ib, n);
     fputs("</PointData>\n", o->f);
 }
 

@@ -30,7 +30,8 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
     int ok = grow_field((void **)&pt->x, cap, sizeof *pt->x) && grow_field((void **)&pt->v, cap, sizeof *pt->v) &&
              grow_field((void **)&pt->w, cap, sizeof *pt->w) && grow_field((void **)&pt->q, cap, sizeof *pt->q) &&
              grow_field((void **)&pt->R, cap, sizeof *pt->R) &&
-             grow_field((void **)&pt->mat, cap, sizeof *pt->mat) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
+             grow_field((void **)&pt->mat, cap, sizeof *pt->mat) &&
+             grow_field((void **)&pt->tag, cap, sizeof *pt->tag) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
              grow_field((void **)&pt->slot, cap, sizeof *pt->slot);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
@@ -55,6 +56,7 @@ void particles_free(grains_particles *pt)
     free(pt->q);
     free(pt->R);
     free(pt->mat);
+    free(pt->tag);
     free(pt->f); /* t is in the same block */
     free(pt->slot);
     *pt = (grains_particles){0};
@@ -73,19 +75,23 @@ void particles_permute(grains_particles *pt, uint32_t *where)
         quat q = pt->q[s];
         real R = pt->R[s];
         uint8_t mat = pt->mat[s];
+        int32_t tag = pt->tag[s];
         uint32_t dst = where[s];
         while (dst != s) {
             vec3 tx = pt->x[dst], tv = pt->v[dst], tw = pt->w[dst];
             quat tq = pt->q[dst];
             real tR = pt->R[dst];
             uint8_t tmat = pt->mat[dst];
+            int32_t ttag = pt->tag[dst];
             pt->x[dst] = x, pt->v[dst] = v, pt->w[dst] = w, pt->q[dst] = q, pt->R[dst] = R, pt->mat[dst] = mat;
-            x = tx, v = tv, w = tw, q = tq, R = tR, mat = tmat;
+            pt->tag[dst] = tag;
+            x = tx, v = tv, w = tw, q = tq, R = tR, mat = tmat, tag = ttag;
             uint32_t next = where[dst];
             where[dst] = dst;
             dst = next;
         }
         pt->x[s] = x, pt->v[s] = v, pt->w[s] = w, pt->q[s] = q, pt->R[s] = R, pt->mat[s] = mat;
+        pt->tag[s] = tag;
         where[s] = s;
     }
 }
@@ -108,6 +114,7 @@ void particles_write_state(const grains_particles *pt, bytes_out *o)
     bytes_put_reals(o, (const real *)pt->q, 4 * n);
     bytes_put_reals(o, pt->R, n);
     bytes_put(o, pt->mat, n);
+    bytes_put_u32s(o, (const uint32_t *)pt->tag, n);
     bytes_put_reals(o, (const real *)pt->f, 3 * n);
     bytes_put_reals(o, (const real *)pt->t, 3 * n);
     bytes_put_u32s(o, pt->slot, n);
@@ -142,7 +149,7 @@ static const char *particles_invalid(const grains_particles *pt, int n_materials
 
 grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_materials, grains_error *err)
 {
-    size_t n, bytes = 20 * sizeof(real) + 1 + sizeof(uint32_t); /* per particle, as written */
+    size_t n, bytes = 20 * sizeof(real) + 1 + 2 * sizeof(uint32_t); /* per particle, as written */
     if (!bytes_get_count(in, bytes, PARTICLE_LIMIT, &n))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the particle count is larger than the file");
     grains_status s = particles_reserve(pt, n, err);
@@ -155,6 +162,7 @@ grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_mat
     bytes_get_reals(in, (real *)pt->q, 4 * n);
     bytes_get_reals(in, pt->R, n);
     bytes_get(in, pt->mat, n);
+    bytes_get_u32s(in, (uint32_t *)pt->tag, n);
     bytes_get_reals(in, (real *)pt->f, 3 * n);
     bytes_get_reals(in, (real *)pt->t, 3 * n);
     bytes_get_u32s(in, pt->slot, n);

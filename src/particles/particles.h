@@ -20,6 +20,7 @@ typedef struct {
     quat *q;     /* orientation */
     real *R;     /* [L] radius */
     uint8_t *mat; /* material, < GRAINS_MAX_MATERIALS */
+    int32_t *tag; /* the user's label (grains_particle.tag) */
     vec3 *f;     /* [ML/T^2] contact force sum of the current step */
     vec3 *t;     /* [ML^2/T^2] contact torque sum (f + cap: one block; free
                   * memory between Euler steps, used by the rebuild) */

@@ -13,23 +13,31 @@
 /* The smallest cell edge any level of the first rebuild can have (cells
  * are 2 R_top + pad, R_top at least the smallest radius), from the
  * particles and, while it spawns, the spawn radii. */
+/* Whether the run still adds particles. */
+static int spawns(const grains_sim *sim)
+{
+    return sim->p.N_max > (long)sim->pt.n && grains_params_n_spawns(&sim->p) > 0;
+}
+
 static real smallest_cell(const grains_sim *sim)
 {
-    int spawns = sim->p.N_max > (long)sim->pt.n && sim->p.N_spawn > 0;
-    real R = spawns || !sim->pt.n ? sim->p.R_min : INFINITY;
+    real R = spawns(sim) || !sim->pt.n ? sim->p.R_min : INFINITY;
     for (size_t i = 0; i < sim->pt.n; i++)
         R = fmin(R, sim->pt.R[i]);
     return 2 * R + sim->p.skin;
 }
 
 /* Along each axis, the extent of the particles and (while it spawns) the
- * spawn box, against what the grid spans. */
+ * spawn regions, against what the grid spans. */
 static grains_status check_extent(const grains_sim *sim, real h, grains_error *err)
 {
     const grains_particles *pt = &sim->pt;
-    int spawns = sim->p.N_max > (long)pt->n && sim->p.N_spawn > 0;
     for (int k = 0; k < 3; k++) {
-        real lo = spawns ? (&sim->p.s_min.x)[k] : INFINITY, hi = spawns ? (&sim->p.s_max.x)[k] : -INFINITY;
+        real lo = INFINITY, hi = -INFINITY;
+        for (int r = 0; spawns(sim) && r < grains_params_n_spawns(&sim->p); r++) {
+            grains_spawn_region g = grains_params_spawn(&sim->p, r);
+            lo = fmin(lo, (&g.lo.x)[k]), hi = fmax(hi, (&g.hi.x)[k]);
+        }
         size_t at_lo = SIZE_MAX, at_hi = SIZE_MAX;
         for (size_t i = 0; i < pt->n; i++) {
             real c = (&pt->x[i].x)[k];
@@ -42,13 +50,14 @@ static grains_status check_extent(const grains_sim *sim, real h, grains_error *e
             size_t i = at_hi != SIZE_MAX ? at_hi : at_lo;
             if (i == SIZE_MAX)
                 return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
-                                        "s_max: the spawn box spans %g along %c, more than the %g (%.0f cells of %g) "
-                                        "the neighbour grid spans", hi - lo, "xyz"[k], SPAN_CELLS * h,
+                                        "%s span%s %g along %c, more than the %g (%.0f cells of %g) "
+                                        "the neighbour grid spans", sim->p.n_spawns ? "spawns: the regions" :
+                                        "s_max: the spawn box", sim->p.n_spawns ? "" : "s", hi - lo, "xyz"[k], SPAN_CELLS * h,
                                         SPAN_CELLS, h);
             return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                     "particles%s spread over %g along %c, more than the %g (%.0f cells of %g) the "
                                     "neighbour grid spans; e.g. particle %zu at %c = %g",
-                                    spawns ? " and the spawn box" : "", hi - lo, "xyz"[k], SPAN_CELLS * h,
+                                    !spawns(sim) ? "" : sim->p.n_spawns ? " and the spawn regions" : " and the spawn box", hi - lo, "xyz"[k], SPAN_CELLS * h,
                                     SPAN_CELLS, h, (size_t)particles_id_of(pt, (uint32_t)i), "xyz"[k],
                                     (&pt->x[i].x)[k]);
         }

@@ -64,7 +64,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
 #endif
     sim->need_rebuild = 1;
     rng_seed(&sim->rng, sim->p.seed);
-    sim->spawn_u = rng_uniform(&sim->rng);
+    sim_spawn_init(sim);
     sim->diag = force_diag_empty();
     sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
     sim->v2_thread = calloc((size_t)sim->nthreads, sizeof *sim->v2_thread);
@@ -436,6 +436,7 @@ void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *
     out->q = sim->pt.q[i];
     out->R = sim->pt.R[i];
     out->material = sim->pt.mat[i];
+    out->tag = sim->pt.tag[i];
 }
 
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p)
@@ -449,10 +450,20 @@ void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *
     sim->pt.R[i] = p->R;
     if (p->material >= 0 && p->material < sim->p.n_materials) /* else the material it had */
         sim->pt.mat[i] = (uint8_t)p->material;
+    sim->pt.tag[i] = p->tag;
+    sim->tagged |= p->tag != 0;
     sim->need_rebuild = 1;
 }
 
 const grains_params *grains_sim_params(const grains_sim *sim) { return &sim->p; }
+
+int grains_sim_has_tags(const grains_sim *sim)
+{
+    int tags = sim->tagged || sim->p.n_tag_rules > 0;
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
+        tags |= grains_params_spawn(&sim->p, k).tag != 0;
+    return tags;
+}
 double grains_sim_time(const grains_sim *sim) { return (double)sim->step * sim->p.dt; }
 long grains_sim_steps(const grains_sim *sim) { return sim->step; }
 
@@ -476,8 +487,12 @@ static size_t count_lost(const grains_sim *sim)
     const grains_mesh *m = sim->mesh;
     if (!m || !m->n_vertices)
         return 0;
-    int spawns = sim->p.N_max > 0 && sim->p.N_spawn > 0;
-    vec3 lo = spawns ? sim->p.s_min : m->vertices[0], hi = spawns ? sim->p.s_max : m->vertices[0];
+    vec3 lo = m->vertices[0], hi = m->vertices[0];
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
+        grains_spawn_region r = grains_params_spawn(&sim->p, k);
+        lo = v3(fmin(lo.x, r.lo.x), fmin(lo.y, r.lo.y), fmin(lo.z, r.lo.z));
+        hi = v3(fmax(hi.x, r.hi.x), fmax(hi.y, r.hi.y), fmax(hi.z, r.hi.z));
+    }
     for (size_t v = 0; v < m->n_vertices; v++) {
         vec3 p = m->vertices[v];
         lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));

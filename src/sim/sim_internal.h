@@ -18,6 +18,15 @@
 #include "sim/mesh_select.h"
 #include "util/rng.h"
 
+/* An insertion region's progress (sim/spawn.c). */
+typedef struct {
+    real R_next;                /* [L] the radius drawn for its next particle, kept until one fits */
+    long added;                 /* particles it added */
+    long idle_steps;            /* steps in a row in which no attempt fit */
+    int stop;                   /* grains_spawn_stop */
+    long stop_step;             /* the step it stopped in */
+} spawn_state;
+
 /* What the force loop saw, reduced in a fixed order. */
 typedef struct {
     size_t n_contacts;
@@ -162,7 +171,8 @@ struct grains_sim {
     implicit_solver vi;         /* the implicit rows' solver (integrate/implicit.h) */
     sim_implicit_terms terms;
     grains_rng rng;
-    real spawn_u;               /* uniform number for the next spawn radius, carried over */
+    spawn_state spawn[GRAINS_MAX_SPAWNS]; /* each insertion region's (sim/spawn.c) */
+    int tagged;                 /* a particle with a tag other than 0 was ever added */
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */
     int drop_mesh_histories;    /* the mesh was replaced: its contacts end at the rebuild */
@@ -211,6 +221,10 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err);
 
 /* Spawn attempts of one step (Section 3.1); returns how many were added. */
 grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
+/* Each region's first radius (at creation). */
+void sim_spawn_init(grains_sim *sim);
+/* The tag rules, after a step (sim/tags.c). */
+void sim_apply_tag_rules(grains_sim *sim);
 
 /* The next three are worksharing loops for every thread of one parallel
  * region (grains_sim_step), each thread passing its own diag slot. */

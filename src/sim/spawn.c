@@ -1,8 +1,11 @@
-/* Spawn box (TinyDEM Section 3.1): N_spawn attempts per step, centre uniform
- * in the box, radius uniform in [R_min, R_max] and carried over to the next
- * attempt after a failure (so small particles are not favoured), no overlap
- * with particles or mesh, until N_max particles exist. */
+/* Insertion regions (TinyDEM Section 3.1's spawn box, several of them):
+ * each step, region by region, `rate` attempts; a centre uniform in the
+ * region, the radius drawn from its distribution and carried over to the
+ * next attempt after a failure (so small particles are not favoured), no
+ * overlap with particles or mesh; until the region's count, or N_max
+ * particles in all, or the region stays full for full_after steps. */
 #include "sim/sim_internal.h"
+#include "sim/size_draw.h"
 
 /* Whether a sphere (x, R) overlaps a particle binned at `level` of the
  * last rebuild: those in the cells its reach covers, grown by the grid's pad
@@ -60,37 +63,89 @@ static int touches_mesh(const grains_mesh *mesh, vec3 x, real R)
 }
 
 /* Whether a sphere at x of radius R leaves the cylinder along z inscribed
- * in the spawn box (its cross-section the ellipse in the box's x-y face). */
-static int outside_cylinder(const grains_params *p, vec3 x, real R)
+ * in the region's box (its cross-section the ellipse in the box's x-y face). */
+static int outside_cylinder(const grains_spawn_region *r, vec3 x, real R)
 {
-    real ax = (p->s_max.x - p->s_min.x) / 2 - R, ay = (p->s_max.y - p->s_min.y) / 2 - R;
+    real ax = (r->hi.x - r->lo.x) / 2 - R, ay = (r->hi.y - r->lo.y) / 2 - R;
     if (!(ax > 0 && ay > 0))
         return 1;
-    real u = (x.x - (p->s_min.x + p->s_max.x) / 2) / ax, w = (x.y - (p->s_min.y + p->s_max.y) / 2) / ay;
+    real u = (x.x - (r->lo.x + r->hi.x) / 2) / ax, w = (x.y - (r->lo.y + r->hi.y) / 2) / ay;
     return u * u + w * w > 1;
+}
+
+void sim_spawn_init(grains_sim *sim)
+{
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
+        grains_spawn_region r = grains_params_spawn(&sim->p, k);
+        sim->spawn[k] = (spawn_state){size_draw(&r.sizes, &sim->rng), 0, 0, GRAINS_SPAWN_ACTIVE, 0};
+    }
+}
+
+/* One attempt in region r: a centre uniform in it for the radius drawn
+ * before; *fit when the sphere went in (the next radius is then drawn). */
+static grains_status attempt(grains_sim *sim, const grains_spawn_region *r, spawn_state *st, int *fit,
+                             grains_error *err)
+{
+    real R = st->R_next;
+    real R_now = R * sim_grow_scale(&sim->p, grains_sim_time(sim)); /* grains_sim_add_particle scales it so */
+    vec3 x;
+    x.x = r->lo.x + rng_uniform(&sim->rng) * (r->hi.x - r->lo.x);
+    x.y = r->lo.y + rng_uniform(&sim->rng) * (r->hi.y - r->lo.y);
+    x.z = r->lo.z + rng_uniform(&sim->rng) * (r->hi.z - r->lo.z);
+    *fit = 0;
+    if (r->cylinder && outside_cylinder(r, x, R_now))
+        return GRAINS_OK; /* the radius carries over */
+    if (touches_particle(sim, x, R_now) || touches_mesh(sim->mesh, x, R_now))
+        return GRAINS_OK; /* the radius carries over */
+    grains_particle np = {x, r->v0, r->w0, {1, 0, 0, 0}, R, r->material, r->tag};
+    grains_status s = grains_sim_add_particle(sim, &np, err);
+    if (s != GRAINS_OK)
+        return s;
+    st->R_next = size_draw(&r->sizes, &sim->rng);
+    st->added++;
+    *fit = 1;
+    return GRAINS_OK;
+}
+
+/* Region k's attempts of this step, and whether it stops. */
+static grains_status spawn_region(grains_sim *sim, int k, size_t *added, grains_error *err)
+{
+    grains_spawn_region r = grains_params_spawn(&sim->p, k);
+    spawn_state *st = &sim->spawn[k];
+    if (st->stop != GRAINS_SPAWN_ACTIVE)
+        return GRAINS_OK;
+    size_t before = *added;
+    for (long a = 0; a < r.rate && (long)sim->pt.n < sim->p.N_max && (r.count == 0 || st->added < r.count); a++) {
+        int fit;
+        grains_status s = attempt(sim, &r, st, &fit, err);
+        if (s != GRAINS_OK)
+            return s;
+        *added += (size_t)fit;
+    }
+    st->idle_steps = *added > before ? 0 : st->idle_steps + 1;
+    if (r.count > 0 && st->added >= r.count)
+        st->stop = GRAINS_SPAWN_COUNT_REACHED, st->stop_step = sim->step;
+    else if (r.full_after > 0 && st->idle_steps >= r.full_after && (long)sim->pt.n < sim->p.N_max)
+        st->stop = GRAINS_SPAWN_FULL, st->stop_step = sim->step;
+    return GRAINS_OK;
 }
 
 grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
 {
-    const grains_params *p = &sim->p;
     *added = 0;
-    for (long a = 0; a < p->N_spawn && (long)sim->pt.n < p->N_max; a++) {
-        real R = p->R_min + sim->spawn_u * (p->R_max - p->R_min);
-        real R_now = R * sim_grow_scale(p, grains_sim_time(sim)); /* grains_sim_add_particle scales it so */
-        vec3 x;
-        x.x = p->s_min.x + rng_uniform(&sim->rng) * (p->s_max.x - p->s_min.x);
-        x.y = p->s_min.y + rng_uniform(&sim->rng) * (p->s_max.y - p->s_min.y);
-        x.z = p->s_min.z + rng_uniform(&sim->rng) * (p->s_max.z - p->s_min.z);
-        if (p->spawn_cylinder && outside_cylinder(p, x, R_now))
-            continue; /* the radius carries over */
-        if (touches_particle(sim, x, R_now) || touches_mesh(sim->mesh, x, R_now))
-            continue; /* the radius carries over */
-        grains_particle np = {x, p->v0, p->w0, {1, 0, 0, 0}, R, p->spawn_material};
-        grains_status s = grains_sim_add_particle(sim, &np, err);
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
+        grains_status s = spawn_region(sim, k, added, err);
         if (s != GRAINS_OK)
             return s;
-        sim->spawn_u = rng_uniform(&sim->rng);
-        (*added)++;
     }
     return GRAINS_OK;
+}
+
+grains_spawn_report grains_sim_spawn_report(const grains_sim *sim, int k)
+{
+    const spawn_state *st = &sim->spawn[k];
+    grains_spawn_report rep = {st->added, st->idle_steps, (grains_spawn_stop)st->stop, st->stop_step};
+    if (rep.stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n >= sim->p.N_max)
+        rep.stop = GRAINS_SPAWN_N_MAX;
+    return rep;
 }

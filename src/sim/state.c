@@ -42,7 +42,15 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     bytes_put_i64(o, sim->step);
     for (int k = 0; k < 4; k++)
         bytes_put_u64(o, sim->rng.s[k]);
-    bytes_put_real(o, sim->spawn_u);
+    for (int k = 0; k < GRAINS_MAX_SPAWNS; k++) {
+        const spawn_state *r = &sim->spawn[k];
+        bytes_put_real(o, r->R_next);
+        bytes_put_i64(o, r->added);
+        bytes_put_i64(o, r->idle_steps);
+        bytes_put_u32(o, (uint32_t)r->stop);
+        bytes_put_i64(o, r->stop_step);
+    }
+    bytes_put_u32(o, (uint32_t)sim->tagged);
     bytes_put_real(o, sim->displacement);
     bytes_put_u32(o, (uint32_t)sim->need_rebuild);
     bytes_put_u64(o, sim->n_rebuilds);
@@ -64,12 +72,33 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     bytes_put_real(o, vi->update_last);
 }
 
+/* Each region's next radius within the run's [R_min, R_max], its counts
+ * non-negative, its stop one of grains_spawn_stop. */
+static int spawn_states_valid(const grains_sim *sim)
+{
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
+        const spawn_state *r = &sim->spawn[k];
+        if (!(r->R_next >= sim->p.R_min && r->R_next <= sim->p.R_max) || r->added < 0 || r->idle_steps < 0 ||
+            r->stop < GRAINS_SPAWN_ACTIVE || r->stop > GRAINS_SPAWN_FULL || r->stop_step < 0)
+            return 0;
+    }
+    return 1;
+}
+
 static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *err)
 {
     sim->step = (long)bytes_get_i64(in);
     for (int k = 0; k < 4; k++)
         sim->rng.s[k] = bytes_get_u64(in);
-    sim->spawn_u = bytes_get_real(in);
+    for (int k = 0; k < GRAINS_MAX_SPAWNS; k++) {
+        spawn_state *r = &sim->spawn[k];
+        r->R_next = bytes_get_real(in);
+        r->added = (long)bytes_get_i64(in);
+        r->idle_steps = (long)bytes_get_i64(in);
+        r->stop = (int)(bytes_get_u32(in) & 0xFF);
+        r->stop_step = (long)bytes_get_i64(in);
+    }
+    sim->tagged = bytes_get_u32(in) != 0;
     sim->displacement = bytes_get_real(in);
     sim->need_rebuild = bytes_get_u32(in) != 0;
     sim->n_rebuilds = (size_t)bytes_get_u64(in);
@@ -91,7 +120,7 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     vi->update_last = bytes_get_real(in);
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its counters");
-    if (sim->step < 0 || !(sim->spawn_u >= 0 && sim->spawn_u < 1) ||
+    if (sim->step < 0 || !spawn_states_valid(sim) ||
         !(sim->displacement >= 0) || !isfinite(sim->displacement) || !(d->max_den > 0) || !isfinite(d->max_num))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its counters");
     return GRAINS_OK;

@@ -275,6 +275,7 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     real t_old = grains_sim_time(sim);
     sim->step++;
     sim_grow(sim, t_old, grains_sim_time(sim));
+    sim_apply_tag_rules(sim);
     return GRAINS_OK;
 }
 

@@ -159,7 +159,7 @@ grains_status bp_run(const bp_setup *s, bp_result *out, grains_error *err)
     grains_status st = grains_sim_create(&sim, &p, err);
     line_state ref = bp_start(s);
     for (int k = 0; st == GRAINS_OK && k < 3; k++) {
-        grains_particle q = {{ref.x[k], 0, 0}, {ref.v[k], 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_BP, 0};
+        grains_particle q = {{ref.x[k], 0, 0}, {ref.v[k], 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_BP, 0, 0};
         st = grains_sim_add_particle(sim, &q, err);
     }
     const int sub = 100; /* reference steps per engine step */

@@ -50,7 +50,7 @@ grains_status bounce_run(const bounce_setup *s, bounce_result *out, grains_error
     grains_status st = grains_sim_create(&sim, &p, err);
     if (st == GRAINS_OK)
         st = validate_x_walls(sim, (const double[2]){0, 2 * R_SPHERE + GAP}, 2, 10 * R_SPHERE, err);
-    grains_particle q = {{R_SPHERE + GAP / 2, 0, 0}, {SPEED, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_SPHERE, 0};
+    grains_particle q = {{R_SPHERE + GAP / 2, 0, 0}, {SPEED, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_SPHERE, 0, 0};
     if (st == GRAINS_OK)
         st = grains_sim_add_particle(sim, &q, err);
     const double E0 = 0.5 * m * SPEED * SPEED;

@@ -58,7 +58,7 @@ void box_start(const box_setup *s, grains_particle out[BOX_N])
         for (int c = 0; c < 3; c++)
             u[c] = s->v_random * (2 * rng_uniform(&rng) - 1);
         grains_particle q = {{(k % 5 + 0.5) * a, (k / 5 % 5 + 0.5) * a, s->z_start + (k / 25) * a},
-                             {u[0], u[1], u[2]}, {0, 0, 0}, {1, 0, 0, 0}, s->d / 2, 0};
+                             {u[0], u[1], u[2]}, {0, 0, 0}, {1, 0, 0, 0}, s->d / 2, 0, 0};
         out[k] = q;
     }
 }

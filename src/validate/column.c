@@ -49,7 +49,7 @@ grains_status column_run(grains_contact_model model, int n, column_result *out, 
     if (s == GRAINS_OK)
         s = validate_rectangles(sim, floor_corners, 1, err);
     for (int k = 0; s == GRAINS_OK && k < n; k++) {
-        grains_particle q = {{0, 0, R + 2.1 * R * k}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0};
+        grains_particle q = {{0, 0, R + 2.1 * R * k}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0, 0};
         s = grains_sim_add_particle(sim, &q, err);
     }
     if (s == GRAINS_OK)

@@ -85,7 +85,7 @@ grains_status mf_run(const mf_setup *s, mf_result *r, grains_error *err)
         st = held_sheet(sim, s->vertex_radius, err);
     /* just clear of the sheet (of the vertex spheres' tops), set down by gravity */
     grains_particle p0 = {{0.004, 0.0081, RADIUS + s->vertex_radius + 1e-6}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0},
-                          RADIUS, 0};
+                          RADIUS, 0, 0};
     grains_guide g = {0, {SPEED, 0, 0}, {0, 0, 1}};
     if (st == GRAINS_OK)
         st = grains_sim_add_particle(sim, &p0, err);

@@ -78,7 +78,7 @@ static grains_status pour_start(grains_sim *sim, const perc_setup *s, int n, dou
             u[c] = 2 * rng_uniform(rng) - 1;
         grains_particle q = {{(cell % n_side + 0.5) * a + jitter * u[0], (cell / n_side + 0.5) * a + jitter * u[1],
                               1.1 * s->R + 2.2 * s->R * layer},
-                             {0.1 * u[2], 0.1 * u[3], 0.1 * u[4]}, {0, 0, 0}, {1, 0, 0, 0}, s->R, 0};
+                             {0.1 * u[2], 0.1 * u[3], 0.1 * u[4]}, {0, 0, 0}, {1, 0, 0, 0}, s->R, 0, 0};
         st = grains_sim_add_particle(sim, &q, err);
     }
     return st;
@@ -203,7 +203,7 @@ static grains_status release_fines(grains_sim *sim, const perc_setup *s, const p
     grains_status st = GRAINS_OK;
     for (int k = 0; st == GRAINS_OK && k < s->n_fines; k++) {
         double x = bed->W * rng_uniform(&rng), y = bed->W * rng_uniform(&rng);
-        grains_particle q = {{x, y, bed->top + 0.2e-3 + r}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, r, 0};
+        grains_particle q = {{x, y, bed->top + 0.2e-3 + r}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, r, 0, 0};
         st = grains_sim_add_particle(sim, &q, err);
     }
     return st;

@@ -50,7 +50,7 @@ static grains_status collision(const rest_setup *s, grains_sim **sim, double *t_
         double side = k ? 1 : -1;
         double y = side * s->offset * R_SPHERE; /* offset * d / 2 */
         double x = side * sqrt(R_SPHERE * R_SPHERE - y * y); /* just touching */
-        grains_particle q = {{x, y, 0}, {-side * s->speed / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_SPHERE, 0};
+        grains_particle q = {{x, y, 0}, {-side * s->speed / 2, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R_SPHERE, 0, 0};
         st = grains_sim_add_particle(*sim, &q, err);
     }
     return st;

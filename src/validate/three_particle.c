@@ -190,7 +190,7 @@ grains_status tp_run(const tp_setup *s, tp_result *out, grains_error *err)
         st = large_spheres(sim, s->R, err);
     if (st == GRAINS_OK) {
         double ct = cos(s->theta0), st0 = sin(s->theta0);
-        grains_particle fine = {{vl.rho * st0, 0, vl.rho * ct}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, vl.r, 0};
+        grains_particle fine = {{vl.rho * st0, 0, vl.rho * ct}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, vl.r, 0, 0};
         st = grains_sim_add_particle(sim, &fine, err);
     }
     if (st == GRAINS_OK)

@@ -53,7 +53,7 @@ static grains_params vdw_params(const vdw_setup *s)
 
 static grains_status add_sphere(grains_sim *sim, double x, double R, grains_error *err)
 {
-    grains_particle q = {{x, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0};
+    grains_particle q = {{x, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 0, 0};
     return grains_sim_add_particle(sim, &q, err);
 }
 

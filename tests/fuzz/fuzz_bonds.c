@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (grains_sim_create(&sim, &p, &err) != GRAINS_OK)
         abort();
     for (int k = 0; k < 10; k++) {
-        grains_particle q = {{0.01 * k, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 0.005, 0};
+        grains_particle q = {{0.01 * k, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 0.005, 0, 0};
         grains_sim_add_particle(sim, &q, &err);
     }
     grains_bonds_read(fuzz_file(data, size, ".bonds"), sim, &err);

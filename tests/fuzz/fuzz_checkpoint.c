@@ -23,7 +23,7 @@ grains_sim *fuzz_checkpoint_scene(void)
     if (grains_sim_create(&sim, &p, &err) != GRAINS_OK)
         abort();
     for (int k = 0; k < 20; k++) {
-        grains_particle q = {{0.009 * (k % 5), 0.009 * (k / 5), 0.2}, {0, 0, -1}, {0, 0, 0}, {1, 0, 0, 0}, 0.004, 0};
+        grains_particle q = {{0.009 * (k % 5), 0.009 * (k / 5), 0.2}, {0, 0, -1}, {0, 0, 0}, {1, 0, 0, 0}, 0.004, 0, 0};
         grains_sim_add_particle(sim, &q, &err);
     }
     return sim;

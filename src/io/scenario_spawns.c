@@ -1,0 +1,227 @@
+/* The scenario's `spawns` and `tag_regions` lists: groups of named fields.
+ *
+ *   spawns = ( { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; tag = 1; count = 500;
+ *                sizes = "discrete"; radii = [0.002, 0.004]; fractions = [0.5, 0.5];
+ *                fractions_of = "mass"; } );
+ *   tag_regions = ( { min = [-1, -1, 0]; max = [0, 1, 0.1]; tag = 2; } );
+ *
+ * A field a region leaves out is the run's own (scenario_spawns_finish). */
+#include "io/scenario_spawns.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "io/config_value.h"
+
+#define UNSET_INT INT_MIN
+#define UNSET_LONG LONG_MIN
+
+static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
+
+static grains_status bad(const config_setting_t *s, const char *what, const char *expected, const char *path,
+                         grains_error *err)
+{
+    return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.%s: expected %s", what,
+                            config_setting_name(s), expected);
+}
+
+/* The index of a string setting's value in `names`, or -1. */
+static int choice_of(const config_setting_t *s, const char *const *names)
+{
+    if (config_setting_type(s) != CONFIG_TYPE_STRING)
+        return -1;
+    for (int c = 0; names[c]; c++)
+        if (strcmp(config_setting_get_string(s), names[c]) == 0)
+            return c;
+    return -1;
+}
+
+static int integer_of(const config_setting_t *s, long lo, long hi, long *out)
+{
+    real r;
+    if (!config_number(s, &r) || r != floor(r) || r < (real)lo || r > (real)hi)
+        return 0;
+    *out = (long)r;
+    return 1;
+}
+
+static int vec3_of(const config_setting_t *s, grains_vec3 *out)
+{
+    real r[3];
+    if (config_numbers(s, r, 3) != 3)
+        return 0;
+    *out = (grains_vec3){r[0], r[1], r[2]};
+    return 1;
+}
+
+/* The integer fields of a region. */
+static int read_integer(const config_setting_t *s, const char *name, grains_spawn_region *r)
+{
+    long v;
+    if (strcmp(name, "material") == 0 || strcmp(name, "tag") == 0) {
+        if (!integer_of(s, -1000000, 1000000, &v))
+            return 0;
+        *(name[0] == 'm' ? &r->material : &r->tag) = (int)v;
+        return 1;
+    }
+    long *dst = strcmp(name, "count") == 0 ? &r->count : strcmp(name, "rate") == 0 ? &r->rate : &r->full_after;
+    return integer_of(s, -1000000000000L, 1000000000000L, dst);
+}
+
+static const char *const region_kinds[] = {"box", "cylinder", NULL};
+static const char *const laws[] = {"uniform", "discrete", "lognormal", NULL};
+static const char *const shares[] = {"number", "mass", NULL};
+
+#define KNOWN_FIELDS "region, min, max, material, tag, count, rate, full_after, v0, w0, sizes, R_min, R_max, radii, " \
+                     "fractions, fractions_of, median, sigma"
+
+/* One field of region `what`. */
+static grains_status read_region_field(const config_setting_t *s, grains_spawn_region *r, int *n_fractions,
+                                       const char *what, const char *path, grains_error *err)
+{
+    const char *name = config_setting_name(s);
+    grains_size_distribution *d = &r->sizes;
+    int c;
+    if (strcmp(name, "region") == 0)
+        return (c = choice_of(s, region_kinds)) < 0 ? bad(s, what, "\"box\" or \"cylinder\"", path, err)
+                                                    : (r->cylinder = c, GRAINS_OK);
+    if (strcmp(name, "sizes") == 0)
+        return (c = choice_of(s, laws)) < 0 ? bad(s, what, "\"uniform\", \"discrete\" or \"lognormal\"", path, err)
+                                            : (d->law = (grains_size_law)c, GRAINS_OK);
+    if (strcmp(name, "fractions_of") == 0)
+        return (c = choice_of(s, shares)) < 0 ? bad(s, what, "\"number\" or \"mass\"", path, err)
+                                              : (d->by_mass = c, GRAINS_OK);
+    grains_vec3 *v = strcmp(name, "min") == 0 ? &r->lo : strcmp(name, "max") == 0 ? &r->hi
+                   : strcmp(name, "v0") == 0 ? &r->v0 : strcmp(name, "w0") == 0 ? &r->w0 : NULL;
+    if (v)
+        return vec3_of(s, v) ? GRAINS_OK : bad(s, what, "three finite numbers", path, err);
+    real *x = strcmp(name, "R_min") == 0 ? &d->R_lo : strcmp(name, "R_max") == 0 ? &d->R_hi
+            : strcmp(name, "median") == 0 ? &d->median : strcmp(name, "sigma") == 0 ? &d->sigma : NULL;
+    if (x)
+        return config_number(s, x) ? GRAINS_OK : bad(s, what, "a finite number", path, err);
+    if (strcmp(name, "radii") == 0)
+        return (d->n = config_numbers(s, d->R, GRAINS_MAX_SIZES)) >= 1
+                   ? GRAINS_OK : bad(s, what, "1 to 16 finite numbers", path, err);
+    if (strcmp(name, "fractions") == 0)
+        return (*n_fractions = config_numbers(s, d->fraction, GRAINS_MAX_SIZES)) >= 1
+                   ? GRAINS_OK : bad(s, what, "1 to 16 finite numbers", path, err);
+    if (!strcmp(name, "material") || !strcmp(name, "tag") || !strcmp(name, "count") || !strcmp(name, "rate") ||
+        !strcmp(name, "full_after"))
+        return read_integer(s, name, r) ? GRAINS_OK : bad(s, what, "an integer", path, err);
+    return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s: unknown field '%s' (known: %s)", what, name,
+                            KNOWN_FIELDS);
+}
+
+static const grains_spawn_region unset_region = {
+    .lo = {NAN, NAN, NAN}, .hi = {NAN, NAN, NAN}, .material = UNSET_INT, .tag = UNSET_INT, .rate = UNSET_LONG,
+    .v0 = {NAN, NAN, NAN}, .w0 = {NAN, NAN, NAN},
+    .sizes = {.law = GRAINS_SIZES_UNIFORM, .R_lo = NAN, .R_hi = NAN, .median = NAN, .sigma = NAN}};
+
+/* A region's fields; what the law needs is there, and nothing another law reads. */
+static grains_status read_region(const config_setting_t *g, grains_spawn_region *r, const char *what,
+                                 const char *path, grains_error *err)
+{
+    *r = unset_region;
+    int n_fractions = 0;
+    for (int b = 0; b < config_setting_length(g); b++) {
+        grains_status s = read_region_field(config_setting_get_elem(g, (unsigned)b), r, &n_fractions, what, path, err);
+        if (s != GRAINS_OK)
+            return s;
+    }
+    const grains_size_distribution *d = &r->sizes;
+    int discrete = d->law == GRAINS_SIZES_DISCRETE, lognormal = d->law == GRAINS_SIZES_LOGNORMAL;
+    if (discrete != (d->n > 0) || discrete != (n_fractions > 0) || (discrete && n_fractions != d->n))
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g),
+                                "%s: sizes = \"discrete\" goes with radii = [...] and as many fractions = [...], "
+                                "and they with it", what);
+    if (lognormal != !isnan(d->median) || lognormal != !isnan(d->sigma))
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g),
+                                "%s: sizes = \"lognormal\" goes with median = ... and sigma = ..., and they with it",
+                                what);
+    return GRAINS_OK;
+}
+
+static grains_status check_list(const config_setting_t *list, const char *key, int max, const char *path,
+                                grains_error *err)
+{
+    if (config_setting_type(list) != CONFIG_TYPE_LIST)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(list),
+                                "%s: expected a list of groups, ( { ... }, { ... } )", key);
+    int n = config_setting_length(list);
+    if (n < 1 || n > max)
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, line_of(list), "%s: 1 to %d entries, got %d", key, max,
+                                n);
+    for (int a = 0; a < n; a++)
+        if (config_setting_type(config_setting_get_elem(list, (unsigned)a)) != CONFIG_TYPE_GROUP)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(config_setting_get_elem(list, (unsigned)a)),
+                                    "%s[%d]: expected a group { ... }", key, a);
+    return GRAINS_OK;
+}
+
+grains_status scenario_read_spawns(grains_params *p, const config_setting_t *list, const char *path,
+                                   grains_error *err)
+{
+    grains_status s = check_list(list, "spawns", GRAINS_MAX_SPAWNS, path, err);
+    int n = s == GRAINS_OK ? config_setting_length(list) : 0;
+    for (int a = 0; s == GRAINS_OK && a < n; a++) {
+        char what[32];
+        snprintf(what, sizeof what, "spawns[%d]", a);
+        s = read_region(config_setting_get_elem(list, (unsigned)a), &p->spawn[a], what, path, err);
+    }
+    if (s == GRAINS_OK)
+        p->n_spawns = n;
+    return s;
+}
+
+grains_status scenario_read_tag_rules(grains_params *p, const config_setting_t *list, const char *path,
+                                      grains_error *err)
+{
+    grains_status s = check_list(list, "tag_regions", GRAINS_MAX_TAG_RULES, path, err);
+    int n = s == GRAINS_OK ? config_setting_length(list) : 0;
+    for (int a = 0; s == GRAINS_OK && a < n; a++) {
+        const config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
+        const config_setting_t *lo = config_setting_get_member(g, "min"), *hi = config_setting_get_member(g, "max"),
+                               *tag = config_setting_get_member(g, "tag");
+        grains_tag_rule *t = &p->tag_rule[a];
+        long v;
+        if (config_setting_length(g) != 3 || !lo || !hi || !tag || !vec3_of(lo, &t->lo) || !vec3_of(hi, &t->hi) ||
+            !integer_of(tag, -1000000, 1000000, &v))
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g),
+                                 "tag_regions[%d]: expected { min = [x, y, z]; max = [x, y, z]; tag = integer; }", a);
+        else
+            t->tag = (int)v;
+    }
+    if (s == GRAINS_OK)
+        p->n_tag_rules = n;
+    return s;
+}
+
+static void fill_vec3(grains_vec3 *v, grains_vec3 run)
+{
+    if (isnan(v->x))
+        *v = run;
+}
+
+void scenario_spawns_finish(grains_params *p)
+{
+    for (int k = 0; k < p->n_spawns; k++) {
+        grains_spawn_region *r = &p->spawn[k];
+        fill_vec3(&r->lo, p->s_min);
+        fill_vec3(&r->hi, p->s_max);
+        fill_vec3(&r->v0, p->v0);
+        fill_vec3(&r->w0, p->w0);
+        if (r->material == UNSET_INT)
+            r->material = p->spawn_material;
+        if (r->tag == UNSET_INT)
+            r->tag = k;
+        if (r->rate == UNSET_LONG)
+            r->rate = p->N_spawn;
+        if (isnan(r->sizes.R_lo))
+            r->sizes.R_lo = p->R_min;
+        if (isnan(r->sizes.R_hi))
+            r->sizes.R_hi = p->R_max;
+        if (r->sizes.law != GRAINS_SIZES_LOGNORMAL)
+            r->sizes.median = r->sizes.sigma = 0;
+    }
+}

@@ -1,0 +1,19 @@
+/* The scenario's `spawns` (insertion regions) and `tag_regions` lists
+ * (docs/scenario.md, "Insertion" and "Tags"). */
+#ifndef GRAINS_IO_SCENARIO_SPAWNS_H
+#define GRAINS_IO_SCENARIO_SPAWNS_H
+
+#include <libconfig.h>
+
+#include "grains/params.h"
+
+grains_status scenario_read_spawns(grains_params *p, const config_setting_t *list, const char *path,
+                                   grains_error *err);
+grains_status scenario_read_tag_rules(grains_params *p, const config_setting_t *list, const char *path,
+                                      grains_error *err);
+
+/* A field a region leaves out is the run's own (s_min, N_spawn, v0, R_min,
+ * ...), taken after every override. */
+void scenario_spawns_finish(grains_params *p);
+
+#endif
