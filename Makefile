@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev python3
 # The peer code the tests compare with (tests/peers/), and VTK's Python reader that reads the
 # VTK frames back (tests/vtk_readback.py); without them those tests are skipped.
-PEER_PACKAGES = lammps python3-vtk9
+PEER_PACKAGES = lammps python3-vtk9 python3-numpy
 # libFuzzer comes with clang (make fuzz); ThreadSanitizer needs LLVM's OpenMP with its Archer tool (make test-tsan).
 FUZZ_PACKAGES = clang libomp-dev
 
@@ -50,7 +50,7 @@ test-sanitize:
 
 # The threaded tests under ThreadSanitizer: clang with LLVM's OpenMP, whose Archer tool tells TSan
 # what the OpenMP barriers order (GCC's libgomp is not instrumented: every phase would be a "race").
-TSAN_TESTS ?= test_checkpoint test_ghost test_io test_van_der_waals test_tinydem_reference test_last_good test_neighbors test_lanes
+TSAN_TESTS ?= test_checkpoint test_ghost test_io test_van_der_waals test_tinydem_reference test_last_good test_neighbors test_lanes test_contact_output
 test-tsan:
 	CC=clang cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=Debug -DGRAINS_TSAN=ON >/dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target $(TSAN_TESTS) >/dev/null

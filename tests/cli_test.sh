@@ -137,6 +137,16 @@ printf 'tag_regions = ( { min = [0, 0, 0]; tag = 1; } );\n' > "$T/sp6.cfg"
 expect 2 'sp6.cfg:1: tag_regions\[0\]: expected \{ min = \[x, y, z\]; max = \[x, y, z\]; tag = integer; \}' "$G" check "$T/sp6.cfg"
 printf '%s,material,tag\n0,0,0,0.001,0,0,0,1,0,0,0,0,0,0,0,1.5\n' "$H" > "$T/badtag.csv"
 expect 2 'badtag.csv:2: tag = 1.5: expected an integer' "$G" check --particles "$T/badtag.csv"
+# --- contacts output: a series beside the frames, which it leaves as they were ---
+"$G" run "$SRC/examples/insertion.cfg" -o "$T/ct" --csv --set N_frames=2 --set N_steps=1500 --set contacts=true --quiet ||
+    bad "contacts run failed"
+[ -s "$T/ct/contacts000002.vtp" ] && grep -q 'contacts000002.vtp' "$T/ct/contacts.pvd" && ok || bad "no contacts series"
+grep -q 'Name="stress" NumberOfComponents="9"' "$T/ct/particles000002.vtp" && ok || bad "no stress array in the frame"
+"$G" run "$SRC/examples/insertion.cfg" -o "$T/ct0" --csv --set N_frames=2 --set N_steps=1500 --quiet
+cmp -s "$T/ct/particles000002.csv" "$T/ct0/particles000002.csv" && cmp -s "$T/ct/thermo.csv" "$T/ct0/thermo.csv" && ok ||
+    bad "recording the contacts changed the run"
+expect 2 'contacts = true records the force loop of an explicit step' "$G" check --set contacts=true \
+    --set integrator=variational_midpoint --set mu_s=0 --set mu_r=0 --set mu_t=0
 # --- bonds: a bonds file and its keys; the pair moves as one, a bad id names its line ---
 printf '%s\n-0.003,0,0,0.001,0.1,0,0,1,0,0,0,0,0,0\n-0.001,0,0,0.001,0.1,0,0,1,0,0,0,0,0,0\n0.0011,0,0,0.001,-0.1,0,0,1,0,0,0,0,0,0\n' \
     "$H" > "$T/three.csv"

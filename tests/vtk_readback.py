@@ -24,6 +24,39 @@ def read(path):
     return r.GetOutput()
 
 
+def check_contacts(directory, frames):
+    """Each contacts frame: a line per contact; on every particle the forces
+    of its contacts (f_n + f_t on a, the opposite on b) sum to the frame's
+    contact_force, to round-off of the largest contact force."""
+    import numpy
+    total = 0
+    for name in frames:
+        path = os.path.join(directory, "contacts" + name[len("particles"):])
+        if not os.path.exists(path):
+            continue
+        c, p = read(path), read(os.path.join(directory, name))
+        n = c.GetNumberOfLines()
+        assert c.GetNumberOfPoints() == 2 * n, f"{path}: {c.GetNumberOfPoints()} points for {n} lines"
+        if n == 0:
+            continue
+        cd = c.GetCellData()
+        f = vtk_to_numpy(cd.GetArray("force_normal")) + vtk_to_numpy(cd.GetArray("force_tangential"))
+        a, b, kind = (vtk_to_numpy(cd.GetArray(k)) for k in ("a", "b", "kind"))
+        assert set(kind) <= {0, 1}, f"{path}: kinds {set(kind)}"
+        pd = p.GetPointData()
+        assert pd.GetArray("stress").GetNumberOfComponents() == 9, f"{name}: stress is not a 3 x 3 tensor"
+        want = vtk_to_numpy(pd.GetArray("contact_force"))
+        got = numpy.zeros_like(want)
+        numpy.add.at(got, a, f)
+        numpy.add.at(got, b[kind == 0], -f[kind == 0])
+        scale = numpy.abs(f).max()
+        assert numpy.abs(got - want).max() <= 1e-12 * scale, f"{path}: sums differ by {numpy.abs(got - want).max()}"
+        coord = numpy.bincount(a, minlength=len(want)) + numpy.bincount(b[kind == 0], minlength=len(want))
+        assert (coord == vtk_to_numpy(pd.GetArray("coordination"))).all(), f"{name}: coordination differs"
+        total += n
+    return total
+
+
 def main(directory, fmt):
     tol = 0.0 if fmt != "ascii" else 1e-9
     frames = sorted(f for f in os.listdir(directory) if f.startswith("particles") and f.endswith(".vtp"))
@@ -48,10 +81,12 @@ def main(directory, fmt):
                 assert abs(w - g) <= tol * abs(w), f"{name}: particle {i}: VTK {g!r}, CSV {w!r}"
             assert ids[i] == i, f"{name}: id {ids[i]} at {i}"
             compared += 1
+    contacts = check_contacts(directory, frames)
     mesh = read(os.path.join(directory, "mesh.vtp"))
     assert mesh.GetNumberOfCells() > 0 and mesh.GetCellData().GetArray("radius"), "mesh.vtp: no cells or radius"
     print(f"vtk_readback ({fmt}): {len(frames)} frames, {compared} particles equal to the CSV frames"
-          f"{' to the bit' if tol == 0 else ' to 1e-9'}; mesh.vtp with {mesh.GetNumberOfCells()} cells")
+          f"{' to the bit' if tol == 0 else ' to 1e-9'}; mesh.vtp with {mesh.GetNumberOfCells()} cells; "
+          f"{contacts} contacts whose forces sum to the frames' contact_force")
 
 
 if __name__ == "__main__":

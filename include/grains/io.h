@@ -64,6 +64,15 @@ grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *mesh, g
 grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim, grains_vtk_format format,
                                          grains_error *err);
 
+/* The contacts the last step recorded (grains_sim_record_contacts), one
+ * line per contact from particle a's centre to b's (or to the closest
+ * point of the mesh element): cell arrays force_normal, force_tangential
+ * (on a), normal_force (|f_n|, > 0 pushing apart), overlap, kind (0
+ * particle-particle, 1 particle-mesh), a and b (ids; b an element for
+ * kind 1). No contacts recorded: an empty file. */
+grains_status grains_vtk_write_contacts(const char *path, const grains_sim *sim, grains_vtk_format format,
+                                        grains_error *err);
+
 /* A ParaView collection of `n` frames named by `files` at `times`. */
 grains_status grains_pvd_write(const char *path, const char *const *files, const double *times, size_t n,
                                grains_error *err);

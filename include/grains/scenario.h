@@ -85,6 +85,7 @@ typedef struct {
     char bonds[GRAINS_PATH_MAX];         /* bonds file (ids a,b per line) or "" */
     char output_dir[GRAINS_PATH_MAX];
     int write_vtk, write_csv;
+    int write_contacts;                  /* contactsNNNNNN.vtp and the particles' contact arrays */
     grains_vtk_format vtk_format;        /* how the VTK frames hold their arrays */
     long checkpoint_every;               /* steps between checkpoints; 0 none; -1 (default) every frame */
     double t_end;                        /* [T] simulated duration: sets N_frames; 0 = not given */

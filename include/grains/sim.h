@@ -336,6 +336,39 @@ grains_status grains_sim_get_contacts(const grains_sim *sim, grains_contact *out
  * lists' reach then (apart by more than the skin) is dropped. */
 grains_status grains_sim_set_contacts(grains_sim *sim, const grains_contact *in, size_t n, grains_error *err);
 
+/* One contact as a recorded step's force loop evaluated it. */
+typedef struct {
+    size_t a, b;          /* particle ids; b is a mesh element's index when wall = 1 */
+    int wall;
+    grains_vec3 x_a, x_b; /* [L] a's centre and b's, or the element's closest point, at the force evaluation */
+    grains_vec3 f_n, f_t; /* [ML/T^2] the force on a, along the normal (x_a - x_b) and across it; b gets the
+                           * opposite */
+    real delta;           /* [L] overlap (Eq. 7); < 0 for a JKR contact holding across a gap */
+} grains_contact_force;
+
+/* While on, each step records its contacts as the force loop evaluates
+ * them (explicit integrators; the same bits as without). Costs the step
+ * the vector kernel: turn it on for the step before a frame. */
+void grains_sim_record_contacts(grains_sim *sim, int on);
+
+/* The contacts the last step recorded (0 if it recorded none), in an order
+ * that does not depend on the thread count; `out` has room for n. */
+size_t grains_sim_recorded_count(const grains_sim *sim);
+grains_status grains_sim_get_contact_forces(const grains_sim *sim, grains_contact_force *out, size_t n, size_t *got,
+                                            grains_error *err);
+
+/* What the recorded step's contacts summed on particle `id`: force and
+ * torque (its contacts only: no gravity, drag or bonds). 0 if the last step
+ * recorded nothing. */
+int grains_sim_contact_sums(const grains_sim *sim, size_t id, grains_vec3 *f, grains_vec3 *t);
+
+/* Per particle id, from the recorded contacts: how many it has (mesh
+ * contacts included), and Love's stress (1/V_i) sum_c r_c (x) f_c, the
+ * branch vector r_c from its centre to the contact point (R - delta/2
+ * along the normal) and f_c the force on it, V_i = 4/3 pi R_i^3; row-major
+ * 3 x 3, tension positive. All zero when the last step recorded nothing. */
+void grains_sim_contact_stress(const grains_sim *sim, int *coordination, double (*stress)[9]);
+
 /* Bytes held by the simulation's arrays (for memory figures). */
 size_t grains_sim_bytes(const grains_sim *sim);
 

@@ -97,6 +97,8 @@ static grains_status restore_series(run_output *o, const grains_sim *sim, grains
         ok = ok && (!o->sc->write_vtk || !o->meshes_move || (o->mesh_files[k] = strdup(name)));
         snprintf(name, sizeof name, "membranes%06zu.vtp", k);
         ok = ok && (!o->sc->write_vtk || !grains_sim_membrane_count(sim) || (o->membrane_files[k] = strdup(name)));
+        snprintf(name, sizeof name, "contacts%06zu.vtp", k);
+        ok = ok && (!o->sc->write_vtk || !o->sc->write_contacts || (o->contact_files[k] = strdup(name)));
         if (!ok)
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
     }
@@ -133,8 +135,9 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
     o->files = calloc(cap, sizeof *o->files);
     o->mesh_files = calloc(cap, sizeof *o->mesh_files);
     o->membrane_files = calloc(cap, sizeof *o->membrane_files);
+    o->contact_files = calloc(cap, sizeof *o->contact_files);
     o->times = calloc(cap, sizeof *o->times);
-    if (!o->files || !o->mesh_files || !o->membrane_files || !o->times)
+    if (!o->files || !o->mesh_files || !o->membrane_files || !o->contact_files || !o->times)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu frames", cap);
     o->meshes_move = any_moving(sim);
     if (o->record->n_frames)
@@ -156,6 +159,9 @@ void run_close_outputs(run_output *o)
     for (size_t k = 0; o->membrane_files && k < o->n_frames; k++)
         free(o->membrane_files[k]);
     free(o->membrane_files);
+    for (size_t k = 0; o->contact_files && k < o->n_frames; k++)
+        free(o->contact_files[k]);
+    free(o->contact_files);
     triaxial_close(&o->triaxial);
     friction_close(&o->friction);
     free(o->files);
@@ -216,6 +222,8 @@ static grains_status write_frame(run_output *o, const grains_sim *sim, const cha
         if (s == GRAINS_OK && grains_sim_membrane_count(sim))
             s = write_series_frame(o, sim, label, "membranes", grains_vtk_write_membranes, o->membrane_files,
                                    err);
+        if (s == GRAINS_OK && o->sc->write_contacts)
+            s = write_series_frame(o, sim, label, "contacts", grains_vtk_write_contacts, o->contact_files, err);
     }
     if (s == GRAINS_OK)
         s = triaxial_row(&o->triaxial, o->sc, sim, err);
@@ -294,6 +302,8 @@ static int run_to_frame(grains_sim *sim, run_output *o, long f, long every, prog
     const grains_params *p = grains_sim_params(sim);
     grains_error err;
     while (grains_sim_steps(sim) < f * p->N_steps) {
+        /* the frame's contacts: those of its last step (sim/contact_record.h) */
+        grains_sim_record_contacts(sim, o->sc->write_contacts && grains_sim_steps(sim) == f * p->N_steps - 1);
         if (grains_sim_step(sim, &err) != GRAINS_OK)
             return step_failed(sim, o, &err);
         progress_update(pg, grains_sim_time(sim), t_end, grains_sim_count(sim));

@@ -30,6 +30,7 @@ typedef struct {
     char **files;      /* frame file names for the .pvd */
     char **mesh_files; /* mesh frames, when a mesh moves */
     char **membrane_files; /* membrane frames, with membranes */
+    char **contact_files; /* contact frames, with contacts = true */
     double *times;
     size_t n_frames;
     FILE *thermo;

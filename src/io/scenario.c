@@ -197,6 +197,9 @@ static const key_info keys[] = {
      "\"compressed\" (default: zlib-compressed binary), \"binary\" (base64) or \"ascii\" (text) VTK arrays",
      vtk_formats, 0},
     {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv", NULL, 0},
+    {"contacts", K_BOOL, S(write_contacts), "-",
+     "write contactsNNNNNN.vtp (a line per contact with its forces and overlap) and each particle's coordination, "
+     "contact force and stress in its frames, all from each frame's last step (explicit integrators)", NULL, 0},
     {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
      "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "
      "default every frame (N_steps)", NULL, 0},
@@ -770,6 +773,10 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (s == GRAINS_OK && sc->origin[key_index("checkpoint_every")] && sc->checkpoint_every < 0)
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "checkpoint_every = %ld: must be >= 0 (0 = none)",
                              sc->checkpoint_every);
+    if (s == GRAINS_OK && sc->write_contacts && grains_integrator_variational(sc->params.integrator))
+        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0,
+                             "contacts = true records the force loop of an explicit step: it needs integrator = "
+                             "euler, verlet or verlet_improved");
     if (s == GRAINS_OK)
         s = finish_times(sc, e);
     if (s == GRAINS_OK)

@@ -12,30 +12,6 @@
 #include "io/mesh_drawing.h"
 #include "io/vtk_array.h"
 
-static void piece_open(vtk_out *o, size_t points, size_t verts, size_t lines, size_t polys)
-{
-    vtk_file_open(o, "PolyData");
-    fprintf(o->f,
-            "<PolyData>\n<Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"%zu\" "
-            "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n", points, verts, lines, polys);
-}
-
-static void piece_close(vtk_out *o)
-{
-    fputs("</Piece>\n</PolyData>\n", o->f);
-    vtk_file_close(o);
-}
-
-/* The file's end: committed, unless an array could not be encoded. */
-static grains_status finish(vtk_out *o, atomic_file *af, const char *path, grains_error *err)
-{
-    if (o->out_of_memory) {
-        atomic_abandon(af);
-        return grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory encoding the VTK arrays");
-    }
-    return atomic_commit(af, err);
-}
-
 /* Cells of one vertex each, 0 to n - 1: connectivity and offsets. `ib`
  * holds n integers. */
 static void cells_identity(vtk_out *o, const char *tag, int64_t *ib, size_t n)
@@ -65,6 +41,33 @@ static void particle_field(const grains_sim *sim, int field, double *b, size_t n
     }
 }
 
+/* From the contacts the last step recorded: each particle's number of
+ * contacts, their force sum and Love's stress (9 components, row-major). */
+static void contact_arrays(vtk_out *o, const grains_sim *sim, double *b, int64_t *ib, size_t n)
+{
+    int *coord = malloc(n * sizeof *coord);
+    double(*stress)[9] = malloc(n * sizeof *stress);
+    if (!coord || !stress) {
+        o->out_of_memory = 1;
+        free(coord);
+        free(stress);
+        return;
+    }
+    grains_sim_contact_stress(sim, coord, stress);
+    for (size_t i = 0; i < n; i++)
+        ib[i] = coord[i];
+    vtk_ints(o, "Int32", "coordination", 1, ib, n);
+    for (size_t i = 0; i < n; i++) {
+        grains_vec3 f, t;
+        grains_sim_contact_sums(sim, i, &f, &t);
+        b[3 * i] = f.x, b[3 * i + 1] = f.y, b[3 * i + 2] = f.z;
+    }
+    vtk_doubles(o, "contact_force", 3, b, n, 10);
+    vtk_doubles(o, "stress", 9, &stress[0][0], n, 10);
+    free(coord);
+    free(stress);
+}
+
 static void particle_arrays(vtk_out *o, const grains_sim *sim, double *b, int64_t *ib, size_t n)
 {
     static const char *names[5] = {"position", "radius", "velocity", "angular_velocity", "orientation"};
@@ -89,6 +92,9 @@ static void particle_arrays(vtk_out *o, const grains_sim *sim, double *b, int64_
     for (size_t i = 0; i < n; i++)
         grains_sim_get_particle(sim, i, &p), ib[i] = p.tag;
     vtk_ints(o, "Int32", "tag", 1, ib, n);
+    grains_vec3 f, t;
+    if (n && grains_sim_contact_sums(sim, 0, &f, &t))
+        contact_arrays(o, sim, b, ib, n);
     fputs("</PointData>\n", o->f);
 }
 
@@ -103,11 +109,11 @@ grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim
                               : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory for %zu particles", n);
     if (s == GRAINS_OK) {
         vtk_out o = {af.f, format, 0};
-        piece_open(&o, n, n, 0, 0);
+        vtk_piece_open(&o, n, n, 0, 0);
         particle_arrays(&o, sim, b, ib, n);
         cells_identity(&o, "Verts", ib, n);
-        piece_close(&o);
-        s = finish(&o, &af, path, err);
+        vtk_piece_close(&o);
+        s = vtk_finish(&o, &af, path, err);
     }
     free(b);
     free(ib);
@@ -190,10 +196,10 @@ grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *m, grai
     s = b && ib ? atomic_open(&af, path, err) : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
     if (s == GRAINS_OK) {
         vtk_out o = {af.f, format, 0};
-        piece_open(&o, d.n_points, d.cells[DRAW_VERTS].n, d.cells[DRAW_LINES].n, d.cells[DRAW_POLYS].n);
+        vtk_piece_open(&o, d.n_points, d.cells[DRAW_VERTS].n, d.cells[DRAW_LINES].n, d.cells[DRAW_POLYS].n);
         mesh_arrays(&o, &d, m, b, ib);
-        piece_close(&o);
-        s = finish(&o, &af, path, err);
+        vtk_piece_close(&o);
+        s = vtk_finish(&o, &af, path, err);
     }
     free(b);
     free(ib);
@@ -336,12 +342,12 @@ grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim
                               : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
     if (s == GRAINS_OK) {
         vtk_out o = {af.f, format, 0};
-        piece_open(&o, n_p, 0, 0, n_t);
+        vtk_piece_open(&o, n_p, 0, 0, n_t);
         membrane_point_data(&o, sim, b, ib);
         membrane_cell_data(&o, sim, b);
         membrane_polys(&o, sim, ib, n_t);
-        piece_close(&o);
-        s = finish(&o, &af, path, err);
+        vtk_piece_close(&o);
+        s = vtk_finish(&o, &af, path, err);
     }
     free(b);
     free(ib);

@@ -114,3 +114,27 @@ void vtk_ints(vtk_out *o, const char *type, const char *name, int comps, const i
     }
     fputs(ascii ? "</DataArray>\n" : "\n</DataArray>\n", o->f);
 }
+
+void vtk_piece_open(vtk_out *o, size_t points, size_t verts, size_t lines, size_t polys)
+{
+    vtk_file_open(o, "PolyData");
+    fprintf(o->f,
+            "<PolyData>\n<Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"%zu\" "
+            "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n", points, verts, lines, polys);
+}
+
+void vtk_piece_close(vtk_out *o)
+{
+    fputs("</Piece>\n</PolyData>\n", o->f);
+    vtk_file_close(o);
+}
+
+/* The file's end: committed, unless an array could not be encoded. */
+grains_status vtk_finish(vtk_out *o, atomic_file *af, const char *path, grains_error *err)
+{
+    if (o->out_of_memory) {
+        atomic_abandon(af);
+        return grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory encoding the VTK arrays");
+    }
+    return atomic_commit(af, err);
+}

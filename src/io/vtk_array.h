@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "grains/io.h"
+#include "io/atomic_file.h"
 
 typedef struct {
     FILE *f;
@@ -26,5 +27,12 @@ void vtk_file_close(vtk_out *o);
  * Int64). An empty array is written as ASCII, which any format may hold. */
 void vtk_doubles(vtk_out *o, const char *name, int comps, const double *a, size_t n, int digits);
 void vtk_ints(vtk_out *o, const char *type, const char *name, int comps, const int64_t *a, size_t n);
+
+/* A PolyData file's one piece of the given numbers of points and cells. */
+void vtk_piece_open(vtk_out *o, size_t points, size_t verts, size_t lines, size_t polys);
+void vtk_piece_close(vtk_out *o);
+
+/* The file's end: committed, unless an array could not be encoded. */
+grains_status vtk_finish(vtk_out *o, atomic_file *af, const char *path, grains_error *err);
 
 #endif

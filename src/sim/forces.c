@@ -9,6 +9,13 @@
 #include <math.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#define THREAD_ID() omp_get_thread_num()
+#else
+#define THREAD_ID() 0
+#endif
+
 #include "contact/van_der_waals.h"
 #include "sim/mesh_select.h"
 #include "sim/contact_visit.h"
@@ -207,6 +214,8 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     contact_in_entry(sim, &pr, h, r, extended);
     if (attracting)
         r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
+    if (extended && sim->rec.requested)
+        contact_record_add(sim, i, e, 1, pt->x[i], v3_sub(pt->x[i], dx), r->f, r->delta);
     react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
     if (wb && wb->motion.type == GRAINS_MOTION_SERVO)
         add_stiffness(wall_sum, el->body, r);
@@ -348,6 +357,8 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         contact_in_entry(sim, &pr, h, &r, extended);
         if (attracting)
             r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
+        if (extended && sim->rec.requested)
+            contact_record_add(sim, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
         f_i = v3_add(f_i, r.f);
         t_i = v3_add(t_i, r.t_i);
         pt->f[j] = v3_sub(pt->f[j], r.f);
@@ -408,7 +419,7 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
     const grains_grid *g = &sim->grid;
     const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim->bonds.n > 0 ||
                         sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c ||
-                        sim->cs.layout.width != STORE_FULL_WIDTH;
+                        sim->cs.layout.width != STORE_FULL_WIDTH || sim->rec.requested;
     const int lanes = !general && sim->p.kernel == GRAINS_KERNEL_VECTOR;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
@@ -418,6 +429,8 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             /* a block's particles are one range in memory, its histories another */
             store_stream s;
             store_open(&s, &sim->cs, b, q);
+            if (sim->rec.requested)
+                sim->rec.block_of_thread[THREAD_ID()] = b;
             /* the block's own sums of what each mesh gave its particles */
             vec3 *wall_sum = sim->wl.n ? &sim->wl.block_sum[WALL_SUMS * sim->wl.n * b] : NULL;
             if (wall_sum)

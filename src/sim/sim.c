@@ -88,6 +88,7 @@ void grains_sim_destroy(grains_sim *sim)
     if (!sim)
         return;
     particles_free(&sim->pt);
+    contact_record_free(&sim->rec);
     grains_mesh_destroy(sim->mesh);
     walls_clear(&sim->wl);
     sim_membranes_free(&sim->mb);

@@ -14,6 +14,7 @@
 #include "neighbor/grid.h"
 #include "neighbor/neighbor.h"
 #include "particles/particles.h"
+#include "sim/contact_record.h"
 #include "sim/membranes.h"
 #include "sim/mesh_select.h"
 #include "util/rng.h"
@@ -173,6 +174,7 @@ struct grains_sim {
     grains_rng rng;
     spawn_state spawn[GRAINS_MAX_SPAWNS]; /* each insertion region's (sim/spawn.c) */
     int tagged;                 /* a particle with a tag other than 0 was ever added */
+    contact_record rec;         /* the contacts output's record of a step (sim/contact_record.h) */
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */
     int drop_mesh_histories;    /* the mesh was replaced: its contacts end at the rebuild */

@@ -88,6 +88,10 @@ static void forces_and_motion_team(grains_sim *sim)
     *d = force_diag_empty();
     sim->v2_thread[tid] = 0;
     sim_forces(sim, d, &sim->queue_thread[tid], sim->cand_thread ? sim->cand_thread[tid] : NULL);
+    if (sim->rec.requested) {
+#pragma omp single
+        contact_record_sums(sim); /* the contacts' sums, before bonds and the update */
+    }
     if (sim->bonds.n) {
 #pragma omp single
         sim_bond_forces(sim); /* after every contact: one order of summation */
@@ -210,6 +214,9 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     grains_status s = membrane_forces(sim, err);
     if (s != GRAINS_OK)
         return s;
+    sim->rec.valid = 0;
+    if (sim->rec.requested && !contact_record_begin(sim))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
     force_diag total = forces_and_motion(sim);
     if (sim->mb.n)
         sim_gather_patch_logs(sim); /* the grains' push on the membranes */
@@ -235,6 +242,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
  * this step's lists (sim/implicit_field.c), the check, the update. */
 static grains_status implicit_advance(grains_sim *sim, grains_error *err)
 {
+    sim->rec.valid = 0; /* recording: explicit rows only */
     implicit_field field;
     grains_status s = sim_implicit_field(sim, &field, err);
     if (s != GRAINS_OK)
