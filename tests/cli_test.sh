@@ -75,6 +75,8 @@ for f in particles000000.vtp particles000004.vtp particles.pvd mesh.vtp thermo.c
     [ -s "$T/default/$f" ] && ok || bad "default run did not write $f"
 done
 [ "$(wc -l < "$T/default/thermo.csv")" -eq 6 ] && ok || bad "thermo.csv should have a header and 5 rows"
+# frame 0 of a run that starts empty holds the first spawned grains (ParaView offers their arrays)
+sed -n 2p "$T/default/thermo.csv" | awk -F, '{ exit !($1 == 0 && $3 > 0) }' && ok || bad "frame 0 of the default run: $(sed -n 2p "$T/default/thermo.csv")"
 
 # --- examples/hourglass.cfg writes out the defaults: the same run as no arguments ---
 "$G" run -o "$T/plain" --csv --quiet --set N_frames=2 --set N_steps=100 || bad "default run failed"

@@ -274,6 +274,27 @@ static void tag_rules(test_ctx *t)
     grains_sim_destroy(sim);
 }
 
+/* A run that starts empty and spawns ahead (for its frame 0) holds the
+ * first step's particles before it, and then moves as the run that did not. */
+static void spawn_ahead(test_ctx *t)
+{
+    grains_sim *a = spawn_run(400, 0, 1), *b = spawn_run(400, 0, 1);
+    grains_error err;
+    CHECK(t, grains_sim_spawn_ahead(a, &err) == GRAINS_OK, "spawn ahead");
+    step(b);
+    CHECK(t, grains_sim_count(a) > 0 && grains_sim_count(a) == grains_sim_count(b),
+          "before the first step, the %zu particles the first step spawns (%zu)", grains_sim_count(a),
+          grains_sim_count(b));
+    grains_sim_advance(a, 30, NULL);
+    grains_sim_advance(b, 29, NULL);
+    int same = grains_sim_count(a) == grains_sim_count(b);
+    for (size_t i = 0; same && i < grains_sim_count(a); i++)
+        same = same_particle(get(a, i), get(b, i));
+    CHECK(t, same, "after 30 steps the same %zu particles as without spawning ahead", grains_sim_count(a));
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -285,5 +306,6 @@ int main(void)
     discrete_by_mass(&t);
     lognormal(&t);
     tag_rules(&t);
+    spawn_ahead(&t);
     return test_report(&t, "test_spawn");
 }

@@ -215,6 +215,12 @@ void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *
 /* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);
 const grains_params *grains_sim_params(const grains_sim *sim);
+/* Adds now the particles the next step would spawn (against the meshes
+ * where they are now), and that step spawns none: a first frame then shows
+ * them. The same particles as the step's own spawning when the run holds
+ * none and its meshes do not move in that step. */
+grains_status grains_sim_spawn_ahead(grains_sim *sim, grains_error *err);
+
 /* Insertion region k's progress (k below grains_params_n_spawns). */
 grains_spawn_report grains_sim_spawn_report(const grains_sim *sim, int k);
 /* Whether any particle ever had a tag other than 0, or tag rules or regions

@@ -331,6 +331,11 @@ int run_frames(grains_sim *sim, run_output *o)
     progress_init(&pg, !o->quiet && isatty(STDERR_FILENO));
     double t_end = (double)(p->N_frames * p->N_steps) * p->dt;
     int status = 0;
+    grains_error err;
+    /* a run that starts empty shows its first spawned grains in frame 0 */
+    if (o->n_frames == 0 && grains_sim_steps(sim) == 0 && grains_sim_count(sim) == 0 &&
+        grains_sim_spawn_ahead(sim, &err) != GRAINS_OK)
+        return cli_report(&err), EXIT_INPUT;
     for (long f = (long)o->n_frames; f <= p->N_frames && status == 0; f++) {
         status = run_to_frame(sim, o, f, every, &pg, t_end);
     }

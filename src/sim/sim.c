@@ -65,6 +65,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->need_rebuild = 1;
     rng_seed(&sim->rng, sim->p.seed);
     sim_spawn_init(sim);
+    sim->spawned_ahead = -1;
     sim->diag = force_diag_empty();
     sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
     sim->v2_thread = calloc((size_t)sim->nthreads, sizeof *sim->v2_thread);

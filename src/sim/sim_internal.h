@@ -174,6 +174,7 @@ struct grains_sim {
     grains_rng rng;
     spawn_state spawn[GRAINS_MAX_SPAWNS]; /* each insertion region's (sim/spawn.c) */
     int tagged;                 /* a particle with a tag other than 0 was ever added */
+    long spawned_ahead;         /* the step whose spawning grains_sim_spawn_ahead did, or -1 */
     contact_record rec;         /* the contacts output's record of a step (sim/contact_record.h) */
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */

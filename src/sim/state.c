@@ -51,6 +51,7 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
         bytes_put_i64(o, r->stop_step);
     }
     bytes_put_u32(o, (uint32_t)sim->tagged);
+    bytes_put_i64(o, sim->spawned_ahead);
     bytes_put_real(o, sim->displacement);
     bytes_put_u32(o, (uint32_t)sim->need_rebuild);
     bytes_put_u64(o, sim->n_rebuilds);
@@ -99,6 +100,7 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
         r->stop_step = (long)bytes_get_i64(in);
     }
     sim->tagged = bytes_get_u32(in) != 0;
+    sim->spawned_ahead = (long)bytes_get_i64(in);
     sim->displacement = bytes_get_real(in);
     sim->need_rebuild = bytes_get_u32(in) != 0;
     sim->n_rebuilds = (size_t)bytes_get_u64(in);
@@ -120,7 +122,7 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     vi->update_last = bytes_get_real(in);
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its counters");
-    if (sim->step < 0 || !spawn_states_valid(sim) ||
+    if (sim->step < 0 || !spawn_states_valid(sim) || sim->spawned_ahead < -1 ||
         !(sim->displacement >= 0) || !isfinite(sim->displacement) || !(d->max_den > 0) || !isfinite(d->max_num))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its counters");
     return GRAINS_OK;

@@ -201,7 +201,9 @@ static grains_status sources(grains_sim *sim, grains_error *err)
             return s;
     }
     size_t added = 0;
-    if ((s = sim_spawn(sim, &added, err)) != GRAINS_OK)
+    if (sim->spawned_ahead == sim->step) /* grains_sim_spawn_ahead did this step's */
+        sim->spawned_ahead = -1;
+    else if ((s = sim_spawn(sim, &added, err)) != GRAINS_OK)
         return s;
     return added ? sim_rebuild(sim, err) : GRAINS_OK;
 }
