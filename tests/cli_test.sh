@@ -127,6 +127,8 @@ grep -q 'Name="tag"' "$T/ins/particles000002.vtp" && ok || bad "VTK frame lacks 
 cmp -s "$T/ins/particles000002.csv" "$T/ins2/particles000000.csv" && ok || bad "a CSV with tags does not read back to itself"
 printf 'spawns = ( { sizes = "discrete"; radii = [0.003]; } );\n' > "$T/sp1.cfg"
 expect 2 'sp1.cfg:1: spawns\[0\]: sizes = "discrete" goes with radii = \[...\] and as many fractions' "$G" check "$T/sp1.cfg"
+printf 'spawns = ( );\n' > "$T/sp0.cfg"
+expect 2 'sp0.cfg:1: spawns: an empty list' "$G" check "$T/sp0.cfg"
 printf 'spawns = ( { rate = 5; colour = 2; } );\n' > "$T/sp2.cfg"
 expect 2 "sp2.cfg:1: spawns\[0\]: unknown field 'colour'" "$G" check "$T/sp2.cfg"
 printf 'spawns = ( { material = 3; } );\n' > "$T/sp3.cfg"

@@ -26,3 +26,24 @@ int config_numbers(const config_setting_t *s, real *out, int max)
             return -1;
     return n;
 }
+
+static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
+
+grains_status config_group_list(const config_setting_t *list, const char *key, int max, const char *path,
+                                grains_error *err)
+{
+    if (config_setting_type(list) != CONFIG_TYPE_LIST)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(list),
+                                "%s: expected a list of groups, ( { ... }, { ... } )", key);
+    int n = config_setting_length(list);
+    if (n > max)
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, line_of(list), "%s: at most %d entries, got %d", key,
+                                max, n);
+    for (int a = 0; a < n; a++) {
+        config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
+        if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g), "%s[%d]: expected a group { ... }", key,
+                                    a);
+    }
+    return GRAINS_OK;
+}

@@ -39,26 +39,6 @@ static const field pair_fields[] = {
 
 static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
 
-/* The list of groups `list` as `max` at most; each element checked to be a group. */
-static grains_status check_list(const config_setting_t *list, const char *key, int max, const char *path,
-                                grains_error *err)
-{
-    if (config_setting_type(list) != CONFIG_TYPE_LIST)
-        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(list),
-                                "%s: expected a list of groups, ( { ... }, { ... } )", key);
-    int n = config_setting_length(list);
-    if (n > max)
-        return grains_error_set(err, GRAINS_ERR_RANGE, path, line_of(list), "%s: at most %d entries, got %d", key,
-                                max, n);
-    for (int a = 0; a < n; a++) {
-        config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
-        if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g), "%s[%d]: expected a group { ... }", key,
-                                    a);
-    }
-    return GRAINS_OK;
-}
-
 /* One numeric field of entry `what` (e.g. "materials[1]") into base + offset;
  * `also` names the entry's other, non-numeric fields for the message. */
 static grains_status read_field(const config_setting_t *s, const field *fields, int n_fields, const char *also,
@@ -83,7 +63,7 @@ static grains_status read_field(const config_setting_t *s, const field *fields, 
 grains_status scenario_read_materials(grains_params *p, const config_setting_t *list, const char *path,
                                       grains_error *err)
 {
-    grains_status s = check_list(list, "materials", GRAINS_MAX_MATERIALS - 1, path, err);
+    grains_status s = config_group_list(list, "materials", GRAINS_MAX_MATERIALS - 1, path, err);
     int n = s == GRAINS_OK ? config_setting_length(list) : 0;
     for (int a = 0; s == GRAINS_OK && a < n; a++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
@@ -129,7 +109,7 @@ static grains_status read_contact(const config_setting_t *s, grains_pair_values 
 grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list, const char *path,
                                   grains_error *err)
 {
-    grains_status s = check_list(list, "pairs", GRAINS_MAX_PAIRS, path, err);
+    grains_status s = config_group_list(list, "pairs", GRAINS_MAX_PAIRS, path, err);
     int n = s == GRAINS_OK ? config_setting_length(list) : 0;
     for (int a = 0; s == GRAINS_OK && a < n; a++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)a);

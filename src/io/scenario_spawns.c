@@ -142,28 +142,14 @@ static grains_status read_region(const config_setting_t *g, grains_spawn_region 
     return GRAINS_OK;
 }
 
-static grains_status check_list(const config_setting_t *list, const char *key, int max, const char *path,
-                                grains_error *err)
-{
-    if (config_setting_type(list) != CONFIG_TYPE_LIST)
-        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(list),
-                                "%s: expected a list of groups, ( { ... }, { ... } )", key);
-    int n = config_setting_length(list);
-    if (n < 1 || n > max)
-        return grains_error_set(err, GRAINS_ERR_RANGE, path, line_of(list), "%s: 1 to %d entries, got %d", key, max,
-                                n);
-    for (int a = 0; a < n; a++)
-        if (config_setting_type(config_setting_get_elem(list, (unsigned)a)) != CONFIG_TYPE_GROUP)
-            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(config_setting_get_elem(list, (unsigned)a)),
-                                    "%s[%d]: expected a group { ... }", key, a);
-    return GRAINS_OK;
-}
-
 grains_status scenario_read_spawns(grains_params *p, const config_setting_t *list, const char *path,
                                    grains_error *err)
 {
-    grains_status s = check_list(list, "spawns", GRAINS_MAX_SPAWNS, path, err);
+    grains_status s = config_group_list(list, "spawns", GRAINS_MAX_SPAWNS, path, err);
     int n = s == GRAINS_OK ? config_setting_length(list) : 0;
+    if (s == GRAINS_OK && n == 0)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(list),
+                             "spawns: an empty list; leave it out for the run's spawn box, or set N_max = 0 for none");
     for (int a = 0; s == GRAINS_OK && a < n; a++) {
         char what[32];
         snprintf(what, sizeof what, "spawns[%d]", a);
@@ -177,7 +163,7 @@ grains_status scenario_read_spawns(grains_params *p, const config_setting_t *lis
 grains_status scenario_read_tag_rules(grains_params *p, const config_setting_t *list, const char *path,
                                       grains_error *err)
 {
-    grains_status s = check_list(list, "tag_regions", GRAINS_MAX_TAG_RULES, path, err);
+    grains_status s = config_group_list(list, "tag_regions", GRAINS_MAX_TAG_RULES, path, err);
     int n = s == GRAINS_OK ? config_setting_length(list) : 0;
     for (int a = 0; s == GRAINS_OK && a < n; a++) {
         const config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
