@@ -128,7 +128,8 @@ grains_status grains_sim_get_contact_forces(const grains_sim *sim, grains_contac
     for (size_t b = 0; r->valid && b < r->n_blocks; b++) {
         if (r->block[b].failed)
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
-        memcpy(out + k, r->block[b].c, r->block[b].n * sizeof *out);
+        if (r->block[b].n) /* (an empty block has no buffer) */
+            memcpy(out + k, r->block[b].c, r->block[b].n * sizeof *out);
         k += r->block[b].n;
     }
     *got = k;
