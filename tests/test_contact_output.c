@@ -72,9 +72,8 @@ static void resting_column(test_ctx *t)
     grains_sim_destroy(sim);
 }
 
-/* 400 grains poured onto a floor with friction, recorded each of the last
- * steps: contact forces (and torques r x f_t... taken from the sums) add up
- * to what the force loop gave each particle. */
+/* 400 grains poured onto a floor with friction for 6,000 steps, the steps
+ * from record_from on recorded. */
 static grains_sim *pour(int threads, int record_from)
 {
     grains_params p = scene_params();
@@ -93,6 +92,8 @@ static grains_sim *pour(int threads, int record_from)
     return sim;
 }
 
+/* The recorded contacts' forces (f on a, -f on b) add up on every particle
+ * to what the force loop summed there, to round-off of the largest force. */
 static void sums_match(test_ctx *t)
 {
     grains_sim *sim = pour(2, 5999);

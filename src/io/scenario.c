@@ -84,7 +84,7 @@ static const key_info keys[] = {
     {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles", NULL, 0},
     {"g", K_VEC3, P(g), "L/T^2", "gravitational acceleration", NULL, 0},
     {"dt", K_REAL, P(dt), "T", "timestep (> 0); default Eq. 49", NULL, 0},
-    {"N_max", K_LONG, P(N_max), "-", "maximum number of spawned particles (>= 0)", NULL, 0},
+    {"N_max", K_LONG, P(N_max), "-", "spawning stops when this many particles exist in all (>= 0)", NULL, 0},
     {"N_frames", K_LONG, P(N_frames), "-", "number of output frames after the initial one (>= 0)", NULL, 0},
     {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)", NULL, 0},
     {"t_end", K_REAL, S(t_end), "T",
