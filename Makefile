@@ -3,7 +3,7 @@
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev python3
+DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev libcairo2-dev python3
 # The peer code the tests compare with (tests/peers/), and VTK's Python reader that reads the
 # VTK frames back (tests/vtk_readback.py); without them those tests are skipped.
 PEER_PACKAGES = lammps python3-vtk9 python3-numpy

@@ -439,5 +439,20 @@ fi
 "$G" run --set N_frames=1 --set N_steps=5 -o "$T/quiet" --quiet >"$T/out" 2>&1
 [ ! -s "$T/out" ] && ok || bad "--quiet still prints: $(cat "$T/out")"
 
+# --- grains render: a PNG per frame and the thermo plot ---
+expect 0 '2 frames in .*/banner/render/frame000000.png' "$G" render "$T/banner" --color tag --view iso
+png_ok=1
+for f in frame000000 frame000001 thermo; do
+    [ "$(head -c 4 "$T/banner/render/$f.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] &&
+        [ "$(wc -c <"$T/banner/render/$f.png")" -gt 2000 ] || png_ok=0
+done
+[ $png_ok -eq 1 ] && ok || bad "render: want frame000000.png, frame000001.png and thermo.png: $(ls "$T/banner/render")"
+expect 2 'has a point array "nosuch"' "$G" render "$T/banner" --color nosuch -o "$T/render2"
+expect 2 'not the output folder of a run' "$G" render "$T/tiny3"
+expect 2 'unknown option' "$G" render "$T/banner" --view sideways
+mkdir -p "$T/cut"
+printf '<VTKFile type="PolyData" version="1.0">\n<PolyData><Piece NumberOfPoints="1">' >"$T/cut/particles000000.vtp"
+expect 2 'particles000000.vtp: no </VTKFile>' "$G" render "$T/cut"
+
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -17,6 +17,7 @@ int cli_run(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_validate(int argc, char **argv);
+int cli_render(int argc, char **argv);
 
 /* Prints "grains: file:line: message" to stderr. */
 void cli_report(const grains_error *err);

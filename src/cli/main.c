@@ -19,6 +19,10 @@ static void usage(FILE *out)
           "                    [--ratio LIST] [--csv FILE] [--plot FILE.png] [--peers FILE] [--set K=V]...\n"
           "                                   the dense-box benchmark (particle-steps per second); --ratio\n"
           "                                   adds a few grains r times larger; --plot: time against N\n"
+          "       grains render DIR [-o OUT] [--color FIELD] [--view front|side|top|iso] [--width PX]\n"
+          "                    [--range LO,HI] [--every K] [--no-mesh] [--no-movie]\n"
+          "                                   a PNG per frame of the run in DIR (default OUT: DIR/render),\n"
+          "                                   thermo.png, and movie.mp4 when ffmpeg is on the PATH\n"
           "       grains validate [--quick]    the papers' test cases, short: expected, measured, pass/fail\n"
           "                                   (--quick: without the 70 s triaxial test)\n"
           "       grains --help | --version\n"
@@ -104,6 +108,8 @@ int main(int argc, char **argv)
         return cli_check(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
         return cli_bench(argc - 2, argv + 2);
+    if (strcmp(cmd, "render") == 0)
+        return cli_render(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)
         return cli_validate(argc - 2, argv + 2);
     if (tinydem_argument(cmd))

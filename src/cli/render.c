@@ -1,0 +1,301 @@
+/* grains render DIR: a PNG per particle frame of a run's output folder
+ * (render/render.h), a plot of its thermo table, and an MP4 of the
+ * frames when ffmpeg is on the PATH. The camera and the colour range are
+ * the same for every frame, fitted to all of them, so a movie does not
+ * jump. */
+#include <errno.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "io/text.h"
+#include "render/render.h"
+
+extern char **environ;
+
+typedef struct {
+    const char *dir, *out, *field;
+    render_view view;
+    int width, every, has_range, mesh, movie;
+    double lo, hi;
+    char out_buf[4096];
+} render_opts;
+
+static int usage(const char *why)
+{
+    fprintf(stderr, "grains render: %s\nusage: grains render DIR [-o OUT] [--color FIELD] [--view front|side|top|iso] "
+                    "[--width PX] [--range LO,HI] [--every K] [--no-mesh] [--no-movie]\n", why);
+    return EXIT_INPUT;
+}
+
+static int parse_view(const char *s, render_view *v)
+{
+    static const char *names[] = {"front", "side", "top", "iso"};
+    for (int k = 0; k < 4; k++)
+        if (strcmp(s, names[k]) == 0)
+            return (*v = (render_view)k), 1;
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, render_opts *o)
+{
+    *o = (render_opts){.field = "velocity", .width = 800, .every = 1, .mesh = 1, .movie = 1};
+    for (int k = 0; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        long n;
+        if (strcmp(a, "--no-mesh") == 0 || strcmp(a, "--no-movie") == 0) {
+            *(a[5] == 'm' && a[6] == 'e' ? &o->mesh : &o->movie) = 0;
+            continue;
+        }
+        if (a[0] != '-') {
+            if (o->dir)
+                return usage("more than one folder");
+            o->dir = a;
+            continue;
+        }
+        if (!v)
+            return usage("an option without its value");
+        k++;
+        if (strcmp(a, "-o") == 0)
+            o->out = v;
+        else if (strcmp(a, "--color") == 0 || strcmp(a, "--colour") == 0)
+            o->field = v;
+        else if (strcmp(a, "--view") == 0 && parse_view(v, &o->view))
+            continue;
+        else if (strcmp(a, "--width") == 0 && parse_long(v, strlen(v), &n) && n >= 64 && n <= 8192)
+            o->width = (int)n;
+        else if (strcmp(a, "--every") == 0 && parse_long(v, strlen(v), &n) && n >= 1 && n <= 1000000)
+            o->every = (int)n;
+        else if (strcmp(a, "--range") == 0 && sscanf(v, "%lf,%lf", &o->lo, &o->hi) == 2 && o->lo < o->hi &&
+                 isfinite(o->lo) && isfinite(o->hi))
+            o->has_range = 1;
+        else
+            return usage("an unknown option or a value out of range (--width 64..8192, --every >= 1, "
+                         "--range LO,HI with LO < HI)");
+    }
+    if (!o->dir)
+        return usage("which output folder? (grains render output)");
+    if (!o->out) {
+        snprintf(o->out_buf, sizeof o->out_buf, "%s/render", o->dir);
+        o->out = o->out_buf;
+    }
+    return 0;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* DIR/STEM%06d.vtp for frame k, or DIR/STEM.vtp (one file for all). */
+static int frame_file(char *path, size_t size, const char *dir, const char *stem, size_t k)
+{
+    snprintf(path, size, "%s/%s%06zu.vtp", dir, stem, k);
+    if (exists(path))
+        return 1;
+    snprintf(path, size, "%s/%s.vtp", dir, stem);
+    return exists(path);
+}
+
+static size_t count_frames(const char *dir)
+{
+    char path[4200];
+    size_t n = 0;
+    while (snprintf(path, sizeof path, "%s/particles%06zu.vtp", dir, n), exists(path))
+        n++;
+    return n;
+}
+
+/* The frames' times from particles.pvd's timestep attributes (NAN where
+ * unknown). */
+static void frame_times(const char *dir, double *t, size_t n)
+{
+    char path[4200];
+    size_t len, k = 0;
+    for (size_t i = 0; i < n; i++)
+        t[i] = NAN;
+    snprintf(path, sizeof path, "%s/particles.pvd", dir);
+    char *text = read_file(path, &len), *p = text;
+    while (p && k < n && (p = strstr(p, "timestep=\""))) {
+        real v;
+        char *q = strchr(p + 10, '"');
+        if (q && parse_real(p + 10, (size_t)(q - p - 10), &v))
+            t[k] = (double)v;
+        k++;
+        p += 10;
+    }
+    free(text);
+}
+
+/* The frame's surfaces: the mesh and the membranes, those that exist. */
+static grains_status read_surfaces(const render_opts *o, size_t k, vtk_polydata *s, int *n, grains_error *err)
+{
+    static const char *stems[] = {"mesh", "membranes"};
+    char path[4200];
+    *n = 0;
+    for (int j = 0; j < 2 && o->mesh; j++) {
+        if (!frame_file(path, sizeof path, o->dir, stems[j], k))
+            continue;
+        grains_status st = vtk_polydata_read(path, &s[*n], err);
+        if (st != GRAINS_OK)
+            return st;
+        (*n)++;
+    }
+    return GRAINS_OK;
+}
+
+/* Pass 1: the camera's bounds and the field's range over every frame drawn. */
+static grains_status survey(const render_opts *o, size_t frames, render_camera *cam, render_colour *c,
+                            grains_error *err)
+{
+    char path[4200];
+    double lo = INFINITY, hi = -INFINITY;
+    int found = 0;
+    for (size_t k = 0; k < frames; k += (size_t)o->every) {
+        vtk_polydata d, s[2];
+        int n = 0;
+        snprintf(path, sizeof path, "%s/particles%06zu.vtp", o->dir, k);
+        grains_status st = vtk_polydata_read(path, &d, err);
+        if (st == GRAINS_OK)
+            st = read_surfaces(o, k, s, &n, err);
+        double *v = st == GRAINS_OK ? malloc((d.points + 1) * sizeof *v) : NULL;
+        if (v && render_field_values(&d, c->field, v)) {
+            found = 1;
+            for (size_t i = 0; i < d.points; i++)
+                if (isfinite(v[i]))
+                    lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+        }
+        camera_include(cam, &d);
+        for (int j = 0; j < n; j++)
+            camera_include(cam, &s[j]), vtk_polydata_free(&s[j]);
+        vtk_polydata_free(&d);
+        free(v);
+        if (st != GRAINS_OK)
+            return st;
+    }
+    if (!found)
+        return grains_error_set(err, GRAINS_ERR_ARG, o->dir, 0, "no particle frame has a point array \"%s\" "
+                                "(try velocity, radius, angular_velocity, id, tag)", c->field);
+    c->lo = o->has_range ? o->lo : lo;
+    c->hi = o->has_range ? o->hi : hi;
+    return GRAINS_OK;
+}
+
+static grains_status draw_frame(const render_opts *o, const render_camera *cam, const render_colour *c, size_t k,
+                                size_t number, double t, grains_error *err)
+{
+    char path[4200], png[4200], label[64];
+    vtk_polydata d, s[2];
+    int n = 0;
+    snprintf(path, sizeof path, "%s/particles%06zu.vtp", o->dir, k);
+    grains_status st = vtk_polydata_read(path, &d, err);
+    if (st != GRAINS_OK)
+        return st;
+    if ((st = read_surfaces(o, k, s, &n, err)) == GRAINS_OK) {
+        if (isfinite(t))
+            snprintf(label, sizeof label, "t = %.4g s   N = %zu", t, d.points);
+        else
+            snprintf(label, sizeof label, "frame %zu   N = %zu", k, d.points);
+        render_frame f = {&d, {&s[0], &s[1]}, n, label};
+        snprintf(png, sizeof png, "%s/frame%06zu.png", o->out, number);
+        st = render_frame_png(cam, c, &f, png, err);
+    }
+    for (int j = 0; j < n; j++)
+        vtk_polydata_free(&s[j]);
+    vtk_polydata_free(&d);
+    return st;
+}
+
+/* ffmpeg on the PATH, as an executable file. */
+static int have_ffmpeg(void)
+{
+    const char *path = getenv("PATH");
+    char dir[4200];
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(dir, sizeof dir, "%.*s/ffmpeg", (int)n, path);
+        if (n && access(dir, X_OK) == 0)
+            return 1;
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
+/* OUT/movie.mp4 from the frames at 10 per second; '%' in OUT is escaped
+ * for ffmpeg's pattern. No shell: the names go to ffmpeg as they are. */
+static int make_movie(const char *out)
+{
+    char pattern[8400], movie[4200];
+    size_t m = 0;
+    for (const char *p = out; *p && m + 2 < 8200; p++)
+        pattern[m++] = *p, m += *p == '%' ? (pattern[m] = '%', 1) : 0;
+    snprintf(pattern + m, sizeof pattern - m, "/frame%%06d.png");
+    snprintf(movie, sizeof movie, "%s/movie.mp4", out);
+    char *args[] = {"ffmpeg", "-y", "-loglevel", "error", "-framerate", "10", "-i", pattern, "-pix_fmt", "yuv420p",
+                    "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", movie, NULL};
+    pid_t pid;
+    int status;
+    if (posix_spawnp(&pid, "ffmpeg", NULL, NULL, args, environ) != 0 || waitpid(pid, &status, 0) != pid)
+        return 0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int finish(const render_opts *o, size_t drawn)
+{
+    char csv[4200], png[4200];
+    grains_error err;
+    printf("grains render: %zu frames in %s/frame000000.png ...\n", drawn, o->out);
+    snprintf(csv, sizeof csv, "%s/thermo.csv", o->dir);
+    snprintf(png, sizeof png, "%s/thermo.png", o->out);
+    if (exists(csv)) {
+        if (render_thermo_png(csv, png, &err) != GRAINS_OK)
+            return cli_report(&err), EXIT_INPUT;
+        printf("grains render: the thermo table plotted in %s\n", png);
+    }
+    if (o->movie && drawn > 1 && have_ffmpeg())
+        printf(make_movie(o->out) ? "grains render: the movie is %s/movie.mp4\n"
+                                  : "grains render: ffmpeg failed to make %s/movie.mp4\n", o->out);
+    else if (o->movie && drawn > 1)
+        printf("grains render: no ffmpeg on the PATH, so no movie (Debian: apt install ffmpeg)\n");
+    return 0;
+}
+
+int cli_render(int argc, char **argv)
+{
+    render_opts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc)
+        return rc;
+    grains_error err;
+    size_t frames = count_frames(o.dir);
+    if (frames == 0) {
+        fprintf(stderr, "grains render: no %s/particles000000.vtp: not the output folder of a run\n", o.dir);
+        return EXIT_INPUT;
+    }
+    render_camera cam;
+    render_colour colour = {o.field, 0, 1, 0};
+    colour.categorical = strcmp(o.field, "tag") == 0 || strcmp(o.field, "material") == 0;
+    camera_init(&cam, o.view);
+    double *times = malloc(frames * sizeof *times);
+    grains_status st = times ? grains_output_dir(o.out, &err) : GRAINS_ERR_NOMEM;
+    if (st == GRAINS_OK && (st = survey(&o, frames, &cam, &colour, &err)) == GRAINS_OK) {
+        camera_fit(&cam, o.width);
+        frame_times(o.dir, times, frames);
+    }
+    size_t drawn = 0;
+    for (size_t k = 0; st == GRAINS_OK && k < frames; k += (size_t)o.every)
+        st = draw_frame(&o, &cam, &colour, k, drawn++, times[k], &err);
+    free(times);
+    if (st == GRAINS_ERR_NOMEM && !err.message[0])
+        return fprintf(stderr, "grains render: out of memory\n"), EXIT_INPUT;
+    if (st != GRAINS_OK)
+        return cli_report(&err), EXIT_INPUT;
+    return finish(&o, drawn);
+}

@@ -1,0 +1,171 @@
+/* grains render's pieces: the VTK reader gives back what the writer wrote,
+ * and the picture shows the scene as an orthographic camera sees it. */
+#include <cairo.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "grains/io.h"
+#include "render/render.h"
+#include "support.h"
+
+/* Two spheres on the front camera's line of sight through (0, 0) (the
+ * nearer at y = -0.5 with tag 1), and a third to the right, moving. */
+static grains_sim *three_spheres(void)
+{
+    grains_params p = scene_params();
+    p.R_min = 0.1, p.R_max = 0.3;
+    grains_sim *sim = scene(&p);
+    grains_particle q[3] = {{{0, 0.5, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 0.3, 0, 0},
+                            {{0, -0.5, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, 0.2, 0, 1},
+                            {{1.0 / 3, 0.1, 0.7}, {0.25, -1e-17, 3}, {1, 2, 3}, {1, 0, 0, 0}, 0.1, 0, 2}};
+    grains_error err;
+    for (int k = 0; k < 3; k++)
+        if (grains_sim_add_particle(sim, &q[k], &err) != GRAINS_OK)
+            exit(fprintf(stderr, "%s\n", err.message));
+    return sim;
+}
+
+/* Each format reads back to the values written: bit for bit in binary,
+ * to the 10 significant digits ASCII holds. */
+static void reads_back(test_ctx *t, const grains_sim *sim, grains_vtk_format format, const char *path)
+{
+    grains_error err;
+    vtk_polydata d;
+    CHECK(t, grains_vtk_write_particles(path, sim, format, &err) == GRAINS_OK, "write: %s", err.message);
+    CHECK(t, vtk_polydata_read(path, &d, &err) == GRAINS_OK, "read: %s", err.message);
+    const vtk_array_in *x = vtk_polydata_array(&d, VTK_IN_POINTS, "position"),
+                       *v = vtk_polydata_array(&d, VTK_IN_POINT_DATA, "velocity"),
+                       *tag = vtk_polydata_array(&d, VTK_IN_POINT_DATA, "tag"),
+                       *off = vtk_polydata_array(&d, VTK_IN_VERTS, "offsets");
+    CHECK(t, d.points == 3 && x && v && tag && off && x->tuples == 3 && x->comps == 3 && off->tuples == 3,
+          "format %d: 3 points with position, velocity, tag and vertex offsets", (int)format);
+    if (!(x && v && tag && d.points == 3)) {
+        vtk_polydata_free(&d);
+        return;
+    }
+    double tol = format == GRAINS_VTK_ASCII ? 5e-10 : 0; /* 10 digits: half a unit of the 10th */
+    for (size_t i = 0; i < 3; i++) {
+        grains_particle p = get(sim, i);
+        for (int k = 0; k < 3; k++) {
+            CHECK_ABS(t, x->v[3 * i + (size_t)k], ((double *)&p.x)[k], tol * fabs(((double *)&p.x)[k]), "position");
+            CHECK_ABS(t, v->v[3 * i + (size_t)k], ((double *)&p.v)[k], tol * fabs(((double *)&p.v)[k]), "velocity");
+        }
+        CHECK(t, tag->v[i] == p.tag, "tag %zu: %g, want %d", i, tag->v[i], p.tag);
+    }
+    vtk_polydata_free(&d);
+}
+
+/* A file cut short anywhere is refused with a message, never misread. */
+static void truncations_refused(test_ctx *t, const char *path)
+{
+    size_t len;
+    FILE *f = fopen(path, "rb");
+    char *text = malloc(1 << 16);
+    len = f ? fread(text, 1, 1 << 16, f) : 0;
+    if (f)
+        fclose(f);
+    int accepted = 0;
+    for (size_t cut = 0; cut + 20 < len; cut += 7) {
+        char *part = malloc(cut + 1);
+        memcpy(part, text, cut);
+        part[cut] = '\0';
+        vtk_polydata d;
+        grains_error err = {0};
+        if (vtk_polydata_parse(part, cut, "cut", &d, &err) == GRAINS_OK)
+            accepted += d.points == 3 && d.n_arrays > 0 && vtk_polydata_array(&d, VTK_IN_VERTS, "offsets") != NULL;
+        else
+            CHECK(t, err.message[0], "a refusal says why (cut at %zu)", cut);
+        vtk_polydata_free(&d);
+        free(part);
+    }
+    CHECK(t, accepted == 0, "%d truncated files read as complete", accepted);
+    free(text);
+}
+
+static void pixel(cairo_surface_t *s, int x, int y, double rgb[3])
+{
+    const unsigned char *row = cairo_image_surface_get_data(s) + (size_t)y * (size_t)cairo_image_surface_get_stride(s);
+    uint32_t px;
+    memcpy(&px, row + 4 * x, 4);
+    rgb[0] = (px >> 16 & 255) / 255.0, rgb[1] = (px >> 8 & 255) / 255.0, rgb[2] = (px & 255) / 255.0;
+}
+
+/* The front camera looks along +y: the sphere at y = -0.5 (tag 1, orange)
+ * hides the larger one behind it (tag 0, blue) at the centre, the blue one
+ * shows in the ring around it, and the corners are background. */
+static void picture(test_ctx *t, const char *vtp, const char *png)
+{
+    vtk_polydata d;
+    grains_error err;
+    render_camera cam;
+    render_colour colour = {"tag", 0, 1, 1};
+    if (vtk_polydata_read(vtp, &d, &err) != GRAINS_OK) {
+        CHECK(t, 0, "%s", err.message);
+        return;
+    }
+    camera_init(&cam, RENDER_FRONT);
+    camera_include(&cam, &d);
+    camera_fit(&cam, 400);
+    /* the spheres span 0.7333 across and 1.1 up (z from -0.3 to 0.8); a
+     * margin of 4% of the larger on each side */
+    CHECK_REL(t, cam.hi[0] - cam.lo[0], 1.0 / 3 + 0.1 + 0.3 + 0.08 * 1.1, 1e-12, "the fitted width");
+    CHECK_REL(t, cam.hi[1] - cam.lo[1], 1.1 * 1.08, 1e-12, "the fitted height");
+    render_frame f = {&d, {NULL, NULL}, 0, "test"};
+    CHECK(t, render_frame_png(&cam, &colour, &f, png, &err) == GRAINS_OK, "render: %s", err.message);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    CHECK(t, cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(s) == 400,
+          "the PNG loads, 400 pixels wide");
+    double x, y, z, c[3], ring[3], corner[3];
+    camera_project(&cam, (double[]){0, 0, 0}, &x, &y, &z);
+    pixel(s, (int)x, (int)y, c);
+    pixel(s, (int)(x + 0.25 * cam.scale), (int)y, ring);
+    pixel(s, 2, cam.height - 40, corner);
+    CHECK(t, c[0] > c[2] + 0.1, "centre: the nearer orange sphere (rgb %.2f %.2f %.2f)", c[0], c[1], c[2]);
+    CHECK(t, ring[2] > ring[0] + 0.1, "ring: the farther blue sphere (rgb %.2f %.2f %.2f)", ring[0], ring[1], ring[2]);
+    CHECK(t, corner[0] == 1 && corner[1] == 1 && corner[2] == 1, "corner: background");
+    cairo_surface_destroy(s);
+    vtk_polydata_free(&d);
+}
+
+static void thermo_plot(test_ctx *t, const char *csv, const char *png)
+{
+    FILE *f = fopen(csv, "w");
+    fputs("step,time,N,E_kin\n0,0,1,0.5\n10,0.1,2,0.25\n20,0.2,3,0.125\n", f);
+    fclose(f);
+    grains_error err;
+    CHECK(t, render_thermo_png(csv, png, &err) == GRAINS_OK, "thermo plot: %s", err.message);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    CHECK(t, cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(s) > 0,
+          "the plot is a PNG");
+    cairo_surface_destroy(s);
+    f = fopen(csv, "w");
+    fputs("step,time,N\n0,0,nan\n", f);
+    fclose(f);
+    CHECK(t, render_thermo_png(csv, png, &err) == GRAINS_ERR_PARSE && strstr(err.message, "3 numbers"),
+          "a NaN row is refused: %s", err.message);
+}
+
+int main(void)
+{
+    test_ctx t = {0};
+    char dir[] = "/tmp/grains-render-XXXXXX", vtp[64], png[64], csv[64];
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(vtp, sizeof vtp, "%s/p.vtp", dir);
+    snprintf(png, sizeof png, "%s/p.png", dir);
+    snprintf(csv, sizeof csv, "%s/thermo.csv", dir);
+    grains_sim *sim = three_spheres();
+    reads_back(&t, sim, GRAINS_VTK_ASCII, vtp);
+    truncations_refused(&t, vtp);
+    reads_back(&t, sim, GRAINS_VTK_BINARY, vtp);
+    truncations_refused(&t, vtp);
+    reads_back(&t, sim, GRAINS_VTK_COMPRESSED, vtp);
+    truncations_refused(&t, vtp);
+    picture(&t, vtp, png);
+    thermo_plot(&t, csv, png);
+    grains_sim_destroy(sim);
+    unlink(vtp), unlink(png), unlink(csv), rmdir(dir);
+    return test_report(&t, "test_render");
+}
