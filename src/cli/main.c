@@ -20,7 +20,7 @@ static void usage(FILE *out)
           "                                   the dense-box benchmark (particle-steps per second); --ratio\n"
           "                                   adds a few grains r times larger; --plot: time against N\n"
           "       grains render DIR [-o OUT] [--color FIELD] [--view front|side|top|iso] [--width PX]\n"
-          "                    [--range LO,HI] [--every K] [--no-mesh] [--no-movie]\n"
+          "                    [--range LO,HI] [--every K] [--frame K] [--no-mesh] [--no-movie]\n"
           "                                   a PNG per frame of the run in DIR (default OUT: DIR/render),\n"
           "                                   thermo.png, and movie.mp4 when ffmpeg is on the PATH\n"
           "       grains validate [--quick]    the papers' test cases, short: expected, measured, pass/fail\n"

@@ -23,6 +23,7 @@ typedef struct {
     const char *dir, *out, *field;
     render_view view;
     int width, every, has_range, mesh, movie;
+    long only; /* --frame K: that frame alone (-1: the last); -2: every frame */
     double lo, hi;
     char out_buf[4096];
 } render_opts;
@@ -30,7 +31,7 @@ typedef struct {
 static int usage(const char *why)
 {
     fprintf(stderr, "grains render: %s\nusage: grains render DIR [-o OUT] [--color FIELD] [--view front|side|top|iso] "
-                    "[--width PX] [--range LO,HI] [--every K] [--no-mesh] [--no-movie]\n", why);
+                    "[--width PX] [--range LO,HI] [--every K] [--frame K] [--no-mesh] [--no-movie]\n", why);
     return EXIT_INPUT;
 }
 
@@ -45,7 +46,7 @@ static int parse_view(const char *s, render_view *v)
 
 static int parse_opts(int argc, char **argv, render_opts *o)
 {
-    *o = (render_opts){.field = "velocity", .width = 800, .every = 1, .mesh = 1, .movie = 1};
+    *o = (render_opts){.field = "velocity", .width = 800, .every = 1, .mesh = 1, .movie = 1, .only = -2};
     for (int k = 0; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         long n;
@@ -72,12 +73,14 @@ static int parse_opts(int argc, char **argv, render_opts *o)
             o->width = (int)n;
         else if (strcmp(a, "--every") == 0 && parse_long(v, strlen(v), &n) && n >= 1 && n <= 1000000)
             o->every = (int)n;
+        else if (strcmp(a, "--frame") == 0 && parse_long(v, strlen(v), &n) && n >= -1 && n <= 999999)
+            o->only = n;
         else if (strcmp(a, "--range") == 0 && sscanf(v, "%lf,%lf", &o->lo, &o->hi) == 2 && o->lo < o->hi &&
                  isfinite(o->lo) && isfinite(o->hi))
             o->has_range = 1;
         else
             return usage("an unknown option or a value out of range (--width 64..8192, --every >= 1, "
-                         "--range LO,HI with LO < HI)");
+                         "--frame K >= -1, --range LO,HI with LO < HI)");
     }
     if (!o->dir)
         return usage("which output folder? (grains render output)");
@@ -151,6 +154,17 @@ static grains_status read_surfaces(const render_opts *o, size_t k, vtk_polydata 
     return GRAINS_OK;
 }
 
+/* The frames drawn: every `every`-th, or the one --frame names. */
+static size_t first_frame(const render_opts *o, size_t frames)
+{
+    return o->only == -2 ? 0 : o->only == -1 ? frames - 1 : (size_t)o->only;
+}
+
+static size_t frame_step(const render_opts *o, size_t frames)
+{
+    return o->only == -2 ? (size_t)o->every : frames;
+}
+
 /* Pass 1: the camera's bounds and the field's range over every frame drawn. */
 static grains_status survey(const render_opts *o, size_t frames, render_camera *cam, render_colour *c,
                             grains_error *err)
@@ -158,7 +172,7 @@ static grains_status survey(const render_opts *o, size_t frames, render_camera *
     char path[4200];
     double lo = INFINITY, hi = -INFINITY;
     int found = 0;
-    for (size_t k = 0; k < frames; k += (size_t)o->every) {
+    for (size_t k = first_frame(o, frames); k < frames; k += frame_step(o, frames)) {
         vtk_polydata d, s[2];
         int n = 0;
         snprintf(path, sizeof path, "%s/particles%06zu.vtp", o->dir, k);
@@ -279,6 +293,10 @@ int cli_render(int argc, char **argv)
         fprintf(stderr, "grains render: no %s/particles000000.vtp: not the output folder of a run\n", o.dir);
         return EXIT_INPUT;
     }
+    if (o.only >= 0 && (size_t)o.only >= frames) {
+        fprintf(stderr, "grains render: --frame %ld: the run in %s has frames 0 to %zu\n", o.only, o.dir, frames - 1);
+        return EXIT_INPUT;
+    }
     render_camera cam;
     render_colour colour = {o.field, 0, 1, 0};
     colour.categorical = strcmp(o.field, "tag") == 0 || strcmp(o.field, "material") == 0;
@@ -290,7 +308,7 @@ int cli_render(int argc, char **argv)
         frame_times(o.dir, times, frames);
     }
     size_t drawn = 0;
-    for (size_t k = 0; st == GRAINS_OK && k < frames; k += (size_t)o.every)
+    for (size_t k = first_frame(&o, frames); st == GRAINS_OK && k < frames; k += frame_step(&o, frames))
         st = draw_frame(&o, &cam, &colour, k, drawn++, times[k], &err);
     free(times);
     if (st == GRAINS_ERR_NOMEM && !err.message[0])
