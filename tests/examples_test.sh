@@ -5,7 +5,7 @@
 # Usage: examples_test.sh GRAINS SOURCE_DIR
 set -u
 G=$1
-S=$2
+S=$(cd "$2" && pwd)
 T=$(mktemp -d /tmp/grains-examples-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0
@@ -56,6 +56,43 @@ if "$G" run "$S/examples/jamming_2d.cfg" --quiet -o "$T/jam" --set N_max=300 --s
     fi
 else
     bad "jamming 2D: $(tail -3 "$T/out")"
+fi
+
+# --- Brazil nut: one large bead (radius 10 mm) resting on the example's
+# base, which vibrates from its lowest point (phase -pi/2) at amplitude
+# 1 mm. At a peak acceleration of Gamma = 3 g the bead leaves the base when
+# the base's downward acceleration first exceeds g: at omega t =
+# arccos(-1/Gamma), t = 11.155 ms; the Hertz contact's compliance delays it
+# by up to 1/omega_c, omega_c = sqrt(k/m), k = 1.5 m g / delta_0 its
+# stiffness under the bead's weight (1.07 ms here). At Gamma = 0.9 it never
+# leaves. Frames every 0.05 ms; the base's disc is 72 flat triangles. ---
+takeoff() { # amplitude [m] -> the first time the bead has no contact (or "none")
+    # the bead rests on the base at its lowest point, -amplitude, pressed in by its static overlap
+    awk -v a="$1" 'BEGIN { pi = atan2(0, -1); m = 2500 * 4 / 3 * pi * 0.01^3
+        d0 = (3 * m * 9.81 / (4 * 1e7 / (1 - 0.09) * sqrt(0.01)))^(2 / 3)
+        printf "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz\n0,0,%.17g,0.01,0,0,0,1,0,0,0,0,0,0\n", 0.01 - a - d0 }' >"$T/bead.csv"
+    cat >"$T/takeoff.cfg" <<CFG
+R_min = 0.001; R_max = 0.01; rho = 2500.0; E = 1.0e7; nu = 0.3; e_n = 0.5; mu_s = 0.3; mu_r = 0.3;
+g = [0.0, 0.0, -9.81]; particles = "$T/bead.csv"; N_max = 1; t_end = $2; frame_interval = 0.00005;
+meshes = ( { file = "$S/data/brazil_nut_base.stl"; R_mesh = [0.0];
+  motion = { type = "vibrate"; direction = [0.0, 0.0, 1.0]; amplitude = $1; frequency = 27.2598;
+             phase = -1.5707963267948966; }; } );
+CFG
+    "$G" run "$T/takeoff.cfg" --quiet -o "$T/takeoff" >"$T/out" 2>&1 &&
+        awk -F, 'NR > 2 && $4 == 0 { print $2; found = 1; exit } END { if (!found) print "none" }' \
+            "$T/takeoff/thermo.csv"
+}
+t3=$(takeoff 0.001 0.02)
+t09=$(takeoff 0.0003 0.11)
+if awk -v t="$t3" -v t09="$t09" 'BEGIN {
+    pi = atan2(0, -1); w = 2 * pi * 27.2598; want = atan2(sqrt(1 - 1 / 9), -1 / 3) / w
+    m = 2500 * 4 / 3 * pi * 0.01^3; Es = 1e7 / (1 - 0.09)
+    d0 = (3 * m * 9.81 / (4 * Es * sqrt(0.01)))^(2 / 3); wc = sqrt(1.5 * m * 9.81 / d0 / m)
+    printf "brazil nut: takeoff at %s s (want %.6f s, delayed by at most %.6f s); Gamma 0.9: %s\n", t, want, 1 / wc, t09
+    exit !(t != "none" && t >= want && t <= want + 1 / wc && t09 == "none") }'; then
+    ok
+else
+    bad "Brazil nut: takeoff at Gamma = 3 not at arccos(-1/3)/omega, or a takeoff at Gamma = 0.9"
 fi
 
 echo "examples_test: $pass passed, $fail failed"
