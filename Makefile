@@ -41,12 +41,13 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The suite under AddressSanitizer and UndefinedBehaviorSanitizer (not the
-# comparisons with peer codes: they run the same engine code for minutes).
+# comparisons with peer codes nor the examples' short forms: they run the
+# same engine code for minutes).
 test-sanitize:
 	cmake -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=Debug -DGRAINS_SANITIZE=ON -DGRAINS_WERROR=ON >/dev/null
 	cmake --build $(BUILD)-sanitize -j $(JOBS)
 	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp ctest --output-on-failure -j $(JOBS) -LE peer
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp ctest --output-on-failure -j $(JOBS) -LE 'peer|examples'
 
 # The threaded tests under ThreadSanitizer: clang with LLVM's OpenMP, whose Archer tool tells TSan
 # what the OpenMP barriers order (GCC's libgomp is not instrumented: every phase would be a "race").

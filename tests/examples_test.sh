@@ -95,5 +95,41 @@ else
     bad "Brazil nut: takeoff at Gamma = 3 not at arccos(-1/3)/omega, or a takeoff at Gamma = 0.9"
 fi
 
+# --- binary stream: 1,500 grains for 0.6 s. Every grain below the splitter
+# went past it on one side and carries its tag (1 left, 2 right); the course
+# is mirror-symmetric, so the two tags are equally likely: the counts differ
+# by less than 4 sigma of a fair binomial split. ---
+if "$G" run "$S/examples/binary_stream.cfg" --quiet --csv -o "$T/stream" --set N_max=1500 --set t_end=0.6 \
+    --set frame_interval=0.1 >"$T/out" 2>&1; then
+    ok
+    if awk -F, 'NR > 1 && $3 < 0.37 { n++; if ($16 == 1) a++; else if ($16 == 2) b++; else untagged++ }
+        END { printf "binary stream: %d grains below the splitter, %d left, %d right, %d untagged\n", n, a, b, untagged
+              exit !(n >= 200 && untagged == 0 && (a - b)^2 < 16 * n) }  # sd(a - b) = sqrt(n)' "$T/stream/particles000006.csv"; then
+        ok
+    else
+        bad "binary stream: untagged grains below the splitter, or an unfair split"
+    fi
+else
+    bad "binary stream: $(tail -3 "$T/out")"
+fi
+
+# --- quasi-2D pile: 1,500 grains between the plates, a timestep of Eq. 49 / 2
+# for speed. A pile poured from the middle of a mirror-symmetric slot is
+# mirror-symmetric: its two flanks' fitted angles agree within 3 standard
+# errors of their difference. ---
+if "$G" run "$S/examples/pile_quasi2d.cfg" --quiet -o "$T/pile" --set N_max=1500 --set dt=2.4e-5 --set t_end=1.0 \
+    --set frame_interval=0.5 >"$T/out" 2>&1 && python3 "$S/examples/pile_angle.py" "$T/pile" >"$T/angle" 2>&1; then
+    ok
+    cat "$T/angle"
+    if awk '/flank/ { th[++n] = $3; se[n] = $5 } END {
+            exit !(n == 2 && (th[1] - th[2])^2 <= 9 * (se[1]^2 + se[2]^2) && th[1] > 5 && th[2] > 5) }' "$T/angle"; then
+        ok
+    else
+        bad "quasi-2D pile: the flanks' angles differ beyond their errors"
+    fi
+else
+    bad "quasi-2D pile: $(tail -3 "$T/out") $(cat "$T/angle" 2>/dev/null)"
+fi
+
 echo "examples_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,7 +1,6 @@
 /* The bonds file: a header `a,b` and one bond per line, two particle ids
  * (their order in the particles file, from 0). Lines starting with '#'
  * and blank lines are skipped. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +24,9 @@ static int parse_bond(const char *s, size_t n_particles, size_t *a, size_t *b)
 grains_status grains_bonds_read(const char *path, grains_sim *sim, grains_error *err)
 {
     size_t len;
-    char *text = read_file(path, &len);
-    if (!text) {
-        char why[128];
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
-                                read_file_why(errno, path, why, sizeof why));
-    }
+    char *text = read_input(path, &len, err);
+    if (!text)
+        return GRAINS_ERR_IO;
     line_reader r;
     lines_init(&r, text, len);
     const char *line;

@@ -1,6 +1,5 @@
 /* TinyDEM particle CSV files (Section 6), read in full before use, with an
  * optional 15th column, the material, and after it an optional 16th, the tag. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,12 +147,9 @@ static grains_status parse_particles(char *text, size_t len, const char *path, g
 grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n, grains_error *err)
 {
     size_t len;
-    char *text = read_file(path, &len);
-    if (!text) {
-        char why[128];
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
-                                read_file_why(errno, path, why, sizeof why));
-    }
+    char *text = read_input(path, &len, err);
+    if (!text)
+        return GRAINS_ERR_IO;
     grains_status s;
     if (memchr(text, '\0', len))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in a CSV file");

@@ -1,6 +1,5 @@
 /* A mesh file of either format, told apart by content: OFF starts with
  * the word "OFF" (after blanks and '#' comments), anything else is STL. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,12 +25,9 @@ grains_status grains_mesh_read(const char *path, const real *R_mesh, int n_radii
 {
     *out = NULL;
     size_t len;
-    char *text = read_file(path, &len);
-    if (!text) {
-        char why[128];
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
-                                read_file_why(errno, path, why, sizeof why));
-    }
+    char *text = read_input(path, &len, err);
+    if (!text)
+        return GRAINS_ERR_IO;
     grains_status s;
     if (!looks_like_off(text, len))
         s = grains_stl_parse(text, len, path, R_mesh, n_radii, out, err);

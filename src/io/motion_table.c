@@ -1,7 +1,6 @@
 /* A table motion's rows: a CSV with the header t,x,y,z,angle, then one row
  * per line ('#' comments and blank lines skipped): the time, the mesh's
  * shift and its turn about the motion's axis [rad]. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,12 +64,9 @@ grains_status grains_motion_table_read(const char *path, grains_motion_sample **
     *out = NULL;
     *n = 0;
     size_t len;
-    char *text = read_file(path, &len);
-    if (!text) {
-        char why[128];
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
-                                read_file_why(errno, path, why, sizeof why));
-    }
+    char *text = read_input(path, &len, err);
+    if (!text)
+        return GRAINS_ERR_IO;
     grains_status s = GRAINS_OK;
     line_reader r;
     lines_init(&r, text, len);

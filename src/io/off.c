@@ -1,7 +1,6 @@
 /* OFF meshes (GeomView's Object File Format) with TinyDEM's radius index:
  * "OFF", then "Nv Nf Ne", Nv lines "x y z", Nf lines "n v0 .. v(n-1) [r]",
  * where r indexes the mesh radii (default 0). '#' starts a comment. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,12 +188,9 @@ grains_status grains_off_read(const char *path, const real *R_mesh, int n_radii,
                               grains_error *err)
 {
     size_t len;
-    char *text = read_file(path, &len);
-    if (!text) {
-        char why[128];
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
-                                read_file_why(errno, path, why, sizeof why));
-    }
+    char *text = read_input(path, &len, err);
+    if (!text)
+        return GRAINS_ERR_IO;
     grains_status s;
     if (memchr(text, '\0', len))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in an OFF file");

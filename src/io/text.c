@@ -144,3 +144,11 @@ char *read_file(const char *path, size_t *len)
     *len = n;
     return buf;
 }
+
+char *read_input(const char *path, size_t *len, grains_error *err)
+{
+    char *text = read_file(path, len), why[128];
+    if (!text)
+        grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno, path, why, sizeof why));
+    return text;
+}

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "grains/error.h"
 #include "grains/real.h"
 
 /* Lines of an in-memory text; `line` counts from 1. */
@@ -31,6 +32,10 @@ char *read_file(const char *path, size_t *len);
 /* Why read_file failed on `path`, from its errno (with the sizes when the
  * file is too large), in buf. */
 const char *read_file_why(int e, const char *path, char *buf, size_t size);
+
+/* read_file for a reader: on failure NULL, with "cannot read: why" in err
+ * (GRAINS_ERR_IO, naming the file). */
+char *read_input(const char *path, size_t *len, grains_error *err);
 
 /* This machine's physical memory in bytes (0 when unknown). */
 size_t machine_bytes(void);

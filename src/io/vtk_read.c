@@ -1,7 +1,6 @@
 /* Reading back grains' own VTK XML PolyData (io/vtk_read.h). The text is
  * scanned tag by tag: section tags (Points, PointData, ...) say where the
  * next DataArray belongs; each DataArray is decoded as its format says. */
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,12 +422,9 @@ grains_status vtk_polydata_read(const char *path, vtk_polydata *d, grains_error 
 {
     memset(d, 0, sizeof *d);
     size_t len;
-    char *text = read_file(path, &len);
-    if (!text) {
-        char why[128];
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
-                                read_file_why(errno, path, why, sizeof why));
-    }
+    char *text = read_input(path, &len, err);
+    if (!text)
+        return GRAINS_ERR_IO;
     grains_status st = vtk_polydata_parse(text, len, path, d, err);
     free(text);
     return st;

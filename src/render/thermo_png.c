@@ -1,7 +1,6 @@
 /* The thermo table as a PNG (render/render.h): one panel per column,
  * against time, two panels across. */
 #include <cairo.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +45,9 @@ static int split(const char *line, table *t, double *row)
 static grains_status table_read(const char *path, table *t, grains_error *err)
 {
     size_t len;
-    char *text = read_file(path, &len), why[128];
+    char *text = read_input(path, &len, err);
     if (!text)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
-                                read_file_why(errno, path, why, sizeof why));
+        return GRAINS_ERR_IO;
     line_reader r;
     lines_init(&r, text, len);
     const char *line = lines_next(&r);
