@@ -50,8 +50,12 @@ static int parse_opts(int argc, char **argv, render_opts *o)
     for (int k = 0; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         long n;
-        if (strcmp(a, "--no-mesh") == 0 || strcmp(a, "--no-movie") == 0) {
-            *(a[5] == 'm' && a[6] == 'e' ? &o->mesh : &o->movie) = 0;
+        if (strcmp(a, "--no-mesh") == 0) {
+            o->mesh = 0;
+            continue;
+        }
+        if (strcmp(a, "--no-movie") == 0) {
+            o->movie = 0;
             continue;
         }
         if (a[0] != '-') {
@@ -248,8 +252,11 @@ static int make_movie(const char *out)
 {
     char pattern[8400], movie[4200];
     size_t m = 0;
-    for (const char *p = out; *p && m + 2 < 8200; p++)
-        pattern[m++] = *p, m += *p == '%' ? (pattern[m] = '%', 1) : 0;
+    for (const char *p = out; *p && m + 2 < 8200; p++) {
+        if (*p == '%')
+            pattern[m++] = '%';
+        pattern[m++] = *p;
+    }
     snprintf(pattern + m, sizeof pattern - m, "/frame%%06d.png");
     snprintf(movie, sizeof movie, "%s/movie.mp4", out);
     char *args[] = {"ffmpeg", "-y", "-loglevel", "error", "-framerate", "10", "-i", pattern, "-pix_fmt", "yuv420p",
