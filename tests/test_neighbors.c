@@ -153,7 +153,8 @@ static void lists(test_ctx *t, double ratio, int periodic)
     grains_grid g = {0};
     grains_neighbors nb = {0}, nb2 = {0};
     grains_error err;
-    grains_status s = grid_build(&g, c.x, c.R, c.n, pad, &c.box, where, NULL, 0, &err);
+    grid_particles in = {c.x, c.R, NULL, c.n};
+    grains_status s = grid_build(&g, &in, pad, &c.box, where, NULL, 0, &err);
     CHECK(t, s == GRAINS_OK, "%s: grid built (%s)", what, s == GRAINS_OK ? "" : err.message);
     if (s == GRAINS_OK) {
         sort_cloud(&c, where);

@@ -189,20 +189,19 @@ static grains_status plan_levels(grains_grid *g, const real *R, size_t n, real p
             return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "a particle's radius is %g", R[i]);
         R_s = fmin(R_s, R[i]);
     }
-    int occupied[GRID_MAX_LEVELS] = {0};
+    size_t count[GRID_MAX_LEVELS] = {0};
     for (size_t i = 0; i < n; i++) {
         int k = size_class(R[i], R_s);
-        occupied[k] = 1;
+        count[k]++;
         top[k] = fmax(top[k], R[i]);
     }
     g->n_levels = 0;
     for (int k = GRID_MAX_LEVELS; k-- > 0;) {
         level_of_class[k] = g->n_levels;
-        if (!occupied[k])
+        if (!count[k])
             continue;
         grid_level *lv = &g->level[g->n_levels++];
-        size_t last = lv->n_cells_last;
-        *lv = (grid_level){.R_top = top[k], .h = 2 * top[k] + pad, .n_cells_last = last};
+        *lv = (grid_level){.R_top = top[k], .h = 2 * top[k] + pad, .n_particles = count[k]};
         lv->edge[0] = lv->edge[1] = lv->edge[2] = lv->h;
     }
     return GRAINS_OK;
@@ -267,11 +266,12 @@ static void sort_cells(cell_order *a, size_t n)
     }
 }
 
-/* Block edge from the number of cells alone: ~64 cells per block and colour
- * phase work of many blocks at large N, at least 2 (the race-free minimum). */
-static int block_edge(size_t n_cells)
+/* Block edge from a level's number of particles alone: ~64 cells per block
+ * (a pack has ~0.5 cells per particle) and colour phase work of many blocks
+ * at large N, at least 2 (the race-free minimum). */
+static int block_edge(size_t n_particles)
 {
-    int B = (int)cbrt((double)n_cells / 512.0);
+    int B = (int)cbrt((double)n_particles / 1024.0);
     return B < 2 ? 2 : (B > 8 ? 8 : B);
 }
 
@@ -304,9 +304,10 @@ static int mark_blocks(grains_grid *g, const cell_order *sorted)
 }
 
 /* Renumbers the cells in sorted order and places their particles one after
- * another: key and first by new number, where[i] (which held i's old cell)
- * becomes i's new place. `sorted` is reused for the old keys and counts. */
-static void renumber(grains_grid *g, cell_order *sorted, uint32_t *where, size_t n)
+ * another, in each cell by id: key and first by new number, where[i] (which
+ * held i's old cell) becomes i's new place. `sorted` is reused for the old
+ * keys and counts. */
+static void renumber(grains_grid *g, cell_order *sorted, uint32_t *where, const uint32_t *by_id, size_t n)
 {
     for (uint32_t k = 0; k < g->n_cells; k++) {
         uint32_t old = sorted[k].cell;
@@ -324,8 +325,10 @@ static void renumber(grains_grid *g, cell_order *sorted, uint32_t *where, size_t
         sorted[k].minor = g->first[k]; /* fill cursor */
     }
     g->first[g->n_cells] = next;
-    for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < n; k++) {
+        size_t i = by_id ? by_id[k] : k;
         where[i] = sorted[where[i]].minor++;
+    }
 }
 
 /* Where each level's cells and particles begin, once the cells are numbered. */
@@ -340,23 +343,17 @@ static void mark_levels(grains_grid *g)
     }
 }
 
-/* Each level's block edge from its number of cells (a periodic grid fixed
- * its blocks before binning). */
+/* Each level's block edge from its number of particles (a periodic grid
+ * fixed its blocks in fit_period). */
 static void size_blocks(grains_grid *g)
 {
-    size_t count[GRID_MAX_LEVELS] = {0};
-    for (uint32_t c = 0; c < g->n_cells; c++)
-        count[level_of_key(g->key[c])]++;
-    for (int l = 0; l < g->n_levels; l++) {
-        if (!g->box.mask)
-            g->level[l].block = block_edge(count[l]);
-        g->level[l].n_cells_last = count[l];
-    }
+    for (int l = 0; l < g->n_levels && !g->box.mask; l++)
+        g->level[l].block = block_edge(g->level[l].n_particles);
 }
 
 /* Orders cells by (level, colour, block, place in block), renumbers them so,
  * and places the particles. Uses `scratch` (n_cells entries). */
-static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, size_t n)
+static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, const uint32_t *by_id, size_t n)
 {
     size_blocks(g);
     for (uint32_t c = 0; c < g->n_cells; c++)
@@ -364,7 +361,7 @@ static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, 
     sort_cells(scratch, g->n_cells);
     if (!mark_blocks(g, scratch))
         return 0;
-    renumber(g, scratch, where, n);
+    renumber(g, scratch, where, by_id, n);
     mark_levels(g);
     return reserve_slots(g, g->n_cells); /* the table now maps keys to new numbers */
 }
@@ -385,7 +382,7 @@ static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
 static grains_status fit_period(grains_grid *g, grid_level *lv, grains_error *err)
 {
     const periodic_box *box = &g->box;
-    int B = block_edge(lv->n_cells_last);
+    int B = block_edge(lv->n_particles);
     for (int k = 0; k < 3; k++)
         if (box->mask >> k & 1) {
             if (!(box->L[k] >= 4 * lv->h))
@@ -449,9 +446,12 @@ static int bin(grains_grid *g, const vec3 *x, const real *R, size_t n, const int
     return 1;
 }
 
-grains_status grid_build(grains_grid *g, const vec3 *x, const real *R, size_t n, real pad, const periodic_box *box,
-                         uint32_t *where, void *ws, size_t ws_bytes, grains_error *err)
+grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, const periodic_box *box, uint32_t *where,
+                         void *ws, size_t ws_bytes, grains_error *err)
 {
+    const vec3 *x = in->x;
+    const real *R = in->R;
+    size_t n = in->n;
     int level_of_class[GRID_MAX_LEVELS];
     g->pad = pad;
     g->box = *box;
@@ -468,7 +468,7 @@ grains_status grid_build(grains_grid *g, const vec3 *x, const real *R, size_t n,
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);
-    int sorted = scratch && sort_by_colour(g, scratch, where, n);
+    int sorted = scratch && sort_by_colour(g, scratch, where, in->by_id, n);
     if (scratch != ws)
         free(scratch);
     if (!sorted)
@@ -495,7 +495,7 @@ static void write_level(const grid_level *lv, bytes_out *o)
     bytes_put_u32(o, (uint32_t)lv->block);
     bytes_put_u32(o, lv->cell_start);
     bytes_put_u32(o, lv->particle_start);
-    bytes_put_u64(o, lv->n_cells_last);
+    bytes_put_u64(o, lv->n_particles);
 }
 
 void grid_write_state(const grains_grid *g, bytes_out *o)
@@ -525,7 +525,7 @@ static void read_level(grid_level *lv, bytes_in *in)
     lv->block = (int)(bytes_get_u32(in) & 0xFF);
     lv->cell_start = bytes_get_u32(in);
     lv->particle_start = bytes_get_u32(in);
-    lv->n_cells_last = (size_t)bytes_get_u64(in);
+    lv->n_particles = (size_t)bytes_get_u64(in);
 }
 
 /* Whether a[0 .. n] runs from 0 up to `last` without stepping down. */

@@ -18,9 +18,10 @@
  * one cell of level l: what a block's pairs write (the block and one cell
  * around it) never meets another block of that level and colour. Each
  * (level, colour) is a phase whose blocks can be processed in parallel
- * without races. B grows with the level's number of cells (never with the
- * thread count, which must not change the order of the sums), so that each
- * phase touches a compact part of memory.
+ * without races. B grows with the level's number of particles (never with
+ * the thread count, which must not change the order of the sums, nor with
+ * its occupied cells, which a process holding part of the particles cannot
+ * count), so that each phase touches a compact part of memory.
  *
  * Cells are numbered in that order (level, colour, block, place in the
  * block), and the build says where each particle should move so that the
@@ -56,7 +57,7 @@ typedef struct {
     int block;              /* B, cells per block edge */
     uint32_t cell_start;    /* its first cell */
     uint32_t particle_start; /* its first particle (after the move) */
-    size_t n_cells_last;    /* its cells at the previous build: first guess of the next */
+    size_t n_particles;     /* its particles (B follows them) */
 } grid_level;
 
 typedef struct {
@@ -77,15 +78,27 @@ typedef struct {
     size_t n_blocks, cap_blocks;
 } grains_grid;
 
-/* Bins `n` particles of radii R (positions x) into levels of cells of edge
- * at least 2 R_top + pad and fills where[i], the place particle i must move
- * to (a permutation of 0..n-1). `box` gives the periodic axes (positions
+/* The particles to bin: n positions and radii by storage index, and
+ * by_id[k], the index of the particle with id k (NULL: ids follow storage). */
+typedef struct {
+    const vec3 *x;
+    const real *R;
+    const uint32_t *by_id;
+    size_t n;
+} grid_particles;
+
+/* Bins the particles into levels of cells of edge at least 2 R_top + pad
+ * and fills where[i], the place particle i must move to (a permutation of
+ * 0..n-1). Within a cell the particles are placed by id, so the order
+ * after a build depends on the positions and ids alone, never on the
+ * storage order before it: a simulation rebuilt from the same state by ids
+ * (a checkpoint, another process's share) stores it the same way. `box` gives the periodic axes (positions
  * already wrapped into it); a LIMIT error when a period is shorter than 4
  * cells of a level. `ws` (may be NULL) is a workspace of `ws_bytes` the
  * build may overwrite for its sort; without enough of it the build
  * allocates its own for the duration. */
-grains_status grid_build(grains_grid *g, const vec3 *x, const real *R, size_t n, real pad, const periodic_box *box,
-                         uint32_t *where, void *ws, size_t ws_bytes, grains_error *err);
+grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, const periodic_box *box, uint32_t *where,
+                         void *ws, size_t ws_bytes, grains_error *err);
 void grid_free(grains_grid *g);
 
 /* The grid as built (checkpoints), and back: a grid that could have been

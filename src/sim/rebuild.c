@@ -71,8 +71,9 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     if (!where)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sorting particles");
     void *ws = owned ? NULL : (char *)where + where_bytes;
-    grains_status s = grid_build(&sim->grid, pt->x, pt->R, pt->n, list_pad(sim), &sim->box, where, ws,
-                                 owned ? 0 : list_bytes - where_bytes, err);
+    grid_particles in = {pt->x, pt->R, pt->slot, pt->n};
+    grains_status s = grid_build(&sim->grid, &in, list_pad(sim), &sim->box, where, ws, owned ? 0 : list_bytes - where_bytes,
+                                 err);
     if (s == GRAINS_OK) {
         store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
         particles_permute(pt, where);
