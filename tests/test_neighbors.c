@@ -10,9 +10,14 @@
  * - the lists do not depend on the thread count;
  * - a small particle's cells are its own size: at ratio 50 there are two
  *   levels, the small one of cells 2 R_small + pad.
+ * - a share of the particles (a process's under MPI: here a slab of the
+ *   cloud, stored in reverse order, on one of three OpenMP threads whose
+ *   reductions stand in for MPI's) builds the same levels, origin and
+ *   blocks as the whole, and orders its particles as the whole orders them;
  * Then, through the simulation: a periodic gas of small spheres in shells
  * around large ones (ratio 10) conserves momentum to rounding and gives bit-identical states
  * with 1, 2 and 3 threads. */
+#include <omp.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -153,7 +158,7 @@ static void lists(test_ctx *t, double ratio, int periodic)
     grains_grid g = {0};
     grains_neighbors nb = {0}, nb2 = {0};
     grains_error err;
-    grid_particles in = {c.x, c.R, NULL, c.n};
+    grid_particles in = {c.x, c.R, NULL, c.n, NULL};
     grains_status s = grid_build(&g, &in, pad, &c.box, where, NULL, 0, &err);
     CHECK(t, s == GRAINS_OK, "%s: grid built (%s)", what, s == GRAINS_OK ? "" : err.message);
     if (s == GRAINS_OK) {
@@ -177,6 +182,121 @@ static void lists(test_ctx *t, double ratio, int periodic)
     }
     neighbors_free(&nb), neighbors_free(&nb2);
     grid_free(&g);
+    free(where);
+    free_cloud(&c);
+}
+
+#define SHARES 3
+
+/* Reductions over the threads of a team, as MPI's over ranks: each thread
+ * posts its values, and each folds all posts in thread order. */
+typedef struct {
+    real r[SHARES][GRID_MAX_LEVELS];
+    uint64_t u[SHARES][GRID_MAX_LEVELS];
+} share_board;
+
+static void board_fold(void *ctx, real *v, int n, int is_max)
+{
+    share_board *b = ctx;
+    int me = omp_get_thread_num();
+    memcpy(b->r[me], v, (size_t)n * sizeof *v);
+#pragma omp barrier
+    for (int k = 0; k < n; k++)
+        for (int s = 0; s < SHARES; s++)
+            v[k] = is_max ? fmax(v[k], b->r[s][k]) : fmin(v[k], b->r[s][k]);
+#pragma omp barrier
+}
+
+static void board_min(void *ctx, real *v, int n) { board_fold(ctx, v, n, 0); }
+static void board_max(void *ctx, real *v, int n) { board_fold(ctx, v, n, 1); }
+
+static void board_sum(void *ctx, uint64_t *v, int n)
+{
+    share_board *b = ctx;
+    int me = omp_get_thread_num();
+    memcpy(b->u[me], v, (size_t)n * sizeof *v);
+#pragma omp barrier
+    for (int k = 0; k < n; k++) {
+        v[k] = 0;
+        for (int s = 0; s < SHARES; s++)
+            v[k] += b->u[s][k];
+    }
+#pragma omp barrier
+}
+
+/* Share k of the cloud: the slab k of three along x, stored from the
+ * highest id down (by_id lists them up); ids[] their ids in the cloud. */
+static size_t take_share(const cloud *c, int k, vec3 *x, real *R, uint32_t *ids, uint32_t *by_id)
+{
+    real lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < c->n; i++)
+        lo = fmin(lo, c->x[i].x), hi = fmax(hi, c->x[i].x);
+    size_t n = 0;
+    for (size_t i = c->n; i-- > 0;) {
+        int slab = (int)((c->x[i].x - lo) / (hi - lo) * SHARES);
+        if ((slab < SHARES ? slab : SHARES - 1) == k)
+            x[n] = c->x[i], R[n] = c->R[i], ids[n++] = (uint32_t)i;
+    }
+    for (size_t m = 0; m < n; m++)
+        by_id[m] = (uint32_t)(n - 1 - m);
+    return n;
+}
+
+/* Whether a share's grid is framed as the whole's: levels, edges, blocks, origin. */
+static int same_frame(const grains_grid *a, const grains_grid *b)
+{
+    int same = a->n_levels == b->n_levels && memcmp(&a->origin, &b->origin, sizeof a->origin) == 0;
+    for (int l = 0; same && l < a->n_levels; l++)
+        same = a->level[l].R_top == b->level[l].R_top &&
+               memcmp(a->level[l].edge, b->level[l].edge, sizeof a->level[l].edge) == 0 &&
+               a->level[l].block == b->level[l].block && a->level[l].n_particles == b->level[l].n_particles;
+    return same;
+}
+
+static void shares(test_ctx *t, double ratio, int periodic)
+{
+    const real pad = 0.3e-3;
+    cloud c = make_cloud(3000, 12, ratio, periodic, 11u);
+    uint32_t *where = malloc(c.n * sizeof *where);
+    grains_grid whole = {0};
+    grains_error err;
+    grid_particles all = {c.x, c.R, NULL, c.n, NULL};
+    grains_status s = grid_build(&whole, &all, pad, &c.box, where, NULL, 0, &err);
+    share_board board;
+    grid_share share = {board_min, board_max, board_sum, &board};
+    int framed = 0, ordered = 0, teams = 0;
+    size_t held = 0;
+    omp_set_dynamic(0);
+#pragma omp parallel num_threads(SHARES) reduction(+ : framed, ordered, teams, held)
+    {
+        int k = omp_get_thread_num();
+        teams = omp_get_num_threads() == SHARES;
+        vec3 *x = malloc(c.n * sizeof *x);
+        real *R = malloc(c.n * sizeof *R);
+        uint32_t *ids = malloc(4 * c.n * sizeof *ids), *by_id = ids + c.n, *mine = by_id + c.n, *at = mine + c.n;
+        size_t n = take_share(&c, k, x, R, ids, by_id);
+        grains_grid g = {0};
+        grains_error e;
+        grid_particles part = {x, R, by_id, n, &share};
+        if (teams && grid_build(&g, &part, pad, &c.box, mine, NULL, 0, &e) == GRAINS_OK) {
+            framed = same_frame(&g, &whole);
+            for (size_t m = 0; m < n; m++) /* at[place in the share] = place in the whole */
+                at[mine[m]] = where[ids[m]];
+            ordered = 1;
+            for (size_t m = 1; m < n; m++)
+                ordered = ordered && at[m - 1] < at[m];
+        }
+        held = n;
+        grid_free(&g);
+        free(x), free(R), free(ids);
+    }
+    CHECK(t, s == GRAINS_OK && teams == SHARES && held == c.n, "%s: three shares of %zu particles",
+          periodic ? "periodic" : "open", c.n);
+    CHECK(t, framed == SHARES, "ratio %g, %s: each share's grid has the whole's levels, origin and blocks (%d of 3)",
+          ratio, periodic ? "periodic" : "open", framed);
+    CHECK(t, ordered == SHARES, "ratio %g, %s: each share stores its particles in the whole's order (%d of 3)", ratio,
+          periodic ? "periodic" : "open", ordered);
+    grid_free(&whole);
     free(where);
     free_cloud(&c);
 }
@@ -269,6 +389,10 @@ int main(void)
     for (int k = 0; k < 4; k++)
         for (int periodic = 0; periodic < 2; periodic++)
             lists(&t, ratios[k], periodic);
+    for (int periodic = 0; periodic < 2; periodic++) {
+        shares(&t, 1.2, periodic);
+        shares(&t, 10, periodic);
+    }
     mixed_gas_invariants(&t);
     return test_report(&t, "test_neighbors");
 }

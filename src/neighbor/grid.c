@@ -178,23 +178,66 @@ static int size_class(real R, real R_s)
     return k;
 }
 
+/* The share's values combined with every other share's (in place). */
+static void shares_min(const grid_share *sh, real *v, int n)
+{
+    if (sh)
+        sh->min(sh->ctx, v, n);
+}
+
+static void shares_max(const grid_share *sh, real *v, int n)
+{
+    if (sh)
+        sh->max(sh->ctx, v, n);
+}
+
+static void shares_sum(const grid_share *sh, uint64_t *v, int n)
+{
+    if (sh)
+        sh->sum(sh->ctx, v, n);
+}
+
+/* The smallest radius of all shares; an error (on every share) when one
+ * holds a radius that is not a positive number. */
+static grains_status smallest_radius(const grid_particles *in, real *R_s, grains_error *err)
+{
+    const real *R = in->R;
+    uint64_t bad = 0;
+    size_t first_bad = 0;
+    *R_s = INFINITY;
+    for (size_t i = 0; i < in->n; i++) {
+        if (!(R[i] > 0) || !isfinite(R[i]))
+            first_bad = bad++ ? first_bad : i;
+        else
+            *R_s = fmin(*R_s, R[i]);
+    }
+    uint64_t bad_here = bad;
+    shares_sum(in->share, &bad, 1);
+    shares_min(in->share, R_s, 1);
+    if (bad_here)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "a particle's radius is %g", R[first_bad]);
+    if (bad)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "a particle's radius is not a positive number");
+    return GRAINS_OK;
+}
+
 /* The levels of radii R: the occupied classes, the largest first, each with
  * its largest radius and cell edge; level_of_class maps classes to levels. */
-static grains_status plan_levels(grains_grid *g, const real *R, size_t n, real pad, int level_of_class[],
+static grains_status plan_levels(grains_grid *g, const grid_particles *in, real pad, int level_of_class[], real *R_s,
                                  grains_error *err)
 {
-    real R_s = INFINITY, top[GRID_MAX_LEVELS] = {0};
-    for (size_t i = 0; i < n; i++) {
-        if (!(R[i] > 0) || !isfinite(R[i]))
-            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "a particle's radius is %g", R[i]);
-        R_s = fmin(R_s, R[i]);
-    }
-    size_t count[GRID_MAX_LEVELS] = {0};
-    for (size_t i = 0; i < n; i++) {
-        int k = size_class(R[i], R_s);
+    grains_status s = smallest_radius(in, R_s, err);
+    if (s != GRAINS_OK)
+        return s;
+    real top[GRID_MAX_LEVELS] = {0};
+    uint64_t count[GRID_MAX_LEVELS] = {0};
+    for (size_t i = 0; i < in->n; i++) {
+        int k = size_class(in->R[i], *R_s);
         count[k]++;
-        top[k] = fmax(top[k], R[i]);
+        top[k] = fmax(top[k], in->R[i]);
     }
+    shares_max(in->share, top, GRID_MAX_LEVELS);
+    shares_sum(in->share, count, GRID_MAX_LEVELS);
     g->n_levels = 0;
     for (int k = GRID_MAX_LEVELS; k-- > 0;) {
         level_of_class[k] = g->n_levels;
@@ -366,15 +409,23 @@ static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, 
     return reserve_slots(g, g->n_cells); /* the table now maps keys to new numbers */
 }
 
-static vec3 lower_corner(const vec3 *x, size_t n, vec3 *upper)
+/* The corners of all shares' positions ((0, 0, 0) for none). */
+static vec3 lower_corner(const grid_particles *in, vec3 *upper)
 {
-    vec3 lo = n ? x[0] : v3(0, 0, 0), hi = lo;
-    for (size_t i = 1; i < n; i++) {
-        lo = v3(fmin(lo.x, x[i].x), fmin(lo.y, x[i].y), fmin(lo.z, x[i].z));
-        hi = v3(fmax(hi.x, x[i].x), fmax(hi.y, x[i].y), fmax(hi.z, x[i].z));
+    const vec3 *x = in->x;
+    real lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = 0; i < in->n; i++) {
+        real c[3] = {x[i].x, x[i].y, x[i].z};
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], c[k]);
+            hi[k] = fmax(hi[k], c[k]);
+        }
     }
-    *upper = hi;
-    return lo;
+    shares_min(in->share, lo, 3);
+    shares_max(in->share, hi, 3);
+    int none = !(lo[0] <= hi[0]);
+    *upper = none ? v3(0, 0, 0) : v3(hi[0], hi[1], hi[2]);
+    return none ? v3(0, 0, 0) : v3(lo[0], lo[1], lo[2]);
 }
 
 /* Along each periodic axis, per level: the block edge B, then 2B m cells
@@ -407,14 +458,16 @@ static grains_status fit_period(grains_grid *g, grid_level *lv, grains_error *er
 }
 
 /* The grid's frame: levels, origin, periods; before binning. */
-static grains_status frame(grains_grid *g, const vec3 *x, const real *R, size_t n, real pad,
-                           int level_of_class[], grains_error *err)
+static grains_status frame(grains_grid *g, const grid_particles *in, real pad, int level_of_class[], real *R_s,
+                           grains_error *err)
 {
-    grains_status s = plan_levels(g, R, n, pad, level_of_class, err);
-    vec3 hi, lo = lower_corner(x, n, &hi);
+    grains_status s = plan_levels(g, in, pad, level_of_class, R_s, err);
+    if (s != GRAINS_OK)
+        return s;
+    vec3 hi, lo = lower_corner(in, &hi);
     real span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
     real h_min = g->n_levels ? g->level[g->n_levels - 1].h : 1;
-    if (s == GRAINS_OK && !(span / h_min < GRID_SPAN_CELLS))
+    if (!(span / h_min < GRID_SPAN_CELLS))
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
                                 "particles spread over %g, more than %d cells of %g: confine them with a mesh",
                                 span, GRID_SPAN_CELLS, h_min);
@@ -428,11 +481,9 @@ static grains_status frame(grains_grid *g, const vec3 *x, const real *R, size_t 
 }
 
 /* Each particle into the cell of its level; where[i] its cell. */
-static int bin(grains_grid *g, const vec3 *x, const real *R, size_t n, const int level_of_class[], uint32_t *where)
+static int bin(grains_grid *g, const vec3 *x, const real *R, size_t n, real R_s, const int level_of_class[],
+               uint32_t *where)
 {
-    real R_s = INFINITY;
-    for (size_t i = 0; i < n; i++)
-        R_s = fmin(R_s, R[i]);
     for (size_t i = 0; i < n; i++) {
         int level = level_of_class[size_class(R[i], R_s)];
         int64_t c[3];
@@ -449,13 +500,12 @@ static int bin(grains_grid *g, const vec3 *x, const real *R, size_t n, const int
 grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, const periodic_box *box, uint32_t *where,
                          void *ws, size_t ws_bytes, grains_error *err)
 {
-    const vec3 *x = in->x;
-    const real *R = in->R;
     size_t n = in->n;
     int level_of_class[GRID_MAX_LEVELS];
+    real R_s;
     g->pad = pad;
     g->box = *box;
-    grains_status s = frame(g, x, R, n, pad, level_of_class, err);
+    grains_status s = frame(g, in, pad, level_of_class, &R_s, err);
     if (s != GRAINS_OK) {
         g->n_levels = 0;
         return s;
@@ -464,7 +514,7 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
     /* Start from the last build's cell count; tables grow as cells appear. */
     size_t expect = g->n_cells + g->n_cells / 8 + 16;
     g->n_cells = 0;
-    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) || !bin(g, x, R, n, level_of_class, where))
+    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) || !bin(g, in->x, in->R, n, R_s, level_of_class, where))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);

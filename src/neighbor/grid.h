@@ -78,13 +78,28 @@ typedef struct {
     size_t n_blocks, cap_blocks;
 } grains_grid;
 
+/* A share of the particles (a process's, under MPI): how the quantities
+ * that frame the grid are combined with every other share's, in place, the
+ * same on every share. min and max are order-free, sum is over integers,
+ * so every share builds the levels, origin and blocks that one process
+ * holding all the particles would, whatever the split. Shares are
+ * disjoint (what they sum are counts of particles). */
+typedef struct {
+    void (*min)(void *ctx, real *v, int n);
+    void (*max)(void *ctx, real *v, int n);
+    void (*sum)(void *ctx, uint64_t *v, int n);
+    void *ctx;
+} grid_share;
+
 /* The particles to bin: n positions and radii by storage index, and
- * by_id[k], the index of the particle with id k (NULL: ids follow storage). */
+ * by_id[k], the index of the particle with the k-th smallest id (NULL:
+ * ids follow storage); `share` NULL when these are all the particles. */
 typedef struct {
     const vec3 *x;
     const real *R;
     const uint32_t *by_id;
     size_t n;
+    const grid_share *share;
 } grid_particles;
 
 /* Bins the particles into levels of cells of edge at least 2 R_top + pad
