@@ -1,0 +1,26 @@
+/* The ranks of an MPI run, as grains uses them. Every MPI call of grains
+ * lives in src/parallel/ (the library itself, grains_lib, has none and runs
+ * alone); a caller sees ranks only through these functions. */
+#ifndef GRAINS_PARALLEL_COMM_H
+#define GRAINS_PARALLEL_COMM_H
+
+#include "grains/error.h"
+#include "neighbor/grid.h"
+
+typedef struct grains_comm grains_comm;
+
+/* Starts MPI (once per process; with or without mpirun) and returns the
+ * world's ranks; an error when MPI cannot start. */
+grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_error *err);
+/* Ends MPI: every rank calls it, after its last use of `c`. */
+void comm_stop(grains_comm *c);
+
+int comm_rank(const grains_comm *c);
+int comm_size(const grains_comm *c);
+
+/* The reductions that frame a rank's share of the grid (neighbor/grid.h):
+ * min and max of reals and sums of integers over every rank, the same
+ * result on each. Valid while `c` is. */
+grid_share comm_grid_share(grains_comm *c);
+
+#endif
