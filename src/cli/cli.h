@@ -8,12 +8,29 @@
 
 #include "grains/error.h"
 #include "grains/io.h"
+#include "grains/ranks.h"
 #include "grains/scenario.h"
 #include "grains/sim.h"
 
 enum { EXIT_UNSTABLE = 1, EXIT_INPUT = 2 };
 
-int cli_run(int argc, char **argv);
+/* The ranks this process runs among (src/cli/ranks.c): alone (size 1)
+ * unless an MPI launcher started it. */
+typedef struct {
+    grains_ranks share;  /* for grains_sim_share */
+    void *comm;          /* the MPI layer's, or NULL */
+} cli_ranks;
+
+/* Starts MPI when a launcher started the process: 0, or an exit status
+ * (a message said why). Ranks other than 0 print nothing from then on. */
+int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk);
+void cli_ranks_stop(cli_ranks *rk);
+/* Stops every rank now (a failure on one rank: rank 0's output). */
+void cli_ranks_abort(const cli_ranks *rk, int status);
+/* The largest of every rank's v (all ranks call it), e.g. a caught signal. */
+int cli_ranks_max(const cli_ranks *rk, int v);
+
+int cli_run(int argc, char **argv, const cli_ranks *rk);
 int cli_check(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_validate(int argc, char **argv);

@@ -61,7 +61,7 @@ static int tinydem_argument(const char *word)
 /* grains MESH CSV OUTPUT as ./tinydem runs: each argument optional, ""
  * skips one; the frames as TinyDEM CSV (and VTK). Options of run may
  * follow. */
-static int tinydem_run(int argc, char **argv)
+static int tinydem_run(int argc, char **argv, const cli_ranks *rk)
 {
     int n_pos = 0;
     while (n_pos < argc && argv[n_pos][0] != '-')
@@ -84,15 +84,16 @@ static int tinydem_run(int argc, char **argv)
         args[n++] = argv[k];
     }
     args[n++] = "--csv";
-    int status = cli_run(n, args);
+    int status = cli_run(n, args, rk);
     free(args);
     return status;
 }
 
-int main(int argc, char **argv)
+/* The command named by argv[1]. */
+static int command(int argc, char **argv, const cli_ranks *rk)
 {
     if (argc < 2)
-        return cli_run(0, argv + 1);
+        return cli_run(0, argv + 1, rk);
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "run") == 0)
-        return cli_run(argc - 2, argv + 2);
+        return cli_run(argc - 2, argv + 2, rk);
     if (strcmp(cmd, "check") == 0)
         return cli_check(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
@@ -113,8 +114,18 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "validate") == 0)
         return cli_validate(argc - 2, argv + 2);
     if (tinydem_argument(cmd))
-        return tinydem_run(argc - 1, argv + 1);
+        return tinydem_run(argc - 1, argv + 1, rk);
     fprintf(stderr, "grains: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    cli_ranks rk;
+    int status = cli_ranks_start(&argc, &argv, &rk);
+    if (status == 0)
+        status = command(argc, argv, &rk);
+    cli_ranks_stop(&rk);
+    return status;
 }

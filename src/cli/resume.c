@@ -141,7 +141,7 @@ static grains_status frames_left(const run_record *r, const grains_scenario *sc,
     return GRAINS_OK;
 }
 
-static int resume_run(const resume_options *ro, run_record *r, const char *path, const char *out)
+static int resume_run(const resume_options *ro, run_record *r, const char *path, const char *out, const cli_ranks *rk)
 {
     grains_scenario sc;
     cli_flags fl;
@@ -172,15 +172,16 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
         run_record now = *r; /* its checkpoints record the options it runs with now */
         now.argc = argc;
         now.argv = argv;
-        run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now};
-        remove_stale_temporaries(out);
+        run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now, .rk = rk};
+        if (rk->share.rank == 0)
+            remove_stale_temporaries(out);
         status = run_with(sim, &o);
     }
     free(argv);
     return status;
 }
 
-int cli_resume(int argc, char **argv)
+int cli_resume(int argc, char **argv, const cli_ranks *rk)
 {
     resume_options ro;
     grains_error err;
@@ -213,7 +214,7 @@ int cli_resume(int argc, char **argv)
     }
     if (path[0] != '/') /* the checkpoint is read again after the move to the run's folder */
         snprintf(path, sizeof path, "%s/checkpoint.grains", out);
-    int status = resume_run(&ro, &r, path, out);
+    int status = resume_run(&ro, &r, path, out, rk);
     run_record_free(&r);
     return status;
 }

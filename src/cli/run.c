@@ -125,8 +125,15 @@ static grains_status open_tables(run_output *o, const grains_sim *sim, grains_er
     return s;
 }
 
+/* Whether this process writes the outputs: rank 0 of those sharing the run. */
+static int writes(const run_output *o) { return !o->rk || o->rk->share.rank == 0; }
+
 grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_error *err)
 {
+    if (!writes(o)) {
+        o->n_frames = o->record->n_frames;
+        return GRAINS_OK;
+    }
     const char *dir = o->sc->output_dir;
     grains_status s = grains_output_dir(dir, err);
     if (s != GRAINS_OK)
@@ -199,6 +206,10 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
 /* Writes frame number `k` (or a frame with the given label). */
 static grains_status write_frame(run_output *o, const grains_sim *sim, const char *label, grains_error *err)
 {
+    if (!writes(o)) {
+        o->n_frames++;
+        return GRAINS_OK;
+    }
     const char *dir = o->sc->output_dir;
     char path[2 * GRAINS_PATH_MAX], name[64];
     grains_status s = GRAINS_OK;
@@ -254,8 +265,11 @@ static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
 
 /* Writes output_dir/checkpoint.grains: the simulation and where the
  * outputs stand. */
-static grains_status write_checkpoint(run_output *o, const grains_sim *sim, grains_error *err)
+static grains_status write_checkpoint(run_output *o, grains_sim *sim, grains_error *err)
 {
+    grains_status s = grains_sim_gather(sim, err); /* shared: every rank's contacts into each copy */
+    if (s != GRAINS_OK || !writes(o))
+        return s;
     run_record r = *o->record;
     r.n_frames = o->n_frames;
     r.times = o->times;
@@ -267,7 +281,7 @@ static grains_status write_checkpoint(run_output *o, const grains_sim *sim, grai
     r.friction_id = o->friction.id;
     void *bytes;
     size_t n;
-    grains_status s = run_record_encode(&r, &bytes, &n, err);
+    s = run_record_encode(&r, &bytes, &n, err);
     if (s != GRAINS_OK)
         return s;
     char path[2 * GRAINS_PATH_MAX];
@@ -278,7 +292,7 @@ static grains_status write_checkpoint(run_output *o, const grains_sim *sim, grai
 }
 
 /* SIGINT or SIGTERM: a checkpoint at this step, and 128 + the signal. */
-static int interrupted(run_output *o, const grains_sim *sim, int sig)
+static int interrupted(run_output *o, grains_sim *sim, int sig)
 {
     grains_error err;
     if (write_checkpoint(o, sim, &err) != GRAINS_OK) {
@@ -296,6 +310,22 @@ static int interrupted(run_output *o, const grains_sim *sim, int sig)
 /* A checkpoint every `every` steps (none for 0), after the frame of the step. */
 static int checkpoint_due(const grains_sim *sim, long every) { return every > 0 && grains_sim_steps(sim) % every == 0; }
 
+/* A signal caught by this process, or under mpirun by any rank (each
+ * rank asks at the same step: they stop at the same one). */
+static int caught(const run_output *o)
+{
+    return o->rk && o->rk->share.size > 1 ? cli_ranks_max(o->rk, signals_caught()) : signals_caught();
+}
+
+/* Rank 0's output failed: the other ranks cannot know, so all stop. */
+static int output_failed(const run_output *o, const grains_error *err)
+{
+    cli_report(err);
+    if (o->rk)
+        cli_ranks_abort(o->rk, EXIT_INPUT);
+    return EXIT_INPUT;
+}
+
 /* The steps up to frame f, then the frame; 0 or the exit status. */
 static int run_to_frame(grains_sim *sim, run_output *o, long f, long every, progress *pg, double t_end)
 {
@@ -307,18 +337,20 @@ static int run_to_frame(grains_sim *sim, run_output *o, long f, long every, prog
         if (grains_sim_step(sim, &err) != GRAINS_OK)
             return step_failed(sim, o, &err);
         progress_update(pg, grains_sim_time(sim), t_end, grains_sim_count(sim));
-        if (signals_caught())
-            return interrupted(o, sim, signals_caught());
+        int sig = caught(o);
+        if (sig)
+            return interrupted(o, sim, sig);
         if (checkpoint_due(sim, every) && grains_sim_steps(sim) < f * p->N_steps &&
             write_checkpoint(o, sim, &err) != GRAINS_OK)
-            return cli_report(&err), EXIT_INPUT;
+            return output_failed(o, &err);
     }
     char label[32];
     snprintf(label, sizeof label, "%06ld", f);
     if (write_frame(o, sim, label, &err) != GRAINS_OK ||
         (checkpoint_due(sim, every) && write_checkpoint(o, sim, &err) != GRAINS_OK))
-        return cli_report(&err), EXIT_INPUT;
-    return signals_caught() ? interrupted(o, sim, signals_caught()) : 0;
+        return output_failed(o, &err);
+    int sig = caught(o);
+    return sig ? interrupted(o, sim, sig) : 0;
 }
 
 int run_frames(grains_sim *sim, run_output *o)
@@ -347,8 +379,15 @@ int run_with(grains_sim *sim, run_output *o)
 {
     grains_error err;
     int status;
-    if (run_open_outputs(o, sim, &err) != GRAINS_OK) {
-        cli_report(&err);
+    grains_status s = o->rk ? grains_sim_share(sim, &o->rk->share, &err) : GRAINS_OK;
+    if (s == GRAINS_OK)
+        s = run_open_outputs(o, sim, &err);
+    int failed = s != GRAINS_OK;
+    if (o->rk)
+        failed = cli_ranks_max(o->rk, failed); /* rank 0 may fail alone */
+    if (failed) {
+        if (s != GRAINS_OK)
+            cli_report(&err);
         status = EXIT_INPUT;
     } else {
         banner_start(o, sim);
@@ -377,11 +416,11 @@ static grains_status prepare(int argc, char **argv, grains_scenario *sc, cli_fla
     return s;
 }
 
-int cli_run(int argc, char **argv)
+int cli_run(int argc, char **argv, const cli_ranks *rk)
 {
     for (int a = 0; a < argc; a++)
         if (strcmp(argv[a], "--resume") == 0)
-            return cli_resume(argc, argv);
+            return cli_resume(argc, argv, rk);
     grains_scenario sc;
     cli_flags fl;
     grains_error err;
@@ -392,6 +431,6 @@ int cli_run(int argc, char **argv)
         return EXIT_INPUT;
     }
     cli_warnings(&sc, sim);
-    run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &record};
+    run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &record, .rk = rk};
     return run_with(sim, &o);
 }

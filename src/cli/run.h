@@ -40,6 +40,7 @@ typedef struct {
     int meshes_move;
     int quiet;
     run_record *record; /* the run's command, written with each checkpoint */
+    const cli_ranks *rk; /* the ranks it runs among: rank 0 writes */
 } run_output;
 
 /* Opens the outputs of a new run (record->n_frames == 0) or of one resumed
@@ -60,7 +61,7 @@ void banner_start(const run_output *o, const grains_sim *sim);
 void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds);
 
 /* grains run --resume DIR [--set N_frames=N] [--threads N] [--quiet] (src/cli/resume.c). */
-int cli_resume(int argc, char **argv);
+int cli_resume(int argc, char **argv, const cli_ranks *rk);
 
 /* The record as bytes (malloc'd) for the checkpoint, and back (checked). */
 grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, grains_error *err);

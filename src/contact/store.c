@@ -411,3 +411,17 @@ grains_status store_read_state(contact_store *cs, bytes_in *in, size_t n_blocks,
     free(failed);
     return s;
 }
+
+grains_status store_block_set(contact_store *cs, uint32_t b, const real *e, size_t n, grains_error *err)
+{
+    store_block *blk = &cs->block[b];
+    size_t width = (size_t)cs->layout.width, in_window = n < blk->cap ? n : blk->cap;
+    if (n > blk->cap && !array_reserve((void **)&blk->ovf, &blk->ovf_cap, n - blk->cap, width * sizeof *blk->ovf, 1))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", n);
+    memcpy(store_entry(cs, blk->base), e, entry_bytes(cs, in_window));
+    if (n > in_window)
+        memcpy(blk->ovf, e + in_window * width, entry_bytes(cs, n - in_window));
+    blk->n = n;
+    blk->failed = 0;
+    return GRAINS_OK;
+}

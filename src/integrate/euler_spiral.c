@@ -105,11 +105,11 @@ void integrate_euler_spiral(const integrate_view *view, real *max_v2_out)
 {
     grains_particles *pt = view->pt;
     const grains_params *p = view->p;
-    const long n = (long)pt->n, n_chunks = (n + CHUNK - 1) / CHUNK;
+    const long first = (long)view->lo, n = (long)view->hi, n_chunks = (n - first + CHUNK - 1) / CHUNK;
     real max_v2 = 0;
 #pragma omp for schedule(static)
     for (long c = 0; c < n_chunks; c++) {
-        long lo = c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
+        long lo = first + c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
         if (lanes_fit(pt, p, view->motion, lo, hi))
             update_lanes(pt, p, view->motion, lo, hi);
         else

@@ -24,11 +24,13 @@ typedef struct {
 } material_motion;
 
 /* What a particle loop of an integrator reads: the particles, the run's
- * constants, each material's. */
+ * constants, each material's, and the particles [lo, hi) it moves (all of
+ * them, but for a rank's update: its own, sim/ranks.c). */
 typedef struct {
     grains_particles *pt;
     const grains_params *p;
     const material_motion *motion;
+    size_t lo, hi;
 } integrate_view;
 
 /* What a membrane-vertex loop reads and moves (integrate/vertices.c):

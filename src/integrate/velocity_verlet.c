@@ -32,9 +32,9 @@ void integrate_verlet_drift(const integrate_view *view, real *max_v2_out)
     const vec3 zero = {0, 0, 0};
     const int body_frame = p->compat == GRAINS_COMPAT_TINYDEM;
     real max_v2 = 0;
-    const long n = (long)pt->n;
+    const long n = (long)view->hi;
 #pragma omp for schedule(static)
-    for (long i = 0; i < n; i++) {
+    for (long i = (long)view->lo; i < n; i++) {
         vec3 a, alpha;
         accelerations(pt, p, motion, i, &a, &alpha);
         pt->f[i] = pt->t[i] = zero; /* ready for this step's sums */
@@ -56,9 +56,9 @@ void integrate_verlet_kick(const integrate_view *view, real *max_v2)
     const grains_params *p = view->p;
     const material_motion *motion = view->motion;
     const real half = p->dt / 2;
-    const long n = (long)pt->n;
+    const long n = (long)view->hi;
 #pragma omp for schedule(static)
-    for (long i = 0; i < n; i++) {
+    for (long i = (long)view->lo; i < n; i++) {
         vec3 a, alpha;
         accelerations(pt, p, motion, i, &a, &alpha);
         pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 20 */

@@ -3,7 +3,9 @@
  * combines the ranks, and every rank receives the same bits. */
 #include "parallel/comm.h"
 
+#include <limits.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct grains_comm {
@@ -15,7 +17,8 @@ grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_erro
 {
     int started = 0;
     MPI_Initialized(&started);
-    if (!started && MPI_Init(argc, argv) != MPI_SUCCESS)
+    int level = 0; /* the master thread of a rank's OpenMP team makes the calls */
+    if (!started && MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &level) != MPI_SUCCESS)
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "MPI did not start");
     grains_comm *c = malloc(sizeof *c);
     if (!c)
@@ -60,4 +63,42 @@ grid_share comm_grid_share(grains_comm *c)
 {
     grid_share s = {all_min, all_max, all_sum, c};
     return s;
+}
+
+void comm_abort(grains_comm *c, int status) { MPI_Abort(c->world, status); }
+
+/* Every rank's bytes in rank order: their counts by MPI_Allgather, then
+ * the bytes by MPI_Allgatherv (whose counts are ints: 2 GB in all per
+ * exchange, far above a step's). Failure stops every rank. */
+static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *counts)
+{
+    grains_comm *c = ctx;
+    unsigned long long own = bytes, *all = malloc((size_t)c->size * sizeof *all);
+    int *n = malloc((size_t)c->size * sizeof *n), *at = malloc((size_t)c->size * sizeof *at);
+    if (!all || !n || !at || MPI_Allgather(&own, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, c->world))
+        MPI_Abort(c->world, 1);
+    unsigned long long total = 0;
+    for (int r = 0; r < c->size; r++) {
+        if (all[r] > INT_MAX || total + all[r] > INT_MAX) { /* one rank's share of the step beyond 2 GB */
+            fprintf(stderr, "grains: an exchange between ranks beyond 2 GB: use more ranks\n");
+            MPI_Abort(c->world, 1);
+        }
+        counts[r] = (size_t)all[r];
+        n[r] = (int)all[r];
+        at[r] = (int)total;
+        total += all[r];
+    }
+    char *out = malloc(total ? (size_t)total : 1);
+    if (!out || MPI_Allgatherv(mine, (int)bytes, MPI_BYTE, out, n, at, MPI_BYTE, c->world) != MPI_SUCCESS)
+        MPI_Abort(c->world, 1);
+    free(all);
+    free(n);
+    free(at);
+    return out;
+}
+
+grains_ranks comm_ranks(grains_comm *c)
+{
+    grains_ranks r = {c->rank, c->size, all_gather, c};
+    return r;
 }

@@ -5,6 +5,7 @@
 #define GRAINS_PARALLEL_COMM_H
 
 #include "grains/error.h"
+#include "grains/ranks.h"
 #include "neighbor/grid.h"
 
 typedef struct grains_comm grains_comm;
@@ -22,5 +23,12 @@ int comm_size(const grains_comm *c);
  * min and max of reals and sums of integers over every rank, the same
  * result on each. Valid while `c` is. */
 grid_share comm_grid_share(grains_comm *c);
+
+/* The ranks as grains_sim_share takes them (grains/ranks.h): this rank,
+ * their number, and an all-gather of bytes over MPI_Allgatherv. */
+grains_ranks comm_ranks(grains_comm *c);
+
+/* Stops every rank with `status` (after a message on one). */
+void comm_abort(grains_comm *c, int status);
 
 #endif

@@ -30,6 +30,27 @@ static inline real *contact_history(store_stream *s, uint32_t *entry)
     return h;
 }
 
+/* Leaves the contact of list entry `entry` as it is: a pair that another
+ * rank evaluates (sim/ranks.c). */
+static inline void pass_contact(store_stream *s, uint32_t entry)
+{
+    if (entry & STORE_HIST_BIT)
+        store_carry(s);
+}
+
+/* The rest of a list, [k, end), passed: a particle of another rank's
+ * block, whose walls that rank alone touches. */
+static inline void pass_contacts(const grains_neighbors *nb, store_stream *s, uint32_t k, uint32_t end)
+{
+    for (; k < end; k++)
+        pass_contact(s, nb->j[k]);
+}
+
+/* Whether the pair with partner j is this walk's: every partner in a
+ * block this rank owns (j0 = 0, span = UINT32_MAX), else only those of the
+ * rank's own particles [j0, j0 + span). */
+static inline int partner_ours(uint32_t j, uint32_t j0, uint32_t span) { return j - j0 < span; }
+
 /* A partner at zero distance has no normal: the step is noted as singular
  * for particle i, and the contact's history, if any, kept as it was. */
 static inline void pass_singular(store_stream *s, force_diag *d, uint32_t entry, uint32_t i)

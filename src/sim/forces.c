@@ -303,7 +303,7 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
  * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
                                                               force_diag *d, vec3 *wall_sum, patch_log *plog,
-                                                              mesh_candidate *cand,
+                                                              mesh_candidate *cand, uint32_t j0, uint32_t span,
                                                               const int periodic, const int attracting,
                                                               const int mixed, const int bonded, const int extended)
 {
@@ -320,9 +320,16 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         prefetch_partner(pt, nb, k, end, mixed);
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i, attracting, mixed,
-                          extended);
+            if (span != UINT32_MAX)
+                pass_contacts(nb, s, k, end);
+            else
+                mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i, attracting, mixed,
+                              extended);
             break;
+        }
+        if (!partner_ours(j, j0, span)) {
+            pass_contact(s, *entry);
+            continue;
         }
         const int mat_j = mixed ? pt->mat[j] : 0;
         const hm_law *law = hm_law_pp(hp, mat_i, mat_j);
@@ -370,9 +377,10 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
 }
 
 __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d,
-                                                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand)
+                                                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand,
+                                                        uint32_t j0, uint32_t span)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, 0, 0, 0, 0, 0);
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, j0, span, 0, 0, 0, 0, 0);
 }
 
 /* Particle i's listed elements [k0, end) in the common run, one contact at
@@ -389,28 +397,31 @@ void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, s
  * hold beyond touching), or histories of fewer springs than hm_history. */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d, vec3 *wall_sum, patch_log *plog,
-                                                                mesh_candidate *cand)
+                                                                mesh_candidate *cand, uint32_t j0, uint32_t span)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, j0, span, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
                 sim->bonds.n > 0, 1);
+}
+
+void force_diag_merge(force_diag *total, const force_diag *d)
+{
+    total->n_contacts += d->n_contacts;
+    real lhs = d->max_num * total->max_den, rhs = total->max_num * d->max_den;
+    if (d->max_overlap_i >= 0 && (lhs > rhs || (lhs == rhs && d->max_overlap_i < total->max_overlap_i))) {
+        total->max_num = d->max_num;
+        total->max_den = d->max_den;
+        total->max_overlap_i = d->max_overlap_i;
+    }
+    total->non_finite = d->non_finite < total->non_finite ? d->non_finite : total->non_finite;
+    total->history_failed |= d->history_failed;
+    total->max_force = fmax(total->max_force, d->max_force);
 }
 
 force_diag sim_reduce_diag(const grains_sim *sim)
 {
     force_diag total = force_diag_empty();
-    for (int t = 0; t < sim->nthreads; t++) {
-        const force_diag *d = &sim->diag_thread[t];
-        total.n_contacts += d->n_contacts;
-        real lhs = d->max_num * total.max_den, rhs = total.max_num * d->max_den;
-        if (d->max_overlap_i >= 0 && (lhs > rhs || (lhs == rhs && d->max_overlap_i < total.max_overlap_i))) {
-            total.max_num = d->max_num;
-            total.max_den = d->max_den;
-            total.max_overlap_i = d->max_overlap_i;
-        }
-        total.non_finite = d->non_finite < total.non_finite ? d->non_finite : total.non_finite;
-        total.history_failed |= d->history_failed;
-        total.max_force = fmax(total.max_force, d->max_force);
-    }
+    for (int t = 0; t < sim->nthreads; t++)
+        force_diag_merge(&total, &sim->diag_thread[t]);
     return total;
 }
 
@@ -426,6 +437,13 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
     for (int phase = 0; phase < g->n_phases; phase++) {
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++) {
+            /* shared among ranks: another rank's block only for the pairs
+             * with our particles, and what it finds is that rank's to report */
+            int visit = sim_ranks_visit(sim, b);
+            if (!visit)
+                continue;
+            force_diag theirs = force_diag_empty(), *db = visit == 2 ? d : &theirs;
+            uint32_t j0 = visit == 2 ? 0 : sim->ranks.p0, span = visit == 2 ? UINT32_MAX : sim->ranks.p1 - sim->ranks.p0;
             /* a block's particles are one range in memory, its histories another */
             store_stream s;
             store_open(&s, &sim->cs, b, q);
@@ -440,15 +458,15 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             if (plog)
                 plog->n = 0;
             if (lanes)
-                sim_block_lane_contacts(sim, b, &s, d, wall_sum, plog, cand);
+                sim_block_lane_contacts(sim, b, &s, db, wall_sum, plog, cand, j0, span);
             else
                 for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                     if (general)
-                        particle_contacts_general(sim, i, &s, d, wall_sum, plog, cand);
+                        particle_contacts_general(sim, i, &s, db, wall_sum, plog, cand, j0, span);
                     else
-                        particle_contacts(sim, i, &s, d, wall_sum, plog, cand);
+                        particle_contacts(sim, i, &s, db, wall_sum, plog, cand, j0, span);
             store_close(&s);
-            d->history_failed |= sim->cs.block[b].failed;
+            d->history_failed |= sim->cs.block[b].failed; /* any rank's: out of memory stops the run */
         }
     }
 }
@@ -456,9 +474,9 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
 void sim_check_finite(const grains_sim *sim, force_diag *d)
 {
     const grains_particles *pt = &sim->pt;
-    const long n = (long)pt->n;
+    const long n = (long)sim_own_hi(sim);
 #pragma omp for schedule(static)
-    for (long i = 0; i < n; i++)
+    for (long i = (long)sim_own_lo(sim); i < n; i++)
         if ((!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i])) && i < d->non_finite)
             d->non_finite = i;
 }

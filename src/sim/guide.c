@@ -26,7 +26,7 @@ static void hold(grains_sim *sim, uint32_t i)
 {
     grains_particles *pt = &sim->pt;
     const sim_guide *g = &sim->guide;
-    integrate_view view = {pt, &sim->p, sim->motion};
+    integrate_view view = sim_view(sim, 0, pt->n);
     real m = particle_mass(&view, i), c = particle_drag(&view, i);
     vec3 along = v3_scale(v3_dot(pt->f[i], g->axis), g->axis);
     vec3 cancel = v3_sub(v3_scale(c, across(pt->v[i], g->axis)), across(sim->p.g, g->axis));

@@ -128,7 +128,7 @@ static int ghost(int selected, const mesh_candidate *c, uint32_t first, uint32_t
 
 static integrate_view view_of(grains_sim *sim)
 {
-    return (integrate_view){&sim->pt, &sim->p, sim->motion};
+    return sim_view(sim, 0, sim->pt.n);
 }
 
 /* The potential of the contacts' normal springs (linear k delta^2 / 2,

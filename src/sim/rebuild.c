@@ -154,6 +154,11 @@ grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err)
 
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
+    /* shared among ranks: each copy whole, then every rank rebuilds alike */
+    grains_status s = sim_ranks_exchange_contacts(sim, err);
+    if (s != GRAINS_OK)
+        return s;
+    sim->ranks.valid = 0;
     wrap_positions(sim);
     if (sim->mesh)
         walls_listed(&sim->wl, sim->mesh); /* the lists see the meshes where they are now */
@@ -163,7 +168,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         grains_mesh_update_bounds(sim->mesh);
     }
     history_names hn = {NULL, 0, NULL, 0};
-    grains_status s = name_contacts(sim, &hn, err);
+    s = name_contacts(sim, &hn, err);
     if (s == GRAINS_OK)
         s = sort_particles(sim, &hn, err);
     if (s == GRAINS_OK)

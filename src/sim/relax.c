@@ -25,7 +25,7 @@ grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps
                                 "relaxation minimises a potential, but bonds' springs depend on the path and have none");
     implicit_field field;
     grains_status s = sim_implicit_field(sim, &field, err);
-    integrate_view view = {&sim->pt, &sim->p, sim->motion};
+    integrate_view view = sim_view(sim, 0, sim->pt.n);
     if (s != GRAINS_OK || (s = implicit_relax(&sim->vi, &field, &view, force_tol, max_steps, out, err)) != GRAINS_OK)
         return s;
     memset(sim->pt.v, 0, sim->pt.n * sizeof *sim->pt.v);

@@ -98,6 +98,7 @@ void grains_sim_destroy(grains_sim *sim)
     grid_free(&sim->grid);
     neighbors_free(&sim->nb);
     store_free(&sim->cs);
+    sim_ranks_free(&sim->ranks);
     sim_bonds_free(&sim->bonds);
     sim_last_good_free(&sim->last_good);
     implicit_solver_free(&sim->vi);

@@ -8,6 +8,7 @@
 #include "boundary/walls.h"
 #include "contact/hertz_mindlin.h"
 #include "contact/store.h"
+#include "grains/ranks.h"
 #include "grains/sim.h"
 #include "integrate/implicit.h"
 #include "integrate/integrator.h"
@@ -121,6 +122,23 @@ typedef struct {
     vec3 f_contact;  /* its contact force at the last step, before the guide */
 } sim_guide;
 
+/* The simulation shared among ranks (grains/ranks.h, sim/ranks.c). The
+ * cell blocks, in the force loop's order, are cut into one run of blocks
+ * per rank, balanced by work; a rank owns the particles of its blocks (a
+ * run of storage slots) and every contact they list. Alone: one rank owns
+ * everything. */
+typedef struct {
+    grains_ranks peers;   /* size 1: alone */
+    int valid;            /* the cut follows the present lists */
+    uint32_t *cut;        /* per rank, and one more: its first block */
+    size_t *counts;       /* per rank: the bytes it sent in the last exchange */
+    uint32_t b0, b1;      /* own blocks [b0, b1) */
+    uint32_t p0, p1;      /* own particles [p0, p1) */
+    uint8_t *visit;       /* per block: it lists a partner of an own particle */
+    size_t visit_cap;
+    force_diag diag;      /* every rank's, merged (the step's team reads it) */
+} sim_ranks;
+
 /* A copy of the state before a step that may fail (sim/last_good.c):
  * per id x, v, w (x[3 id ..]) and q; the membrane vertices' x then v; the
  * meshes as bodies. */
@@ -164,6 +182,7 @@ struct grains_sim {
     grains_neighbors nb;
     contact_store cs;
     int nthreads;
+    sim_ranks ranks;            /* the ranks it is shared among */
     long step;
     real displacement;          /* [L] bound on any particle's motion since the last rebuild */
     int need_rebuild;
@@ -219,6 +238,40 @@ void sim_guide_hold(grains_sim *sim);
 /* The patch logs' forces onto the membranes' vertices, blocks in order. */
 void sim_gather_patch_logs(grains_sim *sim);
 
+/* A simulation shared among ranks (sim/ranks.c). */
+static inline int sim_shared(const grains_sim *sim) { return sim->ranks.peers.size > 1; }
+/* The particles this rank moves, [lo, hi): its own, or alone all. */
+static inline size_t sim_own_lo(const grains_sim *sim) { return sim_shared(sim) ? sim->ranks.p0 : 0; }
+static inline size_t sim_own_hi(const grains_sim *sim) { return sim_shared(sim) ? sim->ranks.p1 : sim->pt.n; }
+/* The cut of the blocks among the ranks, made when the lists changed. */
+grains_status sim_ranks_cut(grains_sim *sim, grains_error *err);
+/* Whether block b's pairs are this rank's to evaluate: 2 all (own), 1
+ * those with an own partner, 0 none. */
+static inline int sim_ranks_visit(const grains_sim *sim, uint32_t b)
+{
+    const sim_ranks *r = &sim->ranks;
+    if (!sim_shared(sim))
+        return 2;
+    return b >= r->b0 && b < r->b1 ? 2 : r->visit[b];
+}
+/* What the step does not share yet: an error on every rank. */
+grains_status sim_ranks_check(const grains_sim *sim, grains_error *err);
+/* The diagnostics of every rank's own blocks, merged in rank order. */
+force_diag sim_ranks_diag(const grains_sim *sim, force_diag own);
+/* After the update: every rank's particles, wall sums and patch logs, and
+ * the largest speed, to every rank (sim->v2_thread[0] holds it). */
+void sim_ranks_exchange_step(grains_sim *sim);
+/* The contact histories (and the lists' marks of them) of every rank's
+ * blocks to every rank: each copy whole, as before a rebuild. */
+grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err);
+void sim_ranks_free(sim_ranks *r);
+
+/* The integrators' view of the particles, moving [lo, hi). */
+static inline integrate_view sim_view(grains_sim *sim, size_t lo, size_t hi)
+{
+    return (integrate_view){&sim->pt, &sim->p, sim->motion, lo, hi};
+}
+
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
 
@@ -239,11 +292,12 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
 
 /* The contacts of cell block b's particles in the common run (one material,
  * open box, no attraction, bonds or extended sub-models, full histories),
- * evaluated in lanes (sim/force_lanes.c); sim_mesh_contacts evaluates the
+ * evaluated in lanes (sim/force_lanes.c), those with partners j0 + [0, span)
+ * only (partner_ours, sim/contact_visit.h); sim_mesh_contacts evaluates the
  * mesh contacts of particle i's listed elements [k0, end) one at a time,
  * into its sums f_i, t_i, where they cannot go into lanes. */
 void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
-                             patch_log *plog, mesh_candidate *cand);
+                             patch_log *plog, mesh_candidate *cand, uint32_t j0, uint32_t span);
 void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i);
 
@@ -302,6 +356,9 @@ grains_status sim_report_unstable(const grains_sim *sim, const force_diag *total
 /* Whether the forces of a step may be applied: finite, overlaps within bounds. */
 int sim_stable(const grains_sim *sim, const force_diag *total);
 
+/* d's findings added to total's (order-free: sums, maxima, ties to the
+ * lowest index). */
+void force_diag_merge(force_diag *total, const force_diag *d);
 /* The threads' diag slots combined (order-free: sums and maxima). */
 force_diag sim_reduce_diag(const grains_sim *sim);
 

@@ -278,5 +278,6 @@ grains_status sim_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
     if (s == GRAINS_OK)
         s = read_rest(sim, in, err);
     sim->has_pending = 0;
+    sim->ranks.valid = 0; /* every rank read the same */
     return s;
 }

@@ -99,12 +99,18 @@ static void forces_and_motion_team(grains_sim *sim)
     sim_plane_forces(sim);    /* 2D: out of the plane, nothing */
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
+    if (sim_shared(sim)) { /* every rank's verdict, on the master thread (MPI funneled) */
+#pragma omp master
+        sim->ranks.diag = sim_ranks_diag(sim, total);
+#pragma omp barrier
+        total = sim->ranks.diag;
+    }
     if (sim_stable(sim, &total)) {
         if (sim->guide.on) {
 #pragma omp single
             sim_guide_hold(sim); /* its barrier: the update sees the held force */
         }
-        integrate_view view = {&sim->pt, &sim->p, sim->motion};
+        integrate_view view = sim_view(sim, sim_own_lo(sim), sim_own_hi(sim)); /* a rank's own */
         sim->integrator->update(&view, &sim->v2_thread[tid]);
     }
 }
@@ -120,7 +126,7 @@ static force_diag forces_and_motion(grains_sim *sim)
     } else {
         forces_and_motion_team(sim);
     }
-    return sim_reduce_diag(sim);
+    return sim_shared(sim) ? sim->ranks.diag : sim_reduce_diag(sim);
 }
 
 /* The largest squared speed the threads saw. */
@@ -139,7 +145,7 @@ static void begin(grains_sim *sim)
     void (*fn)(const integrate_view *, real *) = sim->integrator->begin;
     if (!fn)
         return;
-    integrate_view view = {&sim->pt, &sim->p, sim->motion};
+    integrate_view view = sim_view(sim, 0, sim->pt.n);
     if (sim->nthreads > 1) {
 #pragma omp parallel num_threads(sim->nthreads)
         fn(&view, &sim->v2_thread[THREAD_ID()]);
@@ -214,12 +220,16 @@ static grains_status sources(grains_sim *sim, grains_error *err)
 static grains_status explicit_advance(grains_sim *sim, grains_error *err)
 {
     grains_status s = membrane_forces(sim, err);
+    if (s == GRAINS_OK && sim_shared(sim) && (s = sim_ranks_check(sim, err)) == GRAINS_OK)
+        s = sim_ranks_cut(sim, err);
     if (s != GRAINS_OK)
         return s;
     sim->rec.valid = 0;
     if (sim->rec.requested && !contact_record_begin(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
     force_diag total = forces_and_motion(sim);
+    if (sim_shared(sim) && sim_stable(sim, &total))
+        sim_ranks_exchange_step(sim); /* each rank's particles and block sums to all */
     if (sim->mb.n)
         sim_gather_patch_logs(sim); /* the grains' push on the membranes */
     if (sim->wl.n) {
@@ -249,7 +259,7 @@ static grains_status implicit_advance(grains_sim *sim, grains_error *err)
     grains_status s = sim_implicit_field(sim, &field, err);
     if (s != GRAINS_OK)
         return s;
-    integrate_view view = {&sim->pt, &sim->p, sim->motion};
+    integrate_view view = sim_view(sim, 0, sim->pt.n);
     real moved = 0;
     if ((s = sim->integrator->advance(&sim->vi, &field, &view, &moved, err)) != GRAINS_OK)
         return s;

@@ -1,0 +1,79 @@
+/* The ranks of `grains` under mpirun (src/parallel/, when the build has
+ * MPI): started only when a launcher started this process, so that a plain
+ * run never touches MPI. Rank 0 speaks and writes; the others compute in
+ * silence (their stdout and stderr go to /dev/null). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#ifdef GRAINS_HAVE_MPI
+#include "parallel/comm.h"
+#endif
+
+/* Whether an MPI launcher (Open MPI's mpirun, or a PMI/PMIx one) started us. */
+static int launched(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_SIZE");
+}
+
+int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
+{
+    *rk = (cli_ranks){{0, 1, NULL, NULL}, NULL};
+    if (!launched())
+        return 0;
+#ifdef GRAINS_HAVE_MPI
+    grains_comm *c;
+    grains_error err;
+    if (comm_start(argc, argv, &c, &err) != GRAINS_OK)
+        return cli_report(&err), EXIT_INPUT;
+    rk->comm = c;
+    rk->share = comm_ranks(c);
+    if (rk->share.rank != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+        return EXIT_INPUT;
+    return 0;
+#else
+    (void)argc;
+    (void)argv;
+    if (getenv("OMPI_COMM_WORLD_RANK") && atoi(getenv("OMPI_COMM_WORLD_RANK")) != 0)
+        return EXIT_INPUT; /* one message, from rank 0 */
+    fprintf(stderr, "grains: started by an MPI launcher, but built without MPI: install libopenmpi-dev "
+                    "(make deps) and build again\n");
+    return EXIT_INPUT;
+#endif
+}
+
+void cli_ranks_stop(cli_ranks *rk)
+{
+#ifdef GRAINS_HAVE_MPI
+    if (rk->comm)
+        comm_stop(rk->comm);
+#endif
+    rk->comm = NULL;
+}
+
+void cli_ranks_abort(const cli_ranks *rk, int status)
+{
+#ifdef GRAINS_HAVE_MPI
+    if (rk->share.size > 1)
+        comm_abort(rk->comm, status);
+#else
+    (void)rk;
+    (void)status;
+#endif
+}
+
+int cli_ranks_max(const cli_ranks *rk, int v)
+{
+    if (rk->share.size < 2)
+        return v;
+    const grains_ranks *r = &rk->share;
+    size_t *counts = malloc((size_t)r->size * sizeof *counts);
+    int *all = counts ? r->allgather(r->ctx, &v, sizeof v, counts) : NULL;
+    if (!all)
+        cli_ranks_abort(rk, EXIT_INPUT);
+    for (int k = 0; k < r->size; k++)
+        v = all[k] > v ? all[k] : v;
+    free(all);
+    free(counts);
+    return v;
+}

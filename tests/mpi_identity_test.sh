@@ -1,0 +1,69 @@
+#!/bin/sh
+# The promise of ranks: a run under mpirun -np N writes byte for byte the
+# frames, tables and checkpoint of the run in one process (docs/architecture.md,
+# "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
+# servo piston (walls that move and push back), bonds, a periodic box, the
+# triaxial test's membrane under servo platens; and a checkpoint written
+# by 2 ranks resumed by 3.
+# Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
+set -u
+G="$1"
+SRC="$2"
+NP="$3"
+T=$(mktemp -d /tmp/grains-mpi-XXXXXX)
+cd "$SRC" || exit 1 # the examples name their meshes from here
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+mpi() { np=$1; shift; mpirun --oversubscribe -np "$np" "$@"; }
+
+# same A B NAME: every file of run A is in B with the same bytes, and B has no other.
+same() {
+    for f in "$1"/*; do
+        cmp -s "$f" "$2/$(basename "$f")" || { bad "$3: $(basename "$f") differs"; return; }
+    done
+    [ "$(ls "$1" | wc -l)" -eq "$(ls "$2" | wc -l)" ] || { bad "$3: other files: $(ls "$2" | tr "\n" " ")"; return; }
+    ok
+}
+
+# case NAME ARGS...: the run in one process, then on NP ranks, each into
+# $T/out (the checkpoint records the output folder) and moved aside.
+case_() {
+    name=$1; shift
+    "$G" run "$@" -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "$name: one process failed: $(cat "$T/err")"; return; }
+    mv "$T/out" "$T/$name.1"
+    mpi "$NP" "$G" run "$@" -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "$name: $NP ranks failed: $(cat "$T/err")"; return; }
+    mv "$T/out" "$T/$name.$NP"
+    same "$T/$name.1" "$T/$name.$NP" "$name on $NP ranks"
+}
+
+SHORT="--set N_frames=6 --set N_steps=300"
+case_ default $SHORT --csv
+case_ verlet $SHORT --set integrator=verlet
+case_ drum "$SRC/examples/rotating_drum.cfg" --set N_frames=4 --set N_steps=300
+case_ piston "$SRC/examples/piston.cfg" --set N_frames=4 --set N_steps=300 --set integrator=verlet
+case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
+    --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
+case_ periodic --mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5 $SHORT
+case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200
+
+# A checkpoint written by 2 ranks at frame 3, resumed by NP to frame 6: the
+# run in one process. (With NP = 1 in the suite, 2 and 3 check it.)
+if [ "$NP" -gt 1 ]; then
+    mpi 2 "$G" run --set N_frames=3 --set N_steps=300 -o "$T/out" --quiet >/dev/null 2>"$T/err" || bad "resume: 2 ranks failed: $(cat "$T/err")"
+    mpi "$NP" "$G" run --resume "$T/out" --set N_frames=6 --quiet >/dev/null 2>"$T/err" || bad "resume: $NP ranks failed: $(cat "$T/err")"
+    "$G" run $SHORT -o "$T/whole" --threads 2 --quiet >/dev/null 2>&1
+    for f in "$T/whole"/*; do
+        name=$(basename "$f")
+        [ "$name" = checkpoint.grains ] && continue # it records the command
+        cmp -s "$f" "$T/out/$name" || bad "resume: $name differs after 2 ranks' checkpoint resumed by $NP"
+    done
+    ok
+fi
+
+grep -q ',' "$T/bonds.1/thermo.csv" && tail -1 "$T/bonds.1/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
+    bad "bonds: no bonds formed (the case would not test them)"
+echo "mpi_identity_test on $NP ranks: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
