@@ -28,7 +28,8 @@ typedef struct {
  * creates the same simulation, shares it, and calls every function that
  * changes it (steps included) with the same arguments. Explicit
  * integrators only; a step refuses, on every rank, what is not shared yet:
- * implicit integrators, the contacts output, a guided particle. */
+ * implicit integrators, the contacts output, a guided particle; and
+ * grains_sim_relax refuses a shared simulation. */
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err);
 
 /* Makes every rank's copy whole between steps: the contact histories of

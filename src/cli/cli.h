@@ -19,6 +19,7 @@ enum { EXIT_UNSTABLE = 1, EXIT_INPUT = 2 };
 typedef struct {
     grains_ranks share;  /* for grains_sim_share */
     void *comm;          /* the MPI layer's, or NULL */
+    size_t *counts;      /* per rank, for cli_ranks_max */
 } cli_ranks;
 
 /* Starts MPI when a launcher started the process: 0, or an exit status

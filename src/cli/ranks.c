@@ -18,7 +18,7 @@ static int launched(void)
 
 int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
 {
-    *rk = (cli_ranks){{0, 1, NULL, NULL}, NULL};
+    *rk = (cli_ranks){{0, 1, NULL, NULL}, NULL, NULL};
     if (!launched())
         return 0;
 #ifdef GRAINS_HAVE_MPI
@@ -28,6 +28,8 @@ int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
         return cli_report(&err), EXIT_INPUT;
     rk->comm = c;
     rk->share = comm_ranks(c);
+    if (!(rk->counts = malloc((size_t)rk->share.size * sizeof *rk->counts)))
+        return fputs("grains: out of memory for the ranks\n", stderr), EXIT_INPUT;
     if (rk->share.rank != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
         return EXIT_INPUT;
     return 0;
@@ -48,7 +50,9 @@ void cli_ranks_stop(cli_ranks *rk)
     if (rk->comm)
         comm_stop(rk->comm);
 #endif
+    free(rk->counts);
     rk->comm = NULL;
+    rk->counts = NULL;
 }
 
 void cli_ranks_abort(const cli_ranks *rk, int status)
@@ -67,13 +71,9 @@ int cli_ranks_max(const cli_ranks *rk, int v)
     if (rk->share.size < 2)
         return v;
     const grains_ranks *r = &rk->share;
-    size_t *counts = malloc((size_t)r->size * sizeof *counts);
-    int *all = counts ? r->allgather(r->ctx, &v, sizeof v, counts) : NULL;
-    if (!all)
-        cli_ranks_abort(rk, EXIT_INPUT);
+    int *all = r->allgather(r->ctx, &v, sizeof v, rk->counts); /* it stops every rank when it cannot */
     for (int k = 0; k < r->size; k++)
         v = all[k] > v ? all[k] : v;
     free(all);
-    free(counts);
     return v;
 }

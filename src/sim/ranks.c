@@ -75,6 +75,7 @@ void sim_ranks_free(sim_ranks *r)
     free(r->cut);
     free(r->counts);
     free(r->visit);
+    free(r->send);
 }
 
 grains_status sim_ranks_check(const grains_sim *sim, grains_error *err)
@@ -262,6 +263,16 @@ static void exchange_failed(void)
     abort();
 }
 
+/* An empty pack in the buffer of the last exchange. */
+static pack pack_start(const grains_sim *sim) { return (pack){sim->ranks.send, 0, sim->ranks.send_cap, 0}; }
+
+/* The pack's buffer kept for the next exchange. */
+static void pack_keep(grains_sim *sim, const pack *k)
+{
+    sim->ranks.send = k->p;
+    sim->ranks.send_cap = k->cap;
+}
+
 /* Every rank's pack, in rank order. */
 static char *exchange(const grains_sim *sim, const pack *k)
 {
@@ -279,14 +290,14 @@ void sim_ranks_exchange_step(grains_sim *sim)
     for (int t = 0; t < sim->nthreads; t++)
         v2 = sim->v2_thread[t] > v2 ? sim->v2_thread[t] : v2;
     rank_run mine = run_of(sim, sim->ranks.peers.rank);
-    pack k = {NULL, 0, 0, 0};
+    pack k = pack_start(sim);
     put(&k, &v2, sizeof v2);
     put_particles(&k, &sim->pt, mine);
     put_block_sums(&k, sim, mine);
     char *all = exchange(sim, &k);
     unpack_all(sim, all, take_step, &v2);
     free(all);
-    free(k.p);
+    pack_keep(sim, &k);
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2;
 }
@@ -328,13 +339,13 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
 {
     if (!sim_shared(sim) || !sim->ranks.valid || !sim->nb.n_particles)
         return GRAINS_OK; /* every copy is the same */
-    pack k = {NULL, 0, 0, 0};
+    pack k = pack_start(sim);
     put_contacts(&k, sim, run_of(sim, sim->ranks.peers.rank));
     char *all = exchange(sim, &k);
     grains_status s = GRAINS_OK;
     unpack_all(sim, all, take_contacts, &s);
     free(all);
-    free(k.p);
+    pack_keep(sim, &k);
     if (s != GRAINS_OK)
         return grains_error_set(err, s, NULL, 0, "out of memory for the contacts of other ranks");
     return GRAINS_OK;

@@ -12,6 +12,8 @@ grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "relaxation: force_tol = %g must be in (0, 1) and max_steps = %ld >= 1", force_tol,
                                 max_steps);
+    if (sim_shared(sim))
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "relaxation does not run on several ranks yet");
     if (sim->mb.n > 0)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "relaxation moves the particles alone, and a membrane's vertices are not part of its "

@@ -137,6 +137,8 @@ typedef struct {
     uint8_t *visit;       /* per block: it lists a partner of an own particle */
     size_t visit_cap;
     force_diag diag;      /* every rank's, merged (the step's team reads it) */
+    char *send;           /* the bytes of this rank's last exchange, kept for the next */
+    size_t send_cap;
 } sim_ranks;
 
 /* A copy of the state before a step that may fail (sim/last_good.c):
