@@ -3,8 +3,9 @@
 # frames, tables and checkpoint of the run in one process (docs/architecture.md,
 # "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds, a periodic box, the
-# triaxial test's membrane under servo platens; and a checkpoint written
-# by 2 ranks resumed by 3.
+# triaxial test's membrane under servo platens, a settled hopper whose
+# steps send only the halo (on 1 and 2 threads per rank); and a checkpoint
+# written by 2 ranks resumed by 3.
 # Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
 set -u
 G="$1"
@@ -29,12 +30,13 @@ same() {
 }
 
 # case NAME ARGS...: the run in one process, then on NP ranks, each into
-# $T/out (the checkpoint records the output folder) and moved aside.
+# $T/out (the checkpoint records the output folder and the threads) and
+# moved aside; THREADS threads per process (1).
 case_() {
     name=$1; shift
-    "$G" run "$@" -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "$name: one process failed: $(cat "$T/err")"; return; }
+    "$G" run "$@" -o "$T/out" --threads "${THREADS:-1}" --quiet >/dev/null 2>"$T/err" || { bad "$name: one process failed: $(cat "$T/err")"; return; }
     mv "$T/out" "$T/$name.1"
-    mpi "$NP" "$G" run "$@" -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "$name: $NP ranks failed: $(cat "$T/err")"; return; }
+    mpi "$NP" "$G" run "$@" -o "$T/out" --threads "${THREADS:-1}" --quiet >/dev/null 2>"$T/err" || { bad "$name: $NP ranks failed: $(cat "$T/err")"; return; }
     mv "$T/out" "$T/$name.$NP"
     same "$T/$name.1" "$T/$name.$NP" "$name on $NP ranks"
 }
@@ -48,6 +50,14 @@ case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set b
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
 case_ periodic --mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5 $SHORT
 case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200
+# nothing spawns: between rebuilds the steps send only the halo
+HALO="--particles $T/default.1/particles000006.csv --set N_max=0 $SHORT"
+case_ halo $HALO
+THREADS=2 case_ halo_2_threads $HALO
+if [ "$NP" -gt 1 ]; then
+    mpi "$NP" "$G" run $HALO -o "$T/halo_report" --threads 1 >"$T/report" 2>&1
+    grep -q "halo alone on [1-9]" "$T/report" && ok || bad "halo: no step sent the halo alone: $(grep ranks: "$T/report")"
+fi
 
 # A checkpoint written by 2 ranks at frame 3, resumed by NP to frame 6: the
 # run in one process. (With NP = 1 in the suite, 2 and 3 check it.)

@@ -1,8 +1,8 @@
 /* One simulation shared among processes (ranks): each rank evaluates the
- * contacts of its own cell blocks and integrates its own particles, and the
- * ranks exchange what they computed once per step, so that every rank
- * holds the whole state and the results are bit for bit those of one
- * process, for any number of ranks (docs/architecture.md, "MPI").
+ * contacts of its own cell blocks (a region of space) and integrates its
+ * own particles, and the ranks exchange what the others read once per
+ * step, so that the results are bit for bit those of one process, for any
+ * number of ranks (docs/architecture.md, "MPI").
  *
  * The library makes no MPI call: a caller hands it the one collective it
  * needs. src/parallel/ (grains_parallel) gives it over MPI. */
@@ -32,9 +32,23 @@ typedef struct {
  * grains_sim_relax refuses a shared simulation. */
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err);
 
-/* Makes every rank's copy whole between steps: the contact histories of
- * the cell blocks other ranks own (collective). Before reading contacts
- * or writing a checkpoint of a shared simulation. */
+/* Makes every rank's copy whole between steps: the particles and contact
+ * histories of the cell blocks other ranks own (collective). Between
+ * rebuilds a step may send only what other ranks read (the halo), so that
+ * a copy's other particles are old: call this before reading particles or
+ * contacts, or writing a checkpoint, of a shared simulation. */
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err);
+
+/* What the steps of a shared simulation exchanged, for this rank. */
+typedef struct {
+    long steps;         /* steps with an exchange */
+    long halo_steps;    /* of them, those that sent the halo alone */
+    double bytes;       /* this rank's bytes sent by the steps' exchanges */
+    double particles;   /* this rank's particles over those steps (sum) */
+    double halo;        /* of them, the ones sent (sum) */
+    double seconds;     /* [s] wall time in every exchange, waiting included */
+} grains_ranks_stats;
+
+grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim);
 
 #endif

@@ -53,6 +53,19 @@ static void print_spawn_reports(const grains_sim *sim)
     }
 }
 
+/* Under mpirun: what rank 0's steps exchanged, and the time it took. */
+static void print_ranks_report(const run_output *o, const grains_sim *sim, double seconds)
+{
+    grains_ranks_stats st = grains_sim_ranks_stats(sim);
+    if (!o->rk || o->rk->share.size < 2 || st.steps == 0)
+        return;
+    printf("ranks: %d; rank 0 sent %.3g bytes per step (its halo alone on %ld of %ld steps: %.3g%% of its "
+           "particles), %.3g s in exchanges (%.3g%% of the steps' time)\n",
+           o->rk->share.size, st.bytes / (double)st.steps, st.halo_steps, st.steps,
+           st.particles > 0 ? 100 * st.halo / st.particles : 0.0, st.seconds,
+           seconds > 0 ? 100 * st.seconds / seconds : 0.0);
+}
+
 void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds)
 {
     if (o->quiet)
@@ -61,6 +74,7 @@ void banner_end(const run_output *o, const grains_sim *sim, long steps, double s
     printf("done: %ld steps in %.3g s (%.3g steps/s, %zu particles at the end)\n", steps, seconds,
            seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim));
     print_spawn_reports(sim);
+    print_ranks_report(o, sim, seconds);
     if (sc->write_vtk)
         printf("open %s/particles.pvd in ParaView%s%s; the thermo table is %s/thermo.csv\n", sc->output_dir,
                grains_sim_mesh_count(sim) ? (o->meshes_move ? ", and mesh.pvd" : ", and mesh.vtp") : "",

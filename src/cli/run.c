@@ -204,8 +204,11 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
 }
 
 /* Writes frame number `k` (or a frame with the given label). */
-static grains_status write_frame(run_output *o, const grains_sim *sim, const char *label, grains_error *err)
+static grains_status write_frame(run_output *o, grains_sim *sim, const char *label, grains_error *err)
 {
+    grains_status gs = grains_sim_gather(sim, err); /* shared: every rank's particles into each copy */
+    if (gs != GRAINS_OK)
+        return gs;
     if (!writes(o)) {
         o->n_frames++;
         return GRAINS_OK;

@@ -47,9 +47,9 @@ static inline void pass_contacts(const grains_neighbors *nb, store_stream *s, ui
 }
 
 /* Whether the pair with partner j is this walk's: every partner in a
- * block this rank owns (j0 = 0, span = UINT32_MAX), else only those of the
- * rank's own particles [j0, j0 + span). */
-static inline int partner_ours(uint32_t j, uint32_t j0, uint32_t span) { return j - j0 < span; }
+ * block this rank owns (mine = NULL), else only the rank's own particles
+ * (mine[j] = 1). */
+static inline int partner_ours(uint32_t j, const uint8_t *mine) { return !mine || mine[j]; }
 
 /* A partner at zero distance has no normal: the step is noted as singular
  * for particle i, and the contact's history, if any, kept as it was. */

@@ -42,7 +42,7 @@ typedef struct {
     patch_log *plog;
     mesh_candidate *cand;
     int walls_in_lanes; /* no membrane patches, no servo walls */
-    uint32_t j0, span;  /* the partners whose pairs are this walk's (partner_ours) */
+    const uint8_t *mine; /* the partners whose pairs are this walk's (partner_ours) */
     lane_batch b;
     open_sum o;
 } lane_walk;
@@ -212,13 +212,13 @@ static void lane_contacts_of(lane_walk *w, uint32_t i)
         prefetch_partner(pt, nb, k, end, 0);
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            if (w->span != UINT32_MAX)
+            if (w->mine)
                 pass_contacts(nb, w->s, k, end);
             else
                 mesh_entries(w, i, k, end);
             return;
         }
-        if (!partner_ours(j, w->j0, w->span)) {
+        if (!partner_ours(j, w->mine)) {
             pass_contact(w->s, *entry);
             continue;
         }
@@ -247,7 +247,7 @@ static int walls_fit_lanes(const grains_sim *sim, const mesh_candidate *cand)
 }
 
 void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
-                             patch_log *plog, mesh_candidate *cand, uint32_t j0, uint32_t span)
+                             patch_log *plog, mesh_candidate *cand, const uint8_t *mine)
 {
     const grains_grid *g = &sim->grid;
     lane_walk w;
@@ -258,8 +258,7 @@ void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force
     w.plog = plog;
     w.cand = cand;
     w.walls_in_lanes = walls_fit_lanes(sim, cand);
-    w.j0 = j0;
-    w.span = span;
+    w.mine = mine;
     w.b.n[PAIRS] = w.b.n[WALLS] = w.b.n_order = 0;
     w.b.wall_law = NULL;
     w.o.i = UINT32_MAX;

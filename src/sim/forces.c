@@ -303,7 +303,7 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
  * 10% of its instructions). */
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
                                                               force_diag *d, vec3 *wall_sum, patch_log *plog,
-                                                              mesh_candidate *cand, uint32_t j0, uint32_t span,
+                                                              mesh_candidate *cand, const uint8_t *mine,
                                                               const int periodic, const int attracting,
                                                               const int mixed, const int bonded, const int extended)
 {
@@ -320,14 +320,14 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         prefetch_partner(pt, nb, k, end, mixed);
         uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
         if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            if (span != UINT32_MAX)
+            if (mine)
                 pass_contacts(nb, s, k, end);
             else
                 mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i, attracting, mixed,
                               extended);
             break;
         }
-        if (!partner_ours(j, j0, span)) {
+        if (!partner_ours(j, mine)) {
             pass_contact(s, *entry);
             continue;
         }
@@ -378,9 +378,9 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
 
 __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d,
                                                         vec3 *wall_sum, patch_log *plog, mesh_candidate *cand,
-                                                        uint32_t j0, uint32_t span)
+                                                        const uint8_t *mine)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, j0, span, 0, 0, 0, 0, 0);
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, 0, 0, 0, 0, 0);
 }
 
 /* Particle i's listed elements [k0, end) in the common run, one contact at
@@ -397,9 +397,9 @@ void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, s
  * hold beyond touching), or histories of fewer springs than hm_history. */
 __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
                                                                 force_diag *d, vec3 *wall_sum, patch_log *plog,
-                                                                mesh_candidate *cand, uint32_t j0, uint32_t span)
+                                                                mesh_candidate *cand, const uint8_t *mine)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, j0, span, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
                 sim->bonds.n > 0, 1);
 }
 
@@ -443,7 +443,7 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             if (!visit)
                 continue;
             force_diag theirs = force_diag_empty(), *db = visit == 2 ? d : &theirs;
-            uint32_t j0 = visit == 2 ? 0 : sim->ranks.p0, span = visit == 2 ? UINT32_MAX : sim->ranks.p1 - sim->ranks.p0;
+            const uint8_t *mine = visit == 2 ? NULL : sim->ranks.mine;
             /* a block's particles are one range in memory, its histories another */
             store_stream s;
             store_open(&s, &sim->cs, b, q);
@@ -458,13 +458,13 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             if (plog)
                 plog->n = 0;
             if (lanes)
-                sim_block_lane_contacts(sim, b, &s, db, wall_sum, plog, cand, j0, span);
+                sim_block_lane_contacts(sim, b, &s, db, wall_sum, plog, cand, mine);
             else
                 for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                     if (general)
-                        particle_contacts_general(sim, i, &s, db, wall_sum, plog, cand, j0, span);
+                        particle_contacts_general(sim, i, &s, db, wall_sum, plog, cand, mine);
                     else
-                        particle_contacts(sim, i, &s, db, wall_sum, plog, cand, j0, span);
+                        particle_contacts(sim, i, &s, db, wall_sum, plog, cand, mine);
             store_close(&s);
             d->history_failed |= sim->cs.block[b].failed; /* any rank's: out of memory stops the run */
         }
@@ -474,9 +474,17 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
 void sim_check_finite(const grains_sim *sim, force_diag *d)
 {
     const grains_particles *pt = &sim->pt;
-    const long n = (long)sim_own_hi(sim);
+    slot_run alone;
+    size_t n_runs;
+    const slot_run *runs = sim_own_runs(sim, &alone, &n_runs);
+    for (size_t r = 0; r < n_runs; r++) {
+        const long n = (long)runs[r].hi;
 #pragma omp for schedule(static)
-    for (long i = (long)sim_own_lo(sim); i < n; i++)
-        if ((!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i])) && i < d->non_finite)
-            d->non_finite = i;
+        for (long i = (long)runs[r].lo; i < n; i++)
+            if ((!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i])) && i < d->non_finite)
+                d->non_finite = i;
+    }
+    if (!n_runs) { /* a rank without particles: the barrier all the same */
+#pragma omp barrier
+    }
 }

@@ -1,24 +1,28 @@
 /* One simulation shared among ranks (grains/ranks.h). Every rank holds the
- * whole state and rebuilds the lists as one process would. The cell
- * blocks, in the force loop's order, are cut into one run per rank,
- * balanced by their particles and listed pairs; a run of blocks is a run
- * of storage slots, of list entries and of history windows.
+ * whole state and rebuilds the lists as one process would. After each
+ * rebuild the cell blocks are cut among the ranks by recursive coordinate
+ * bisection of space (their particles' mean positions), balanced by their
+ * particles and listed pairs; a rank's blocks are runs of the force loop's
+ * order, so of storage slots, list entries and history windows.
  *
  * A rank walks its own blocks whole, and of the other blocks only the
  * pairs with a partner of its own (block order, list order: each own
  * particle's force is summed in the single process's order, from the same
  * inputs, so it has the same bits). It updates its own particles; then the
- * ranks exchange their particles, their blocks' wall sums and patch logs
- * (one collective per step, after one for the diagnostics). A rank's copy
- * of another's block holds stale histories until the contacts are
- * exchanged, before each rebuild and on request (grains_sim_gather).
+ * ranks exchange their wall sums, patch logs and particles (one collective
+ * per step, after one for the diagnostics). Between rebuilds a step sends
+ * only the halo, the particles in a listed pair with another rank's, when
+ * nothing else reads another rank's particle (halo_suffices); the copies
+ * of the others are then made whole before a rebuild and on request
+ * (grains_sim_gather), with the contact histories, which a rank's copy of
+ * another's block holds stale until then.
  *
- * Every rank thus does all the O(N) work between the force loops (lists,
- * rebuilds, output) and holds every particle: this shares the force loop,
- * not memory. */
+ * Every rank still does the O(N) work of the rebuilds and holds every
+ * particle: this shares the force loop and the update, not memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/contact_visit.h"
 #include "util/array.h"
@@ -57,14 +61,13 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
         (ranks->size > 1 && !ranks->allgather))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "ranks: a rank in [0, size) and a collective");
     sim_ranks *r = &sim->ranks;
-    size_t n = (size_t)ranks->size + 1;
-    uint32_t *cut = realloc(r->cut, n * sizeof *cut);
-    if (cut)
-        r->cut = cut;
-    size_t *counts = cut ? realloc(r->counts, n * sizeof *counts) : NULL;
-    if (!counts)
+    size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
+    if (counts)
+        r->counts = counts;
+    size_t *starts = counts ? realloc(r->halo_start, ((size_t)ranks->size + 1) * sizeof *starts) : NULL;
+    if (!starts)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %d ranks", ranks->size);
-    r->counts = counts;
+    r->halo_start = starts;
     r->peers = *ranks;
     r->valid = 0;
     return GRAINS_OK;
@@ -72,9 +75,15 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
 
 void sim_ranks_free(sim_ranks *r)
 {
-    free(r->cut);
     free(r->counts);
+    free(r->halo_start);
+    free(r->halo);
+    free(r->rank_of);
+    free(r->owner);
     free(r->visit);
+    free(r->mine);
+    free(r->runs);
+    free(r->points);
     free(r->send);
 }
 
@@ -103,25 +112,169 @@ static uint64_t block_weight(const grains_sim *sim, uint32_t b)
     return (uint64_t)(i1 - i0) + (sim->nb.n_particles ? sim->nb.start[i1] - sim->nb.start[i0] : 0);
 }
 
-/* Block b's place in the run of rank r: a block goes to the rank whose
- * share of the total work holds the middle of the block's. */
+/* A block where its particles are, for the bisection. */
+typedef struct {
+    real c[3];  /* [L] the mean of its particles' positions */
+    uint64_t w; /* its work */
+    uint32_t b;
+} block_point;
+
+static block_point block_at(const grains_sim *sim, uint32_t b)
+{
+    uint32_t i0 = block_first(&sim->grid, b), i1 = block_first(&sim->grid, b + 1);
+    vec3 sum = {0, 0, 0};
+    for (uint32_t i = i0; i < i1; i++)
+        sum = v3_add(sum, sim->pt.x[i]);
+    real n = i1 > i0 ? (real)(i1 - i0) : 1;
+    return (block_point){{sum.x / n, sum.y / n, sum.z / n}, block_weight(sim, b), b};
+}
+
+/* Along one axis, ties by block: one order on every rank. */
+static int by_axis(const block_point *a, const block_point *b, int axis)
+{
+    if (a->c[axis] != b->c[axis])
+        return a->c[axis] < b->c[axis] ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+static int by_x(const void *a, const void *b) { return by_axis(a, b, 0); }
+static int by_y(const void *a, const void *b) { return by_axis(a, b, 1); }
+static int by_z(const void *a, const void *b) { return by_axis(a, b, 2); }
+
+/* The axis along which the points spread the most (z on ties: the
+ * slowest in the blocks' order, so own blocks make long runs). */
+static int widest_axis(const block_point *p, size_t n)
+{
+    real lo[3], hi[3];
+    for (int a = 0; a < 3; a++)
+        lo[a] = hi[a] = p[0].c[a];
+    for (size_t k = 1; k < n; k++)
+        for (int a = 0; a < 3; a++) {
+            lo[a] = p[k].c[a] < lo[a] ? p[k].c[a] : lo[a];
+            hi[a] = p[k].c[a] > hi[a] ? p[k].c[a] : hi[a];
+        }
+    int widest = 2;
+    for (int a = 1; a >= 0; a--)
+        widest = hi[a] - lo[a] > hi[widest] - lo[widest] ? a : widest;
+    return widest;
+}
+
+/* Recursive coordinate bisection: the blocks p[0, n) to ranks [r0, r1).
+ * The widest axis is cut where the work divides as the ranks do. */
+static void bisect(block_point *p, size_t n, int r0, int r1, int *owner)
+{
+    if (n && r1 - r0 == 1) {
+        for (size_t k = 0; k < n; k++)
+            owner[p[k].b] = r0;
+        return;
+    }
+    if (!n)
+        return;
+    static int (*const order[3])(const void *, const void *) = {by_x, by_y, by_z};
+    qsort(p, n, sizeof *p, order[widest_axis(p, n)]);
+    uint64_t total = 0, before = 0, ranks = (uint64_t)(r1 - r0), left = ranks / 2;
+    for (size_t k = 0; k < n; k++)
+        total += p[k].w;
+    size_t m = 0; /* a block goes left when the middle of its work is in the left's share */
+    for (; m < n && (2 * before + p[m].w) * ranks <= 2 * total * left; m++)
+        before += p[m].w;
+    bisect(p, m, r0, r0 + (int)left, owner);
+    bisect(p + m, n - m, r0 + (int)left, r1, owner);
+}
+
+/* Every block's rank. */
 static void cut_blocks(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
+    block_point *p = r->points;
     uint32_t n_blocks = (uint32_t)sim->grid.n_blocks;
-    uint64_t total = 0, before = 0, P = (uint64_t)r->peers.size;
     for (uint32_t b = 0; b < n_blocks; b++)
-        total += block_weight(sim, b);
-    int owner = 0;
-    r->cut[0] = 0;
-    for (uint32_t b = 0; b < n_blocks; b++) {
-        uint64_t w = block_weight(sim, b), o = total ? P * (2 * before + w) / (2 * total) : 0;
-        for (; (uint64_t)owner < (o < P ? o : P - 1); owner++)
-            r->cut[owner + 1] = b;
-        before += w;
+        p[b] = block_at(sim, b);
+    bisect(p, n_blocks, 0, r->peers.size, r->owner);
+}
+
+/* A run of rank r's blocks, consecutive in the force loop's order:
+ * blocks [b0, b1), particles [p0, p1). */
+typedef struct {
+    uint32_t b0, b1, p0, p1;
+} rank_run;
+
+/* Rank r's first run of blocks at or after block `from`; 0 if none. */
+static int next_run(const grains_sim *sim, int r, uint32_t from, rank_run *run)
+{
+    uint32_t n = (uint32_t)sim->grid.n_blocks, b = from;
+    const int *owner = sim->ranks.owner;
+    while (b < n && owner[b] != r)
+        b++;
+    if (b == n)
+        return 0;
+    run->b0 = b;
+    while (b < n && owner[b] == r)
+        b++;
+    run->b1 = b;
+    run->p0 = block_first(&sim->grid, run->b0);
+    run->p1 = block_first(&sim->grid, run->b1);
+    return 1;
+}
+
+#define FOR_RUNS(sim, r, run) for (rank_run run = {0, 0, 0, 0}; next_run(sim, r, run.b1, &run);)
+
+/* Our particles: marked, and their runs. */
+static int mark_mine(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    memset(r->mine, 0, sim->pt.n);
+    r->n_runs = 0;
+    FOR_RUNS(sim, r->peers.rank, run) {
+        if (!array_reserve((void **)&r->runs, &r->runs_cap, r->n_runs + 1, sizeof *r->runs, 2))
+            return 0;
+        r->runs[r->n_runs++] = (slot_run){run.p0, run.p1};
+        memset(r->mine + run.p0, 1, run.p1 - run.p0);
+        for (uint32_t b = run.b0; b < run.b1; b++)
+            r->visit[b] = 2;
     }
-    for (; owner < r->peers.size; owner++)
-        r->cut[owner + 1] = n_blocks;
+    return 1;
+}
+
+/* Every particle's rank. */
+static void mark_ranks(grains_sim *sim)
+{
+    for (int r = 0; r < sim->ranks.peers.size; r++)
+        FOR_RUNS(sim, r, run)
+            for (uint32_t i = run.p0; i < run.p1; i++)
+                sim->ranks.rank_of[i] = r;
+}
+
+/* The halo: the particles in a listed pair with a particle of another
+ * rank, whose copies that rank reads in the force loop. Grouped by owner,
+ * each group in storage order; every rank finds the same. */
+static int mark_halo(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_neighbors *nb = &sim->nb;
+    const int *rank_of = r->rank_of;
+    size_t n = sim->pt.n, P = (size_t)r->peers.size;
+    uint8_t *edge = calloc(n + 1, 1);
+    if (!edge)
+        return 0;
+    for (uint32_t i = 0; i < nb->n_particles; i++)
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1] && !(nb->j[k] & STORE_MESH_BIT); k++) {
+            uint32_t j = nb->j[k] & STORE_INDEX_MASK;
+            if (rank_of[i] != rank_of[j])
+                edge[i] = edge[j] = 1;
+        }
+    memset(r->halo_start, 0, (P + 1) * sizeof *r->halo_start);
+    for (size_t i = 0; i < n; i++)
+        r->halo_start[rank_of[i] + 1] += edge[i];
+    for (size_t q = 0; q < P; q++)
+        r->halo_start[q + 1] += r->halo_start[q];
+    int ok = array_reserve((void **)&r->halo, &r->halo_cap, r->halo_start[P] + 1, sizeof *r->halo, 2);
+    for (size_t i = 0, *at = r->halo_start; ok && i < n; i++) /* at[q] runs ahead: reset below */
+        if (edge[i])
+            r->halo[at[rank_of[i]]++] = (uint32_t)i;
+    memmove(r->halo_start + 1, r->halo_start, P * sizeof *r->halo_start);
+    r->halo_start[0] = 0;
+    free(edge);
+    return ok;
 }
 
 /* Which other blocks list a partner among our particles. */
@@ -130,12 +283,27 @@ static void mark_visits(grains_sim *sim)
     sim_ranks *r = &sim->ranks;
     const grains_neighbors *nb = &sim->nb;
     for (uint32_t b = 0; b < sim->grid.n_blocks; b++) {
+        if (r->visit[b] == 2)
+            continue;
         uint32_t k0 = nb->start[block_first(&sim->grid, b)], k1 = nb->start[block_first(&sim->grid, b + 1)];
         int ours = 0;
         for (uint32_t k = k0; k < k1 && !ours; k++)
-            ours = !(nb->j[k] & STORE_MESH_BIT) && partner_ours(nb->j[k] & STORE_INDEX_MASK, r->p0, r->p1 - r->p0);
+            ours = !(nb->j[k] & STORE_MESH_BIT) && r->mine[nb->j[k] & STORE_INDEX_MASK];
         r->visit[b] = (uint8_t)ours;
     }
+}
+
+/* Whether the steps up to the next rebuild may send the halo alone:
+ * nothing before it reads another rank's particle but the force loop (no
+ * Verlet begin over every particle, no bonds, tag rules or spawning). */
+static int halo_suffices(const grains_sim *sim)
+{
+    if (sim->integrator->begin || sim->bonds.n || sim->p.bond_tolerance > 0 || sim->p.n_tag_rules)
+        return 0;
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
+        if (sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n < sim->p.N_max)
+            return 0;
+    return 1;
 }
 
 grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
@@ -143,18 +311,23 @@ grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
     sim_ranks *r = &sim->ranks;
     if (r->valid)
         return GRAINS_OK;
-    if (!array_reserve((void **)&r->visit, &r->visit_cap, sim->grid.n_blocks + 1, 1, 1))
+    size_t n_blocks = sim->grid.n_blocks;
+    if (!array_reserve((void **)&r->visit, &r->visit_cap, n_blocks + 1, 1, 1) ||
+        !array_reserve((void **)&r->owner, &r->owner_cap, n_blocks + 1, sizeof *r->owner, 1) ||
+        !array_reserve(&r->points, &r->points_cap, n_blocks + 1, sizeof(block_point), 1) ||
+        !array_reserve((void **)&r->mine, &r->mine_cap, sim->pt.n + 1, 1, 1) ||
+        !array_reserve((void **)&r->rank_of, &r->rank_of_cap, sim->pt.n + 1, sizeof *r->rank_of, 1))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
     cut_blocks(sim);
-    int me = r->peers.rank;
-    r->b0 = r->cut[me];
-    r->b1 = r->cut[me + 1];
-    r->p0 = block_first(&sim->grid, r->b0);
-    r->p1 = block_first(&sim->grid, r->b1);
+    memset(r->visit, 0, n_blocks);
+    if (!mark_mine(sim))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
+    mark_ranks(sim);
     if (sim->nb.n_particles)
         mark_visits(sim);
-    else
-        memset(r->visit, 0, sim->grid.n_blocks);
+    r->halo_steps = halo_suffices(sim);
+    if (r->halo_steps && !mark_halo(sim))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the ranks' halo");
     r->valid = 1;
     return GRAINS_OK;
 }
@@ -173,20 +346,6 @@ force_diag sim_ranks_diag(const grains_sim *sim, force_diag own)
         force_diag_merge(&total, &all[r]);
     free(all);
     return total;
-}
-
-/* What rank r's blocks hold: its blocks [b0, b1) and particles [p0, p1). */
-typedef struct {
-    uint32_t b0, b1, p0, p1;
-} rank_run;
-
-static rank_run run_of(const grains_sim *sim, int r)
-{
-    const sim_ranks *rk = &sim->ranks;
-    rank_run run = {rk->cut[r], rk->cut[r + 1], 0, 0};
-    run.p0 = block_first(&sim->grid, run.b0);
-    run.p1 = block_first(&sim->grid, run.b1);
-    return run;
 }
 
 /* The fields an update changes, of particles [p0, p1). */
@@ -235,24 +394,55 @@ static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
 }
 
 /* Every rank's pack, each unpacked by `fn` into this copy (ours is already here). */
-static void unpack_all(grains_sim *sim, const char *all, void (*fn)(unpack *, grains_sim *, rank_run, void *), void *ctx)
+static void unpack_all(grains_sim *sim, const char *all, void (*fn)(unpack *, grains_sim *, int, void *), void *ctx)
 {
     const char *at = all;
     for (int r = 0; r < sim->ranks.peers.size; r++) {
         unpack u = {at};
         if (r != sim->ranks.peers.rank)
-            fn(&u, sim, run_of(sim, r), ctx);
+            fn(&u, sim, r, ctx);
         at += sim->ranks.counts[r];
     }
 }
 
-static void take_step(unpack *u, grains_sim *sim, rank_run run, void *ctx)
+/* The fields the force loop reads of a partner. */
+#define HALO_FIELDS(X) X(x) X(v) X(w) X(q)
+
+/* Rank r's particles that another rank reads. */
+static void put_halo(pack *k, const grains_sim *sim, int r)
+{
+    const sim_ranks *rk = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    for (size_t h = rk->halo_start[r]; h < rk->halo_start[r + 1]; h++) {
+#define PUT(field) put(k, &pt->field[rk->halo[h]], sizeof *pt->field);
+        HALO_FIELDS(PUT)
+#undef PUT
+    }
+}
+
+static void take_halo(unpack *u, grains_sim *sim, int r)
+{
+    const sim_ranks *rk = &sim->ranks;
+    grains_particles *pt = &sim->pt;
+    for (size_t h = rk->halo_start[r]; h < rk->halo_start[r + 1]; h++) {
+#define TAKE(field) take(u, &pt->field[rk->halo[h]], sizeof *pt->field);
+        HALO_FIELDS(TAKE)
+#undef TAKE
+    }
+}
+
+static void take_step(unpack *u, grains_sim *sim, int r, void *ctx)
 {
     real v2, *max_v2 = ctx;
     take(u, &v2, sizeof v2);
     *max_v2 = v2 > *max_v2 ? v2 : *max_v2;
-    take_particles(u, &sim->pt, run);
-    take_block_sums(u, sim, run);
+    if (sim->ranks.halo_steps)
+        take_halo(u, sim, r);
+    FOR_RUNS(sim, r, run) {
+        if (!sim->ranks.halo_steps)
+            take_particles(u, &sim->pt, run);
+        take_block_sums(u, sim, run);
+    }
 }
 
 /* A rank that cannot make its part of an exchange (memory) stops the
@@ -273,15 +463,40 @@ static void pack_keep(grains_sim *sim, const pack *k)
     sim->ranks.send_cap = k->cap;
 }
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Every rank's pack, in rank order. */
-static char *exchange(const grains_sim *sim, const pack *k)
+static char *exchange(grains_sim *sim, const pack *k)
 {
     if (k->failed)
         exchange_failed();
+    double t0 = seconds_now();
     char *all = gather(sim, k->p, k->n);
     if (!all)
         exchange_failed();
+    sim->ranks.stats.seconds += seconds_now() - t0;
     return all;
+}
+
+grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim) { return sim->ranks.stats; }
+
+/* The step's figures: its bytes, own particles and the ones it sent. */
+static void count_step(sim_ranks *rk, const pack *k)
+{
+    double own = 0;
+    for (size_t r = 0; r < rk->n_runs; r++)
+        own += rk->runs[r].hi - rk->runs[r].lo;
+    int me = rk->peers.rank;
+    rk->stats.steps++;
+    rk->stats.halo_steps += rk->halo_steps;
+    rk->stats.bytes += (double)k->n;
+    rk->stats.particles += own;
+    rk->stats.halo += rk->halo_steps ? (double)(rk->halo_start[me + 1] - rk->halo_start[me]) : own;
 }
 
 void sim_ranks_exchange_step(grains_sim *sim)
@@ -289,22 +504,53 @@ void sim_ranks_exchange_step(grains_sim *sim)
     real v2 = 0;
     for (int t = 0; t < sim->nthreads; t++)
         v2 = sim->v2_thread[t] > v2 ? sim->v2_thread[t] : v2;
-    rank_run mine = run_of(sim, sim->ranks.peers.rank);
+    sim_ranks *rk = &sim->ranks;
     pack k = pack_start(sim);
     put(&k, &v2, sizeof v2);
-    put_particles(&k, &sim->pt, mine);
-    put_block_sums(&k, sim, mine);
+    if (rk->halo_steps)
+        put_halo(&k, sim, rk->peers.rank);
+    FOR_RUNS(sim, rk->peers.rank, run) {
+        if (!rk->halo_steps)
+            put_particles(&k, &sim->pt, run);
+        put_block_sums(&k, sim, run);
+    }
+    count_step(rk, &k);
     char *all = exchange(sim, &k);
     unpack_all(sim, all, take_step, &v2);
     free(all);
     pack_keep(sim, &k);
+    rk->stale |= rk->halo_steps;
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2;
 }
 
+static void take_all_particles(unpack *u, grains_sim *sim, int r, void *ctx)
+{
+    (void)ctx;
+    FOR_RUNS(sim, r, run)
+        take_particles(u, &sim->pt, run);
+}
+
+/* Every rank's particles to every rank, after steps that sent the halo
+ * alone (in the cut those steps used). */
+static void complete_particles(grains_sim *sim)
+{
+    sim_ranks *rk = &sim->ranks;
+    if (!rk->stale)
+        return;
+    pack k = pack_start(sim);
+    FOR_RUNS(sim, rk->peers.rank, run)
+        put_particles(&k, &sim->pt, run);
+    char *all = exchange(sim, &k);
+    unpack_all(sim, all, take_all_particles, NULL);
+    free(all);
+    pack_keep(sim, &k);
+    rk->stale = 0;
+}
+
 /* The lists' entries of run's particles (their marks of histories) and
  * its blocks' histories. */
-static void put_contacts(pack *k, const grains_sim *sim, rank_run run)
+static void put_contacts_of(pack *k, const grains_sim *sim, rank_run run)
 {
     const grains_neighbors *nb = &sim->nb;
     const contact_store *cs = &sim->cs;
@@ -320,9 +566,8 @@ static void put_contacts(pack *k, const grains_sim *sim, rank_run run)
     }
 }
 
-static void take_contacts(unpack *u, grains_sim *sim, rank_run run, void *ctx)
+static void take_contacts_of(unpack *u, grains_sim *sim, rank_run run, grains_status *s)
 {
-    grains_status *s = ctx;
     grains_neighbors *nb = &sim->nb;
     take(u, nb->j + nb->start[run.p0], (nb->start[run.p1] - nb->start[run.p0]) * sizeof *nb->j);
     size_t width = (size_t)sim->cs.layout.width;
@@ -335,12 +580,22 @@ static void take_contacts(unpack *u, grains_sim *sim, rank_run run, void *ctx)
     }
 }
 
+static void take_contacts(unpack *u, grains_sim *sim, int r, void *ctx)
+{
+    FOR_RUNS(sim, r, run)
+        take_contacts_of(u, sim, run, ctx);
+}
+
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
 {
-    if (!sim_shared(sim) || !sim->ranks.valid || !sim->nb.n_particles)
+    if (!sim_shared(sim) || !sim->ranks.valid)
         return GRAINS_OK; /* every copy is the same */
+    complete_particles(sim);
+    if (!sim->nb.n_particles)
+        return GRAINS_OK;
     pack k = pack_start(sim);
-    put_contacts(&k, sim, run_of(sim, sim->ranks.peers.rank));
+    FOR_RUNS(sim, sim->ranks.peers.rank, run)
+        put_contacts_of(&k, sim, run);
     char *all = exchange(sim, &k);
     grains_status s = GRAINS_OK;
     unpack_all(sim, all, take_contacts, &s);

@@ -123,19 +123,36 @@ typedef struct {
 } sim_guide;
 
 /* The simulation shared among ranks (grains/ranks.h, sim/ranks.c). The
- * cell blocks, in the force loop's order, are cut into one run of blocks
- * per rank, balanced by work; a rank owns the particles of its blocks (a
- * run of storage slots) and every contact they list. Alone: one rank owns
+ * cell blocks are cut among the ranks by recursive bisection of space,
+ * balanced by work; a rank owns the particles of its blocks (runs of
+ * storage slots) and every contact they list. Alone: one rank owns
  * everything. */
+typedef struct {
+    uint32_t lo, hi;      /* particles [lo, hi) */
+} slot_run;
+
 typedef struct {
     grains_ranks peers;   /* size 1: alone */
     int valid;            /* the cut follows the present lists */
-    uint32_t *cut;        /* per rank, and one more: its first block */
     size_t *counts;       /* per rank: the bytes it sent in the last exchange */
-    uint32_t b0, b1;      /* own blocks [b0, b1) */
-    uint32_t p0, p1;      /* own particles [p0, p1) */
-    uint8_t *visit;       /* per block: it lists a partner of an own particle */
+    int *owner;           /* per block: its rank */
+    size_t owner_cap;
+    uint8_t *visit;       /* per block: 2 own, 1 it lists a partner of an own particle, 0 neither */
     size_t visit_cap;
+    uint8_t *mine;        /* per particle: 1 own */
+    size_t mine_cap;
+    slot_run *runs;       /* own particles, in storage order */
+    size_t n_runs, runs_cap;
+    int *rank_of;         /* per particle: its owner */
+    size_t rank_of_cap;
+    uint32_t *halo;       /* the particles another rank reads, by owner, in storage order */
+    size_t halo_cap;
+    size_t *halo_start;   /* per rank, and one more: its first in halo */
+    int halo_steps;       /* the steps send the halo alone (halo_suffices) */
+    int stale;            /* the copies of other ranks' particles beyond the halo are old */
+    grains_ranks_stats stats;
+    void *points;         /* room for the bisection (sim/ranks.c) */
+    size_t points_cap;
     force_diag diag;      /* every rank's, merged (the step's team reads it) */
     char *send;           /* the bytes of this rank's last exchange, kept for the next */
     size_t send_cap;
@@ -242,19 +259,25 @@ void sim_gather_patch_logs(grains_sim *sim);
 
 /* A simulation shared among ranks (sim/ranks.c). */
 static inline int sim_shared(const grains_sim *sim) { return sim->ranks.peers.size > 1; }
-/* The particles this rank moves, [lo, hi): its own, or alone all. */
-static inline size_t sim_own_lo(const grains_sim *sim) { return sim_shared(sim) ? sim->ranks.p0 : 0; }
-static inline size_t sim_own_hi(const grains_sim *sim) { return sim_shared(sim) ? sim->ranks.p1 : sim->pt.n; }
+/* The runs of particles this rank moves: its own, or alone all (one run,
+ * in `alone`). */
+static inline const slot_run *sim_own_runs(const grains_sim *sim, slot_run *alone, size_t *n)
+{
+    if (sim_shared(sim)) {
+        *n = sim->ranks.n_runs;
+        return sim->ranks.runs;
+    }
+    *alone = (slot_run){0, (uint32_t)sim->pt.n};
+    *n = 1;
+    return alone;
+}
 /* The cut of the blocks among the ranks, made when the lists changed. */
 grains_status sim_ranks_cut(grains_sim *sim, grains_error *err);
 /* Whether block b's pairs are this rank's to evaluate: 2 all (own), 1
  * those with an own partner, 0 none. */
 static inline int sim_ranks_visit(const grains_sim *sim, uint32_t b)
 {
-    const sim_ranks *r = &sim->ranks;
-    if (!sim_shared(sim))
-        return 2;
-    return b >= r->b0 && b < r->b1 ? 2 : r->visit[b];
+    return sim_shared(sim) ? sim->ranks.visit[b] : 2;
 }
 /* What the step does not share yet: an error on every rank. */
 grains_status sim_ranks_check(const grains_sim *sim, grains_error *err);
@@ -264,7 +287,8 @@ force_diag sim_ranks_diag(const grains_sim *sim, force_diag own);
  * the largest speed, to every rank (sim->v2_thread[0] holds it). */
 void sim_ranks_exchange_step(grains_sim *sim);
 /* The contact histories (and the lists' marks of them) of every rank's
- * blocks to every rank: each copy whole, as before a rebuild. */
+ * blocks to every rank, and every particle if the steps sent the halo
+ * alone: each copy whole, as before a rebuild. */
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err);
 void sim_ranks_free(sim_ranks *r);
 
@@ -294,12 +318,12 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
 
 /* The contacts of cell block b's particles in the common run (one material,
  * open box, no attraction, bonds or extended sub-models, full histories),
- * evaluated in lanes (sim/force_lanes.c), those with partners j0 + [0, span)
- * only (partner_ours, sim/contact_visit.h); sim_mesh_contacts evaluates the
+ * evaluated in lanes (sim/force_lanes.c), those with partners marked in
+ * `mine` only (NULL: all; partner_ours, sim/contact_visit.h); sim_mesh_contacts evaluates the
  * mesh contacts of particle i's listed elements [k0, end) one at a time,
  * into its sums f_i, t_i, where they cannot go into lanes. */
 void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
-                             patch_log *plog, mesh_candidate *cand, uint32_t j0, uint32_t span);
+                             patch_log *plog, mesh_candidate *cand, const uint8_t *mine);
 void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i);
 

@@ -110,8 +110,16 @@ static void forces_and_motion_team(grains_sim *sim)
 #pragma omp single
             sim_guide_hold(sim); /* its barrier: the update sees the held force */
         }
-        integrate_view view = sim_view(sim, sim_own_lo(sim), sim_own_hi(sim)); /* a rank's own */
-        sim->integrator->update(&view, &sim->v2_thread[tid]);
+        slot_run alone;
+        size_t n_runs;
+        const slot_run *runs = sim_own_runs(sim, &alone, &n_runs); /* a rank's own */
+        for (size_t r = 0; r < n_runs; r++) {
+            integrate_view view = sim_view(sim, runs[r].lo, runs[r].hi);
+            real v2 = 0;
+            sim->integrator->update(&view, &v2);
+            if (r == 0 || v2 > sim->v2_thread[tid])
+                sim->v2_thread[tid] = v2;
+        }
     }
 }
 
