@@ -47,6 +47,10 @@ typedef struct {
     double particles;   /* this rank's particles over those steps (sum) */
     double halo;        /* of them, the ones sent (sum) */
     double seconds;     /* [s] wall time in every exchange, waiting included */
+    long cuts;          /* cuts of the blocks among the ranks (one per rebuild) */
+    double imbalance;   /* the most work a rank got over the mean (particles plus
+                         * listed pairs), summed over the cuts */
+    double worst;       /* its largest */
 } grains_ranks_stats;
 
 grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim);

@@ -235,6 +235,25 @@ static int mark_mine(grains_sim *sim)
     return 1;
 }
 
+/* The cut's imbalance: the most work a rank got over the mean. */
+static void count_cut(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    uint64_t most = 0, total = 0;
+    for (int q = 0; q < r->peers.size; q++) {
+        uint64_t w = 0;
+        FOR_RUNS(sim, q, run)
+            for (uint32_t b = run.b0; b < run.b1; b++)
+                w += block_weight(sim, b);
+        most = w > most ? w : most;
+        total += w;
+    }
+    double ratio = total ? (double)most * r->peers.size / (double)total : 1;
+    r->stats.cuts++;
+    r->stats.imbalance += ratio;
+    r->stats.worst = ratio > r->stats.worst ? ratio : r->stats.worst;
+}
+
 /* Every particle's rank. */
 static void mark_ranks(grains_sim *sim)
 {
@@ -323,6 +342,7 @@ grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
     if (!mark_mine(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
     mark_ranks(sim);
+    count_cut(sim);
     if (sim->nb.n_particles)
         mark_visits(sim);
     r->halo_steps = halo_suffices(sim);
