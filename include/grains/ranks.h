@@ -51,6 +51,7 @@ typedef struct {
     double imbalance;   /* the most work a rank got over the mean (particles plus
                          * listed pairs), summed over the cuts */
     double worst;       /* its largest */
+    double kept_imbalance, kept_worst; /* the same had the first cut been kept */
 } grains_ranks_stats;
 
 grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim);

@@ -61,11 +61,11 @@ static void print_ranks_report(const run_output *o, const grains_sim *sim, doubl
         return;
     printf("ranks: %d; rank 0 sent %.3g bytes per step (its halo alone on %ld of %ld steps: %.3g%% of its "
            "particles), %.3g s in exchanges (%.3g%% of the steps' time); the most work a rank got over the "
-           "mean: %.3f (mean of %ld cuts), %.3f at worst\n",
+           "mean: %.3f (mean of %ld cuts), %.3f at worst; had the first cut been kept: %.3f, %.3f at worst\n",
            o->rk->share.size, st.bytes / (double)st.steps, st.halo_steps, st.steps,
            st.particles > 0 ? 100 * st.halo / st.particles : 0.0, st.seconds,
            seconds > 0 ? 100 * st.seconds / seconds : 0.0, st.cuts ? st.imbalance / (double)st.cuts : 1.0,
-           st.cuts, st.worst);
+           st.cuts, st.worst, st.cuts ? st.kept_imbalance / (double)st.cuts : 1.0, st.kept_worst);
 }
 
 void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds)

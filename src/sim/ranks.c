@@ -65,9 +65,15 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
     if (counts)
         r->counts = counts;
     size_t *starts = counts ? realloc(r->halo_start, ((size_t)ranks->size + 1) * sizeof *starts) : NULL;
-    if (!starts)
+    if (starts)
+        r->halo_start = starts;
+    uint64_t *work = starts ? realloc(r->work, (size_t)ranks->size * sizeof *work) : NULL;
+    if (work)
+        r->work = work;
+    cut_plane *planes = work ? realloc(r->first_planes, (size_t)ranks->size * sizeof *planes) : NULL;
+    if (!planes)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %d ranks", ranks->size);
-    r->halo_start = starts;
+    r->first_planes = planes;
     r->peers = *ranks;
     r->valid = 0;
     return GRAINS_OK;
@@ -77,6 +83,8 @@ void sim_ranks_free(sim_ranks *r)
 {
     free(r->counts);
     free(r->halo_start);
+    free(r->work);
+    free(r->first_planes);
     free(r->halo);
     free(r->rank_of);
     free(r->owner);
@@ -160,25 +168,48 @@ static int widest_axis(const block_point *p, size_t n)
 
 /* Recursive coordinate bisection: the blocks p[0, n) to ranks [r0, r1).
  * The widest axis is cut where the work divides as the ranks do. */
-static void bisect(block_point *p, size_t n, int r0, int r1, int *owner)
+/* Recursive coordinate bisection: the blocks p[0, n) to ranks [r0, r1).
+ * The widest axis is cut where the work divides as the ranks do; the
+ * planes are recorded in preorder (node: the one of ranks [r0, r1); its
+ * left child node + 1, its right node + the left's ranks), if `planes`. */
+static void bisect(block_point *p, size_t n, int r0, int r1, int *owner, cut_plane *planes, int node)
 {
-    if (n && r1 - r0 == 1) {
+    if (r1 - r0 == 1) {
         for (size_t k = 0; k < n; k++)
             owner[p[k].b] = r0;
         return;
     }
-    if (!n)
-        return;
     static int (*const order[3])(const void *, const void *) = {by_x, by_y, by_z};
-    qsort(p, n, sizeof *p, order[widest_axis(p, n)]);
+    int axis = n ? widest_axis(p, n) : 2;
+    if (n)
+        qsort(p, n, sizeof *p, order[axis]);
     uint64_t total = 0, before = 0, ranks = (uint64_t)(r1 - r0), left = ranks / 2;
     for (size_t k = 0; k < n; k++)
         total += p[k].w;
     size_t m = 0; /* a block goes left when the middle of its work is in the left's share */
     for (; m < n && (2 * before + p[m].w) * ranks <= 2 * total * left; m++)
         before += p[m].w;
-    bisect(p, m, r0, r0 + (int)left, owner);
-    bisect(p + m, n - m, r0 + (int)left, r1, owner);
+    if (planes)
+        planes[node] = (cut_plane){axis, m == n ? INFINITY : m == 0 ? -INFINITY : (p[m - 1].c[axis] + p[m].c[axis]) / 2};
+    bisect(p, m, r0, r0 + (int)left, owner, planes, node + 1);
+    bisect(p + m, n - m, r0 + (int)left, r1, owner, planes, node + (int)left);
+}
+
+/* The rank the recorded planes give a point. */
+static int rank_by_planes(const cut_plane *planes, block_point pt, int size)
+{
+    int r0 = 0, r1 = size, node = 0;
+    while (r1 - r0 > 1) {
+        int left = (r1 - r0) / 2;
+        if (pt.c[planes[node].axis] < planes[node].at) {
+            r1 = r0 + left;
+            node += 1;
+        } else {
+            r0 += left;
+            node += left;
+        }
+    }
+    return r0;
 }
 
 /* Every block's rank. */
@@ -189,7 +220,8 @@ static void cut_blocks(grains_sim *sim)
     uint32_t n_blocks = (uint32_t)sim->grid.n_blocks;
     for (uint32_t b = 0; b < n_blocks; b++)
         p[b] = block_at(sim, b);
-    bisect(p, n_blocks, 0, r->peers.size, r->owner);
+    int first = !r->stats.cuts; /* its planes kept, to measure what a fixed cut would give */
+    bisect(p, n_blocks, 0, r->peers.size, r->owner, first ? r->first_planes : NULL, 0);
 }
 
 /* A run of rank r's blocks, consecutive in the force loop's order:
@@ -236,22 +268,34 @@ static int mark_mine(grains_sim *sim)
 }
 
 /* The cut's imbalance: the most work a rank got over the mean. */
+/* The most work a rank gets over the mean, the blocks to ranks by
+ * `planes` (NULL: as cut). */
+static double imbalance(const grains_sim *sim, const cut_plane *planes)
+{
+    const sim_ranks *r = &sim->ranks;
+    const block_point *p = r->points;
+    int P = r->peers.size;
+    memset(r->work, 0, (size_t)P * sizeof *r->work);
+    for (size_t k = 0; k < sim->grid.n_blocks; k++)
+        r->work[planes ? rank_by_planes(planes, p[k], P) : r->owner[p[k].b]] += p[k].w;
+    uint64_t most = 0, total = 0;
+    for (int q = 0; q < P; q++) {
+        most = r->work[q] > most ? r->work[q] : most;
+        total += r->work[q];
+    }
+    return total ? (double)most * P / (double)total : 1;
+}
+
+/* The cut's imbalance, and the one the first cut kept would have. */
 static void count_cut(grains_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    uint64_t most = 0, total = 0;
-    for (int q = 0; q < r->peers.size; q++) {
-        uint64_t w = 0;
-        FOR_RUNS(sim, q, run)
-            for (uint32_t b = run.b0; b < run.b1; b++)
-                w += block_weight(sim, b);
-        most = w > most ? w : most;
-        total += w;
-    }
-    double ratio = total ? (double)most * r->peers.size / (double)total : 1;
-    r->stats.cuts++;
-    r->stats.imbalance += ratio;
-    r->stats.worst = ratio > r->stats.worst ? ratio : r->stats.worst;
+    grains_ranks_stats *st = &sim->ranks.stats;
+    double now = imbalance(sim, NULL), kept = imbalance(sim, sim->ranks.first_planes);
+    st->cuts++;
+    st->imbalance += now;
+    st->worst = now > st->worst ? now : st->worst;
+    st->kept_imbalance += kept;
+    st->kept_worst = kept > st->kept_worst ? kept : st->kept_worst;
 }
 
 /* Every particle's rank. */

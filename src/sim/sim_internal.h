@@ -131,8 +131,16 @@ typedef struct {
     uint32_t lo, hi;      /* particles [lo, hi) */
 } slot_run;
 
+/* A plane of the bisection: blocks with c[axis] < at go to the left ranks. */
+typedef struct {
+    int axis;
+    real at;
+} cut_plane;
+
 typedef struct {
     grains_ranks peers;   /* size 1: alone */
+    uint64_t *work;       /* per rank: the work a cut gives it */
+    cut_plane *first_planes; /* the first cut's (size - 1) */
     int valid;            /* the cut follows the present lists */
     size_t *counts;       /* per rank: the bytes it sent in the last exchange */
     int *owner;           /* per block: its rank */
