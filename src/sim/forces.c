@@ -477,14 +477,12 @@ void sim_check_finite(const grains_sim *sim, force_diag *d)
     slot_run alone;
     size_t n_runs;
     const slot_run *runs = sim_own_runs(sim, &alone, &n_runs);
-    for (size_t r = 0; r < n_runs; r++) {
+    for (size_t r = 0; r < n_runs; r++) { /* a rank's own runs, one barrier after them all */
         const long n = (long)runs[r].hi;
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
         for (long i = (long)runs[r].lo; i < n; i++)
             if ((!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i])) && i < d->non_finite)
                 d->non_finite = i;
     }
-    if (!n_runs) { /* a rank without particles: the barrier all the same */
 #pragma omp barrier
-    }
 }

@@ -149,7 +149,8 @@ static int by_y(const void *a, const void *b) { return by_axis(a, b, 1); }
 static int by_z(const void *a, const void *b) { return by_axis(a, b, 2); }
 
 /* The axis along which the points spread the most (z on ties: the
- * slowest in the blocks' order, so own blocks make long runs). */
+ * slowest in the blocks' order, so that a cut along it leaves a rank about
+ * two runs per colour; one along x or y leaves one per row of blocks). */
 static int widest_axis(const block_point *p, size_t n)
 {
     real lo[3], hi[3];
