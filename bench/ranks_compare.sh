@@ -4,7 +4,8 @@
 # mpirun -np 1 and -np 2 (1 thread per rank), and LAMMPS on 1 and 2 ranks
 # (../shared/bench/lammps-dense-box.in, Debian packages lammps and
 # openmpi-bin). ROUNDS interleaved rounds; each line is the steps' own
-# time (grains' end summary, LAMMPS's Loop time), loading excluded.
+# time (grains' end summary less its frames' writing, LAMMPS's Loop
+# time), loading excluded.
 # Usage: bench/ranks_compare.sh N STEPS ROUNDS NOMPI_GRAINS [SHARED_BENCH_DIR]
 #   (after make; NOMPI_GRAINS from cmake -DGRAINS_MPI=OFF)
 set -eu
@@ -35,7 +36,8 @@ grains() {
     label=$1; shift
     rm -rf "$D/out"
     (cd "$D" && "$@" > log 2>&1)
-    printf '%-28s %s %s\n' "$label" "$(sed -n 's/^done: [0-9]* steps in \([^ ]*\) s.*/\1/p' "$D/log")" \
+    printf '%-28s %s %s\n' "$label" "$(sed -n 's/^done: [0-9]* steps in \([^ ]*\) s.*; \([^ ]*\) s of it writing.*/\1 \2/p' "$D/log" |
+        awk '{ printf "%.3g", $1 - $2 }')" \
         "$(sed -n 's/^ranks: .*sent \([^ ]*\) bytes per step.*halo alone on \([0-9]* of [0-9]*\) steps: \([^ ]*\) of.*/(\1 bytes per step, halo \3)/p' "$D/log")"
 }
 lammps() {

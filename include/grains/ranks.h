@@ -39,6 +39,10 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
  * contacts, or writing a checkpoint, of a shared simulation. */
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err);
 
+/* The particles alone (collective): enough to read or write them, as a
+ * frame does; grains_sim_gather before reading contacts or a checkpoint. */
+void grains_sim_gather_particles(grains_sim *sim);
+
 /* What the steps of a shared simulation exchanged, for this rank. */
 typedef struct {
     long steps;         /* steps with an exchange */

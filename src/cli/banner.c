@@ -73,8 +73,9 @@ void banner_end(const run_output *o, const grains_sim *sim, long steps, double s
     if (o->quiet)
         return;
     const grains_scenario *sc = o->sc;
-    printf("done: %ld steps in %.3g s (%.3g steps/s, %zu particles at the end)\n", steps, seconds,
-           seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim));
+    printf("done: %ld steps in %.3g s (%.3g steps/s, %zu particles at the end; %.3g s of it writing frames and "
+           "checkpoints)\n", steps, seconds, seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim),
+           o->output_seconds);
     print_spawn_reports(sim);
     print_ranks_report(o, sim, seconds);
     if (sc->write_vtk)

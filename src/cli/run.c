@@ -204,11 +204,9 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
 }
 
 /* Writes frame number `k` (or a frame with the given label). */
-static grains_status write_frame(run_output *o, grains_sim *sim, const char *label, grains_error *err)
+static grains_status write_frame_now(run_output *o, grains_sim *sim, const char *label, grains_error *err)
 {
-    grains_status gs = grains_sim_gather(sim, err); /* shared: every rank's particles into each copy */
-    if (gs != GRAINS_OK)
-        return gs;
+    grains_sim_gather_particles(sim); /* shared: every rank's particles into each copy */
     if (!writes(o)) {
         o->n_frames++;
         return GRAINS_OK;
@@ -251,6 +249,14 @@ static grains_status write_frame(run_output *o, grains_sim *sim, const char *lab
     return s;
 }
 
+static grains_status write_frame(run_output *o, grains_sim *sim, const char *label, grains_error *err)
+{
+    double t0 = wall_seconds();
+    grains_status s = write_frame_now(o, sim, label, err);
+    o->output_seconds += wall_seconds() - t0;
+    return s;
+}
+
 /* The state is still the last good one when a step fails: keep it on disk. */
 static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
 {
@@ -268,7 +274,7 @@ static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
 
 /* Writes output_dir/checkpoint.grains: the simulation and where the
  * outputs stand. */
-static grains_status write_checkpoint(run_output *o, grains_sim *sim, grains_error *err)
+static grains_status write_checkpoint_now(run_output *o, grains_sim *sim, grains_error *err)
 {
     grains_status s = grains_sim_gather(sim, err); /* shared: every rank's contacts into each copy */
     if (s != GRAINS_OK || !writes(o))
@@ -291,6 +297,14 @@ static grains_status write_checkpoint(run_output *o, grains_sim *sim, grains_err
     snprintf(path, sizeof path, "%s/checkpoint.grains", o->sc->output_dir);
     s = grains_checkpoint_write(path, sim, bytes, n, err);
     free(bytes);
+    return s;
+}
+
+static grains_status write_checkpoint(run_output *o, grains_sim *sim, grains_error *err)
+{
+    double t0 = wall_seconds();
+    grains_status s = write_checkpoint_now(o, sim, err);
+    o->output_seconds += wall_seconds() - t0;
     return s;
 }
 

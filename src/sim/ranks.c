@@ -675,3 +675,9 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 {
     return sim_ranks_exchange_contacts(sim, err);
 }
+
+void grains_sim_gather_particles(grains_sim *sim)
+{
+    if (sim_shared(sim) && sim->ranks.valid)
+        complete_particles(sim);
+}
