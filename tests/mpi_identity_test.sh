@@ -3,8 +3,9 @@
 # frames, tables and checkpoint of the run in one process (docs/architecture.md,
 # "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds, a periodic box, the
-# triaxial test's membrane under servo platens, a settled hopper whose
-# steps send only the halo (on 1 and 2 threads per rank); and a checkpoint
+# triaxial test's membrane under servo platens, a settled hopper and a
+# periodic box whose steps send only the halo and whose ranks list only
+# their particles' reach (on 1 and 2 threads per rank); and a checkpoint
 # written by 2 ranks resumed by 3.
 # Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
 set -u
@@ -48,15 +49,21 @@ case_ drum "$SRC/examples/rotating_drum.cfg" --set N_frames=4 --set N_steps=300
 case_ piston "$SRC/examples/piston.cfg" --set N_frames=4 --set N_steps=300 --set integrator=verlet
 case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
-case_ periodic --mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5 $SHORT
+PERIODIC="--mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5"
+case_ periodic $PERIODIC $SHORT --csv
 case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200
 # nothing spawns: between rebuilds the steps send only the halo
 HALO="--particles $T/default.1/particles000006.csv --set N_max=0 $SHORT"
 case_ halo $HALO
 THREADS=2 case_ halo_2_threads $HALO
+# and across the periodic faces (each rank lists its own particles and those within reach, through them)
+case_ halo_periodic --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC $SHORT
 if [ "$NP" -gt 1 ]; then
     mpi "$NP" "$G" run $HALO -o "$T/halo_report" --threads 1 >"$T/report" 2>&1
     grep -q "halo alone on [1-9]" "$T/report" && ok || bad "halo: no step sent the halo alone: $(grep ranks: "$T/report")"
+    # a rank built fewer lists than one process: its own and those within reach
+    grep ranks: "$T/report" | sed 's/.*built the lists of \([0-9.]*\)%.*/\1/' | awk '{ exit !($1 < 100) }' && ok ||
+        bad "halo: every rank built every list: $(grep ranks: "$T/report")"
 fi
 
 # A checkpoint written by 2 ranks at frame 3, resumed by NP to frame 6: the

@@ -8,6 +8,7 @@
  *   level, of that particle: the fact that lets the blocks of one level and
  *   colour write their pairs' forces in parallel without races;
  * - the lists do not depend on the thread count;
+ * - a build for some particles (a rank's) gives each its whole list;
  * - a small particle's cells are its own size: at ratio 50 there are two
  *   levels, the small one of cells 2 R_small + pad.
  * - a share of the particles (a process's under MPI: here a slab of the
@@ -18,6 +19,7 @@
  * around large ones (ratio 10) conserves momentum to rounding and gives bit-identical states
  * with 1, 2 and 3 threads. */
 #include <stdlib.h>
+#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -97,6 +99,36 @@ static void check_one_cell(test_ctx *t, const cloud *c, const grains_grid *g, co
     CHECK(t, far == 0, "%s: %zu listed partners beyond one cell of the lister's level", what, far);
 }
 
+/* A rank lists only the particles that may pair with its own: each
+ * particle given a list has the one a whole build gives it (the same
+ * partners in the same order, mesh elements included), the others none. */
+static void check_some_listed(test_ctx *t, const cloud *c, const grains_grid *g, const grains_neighbors *whole,
+                              const char *what)
+{
+    uint8_t *listed = malloc(c->n);
+    for (size_t i = 0; i < c->n; i++)
+        listed[i] = c->x[i].x < 0 || i % 7 == 0; /* a region, and scattered ones */
+    grains_neighbors some = {0};
+    grains_error err;
+    grains_status s = neighbors_build(&some, g, c->mesh, c->x, c->R, c->n, listed, 1, &err);
+    int same = s == GRAINS_OK, empty = 1;
+    size_t kept = 0;
+    for (size_t i = 0; same && i < c->n; i++) {
+        uint32_t n = some.start[i + 1] - some.start[i], n_whole = whole->start[i + 1] - whole->start[i];
+        if (!listed[i]) {
+            empty &= n == 0;
+            continue;
+        }
+        same = n == n_whole && !memcmp(some.j + some.start[i], whole->j + whole->start[i], n * sizeof *some.j);
+        kept += n;
+    }
+    CHECK(t, same && empty && kept > 0 && kept < whole->n,
+          "%s: a build for some particles gives each its whole list (%zu of %zu entries), the others none", what,
+          kept, whole->n);
+    neighbors_free(&some);
+    free(listed);
+}
+
 static void lists(test_ctx *t, double ratio, int periodic)
 {
     const real pad = 0.3e-3;
@@ -112,8 +144,8 @@ static void lists(test_ctx *t, double ratio, int periodic)
     CHECK(t, s == GRAINS_OK, "%s: grid built (%s)", what, s == GRAINS_OK ? "" : err.message);
     if (s == GRAINS_OK) {
         sort_cloud(&c, where);
-        s = neighbors_build(&nb, &g, c.mesh, c.x, c.R, c.n, 1, &err);
-        s = s == GRAINS_OK ? neighbors_build(&nb2, &g, c.mesh, c.x, c.R, c.n, 2, &err) : s;
+        s = neighbors_build(&nb, &g, c.mesh, c.x, c.R, c.n, NULL, 1, &err);
+        s = s == GRAINS_OK ? neighbors_build(&nb2, &g, c.mesh, c.x, c.R, c.n, NULL, 2, &err) : s;
         CHECK(t, s == GRAINS_OK, "%s: lists built", what);
     }
     if (s == GRAINS_OK) {
@@ -123,6 +155,7 @@ static void lists(test_ctx *t, double ratio, int periodic)
         for (size_t k = 0; same && k < nb.n; k++)
             same = nb.j[k] == nb2.j[k];
         CHECK(t, same, "%s: the same lists with 1 and 2 threads", what);
+        check_some_listed(t, &c, &g, &nb, what);
         const grid_level *small = &g.level[g.n_levels - 1];
         printf("  %-18s %d level(s), small cells %.3g mm, %zu pairs\n", what, g.n_levels, 1e3 * small->h, pairs);
         if (ratio >= 10)

@@ -52,8 +52,10 @@ typedef struct {
     double halo;        /* of them, the ones sent (sum) */
     double seconds;     /* [s] wall time in every exchange, waiting included */
     long cuts;          /* cuts of the blocks among the ranks (one per rebuild) */
+    double listed;      /* the share of the particles whose lists this rank
+                         * built, summed over the cuts */
     double imbalance;   /* the most work a rank got over the mean (particles plus
-                         * listed pairs), summed over the cuts */
+                         * 3 per contact), summed over the cuts */
     double worst;       /* its largest */
     double kept_imbalance, kept_worst; /* the same had the first cut been kept */
 } grains_ranks_stats;

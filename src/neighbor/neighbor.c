@@ -112,6 +112,8 @@ static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real 
 static int consider(grains_neighbors *nb, size_t *count, const grains_mesh *mesh, size_t e, const vec3 *x,
                     const real *R, uint32_t i, real pad)
 {
+    if (nb->listed && !nb->listed[i])
+        return 1;
     vec3 d = grains_mesh_offset(mesh, e, x[i]);
     real reach = R[i] + mesh->elements[e].R + pad;
     if (v3_dot(d, d) >= reach * reach)
@@ -188,9 +190,10 @@ static void place_mesh(grains_neighbors *nb, size_t count)
 }
 
 grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
-                              const real *R, size_t n, int nthreads, grains_error *err)
+                              const real *R, size_t n, const uint8_t *listed, int nthreads, grains_error *err)
 {
     size_t n_mesh = 0;
+    nb->listed = listed;
     if (n > STORE_INDEX_MASK || (mesh && mesh->n_elements > STORE_INDEX_MASK))
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u particles or mesh elements",
                                 STORE_INDEX_MASK);
@@ -201,7 +204,7 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
     nb->start[0] = 0;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t i = 0; i < n; i++)
-        nb->start[i + 1] = pair_candidates(g, x, R, (uint32_t)i, g->pad, NULL);
+        nb->start[i + 1] = !listed || listed[i] ? pair_candidates(g, x, R, (uint32_t)i, g->pad, NULL) : 0;
     for (size_t k = 0; k < n_mesh; k++)
         nb->start[nb->scratch[2 * k] + 1]++;
     size_t total = 0;
@@ -222,6 +225,7 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
         if (nb->start[i + 1] > nb->start[i]) /* (no pairs at all: j may be NULL) */
             pair_candidates(g, x, R, (uint32_t)i, g->pad, nb->j + nb->start[i]);
     place_mesh(nb, n_mesh);
+    nb->listed = NULL;
     return GRAINS_OK;
 }
 

@@ -17,15 +17,18 @@ typedef struct {
     size_t n, cap, cap_start;
     uint32_t *scratch;      /* (particle, element) pairs while building */
     size_t scratch_cap;
+    const uint8_t *listed;  /* while building: the particles that get a list (NULL: all) */
 } grains_neighbors;
 
 /* The lists of `n` particles binned in `g` (with the grid's pad): pairs
  * i < j with |x_i - x_j| < R_i + R_j + pad, and elements closer than
  * R_i + R_e + pad, found through each level's cells from each element's
  * bounding box grown by that level's R_top + pad (TinyDEM Section 3.3).
- * `mesh` may be NULL. */
+ * `mesh` may be NULL. With `listed` (per particle), the particles with
+ * listed[i] == 0 get an empty list and every other one its whole list, as
+ * built without (a rank lists the particles it may pair with its own). */
 grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
-                              const real *R, size_t n, int nthreads, grains_error *err);
+                              const real *R, size_t n, const uint8_t *listed, int nthreads, grains_error *err);
 
 /* Names the histories by the pairs of the lists' marked entries, in list
  * order: keys[k] = (i, j) or (i, element | STORE_MESH_BIT); `drop_mesh`

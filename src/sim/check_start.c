@@ -165,7 +165,7 @@ static grains_status pair_overlaps(const grains_sim *sim, grains_start_overlaps 
         R[where[i]] = pt->R[i];
     }
     if (s == GRAINS_OK)
-        s = neighbors_build(&nb, &g, NULL, x, R, n, sim->nthreads, err);
+        s = neighbors_build(&nb, &g, NULL, x, R, n, NULL, sim->nthreads, err);
     if (s == GRAINS_OK)
         deepest_pair(sim, &nb, x, R, order, o);
     neighbors_free(&nb);

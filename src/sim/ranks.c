@@ -1,9 +1,12 @@
 /* One simulation shared among ranks (grains/ranks.h). Every rank holds the
- * whole state and rebuilds the lists as one process would. After each
- * rebuild the cell blocks are cut among the ranks by recursive coordinate
+ * whole state. At each rebuild, once the particles are in their new
+ * order, the cell blocks are cut among the ranks by recursive coordinate
  * bisection of space (their particles' mean positions), balanced by their
- * particles and listed pairs; a rank's blocks are runs of the force loop's
- * order, so of storage slots, list entries and history windows.
+ * particles and contacts; a rank's blocks are runs of the force loop's
+ * order, so of storage slots, list entries and history windows. A rank
+ * then builds the lists of its own particles and of those in the blocks
+ * within reach of its own (mark_reach), when nothing else reads the
+ * others' lists (the steps send the halo alone, no membranes).
  *
  * A rank walks its own blocks whole, and of the other blocks only the
  * pairs with a partner of its own (block order, list order: each own
@@ -14,11 +17,12 @@
  * only the halo, the particles in a listed pair with another rank's, when
  * nothing else reads another rank's particle (halo_suffices); the copies
  * of the others are then made whole before a rebuild and on request
- * (grains_sim_gather), with the contact histories, which a rank's copy of
- * another's block holds stale until then.
+ * (grains_sim_gather), with the lists and contact histories, which a
+ * rank's copy of another's block holds stale or not at all until then.
  *
- * Every rank still does the O(N) work of the rebuilds and holds every
- * particle: this shares the force loop and the update, not memory. */
+ * Every rank still does the O(N) work of sorting at the rebuilds and holds
+ * every particle: this shares the force loop, the lists and the update,
+ * not memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,11 @@ static void take(unpack *u, void *v, size_t bytes)
     u->p += bytes;
 }
 
+static pack pack_start(const grains_sim *sim);
+static void pack_keep(grains_sim *sim, const pack *k);
+static char *exchange(grains_sim *sim, const pack *k);
+static void exchange_failed(void);
+
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
 {
     if (!ranks || ranks->size < 1 || ranks->rank < 0 || ranks->rank >= ranks->size ||
@@ -90,6 +99,8 @@ void sim_ranks_free(sim_ranks *r)
     free(r->owner);
     free(r->visit);
     free(r->mine);
+    free(r->listed);
+    free(r->block_contacts);
     free(r->runs);
     free(r->points);
     free(r->send);
@@ -113,11 +124,43 @@ static uint32_t block_first(const grains_grid *g, uint32_t b)
     return g->n_blocks ? g->first[g->block_start[b]] : 0;
 }
 
-/* A block's work: its particles and the entries of their lists. */
+/* What a contact costs a step against a particle: in the settled 10^5 box
+ * (2.6 contacts per particle) the contact loop takes about 3/4 of a step's
+ * samples in perf, and the update, list scan and rest about 1/4. */
+#define CONTACT_WORK 3
+
+/* A block's work: its particles and their contacts (those of the last
+ * step, known before the lists that the cut decides are built). */
 static uint64_t block_weight(const grains_sim *sim, uint32_t b)
 {
     uint32_t i0 = block_first(&sim->grid, b), i1 = block_first(&sim->grid, b + 1);
-    return (uint64_t)(i1 - i0) + (sim->nb.n_particles ? sim->nb.start[i1] - sim->nb.start[i0] : 0);
+    return (uint64_t)(i1 - i0) + CONTACT_WORK * (uint64_t)sim->ranks.block_contacts[b];
+}
+
+/* Each block's contacts from the histories named for the new order
+ * (keys[k].i the listing particle, STORE_DEAD for none); 0 when memory
+ * is short (the particles alone then weigh). */
+static void contacts_from_keys(grains_sim *sim, const store_key *keys, size_t n_keys)
+{
+    const grains_grid *g = &sim->grid;
+    uint32_t *count = sim->ranks.block_contacts, *per = calloc(sim->pt.n + 1, sizeof *per);
+    memset(count, 0, g->n_blocks * sizeof *count);
+    if (!per)
+        return;
+    for (size_t k = 0; k < n_keys; k++)
+        if (keys[k].i < sim->pt.n)
+            per[keys[k].i]++;
+    for (uint32_t b = 0; b < g->n_blocks; b++)
+        for (uint32_t i = block_first(g, b); i < block_first(g, b + 1); i++)
+            count[b] += per[i];
+    free(per);
+}
+
+/* Each block's contacts from the histories it holds. */
+static void contacts_from_store(grains_sim *sim)
+{
+    for (uint32_t b = 0; b < sim->grid.n_blocks; b++)
+        sim->ranks.block_contacts[b] = b < sim->cs.n_blocks ? (uint32_t)sim->cs.block[b].n : 0;
 }
 
 /* A block where its particles are, for the bisection. */
@@ -291,7 +334,10 @@ static double imbalance(const grains_sim *sim, const cut_plane *planes)
 static void count_cut(grains_sim *sim)
 {
     grains_ranks_stats *st = &sim->ranks.stats;
-    double now = imbalance(sim, NULL), kept = imbalance(sim, sim->ranks.first_planes);
+    double now = imbalance(sim, NULL), kept = imbalance(sim, sim->ranks.first_planes), listed = 0;
+    for (size_t i = 0; sim->ranks.listing_some && i < sim->pt.n; i++)
+        listed += sim->ranks.listed[i];
+    st->listed += sim->ranks.listing_some && sim->pt.n ? listed / (double)sim->pt.n : 1;
     st->cuts++;
     st->imbalance += now;
     st->worst = now > st->worst ? now : st->worst;
@@ -309,36 +355,42 @@ static void mark_ranks(grains_sim *sim)
 }
 
 /* The halo: the particles in a listed pair with a particle of another
- * rank, whose copies that rank reads in the force loop. Grouped by owner,
- * each group in storage order; every rank finds the same. */
-static int mark_halo(grains_sim *sim)
+ * rank, whose copies that rank reads in the force loop. Each rank finds
+ * its own in the lists it holds (its own particles' and those that may
+ * pair with them), in storage order; the ranks' are gathered, grouped by
+ * owner (collective). */
+static void mark_halo(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     const grains_neighbors *nb = &sim->nb;
     const int *rank_of = r->rank_of;
-    size_t n = sim->pt.n, P = (size_t)r->peers.size;
-    uint8_t *edge = calloc(n + 1, 1);
+    const uint8_t *mine = r->mine;
+    uint8_t *edge = calloc(sim->pt.n + 1, 1);
     if (!edge)
-        return 0;
+        exchange_failed();
     for (uint32_t i = 0; i < nb->n_particles; i++)
         for (uint32_t k = nb->start[i]; k < nb->start[i + 1] && !(nb->j[k] & STORE_MESH_BIT); k++) {
             uint32_t j = nb->j[k] & STORE_INDEX_MASK;
-            if (rank_of[i] != rank_of[j])
-                edge[i] = edge[j] = 1;
+            if (rank_of[i] != rank_of[j]) {
+                edge[i] |= mine[i];
+                edge[j] |= mine[j];
+            }
         }
-    memset(r->halo_start, 0, (P + 1) * sizeof *r->halo_start);
-    for (size_t i = 0; i < n; i++)
-        r->halo_start[rank_of[i] + 1] += edge[i];
-    for (size_t q = 0; q < P; q++)
-        r->halo_start[q + 1] += r->halo_start[q];
-    int ok = array_reserve((void **)&r->halo, &r->halo_cap, r->halo_start[P] + 1, sizeof *r->halo, 2);
-    for (size_t i = 0, *at = r->halo_start; ok && i < n; i++) /* at[q] runs ahead: reset below */
-        if (edge[i])
-            r->halo[at[rank_of[i]]++] = (uint32_t)i;
-    memmove(r->halo_start + 1, r->halo_start, P * sizeof *r->halo_start);
-    r->halo_start[0] = 0;
+    pack k = pack_start(sim);
+    for (size_t q = 0; q < r->n_runs; q++)
+        for (uint32_t i = r->runs[q].lo; i < r->runs[q].hi; i++)
+            if (edge[i])
+                put(&k, &i, sizeof i);
     free(edge);
-    return ok;
+    char *all = exchange(sim, &k);
+    pack_keep(sim, &k);
+    size_t P = (size_t)r->peers.size;
+    r->halo_start[0] = 0;
+    for (size_t q = 0; q < P; q++)
+        r->halo_start[q + 1] = r->halo_start[q] + r->counts[q] / sizeof *r->halo;
+    free(r->halo);
+    r->halo = (uint32_t *)all;
+    r->halo_cap = r->halo_start[P];
 }
 
 /* Which other blocks list a partner among our particles. */
@@ -357,6 +409,106 @@ static void mark_visits(grains_sim *sim)
     }
 }
 
+/* Block b's level and block coordinates (its first cell's, over B). */
+static int block_coords(const grains_grid *g, uint32_t b, int64_t bc[3])
+{
+    uint32_t cell = g->block_start[b];
+    int level = 0;
+    while (level + 1 < g->n_levels && cell >= g->level[level + 1].cell_start)
+        level++;
+    grid_cell_coords(g, cell, bc);
+    for (int k = 0; k < 3; k++)
+        bc[k] /= g->level[level].block; /* binned coordinates are >= 0 */
+    return level;
+}
+
+/* The block of a level at block coordinates bc (wrapped along periodic
+ * axes), or GRID_NONE: the blocks of a phase are in (z, y, x) order. */
+static uint32_t find_block(const grains_grid *g, int level, const int64_t bc_in[3])
+{
+    int64_t bc[3];
+    for (int k = 0; k < 3; k++) {
+        bc[k] = bc_in[k];
+        if (g->box.mask >> k & 1) {
+            int64_t n = g->level[level].cells[k] / g->level[level].block;
+            bc[k] = (bc[k] % n + n) % n;
+        } else if (bc[k] < 0) {
+            return GRID_NONE;
+        }
+    }
+    int phase = GRID_COLOURS * level + (int)((bc[0] & 1) | (bc[1] & 1) << 1 | (bc[2] & 1) << 2);
+    uint32_t lo = g->phase_start[phase], hi = g->phase_start[phase + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int64_t at[3];
+        block_coords(g, mid, at);
+        int cmp = at[2] != bc[2] ? (at[2] < bc[2] ? -1 : 1)
+                  : at[1] != bc[1] ? (at[1] < bc[1] ? -1 : 1)
+                  : at[0] != bc[0] ? (at[0] < bc[0] ? -1 : 1)
+                                   : 0;
+        if (cmp == 0)
+            return mid;
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return GRID_NONE;
+}
+
+/* Marks visit 1 on the blocks of level l that may list a partner in own
+ * block b (of level m >= l). A pair is listed by its larger particle i, of
+ * level l, within 2 R_top(l) + pad, one cell of level l, of its partner:
+ * i's cell lies within one cell of b's region at level l (two here, for
+ * rounding). Along a periodic axis the range wraps. */
+static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
+{
+    const grains_grid *g = &sim->grid;
+    int64_t bc[3], lo[3], hi[3], c_lo[3], c_hi[3];
+    int m = block_coords(g, b, bc), B = g->level[m].block, Bl = g->level[l].block;
+    vec3 x_lo, x_hi;
+    real *a = &x_lo.x, *z = &x_hi.x;
+    const real *o = &g->origin.x;
+    for (int k = 0; k < 3; k++) {
+        a[k] = o[k] + (real)(bc[k] * B) * g->level[m].edge[k];
+        z[k] = o[k] + (real)((bc[k] + 1) * B) * g->level[m].edge[k];
+    }
+    grid_coords(g, l, x_lo, c_lo);
+    grid_coords(g, l, x_hi, c_hi);
+    for (int k = 0; k < 3; k++) {
+        lo[k] = c_lo[k] - 2 < 0 ? -((Bl - (c_lo[k] - 2) - 1) / Bl) : (c_lo[k] - 2) / Bl; /* floor */
+        hi[k] = c_hi[k] + 2 < 0 ? -((Bl - (c_hi[k] + 2) - 1) / Bl) : (c_hi[k] + 2) / Bl;
+        if (g->box.mask >> k & 1) {
+            int64_t n = g->level[l].cells[k] / Bl;
+            hi[k] = hi[k] - lo[k] + 1 >= n ? lo[k] + n - 1 : hi[k];
+        }
+    }
+    int64_t at[3];
+    for (at[2] = lo[2]; at[2] <= hi[2]; at[2]++)
+        for (at[1] = lo[1]; at[1] <= hi[1]; at[1]++)
+            for (at[0] = lo[0]; at[0] <= hi[0]; at[0]++) {
+                uint32_t near = find_block(g, l, at);
+                if (near != GRID_NONE && !sim->ranks.visit[near])
+                    sim->ranks.visit[near] = 1;
+            }
+}
+
+/* The particles this rank lists: those of its blocks, and of every block
+ * that may list a partner among them (visit 1). */
+static void mark_reach(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_grid *g = &sim->grid;
+    for (uint32_t b = 0; b < g->n_blocks; b++)
+        if (r->visit[b] == 2) {
+            int64_t bc[3];
+            for (int l = 0, m = block_coords(g, b, bc); l <= m; l++)
+                mark_reach_of(sim, b, l);
+        }
+    for (uint32_t b = 0; b < g->n_blocks; b++)
+        memset(r->listed + block_first(g, b), r->visit[b] != 0, block_first(g, b + 1) - block_first(g, b));
+}
+
 /* Whether the steps up to the next rebuild may send the halo alone:
  * nothing before it reads another rank's particle but the force loop (no
  * Verlet begin over every particle, no bonds, tag rules or spawning). */
@@ -370,30 +522,84 @@ static int halo_suffices(const grains_sim *sim)
     return 1;
 }
 
+/* Room for the cut's tables. */
+static grains_status reserve_cut(grains_sim *sim, grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t n_blocks = sim->grid.n_blocks, n = sim->pt.n;
+    if (!array_reserve((void **)&r->visit, &r->visit_cap, n_blocks + 1, 1, 1) ||
+        !array_reserve((void **)&r->owner, &r->owner_cap, n_blocks + 1, sizeof *r->owner, 1) ||
+        !array_reserve((void **)&r->block_contacts, &r->block_contacts_cap, n_blocks + 1, sizeof *r->block_contacts,
+                       1) ||
+        !array_reserve(&r->points, &r->points_cap, n_blocks + 1, sizeof(block_point), 1) ||
+        !array_reserve((void **)&r->mine, &r->mine_cap, n + 1, 1, 1) ||
+        !array_reserve((void **)&r->listed, &r->listed_cap, n + 1, 1, 1) ||
+        !array_reserve((void **)&r->rank_of, &r->rank_of_cap, n + 1, sizeof *r->rank_of, 1))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
+    return GRAINS_OK;
+}
+
+/* The blocks cut by their weights (block_contacts filled): every block's
+ * rank, ours marked. */
+static grains_status cut_now(grains_sim *sim, grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    cut_blocks(sim);
+    memset(r->visit, 0, sim->grid.n_blocks);
+    if (!mark_mine(sim))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
+    mark_ranks(sim);
+    return GRAINS_OK;
+}
+
+/* After the lists: the cut's figures, the blocks to visit and the halo. */
+static void finish_cut(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    count_cut(sim);
+    if (sim->nb.n_particles)
+        mark_visits(sim);
+    r->halo_steps = halo_suffices(sim);
+    if (r->halo_steps)
+        mark_halo(sim);
+    r->valid = 1;
+}
+
+grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    grains_status s = reserve_cut(sim, err);
+    if (s != GRAINS_OK)
+        return s;
+    contacts_from_keys(sim, keys, n_keys);
+    if ((s = cut_now(sim, err)) != GRAINS_OK)
+        return s;
+    /* Lists for some particles only when nothing but the force loop reads
+     * the others' (the membranes' patch logs are sized by every list). */
+    r->listing_some = halo_suffices(sim) && !sim->mb.n;
+    if (r->listing_some)
+        mark_reach(sim);
+    return GRAINS_OK;
+}
+
+void sim_ranks_planned(grains_sim *sim)
+{
+    finish_cut(sim);
+}
+
 grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
     if (r->valid)
         return GRAINS_OK;
-    size_t n_blocks = sim->grid.n_blocks;
-    if (!array_reserve((void **)&r->visit, &r->visit_cap, n_blocks + 1, 1, 1) ||
-        !array_reserve((void **)&r->owner, &r->owner_cap, n_blocks + 1, sizeof *r->owner, 1) ||
-        !array_reserve(&r->points, &r->points_cap, n_blocks + 1, sizeof(block_point), 1) ||
-        !array_reserve((void **)&r->mine, &r->mine_cap, sim->pt.n + 1, 1, 1) ||
-        !array_reserve((void **)&r->rank_of, &r->rank_of_cap, sim->pt.n + 1, sizeof *r->rank_of, 1))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
-    cut_blocks(sim);
-    memset(r->visit, 0, n_blocks);
-    if (!mark_mine(sim))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
-    mark_ranks(sim);
-    count_cut(sim);
-    if (sim->nb.n_particles)
-        mark_visits(sim);
-    r->halo_steps = halo_suffices(sim);
-    if (r->halo_steps && !mark_halo(sim))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the ranks' halo");
-    r->valid = 1;
+    grains_status s = reserve_cut(sim, err);
+    if (s != GRAINS_OK)
+        return s;
+    contacts_from_store(sim);
+    if ((s = cut_now(sim, err)) != GRAINS_OK)
+        return s;
+    r->listing_some = 0; /* every list is whole (read, or built alone) */
+    finish_cut(sim);
     return GRAINS_OK;
 }
 
@@ -613,42 +819,115 @@ static void complete_particles(grains_sim *sim)
     rk->stale = 0;
 }
 
-/* The lists' entries of run's particles (their marks of histories) and
- * its blocks' histories. */
-static void put_contacts_of(pack *k, const grains_sim *sim, rank_run run)
+/* A rank's lists and histories, made whole on every rank before a
+ * rebuild or a checkpoint. A rank holds the lists of its own particles
+ * and of those that may pair with them, so the lists travel with their
+ * lengths: [the lengths of its own particles' lists, run by run][their
+ * entries (their marks of histories)][per own block: its histories]. */
+static void put_contacts(pack *k, const grains_sim *sim)
 {
     const grains_neighbors *nb = &sim->nb;
     const contact_store *cs = &sim->cs;
-    put(k, nb->j + nb->start[run.p0], (nb->start[run.p1] - nb->start[run.p0]) * sizeof *nb->j);
+    int me = sim->ranks.peers.rank;
+    FOR_RUNS(sim, me, run)
+        for (uint32_t i = run.p0; i < run.p1; i++) {
+            uint32_t n = nb->start[i + 1] - nb->start[i];
+            put(k, &n, sizeof n);
+        }
+    FOR_RUNS(sim, me, run)
+        put(k, nb->j + nb->start[run.p0], (nb->start[run.p1] - nb->start[run.p0]) * sizeof *nb->j);
     size_t width = (size_t)cs->layout.width * sizeof(real);
-    for (uint32_t b = run.b0; b < run.b1; b++) {
-        const store_block *blk = &cs->block[b];
-        size_t in_window = blk->n < blk->cap ? blk->n : blk->cap;
-        put(k, &blk->n, sizeof blk->n);
-        put(k, store_history(cs, b, 0), in_window * width);
-        if (blk->n > in_window)
-            put(k, blk->ovf, (blk->n - in_window) * width);
+    FOR_RUNS(sim, me, run)
+        for (uint32_t b = run.b0; b < run.b1; b++) {
+            const store_block *blk = &cs->block[b];
+            size_t in_window = blk->n < blk->cap ? blk->n : blk->cap;
+            put(k, &blk->n, sizeof blk->n);
+            put(k, store_history(cs, b, 0), in_window * width);
+            if (blk->n > in_window)
+                put(k, blk->ovf, (blk->n - in_window) * width);
+        }
+}
+
+/* Where each rank's entries and histories start in its pack, and every
+ * particle's list length into `start` (its new offsets after a sum). */
+typedef struct {
+    const char *entries, *histories;
+} contacts_pack;
+
+static void take_lengths(const grains_sim *sim, const char *all, uint32_t *start, contacts_pack *at)
+{
+    const grains_neighbors *nb = &sim->nb;
+    const char *p = all;
+    for (int r = 0; r < sim->ranks.peers.size; r++) {
+        unpack u = {p};
+        size_t entries = 0;
+        FOR_RUNS(sim, r, run)
+            for (uint32_t i = run.p0; i < run.p1; i++) {
+                uint32_t n;
+                take(&u, &n, sizeof n);
+                if (r == sim->ranks.peers.rank)
+                    n = nb->start[i + 1] - nb->start[i];
+                start[i + 1] = n;
+                entries += n;
+            }
+        at[r].entries = u.p;
+        at[r].histories = u.p + entries * sizeof *nb->j;
+        p += sim->ranks.counts[r];
     }
 }
 
-static void take_contacts_of(unpack *u, grains_sim *sim, rank_run run, grains_status *s)
+/* The lists laid out anew from every rank's entries (ours from our own). */
+static int take_lists(grains_sim *sim, const char *all, contacts_pack *at)
 {
     grains_neighbors *nb = &sim->nb;
-    take(u, nb->j + nb->start[run.p0], (nb->start[run.p1] - nb->start[run.p0]) * sizeof *nb->j);
-    size_t width = (size_t)sim->cs.layout.width;
-    for (uint32_t b = run.b0; b < run.b1; b++) {
-        size_t n;
-        take(u, &n, sizeof n);
-        if (*s == GRAINS_OK)
-            *s = store_block_set(&sim->cs, b, (const real *)u->p, n, NULL);
-        u->p += n * width * sizeof(real);
+    size_t n = nb->n_particles;
+    uint32_t *start = malloc((n + 1) * sizeof *start);
+    if (!start)
+        return 0;
+    start[0] = 0;
+    take_lengths(sim, all, start, at);
+    for (size_t i = 0; i < n; i++)
+        start[i + 1] += start[i];
+    uint32_t *j = malloc((start[n] ? start[n] : 1) * sizeof *j);
+    if (!j) {
+        free(start);
+        return 0;
     }
+    for (int r = 0; r < sim->ranks.peers.size; r++) {
+        const char *p = at[r].entries;
+        FOR_RUNS(sim, r, run) {
+            size_t bytes = (start[run.p1] - start[run.p0]) * sizeof *j;
+            const void *from = r == sim->ranks.peers.rank ? (const void *)(nb->j + nb->start[run.p0]) : p;
+            memcpy(j + start[run.p0], from, bytes);
+            p += r == sim->ranks.peers.rank ? 0 : bytes;
+        }
+    }
+    free(nb->j);
+    nb->j = j;
+    nb->n = nb->cap = start[n];
+    memcpy(nb->start, start, (n + 1) * sizeof *start);
+    free(start);
+    return 1;
 }
 
-static void take_contacts(unpack *u, grains_sim *sim, int r, void *ctx)
+static grains_status take_histories(grains_sim *sim, const contacts_pack *at)
 {
-    FOR_RUNS(sim, r, run)
-        take_contacts_of(u, sim, run, ctx);
+    size_t width = (size_t)sim->cs.layout.width;
+    grains_status s = GRAINS_OK;
+    for (int r = 0; r < sim->ranks.peers.size; r++) {
+        if (r == sim->ranks.peers.rank)
+            continue;
+        unpack u = {at[r].histories};
+        FOR_RUNS(sim, r, run)
+            for (uint32_t b = run.b0; b < run.b1; b++) {
+                size_t n;
+                take(&u, &n, sizeof n);
+                if (s == GRAINS_OK)
+                    s = store_block_set(&sim->cs, b, (const real *)u.p, n, NULL);
+                u.p += n * width * sizeof(real);
+            }
+    }
+    return s;
 }
 
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
@@ -659,13 +938,13 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
     if (!sim->nb.n_particles)
         return GRAINS_OK;
     pack k = pack_start(sim);
-    FOR_RUNS(sim, sim->ranks.peers.rank, run)
-        put_contacts_of(&k, sim, run);
+    put_contacts(&k, sim);
     char *all = exchange(sim, &k);
-    grains_status s = GRAINS_OK;
-    unpack_all(sim, all, take_contacts, &s);
-    free(all);
     pack_keep(sim, &k);
+    contacts_pack *at = malloc((size_t)sim->ranks.peers.size * sizeof *at);
+    grains_status s = at && take_lists(sim, all, at) ? take_histories(sim, at) : GRAINS_ERR_NOMEM;
+    free(at);
+    free(all);
     if (s != GRAINS_OK)
         return grains_error_set(err, s, NULL, 0, "out of memory for the contacts of other ranks");
     return GRAINS_OK;

@@ -83,10 +83,13 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     return s;
 }
 
+/* The lists: shared among ranks, of this rank's particles and of those
+ * that may pair with them, when the cut says so. */
 static grains_status build_lists(grains_sim *sim, grains_error *err)
 {
     grains_particles *pt = &sim->pt;
-    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, sim->nthreads, err);
+    const uint8_t *listed = sim_shared(sim) && sim->ranks.listing_some ? sim->ranks.listed : NULL;
+    return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, listed, sim->nthreads, err);
 }
 
 /* Each cell block's window of histories, from its live and pending contacts. */
@@ -171,6 +174,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     s = name_contacts(sim, &hn, err);
     if (s == GRAINS_OK)
         s = sort_particles(sim, &hn, err);
+    if (s == GRAINS_OK && sim_shared(sim))
+        s = sim_ranks_plan(sim, hn.keys, hn.n, err);
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
     if (s == GRAINS_OK)
@@ -183,6 +188,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         s = sim_reserve_mesh_candidates(sim, err);
     if (s == GRAINS_OK && sim->mb.n)
         s = sim_reserve_patch_logs(sim, err);
+    if (s == GRAINS_OK && sim_shared(sim))
+        sim_ranks_planned(sim);
     if (hn.owned)
         free(hn.keys);
     /* The key table may have stood in the force sums, which must start at zero. */

@@ -149,6 +149,11 @@ typedef struct {
     size_t visit_cap;
     uint8_t *mine;        /* per particle: 1 own */
     size_t mine_cap;
+    uint8_t *listed;      /* per particle: 1 when this rank builds its list (listing_some) */
+    size_t listed_cap;
+    int listing_some;     /* the lists are built for the listed particles only */
+    uint32_t *block_contacts; /* per block: its contacts, for the cut's weights */
+    size_t block_contacts_cap;
     slot_run *runs;       /* own particles, in storage order */
     size_t n_runs, runs_cap;
     int *rank_of;         /* per particle: its owner */
@@ -279,8 +284,15 @@ static inline const slot_run *sim_own_runs(const grains_sim *sim, slot_run *alon
     *n = 1;
     return alone;
 }
-/* The cut of the blocks among the ranks, made when the lists changed. */
+/* The cut of the blocks among the ranks, made when the lists changed
+ * without a plan (a state read, a simulation shared): from every list. */
 grains_status sim_ranks_cut(grains_sim *sim, grains_error *err);
+/* A rebuild's cut, made after the particles moved into their new order
+ * and before the lists: weighed by the contacts the keys name (the new
+ * order's), it marks the particles this rank lists (ranks.listed, when
+ * listing_some); sim_ranks_planned completes it after the lists. */
+grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, grains_error *err);
+void sim_ranks_planned(grains_sim *sim);
 /* Whether block b's pairs are this rank's to evaluate: 2 all (own), 1
  * those with an own partner, 0 none. */
 static inline int sim_ranks_visit(const grains_sim *sim, uint32_t b)
