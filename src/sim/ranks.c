@@ -456,16 +456,26 @@ static uint32_t find_block(const grains_grid *g, int level, const int64_t bc_in[
     return GRID_NONE;
 }
 
-/* Marks visit 1 on the blocks of level l that may list a partner in own
- * block b (of level m >= l). A pair is listed by its larger particle i, of
- * level l, within 2 R_top(l) + pad, one cell of level l, of its partner:
- * i's cell lies within one cell of b's region at level l (two here, for
- * rounding). Along a periodic axis the range wraps. */
-static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
+/* floor(a / b), b > 0. */
+static int64_t floor_div(int64_t a, int64_t b) { return a < 0 ? -((b - a - 1) / b) : a / b; }
+
+/* The cells of level l [lo, hi] (per axis) that may hold a particle
+ * listing a partner in block b, of level m >= l. A pair is listed by its
+ * larger particle i, of level l, within 2 R_top(l) + pad, one cell of
+ * level l, of its partner: i's cell lies within one cell of b's region;
+ * counted in cells when l is b's level, else through positions (one more
+ * cell for their rounding). */
+static void reach_cells(const grains_grid *g, uint32_t b, int l, int64_t lo[3], int64_t hi[3])
 {
-    const grains_grid *g = &sim->grid;
-    int64_t bc[3], lo[3], hi[3], c_lo[3], c_hi[3];
-    int m = block_coords(g, b, bc), B = g->level[m].block, Bl = g->level[l].block;
+    int64_t bc[3];
+    int m = block_coords(g, b, bc), B = g->level[m].block;
+    if (m == l) {
+        for (int k = 0; k < 3; k++) {
+            lo[k] = bc[k] * B - 1;
+            hi[k] = bc[k] * B + B;
+        }
+        return;
+    }
     vec3 x_lo, x_hi;
     real *a = &x_lo.x, *z = &x_hi.x;
     const real *o = &g->origin.x;
@@ -473,40 +483,76 @@ static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
         a[k] = o[k] + (real)(bc[k] * B) * g->level[m].edge[k];
         z[k] = o[k] + (real)((bc[k] + 1) * B) * g->level[m].edge[k];
     }
-    grid_coords(g, l, x_lo, c_lo);
-    grid_coords(g, l, x_hi, c_hi);
+    grid_coords(g, l, x_lo, lo);
+    grid_coords(g, l, x_hi, hi);
     for (int k = 0; k < 3; k++) {
-        lo[k] = c_lo[k] - 2 < 0 ? -((Bl - (c_lo[k] - 2) - 1) / Bl) : (c_lo[k] - 2) / Bl; /* floor */
-        hi[k] = c_hi[k] + 2 < 0 ? -((Bl - (c_hi[k] + 2) - 1) / Bl) : (c_hi[k] + 2) / Bl;
+        lo[k] -= 2;
+        hi[k] += 2;
+    }
+}
+
+/* Whether cell coordinates c lie in [lo, hi] (along a periodic axis of n
+ * cells, the range may wrap). */
+static int in_cells(const grains_grid *g, int l, const int64_t c[3], const int64_t lo[3], const int64_t hi[3])
+{
+    for (int k = 0; k < 3; k++) {
         if (g->box.mask >> k & 1) {
-            int64_t n = g->level[l].cells[k] / Bl;
-            hi[k] = hi[k] - lo[k] + 1 >= n ? lo[k] + n - 1 : hi[k];
+            int64_t n = g->level[l].cells[k], off = ((c[k] - lo[k]) % n + n) % n;
+            if (off > hi[k] - lo[k])
+                return 0;
+        } else if (c[k] < lo[k] || c[k] > hi[k]) {
+            return 0;
         }
     }
-    int64_t at[3];
-    for (at[2] = lo[2]; at[2] <= hi[2]; at[2]++)
-        for (at[1] = lo[1]; at[1] <= hi[1]; at[1]++)
-            for (at[0] = lo[0]; at[0] <= hi[0]; at[0]++) {
+    return 1;
+}
+
+/* Lists the particles of the other ranks' cells of level l that may list
+ * a partner in own block b, and marks their blocks visit 1. */
+static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
+{
+    const grains_grid *g = &sim->grid;
+    sim_ranks *r = &sim->ranks;
+    int64_t lo[3], hi[3], b_lo[3], b_hi[3], at[3];
+    reach_cells(g, b, l, lo, hi);
+    int64_t Bl = g->level[l].block;
+    for (int k = 0; k < 3; k++) {
+        b_lo[k] = floor_div(lo[k], Bl);
+        b_hi[k] = floor_div(hi[k], Bl);
+        if (g->box.mask >> k & 1) /* a range wider than a period visits each block once */
+            b_hi[k] = b_hi[k] - b_lo[k] + 1 >= g->level[l].cells[k] / Bl ? b_lo[k] + g->level[l].cells[k] / Bl - 1
+                                                                           : b_hi[k];
+    }
+    for (at[2] = b_lo[2]; at[2] <= b_hi[2]; at[2]++)
+        for (at[1] = b_lo[1]; at[1] <= b_hi[1]; at[1]++)
+            for (at[0] = b_lo[0]; at[0] <= b_hi[0]; at[0]++) {
                 uint32_t near = find_block(g, l, at);
-                if (near != GRID_NONE && !sim->ranks.visit[near])
-                    sim->ranks.visit[near] = 1;
+                if (near == GRID_NONE || r->visit[near] == 2)
+                    continue;
+                for (uint32_t cell = g->block_start[near]; cell < g->block_start[near + 1]; cell++) {
+                    int64_t c[3];
+                    grid_cell_coords(g, cell, c);
+                    if (!in_cells(g, l, c, lo, hi))
+                        continue;
+                    r->visit[near] = 1;
+                    memset(r->listed + g->first[cell], 1, g->first[cell + 1] - g->first[cell]);
+                }
             }
 }
 
-/* The particles this rank lists: those of its blocks, and of every block
- * that may list a partner among them (visit 1). */
+/* The particles this rank lists: its own, and those of the cells within
+ * reach of its blocks (their blocks visit 1). */
 static void mark_reach(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     const grains_grid *g = &sim->grid;
+    memcpy(r->listed, r->mine, sim->pt.n);
     for (uint32_t b = 0; b < g->n_blocks; b++)
         if (r->visit[b] == 2) {
             int64_t bc[3];
             for (int l = 0, m = block_coords(g, b, bc); l <= m; l++)
                 mark_reach_of(sim, b, l);
         }
-    for (uint32_t b = 0; b < g->n_blocks; b++)
-        memset(r->listed + block_first(g, b), r->visit[b] != 0, block_first(g, b + 1) - block_first(g, b));
 }
 
 /* Whether the steps up to the next rebuild may send the halo alone:
