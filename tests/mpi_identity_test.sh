@@ -3,7 +3,8 @@
 # frames, tables and checkpoint of the run in one process (docs/architecture.md,
 # "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds, a periodic box, the
-# triaxial test's membrane under servo platens, a settled hopper and a
+# triaxial test's membrane under servo platens, blocks cut anew only past
+# an imbalance of 1.1, a settled hopper and a
 # periodic box whose steps send only the halo and whose ranks list only
 # their particles' reach (on 1 and 2 threads per rank); and a checkpoint
 # written by 2 ranks resumed by 3.
@@ -52,6 +53,8 @@ case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set b
 PERIODIC="--mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5"
 case_ periodic $PERIODIC $SHORT --csv
 case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200
+# the blocks keep their planes until the imbalance passes 1.1
+case_ rebalance $SHORT --set rebalance=1.1
 # nothing spawns: between rebuilds the steps send only the halo
 HALO="--particles $T/default.1/particles000006.csv --set N_max=0 $SHORT"
 case_ halo $HALO
@@ -61,6 +64,16 @@ case_ halo_periodic --particles "$T/periodic.1/particles000006.csv" --set N_max=
 if [ "$NP" -gt 1 ]; then
     mpi "$NP" "$G" run $HALO -o "$T/halo_report" --threads 1 >"$T/report" 2>&1
     grep -q "halo alone on [1-9]" "$T/report" && ok || bad "halo: no step sent the halo alone: $(grep ranks: "$T/report")"
+    # thermo_imbalance: the last cut's imbalance, on ranks between 1 and the ranks' number, and at the
+    # end (grains settled in the bulb, the blocks cut anew at each rebuild) within the granularity of
+    # its blocks (< 1.2); 1 in one process
+    mpi "$NP" "$G" run $SHORT --set thermo_imbalance=true -o "$T/imb" --quiet >/dev/null 2>&1
+    "$G" run $SHORT --set thermo_imbalance=true -o "$T/imb1" --quiet >/dev/null 2>&1
+    head -1 "$T/imb/thermo.csv" | grep -q ',imbalance$' &&
+        awk -F, -v np="$NP" 'NR > 1 && !($NF >= 1 && $NF <= np) { bad = 1 } END { exit bad || NR < 2 || $NF >= 1.2 }' \
+            "$T/imb/thermo.csv" &&
+        awk -F, 'NR > 1 && $NF != "1.0000" { bad = 1 } END { exit bad || NR < 2 }' "$T/imb1/thermo.csv" && ok ||
+        bad "thermo_imbalance: $(tail -1 "$T/imb/thermo.csv"), one process $(tail -1 "$T/imb1/thermo.csv")"
     # a rank built fewer lists than one process: its own and those within reach
     grep ranks: "$T/report" | sed 's/.*built the lists of \([0-9.]*\)%.*/\1/' | awk '{ exit !($1 < 100) }' && ok ||
         bad "halo: every rank built every list: $(grep ranks: "$T/report")"

@@ -22,6 +22,10 @@ typedef struct {
      * data. It does not return when it cannot: it stops every rank. */
     void *(*allgather)(void *ctx, const void *mine, size_t bytes, size_t *counts);
     void *ctx;
+    /* At a rebuild the blocks go to the ranks by the last bisection's
+     * planes unless that gives a rank more than `rebalance` times the mean
+     * work; then they are bisected anew. 0 or 1: anew at every rebuild. */
+    double rebalance;
 } grains_ranks;
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank
@@ -52,12 +56,13 @@ typedef struct {
     double halo;        /* of them, the ones sent (sum) */
     double seconds;     /* [s] wall time in every exchange, waiting included */
     long cuts;          /* cuts of the blocks among the ranks (one per rebuild) */
+    long bisections;    /* of them, those bisected anew (the others kept the planes) */
+    double last;        /* the last cut's imbalance (1 before any) */
     double listed;      /* the share of the particles whose lists this rank
                          * built, summed over the cuts */
     double imbalance;   /* the most work a rank got over the mean (particles plus
                          * 3 per contact), summed over the cuts */
     double worst;       /* its largest */
-    double kept_imbalance, kept_worst; /* the same had the first cut been kept */
 } grains_ranks_stats;
 
 grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim);

@@ -88,6 +88,9 @@ typedef struct {
     int write_contacts;                  /* contactsNNNNNN.vtp and the particles' contact arrays */
     grains_vtk_format vtk_format;        /* how the VTK frames hold their arrays */
     long checkpoint_every;               /* steps between checkpoints; 0 none; -1 (default) every frame */
+    double rebalance;                    /* under MPI: the blocks are cut anew when the kept cut's imbalance
+                                          * passes this (>= 1; 1, the default, at every rebuild) */
+    int thermo_imbalance;                /* thermo.csv's column `imbalance` (the last cut's) */
     double t_end;                        /* [T] simulated duration: sets N_frames; 0 = not given */
     double frame_interval;               /* [T] time between frames: sets N_steps; 0 = not given */
     int origin[GRAINS_SCENARIO_KEYS];    /* per key: 0 default, > 0 file line, -1 --set */

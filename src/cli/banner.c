@@ -62,13 +62,12 @@ static void print_ranks_report(const run_output *o, const grains_sim *sim, doubl
     double cuts = st.cuts ? (double)st.cuts : 1;
     printf("ranks: %d; rank 0 sent %.3g bytes per step (its halo alone on %ld of %ld steps: %.3g%% of its "
            "particles), %.3g s in exchanges (%.3g%% of the steps' time), and built the lists of %.3g%% of the "
-           "particles; the most work a rank got over the mean: %.3f (mean of %ld cuts), %.3f at worst; had the "
-           "first cut been kept: %.3f, %.3f at worst\n",
+           "particles; the most work a rank got over the mean: %.3f (mean of %ld cuts, %ld of them bisected anew), "
+           "%.3f at worst\n",
            o->rk->share.size, st.bytes / (double)st.steps, st.halo_steps, st.steps,
            st.particles > 0 ? 100 * st.halo / st.particles : 0.0, st.seconds,
            seconds > 0 ? 100 * st.seconds / seconds : 0.0, st.cuts ? 100 * st.listed / cuts : 100.0,
-           st.cuts ? st.imbalance / cuts : 1.0, st.cuts, st.worst, st.cuts ? st.kept_imbalance / cuts : 1.0,
-           st.kept_worst);
+           st.cuts ? st.imbalance / cuts : 1.0, st.cuts, st.bisections, st.worst);
 }
 
 void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds)

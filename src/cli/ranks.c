@@ -18,7 +18,7 @@ static int launched(void)
 
 int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
 {
-    *rk = (cli_ranks){{0, 1, NULL, NULL}, NULL, NULL};
+    *rk = (cli_ranks){{0, 1, NULL, NULL, 1}, NULL, NULL};
     if (!launched())
         return 0;
 #ifdef GRAINS_HAVE_MPI

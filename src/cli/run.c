@@ -78,10 +78,10 @@ static grains_status write_series_frame(run_output *o, const grains_sim *sim, co
 /* thermo.csv's header: the columns this run writes. */
 static void thermo_header(const run_output *o, const grains_sim *sim, char *h, size_t size)
 {
-    snprintf(h, size, "step,time,N,contacts,E_kin,E_rot,max_overlap%s%s%s%s\n",
+    snprintf(h, size, "step,time,N,contacts,E_kin,E_rot,max_overlap%s%s%s%s%s\n",
              grains_sim_membrane_count(sim) ? ",E_membrane" : "", o->sc->params.bond_kn > 0 ? ",bonds,broken" : "",
              grains_integrator_variational(o->sc->params.integrator) ? ",newton,newton_most,cg,newton_update" : "",
-             grains_sim_mesh(sim) ? ",lost" : "");
+             grains_sim_mesh(sim) ? ",lost" : "", o->sc->thermo_imbalance ? ",imbalance" : "");
 }
 
 /* A resumed run's frame series as they were: their names and times. */
@@ -194,6 +194,10 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
         fprintf(o->thermo, ",%d,%d,%ld,%.3g", th.newton, th.newton_most, th.cg, th.newton_update);
     if (grains_sim_mesh(sim))
         fprintf(o->thermo, ",%zu", th.n_lost);
+    if (o->sc->thermo_imbalance) { /* the last cut's: 1 in one process */
+        grains_ranks_stats st = grains_sim_ranks_stats(sim);
+        fprintf(o->thermo, ",%.4f", st.cuts ? st.last : 1.0);
+    }
     fputc('\n', o->thermo);
     if (fflush(o->thermo) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write thermo.csv");
@@ -396,7 +400,12 @@ int run_with(grains_sim *sim, run_output *o)
 {
     grains_error err;
     int status;
-    grains_status s = o->rk ? grains_sim_share(sim, &o->rk->share, &err) : GRAINS_OK;
+    grains_status s = GRAINS_OK;
+    if (o->rk) {
+        grains_ranks share = o->rk->share;
+        share.rebalance = o->sc->rebalance;
+        s = grains_sim_share(sim, &share, &err);
+    }
     if (s == GRAINS_OK)
         s = run_open_outputs(o, sim, &err);
     int failed = s != GRAINS_OK;

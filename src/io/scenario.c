@@ -200,6 +200,14 @@ static const key_info keys[] = {
     {"contacts", K_BOOL, S(write_contacts), "-",
      "write contactsNNNNNN.vtp (a line per contact with its forces and overlap) and each particle's coordination, "
      "contact force and stress in its frames, all from each frame's last step (explicit integrators)", NULL, 0},
+    {"rebalance", K_REAL, S(rebalance), "-",
+     "under mpirun: at a rebuild the blocks keep their ranks' planes unless the most work a rank would get over "
+     "the mean passes this (>= 1); 1 = cut anew at every rebuild",
+     NULL, 0},
+    {"thermo_imbalance", K_BOOL, S(thermo_imbalance), "-",
+     "add thermo.csv's column imbalance: the last cut's most work a rank got over the mean (1 in one process; "
+     "the one column that depends on the number of ranks)",
+     NULL, 0},
     {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
      "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "
      "default every frame (N_steps)", NULL, 0},
@@ -263,6 +271,7 @@ void grains_scenario_default(grains_scenario *sc)
     snprintf(sc->output_dir, sizeof sc->output_dir, "output");
     sc->write_vtk = 1;
     sc->checkpoint_every = -1;
+    sc->rebalance = 1;
 }
 
 /* ---- values from text (--set) ---- */
@@ -773,6 +782,10 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (s == GRAINS_OK && sc->origin[key_index("checkpoint_every")] && sc->checkpoint_every < 0)
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "checkpoint_every = %ld: must be >= 0 (0 = none)",
                              sc->checkpoint_every);
+    if (s == GRAINS_OK && !(sc->rebalance >= 1 && sc->rebalance < INFINITY))
+        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0,
+                             "rebalance = %g: the imbalance past which the blocks are cut anew must be >= 1",
+                             sc->rebalance);
     if (s == GRAINS_OK && sc->write_contacts && grains_integrator_variational(sc->params.integrator))
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0,
                              "contacts = true records the force loop of an explicit step: it needs integrator = "

@@ -99,6 +99,6 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
 
 grains_ranks comm_ranks(grains_comm *c)
 {
-    grains_ranks r = {c->rank, c->size, all_gather, c};
+    grains_ranks r = {c->rank, c->size, all_gather, c, 1};
     return r;
 }

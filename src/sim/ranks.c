@@ -67,8 +67,9 @@ static void exchange_failed(void);
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
 {
     if (!ranks || ranks->size < 1 || ranks->rank < 0 || ranks->rank >= ranks->size ||
-        (ranks->size > 1 && !ranks->allgather))
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "ranks: a rank in [0, size) and a collective");
+        (ranks->size > 1 && !ranks->allgather) || !(ranks->rebalance == 0 || ranks->rebalance >= 1))
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "ranks: a rank in [0, size), a collective and a rebalance of 0 or >= 1");
     sim_ranks *r = &sim->ranks;
     size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
     if (counts)
@@ -79,10 +80,10 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
     uint64_t *work = starts ? realloc(r->work, (size_t)ranks->size * sizeof *work) : NULL;
     if (work)
         r->work = work;
-    cut_plane *planes = work ? realloc(r->first_planes, (size_t)ranks->size * sizeof *planes) : NULL;
+    cut_plane *planes = work ? realloc(r->planes, (size_t)ranks->size * sizeof *planes) : NULL;
     if (!planes)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %d ranks", ranks->size);
-    r->first_planes = planes;
+    r->planes = planes;
     r->peers = *ranks;
     r->valid = 0;
     return GRAINS_OK;
@@ -93,7 +94,7 @@ void sim_ranks_free(sim_ranks *r)
     free(r->counts);
     free(r->halo_start);
     free(r->work);
-    free(r->first_planes);
+    free(r->planes);
     free(r->halo);
     free(r->rank_of);
     free(r->owner);
@@ -211,8 +212,6 @@ static int widest_axis(const block_point *p, size_t n)
 }
 
 /* Recursive coordinate bisection: the blocks p[0, n) to ranks [r0, r1).
- * The widest axis is cut where the work divides as the ranks do. */
-/* Recursive coordinate bisection: the blocks p[0, n) to ranks [r0, r1).
  * The widest axis is cut where the work divides as the ranks do; the
  * planes are recorded in preorder (node: the one of ranks [r0, r1); its
  * left child node + 1, its right node + the left's ranks), if `planes`. */
@@ -256,7 +255,10 @@ static int rank_by_planes(const cut_plane *planes, block_point pt, int size)
     return r0;
 }
 
-/* Every block's rank. */
+static double imbalance(const grains_sim *sim);
+
+/* Every block's rank: by the last bisection's planes while they give no
+ * rank more than `rebalance` times the mean work, else bisected anew. */
 static void cut_blocks(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
@@ -264,8 +266,14 @@ static void cut_blocks(grains_sim *sim)
     uint32_t n_blocks = (uint32_t)sim->grid.n_blocks;
     for (uint32_t b = 0; b < n_blocks; b++)
         p[b] = block_at(sim, b);
-    int first = !r->stats.cuts; /* its planes kept, to measure what a fixed cut would give */
-    bisect(p, n_blocks, 0, r->peers.size, r->owner, first ? r->first_planes : NULL, 0);
+    if (r->stats.cuts && r->peers.rebalance > 1) {
+        for (uint32_t b = 0; b < n_blocks; b++)
+            r->owner[b] = rank_by_planes(r->planes, p[b], r->peers.size);
+        if (imbalance(sim) <= r->peers.rebalance)
+            return;
+    }
+    bisect(p, n_blocks, 0, r->peers.size, r->owner, r->planes, 0);
+    r->stats.bisections++;
 }
 
 /* A run of rank r's blocks, consecutive in the force loop's order:
@@ -312,16 +320,14 @@ static int mark_mine(grains_sim *sim)
 }
 
 /* The cut's imbalance: the most work a rank got over the mean. */
-/* The most work a rank gets over the mean, the blocks to ranks by
- * `planes` (NULL: as cut). */
-static double imbalance(const grains_sim *sim, const cut_plane *planes)
+static double imbalance(const grains_sim *sim)
 {
     const sim_ranks *r = &sim->ranks;
     const block_point *p = r->points;
     int P = r->peers.size;
     memset(r->work, 0, (size_t)P * sizeof *r->work);
     for (size_t k = 0; k < sim->grid.n_blocks; k++)
-        r->work[planes ? rank_by_planes(planes, p[k], P) : r->owner[p[k].b]] += p[k].w;
+        r->work[r->owner[p[k].b]] += p[k].w;
     uint64_t most = 0, total = 0;
     for (int q = 0; q < P; q++) {
         most = r->work[q] > most ? r->work[q] : most;
@@ -330,19 +336,18 @@ static double imbalance(const grains_sim *sim, const cut_plane *planes)
     return total ? (double)most * P / (double)total : 1;
 }
 
-/* The cut's imbalance, and the one the first cut kept would have. */
+/* The cut's imbalance, and the share of the lists this rank builds. */
 static void count_cut(grains_sim *sim)
 {
     grains_ranks_stats *st = &sim->ranks.stats;
-    double now = imbalance(sim, NULL), kept = imbalance(sim, sim->ranks.first_planes), listed = 0;
+    double now = imbalance(sim), listed = 0;
     for (size_t i = 0; sim->ranks.listing_some && i < sim->pt.n; i++)
         listed += sim->ranks.listed[i];
     st->listed += sim->ranks.listing_some && sim->pt.n ? listed / (double)sim->pt.n : 1;
     st->cuts++;
+    st->last = now;
     st->imbalance += now;
     st->worst = now > st->worst ? now : st->worst;
-    st->kept_imbalance += kept;
-    st->kept_worst = kept > st->kept_worst ? kept : st->kept_worst;
 }
 
 /* Every particle's rank. */

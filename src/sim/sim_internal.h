@@ -140,7 +140,7 @@ typedef struct {
 typedef struct {
     grains_ranks peers;   /* size 1: alone */
     uint64_t *work;       /* per rank: the work a cut gives it */
-    cut_plane *first_planes; /* the first cut's (size - 1) */
+    cut_plane *planes;    /* the last bisection's (size - 1) */
     int valid;            /* the cut follows the present lists */
     size_t *counts;       /* per rank: the bytes it sent in the last exchange */
     int *owner;           /* per block: its rank */
