@@ -135,6 +135,23 @@ uint32_t grid_find(const grains_grid *g, int level, const int64_t c[3]);
 /* The coordinates of a cell (unwrapped: as binned). */
 void grid_cell_coords(const grains_grid *g, uint32_t cell, int64_t c[3]);
 
+/* Whether cell coordinates c of a level lie in [lo, hi] per axis (along a
+ * periodic axis the range, at most one period, may wrap). */
+static inline int grid_coords_in(const grains_grid *g, int level, const int64_t c[3], const int64_t lo[3],
+                                 const int64_t hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        if (g->box.mask >> k & 1) {
+            int64_t n = g->level[level].cells[k], off = ((c[k] - lo[k]) % n + n) % n;
+            if (off > hi[k] - lo[k])
+                return 0;
+        } else if (c[k] < lo[k] || c[k] > hi[k]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The level of the particle stored at i. */
 static inline int grid_level_of(const grains_grid *g, uint32_t i)
 {

@@ -26,16 +26,7 @@ static int cell_in_box(const grains_grid *g, int level, uint32_t cell, const int
 {
     int64_t c[3];
     grid_cell_coords(g, cell, c);
-    for (int k = 0; k < 3; k++) {
-        if (g->box.mask >> k & 1) {
-            int64_t n = g->level[level].cells[k], off = ((c[k] - lo[k]) % n + n) % n;
-            if (off > hi[k] - lo[k])
-                return 0;
-        } else if (c[k] < lo[k] || c[k] > hi[k]) {
-            return 0;
-        }
-    }
-    return 1;
+    return grid_coords_in(g, level, c, lo, hi);
 }
 
 /* Cells [lo, hi] span more cells than the level has occupied ones: then

@@ -5,7 +5,7 @@
  * particles and contacts; a rank's blocks are runs of the force loop's
  * order, so of storage slots, list entries and history windows. A rank
  * then builds the lists of its own particles and of those in the blocks
- * within reach of its own (mark_reach), when nothing else reads the
+ * within reach of its own (sim/rank_reach.c), when nothing else reads the
  * others' lists (the steps send the halo alone, no membranes).
  *
  * A rank walks its own blocks whole, and of the other blocks only the
@@ -414,152 +414,6 @@ static void mark_visits(grains_sim *sim)
     }
 }
 
-/* Block b's level and block coordinates (its first cell's, over B). */
-static int block_coords(const grains_grid *g, uint32_t b, int64_t bc[3])
-{
-    uint32_t cell = g->block_start[b];
-    int level = 0;
-    while (level + 1 < g->n_levels && cell >= g->level[level + 1].cell_start)
-        level++;
-    grid_cell_coords(g, cell, bc);
-    for (int k = 0; k < 3; k++)
-        bc[k] /= g->level[level].block; /* binned coordinates are >= 0 */
-    return level;
-}
-
-/* The block of a level at block coordinates bc (wrapped along periodic
- * axes), or GRID_NONE: the blocks of a phase are in (z, y, x) order. */
-static uint32_t find_block(const grains_grid *g, int level, const int64_t bc_in[3])
-{
-    int64_t bc[3];
-    for (int k = 0; k < 3; k++) {
-        bc[k] = bc_in[k];
-        if (g->box.mask >> k & 1) {
-            int64_t n = g->level[level].cells[k] / g->level[level].block;
-            bc[k] = (bc[k] % n + n) % n;
-        } else if (bc[k] < 0) {
-            return GRID_NONE;
-        }
-    }
-    int phase = GRID_COLOURS * level + (int)((bc[0] & 1) | (bc[1] & 1) << 1 | (bc[2] & 1) << 2);
-    uint32_t lo = g->phase_start[phase], hi = g->phase_start[phase + 1];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        int64_t at[3];
-        block_coords(g, mid, at);
-        int cmp = at[2] != bc[2] ? (at[2] < bc[2] ? -1 : 1)
-                  : at[1] != bc[1] ? (at[1] < bc[1] ? -1 : 1)
-                  : at[0] != bc[0] ? (at[0] < bc[0] ? -1 : 1)
-                                   : 0;
-        if (cmp == 0)
-            return mid;
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return GRID_NONE;
-}
-
-/* floor(a / b), b > 0. */
-static int64_t floor_div(int64_t a, int64_t b) { return a < 0 ? -((b - a - 1) / b) : a / b; }
-
-/* The cells of level l [lo, hi] (per axis) that may hold a particle
- * listing a partner in block b, of level m >= l. A pair is listed by its
- * larger particle i, of level l, within 2 R_top(l) + pad, one cell of
- * level l, of its partner: i's cell lies within one cell of b's region;
- * counted in cells when l is b's level, else through positions (one more
- * cell for their rounding). */
-static void reach_cells(const grains_grid *g, uint32_t b, int l, int64_t lo[3], int64_t hi[3])
-{
-    int64_t bc[3];
-    int m = block_coords(g, b, bc), B = g->level[m].block;
-    if (m == l) {
-        for (int k = 0; k < 3; k++) {
-            lo[k] = bc[k] * B - 1;
-            hi[k] = bc[k] * B + B;
-        }
-        return;
-    }
-    vec3 x_lo, x_hi;
-    real *a = &x_lo.x, *z = &x_hi.x;
-    const real *o = &g->origin.x;
-    for (int k = 0; k < 3; k++) {
-        a[k] = o[k] + (real)(bc[k] * B) * g->level[m].edge[k];
-        z[k] = o[k] + (real)((bc[k] + 1) * B) * g->level[m].edge[k];
-    }
-    grid_coords(g, l, x_lo, lo);
-    grid_coords(g, l, x_hi, hi);
-    for (int k = 0; k < 3; k++) {
-        lo[k] -= 2;
-        hi[k] += 2;
-    }
-}
-
-/* Whether cell coordinates c lie in [lo, hi] (along a periodic axis of n
- * cells, the range may wrap). */
-static int in_cells(const grains_grid *g, int l, const int64_t c[3], const int64_t lo[3], const int64_t hi[3])
-{
-    for (int k = 0; k < 3; k++) {
-        if (g->box.mask >> k & 1) {
-            int64_t n = g->level[l].cells[k], off = ((c[k] - lo[k]) % n + n) % n;
-            if (off > hi[k] - lo[k])
-                return 0;
-        } else if (c[k] < lo[k] || c[k] > hi[k]) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Lists the particles of the other ranks' cells of level l that may list
- * a partner in own block b, and marks their blocks visit 1. */
-static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
-{
-    const grains_grid *g = &sim->grid;
-    sim_ranks *r = &sim->ranks;
-    int64_t lo[3], hi[3], b_lo[3], b_hi[3], at[3];
-    reach_cells(g, b, l, lo, hi);
-    int64_t Bl = g->level[l].block;
-    for (int k = 0; k < 3; k++) {
-        b_lo[k] = floor_div(lo[k], Bl);
-        b_hi[k] = floor_div(hi[k], Bl);
-        if (g->box.mask >> k & 1) /* a range wider than a period visits each block once */
-            b_hi[k] = b_hi[k] - b_lo[k] + 1 >= g->level[l].cells[k] / Bl ? b_lo[k] + g->level[l].cells[k] / Bl - 1
-                                                                           : b_hi[k];
-    }
-    for (at[2] = b_lo[2]; at[2] <= b_hi[2]; at[2]++)
-        for (at[1] = b_lo[1]; at[1] <= b_hi[1]; at[1]++)
-            for (at[0] = b_lo[0]; at[0] <= b_hi[0]; at[0]++) {
-                uint32_t near = find_block(g, l, at);
-                if (near == GRID_NONE || r->visit[near] == 2)
-                    continue;
-                for (uint32_t cell = g->block_start[near]; cell < g->block_start[near + 1]; cell++) {
-                    int64_t c[3];
-                    grid_cell_coords(g, cell, c);
-                    if (!in_cells(g, l, c, lo, hi))
-                        continue;
-                    r->visit[near] = 1;
-                    memset(r->listed + g->first[cell], 1, g->first[cell + 1] - g->first[cell]);
-                }
-            }
-}
-
-/* The particles this rank lists: its own, and those of the cells within
- * reach of its blocks (their blocks visit 1). */
-static void mark_reach(grains_sim *sim)
-{
-    sim_ranks *r = &sim->ranks;
-    const grains_grid *g = &sim->grid;
-    memcpy(r->listed, r->mine, sim->pt.n);
-    for (uint32_t b = 0; b < g->n_blocks; b++)
-        if (r->visit[b] == 2) {
-            int64_t bc[3];
-            for (int l = 0, m = block_coords(g, b, bc); l <= m; l++)
-                mark_reach_of(sim, b, l);
-        }
-}
-
 /* Whether the steps up to the next rebuild may send the halo alone:
  * nothing before it reads another rank's particle but the force loop (no
  * Verlet begin over every particle, no bonds, tag rules or spawning). */
@@ -629,7 +483,7 @@ grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_ke
      * the others' (the membranes' patch logs are sized by every list). */
     r->listing_some = halo_suffices(sim) && !sim->mb.n;
     if (r->listing_some)
-        mark_reach(sim);
+        sim_ranks_mark_reach(sim);
     return GRAINS_OK;
 }
 

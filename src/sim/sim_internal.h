@@ -293,6 +293,10 @@ grains_status sim_ranks_cut(grains_sim *sim, grains_error *err);
  * listing_some); sim_ranks_planned completes it after the lists. */
 grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, grains_error *err);
 void sim_ranks_planned(grains_sim *sim);
+/* ranks.listed: the own particles (ranks.mine), and those of the cells
+ * from which a pair with one of them may be listed; their blocks get
+ * visit 1 (sim/rank_reach.c). */
+void sim_ranks_mark_reach(grains_sim *sim);
 /* Whether block b's pairs are this rank's to evaluate: 2 all (own), 1
  * those with an own partner, 0 none. */
 static inline int sim_ranks_visit(const grains_sim *sim, uint32_t b)
