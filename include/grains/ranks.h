@@ -26,6 +26,11 @@ typedef struct {
      * planes unless that gives a rank more than `rebalance` times the mean
      * work; then they are bisected anew. 0 or 1: anew at every rebuild. */
     double rebalance;
+    /* A failure of this rank alone (memory for an exchange): says why,
+     * naming this rank, and stops every rank, which may be waiting for it
+     * in a collective. It does not return. NULL: the message goes to
+     * stderr and this process aborts. */
+    void (*fail)(void *ctx, const char *why);
 } grains_ranks;
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank

@@ -28,6 +28,17 @@ int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk);
 void cli_ranks_stop(cli_ranks *rk);
 /* Stops every rank now (a failure on one rank: rank 0's output). */
 void cli_ranks_abort(const cli_ranks *rk, int status);
+/* Whether any rank failed (`err` this rank's failure, or NULL): every
+ * rank calls it at the same point, so that a failure on one rank alone
+ * (memory) stops all of them there. Rank 0 prints one message: its own
+ * when it failed too (the ranks read the same input), else the first
+ * failed rank's, naming it. Alone: reports err. */
+int cli_ranks_failed(const cli_ranks *rk, const grains_error *err);
+/* A failure of this rank alone while the others may wait for it in an
+ * exchange (a step's memory): it says why, naming itself, on the
+ * terminal, and every rank stops with `status`. Alone: reports err and
+ * returns status. */
+int cli_ranks_fail(const cli_ranks *rk, const grains_error *err, int status);
 /* The largest of every rank's v (all ranks call it), e.g. a caught signal. */
 int cli_ranks_max(const cli_ranks *rk, int v);
 

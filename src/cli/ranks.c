@@ -4,6 +4,8 @@
  * silence (their stdout and stderr go to /dev/null). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #ifdef GRAINS_HAVE_MPI
@@ -18,7 +20,7 @@ static int launched(void)
 
 int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
 {
-    *rk = (cli_ranks){{0, 1, NULL, NULL, 1}, NULL, NULL};
+    *rk = (cli_ranks){{0, 1, NULL, NULL, 1, NULL}, NULL, NULL};
     if (!launched())
         return 0;
 #ifdef GRAINS_HAVE_MPI
@@ -30,8 +32,13 @@ int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
     rk->share = comm_ranks(c);
     if (!(rk->counts = malloc((size_t)rk->share.size * sizeof *rk->counts)))
         return fputs("grains: out of memory for the ranks\n", stderr), EXIT_INPUT;
-    if (rk->share.rank != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
-        return EXIT_INPUT;
+    if (rk->share.rank != 0) { /* silent, but for a failure of its own (comm_fail) */
+        int say = dup(STDERR_FILENO);
+        if (say >= 0)
+            comm_say_to(c, say);
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            return EXIT_INPUT;
+    }
     return 0;
 #else
     (void)argc;
@@ -76,4 +83,49 @@ int cli_ranks_max(const cli_ranks *rk, int v)
         v = all[k] > v ? all[k] : v;
     free(all);
     return v;
+}
+
+/* One rank's verdict as the ranks exchange it: failed, and why. */
+typedef struct {
+    int failed;
+    char why[2048];
+} rank_verdict;
+
+int cli_ranks_failed(const cli_ranks *rk, const grains_error *err)
+{
+    if (!rk || rk->share.size < 2) {
+        if (err)
+            cli_report(err);
+        return err != NULL;
+    }
+    rank_verdict own = {err != NULL, ""};
+    if (err)
+        grains_error_format(err, own.why, sizeof own.why);
+    const grains_ranks *r = &rk->share;
+    rank_verdict *all = r->allgather(r->ctx, &own, sizeof own, rk->counts); /* it stops every rank when it cannot */
+    int first = -1;
+    for (int k = r->size - 1; k >= 0; k--)
+        if (all[k].failed)
+            first = k;
+    if (r->rank == 0 && first == 0)
+        fprintf(stderr, "grains: %s\n", all[0].why);
+    else if (r->rank == 0 && first > 0)
+        fprintf(stderr, "grains: rank %d: %s\n", first, all[first].why);
+    free(all);
+    return first >= 0;
+}
+
+int cli_ranks_fail(const cli_ranks *rk, const grains_error *err, int status)
+{
+#ifdef GRAINS_HAVE_MPI
+    if (rk && rk->share.size > 1) {
+        char why[2048];
+        grains_error_format(err, why, sizeof why);
+        comm_fail(rk->comm, status, why);
+    }
+#else
+    (void)rk;
+#endif
+    cli_report(err);
+    return status;
 }

@@ -149,11 +149,8 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
     grains_sim *sim = NULL;
     int argc, left = 0;
     char **argv = resume_args(r, ro, ro->quiet, &argc);
-    if (!argv) {
-        fputs("grains: out of memory\n", stderr);
-        return EXIT_INPUT;
-    }
-    grains_status s = rebuild_scenario(r, argv, argc, out, &sc, &fl, &err);
+    grains_status s = argv ? rebuild_scenario(r, argv, argc, out, &sc, &fl, &err)
+                           : grains_error_set(&err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the run's options");
     if (s == GRAINS_OK)
         s = frames_left(r, &sc, &left, &err);
     if (s == GRAINS_OK && left)
@@ -161,8 +158,7 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
     if (s == GRAINS_OK && left)
         s = grains_checkpoint_read_sim(path, sim, &err);
     int status = 0;
-    if (s != GRAINS_OK) {
-        cli_report(&err);
+    if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* a rank may run out of memory alone */
         grains_sim_destroy(sim);
         status = EXIT_INPUT;
     } else if (!left) {
@@ -194,22 +190,20 @@ int cli_resume(int argc, char **argv, const cli_ranks *rk)
     void *bytes = NULL;
     size_t n = 0;
     run_record r;
-    if (access(path, F_OK) != 0) {
-        fprintf(stderr,
-                "grains: %s: no checkpoint there (a run writes one at every frame unless checkpoint_every = 0; "
-                "one stopped before its first frame is started again)\n",
-                ro.dir);
-        return EXIT_INPUT;
-    }
-    grains_status s = grains_checkpoint_read_app(path, &bytes, &n, &err);
+    grains_status s = GRAINS_OK;
+    if (access(path, F_OK) != 0)
+        s = grains_error_set(&err, GRAINS_ERR_IO, ro.dir, 0,
+                             "no checkpoint there (a run writes one at every frame unless checkpoint_every = 0; "
+                             "one stopped before its first frame is started again)");
     if (s == GRAINS_OK)
-        s = run_record_decode(&r, bytes, n, path, &err);
+        s = grains_checkpoint_read_app(path, &bytes, &n, &err);
+    int decoded = s == GRAINS_OK && (s = run_record_decode(&r, bytes, n, path, &err)) == GRAINS_OK;
     free(bytes);
     if (s == GRAINS_OK && !realpath(ro.dir, out))
-        s = grains_error_set(&err, GRAINS_ERR_IO, ro.dir, 0, "cannot resolve: %s",
-                             strerror(errno));
-    if (s != GRAINS_OK) {
-        cli_report(&err);
+        s = grains_error_set(&err, GRAINS_ERR_IO, ro.dir, 0, "cannot resolve: %s", strerror(errno));
+    if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* a rank may run out of memory alone */
+        if (decoded)
+            run_record_free(&r);
         return EXIT_INPUT;
     }
     if (path[0] != '/') /* the checkpoint is read again after the move to the run's folder */

@@ -261,9 +261,19 @@ static grains_status write_frame(run_output *o, grains_sim *sim, const char *lab
     return s;
 }
 
+/* A step's failure that every rank reaches at the same step: the merged
+ * diagnostics' verdict, or a refusal of what the step was given (every
+ * rank is given the same). Any other (memory) may be one rank's alone. */
+static int failed_everywhere(const grains_error *err)
+{
+    return err->status == GRAINS_ERR_UNSTABLE || err->status == GRAINS_ERR_ARG;
+}
+
 /* The state is still the last good one when a step fails: keep it on disk. */
 static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
 {
+    if (o->rk && !failed_everywhere(err))
+        return cli_ranks_fail(o->rk, err, EXIT_INPUT); /* the others may wait for this rank */
     cli_report(err);
     if (err->status != GRAINS_ERR_UNSTABLE)
         return EXIT_INPUT;
@@ -338,9 +348,12 @@ static int caught(const run_output *o)
     return o->rk && o->rk->share.size > 1 ? cli_ranks_max(o->rk, signals_caught()) : signals_caught();
 }
 
-/* Rank 0's output failed: the other ranks cannot know, so all stop. */
+/* Rank 0's output, or a rank's gathering for it, failed: the other ranks
+ * cannot know, so all stop. */
 static int output_failed(const run_output *o, const grains_error *err)
 {
+    if (o->rk && o->rk->share.rank != 0)
+        return cli_ranks_fail(o->rk, err, EXIT_INPUT);
     cli_report(err);
     if (o->rk)
         cli_ranks_abort(o->rk, EXIT_INPUT);
@@ -408,12 +421,9 @@ int run_with(grains_sim *sim, run_output *o)
     }
     if (s == GRAINS_OK)
         s = run_open_outputs(o, sim, &err);
-    int failed = s != GRAINS_OK;
-    if (o->rk)
-        failed = cli_ranks_max(o->rk, failed); /* rank 0 may fail alone */
+    int failed = o->rk ? cli_ranks_failed(o->rk, s != GRAINS_OK ? &err : NULL) /* one rank may fail alone */
+                       : s != GRAINS_OK && (cli_report(&err), 1);
     if (failed) {
-        if (s != GRAINS_OK)
-            cli_report(&err);
         status = EXIT_INPUT;
     } else {
         banner_start(o, sim);
@@ -452,8 +462,9 @@ int cli_run(int argc, char **argv, const cli_ranks *rk)
     grains_error err;
     grains_sim *sim = NULL;
     run_record record = {.argc = argc, .argv = argv};
-    if (prepare(argc, argv, &sc, &fl, &record, &sim, &err) != GRAINS_OK) {
-        cli_report(&err);
+    grains_status s = prepare(argc, argv, &sc, &fl, &record, &sim, &err);
+    if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* a rank may run out of memory alone */
+        grains_sim_destroy(sim);
         return EXIT_INPUT;
     }
     cli_warnings(&sc, sim);

@@ -7,10 +7,13 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 struct grains_comm {
     MPI_Comm world;
     int rank, size;
+    int say_fd; /* where a failure of this rank alone is told (comm_say_to) */
 };
 
 grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_error *err)
@@ -24,6 +27,7 @@ grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_erro
     if (!c)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the ranks");
     c->world = MPI_COMM_WORLD;
+    c->say_fd = STDERR_FILENO;
     MPI_Comm_rank(c->world, &c->rank);
     MPI_Comm_size(c->world, &c->size);
     *out = c;
@@ -67,6 +71,23 @@ grid_share comm_grid_share(grains_comm *c)
 
 void comm_abort(grains_comm *c, int status) { MPI_Abort(c->world, status); }
 
+void comm_say_to(grains_comm *c, int fd) { c->say_fd = fd; }
+
+void comm_fail(grains_comm *c, int status, const char *why)
+{
+    char line[1024];
+    int n = c->size > 1 ? snprintf(line, sizeof line, "grains: rank %d: %s\n", c->rank, why)
+                        : snprintf(line, sizeof line, "grains: %s\n", why);
+    if (n > 0 && write(c->say_fd, line, strlen(line)) < 0) { /* nowhere left to say it */
+    }
+    MPI_Abort(c->world, status);
+    abort(); /* MPI_Abort does not return */
+}
+
+/* The library's failure of this rank alone: the status of a run that
+ * could not go on (grains' 2, as for bad input). */
+static void fail_all(void *ctx, const char *why) { comm_fail(ctx, 2, why); }
+
 /* Every rank's bytes in rank order: their counts by MPI_Allgather, then
  * the bytes by MPI_Allgatherv (whose counts are ints: 2 GB in all per
  * exchange, far above a step's). Failure stops every rank. */
@@ -75,22 +96,24 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
     grains_comm *c = ctx;
     unsigned long long own = bytes, *all = malloc((size_t)c->size * sizeof *all);
     int *n = malloc((size_t)c->size * sizeof *n), *at = malloc((size_t)c->size * sizeof *at);
-    if (!all || !n || !at || MPI_Allgather(&own, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, c->world))
-        MPI_Abort(c->world, 1);
+    if (!all || !n || !at)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    if (MPI_Allgather(&own, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, c->world) != MPI_SUCCESS)
+        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     unsigned long long total = 0;
     for (int r = 0; r < c->size; r++) {
-        if (all[r] > INT_MAX || total + all[r] > INT_MAX) { /* one rank's share of the step beyond 2 GB */
-            fprintf(stderr, "grains: an exchange between ranks beyond 2 GB: use more ranks\n");
-            MPI_Abort(c->world, 1);
-        }
+        if (all[r] > INT_MAX || total + all[r] > INT_MAX) /* one rank's share of the step beyond 2 GB */
+            comm_fail(c, 2, "an exchange between ranks beyond 2 GB: use more ranks");
         counts[r] = (size_t)all[r];
         n[r] = (int)all[r];
         at[r] = (int)total;
         total += all[r];
     }
     char *out = malloc(total ? (size_t)total : 1);
-    if (!out || MPI_Allgatherv(mine, (int)bytes, MPI_BYTE, out, n, at, MPI_BYTE, c->world) != MPI_SUCCESS)
-        MPI_Abort(c->world, 1);
+    if (!out)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    if (MPI_Allgatherv(mine, (int)bytes, MPI_BYTE, out, n, at, MPI_BYTE, c->world) != MPI_SUCCESS)
+        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     free(all);
     free(n);
     free(at);
@@ -99,6 +122,6 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
 
 grains_ranks comm_ranks(grains_comm *c)
 {
-    grains_ranks r = {c->rank, c->size, all_gather, c, 1};
+    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all};
     return r;
 }

@@ -30,5 +30,13 @@ grains_ranks comm_ranks(grains_comm *c);
 
 /* Stops every rank with `status` (after a message on one). */
 void comm_abort(grains_comm *c, int status);
+/* A failure of this rank alone, which the others cannot know of (they
+ * may be waiting in a collective): this rank says why on the descriptor
+ * of comm_say_to (stderr unless told), naming itself when there are
+ * several, and every rank stops with `status`. */
+void comm_fail(grains_comm *c, int status, const char *why) __attribute__((noreturn));
+/* Where comm_fail speaks: a rank other than 0 sends its stderr to
+ * /dev/null (one rank speaks), and keeps the terminal's here. */
+void comm_say_to(grains_comm *c, int fd);
 
 #endif

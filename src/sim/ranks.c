@@ -62,7 +62,7 @@ static void take(unpack *u, void *v, size_t bytes)
 static pack pack_start(const grains_sim *sim);
 static void pack_keep(grains_sim *sim, const pack *k);
 static char *exchange(grains_sim *sim, const pack *k);
-static void exchange_failed(void);
+static void exchange_failed(const grains_sim *sim);
 
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
 {
@@ -372,7 +372,7 @@ static void mark_halo(grains_sim *sim)
     const uint8_t *mine = r->mine;
     uint8_t *edge = calloc(sim->pt.n + 1, 1);
     if (!edge)
-        exchange_failed();
+        exchange_failed(sim);
     for (uint32_t i = 0; i < nb->n_particles; i++)
         for (uint32_t k = nb->start[i]; k < nb->start[i + 1] && !(nb->j[k] & STORE_MESH_BIT); k++) {
             uint32_t j = nb->j[k] & STORE_INDEX_MASK;
@@ -623,9 +623,13 @@ static void take_step(unpack *u, grains_sim *sim, int r, void *ctx)
 
 /* A rank that cannot make its part of an exchange (memory) stops the
  * run: the others would wait for it forever. */
-static void exchange_failed(void)
+static void exchange_failed(const grains_sim *sim)
 {
-    fprintf(stderr, "grains: out of memory exchanging with the other ranks: stopping them all\n");
+    const char *why = "out of memory exchanging with the other ranks: stopping them all";
+    const grains_ranks *pr = &sim->ranks.peers;
+    if (pr->fail)
+        pr->fail(pr->ctx, why);
+    fprintf(stderr, "grains: %s\n", why);
     abort();
 }
 
@@ -650,11 +654,11 @@ static double seconds_now(void)
 static char *exchange(grains_sim *sim, const pack *k)
 {
     if (k->failed)
-        exchange_failed();
+        exchange_failed(sim);
     double t0 = seconds_now();
     char *all = gather(sim, k->p, k->n);
     if (!all)
-        exchange_failed();
+        exchange_failed(sim);
     sim->ranks.stats.seconds += seconds_now() - t0;
     return all;
 }

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Errors under mpirun: the first bad input stops every rank with one
+# message, and a failure on one rank alone (it runs out of memory) stops
+# every rank too, with one message that names that rank, instead of
+# leaving the others waiting for it in an exchange (docs/architecture.md,
+# "MPI"). Every run is bounded by `timeout`: a hang fails the case.
+# Usage: mpi_errors_test.sh GRAINS_BINARY
+set -u
+G="$1"
+T=$(mktemp -d /tmp/grains-mpi-errors-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect NAME STATUS PATTERN ARGS...: mpirun ARGS exits with STATUS within
+# 120 s, and grains printed exactly one line, which matches PATTERN.
+expect() {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    timeout 120 mpirun --oversubscribe "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    [ "$got" -ne 124 ] || { bad "$name: still running after 120 s (a rank waits for another)"; return; }
+    [ "$got" -eq "$want" ] || { bad "$name: exit status $got, expected $want: $(cat "$T/err")"; return; }
+    lines=$(cat "$T/out" "$T/err" | grep -c '^grains:')
+    [ "$lines" -eq 1 ] || { bad "$name: $lines lines from grains, expected one: $(grep '^grains:' "$T/err")"; return; }
+    grep '^grains:' "$T/err" | grep -q "$pattern" || { bad "$name: '$(grep '^grains:' "$T/err")' lacks '$pattern'"; return; }
+    ok
+}
+
+# Every rank reads the same bad value: one message, from rank 0, naming no rank.
+expect "bad input" 2 'grains: --set: mu_s = -1: sliding friction' -np 2 "$G" run --set mu_s=-1 -o "$T/run"
+expect "bad input, 3 ranks" 2 'grains: --set: mu_s = -1: sliding friction' -np 3 "$G" run --set mu_s=-1 -o "$T/run"
+
+# Rank 1 alone cannot hold the particles (its address space kept to 350 MB,
+# the million particles need more; rank 0 loads them): it names itself, and
+# rank 0, which waits for it, stops too.
+python3 - "$T/million.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz,material,tag\n")
+    for n in range(1000000):
+        i, j, k = n % 100, n // 100 % 100, n // 10000
+        f.write("%.4f,%.4f,%.4f,0.001,0,0,0,1,0,0,0,0,0,0,0,0\n" % (i * 0.003, j * 0.003, k * 0.003))
+PY
+cat >"$T/limit.sh" <<'SH'
+#!/bin/sh
+[ "$OMPI_COMM_WORLD_RANK" = 1 ] && ulimit -v 350000
+exec "$@"
+SH
+chmod +x "$T/limit.sh"
+MILLION="run --particles $T/million.csv --mesh none --set R_min=0.001 --set R_max=0.001 --set N_max=0
+    --set N_frames=1 --set N_steps=2 --threads 1 -o $T/run"
+expect "rank 1 out of memory" 2 'grains: rank 1: .*out of memory' -np 2 "$T/limit.sh" "$G" $MILLION
+expect "rank 1 of 3 out of memory" 2 'grains: rank 1: .*out of memory' -np 3 "$T/limit.sh" "$G" $MILLION
+
+echo "mpi_errors_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
