@@ -450,6 +450,7 @@ done
 expect 2 'has a point array "nosuch"' "$G" render "$T/banner" --color nosuch -o "$T/render2"
 expect 2 'not the output folder of a run' "$G" render "$T/tiny3"
 expect 2 'unknown option' "$G" render "$T/banner" --view sideways
+expect 2 'LO,HI with LO < HI' "$G" render "$T/banner" --range 0,1x -o "$T/render3"   # nothing after HI
 mkdir -p "$T/cut"
 printf '<VTKFile type="PolyData" version="1.0">\n<PolyData><Piece NumberOfPoints="1">' >"$T/cut/particles000000.vtp"
 expect 2 'particles000000.vtp: no </VTKFile>' "$G" render "$T/cut"

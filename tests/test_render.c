@@ -145,6 +145,13 @@ static void thermo_plot(test_ctx *t, const char *csv, const char *png)
     fclose(f);
     CHECK(t, render_thermo_png(csv, png, &err) == GRAINS_ERR_PARSE && strstr(err.message, "3 numbers"),
           "a NaN row is refused: %s", err.message);
+    f = fopen(csv, "w"); /* a header of 33 columns: the limit is named */
+    for (int c = 0; c < 33; c++)
+        fprintf(f, "%sc%d", c ? "," : "", c);
+    fputs("\n", f);
+    fclose(f);
+    CHECK(t, render_thermo_png(csv, png, &err) == GRAINS_ERR_PARSE && strstr(err.message, "3 to 32 columns"),
+          "a header of 33 columns is refused, naming the limit: %s", err.message);
 }
 
 int main(void)

@@ -35,6 +35,14 @@ static int usage(const char *why)
     return EXIT_INPUT;
 }
 
+/* "LO,HI": two finite numbers, LO < HI, and nothing after them. */
+static int parse_range(const char *v, double *lo, double *hi)
+{
+    int end = -1;
+    return sscanf(v, "%lf,%lf%n", lo, hi, &end) == 2 && end == (int)strlen(v) && isfinite(*lo) && isfinite(*hi) &&
+           *lo < *hi;
+}
+
 static int parse_view(const char *s, render_view *v)
 {
     static const char *names[] = {"front", "side", "top", "iso"};
@@ -79,8 +87,7 @@ static int parse_opts(int argc, char **argv, render_opts *o)
             o->every = (int)n;
         else if (strcmp(a, "--frame") == 0 && parse_long(v, strlen(v), &n) && n >= -1 && n <= 999999)
             o->only = n;
-        else if (strcmp(a, "--range") == 0 && sscanf(v, "%lf,%lf", &o->lo, &o->hi) == 2 && o->lo < o->hi &&
-                 isfinite(o->lo) && isfinite(o->hi))
+        else if (strcmp(a, "--range") == 0 && parse_range(v, &o->lo, &o->hi))
             o->has_range = 1;
         else
             return usage("an unknown option or a value out of range (--width 64..8192, --every >= 1, "

@@ -53,7 +53,8 @@ static grains_status table_read(const char *path, table *t, grains_error *err)
     const char *line = lines_next(&r);
     grains_status st = GRAINS_OK;
     if (!line || (t->cols = split(line, t, NULL)) < 3)
-        st = grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a thermo table: no header of 3 columns or more");
+        st = grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a thermo table: no header of 3 to %d columns",
+                              MAX_COLUMNS);
     double row[MAX_COLUMNS];
     while (st == GRAINS_OK && (line = lines_next(&r))) {
         if (split(line, t, row) != t->cols) {
