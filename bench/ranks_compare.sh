@@ -8,6 +8,8 @@
 # time), loading excluded.
 # Usage: bench/ranks_compare.sh N STEPS ROUNDS NOMPI_GRAINS [SHARED_BENCH_DIR]
 #   (after make; NOMPI_GRAINS from cmake -DGRAINS_MPI=OFF)
+# TILES="NX NY NZ" times the settled box of N tiled so into one cuboid
+# (bench/tile_box.py; LAMMPS's deck takes a cube: it runs when NX = NY = NZ).
 set -eu
 N=${1:-100000}
 STEPS=${2:-200}
@@ -22,14 +24,22 @@ D=$(mktemp -d /tmp/grains-ranks-XXXXXX)
 trap 'rm -rf "$D"' EXIT
 "$G" bench --n "$N" --threads 1 --repeat 1 --steps 1 --save "$D" > /dev/null
 L=$(cat "$D/settled$N.box")
-python3 "$S/gen_box_off.py" "$L" > "$D/cube.off"
+BOX="$D/settled$N"
+python3 "$S/gen_box_off.py" "$L" > "$BOX.off"
+LAMMPS=1
+if [ -n "${TILES:-}" ]; then
+    set -- $TILES
+    python3 "$(dirname "$0")/tile_box.py" "$BOX.csv" "$L" "$1" "$2" "$3" "$D/tiled"
+    BOX="$D/tiled"
+    [ "$1" = "$2" ] && [ "$2" = "$3" ] && L=$(python3 -c "print($L * $1)") || LAMMPS=0
+fi
 cat > "$D/box.cfg" <<CFG
 R_min = 0.0045; R_max = 0.0055; R_mesh = [0.0]; N_max = 0; N_spawn = 0; eta = 0.0;
-particles = "$D/settled$N.csv"; mesh = "cube.off";
+particles = "$BOX.csv"; mesh = "$BOX.off";
 N_frames = 1; N_steps = $STEPS; output_dir = "out"; checkpoint_every = 0;
 CFG
-python3 "$S/csv2lmp.py" "$D/settled$N.csv" "$L" "$D/settled.data" > /dev/null
-python3 "$S/lmp_params.py" "$D/settled$N.csv" "$L" "$D/params.in" > /dev/null
+python3 "$S/csv2lmp.py" "$BOX.csv" "$L" "$D/settled.data" > /dev/null
+python3 "$S/lmp_params.py" "$BOX.csv" "$L" "$D/params.in" > /dev/null
 
 # grains LABEL COMMAND...: the steps' seconds from the end summary
 grains() {
@@ -38,7 +48,7 @@ grains() {
     (cd "$D" && "$@" > log 2>&1)
     printf '%-28s %s %s\n' "$label" "$(sed -n 's/^done: [0-9]* steps in \([^ ]*\) s.*; \([^ ]*\) s of it writing.*/\1 \2/p' "$D/log" |
         awk '{ printf "%.3g", $1 - $2 }')" \
-        "$(sed -n 's/^ranks: .*sent \([^ ]*\) bytes per step.*halo alone on \([0-9]* of [0-9]*\) steps: \([^ ]*\) of.*/(\1 bytes per step, halo \3)/p' "$D/log")"
+        "$(sed -n 's/^ranks: .*sent \([^ ]*\) bytes per step and received \([^ ]*\) .*halo alone on \([0-9]* of [0-9]*\) steps: \([^ ]*\) of.*/(sent \1, received \2 bytes per step, halo \4)/p' "$D/log")"
 }
 lammps() {
     label=$1; shift
@@ -54,6 +64,7 @@ for round in $(seq "$ROUNDS"); do
     grains "grains MPI build, alone" "$G" run box.cfg --threads 1
     grains "grains, 1 rank" mpirun -np 1 "$G" run box.cfg --threads 1
     grains "grains, 2 ranks x 1 thread" mpirun --oversubscribe -np 2 "$G" run box.cfg --threads 1
+    [ "$LAMMPS" = 1 ] || continue
     lammps "LAMMPS, 1 rank"
     lammps "LAMMPS, 2 ranks" mpirun --oversubscribe -np 2
 done

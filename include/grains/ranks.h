@@ -4,8 +4,8 @@
  * step, so that the results are bit for bit those of one process, for any
  * number of ranks (docs/architecture.md, "MPI").
  *
- * The library makes no MPI call: a caller hands it the one collective it
- * needs. src/parallel/ (grains_parallel) gives it over MPI. */
+ * The library makes no MPI call: a caller hands it the collectives it
+ * needs. src/parallel/ (grains_parallel) gives them over MPI. */
 #ifndef GRAINS_RANKS_H
 #define GRAINS_RANKS_H
 
@@ -31,6 +31,13 @@ typedef struct {
      * in a collective. It does not return. NULL: the message goes to
      * stderr and this process aborts. */
     void (*fail)(void *ctx, const char *why);
+    /* Each rank's bytes for each other rank: `send` holds this rank's for
+     * rank 0, 1, ... in turn (send_counts[r] bytes for rank r, 0 for
+     * itself); returned, in a new buffer (freed by the caller), the bytes
+     * each rank sent this one, in rank order (recv_counts[r] from rank r).
+     * Collective; it does not return when it cannot. NULL: made of
+     * allgather (every rank receives every rank's whole send). */
+    void *(*alltoall)(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts);
 } grains_ranks;
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank
@@ -57,6 +64,7 @@ typedef struct {
     long steps;         /* steps with an exchange */
     long halo_steps;    /* of them, those that sent the halo alone */
     double bytes;       /* this rank's bytes sent by the steps' exchanges */
+    double received;    /* the bytes it received from the other ranks in them */
     double particles;   /* this rank's particles over those steps (sum) */
     double halo;        /* of them, the ones sent (sum) */
     double seconds;     /* [s] wall time in every exchange, waiting included */

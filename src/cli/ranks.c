@@ -20,7 +20,7 @@ static int launched(void)
 
 int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
 {
-    *rk = (cli_ranks){{0, 1, NULL, NULL, 1, NULL}, NULL, NULL};
+    *rk = (cli_ranks){.share = {.rank = 0, .size = 1, .rebalance = 1}};
     if (!launched())
         return 0;
 #ifdef GRAINS_HAVE_MPI

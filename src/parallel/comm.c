@@ -88,6 +88,19 @@ void comm_fail(grains_comm *c, int status, const char *why)
  * could not go on (grains' 2, as for bad input). */
 static void fail_all(void *ctx, const char *why) { comm_fail(ctx, 2, why); }
 
+/* Counts and offsets in ints for MPI (2 GB in all per exchange). */
+static void int_counts(grains_comm *c, const unsigned long long *bytes, int *n, int *at)
+{
+    unsigned long long total = 0;
+    for (int r = 0; r < c->size; r++) {
+        if (bytes[r] > INT_MAX || total + bytes[r] > INT_MAX)
+            comm_fail(c, 2, "an exchange between ranks beyond 2 GB: use more ranks");
+        n[r] = (int)bytes[r];
+        at[r] = (int)total;
+        total += bytes[r];
+    }
+}
+
 /* Every rank's bytes in rank order: their counts by MPI_Allgather, then
  * the bytes by MPI_Allgatherv (whose counts are ints: 2 GB in all per
  * exchange, far above a step's). Failure stops every rank. */
@@ -100,16 +113,11 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
         comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
     if (MPI_Allgather(&own, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, c->world) != MPI_SUCCESS)
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
-    unsigned long long total = 0;
-    for (int r = 0; r < c->size; r++) {
-        if (all[r] > INT_MAX || total + all[r] > INT_MAX) /* one rank's share of the step beyond 2 GB */
-            comm_fail(c, 2, "an exchange between ranks beyond 2 GB: use more ranks");
+    int_counts(c, all, n, at);
+    for (int r = 0; r < c->size; r++)
         counts[r] = (size_t)all[r];
-        n[r] = (int)all[r];
-        at[r] = (int)total;
-        total += all[r];
-    }
-    char *out = malloc(total ? (size_t)total : 1);
+    size_t total = (size_t)at[c->size - 1] + (size_t)n[c->size - 1];
+    char *out = malloc(total ? total : 1);
     if (!out)
         comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
     if (MPI_Allgatherv(mine, (int)bytes, MPI_BYTE, out, n, at, MPI_BYTE, c->world) != MPI_SUCCESS)
@@ -120,8 +128,42 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
     return out;
 }
 
+/* Each rank's bytes for each rank: their counts by MPI_Alltoall, then the
+ * bytes by MPI_Alltoallv. */
+static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts)
+{
+    grains_comm *c = ctx;
+    size_t P = (size_t)c->size;
+    unsigned long long *out_n = malloc(P * sizeof *out_n), *in_n = malloc(P * sizeof *in_n);
+    int *sn = malloc(P * sizeof *sn), *sa = malloc(P * sizeof *sa), *rn = malloc(P * sizeof *rn),
+        *ra = malloc(P * sizeof *ra);
+    if (!out_n || !in_n || !sn || !sa || !rn || !ra)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    for (size_t r = 0; r < P; r++)
+        out_n[r] = send_counts[r];
+    if (MPI_Alltoall(out_n, 1, MPI_UNSIGNED_LONG_LONG, in_n, 1, MPI_UNSIGNED_LONG_LONG, c->world) != MPI_SUCCESS)
+        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    int_counts(c, out_n, sn, sa);
+    int_counts(c, in_n, rn, ra);
+    size_t total = (size_t)ra[P - 1] + (size_t)rn[P - 1];
+    char *out = malloc(total ? total : 1);
+    if (!out)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    if (MPI_Alltoallv(send, sn, sa, MPI_BYTE, out, rn, ra, MPI_BYTE, c->world) != MPI_SUCCESS)
+        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    for (size_t r = 0; r < P; r++)
+        recv_counts[r] = (size_t)in_n[r];
+    free(out_n);
+    free(in_n);
+    free(sn);
+    free(sa);
+    free(rn);
+    free(ra);
+    return out;
+}
+
 grains_ranks comm_ranks(grains_comm *c)
 {
-    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all};
+    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all, all_to_all};
     return r;
 }

@@ -62,22 +62,48 @@ static void take(unpack *u, void *v, size_t bytes)
 static pack pack_start(const grains_sim *sim);
 static void pack_keep(grains_sim *sim, const pack *k);
 static char *exchange(grains_sim *sim, const pack *k);
+static char *exchange_each(grains_sim *sim, const pack *k);
 static void exchange_failed(const grains_sim *sim);
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* v[0 .. n) sorted, each value once; how many remain. */
+static size_t unique_sorted(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_u64);
+    size_t m = 1;
+    for (size_t k = 1; k < n; k++)
+        if (v[k] != v[m - 1])
+            v[m++] = v[k];
+    return m;
+}
 
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
 {
     if (!ranks || ranks->size < 1 || ranks->rank < 0 || ranks->rank >= ranks->size ||
-        (ranks->size > 1 && !ranks->allgather) || !(ranks->rebalance == 0 || ranks->rebalance >= 1))
+        (ranks->size > 1 && (!ranks->allgather || !ranks->alltoall)) ||
+        !(ranks->rebalance == 0 || ranks->rebalance >= 1))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "ranks: a rank in [0, size), a collective and a rebalance of 0 or >= 1");
+                                "ranks: a rank in [0, size), both collectives and a rebalance of 0 or >= 1");
     sim_ranks *r = &sim->ranks;
     size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
     if (counts)
         r->counts = counts;
-    size_t *starts = counts ? realloc(r->halo_start, ((size_t)ranks->size + 1) * sizeof *starts) : NULL;
-    if (starts)
-        r->halo_start = starts;
-    uint64_t *work = starts ? realloc(r->work, (size_t)ranks->size * sizeof *work) : NULL;
+    size_t P = (size_t)ranks->size;
+    size_t *to = counts ? realloc(r->halo_to_start, (P + 1) * sizeof *to) : NULL;
+    if (to)
+        r->halo_to_start = to;
+    size_t *from = to ? realloc(r->halo_from_start, (P + 1) * sizeof *from) : NULL;
+    if (from)
+        r->halo_from_start = from;
+    size_t *sends = from ? realloc(r->send_counts, P * sizeof *sends) : NULL;
+    if (sends)
+        r->send_counts = sends;
+    uint64_t *work = sends ? realloc(r->work, P * sizeof *work) : NULL;
     if (work)
         r->work = work;
     cut_plane *planes = work ? realloc(r->planes, (size_t)ranks->size * sizeof *planes) : NULL;
@@ -92,10 +118,13 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
 void sim_ranks_free(sim_ranks *r)
 {
     free(r->counts);
-    free(r->halo_start);
+    free(r->halo_to_start);
+    free(r->halo_from_start);
+    free(r->send_counts);
     free(r->work);
     free(r->planes);
-    free(r->halo);
+    free(r->halo_to);
+    free(r->halo_from);
     free(r->rank_of);
     free(r->owner);
     free(r->visit);
@@ -359,43 +388,59 @@ static void mark_ranks(grains_sim *sim)
                 sim->ranks.rank_of[i] = r;
 }
 
-/* The halo: the particles in a listed pair with a particle of another
- * rank, whose copies that rank reads in the force loop. Each rank finds
- * its own in the lists it holds (its own particles' and those that may
- * pair with them), in storage order; the ranks' are gathered, grouped by
- * owner (collective). */
+/* The halo, by reader: for each other rank, our particles in a listed
+ * pair with one of its own, whose copies it reads in the force loop. Each
+ * rank finds its own in the lists it holds (its own particles' and those
+ * that may pair with them: every pair with one of its own), in storage
+ * order; each reader receives its list from every owner (collective). */
 static void mark_halo(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     const grains_neighbors *nb = &sim->nb;
     const int *rank_of = r->rank_of;
     const uint8_t *mine = r->mine;
+    size_t P = (size_t)r->peers.size, n_reads = 0, reads_cap = 0;
+    uint64_t *reads = NULL; /* (reader << 32 | own particle) */
+    int ok = 1;
+    for (uint32_t i = 0; i < nb->n_particles && ok; i++)
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1] && !(nb->j[k] & STORE_MESH_BIT); k++) {
+            uint32_t j = nb->j[k] & STORE_INDEX_MASK;
+            if (rank_of[i] == rank_of[j] || !(mine[i] || mine[j]))
+                continue;
+            ok = ok && array_reserve((void **)&reads, &reads_cap, n_reads + 1, sizeof *reads, 2);
+            if (ok)
+                reads[n_reads++] = mine[i] ? (uint64_t)rank_of[j] << 32 | i : (uint64_t)rank_of[i] << 32 | j;
+        }
+    size_t n = n_reads ? unique_sorted(reads, n_reads) : 0;
+    if (!ok || !array_reserve((void **)&r->halo_to, &r->halo_to_cap, n + 1, sizeof *r->halo_to, 1))
+        exchange_failed(sim);
     uint8_t *edge = calloc(sim->pt.n + 1, 1);
     if (!edge)
         exchange_failed(sim);
-    for (uint32_t i = 0; i < nb->n_particles; i++)
-        for (uint32_t k = nb->start[i]; k < nb->start[i + 1] && !(nb->j[k] & STORE_MESH_BIT); k++) {
-            uint32_t j = nb->j[k] & STORE_INDEX_MASK;
-            if (rank_of[i] != rank_of[j]) {
-                edge[i] |= mine[i];
-                edge[j] |= mine[j];
-            }
-        }
+    r->halo_own = 0;
+    size_t h = 0;
     pack k = pack_start(sim);
-    for (size_t q = 0; q < r->n_runs; q++)
-        for (uint32_t i = r->runs[q].lo; i < r->runs[q].hi; i++)
-            if (edge[i])
-                put(&k, &i, sizeof i);
+    for (size_t d = 0; d < P; d++) {
+        r->halo_to_start[d] = h;
+        for (; h < n && reads[h] >> 32 == d; h++) {
+            uint32_t i = (uint32_t)reads[h];
+            r->halo_to[h] = i;
+            r->halo_own += !edge[i];
+            edge[i] = 1;
+        }
+        put(&k, r->halo_to + r->halo_to_start[d], (h - r->halo_to_start[d]) * sizeof *r->halo_to);
+        r->send_counts[d] = (h - r->halo_to_start[d]) * sizeof *r->halo_to;
+    }
+    r->halo_to_start[P] = h;
     free(edge);
-    char *all = exchange(sim, &k);
+    free(reads);
+    char *all = exchange_each(sim, &k);
     pack_keep(sim, &k);
-    size_t P = (size_t)r->peers.size;
-    r->halo_start[0] = 0;
+    r->halo_from_start[0] = 0;
     for (size_t q = 0; q < P; q++)
-        r->halo_start[q + 1] = r->halo_start[q] + r->counts[q] / sizeof *r->halo;
-    free(r->halo);
-    r->halo = (uint32_t *)all;
-    r->halo_cap = r->halo_start[P];
+        r->halo_from_start[q + 1] = r->halo_from_start[q] + r->counts[q] / sizeof *r->halo_from;
+    free(r->halo_from);
+    r->halo_from = (uint32_t *)all;
 }
 
 /* Which other blocks list a partner among our particles. */
@@ -584,24 +629,25 @@ static void unpack_all(grains_sim *sim, const char *all, void (*fn)(unpack *, gr
 /* The fields the force loop reads of a partner. */
 #define HALO_FIELDS(X) X(x) X(v) X(w) X(q)
 
-/* Rank r's particles that another rank reads. */
-static void put_halo(pack *k, const grains_sim *sim, int r)
+/* Our particles that rank d reads. */
+static void put_halo(pack *k, const grains_sim *sim, size_t d)
 {
     const sim_ranks *rk = &sim->ranks;
     const grains_particles *pt = &sim->pt;
-    for (size_t h = rk->halo_start[r]; h < rk->halo_start[r + 1]; h++) {
-#define PUT(field) put(k, &pt->field[rk->halo[h]], sizeof *pt->field);
+    for (size_t h = rk->halo_to_start[d]; h < rk->halo_to_start[d + 1]; h++) {
+#define PUT(field) put(k, &pt->field[rk->halo_to[h]], sizeof *pt->field);
         HALO_FIELDS(PUT)
 #undef PUT
     }
 }
 
+/* Rank r's particles that we read. */
 static void take_halo(unpack *u, grains_sim *sim, int r)
 {
     const sim_ranks *rk = &sim->ranks;
     grains_particles *pt = &sim->pt;
-    for (size_t h = rk->halo_start[r]; h < rk->halo_start[r + 1]; h++) {
-#define TAKE(field) take(u, &pt->field[rk->halo[h]], sizeof *pt->field);
+    for (size_t h = rk->halo_from_start[r]; h < rk->halo_from_start[r + 1]; h++) {
+#define TAKE(field) take(u, &pt->field[rk->halo_from[h]], sizeof *pt->field);
         HALO_FIELDS(TAKE)
 #undef TAKE
     }
@@ -663,6 +709,21 @@ static char *exchange(grains_sim *sim, const pack *k)
     return all;
 }
 
+/* Our pack's part for each rank (ranks.send_counts, in rank order) to
+ * it; what each rank sent us, in rank order (ranks.counts). */
+static char *exchange_each(grains_sim *sim, const pack *k)
+{
+    if (k->failed)
+        exchange_failed(sim);
+    double t0 = seconds_now();
+    const grains_ranks *pr = &sim->ranks.peers;
+    char *all = pr->alltoall(pr->ctx, k->p, sim->ranks.send_counts, sim->ranks.counts);
+    if (!all)
+        exchange_failed(sim);
+    sim->ranks.stats.seconds += seconds_now() - t0;
+    return all;
+}
+
 grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim) { return sim->ranks.stats; }
 
 /* The step's figures: its bytes, own particles and the ones it sent. */
@@ -671,12 +732,26 @@ static void count_step(sim_ranks *rk, const pack *k)
     double own = 0;
     for (size_t r = 0; r < rk->n_runs; r++)
         own += rk->runs[r].hi - rk->runs[r].lo;
-    int me = rk->peers.rank;
     rk->stats.steps++;
     rk->stats.halo_steps += rk->halo_steps;
     rk->stats.bytes += (double)k->n;
     rk->stats.particles += own;
-    rk->stats.halo += rk->halo_steps ? (double)(rk->halo_start[me + 1] - rk->halo_start[me]) : own;
+    rk->stats.halo += rk->halo_steps ? (double)rk->halo_own : own;
+}
+
+/* Our step for rank d (every rank: all our particles): our largest
+ * speed, the halo d reads or all our particles, our blocks' sums. */
+static void put_step(pack *k, const grains_sim *sim, real v2, size_t d)
+{
+    const sim_ranks *rk = &sim->ranks;
+    put(k, &v2, sizeof v2);
+    if (rk->halo_steps)
+        put_halo(k, sim, d);
+    FOR_RUNS(sim, rk->peers.rank, run) {
+        if (!rk->halo_steps)
+            put_particles(k, &sim->pt, run);
+        put_block_sums(k, sim, run);
+    }
 }
 
 void sim_ranks_exchange_step(grains_sim *sim)
@@ -686,16 +761,23 @@ void sim_ranks_exchange_step(grains_sim *sim)
         v2 = sim->v2_thread[t] > v2 ? sim->v2_thread[t] : v2;
     sim_ranks *rk = &sim->ranks;
     pack k = pack_start(sim);
-    put(&k, &v2, sizeof v2);
-    if (rk->halo_steps)
-        put_halo(&k, sim, rk->peers.rank);
-    FOR_RUNS(sim, rk->peers.rank, run) {
-        if (!rk->halo_steps)
-            put_particles(&k, &sim->pt, run);
-        put_block_sums(&k, sim, run);
+    char *all;
+    if (rk->halo_steps) { /* to each rank the halo it reads */
+        for (size_t d = 0; d < (size_t)rk->peers.size; d++) {
+            size_t n0 = k.n;
+            if ((int)d != rk->peers.rank)
+                put_step(&k, sim, v2, d);
+            rk->send_counts[d] = k.n - n0;
+        }
+        count_step(rk, &k);
+        all = exchange_each(sim, &k);
+    } else {
+        put_step(&k, sim, v2, 0);
+        count_step(rk, &k);
+        all = exchange(sim, &k);
     }
-    count_step(rk, &k);
-    char *all = exchange(sim, &k);
+    for (int r = 0; r < rk->peers.size; r++)
+        rk->stats.received += r == rk->peers.rank ? 0 : (double)rk->counts[r];
     unpack_all(sim, all, take_step, &v2);
     free(all);
     pack_keep(sim, &k);

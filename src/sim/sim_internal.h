@@ -158,9 +158,12 @@ typedef struct {
     size_t n_runs, runs_cap;
     int *rank_of;         /* per particle: its owner */
     size_t rank_of_cap;
-    uint32_t *halo;       /* the particles another rank reads, by owner, in storage order */
-    size_t halo_cap;
-    size_t *halo_start;   /* per rank, and one more: its first in halo */
+    uint32_t *halo_to;    /* own particles other ranks read: rank 0's, rank 1's, ... each in storage order */
+    size_t halo_to_cap;
+    uint32_t *halo_from;  /* the particles each other rank sends this one, by owner, in storage order */
+    size_t *halo_to_start, *halo_from_start; /* per rank, and one more: its first in halo_to, halo_from */
+    size_t halo_own;      /* own particles some other rank reads */
+    size_t *send_counts;  /* per rank: the bytes for it in the last exchange to each rank */
     int halo_steps;       /* the steps send the halo alone (halo_suffices) */
     int stale;            /* the copies of other ranks' particles beyond the halo are old */
     grains_ranks_stats stats;
