@@ -14,8 +14,9 @@
  * inputs, so it has the same bits). It updates its own particles; then the
  * ranks exchange their wall sums, patch logs and particles (one collective
  * per step, after one for the diagnostics). Between rebuilds a step sends
- * only the halo, the particles in a listed pair with another rank's, when
- * nothing else reads another rank's particle (halo_suffices); the copies
+ * each rank only the halo it reads, our particles in a listed pair with
+ * one of its own, when nothing else reads another rank's particle
+ * (halo_suffices: an all-to-all instead of an all-gather); the copies
  * of the others are then made whole before a rebuild and on request
  * (grains_sim_gather), with the lists and contact histories, which a
  * rank's copy of another's block holds stale or not at all until then.
