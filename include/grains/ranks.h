@@ -16,11 +16,15 @@
 
 typedef struct {
     int rank, size;   /* this process's rank, of size (>= 1) */
-    /* Every rank's `bytes` at `mine`, concatenated in rank order into a new
-     * buffer (freed by the caller with free), and counts[r] the bytes of
+    /* Every rank's `bytes` at `mine`, concatenated in rank order into
+     * `into` (room for *cap bytes; grown with realloc, *cap with it, when
+     * short: NULL and 0 for a new buffer), which it returns (the caller
+     * frees it, or keeps it for the next call: the exchanges at rebuilds
+     * move most of the state, and a buffer received into before takes them
+     * many times faster than fresh pages), and counts[r] the bytes of
      * rank r (size of them). Collective: every rank calls it with its own
      * data. It does not return when it cannot: it stops every rank. */
-    void *(*allgather)(void *ctx, const void *mine, size_t bytes, size_t *counts);
+    void *(*allgather)(void *ctx, const void *mine, size_t bytes, size_t *counts, void *into, size_t *cap);
     void *ctx;
     /* At a rebuild the blocks go to the ranks by the last bisection's
      * planes unless that gives a rank more than `rebalance` times the mean
@@ -33,11 +37,11 @@ typedef struct {
     void (*fail)(void *ctx, const char *why);
     /* Each rank's bytes for each other rank: `send` holds this rank's for
      * rank 0, 1, ... in turn (send_counts[r] bytes for rank r, 0 for
-     * itself); returned, in a new buffer (freed by the caller), the bytes
-     * each rank sent this one, in rank order (recv_counts[r] from rank r).
-     * Collective; it does not return when it cannot. NULL: made of
-     * allgather (every rank receives every rank's whole send). */
-    void *(*alltoall)(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts);
+     * itself); returned, in `into` as allgather's, the bytes each rank
+     * sent this one, in rank order (recv_counts[r] from rank r).
+     * Collective; it does not return when it cannot. */
+    void *(*alltoall)(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts, void *into,
+                      size_t *cap);
 } grains_ranks;
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank

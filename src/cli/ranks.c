@@ -78,7 +78,8 @@ int cli_ranks_max(const cli_ranks *rk, int v)
     if (rk->share.size < 2)
         return v;
     const grains_ranks *r = &rk->share;
-    int *all = r->allgather(r->ctx, &v, sizeof v, rk->counts); /* it stops every rank when it cannot */
+    size_t cap = 0;
+    int *all = r->allgather(r->ctx, &v, sizeof v, rk->counts, NULL, &cap); /* it stops every rank when it cannot */
     for (int k = 0; k < r->size; k++)
         v = all[k] > v ? all[k] : v;
     free(all);
@@ -102,7 +103,8 @@ int cli_ranks_failed(const cli_ranks *rk, const grains_error *err)
     if (err)
         grains_error_format(err, own.why, sizeof own.why);
     const grains_ranks *r = &rk->share;
-    rank_verdict *all = r->allgather(r->ctx, &own, sizeof own, rk->counts); /* it stops every rank when it cannot */
+    size_t cap = 0;
+    rank_verdict *all = r->allgather(r->ctx, &own, sizeof own, rk->counts, NULL, &cap); /* it stops every rank when it cannot */
     int first = -1;
     for (int k = r->size - 1; k >= 0; k--)
         if (all[k].failed)

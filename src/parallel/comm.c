@@ -101,10 +101,22 @@ static void int_counts(grains_comm *c, const unsigned long long *bytes, int *n, 
     }
 }
 
+/* `into` with room for `bytes` (realloc when short). */
+static char *room(grains_comm *c, void *into, size_t *cap, size_t bytes)
+{
+    if (into && *cap >= bytes)
+        return into;
+    char *p = realloc(into, bytes ? bytes : 1);
+    if (!p)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    *cap = bytes ? bytes : 1;
+    return p;
+}
+
 /* Every rank's bytes in rank order: their counts by MPI_Allgather, then
  * the bytes by MPI_Allgatherv (whose counts are ints: 2 GB in all per
  * exchange, far above a step's). Failure stops every rank. */
-static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *counts)
+static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *counts, void *into, size_t *cap)
 {
     grains_comm *c = ctx;
     unsigned long long own = bytes, *all = malloc((size_t)c->size * sizeof *all);
@@ -116,10 +128,7 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
     int_counts(c, all, n, at);
     for (int r = 0; r < c->size; r++)
         counts[r] = (size_t)all[r];
-    size_t total = (size_t)at[c->size - 1] + (size_t)n[c->size - 1];
-    char *out = malloc(total ? total : 1);
-    if (!out)
-        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    char *out = room(c, into, cap, (size_t)at[c->size - 1] + (size_t)n[c->size - 1]);
     if (MPI_Allgatherv(mine, (int)bytes, MPI_BYTE, out, n, at, MPI_BYTE, c->world) != MPI_SUCCESS)
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     free(all);
@@ -130,7 +139,8 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
 
 /* Each rank's bytes for each rank: their counts by MPI_Alltoall, then the
  * bytes by MPI_Alltoallv. */
-static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts)
+static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts, void *into,
+                        size_t *cap)
 {
     grains_comm *c = ctx;
     size_t P = (size_t)c->size;
@@ -145,10 +155,7 @@ static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, 
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     int_counts(c, out_n, sn, sa);
     int_counts(c, in_n, rn, ra);
-    size_t total = (size_t)ra[P - 1] + (size_t)rn[P - 1];
-    char *out = malloc(total ? total : 1);
-    if (!out)
-        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    char *out = room(c, into, cap, (size_t)ra[P - 1] + (size_t)rn[P - 1]);
     if (MPI_Alltoallv(send, sn, sa, MPI_BYTE, out, rn, ra, MPI_BYTE, c->world) != MPI_SUCCESS)
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     for (size_t r = 0; r < P; r++)

@@ -135,6 +135,7 @@ void sim_ranks_free(sim_ranks *r)
     free(r->runs);
     free(r->points);
     free(r->send);
+    free(r->recv);
 }
 
 grains_status sim_ranks_check(const grains_sim *sim, grains_error *err)
@@ -440,8 +441,9 @@ static void mark_halo(grains_sim *sim)
     r->halo_from_start[0] = 0;
     for (size_t q = 0; q < P; q++)
         r->halo_from_start[q + 1] = r->halo_from_start[q] + r->counts[q] / sizeof *r->halo_from;
-    free(r->halo_from);
-    r->halo_from = (uint32_t *)all;
+    if (!array_reserve((void **)&r->halo_from, &r->halo_from_cap, r->halo_from_start[P] + 1, sizeof *r->halo_from, 1))
+        exchange_failed(sim);
+    memcpy(r->halo_from, all, r->halo_from_start[P] * sizeof *r->halo_from);
 }
 
 /* Which other blocks list a partner among our particles. */
@@ -554,19 +556,22 @@ grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
-/* Every rank's bytes, in rank order (the counts in ranks.counts). */
-static char *gather(const grains_sim *sim, const void *mine, size_t bytes)
+/* Every rank's bytes, in rank order (the counts in ranks.counts), in the
+ * kept receive buffer (valid until the next exchange). */
+static char *gather(grains_sim *sim, const void *mine, size_t bytes)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    return pr->allgather(pr->ctx, mine, bytes, sim->ranks.counts);
+    sim_ranks *rk = &sim->ranks;
+    const grains_ranks *pr = &rk->peers;
+    rk->recv = pr->allgather(pr->ctx, mine, bytes, rk->counts, rk->recv, &rk->recv_cap);
+    return rk->recv;
 }
 
-force_diag sim_ranks_diag(const grains_sim *sim, force_diag own)
+force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
 {
-    force_diag *all = (force_diag *)gather(sim, &own, sizeof own), total = force_diag_empty();
+    const force_diag *all = (const force_diag *)gather(sim, &own, sizeof own);
+    force_diag total = force_diag_empty();
     for (int r = 0; r < sim->ranks.peers.size; r++)
         force_diag_merge(&total, &all[r]);
-    free(all);
     return total;
 }
 
@@ -718,7 +723,9 @@ static char *exchange_each(grains_sim *sim, const pack *k)
         exchange_failed(sim);
     double t0 = seconds_now();
     const grains_ranks *pr = &sim->ranks.peers;
-    char *all = pr->alltoall(pr->ctx, k->p, sim->ranks.send_counts, sim->ranks.counts);
+    sim->ranks.recv = pr->alltoall(pr->ctx, k->p, sim->ranks.send_counts, sim->ranks.counts, sim->ranks.recv,
+                                   &sim->ranks.recv_cap);
+    char *all = sim->ranks.recv;
     if (!all)
         exchange_failed(sim);
     sim->ranks.stats.seconds += seconds_now() - t0;
@@ -780,7 +787,6 @@ void sim_ranks_exchange_step(grains_sim *sim)
     for (int r = 0; r < rk->peers.size; r++)
         rk->stats.received += r == rk->peers.rank ? 0 : (double)rk->counts[r];
     unpack_all(sim, all, take_step, &v2);
-    free(all);
     pack_keep(sim, &k);
     rk->stale |= rk->halo_steps;
     for (int t = 0; t < sim->nthreads; t++)
@@ -806,7 +812,6 @@ static void complete_particles(grains_sim *sim)
         put_particles(&k, &sim->pt, run);
     char *all = exchange(sim, &k);
     unpack_all(sim, all, take_all_particles, NULL);
-    free(all);
     pack_keep(sim, &k);
     rk->stale = 0;
 }
@@ -936,7 +941,6 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
     contacts_pack *at = malloc((size_t)sim->ranks.peers.size * sizeof *at);
     grains_status s = at && take_lists(sim, all, at) ? take_histories(sim, at) : GRAINS_ERR_NOMEM;
     free(at);
-    free(all);
     if (s != GRAINS_OK)
         return grains_error_set(err, s, NULL, 0, "out of memory for the contacts of other ranks");
     return GRAINS_OK;

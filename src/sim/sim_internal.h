@@ -159,7 +159,7 @@ typedef struct {
     int *rank_of;         /* per particle: its owner */
     size_t rank_of_cap;
     uint32_t *halo_to;    /* own particles other ranks read: rank 0's, rank 1's, ... each in storage order */
-    size_t halo_to_cap;
+    size_t halo_to_cap, halo_from_cap;
     uint32_t *halo_from;  /* the particles each other rank sends this one, by owner, in storage order */
     size_t *halo_to_start, *halo_from_start; /* per rank, and one more: its first in halo_to, halo_from */
     size_t halo_own;      /* own particles some other rank reads */
@@ -172,6 +172,9 @@ typedef struct {
     force_diag diag;      /* every rank's, merged (the step's team reads it) */
     char *send;           /* the bytes of this rank's last exchange, kept for the next */
     size_t send_cap;
+    char *recv;           /* the bytes it received in the last exchange, kept for the next
+                           * (fresh pages make a rebuild's exchange many times slower) */
+    size_t recv_cap;
 } sim_ranks;
 
 /* A copy of the state before a step that may fail (sim/last_good.c):
@@ -309,7 +312,7 @@ static inline int sim_ranks_visit(const grains_sim *sim, uint32_t b)
 /* What the step does not share yet: an error on every rank. */
 grains_status sim_ranks_check(const grains_sim *sim, grains_error *err);
 /* The diagnostics of every rank's own blocks, merged in rank order. */
-force_diag sim_ranks_diag(const grains_sim *sim, force_diag own);
+force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
 /* After the update: every rank's particles, wall sums and patch logs, and
  * the largest speed, to every rank (sim->v2_thread[0] holds it). */
 void sim_ranks_exchange_step(grains_sim *sim);
