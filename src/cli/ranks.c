@@ -104,7 +104,8 @@ int cli_ranks_failed(const cli_ranks *rk, const grains_error *err)
         grains_error_format(err, own.why, sizeof own.why);
     const grains_ranks *r = &rk->share;
     size_t cap = 0;
-    rank_verdict *all = r->allgather(r->ctx, &own, sizeof own, rk->counts, NULL, &cap); /* it stops every rank when it cannot */
+    /* it stops every rank when it cannot */
+    rank_verdict *all = r->allgather(r->ctx, &own, sizeof own, rk->counts, NULL, &cap);
     int first = -1;
     for (int k = r->size - 1; k >= 0; k--)
         if (all[k].failed)
