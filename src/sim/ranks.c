@@ -41,6 +41,8 @@ typedef struct {
 
 static void put(pack *k, const void *v, size_t bytes)
 {
+    if (bytes == 0) /* an empty part (a rank's halo for itself): nothing to copy, maybe nowhere yet */
+        return;
     if (k->failed || !array_reserve((void **)&k->p, &k->cap, k->n + bytes, 1, 2)) {
         k->failed = 1;
         return;
@@ -56,6 +58,8 @@ typedef struct {
 
 static void take(unpack *u, void *v, size_t bytes)
 {
+    if (bytes == 0)
+        return;
     memcpy(v, u->p, bytes);
     u->p += bytes;
 }
