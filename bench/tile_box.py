@@ -18,9 +18,13 @@ def main():
     src, L = sys.argv[1], float(sys.argv[2])
     nx, ny, nz = (int(a) for a in sys.argv[3:6])
     out = sys.argv[6]
+    if not (L > 0 and nx > 0 and ny > 0 and nz > 0):
+        sys.exit("tile_box.py: L and the tile counts must be positive")
     with open(src) as f:
         header = f.readline()
         rows = [line.rstrip("\n").split(",") for line in f if line.strip()]
+    if not header.startswith("x,y,z,") or not rows or any(len(r) != len(rows[0]) for r in rows):
+        sys.exit("tile_box.py: %s is not a particle CSV (x,y,z,... with rows of one width)" % src)
     with open(out + ".csv", "w") as f:
         f.write(header)
         for k in range(nz):
