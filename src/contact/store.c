@@ -254,10 +254,10 @@ void store_compact(contact_store *cs, store_key *keys, size_t *n)
     *n = live;
 }
 
-void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int odd_rolling,
-                 int nthreads)
+void store_rename(store_key *keys, size_t n, const uint32_t *where, const store_layout *L, real *entries,
+                  int odd_rolling, int nthreads)
 {
-    const int us = cs->layout.us, ur = odd_rolling ? cs->layout.ur : -1;
+    const int us = entries ? L->us : -1, ur = entries && odd_rolling ? L->ur : -1;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (size_t k = 0; k < n; k++) {
         store_key *key = &keys[k];
@@ -271,7 +271,7 @@ void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *w
             key->i = i, key->j = j;
         } else {
             key->i = j, key->j = i;
-            real *e = store_entry(cs, k);
+            real *e = entries + k * (size_t)L->width;
             for (int a = 0; a < 3; a++) {
                 if (us >= 0)
                     e[us + a] = -e[us + a];
@@ -280,6 +280,12 @@ void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *w
             }
         }
     }
+}
+
+void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int odd_rolling,
+                 int nthreads)
+{
+    store_rename(keys, n, where, &cs->layout, cs->c, odd_rolling, nthreads);
 }
 
 grains_status store_windows(contact_store *cs, const uint32_t *pending, const uint32_t *live, size_t n_blocks,

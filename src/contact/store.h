@@ -195,6 +195,10 @@ void store_compact(contact_store *cs, store_key *keys, size_t *n);
  *    where it holds the relative rotation (odd_rolling: rolling type C). */
 void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int odd_rolling,
                  int nthreads);
+/* 3'. The same for keys[k] and entry k of `entries` (layout L), outside
+ *    the pool; NULL entries: the keys alone. */
+void store_rename(store_key *keys, size_t n, const uint32_t *where, const store_layout *L, real *entries,
+                  int odd_rolling, int nthreads);
 /* 4. New windows for `n_blocks` cell blocks: live[b] histories and room
  *    for pending[b] contacts (pairs that touch already but have none yet)
  *    and a margin; the histories are not moved yet. */

@@ -17,13 +17,16 @@
  * each rank only the halo it reads, our particles in a listed pair with
  * one of its own, when nothing else reads another rank's particle
  * (halo_suffices: an all-to-all instead of an all-gather); the copies
- * of the others are then made whole before a rebuild and on request
- * (grains_sim_gather), with the lists and contact histories, which a
- * rank's copy of another's block holds stale or not at all until then.
+ * of the others' particles are then made whole before a rebuild and on
+ * request (grains_sim_gather: with the lists and contact histories, which
+ * a rank's copy of another's block holds stale or not at all until then).
+ * A rebuild needs neither the others' lists nor their histories: each
+ * rank names the histories of its own blocks, every rank gets the names,
+ * and after the cut each history goes to the ranks that evaluate its pair.
  *
  * Every rank still does the O(N) work of sorting at the rebuilds and holds
- * every particle: this shares the force loop, the lists and the update,
- * not memory. */
+ * every particle: this shares the force loop, the lists, the update and
+ * the histories, not the particles' memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +111,10 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
     size_t *sends = from ? realloc(r->send_counts, P * sizeof *sends) : NULL;
     if (sends)
         r->send_counts = sends;
-    uint64_t *work = sends ? realloc(r->work, P * sizeof *work) : NULL;
+    size_t *names = sends ? realloc(r->names_start, (P + 1) * sizeof *names) : NULL;
+    if (names)
+        r->names_start = names;
+    uint64_t *work = names ? realloc(r->work, P * sizeof *work) : NULL;
     if (work)
         r->work = work;
     cut_plane *planes = work ? realloc(r->planes, (size_t)ranks->size * sizeof *planes) : NULL;
@@ -126,6 +132,8 @@ void sim_ranks_free(sim_ranks *r)
     free(r->halo_to_start);
     free(r->halo_from_start);
     free(r->send_counts);
+    free(r->names_start);
+    free(r->own);
     free(r->work);
     free(r->planes);
     free(r->halo_to);
@@ -948,6 +956,138 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
     if (s != GRAINS_OK)
         return grains_error_set(err, s, NULL, 0, "out of memory for the contacts of other ranks");
     return GRAINS_OK;
+}
+
+/* A rebuild's histories, named where they are kept: each rank names its
+ * own blocks' by keys read off its own particles' lists (the owner's
+ * copy is the one that counts), and every rank receives every rank's
+ * keys, in rank order: the sort renames them all alike, the cut weighs
+ * the blocks by them. The histories stay with their rank (ranks.own)
+ * until the cut says which ranks evaluate each pair
+ * (sim_ranks_share_histories). The lists never travel. */
+static void put_own_names(pack *k, const grains_sim *sim, real *own)
+{
+    const grains_neighbors *nb = &sim->nb;
+    const contact_store *cs = &sim->cs;
+    size_t width = (size_t)cs->layout.width;
+    FOR_RUNS(sim, sim->ranks.peers.rank, run)
+        for (uint32_t b = run.b0; b < run.b1; b++) {
+            size_t h = 0; /* the block's histories follow its lists' marks */
+            for (uint32_t i = block_first(&sim->grid, b); i < block_first(&sim->grid, b + 1); i++)
+                for (uint32_t e = nb->start[i]; e < nb->start[i + 1]; e++) {
+                    uint32_t j = nb->j[e];
+                    if (!(j & STORE_HIST_BIT))
+                        continue;
+                    const real *history = store_history(cs, b, h++);
+                    store_key key = {i, j & ~STORE_HIST_BIT};
+                    if (sim->drop_mesh_histories && (j & STORE_MESH_BIT))
+                        continue;
+                    if (own)
+                        memcpy(own + (k->n / sizeof key) * width, history, width * sizeof *history);
+                    put(k, &key, sizeof key);
+                }
+        }
+}
+
+int sim_ranks_names(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.valid && !sim->has_pending; }
+
+grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err)
+{
+    sim_ranks *rk = &sim->ranks;
+    pack k = pack_start(sim);
+    put_own_names(&k, sim, NULL); /* counted, then named */
+    size_t n_own = k.n / sizeof(store_key), width = (size_t)sim->cs.layout.width;
+    if (!array_reserve((void **)&rk->own, &rk->own_cap, n_own + 1, width * sizeof *rk->own, 1))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", n_own);
+    k.n = 0;
+    put_own_names(&k, sim, rk->own);
+    exchange(sim, &k);
+    pack_keep(sim, &k);
+    size_t P = (size_t)rk->peers.size;
+    rk->names_start[0] = 0;
+    for (size_t r = 0; r < P; r++)
+        rk->names_start[r + 1] = rk->names_start[r] + rk->counts[r] / sizeof(store_key);
+    *n = rk->names_start[P];
+    return GRAINS_OK;
+}
+
+void sim_ranks_take_names(grains_sim *sim, store_key *keys, size_t n)
+{
+    memcpy(keys, sim->ranks.recv, n * sizeof *keys); /* every rank's, ours included, in rank order */
+}
+
+void sim_ranks_rename(grains_sim *sim, store_key *keys, const uint32_t *where)
+{
+    const sim_ranks *rk = &sim->ranks;
+    size_t me = (size_t)rk->peers.rank, P = (size_t)rk->peers.size, *at = rk->names_start;
+    const store_layout *L = &sim->cs.layout;
+    /* ours with their histories (a pair seen from the other side turns them over), the others' alone */
+    store_rename(keys + at[me], at[me + 1] - at[me], where, L, rk->own, sim->hp.type_c, sim->nthreads);
+    store_rename(keys, at[me], where, L, NULL, 0, sim->nthreads);
+    store_rename(keys + at[me + 1], at[P] - at[me + 1], where, L, NULL, 0, sim->nthreads);
+}
+
+/* Whether rank d evaluates the pair of `key` (new order): it owns one of
+ * its particles (the listing one's owner in its own block, the partner's
+ * visiting it). */
+static int evaluates(const grains_sim *sim, store_key key, int d)
+{
+    const int *rank_of = sim->ranks.rank_of;
+    return rank_of[key.i] == d || (!(key.j & STORE_MESH_BIT) && rank_of[key.j] == d);
+}
+
+/* Our histories to the other ranks that evaluate their pairs. */
+static void send_histories(grains_sim *sim, const store_key *keys, pack *k)
+{
+    sim_ranks *rk = &sim->ranks;
+    int me = rk->peers.rank;
+    size_t width = (size_t)sim->cs.layout.width, first = rk->names_start[me];
+    for (int d = 0; d < rk->peers.size; d++) {
+        size_t n0 = k->n;
+        for (size_t m = first; d != me && m < rk->names_start[me + 1]; m++)
+            if (evaluates(sim, keys[m], d))
+                put(k, rk->own + (m - first) * width, width * sizeof *rk->own);
+        rk->send_counts[d] = k->n - n0;
+    }
+}
+
+grains_status sim_ranks_share_histories(grains_sim *sim, store_key *keys, size_t *n, grains_error *err)
+{
+    sim_ranks *rk = &sim->ranks;
+    int me = rk->peers.rank;
+    pack k = pack_start(sim);
+    send_histories(sim, keys, &k);
+    const char *all = exchange_each(sim, &k);
+    pack_keep(sim, &k);
+    size_t live = 0, width = (size_t)sim->cs.layout.width;
+    for (size_t m = 0; m < *n; m++)
+        live += evaluates(sim, keys[m], me);
+    grains_status s = store_load(&sim->cs, live, err);
+    if (s != GRAINS_OK)
+        return s;
+    live = 0; /* the pairs this rank evaluates, squeezed to the front in rank order */
+    for (int r = 0; r < rk->peers.size; r++) {
+        unpack u = {all};
+        for (size_t m = rk->names_start[r]; m < rk->names_start[r + 1]; m++) {
+            if (!evaluates(sim, keys[m], me))
+                continue;
+            real *e = store_entry(&sim->cs, live);
+            if (r == me)
+                memcpy(e, rk->own + (m - rk->names_start[me]) * width, width * sizeof *e);
+            else
+                take(&u, e, width * sizeof *e);
+            keys[live++] = keys[m];
+        }
+        all += rk->counts[r];
+    }
+    *n = live;
+    return GRAINS_OK;
+}
+
+void sim_ranks_complete_particles(grains_sim *sim)
+{
+    if (sim_shared(sim) && sim->ranks.valid)
+        complete_particles(sim);
 }
 
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err)

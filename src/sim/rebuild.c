@@ -22,13 +22,18 @@ typedef struct {
     size_t n;            /* histories */
     uint32_t *first;     /* per particle: the place of its first history */
     int owned;
+    int by_ranks;        /* named by each rank in its own blocks (sim_ranks_name_contacts) */
 } history_names;
 
 /* Gathers the histories and names them by the old lists, in the force
- * sums when they are large enough. */
+ * sums when they are large enough (shared among ranks: each rank names
+ * its own blocks', and gets every rank's names). */
 static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_error *err)
 {
-    grains_status s = sim->has_pending ? GRAINS_OK : store_gather(&sim->cs, &hn->n, err);
+    hn->by_ranks = sim_ranks_names(sim);
+    grains_status s = sim->has_pending ? GRAINS_OK
+                      : hn->by_ranks   ? sim_ranks_name_contacts(sim, &hn->n, err)
+                                       : store_gather(&sim->cs, &hn->n, err);
     if (s != GRAINS_OK)
         return s;
     if (sim->has_pending) /* grains_sim_set_contacts: those, named by ids, replace all */
@@ -43,8 +48,12 @@ static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_er
         sim->drop_mesh_histories = 0;
         return sim_load_contacts(sim, hn->keys, err);
     }
-    neighbors_collect_keys(&sim->nb, hn->keys, sim->drop_mesh_histories);
-    store_compact(&sim->cs, hn->keys, &hn->n);
+    if (hn->by_ranks) {
+        sim_ranks_take_names(sim, hn->keys, hn->n);
+    } else {
+        neighbors_collect_keys(&sim->nb, hn->keys, sim->drop_mesh_histories);
+        store_compact(&sim->cs, hn->keys, &hn->n);
+    }
     sim->drop_mesh_histories = 0;
     return GRAINS_OK;
 }
@@ -75,7 +84,10 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     grains_status s = grid_build(&sim->grid, &in, list_pad(sim), &sim->box, where, ws, owned ? 0 : list_bytes - where_bytes,
                                  err);
     if (s == GRAINS_OK) {
-        store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
+        if (hn->by_ranks)
+            sim_ranks_rename(sim, hn->keys, where);
+        else
+            store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
         particles_permute(pt, where);
     }
     if (owned)
@@ -157,11 +169,9 @@ grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err)
 
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
-    /* shared among ranks: each copy whole, then every rank rebuilds alike */
-    grains_status s = sim_ranks_exchange_contacts(sim, err);
-    if (s != GRAINS_OK)
-        return s;
-    sim->ranks.valid = 0;
+    /* shared among ranks: each copy of the particles whole, the histories
+     * named where they are kept (name_contacts), then every rank rebuilds alike */
+    sim_ranks_complete_particles(sim);
     wrap_positions(sim);
     if (sim->mesh)
         walls_listed(&sim->wl, sim->mesh); /* the lists see the meshes where they are now */
@@ -170,12 +180,15 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         sim_membranes_listed(&sim->mb);
         grains_mesh_update_bounds(sim->mesh);
     }
-    history_names hn = {NULL, 0, NULL, 0};
-    s = name_contacts(sim, &hn, err);
+    history_names hn = {NULL, 0, NULL, 0, 0};
+    grains_status s = name_contacts(sim, &hn, err);
+    sim->ranks.valid = 0; /* the cut is the old order's */
     if (s == GRAINS_OK)
         s = sort_particles(sim, &hn, err);
     if (s == GRAINS_OK && sim_shared(sim))
         s = sim_ranks_plan(sim, hn.keys, hn.n, err);
+    if (s == GRAINS_OK && hn.by_ranks)
+        s = sim_ranks_share_histories(sim, hn.keys, &hn.n, err);
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
     if (s == GRAINS_OK)

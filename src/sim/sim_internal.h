@@ -163,6 +163,9 @@ typedef struct {
     uint32_t *halo_from;  /* the particles each other rank sends this one, by owner, in storage order */
     size_t *halo_to_start, *halo_from_start; /* per rank, and one more: its first in halo_to, halo_from */
     size_t halo_own;      /* own particles some other rank reads */
+    size_t *names_start;  /* per rank, and one more: its first key in a rebuild's (sim_ranks_name_contacts) */
+    real *own;            /* a rebuild's histories of the own blocks, in the order of the own keys */
+    size_t own_cap;       /* in entries */
     size_t *send_counts;  /* per rank: the bytes for it in the last exchange to each rank */
     int halo_steps;       /* the steps send the halo alone (halo_suffices) */
     int stale;            /* the copies of other ranks' particles beyond the halo are old */
@@ -318,8 +321,24 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
 void sim_ranks_exchange_step(grains_sim *sim);
 /* The contact histories (and the lists' marks of them) of every rank's
  * blocks to every rank, and every particle if the steps sent the halo
- * alone: each copy whole, as before a rebuild. */
+ * alone: each copy whole, as a checkpoint reads it (grains_sim_gather). */
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err);
+/* A rebuild of a shared simulation (every rank's copy of the particles
+ * made whole first: sim_ranks_complete_particles), when sim_ranks_names:
+ * sim_ranks_name_contacts names the histories each rank keeps in its own
+ * blocks, *n keys of every rank in rank order, and keeps our histories
+ * aside (the store is not read again); sim_ranks_take_names writes the
+ * keys to `keys` (n), which the sort renames with sim_ranks_rename. After
+ * the cut, sim_ranks_share_histories sends each history to the ranks that
+ * evaluate its pair and loads the store with those this rank evaluates,
+ * their keys squeezed to the front (*n of them). Nothing needs the lists
+ * of the others' blocks. */
+void sim_ranks_complete_particles(grains_sim *sim);
+int sim_ranks_names(const grains_sim *sim);
+grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err);
+void sim_ranks_take_names(grains_sim *sim, store_key *keys, size_t n);
+void sim_ranks_rename(grains_sim *sim, store_key *keys, const uint32_t *where);
+grains_status sim_ranks_share_histories(grains_sim *sim, store_key *keys, size_t *n, grains_error *err);
 void sim_ranks_free(sim_ranks *r);
 
 /* The integrators' view of the particles, moving [lo, hi). */
