@@ -997,7 +997,7 @@ grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *
     pack k = pack_start(sim);
     put_own_names(&k, sim, NULL); /* counted, then named */
     size_t n_own = k.n / sizeof(store_key), width = (size_t)sim->cs.layout.width;
-    if (!array_reserve((void **)&rk->own, &rk->own_cap, n_own + 1, width * sizeof *rk->own, 1))
+    if (!array_reserve((void **)&rk->own, &rk->own_cap, n_own + 1, width * sizeof *rk->own, 8))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", n_own);
     k.n = 0;
     put_own_names(&k, sim, rk->own);
