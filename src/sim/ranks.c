@@ -1013,7 +1013,8 @@ grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *
 
 void sim_ranks_take_names(grains_sim *sim, store_key *keys, size_t n)
 {
-    memcpy(keys, sim->ranks.recv, n * sizeof *keys); /* every rank's, ours included, in rank order */
+    if (n) /* every rank's, ours included, in rank order */
+        memcpy(keys, sim->ranks.recv, n * sizeof *keys);
 }
 
 void sim_ranks_rename(grains_sim *sim, store_key *keys, const uint32_t *where)
