@@ -111,10 +111,7 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
     size_t *sends = from ? realloc(r->send_counts, P * sizeof *sends) : NULL;
     if (sends)
         r->send_counts = sends;
-    size_t *names = sends ? realloc(r->names_start, (P + 1) * sizeof *names) : NULL;
-    if (names)
-        r->names_start = names;
-    uint64_t *work = names ? realloc(r->work, P * sizeof *work) : NULL;
+    uint64_t *work = sends ? realloc(r->work, P * sizeof *work) : NULL;
     if (work)
         r->work = work;
     cut_plane *planes = work ? realloc(r->planes, (size_t)ranks->size * sizeof *planes) : NULL;
@@ -132,8 +129,8 @@ void sim_ranks_free(sim_ranks *r)
     free(r->halo_to_start);
     free(r->halo_from_start);
     free(r->send_counts);
-    free(r->names_start);
     free(r->own);
+    free(r->keys);
     free(r->work);
     free(r->planes);
     free(r->halo_to);
@@ -530,13 +527,34 @@ static void finish_cut(grains_sim *sim)
     r->valid = 1;
 }
 
-grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, grains_error *err)
+/* Each block's contacts summed over the ranks (integers: in any order),
+ * when each named its own. */
+static void sum_block_contacts(grains_sim *sim)
+{
+    uint32_t *count = sim->ranks.block_contacts;
+    size_t n_blocks = sim->grid.n_blocks;
+    pack k = pack_start(sim);
+    put(&k, count, n_blocks * sizeof *count);
+    const char *all = exchange(sim, &k);
+    pack_keep(sim, &k);
+    memset(count, 0, n_blocks * sizeof *count);
+    for (int r = 0; r < sim->ranks.peers.size; r++, all += n_blocks * sizeof *count)
+        for (size_t b = 0; b < n_blocks; b++) {
+            uint32_t c;
+            memcpy(&c, all + b * sizeof c, sizeof c);
+            count[b] += c;
+        }
+}
+
+grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, int ours, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
     grains_status s = reserve_cut(sim, err);
     if (s != GRAINS_OK)
         return s;
     contacts_from_keys(sim, keys, n_keys);
+    if (ours)
+        sum_block_contacts(sim);
     if ((s = cut_now(sim, err)) != GRAINS_OK)
         return s;
     /* Lists for some particles only when nothing but the force loop reads
@@ -960,16 +978,18 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
 
 /* A rebuild's histories, named where they are kept: each rank names its
  * own blocks' by keys read off its own particles' lists (the owner's
- * copy is the one that counts), and every rank receives every rank's
- * keys, in rank order: the sort renames them all alike, the cut weighs
- * the blocks by them. The histories stay with their rank (ranks.own)
- * until the cut says which ranks evaluate each pair
- * (sim_ranks_share_histories). The lists never travel. */
-static void put_own_names(pack *k, const grains_sim *sim, real *own)
+ * copy is the one that counts) and renames them after the sort (which
+ * every rank does alike); the cut weighs the blocks by every rank's
+ * counts, and then each history goes, with its key, to the ranks that
+ * evaluate its pair. Neither the lists nor the keys go to every rank. */
+
+/* Our blocks' histories in list order: their keys to `keys` and their
+ * springs to `own` (both NULL: counted only); how many. */
+static size_t own_names(const grains_sim *sim, store_key *keys, real *own)
 {
     const grains_neighbors *nb = &sim->nb;
     const contact_store *cs = &sim->cs;
-    size_t width = (size_t)cs->layout.width;
+    size_t width = (size_t)cs->layout.width, n = 0;
     FOR_RUNS(sim, sim->ranks.peers.rank, run)
         for (uint32_t b = run.b0; b < run.b1; b++) {
             size_t h = 0; /* the block's histories follow its lists' marks */
@@ -979,14 +999,16 @@ static void put_own_names(pack *k, const grains_sim *sim, real *own)
                     if (!(j & STORE_HIST_BIT))
                         continue;
                     const real *history = store_history(cs, b, h++);
-                    store_key key = {i, j & ~STORE_HIST_BIT};
                     if (sim->drop_mesh_histories && (j & STORE_MESH_BIT))
                         continue;
-                    if (own)
-                        memcpy(own + (k->n / sizeof key) * width, history, width * sizeof *history);
-                    put(k, &key, sizeof key);
+                    if (keys) {
+                        keys[n] = (store_key){i, j & ~STORE_HIST_BIT};
+                        memcpy(own + n * width, history, width * sizeof *history);
+                    }
+                    n++;
                 }
         }
+    return n;
 }
 
 int sim_ranks_names(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.valid && !sim->has_pending; }
@@ -994,38 +1016,18 @@ int sim_ranks_names(const grains_sim *sim) { return sim_shared(sim) && sim->rank
 grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err)
 {
     sim_ranks *rk = &sim->ranks;
-    pack k = pack_start(sim);
-    put_own_names(&k, sim, NULL); /* counted, then named */
-    size_t n_own = k.n / sizeof(store_key), width = (size_t)sim->cs.layout.width;
-    if (!array_reserve((void **)&rk->own, &rk->own_cap, n_own + 1, width * sizeof *rk->own, 8))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", n_own);
-    k.n = 0;
-    put_own_names(&k, sim, rk->own);
-    exchange(sim, &k);
-    pack_keep(sim, &k);
-    size_t P = (size_t)rk->peers.size;
-    rk->names_start[0] = 0;
-    for (size_t r = 0; r < P; r++)
-        rk->names_start[r + 1] = rk->names_start[r] + rk->counts[r] / sizeof(store_key);
-    *n = rk->names_start[P];
+    *n = own_names(sim, NULL, NULL);
+    if (!array_reserve((void **)&rk->own, &rk->own_cap, *n + 1, (size_t)sim->cs.layout.width * sizeof *rk->own, 8))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", *n);
     return GRAINS_OK;
 }
 
-void sim_ranks_take_names(grains_sim *sim, store_key *keys, size_t n)
-{
-    if (n) /* every rank's, ours included, in rank order */
-        memcpy(keys, sim->ranks.recv, n * sizeof *keys);
-}
+void sim_ranks_take_names(grains_sim *sim, store_key *keys) { own_names(sim, keys, sim->ranks.own); }
 
-void sim_ranks_rename(grains_sim *sim, store_key *keys, const uint32_t *where)
+void sim_ranks_rename(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where)
 {
-    const sim_ranks *rk = &sim->ranks;
-    size_t me = (size_t)rk->peers.rank, P = (size_t)rk->peers.size, *at = rk->names_start;
-    const store_layout *L = &sim->cs.layout;
-    /* ours with their histories (a pair seen from the other side turns them over), the others' alone */
-    store_rename(keys + at[me], at[me + 1] - at[me], where, L, rk->own, sim->hp.type_c, sim->nthreads);
-    store_rename(keys, at[me], where, L, NULL, 0, sim->nthreads);
-    store_rename(keys + at[me + 1], at[P] - at[me + 1], where, L, NULL, 0, sim->nthreads);
+    /* a pair seen from the other side turns its springs over */
+    store_rename(keys, n, where, &sim->cs.layout, sim->ranks.own, sim->hp.type_c, sim->nthreads);
 }
 
 /* Whether rank d evaluates the pair of `key` (new order): it owns one of
@@ -1037,50 +1039,53 @@ static int evaluates(const grains_sim *sim, store_key key, int d)
     return rank_of[key.i] == d || (!(key.j & STORE_MESH_BIT) && rank_of[key.j] == d);
 }
 
-/* Our histories to the other ranks that evaluate their pairs. */
-static void send_histories(grains_sim *sim, const store_key *keys, pack *k)
+/* Our histories, with their keys, to the other ranks that evaluate their pairs. */
+static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pack *k)
 {
     sim_ranks *rk = &sim->ranks;
-    int me = rk->peers.rank;
-    size_t width = (size_t)sim->cs.layout.width, first = rk->names_start[me];
+    size_t width = (size_t)sim->cs.layout.width;
     for (int d = 0; d < rk->peers.size; d++) {
         size_t n0 = k->n;
-        for (size_t m = first; d != me && m < rk->names_start[me + 1]; m++)
-            if (evaluates(sim, keys[m], d))
-                put(k, rk->own + (m - first) * width, width * sizeof *rk->own);
+        for (size_t m = 0; d != rk->peers.rank && m < n; m++)
+            if (evaluates(sim, keys[m], d)) {
+                put(k, &keys[m], sizeof keys[m]);
+                put(k, rk->own + m * width, width * sizeof *rk->own);
+            }
         rk->send_counts[d] = k->n - n0;
     }
 }
 
-grains_status sim_ranks_share_histories(grains_sim *sim, store_key *keys, size_t *n, grains_error *err)
+grains_status sim_ranks_share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err)
 {
     sim_ranks *rk = &sim->ranks;
     int me = rk->peers.rank;
+    size_t width = (size_t)sim->cs.layout.width, record = sizeof(store_key) + width * sizeof(real);
     pack k = pack_start(sim);
-    send_histories(sim, keys, &k);
+    send_histories(sim, *keys, *n, &k);
     const char *all = exchange_each(sim, &k);
     pack_keep(sim, &k);
-    size_t live = 0, width = (size_t)sim->cs.layout.width;
+    size_t live = 0, received = 0;
     for (size_t m = 0; m < *n; m++)
-        live += evaluates(sim, keys[m], me);
-    grains_status s = store_load(&sim->cs, live, err);
+        live += evaluates(sim, (*keys)[m], me);
+    for (int r = 0; r < rk->peers.size; r++)
+        received += rk->counts[r] / record;
+    grains_status s = store_load(&sim->cs, live + received, err);
     if (s != GRAINS_OK)
         return s;
-    live = 0; /* the pairs this rank evaluates, squeezed to the front in rank order */
-    for (int r = 0; r < rk->peers.size; r++) {
-        unpack u = {all};
-        for (size_t m = rk->names_start[r]; m < rk->names_start[r + 1]; m++) {
-            if (!evaluates(sim, keys[m], me))
-                continue;
-            real *e = store_entry(&sim->cs, live);
-            if (r == me)
-                memcpy(e, rk->own + (m - rk->names_start[me]) * width, width * sizeof *e);
-            else
-                take(&u, e, width * sizeof *e);
-            keys[live++] = keys[m];
+    if (!array_reserve((void **)&rk->keys, &rk->keys_cap, live + received + 1, sizeof *rk->keys, 8))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories",
+                                live + received);
+    live = 0; /* ours that we evaluate, then those received, in rank order */
+    for (size_t m = 0; m < *n; m++)
+        if (evaluates(sim, (*keys)[m], me)) {
+            memcpy(store_entry(&sim->cs, live), rk->own + m * width, width * sizeof(real));
+            rk->keys[live++] = (*keys)[m];
         }
-        all += rk->counts[r];
+    for (size_t q = 0; q < received; q++, live++, all += record) {
+        memcpy(&rk->keys[live], all, sizeof *rk->keys);
+        memcpy(store_entry(&sim->cs, live), all + sizeof *rk->keys, width * sizeof(real));
     }
+    *keys = rk->keys;
     *n = live;
     return GRAINS_OK;
 }

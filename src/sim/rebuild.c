@@ -21,13 +21,14 @@ typedef struct {
     store_key *keys;
     size_t n;            /* histories */
     uint32_t *first;     /* per particle: the place of its first history */
+    void *table;         /* keys and first as allocated (keys may move on: sim_ranks_share_histories) */
     int owned;
     int by_ranks;        /* named by each rank in its own blocks (sim_ranks_name_contacts) */
 } history_names;
 
 /* Gathers the histories and names them by the old lists, in the force
- * sums when they are large enough (shared among ranks: each rank names
- * its own blocks', and gets every rank's names). */
+ * sums when they are large enough (shared among ranks: each rank its own
+ * blocks'). */
 static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_error *err)
 {
     hn->by_ranks = sim_ranks_names(sim);
@@ -40,7 +41,7 @@ static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_er
         hn->n = sim->n_pending;
     size_t ft_bytes = 2 * sim->pt.cap * sizeof(vec3); /* f and t are one block */
     size_t key_bytes = hn->n * sizeof *hn->keys;
-    hn->keys = scratch(sim->pt.f, ft_bytes, key_bytes + sim->pt.n * sizeof *hn->first, &hn->owned);
+    hn->table = hn->keys = scratch(sim->pt.f, ft_bytes, key_bytes + sim->pt.n * sizeof *hn->first, &hn->owned);
     if (!hn->keys)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory renaming contacts");
     hn->first = (uint32_t *)(hn->keys + hn->n);
@@ -49,7 +50,7 @@ static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_er
         return sim_load_contacts(sim, hn->keys, err);
     }
     if (hn->by_ranks) {
-        sim_ranks_take_names(sim, hn->keys, hn->n);
+        sim_ranks_take_names(sim, hn->keys);
     } else {
         neighbors_collect_keys(&sim->nb, hn->keys, sim->drop_mesh_histories);
         store_compact(&sim->cs, hn->keys, &hn->n);
@@ -85,7 +86,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
                                  err);
     if (s == GRAINS_OK) {
         if (hn->by_ranks)
-            sim_ranks_rename(sim, hn->keys, where);
+            sim_ranks_rename(sim, hn->keys, hn->n, where);
         else
             store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
         particles_permute(pt, where);
@@ -180,15 +181,15 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         sim_membranes_listed(&sim->mb);
         grains_mesh_update_bounds(sim->mesh);
     }
-    history_names hn = {NULL, 0, NULL, 0, 0};
+    history_names hn = {NULL, 0, NULL, NULL, 0, 0};
     grains_status s = name_contacts(sim, &hn, err);
     sim->ranks.valid = 0; /* the cut is the old order's */
     if (s == GRAINS_OK)
         s = sort_particles(sim, &hn, err);
     if (s == GRAINS_OK && sim_shared(sim))
-        s = sim_ranks_plan(sim, hn.keys, hn.n, err);
+        s = sim_ranks_plan(sim, hn.keys, hn.n, hn.by_ranks, err);
     if (s == GRAINS_OK && hn.by_ranks)
-        s = sim_ranks_share_histories(sim, hn.keys, &hn.n, err);
+        s = sim_ranks_share_histories(sim, &hn.keys, &hn.n, err);
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
     if (s == GRAINS_OK)
@@ -204,7 +205,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     if (s == GRAINS_OK && sim_shared(sim))
         sim_ranks_planned(sim);
     if (hn.owned)
-        free(hn.keys);
+        free(hn.table);
     /* The key table may have stood in the force sums, which must start at zero. */
     if (sim->pt.f)
         memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);

@@ -163,9 +163,10 @@ typedef struct {
     uint32_t *halo_from;  /* the particles each other rank sends this one, by owner, in storage order */
     size_t *halo_to_start, *halo_from_start; /* per rank, and one more: its first in halo_to, halo_from */
     size_t halo_own;      /* own particles some other rank reads */
-    size_t *names_start;  /* per rank, and one more: its first key in a rebuild's (sim_ranks_name_contacts) */
-    real *own;            /* a rebuild's histories of the own blocks, in the order of the own keys */
+    real *own;            /* a rebuild's histories of the own blocks, in the order of their keys */
     size_t own_cap;       /* in entries */
+    store_key *keys;      /* a rebuild's keys of the pairs this rank evaluates, in the store's order */
+    size_t keys_cap;
     size_t *send_counts;  /* per rank: the bytes for it in the last exchange to each rank */
     int halo_steps;       /* the steps send the halo alone (halo_suffices) */
     int stale;            /* the copies of other ranks' particles beyond the halo are old */
@@ -298,9 +299,10 @@ static inline const slot_run *sim_own_runs(const grains_sim *sim, slot_run *alon
 grains_status sim_ranks_cut(grains_sim *sim, grains_error *err);
 /* A rebuild's cut, made after the particles moved into their new order
  * and before the lists: weighed by the contacts the keys name (the new
- * order's), it marks the particles this rank lists (ranks.listed, when
- * listing_some); sim_ranks_planned completes it after the lists. */
-grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, grains_error *err);
+ * order's; `ours`: this rank's alone, summed over the ranks), it marks
+ * the particles this rank lists (ranks.listed, when listing_some);
+ * sim_ranks_planned completes it after the lists. */
+grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, int ours, grains_error *err);
 void sim_ranks_planned(grains_sim *sim);
 /* ranks.listed: the own particles (ranks.mine), and those of the cells
  * from which a pair with one of them may be listed; their blocks get
@@ -325,20 +327,21 @@ void sim_ranks_exchange_step(grains_sim *sim);
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err);
 /* A rebuild of a shared simulation (every rank's copy of the particles
  * made whole first: sim_ranks_complete_particles), when sim_ranks_names:
- * sim_ranks_name_contacts names the histories each rank keeps in its own
- * blocks, *n keys of every rank in rank order, and keeps our histories
- * aside (the store is not read again); sim_ranks_take_names writes the
- * keys to `keys` (n), which the sort renames with sim_ranks_rename. After
- * the cut, sim_ranks_share_histories sends each history to the ranks that
- * evaluate its pair and loads the store with those this rank evaluates,
- * their keys squeezed to the front (*n of them). Nothing needs the lists
- * of the others' blocks. */
+ * sim_ranks_name_contacts counts the histories this rank keeps in its own
+ * blocks (*n), sim_ranks_take_names writes their keys to `keys` and keeps
+ * the histories aside (the store is not read again), sim_ranks_rename
+ * renames them after the sort. sim_ranks_plan(..., ours = 1) sums the
+ * blocks' contacts over the ranks. After the cut,
+ * sim_ranks_share_histories sends each history with its key to the other
+ * ranks that evaluate its pair and loads the store with those this rank
+ * evaluates, *keys then theirs (*n of them, kept in ranks.keys). Nothing
+ * needs the lists of the others' blocks, nor all keys on every rank. */
 void sim_ranks_complete_particles(grains_sim *sim);
 int sim_ranks_names(const grains_sim *sim);
 grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err);
-void sim_ranks_take_names(grains_sim *sim, store_key *keys, size_t n);
-void sim_ranks_rename(grains_sim *sim, store_key *keys, const uint32_t *where);
-grains_status sim_ranks_share_histories(grains_sim *sim, store_key *keys, size_t *n, grains_error *err);
+void sim_ranks_take_names(grains_sim *sim, store_key *keys);
+void sim_ranks_rename(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where);
+grains_status sim_ranks_share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err);
 void sim_ranks_free(sim_ranks *r);
 
 /* The integrators' view of the particles, moving [lo, hi). */
