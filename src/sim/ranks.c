@@ -21,8 +21,10 @@
  * request (grains_sim_gather: with the lists and contact histories, which
  * a rank's copy of another's block holds stale or not at all until then).
  * A rebuild needs neither the others' lists nor their histories: each
- * rank names the histories of its own blocks, every rank gets the names,
- * and after the cut each history goes to the ranks that evaluate its pair.
+ * rank names the histories of its own blocks and renames them after the
+ * sort, the cut weighs the blocks by the ranks' counts of them, summed,
+ * and each history then goes with its key to the ranks that evaluate its
+ * pair.
  *
  * Every rank still does the O(N) work of sorting at the rebuilds and holds
  * every particle: this shares the force loop, the lists, the update and
