@@ -17,18 +17,22 @@
  * each rank only the halo it reads, our particles in a listed pair with
  * one of its own, when nothing else reads another rank's particle
  * (halo_suffices: an all-to-all instead of an all-gather); the copies
- * of the others' particles are then made whole before a rebuild and on
- * request (grains_sim_gather: with the lists and contact histories, which
- * a rank's copy of another's block holds stale or not at all until then).
- * A rebuild needs neither the others' lists nor their histories: each
+ * of the others' particles are then made whole on request
+ * (grains_sim_gather: with the lists and contact histories, which a
+ * rank's copy of another's block holds stale or not at all until then).
+ * A rebuild needs the others' positions alone: after the cut each
+ * particle that changed owner goes to its new one, and each reader gets
+ * its new halo (sim_ranks_complete_positions, sim_ranks_planned).
+ * Nor does it need the others' lists or their histories: each
  * rank names the histories of its own blocks and renames them after the
  * sort, the cut weighs the blocks by the ranks' counts of them, summed,
  * and each history then goes with its key to the ranks that evaluate its
  * pair.
  *
  * Every rank still does the O(N) work of sorting at the rebuilds and holds
- * every particle: this shares the force loop, the lists, the update and
- * the histories, not the particles' memory. */
+ * every particle (every position whole at a rebuild): this shares the
+ * force loop, the lists, the update and the histories, not the particles'
+ * memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +142,7 @@ void sim_ranks_free(sim_ranks *r)
     free(r->halo_to);
     free(r->halo_from);
     free(r->rank_of);
+    free(r->was);
     free(r->owner);
     free(r->visit);
     free(r->mine);
@@ -498,7 +503,8 @@ static grains_status reserve_cut(grains_sim *sim, grains_error *err)
         !array_reserve(&r->points, &r->points_cap, n_blocks + 1, sizeof(block_point), 1) ||
         !array_reserve((void **)&r->mine, &r->mine_cap, n + 1, 1, 1) ||
         !array_reserve((void **)&r->listed, &r->listed_cap, n + 1, 1, 1) ||
-        !array_reserve((void **)&r->rank_of, &r->rank_of_cap, n + 1, sizeof *r->rank_of, 1))
+        !array_reserve((void **)&r->rank_of, &r->rank_of_cap, n + 1, sizeof *r->rank_of, 1) ||
+        !array_reserve((void **)&r->was, &r->was_cap, n + 1, sizeof *r->was, 1))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
     return GRAINS_OK;
 }
@@ -513,6 +519,7 @@ static grains_status cut_now(grains_sim *sim, grains_error *err)
     if (!mark_mine(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
     mark_ranks(sim);
+    r->cut_n = sim->pt.n;
     return GRAINS_OK;
 }
 
@@ -567,9 +574,22 @@ grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_ke
     return GRAINS_OK;
 }
 
+static void send_movers(grains_sim *sim);
+static void refresh_halo(grains_sim *sim);
+static void complete_particles(grains_sim *sim);
+
 void sim_ranks_planned(grains_sim *sim)
 {
+    sim_ranks *r = &sim->ranks;
     finish_cut(sim);
+    if (!r->moving)
+        return;
+    send_movers(sim); /* then each owner's copy of its particles is whole */
+    if (r->halo_steps)
+        refresh_halo(sim);
+    else
+        complete_particles(sim);
+    r->moving = 0;
 }
 
 grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
@@ -1092,10 +1112,116 @@ grains_status sim_ranks_share_histories(grains_sim *sim, store_key **keys, size_
     return GRAINS_OK;
 }
 
-void sim_ranks_complete_particles(grains_sim *sim)
+/* A rebuild after halo steps moves the positions alone to every rank,
+ * before the sort: the sort, the cut and the lists read nothing else. The
+ * rest of a particle (PARTICLE_FIELDS but x, f and t, which the rebuild
+ * zeroes) goes after the cut from its old owner to its new one, if they
+ * differ; then each owner sends its readers their new halo. */
+
+static void take_positions(unpack *u, grains_sim *sim, int r, void *ctx)
 {
-    if (sim_shared(sim) && sim->ranks.valid)
+    (void)ctx;
+    FOR_RUNS(sim, r, run)
+        take(u, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
+}
+
+void sim_ranks_complete_positions(grains_sim *sim)
+{
+    sim_ranks *rk = &sim->ranks;
+    rk->moving = 0;
+    if (!sim_shared(sim) || !rk->valid || !rk->stale)
+        return;
+    if (sim->pt.n != rk->cut_n) { /* particles came or went since the cut: all of them, whole */
         complete_particles(sim);
+        return;
+    }
+    pack k = pack_start(sim);
+    FOR_RUNS(sim, rk->peers.rank, run)
+        put(&k, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
+    char *all = exchange(sim, &k);
+    unpack_all(sim, all, take_positions, NULL);
+    pack_keep(sim, &k);
+    rk->moving = 1;
+}
+
+void sim_ranks_follow(grains_sim *sim, const uint32_t *where)
+{
+    sim_ranks *rk = &sim->ranks;
+    for (size_t i = 0; rk->moving && i < sim->pt.n; i++)
+        rk->was[where[i]] = rk->rank_of[i];
+}
+
+/* What a particle's new owner needs of it besides its position. */
+#define MOVER_FIELDS(X) X(v) X(w) X(q)
+
+/* Our old particles that another rank now owns, to it, in storage order
+ * (one pass over the others' blocks). */
+static void put_movers(pack *k, grains_sim *sim)
+{
+    sim_ranks *rk = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    int me = rk->peers.rank;
+    for (int d = 0; d < rk->peers.size; d++) {
+        size_t n0 = k->n;
+        FOR_RUNS(sim, d, run)
+            for (uint32_t i = run.p0; d != me && i < run.p1; i++)
+                if (rk->was[i] == me) {
+#define PUT(field) put(k, &pt->field[i], sizeof *pt->field);
+                    MOVER_FIELDS(PUT)
+#undef PUT
+                }
+        rk->send_counts[d] = k->n - n0;
+    }
+}
+
+/* Each rank's part for us, read in storage order (one pass over ours). */
+static void take_movers(grains_sim *sim, const char *all)
+{
+    sim_ranks *rk = &sim->ranks;
+    grains_particles *pt = &sim->pt;
+    int me = rk->peers.rank;
+    unpack *from = malloc((size_t)rk->peers.size * sizeof *from);
+    if (!from)
+        exchange_failed(sim);
+    for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++)
+        from[r].p = all;
+    FOR_RUNS(sim, me, run)
+        for (uint32_t i = run.p0; i < run.p1; i++)
+            if (rk->was[i] != me) {
+#define TAKE(field) take(&from[rk->was[i]], &pt->field[i], sizeof *pt->field);
+                MOVER_FIELDS(TAKE)
+#undef TAKE
+            }
+    free(from);
+}
+
+static void send_movers(grains_sim *sim)
+{
+    pack k = pack_start(sim);
+    put_movers(&k, sim);
+    const char *all = exchange_each(sim, &k);
+    pack_keep(sim, &k);
+    take_movers(sim, all);
+}
+
+/* The new cut's halo, as a step sends it, to each reader. */
+static void refresh_halo(grains_sim *sim)
+{
+    sim_ranks *rk = &sim->ranks;
+    pack k = pack_start(sim);
+    for (size_t d = 0; d < (size_t)rk->peers.size; d++) {
+        size_t n0 = k.n;
+        if ((int)d != rk->peers.rank)
+            put_halo(&k, sim, d);
+        rk->send_counts[d] = k.n - n0;
+    }
+    const char *all = exchange_each(sim, &k);
+    pack_keep(sim, &k);
+    for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++) {
+        unpack u = {all};
+        if (r != rk->peers.rank)
+            take_halo(&u, sim, r);
+    }
 }
 
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err)

@@ -85,6 +85,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     grains_status s = grid_build(&sim->grid, &in, list_pad(sim), &sim->box, where, ws, owned ? 0 : list_bytes - where_bytes,
                                  err);
     if (s == GRAINS_OK) {
+        sim_ranks_follow(sim, where);
         if (hn->by_ranks)
             sim_ranks_rename(sim, hn->keys, hn->n, where);
         else
@@ -170,9 +171,9 @@ grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err)
 
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
-    /* shared among ranks: each copy of the particles whole, the histories
-     * named where they are kept (name_contacts), then every rank rebuilds alike */
-    sim_ranks_complete_particles(sim);
+    /* shared among ranks: each copy's positions whole, the histories named
+     * where they are kept (name_contacts), then every rank rebuilds alike */
+    sim_ranks_complete_positions(sim);
     wrap_positions(sim);
     if (sim->mesh)
         walls_listed(&sim->wl, sim->mesh); /* the lists see the meshes where they are now */

@@ -158,6 +158,11 @@ typedef struct {
     size_t n_runs, runs_cap;
     int *rank_of;         /* per particle: its owner */
     size_t rank_of_cap;
+    size_t cut_n;         /* the particles when the blocks were cut */
+    int *was;             /* per particle, new order: its owner before a rebuild's cut (moving) */
+    size_t was_cap;
+    int moving;           /* in a rebuild after halo steps: every position is whole, the rest of a
+                           * particle goes to its new owner and readers after the cut */
     uint32_t *halo_to;    /* own particles other ranks read: rank 0's, rank 1's, ... each in storage order */
     size_t halo_to_cap, halo_from_cap;
     uint32_t *halo_from;  /* the particles each other rank sends this one, by owner, in storage order */
@@ -325,8 +330,12 @@ void sim_ranks_exchange_step(grains_sim *sim);
  * blocks to every rank, and every particle if the steps sent the halo
  * alone: each copy whole, as a checkpoint reads it (grains_sim_gather). */
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err);
-/* A rebuild of a shared simulation (every rank's copy of the particles
- * made whole first: sim_ranks_complete_particles), when sim_ranks_names:
+/* A rebuild of a shared simulation: after steps that sent the halo
+ * alone, sim_ranks_complete_positions makes every copy's positions whole
+ * (the sort, the cut and the lists read no more), sim_ranks_follow notes
+ * each particle's owner before the cut under the sort's `where`, and
+ * sim_ranks_planned sends the rest of each particle that changed owner to
+ * its new owner, then the new halo to its readers. When sim_ranks_names:
  * sim_ranks_name_contacts counts the histories this rank keeps in its own
  * blocks (*n), sim_ranks_take_names writes their keys to `keys` and keeps
  * the histories aside (the store is not read again), sim_ranks_rename
@@ -336,7 +345,8 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err);
  * ranks that evaluate its pair and loads the store with those this rank
  * evaluates, *keys then theirs (*n of them, kept in ranks.keys). Nothing
  * needs the lists of the others' blocks, nor all keys on every rank. */
-void sim_ranks_complete_particles(grains_sim *sim);
+void sim_ranks_complete_positions(grains_sim *sim);
+void sim_ranks_follow(grains_sim *sim, const uint32_t *where);
 int sim_ranks_names(const grains_sim *sim);
 grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err);
 void sim_ranks_take_names(grains_sim *sim, store_key *keys);
