@@ -10,6 +10,7 @@
 #define GRAINS_RANKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "grains/error.h"
 #include "grains/sim.h"
@@ -42,6 +43,10 @@ typedef struct {
      * Collective; it does not return when it cannot. */
     void *(*alltoall)(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts, void *into,
                       size_t *cap);
+    /* v[0 .. n) summed over the ranks, in place, the same on every rank
+     * (integers: in any order). Collective; it does not return when it
+     * cannot. */
+    void (*sum)(void *ctx, uint64_t *v, size_t n);
 } grains_ranks;
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank

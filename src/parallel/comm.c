@@ -169,8 +169,15 @@ static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, 
     return out;
 }
 
+/* all_sum for any n (MPI counts are ints). */
+static void sum_all(void *ctx, uint64_t *v, size_t n)
+{
+    for (size_t done = 0; done < n; done += INT_MAX)
+        all_sum(ctx, v + done, n - done < INT_MAX ? (int)(n - done) : INT_MAX);
+}
+
 grains_ranks comm_ranks(grains_comm *c)
 {
-    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all, all_to_all};
+    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all, all_to_all, sum_all};
     return r;
 }

@@ -78,6 +78,7 @@ static void pack_keep(grains_sim *sim, const pack *k);
 static char *exchange(grains_sim *sim, const pack *k);
 static char *exchange_each(grains_sim *sim, const pack *k);
 static void exchange_failed(const grains_sim *sim);
+static double seconds_now(void);
 
 static int by_u64(const void *a, const void *b)
 {
@@ -99,10 +100,10 @@ static size_t unique_sorted(uint64_t *v, size_t n)
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
 {
     if (!ranks || ranks->size < 1 || ranks->rank < 0 || ranks->rank >= ranks->size ||
-        (ranks->size > 1 && (!ranks->allgather || !ranks->alltoall)) ||
+        (ranks->size > 1 && (!ranks->allgather || !ranks->alltoall || !ranks->sum)) ||
         !(ranks->rebalance == 0 || ranks->rebalance >= 1))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "ranks: a rank in [0, size), both collectives and a rebalance of 0 or >= 1");
+                                "ranks: a rank in [0, size), the three collectives and a rebalance of 0 or >= 1");
     sim_ranks *r = &sim->ranks;
     size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
     if (counts)
@@ -542,17 +543,17 @@ static void sum_block_contacts(grains_sim *sim)
 {
     uint32_t *count = sim->ranks.block_contacts;
     size_t n_blocks = sim->grid.n_blocks;
-    pack k = pack_start(sim);
-    put(&k, count, n_blocks * sizeof *count);
-    const char *all = exchange(sim, &k);
-    pack_keep(sim, &k);
-    memset(count, 0, n_blocks * sizeof *count);
-    for (int r = 0; r < sim->ranks.peers.size; r++, all += n_blocks * sizeof *count)
-        for (size_t b = 0; b < n_blocks; b++) {
-            uint32_t c;
-            memcpy(&c, all + b * sizeof c, sizeof c);
-            count[b] += c;
-        }
+    uint64_t *sum = malloc((n_blocks ? n_blocks : 1) * sizeof *sum);
+    if (!sum)
+        exchange_failed(sim);
+    for (size_t b = 0; b < n_blocks; b++)
+        sum[b] = count[b];
+    double t0 = seconds_now();
+    sim->ranks.peers.sum(sim->ranks.peers.ctx, sum, n_blocks);
+    sim->ranks.stats.seconds += seconds_now() - t0;
+    for (size_t b = 0; b < n_blocks; b++)
+        count[b] = (uint32_t)sum[b];
+    free(sum);
 }
 
 grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, int ours, grains_error *err)
@@ -1061,20 +1062,49 @@ static int evaluates(const grains_sim *sim, store_key key, int d)
     return rank_of[key.i] == d || (!(key.j & STORE_MESH_BIT) && rank_of[key.j] == d);
 }
 
-/* Our histories, with their keys, to the other ranks that evaluate their pairs. */
+/* The other ranks that evaluate the pair of `key`: to[0 .. return). */
+static int evaluators(const grains_sim *sim, store_key key, int to[2])
+{
+    const int *rank_of = sim->ranks.rank_of;
+    int me = sim->ranks.peers.rank, n = 0, a = rank_of[key.i];
+    int b = key.j & STORE_MESH_BIT ? a : rank_of[key.j];
+    if (a != me)
+        to[n++] = a;
+    if (b != me && b != a)
+        to[n++] = b;
+    return n;
+}
+
+/* Our histories, with their keys, to the other ranks that evaluate their
+ * pairs: each rank's part in key order, laid out in two passes over the
+ * keys (counted, then placed), whatever the number of ranks. */
 static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pack *k)
 {
     sim_ranks *rk = &sim->ranks;
-    size_t width = (size_t)sim->cs.layout.width;
-    for (int d = 0; d < rk->peers.size; d++) {
-        size_t n0 = k->n;
-        for (size_t m = 0; d != rk->peers.rank && m < n; m++)
-            if (evaluates(sim, keys[m], d)) {
-                put(k, &keys[m], sizeof keys[m]);
-                put(k, rk->own + m * width, width * sizeof *rk->own);
-            }
-        rk->send_counts[d] = k->n - n0;
+    size_t P = (size_t)rk->peers.size, width = (size_t)sim->cs.layout.width * sizeof *rk->own;
+    size_t record = sizeof *keys + width, *at = malloc(P * sizeof *at);
+    if (!at)
+        exchange_failed(sim);
+    memset(rk->send_counts, 0, P * sizeof *rk->send_counts);
+    int to[2];
+    for (size_t m = 0; m < n; m++)
+        for (int e = evaluators(sim, keys[m], to); e-- > 0;)
+            rk->send_counts[to[e]] += record;
+    size_t total = 0;
+    for (size_t d = 0; d < P; d++) {
+        at[d] = total;
+        total += rk->send_counts[d];
     }
+    if (total && (k->failed || !array_reserve((void **)&k->p, &k->cap, total, 1, 1)))
+        exchange_failed(sim);
+    for (size_t m = 0; m < n; m++)
+        for (int e = evaluators(sim, keys[m], to); e-- > 0;) {
+            memcpy(k->p + at[to[e]], &keys[m], sizeof *keys);
+            memcpy(k->p + at[to[e]] + sizeof *keys, (const char *)rk->own + m * width, width);
+            at[to[e]] += record;
+        }
+    k->n = total;
+    free(at);
 }
 
 grains_status sim_ranks_share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err)
