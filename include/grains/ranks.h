@@ -57,15 +57,18 @@ typedef struct {
  * grains_sim_relax refuses a shared simulation. */
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err);
 
-/* Makes every rank's copy whole between steps: the particles and contact
- * histories of the cell blocks other ranks own (collective). Between
- * rebuilds a step may send only what other ranks read (the halo), so that
- * a copy's other particles are old: call this before reading particles or
- * contacts, or writing a checkpoint, of a shared simulation. */
+/* Makes rank 0's copy whole between steps, for it to write: the
+ * particles and contact histories of the cell blocks other ranks own
+ * (collective; the other ranks' copies stay as they are, and only rank
+ * 0's may be read whole). Between rebuilds a step may send only what
+ * other ranks read (the halo), so that a copy's other particles are old:
+ * call this before reading particles or contacts, or writing a
+ * checkpoint, of a shared simulation, on rank 0. */
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err);
 
-/* The particles alone (collective): enough to read or write them, as a
- * frame does; grains_sim_gather before reading contacts or a checkpoint. */
+/* The particles alone (collective), into rank 0's copy: enough to read or
+ * write them, as a frame does; grains_sim_gather before reading contacts
+ * or a checkpoint. */
 void grains_sim_gather_particles(grains_sim *sim);
 
 /* What the steps of a shared simulation exchanged, for this rank. */

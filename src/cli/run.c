@@ -210,7 +210,7 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
 /* Writes frame number `k` (or a frame with the given label). */
 static grains_status write_frame_now(run_output *o, grains_sim *sim, const char *label, grains_error *err)
 {
-    grains_sim_gather_particles(sim); /* shared: every rank's particles into each copy */
+    grains_sim_gather_particles(sim); /* shared: every rank's particles into rank 0's copy */
     if (!writes(o)) {
         o->n_frames++;
         return GRAINS_OK;
@@ -290,7 +290,7 @@ static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
  * outputs stand. */
 static grains_status write_checkpoint_now(run_output *o, grains_sim *sim, grains_error *err)
 {
-    grains_status s = grains_sim_gather(sim, err); /* shared: every rank's contacts into each copy */
+    grains_status s = grains_sim_gather(sim, err); /* shared: every rank's contacts into rank 0's copy */
     if (s != GRAINS_OK || !writes(o))
         return s;
     run_record r = *o->record;

@@ -16,10 +16,10 @@
  * per step, after one for the diagnostics). Between rebuilds a step sends
  * each rank only the halo it reads, our particles in a listed pair with
  * one of its own, when nothing else reads another rank's particle
- * (halo_suffices: an all-to-all instead of an all-gather); the copies
- * of the others' particles are then made whole on request
- * (grains_sim_gather: with the lists and contact histories, which a
- * rank's copy of another's block holds stale or not at all until then).
+ * (halo_suffices: an all-to-all instead of an all-gather); rank 0's copy,
+ * the writer's, is then made whole on request (grains_sim_gather: with
+ * the lists and contact histories, which a rank's copy of another's block
+ * holds stale or not at all until then); the others' stay as they are.
  * A rebuild needs the others' positions alone: after the cut each
  * particle that changed owner goes to its new one, and each reader gets
  * its new halo (sim_ranks_complete_positions, sim_ranks_planned).
@@ -842,6 +842,7 @@ void sim_ranks_exchange_step(grains_sim *sim)
     unpack_all(sim, all, take_step, &v2);
     pack_keep(sim, &k);
     rk->stale |= rk->halo_steps;
+    rk->writer_whole = 0;
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2;
 }
@@ -980,17 +981,47 @@ static grains_status take_histories(grains_sim *sim, const contacts_pack *at)
     return s;
 }
 
+/* Our pack to rank 0 alone, the writer (rank 0's to itself); on rank 0,
+ * every rank's, in rank order (ranks.counts). */
+static char *exchange_to_writer(grains_sim *sim, const pack *k)
+{
+    size_t *to = sim->ranks.send_counts;
+    memset(to, 0, (size_t)sim->ranks.peers.size * sizeof *to);
+    to[0] = k->n;
+    return exchange_each(sim, k);
+}
+
+/* Every rank's particles into rank 0's copy, after steps that sent the
+ * halo alone; the other copies stay as they are (old beyond the halo). */
+static void particles_to_writer(grains_sim *sim)
+{
+    sim_ranks *rk = &sim->ranks;
+    if (!rk->stale || rk->writer_whole)
+        return;
+    pack k = pack_start(sim);
+    FOR_RUNS(sim, rk->peers.rank, run)
+        if (rk->peers.rank != 0)
+            put_particles(&k, &sim->pt, run);
+    char *all = exchange_to_writer(sim, &k);
+    if (rk->peers.rank == 0)
+        unpack_all(sim, all, take_all_particles, NULL);
+    pack_keep(sim, &k);
+    rk->writer_whole = 1;
+}
+
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
 {
     if (!sim_shared(sim) || !sim->ranks.valid)
         return GRAINS_OK; /* every copy is the same */
-    complete_particles(sim);
+    particles_to_writer(sim);
     if (!sim->nb.n_particles)
         return GRAINS_OK;
     pack k = pack_start(sim);
     put_contacts(&k, sim);
-    char *all = exchange(sim, &k);
+    char *all = exchange_to_writer(sim, &k);
     pack_keep(sim, &k);
+    if (sim->ranks.peers.rank != 0)
+        return GRAINS_OK; /* our copy stays as it was: its lists and histories are its own */
     contacts_pack *at = malloc((size_t)sim->ranks.peers.size * sizeof *at);
     grains_status s = at && take_lists(sim, all, at) ? take_histories(sim, at) : GRAINS_ERR_NOMEM;
     free(at);
@@ -1165,6 +1196,7 @@ void sim_ranks_complete_positions(grains_sim *sim)
         complete_particles(sim);
         return;
     }
+    rk->writer_whole = 0; /* a copy in the new order's terms from here */
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
         put(&k, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
@@ -1262,5 +1294,5 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 void grains_sim_gather_particles(grains_sim *sim)
 {
     if (sim_shared(sim) && sim->ranks.valid)
-        complete_particles(sim);
+        particles_to_writer(sim);
 }

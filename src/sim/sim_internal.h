@@ -175,6 +175,8 @@ typedef struct {
     size_t *send_counts;  /* per rank: the bytes for it in the last exchange to each rank */
     int halo_steps;       /* the steps send the halo alone (halo_suffices) */
     int stale;            /* the copies of other ranks' particles beyond the halo are old */
+    int writer_whole;     /* rank 0's copy of every particle is whole (stale as it may be
+                           * elsewhere; the same on every rank) */
     grains_ranks_stats stats;
     void *points;         /* room for the bisection (sim/ranks.c) */
     size_t points_cap;
@@ -327,8 +329,8 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
  * the largest speed, to every rank (sim->v2_thread[0] holds it). */
 void sim_ranks_exchange_step(grains_sim *sim);
 /* The contact histories (and the lists' marks of them) of every rank's
- * blocks to every rank, and every particle if the steps sent the halo
- * alone: each copy whole, as a checkpoint reads it (grains_sim_gather). */
+ * blocks to rank 0, and every particle if the steps sent the halo alone:
+ * rank 0's copy whole, as a checkpoint reads it (grains_sim_gather). */
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err);
 /* A rebuild of a shared simulation: after steps that sent the halo
  * alone, sim_ranks_complete_positions makes every copy's positions whole
