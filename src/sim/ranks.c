@@ -1225,13 +1225,14 @@ static void put_movers(pack *k, grains_sim *sim)
     int me = rk->peers.rank;
     for (int d = 0; d < rk->peers.size; d++) {
         size_t n0 = k->n;
-        FOR_RUNS(sim, d, run)
-            for (uint32_t i = run.p0; d != me && i < run.p1; i++)
-                if (rk->was[i] == me) {
+        if (d != me)
+            FOR_RUNS(sim, d, run)
+                for (uint32_t i = run.p0; i < run.p1; i++)
+                    if (rk->was[i] == me) {
 #define PUT(field) put(k, &pt->field[i], sizeof *pt->field);
-                    MOVER_FIELDS(PUT)
+                        MOVER_FIELDS(PUT)
 #undef PUT
-                }
+                    }
         rk->send_counts[d] = k->n - n0;
     }
 }
