@@ -24,7 +24,9 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-mpi() { np=$1; shift; mpirun --oversubscribe -np "$np" "$@"; }
+# Ranks that disagree on a collective (a rebuild on one alone) wait for
+# each other forever: a run that long has failed.
+mpi() { np=$1; shift; timeout 300 mpirun --oversubscribe -np "$np" "$@"; }
 
 # same A B NAME: every file of run A is in B with the same bytes, and B has no other.
 same() {

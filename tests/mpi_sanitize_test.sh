@@ -20,7 +20,8 @@ export ASAN_OPTIONS="detect_leaks=0:log_path=$T/log/asan" UBSAN_OPTIONS="print_s
 mkdir "$T/log"
 fail=0
 run() { "$@" --quiet >/dev/null 2>"$T/err" || { echo "FAIL: $*: $(cat "$T/err")"; fail=1; }; }
-mpi() { np=$1; shift; run mpirun --oversubscribe -np "$np" "$@"; }
+# ranks that disagree on a collective wait forever: a run that long has failed
+mpi() { np=$1; shift; run timeout 300 mpirun --oversubscribe -np "$np" "$@"; }
 
 run "$G" run --set N_frames=2 --set N_steps=200 --csv -o "$T/start"
 mpi 2 "$G" run --set N_frames=1 --set N_steps=200 -o "$T/spawn"

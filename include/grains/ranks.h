@@ -47,6 +47,17 @@ typedef struct {
      * (integers: in any order). Collective; it does not return when it
      * cannot. */
     void (*sum)(void *ctx, uint64_t *v, size_t n);
+    /* v[0 .. n) the largest over the ranks, in place, the same on every
+     * rank. Collective; it does not return when it cannot. */
+    void (*max)(void *ctx, uint64_t *v, size_t n);
+    /* As alltoall, when each rank knows beforehand the bytes it receives
+     * from each other (recv_counts, 0 for itself): only the ranks with
+     * bytes for each other exchange messages, point to point (the steps'
+     * halo, between neighbouring regions), whatever the number of ranks.
+     * Collective in that every rank calls it; it does not return when it
+     * cannot. */
+    void *(*neighbours)(void *ctx, const void *send, const size_t *send_counts, const size_t *recv_counts,
+                        void *into, size_t *cap);
 } grains_ranks;
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank
@@ -75,6 +86,8 @@ void grains_sim_gather_particles(grains_sim *sim);
 typedef struct {
     long steps;         /* steps with an exchange */
     long halo_steps;    /* of them, those that sent the halo alone */
+    long messages;      /* the point-to-point messages those steps sent this
+                         * rank's halo in (one per reader) */
     double bytes;       /* this rank's bytes sent by the steps' exchanges */
     double received;    /* the bytes it received from the other ranks in them */
     double particles;   /* this rank's particles over those steps (sum) */

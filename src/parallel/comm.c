@@ -169,6 +169,55 @@ static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, 
     return out;
 }
 
+/* A message's bytes as MPI counts them (an int): 2 GB at most. */
+static int message_size(grains_comm *c, size_t bytes)
+{
+    if (bytes > INT_MAX)
+        comm_fail(c, 2, "an exchange between ranks beyond 2 GB: use more ranks");
+    return (int)bytes;
+}
+
+/* Point to point, between the pairs of ranks with bytes for each other:
+ * every receive posted first, then the sends, then all of them awaited
+ * (no order among them is needed: each message lands at its own offset). */
+static void *to_neighbours(void *ctx, const void *send, const size_t *send_counts, const size_t *recv_counts,
+                           void *into, size_t *cap)
+{
+    grains_comm *c = ctx;
+    size_t P = (size_t)c->size, total = 0;
+    for (size_t r = 0; r < P; r++)
+        total += recv_counts[r];
+    char *out = room(c, into, cap, total);
+    MPI_Request *req = malloc(2 * P * sizeof *req);
+    if (!req)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    int n = 0, tag = 17;
+    size_t at = 0;
+    for (size_t r = 0; r < P; at += recv_counts[r], r++)
+        if (recv_counts[r] && MPI_Irecv(out + at, message_size(c, recv_counts[r]), MPI_BYTE, (int)r, tag, c->world,
+                                        &req[n++]) != MPI_SUCCESS)
+            comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    at = 0;
+    for (size_t d = 0; d < P; at += send_counts[d], d++)
+        if (send_counts[d] && MPI_Isend((const char *)send + at, message_size(c, send_counts[d]), MPI_BYTE, (int)d,
+                                        tag, c->world, &req[n++]) != MPI_SUCCESS)
+            comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    if (MPI_Waitall(n, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    free(req);
+    return out;
+}
+
+static void all_max_u64(void *ctx, uint64_t *v, size_t n)
+{
+    grains_comm *c = ctx;
+    for (size_t done = 0; done < n; done += INT_MAX) {
+        int part = n - done < INT_MAX ? (int)(n - done) : INT_MAX;
+        if (MPI_Allreduce(MPI_IN_PLACE, v + done, part, MPI_UINT64_T, MPI_MAX, c->world) != MPI_SUCCESS)
+            comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    }
+}
+
 /* all_sum for any n (MPI counts are ints). */
 static void sum_all(void *ctx, uint64_t *v, size_t n)
 {
@@ -178,6 +227,6 @@ static void sum_all(void *ctx, uint64_t *v, size_t n)
 
 grains_ranks comm_ranks(grains_comm *c)
 {
-    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all, all_to_all, sum_all};
+    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all, all_to_all, sum_all, all_max_u64, to_neighbours};
     return r;
 }

@@ -25,7 +25,9 @@ int comm_size(const grains_comm *c);
 grid_share comm_grid_share(grains_comm *c);
 
 /* The ranks as grains_sim_share takes them (grains/ranks.h): this rank,
- * their number, and an all-gather of bytes over MPI_Allgatherv. */
+ * their number, and their collectives: an all-gather and an all-to-all of
+ * bytes (MPI_Allgatherv, MPI_Alltoallv), sums and maxima of integers
+ * (MPI_Allreduce), and messages between neighbours (MPI_Isend, MPI_Irecv). */
 grains_ranks comm_ranks(grains_comm *c);
 
 /* Stops every rank with `status` (after a message on one). */

@@ -11,12 +11,14 @@
  * A rank walks its own blocks whole, and of the other blocks only the
  * pairs with a partner of its own (block order, list order: each own
  * particle's force is summed in the single process's order, from the same
- * inputs, so it has the same bits). It updates its own particles; then the
- * ranks exchange their wall sums, patch logs and particles (one collective
- * per step, after one for the diagnostics). Between rebuilds a step sends
- * each rank only the halo it reads, our particles in a listed pair with
- * one of its own, when nothing else reads another rank's particle
- * (halo_suffices: an all-to-all instead of an all-gather); rank 0's copy,
+ * inputs, so it has the same bits). The ranks gather their diagnostics
+ * with their blocks' wall sums and patch logs (an all-gather, before the
+ * update); each updates its own particles, then sends them to every rank
+ * (an all-gather), or, between rebuilds when nothing else reads another
+ * rank's particle (halo_suffices), only to the ranks that read them: each
+ * reader the halo it reads, our particles in a listed pair with one of its
+ * own, in messages between neighbouring regions alone, whose sizes the
+ * cut's lists give, and the largest speed in a reduction; rank 0's copy,
  * the writer's, is then made whole on request (grains_sim_gather: with
  * the lists and contact histories, which a rank's copy of another's block
  * holds stale or not at all until then); the others' stay as they are.
@@ -77,6 +79,7 @@ static pack pack_start(const grains_sim *sim);
 static void pack_keep(grains_sim *sim, const pack *k);
 static char *exchange(grains_sim *sim, const pack *k);
 static char *exchange_each(grains_sim *sim, const pack *k);
+static char *exchange_neighbours(grains_sim *sim, const pack *k);
 static void exchange_failed(const grains_sim *sim);
 static double seconds_now(void);
 
@@ -100,10 +103,11 @@ static size_t unique_sorted(uint64_t *v, size_t n)
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
 {
     if (!ranks || ranks->size < 1 || ranks->rank < 0 || ranks->rank >= ranks->size ||
-        (ranks->size > 1 && (!ranks->allgather || !ranks->alltoall || !ranks->sum)) ||
+        (ranks->size > 1 &&
+         (!ranks->allgather || !ranks->alltoall || !ranks->sum || !ranks->max || !ranks->neighbours)) ||
         !(ranks->rebalance == 0 || ranks->rebalance >= 1))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "ranks: a rank in [0, size), the three collectives and a rebalance of 0 or >= 1");
+                                "ranks: a rank in [0, size), the five collectives and a rebalance of 0 or >= 1");
     sim_ranks *r = &sim->ranks;
     size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
     if (counts)
@@ -619,12 +623,45 @@ static char *gather(grains_sim *sim, const void *mine, size_t bytes)
     return rk->recv;
 }
 
+static void put_block_sums(pack *k, const grains_sim *sim, rank_run run);
+static void take_block_sums(unpack *u, grains_sim *sim, rank_run run);
+
+/* The bytes the other ranks sent this one in the last exchange, counted. */
+static void count_received(sim_ranks *rk)
+{
+    for (int r = 0; r < rk->peers.size; r++)
+        rk->stats.received += r == rk->peers.rank ? 0 : (double)rk->counts[r];
+}
+
+/* Rank r's diagnostics merged into ctx's total, its blocks' sums taken. */
+static void take_diag(unpack *u, grains_sim *sim, int r, void *ctx)
+{
+    force_diag d;
+    take(u, &d, sizeof d);
+    force_diag_merge(ctx, &d);
+    FOR_RUNS(sim, r, run)
+        take_block_sums(u, sim, run);
+}
+
 force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
 {
-    const force_diag *all = (const force_diag *)gather(sim, &own, sizeof own);
+    sim_ranks *rk = &sim->ranks;
+    pack k = pack_start(sim);
+    put(&k, &own, sizeof own);
+    FOR_RUNS(sim, rk->peers.rank, run)
+        put_block_sums(&k, sim, run);
+    rk->stats.bytes += (double)k.n;
+    char *all = exchange(sim, &k);
+    pack_keep(sim, &k);
+    count_received(rk);
     force_diag total = force_diag_empty();
-    for (int r = 0; r < sim->ranks.peers.size; r++)
-        force_diag_merge(&total, &all[r]);
+    for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++) { /* in rank order */
+        unpack u = {all};
+        if (r == rk->peers.rank)
+            force_diag_merge(&total, &own);
+        else
+            take_diag(&u, sim, r, &total);
+    }
     return total;
 }
 
@@ -712,18 +749,15 @@ static void take_halo(unpack *u, grains_sim *sim, int r)
     }
 }
 
+/* Rank r's step, when steps send every particle: its largest squared
+ * speed and its particles. */
 static void take_step(unpack *u, grains_sim *sim, int r, void *ctx)
 {
     real v2, *max_v2 = ctx;
     take(u, &v2, sizeof v2);
     *max_v2 = v2 > *max_v2 ? v2 : *max_v2;
-    if (sim->ranks.halo_steps)
-        take_halo(u, sim, r);
-    FOR_RUNS(sim, r, run) {
-        if (!sim->ranks.halo_steps)
-            take_particles(u, &sim->pt, run);
-        take_block_sums(u, sim, run);
-    }
+    FOR_RUNS(sim, r, run)
+        take_particles(u, &sim->pt, run);
 }
 
 /* A rank that cannot make its part of an exchange (memory) stops the
@@ -785,6 +819,33 @@ static char *exchange_each(grains_sim *sim, const pack *k)
     return all;
 }
 
+/* The bytes of each halo particle (HALO_FIELDS). */
+static size_t halo_bytes(const grains_sim *sim)
+{
+    const grains_particles *pt = &sim->pt;
+    return sizeof *pt->x + sizeof *pt->v + sizeof *pt->w + sizeof *pt->q;
+}
+
+/* Our pack's part for each reader (ranks.send_counts) to it, and each
+ * other rank's halo for us, of the sizes the cut's lists give
+ * (ranks.halo_from), in rank order (ranks.counts): messages between
+ * neighbours alone. */
+static char *exchange_neighbours(grains_sim *sim, const pack *k)
+{
+    if (k->failed)
+        exchange_failed(sim);
+    sim_ranks *rk = &sim->ranks;
+    const grains_ranks *pr = &rk->peers;
+    for (int r = 0; r < pr->size; r++)
+        rk->counts[r] = (rk->halo_from_start[r + 1] - rk->halo_from_start[r]) * halo_bytes(sim);
+    double t0 = seconds_now();
+    rk->recv = pr->neighbours(pr->ctx, k->p, rk->send_counts, rk->counts, rk->recv, &rk->recv_cap);
+    if (!rk->recv)
+        exchange_failed(sim);
+    rk->stats.seconds += seconds_now() - t0;
+    return rk->recv;
+}
+
 grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim) { return sim->ranks.stats; }
 
 /* The step's figures: its bytes, own particles and the ones it sent. */
@@ -798,21 +859,83 @@ static void count_step(sim_ranks *rk, const pack *k)
     rk->stats.bytes += (double)k->n;
     rk->stats.particles += own;
     rk->stats.halo += rk->halo_steps ? (double)rk->halo_own : own;
+    for (int d = 0; rk->halo_steps && d < rk->peers.size; d++)
+        rk->stats.messages += rk->send_counts[d] > 0;
 }
 
-/* Our step for rank d (every rank: all our particles): our largest
- * speed, the halo d reads or all our particles, our blocks' sums. */
-static void put_step(pack *k, const grains_sim *sim, real v2, size_t d)
+/* The bit pattern of a squared speed (>= 0), whose order as an unsigned
+ * integer is the number's (IEEE 754): its maximum over the ranks as an
+ * integer maximum, exact whatever the order. */
+static uint64_t speed2_bits(real v2)
 {
-    const sim_ranks *rk = &sim->ranks;
-    put(k, &v2, sizeof v2);
-    if (rk->halo_steps)
-        put_halo(k, sim, d);
-    FOR_RUNS(sim, rk->peers.rank, run) {
-        if (!rk->halo_steps)
-            put_particles(k, &sim->pt, run);
-        put_block_sums(k, sim, run);
+    uint64_t u = 0;
+    if (sizeof v2 == sizeof(uint64_t)) {
+        memcpy(&u, &v2, sizeof v2);
+    } else {
+        uint32_t w;
+        memcpy(&w, &v2, sizeof w);
+        u = w;
     }
+    return u;
+}
+
+static real speed2_of(uint64_t u)
+{
+    real v2;
+    if (sizeof v2 == sizeof(uint64_t)) {
+        memcpy(&v2, &u, sizeof v2);
+    } else {
+        uint32_t w = (uint32_t)u;
+        memcpy(&v2, &w, sizeof w);
+    }
+    return v2;
+}
+
+/* Each rank's halo to its readers, point to point: each knows from the
+ * cut the particles it reads of each other (ranks.halo_from), so only
+ * neighbouring regions exchange messages. The largest speed, which every
+ * rank needs, goes in a reduction. */
+static real exchange_halo(grains_sim *sim, real v2)
+{
+    sim_ranks *rk = &sim->ranks;
+    const grains_ranks *pr = &rk->peers;
+    pack k = pack_start(sim);
+    for (size_t d = 0; d < (size_t)pr->size; d++) {
+        size_t n0 = k.n;
+        if ((int)d != pr->rank)
+            put_halo(&k, sim, d);
+        rk->send_counts[d] = k.n - n0;
+    }
+    count_step(rk, &k);
+    const char *all = exchange_neighbours(sim, &k);
+    pack_keep(sim, &k);
+    count_received(rk);
+    for (int r = 0; r < pr->size; all += rk->counts[r], r++) {
+        unpack u = {all};
+        if (r != pr->rank)
+            take_halo(&u, sim, r);
+    }
+    double t0 = seconds_now();
+    uint64_t bits = speed2_bits(v2);
+    pr->max(pr->ctx, &bits, 1);
+    rk->stats.seconds += seconds_now() - t0;
+    return speed2_of(bits);
+}
+
+/* Every rank's largest speed and particles, to every rank. */
+static real exchange_all(grains_sim *sim, real v2)
+{
+    sim_ranks *rk = &sim->ranks;
+    pack k = pack_start(sim);
+    put(&k, &v2, sizeof v2);
+    FOR_RUNS(sim, rk->peers.rank, run)
+        put_particles(&k, &sim->pt, run);
+    count_step(rk, &k);
+    char *all = exchange(sim, &k);
+    pack_keep(sim, &k);
+    count_received(rk);
+    unpack_all(sim, all, take_step, &v2);
+    return v2;
 }
 
 void sim_ranks_exchange_step(grains_sim *sim)
@@ -821,26 +944,7 @@ void sim_ranks_exchange_step(grains_sim *sim)
     for (int t = 0; t < sim->nthreads; t++)
         v2 = sim->v2_thread[t] > v2 ? sim->v2_thread[t] : v2;
     sim_ranks *rk = &sim->ranks;
-    pack k = pack_start(sim);
-    char *all;
-    if (rk->halo_steps) { /* to each rank the halo it reads */
-        for (size_t d = 0; d < (size_t)rk->peers.size; d++) {
-            size_t n0 = k.n;
-            if ((int)d != rk->peers.rank)
-                put_step(&k, sim, v2, d);
-            rk->send_counts[d] = k.n - n0;
-        }
-        count_step(rk, &k);
-        all = exchange_each(sim, &k);
-    } else {
-        put_step(&k, sim, v2, 0);
-        count_step(rk, &k);
-        all = exchange(sim, &k);
-    }
-    for (int r = 0; r < rk->peers.size; r++)
-        rk->stats.received += r == rk->peers.rank ? 0 : (double)rk->counts[r];
-    unpack_all(sim, all, take_step, &v2);
-    pack_keep(sim, &k);
+    v2 = rk->halo_steps ? exchange_halo(sim, v2) : exchange_all(sim, v2);
     rk->stale |= rk->halo_steps;
     rk->writer_whole = 0;
     for (int t = 0; t < sim->nthreads; t++)
@@ -1278,7 +1382,7 @@ static void refresh_halo(grains_sim *sim)
             put_halo(&k, sim, d);
         rk->send_counts[d] = k.n - n0;
     }
-    const char *all = exchange_each(sim, &k);
+    const char *all = exchange_neighbours(sim, &k);
     pack_keep(sim, &k);
     for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++) {
         unpack u = {all};
