@@ -640,7 +640,16 @@ static void take_diag(unpack *u, grains_sim *sim, int r, void *ctx)
     take(u, &d, sizeof d);
     force_diag_merge(ctx, &d);
     FOR_RUNS(sim, r, run)
-        take_block_sums(u, sim, run);
+        if (!sim->ranks.sums_behind)
+            take_block_sums(u, sim, run);
+}
+
+int sim_ranks_sums_each_step(const grains_sim *sim)
+{
+    for (size_t k = 0; k < sim->wl.n; k++)
+        if (sim->wl.body[k].motion.type == GRAINS_MOTION_SERVO)
+            return 1;
+    return sim->mb.n > 0;
 }
 
 force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
@@ -648,8 +657,11 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
     sim_ranks *rk = &sim->ranks;
     pack k = pack_start(sim);
     put(&k, &own, sizeof own);
+    int sums = sim_ranks_sums_each_step(sim);
+    rk->sums_behind = !sums && sim->wl.n;
     FOR_RUNS(sim, rk->peers.rank, run)
-        put_block_sums(&k, sim, run);
+        if (sums)
+            put_block_sums(&k, sim, run);
     rk->stats.bytes += (double)k.n;
     char *all = exchange(sim, &k);
     pack_keep(sim, &k);
@@ -1113,11 +1125,39 @@ static void particles_to_writer(grains_sim *sim)
     rk->writer_whole = 1;
 }
 
+static void take_writer_sums(unpack *u, grains_sim *sim, int r, void *ctx)
+{
+    (void)ctx;
+    FOR_RUNS(sim, r, run)
+        take_block_sums(u, sim, run);
+}
+
+/* The last step's wall sums, when they stayed with their blocks' ranks,
+ * into rank 0's copy, and its walls' force from them. */
+static void sums_to_writer(grains_sim *sim)
+{
+    sim_ranks *rk = &sim->ranks;
+    if (!rk->sums_behind)
+        return;
+    pack k = pack_start(sim);
+    FOR_RUNS(sim, rk->peers.rank, run)
+        if (rk->peers.rank != 0)
+            put_block_sums(&k, sim, run);
+    char *all = exchange_to_writer(sim, &k);
+    pack_keep(sim, &k);
+    if (rk->peers.rank == 0) {
+        unpack_all(sim, all, take_writer_sums, NULL);
+        walls_gather(&sim->wl, sim->grid.n_blocks);
+    }
+    rk->sums_behind = 0;
+}
+
 grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
 {
     if (!sim_shared(sim) || !sim->ranks.valid)
         return GRAINS_OK; /* every copy is the same */
     particles_to_writer(sim);
+    sums_to_writer(sim);
     if (!sim->nb.n_particles)
         return GRAINS_OK;
     pack k = pack_start(sim);
@@ -1398,6 +1438,8 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 
 void grains_sim_gather_particles(grains_sim *sim)
 {
-    if (sim_shared(sim) && sim->ranks.valid)
+    if (sim_shared(sim) && sim->ranks.valid) {
         particles_to_writer(sim);
+        sums_to_writer(sim);
+    }
 }

@@ -177,6 +177,8 @@ typedef struct {
     int stale;            /* the copies of other ranks' particles beyond the halo are old */
     int writer_whole;     /* rank 0's copy of every particle is whole (stale as it may be
                            * elsewhere; the same on every rank) */
+    int sums_behind;      /* the last step's wall sums stayed with their blocks' ranks
+                           * (not sim_ranks_sums_each_step): rank 0 gathers them to write */
     grains_ranks_stats stats;
     void *points;         /* room for the bisection (sim/ranks.c) */
     size_t points_cap;
@@ -323,9 +325,17 @@ static inline int sim_ranks_visit(const grains_sim *sim, uint32_t b)
 }
 /* What the step does not share yet: an error on every rank. */
 grains_status sim_ranks_check(const grains_sim *sim, grains_error *err);
-/* The diagnostics of every rank's own blocks, merged in rank order. */
+/* The diagnostics of every rank's own blocks, merged in rank order; with
+ * them every rank's blocks' wall sums and patch logs, when a step reads
+ * them (sim_ranks_sums_each_step). */
 force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
-/* After the update: every rank's particles, wall sums and patch logs, and
+/* Whether the steps read every block's wall sums and patch logs: servo
+ * walls (their motion follows the force) or membranes (which pull the
+ * walls they are pinned to, and read the patch logs). Otherwise only the
+ * output reads the walls' force, and the sums go to the writer alone,
+ * when it writes (grains_sim_gather_particles). */
+int sim_ranks_sums_each_step(const grains_sim *sim);
+/* After the update: every rank's particles, or the halo each reads, and
  * the largest speed, to every rank (sim->v2_thread[0] holds it). */
 void sim_ranks_exchange_step(grains_sim *sim);
 /* The contact histories (and the lists' marks of them) of every rank's

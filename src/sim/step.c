@@ -240,7 +240,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
         sim_ranks_exchange_step(sim); /* each rank's particles and block sums to all */
     if (sim->mb.n)
         sim_gather_patch_logs(sim); /* the grains' push on the membranes */
-    if (sim->wl.n) {
+    if (sim->wl.n && (!sim_shared(sim) || sim_ranks_sums_each_step(sim))) {
         walls_gather(&sim->wl, sim->grid.n_blocks);
         sim_membranes_pull_walls(&sim->mb, &sim->wl);
     }
