@@ -14,6 +14,7 @@ struct grains_comm {
     MPI_Comm world;
     int rank, size;
     int say_fd; /* where a failure of this rank alone is told (comm_say_to) */
+    unsigned exchanges; /* all-to-all exchanges so far (their tags alternate) */
 };
 
 grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_error *err)
@@ -28,6 +29,7 @@ grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_erro
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the ranks");
     c->world = MPI_COMM_WORLD;
     c->say_fd = STDERR_FILENO;
+    c->exchanges = 0;
     MPI_Comm_rank(c->world, &c->rank);
     MPI_Comm_size(c->world, &c->size);
     *out = c;
@@ -137,37 +139,8 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
     return out;
 }
 
-/* Each rank's bytes for each rank: their counts by MPI_Alltoall, then the
- * bytes by MPI_Alltoallv. */
-static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts, void *into,
-                        size_t *cap)
-{
-    grains_comm *c = ctx;
-    size_t P = (size_t)c->size;
-    unsigned long long *out_n = malloc(P * sizeof *out_n), *in_n = malloc(P * sizeof *in_n);
-    int *sn = malloc(P * sizeof *sn), *sa = malloc(P * sizeof *sa), *rn = malloc(P * sizeof *rn),
-        *ra = malloc(P * sizeof *ra);
-    if (!out_n || !in_n || !sn || !sa || !rn || !ra)
-        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
-    for (size_t r = 0; r < P; r++)
-        out_n[r] = send_counts[r];
-    if (MPI_Alltoall(out_n, 1, MPI_UNSIGNED_LONG_LONG, in_n, 1, MPI_UNSIGNED_LONG_LONG, c->world) != MPI_SUCCESS)
-        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
-    int_counts(c, out_n, sn, sa);
-    int_counts(c, in_n, rn, ra);
-    char *out = room(c, into, cap, (size_t)ra[P - 1] + (size_t)rn[P - 1]);
-    if (MPI_Alltoallv(send, sn, sa, MPI_BYTE, out, rn, ra, MPI_BYTE, c->world) != MPI_SUCCESS)
-        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
-    for (size_t r = 0; r < P; r++)
-        recv_counts[r] = (size_t)in_n[r];
-    free(out_n);
-    free(in_n);
-    free(sn);
-    free(sa);
-    free(rn);
-    free(ra);
-    return out;
-}
+/* Tags of grains' point-to-point messages (the collectives have their own). */
+enum { TAG_DATA = 17, TAG_COUNT = 18 /* and 19: alternate exchanges */ };
 
 /* A message's bytes as MPI counts them (an int): 2 GB at most. */
 static int message_size(grains_comm *c, size_t bytes)
@@ -191,7 +164,7 @@ static void *to_neighbours(void *ctx, const void *send, const size_t *send_count
     MPI_Request *req = malloc(2 * P * sizeof *req);
     if (!req)
         comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
-    int n = 0, tag = 17;
+    int n = 0, tag = TAG_DATA;
     size_t at = 0;
     for (size_t r = 0; r < P; at += recv_counts[r], r++)
         if (recv_counts[r] && MPI_Irecv(out + at, message_size(c, recv_counts[r]), MPI_BYTE, (int)r, tag, c->world,
@@ -206,6 +179,71 @@ static void *to_neighbours(void *ctx, const void *send, const size_t *send_count
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     free(req);
     return out;
+}
+
+/* The bytes each rank has for this one, in_n[r] (0 from the ranks that
+ * have none), without a message between ranks with nothing for each
+ * other: Hoefler, Siebert and Lumsdaine's NBX ("Scalable communication
+ * protocols for dynamic sparse data exchange", PPoPP 2010). Each rank
+ * sends its nonzero counts in synchronous messages and takes what comes;
+ * once its own were taken it enters a non-blocking barrier, whose
+ * completion says every rank's were. Beyond the messages, the barrier's
+ * log P rounds, where MPI_Alltoall sends P counts per rank. A rank can be
+ * one exchange ahead of another here, no more (the next barrier waits for
+ * it): consecutive exchanges alternate two tags. */
+static void counts_from_senders(grains_comm *c, const unsigned long long *out_n, unsigned long long *in_n)
+{
+    size_t P = (size_t)c->size;
+    int tag = TAG_COUNT + (c->exchanges++ & 1), n = 0, in_barrier = 0, done = 0;
+    MPI_Request *req = malloc(P * sizeof *req), barrier = MPI_REQUEST_NULL;
+    if (!req)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    int ok = 1;
+    for (size_t d = 0; d < P; d++) {
+        in_n[d] = 0;
+        if (out_n[d] && (int)d != c->rank)
+            ok = ok && MPI_Issend(&out_n[d], 1, MPI_UNSIGNED_LONG_LONG, (int)d, tag, c->world, &req[n++]) ==
+                           MPI_SUCCESS;
+    }
+    while (ok && !done) {
+        int flag = 0;
+        MPI_Status st;
+        ok = MPI_Iprobe(MPI_ANY_SOURCE, tag, c->world, &flag, &st) == MPI_SUCCESS;
+        if (ok && flag)
+            ok = MPI_Recv(&in_n[st.MPI_SOURCE], 1, MPI_UNSIGNED_LONG_LONG, st.MPI_SOURCE, tag, c->world,
+                          MPI_STATUS_IGNORE) == MPI_SUCCESS;
+        else if (ok && !in_barrier) {
+            ok = MPI_Testall(n, req, &in_barrier, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+            if (ok && in_barrier)
+                ok = MPI_Ibarrier(c->world, &barrier) == MPI_SUCCESS;
+        } else if (ok)
+            ok = MPI_Test(&barrier, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    }
+    if (!ok)
+        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    in_n[c->rank] = out_n[c->rank];
+    free(req);
+}
+
+/* Each rank's bytes for each rank: the counts from the ranks that send
+ * (counts_from_senders), then the bytes, point to point (to_neighbours):
+ * messages between the ranks with bytes for each other alone. */
+static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, size_t *recv_counts, void *into,
+                        size_t *cap)
+{
+    grains_comm *c = ctx;
+    size_t P = (size_t)c->size;
+    unsigned long long *out_n = malloc(P * sizeof *out_n), *in_n = malloc(P * sizeof *in_n);
+    if (!out_n || !in_n)
+        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    for (size_t r = 0; r < P; r++)
+        out_n[r] = send_counts[r];
+    counts_from_senders(c, out_n, in_n);
+    for (size_t r = 0; r < P; r++)
+        recv_counts[r] = (size_t)in_n[r];
+    free(out_n);
+    free(in_n);
+    return to_neighbours(ctx, send, send_counts, recv_counts, into, cap);
 }
 
 static void all_max_u64(void *ctx, uint64_t *v, size_t n)
