@@ -580,7 +580,7 @@ grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_ke
 }
 
 static void send_movers(grains_sim *sim);
-static void refresh_halo(grains_sim *sim);
+static size_t swap_halo(grains_sim *sim);
 static void complete_particles(grains_sim *sim);
 
 void sim_ranks_planned(grains_sim *sim)
@@ -591,7 +591,7 @@ void sim_ranks_planned(grains_sim *sim)
         return;
     send_movers(sim); /* then each owner's copy of its particles is whole */
     if (r->halo_steps)
-        refresh_halo(sim);
+        swap_halo(sim); /* the new cut's halo, as a step sends it */
     else
         complete_particles(sim);
     r->moving = 0;
@@ -623,8 +623,31 @@ static char *gather(grains_sim *sim, const void *mine, size_t bytes)
     return rk->recv;
 }
 
-static void put_block_sums(pack *k, const grains_sim *sim, rank_run run);
-static void take_block_sums(unpack *u, grains_sim *sim, rank_run run);
+/* The blocks' sums of what each wall gave their particles, and their logs
+ * of what they gave membrane vertices. */
+static void put_block_sums(pack *k, const grains_sim *sim, rank_run run)
+{
+    size_t per_block = WALL_SUMS * sim->wl.n;
+    if (per_block)
+        put(k, sim->wl.block_sum + per_block * run.b0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
+    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++) {
+        const patch_log *lg = &sim->patch_logs[b];
+        put(k, &lg->n, sizeof lg->n);
+        put(k, lg->rec, lg->n * sizeof *lg->rec);
+    }
+}
+
+static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
+{
+    size_t per_block = WALL_SUMS * sim->wl.n;
+    if (per_block)
+        take(u, sim->wl.block_sum + per_block * run.b0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
+    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++) {
+        patch_log *lg = &sim->patch_logs[b];
+        take(u, &lg->n, sizeof lg->n);
+        take(u, lg->rec, lg->n * sizeof *lg->rec);
+    }
+}
 
 /* The bytes the other ranks sent this one in the last exchange, counted. */
 static void count_received(sim_ranks *rk)
@@ -639,8 +662,8 @@ static void take_diag(unpack *u, grains_sim *sim, int r, void *ctx)
     force_diag d;
     take(u, &d, sizeof d);
     force_diag_merge(ctx, &d);
-    FOR_RUNS(sim, r, run)
-        if (!sim->ranks.sums_behind)
+    if (sim_ranks_sums_each_step(sim))
+        FOR_RUNS(sim, r, run)
             take_block_sums(u, sim, run);
 }
 
@@ -657,11 +680,11 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
     sim_ranks *rk = &sim->ranks;
     pack k = pack_start(sim);
     put(&k, &own, sizeof own);
-    int sums = sim_ranks_sums_each_step(sim);
-    rk->sums_behind = !sums && sim->wl.n;
-    FOR_RUNS(sim, rk->peers.rank, run)
-        if (sums)
+    if (sim_ranks_sums_each_step(sim))
+        FOR_RUNS(sim, rk->peers.rank, run)
             put_block_sums(&k, sim, run);
+    else
+        rk->sums_behind = sim->wl.n > 0; /* rank 0 gathers them when it writes */
     rk->stats.bytes += (double)k.n;
     char *all = exchange(sim, &k);
     pack_keep(sim, &k);
@@ -694,32 +717,6 @@ static void take_particles(unpack *u, grains_particles *pt, rank_run run)
 #define TAKE(field) take(u, pt->field + run.p0, n * sizeof *pt->field);
     PARTICLE_FIELDS(TAKE)
 #undef TAKE
-}
-
-/* The blocks' sums of what each wall gave their particles, and their logs
- * of what they gave membrane vertices. */
-static void put_block_sums(pack *k, const grains_sim *sim, rank_run run)
-{
-    size_t per_block = WALL_SUMS * sim->wl.n;
-    if (per_block)
-        put(k, sim->wl.block_sum + per_block * run.b0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
-    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++) {
-        const patch_log *lg = &sim->patch_logs[b];
-        put(k, &lg->n, sizeof lg->n);
-        put(k, lg->rec, lg->n * sizeof *lg->rec);
-    }
-}
-
-static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
-{
-    size_t per_block = WALL_SUMS * sim->wl.n;
-    if (per_block)
-        take(u, sim->wl.block_sum + per_block * run.b0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
-    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++) {
-        patch_log *lg = &sim->patch_logs[b];
-        take(u, &lg->n, sizeof lg->n);
-        take(u, lg->rec, lg->n * sizeof *lg->rec);
-    }
 }
 
 /* Every rank's pack, each unpacked by `fn` into this copy (ours is already here). */
@@ -861,14 +858,14 @@ static char *exchange_neighbours(grains_sim *sim, const pack *k)
 grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim) { return sim->ranks.stats; }
 
 /* The step's figures: its bytes, own particles and the ones it sent. */
-static void count_step(sim_ranks *rk, const pack *k)
+static void count_step(sim_ranks *rk, size_t bytes)
 {
     double own = 0;
     for (size_t r = 0; r < rk->n_runs; r++)
         own += rk->runs[r].hi - rk->runs[r].lo;
     rk->stats.steps++;
     rk->stats.halo_steps += rk->halo_steps;
-    rk->stats.bytes += (double)k->n;
+    rk->stats.bytes += (double)bytes;
     rk->stats.particles += own;
     rk->stats.halo += rk->halo_steps ? (double)rk->halo_own : own;
     for (int d = 0; rk->halo_steps && d < rk->peers.size; d++)
@@ -903,11 +900,11 @@ static real speed2_of(uint64_t u)
     return v2;
 }
 
-/* Each rank's halo to its readers, point to point: each knows from the
- * cut the particles it reads of each other (ranks.halo_from), so only
- * neighbouring regions exchange messages. The largest speed, which every
- * rank needs, goes in a reduction. */
-static real exchange_halo(grains_sim *sim, real v2)
+/* Each reader its halo, and ours from each other rank, point to point:
+ * each rank knows from the cut the particles it reads of each other
+ * (ranks.halo_from), so only neighbouring regions exchange messages.
+ * Returns the bytes this rank sent. */
+static size_t swap_halo(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
     const grains_ranks *pr = &rk->peers;
@@ -918,15 +915,24 @@ static real exchange_halo(grains_sim *sim, real v2)
             put_halo(&k, sim, d);
         rk->send_counts[d] = k.n - n0;
     }
-    count_step(rk, &k);
     const char *all = exchange_neighbours(sim, &k);
     pack_keep(sim, &k);
-    count_received(rk);
     for (int r = 0; r < pr->size; all += rk->counts[r], r++) {
         unpack u = {all};
         if (r != pr->rank)
             take_halo(&u, sim, r);
     }
+    return k.n;
+}
+
+/* The step's halo (swap_halo); the largest speed, which every rank needs,
+ * in a reduction. */
+static real exchange_halo(grains_sim *sim, real v2)
+{
+    sim_ranks *rk = &sim->ranks;
+    const grains_ranks *pr = &rk->peers;
+    count_step(rk, swap_halo(sim));
+    count_received(rk);
     double t0 = seconds_now();
     uint64_t bits = speed2_bits(v2);
     pr->max(pr->ctx, &bits, 1);
@@ -942,7 +948,7 @@ static real exchange_all(grains_sim *sim, real v2)
     put(&k, &v2, sizeof v2);
     FOR_RUNS(sim, rk->peers.rank, run)
         put_particles(&k, &sim->pt, run);
-    count_step(rk, &k);
+    count_step(rk, k.n);
     char *all = exchange(sim, &k);
     pack_keep(sim, &k);
     count_received(rk);
@@ -1411,25 +1417,6 @@ static void send_movers(grains_sim *sim)
     take_movers(sim, all);
 }
 
-/* The new cut's halo, as a step sends it, to each reader. */
-static void refresh_halo(grains_sim *sim)
-{
-    sim_ranks *rk = &sim->ranks;
-    pack k = pack_start(sim);
-    for (size_t d = 0; d < (size_t)rk->peers.size; d++) {
-        size_t n0 = k.n;
-        if ((int)d != rk->peers.rank)
-            put_halo(&k, sim, d);
-        rk->send_counts[d] = k.n - n0;
-    }
-    const char *all = exchange_neighbours(sim, &k);
-    pack_keep(sim, &k);
-    for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++) {
-        unpack u = {all};
-        if (r != rk->peers.rank)
-            take_halo(&u, sim, r);
-    }
-}
 
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 {
