@@ -625,27 +625,58 @@ static char *gather(grains_sim *sim, const void *mine, size_t bytes)
 
 /* The blocks' sums of what each wall gave their particles, and their logs
  * of what they gave membrane vertices. */
+/* Whether block b gave nothing to any wall or membrane vertex: its sums
+ * all zero bits (they start at +0, which adding cannot turn into -0) and
+ * its log empty. Such blocks, most of a large system's, are not sent. */
+static int block_gave_nothing(const grains_sim *sim, uint32_t b)
+{
+    size_t per_block = WALL_SUMS * sim->wl.n;
+    const unsigned char *sum = (const unsigned char *)(sim->wl.block_sum + per_block * b);
+    for (size_t c = 0; c < per_block * sizeof *sim->wl.block_sum; c++)
+        if (sum[c])
+            return 0;
+    return !sim->mb.n || sim->patch_logs[b].n == 0;
+}
+
+/* The blocks' sums of what each wall gave their particles, and their logs
+ * of what they gave membrane vertices: of each block that gave anything,
+ * its number, sums and log; then NO_BLOCK. */
+#define NO_BLOCK UINT32_MAX
 static void put_block_sums(pack *k, const grains_sim *sim, rank_run run)
 {
     size_t per_block = WALL_SUMS * sim->wl.n;
-    if (per_block)
-        put(k, sim->wl.block_sum + per_block * run.b0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
-    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++) {
-        const patch_log *lg = &sim->patch_logs[b];
-        put(k, &lg->n, sizeof lg->n);
-        put(k, lg->rec, lg->n * sizeof *lg->rec);
+    for (uint32_t b = run.b0; b < run.b1; b++) {
+        if (block_gave_nothing(sim, b))
+            continue;
+        put(k, &b, sizeof b);
+        put(k, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
+        if (sim->mb.n) {
+            const patch_log *lg = &sim->patch_logs[b];
+            put(k, &lg->n, sizeof lg->n);
+            put(k, lg->rec, lg->n * sizeof *lg->rec);
+        }
     }
+    uint32_t end = NO_BLOCK;
+    put(k, &end, sizeof end);
 }
 
 static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
 {
     size_t per_block = WALL_SUMS * sim->wl.n;
     if (per_block)
-        take(u, sim->wl.block_sum + per_block * run.b0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
-    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++) {
-        patch_log *lg = &sim->patch_logs[b];
-        take(u, &lg->n, sizeof lg->n);
-        take(u, lg->rec, lg->n * sizeof *lg->rec);
+        memset(sim->wl.block_sum + per_block * run.b0, 0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
+    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++)
+        sim->patch_logs[b].n = 0;
+    for (uint32_t b;;) {
+        take(u, &b, sizeof b);
+        if (b == NO_BLOCK)
+            return;
+        take(u, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
+        if (sim->mb.n) {
+            patch_log *lg = &sim->patch_logs[b];
+            take(u, &lg->n, sizeof lg->n);
+            take(u, lg->rec, lg->n * sizeof *lg->rec);
+        }
     }
 }
 
