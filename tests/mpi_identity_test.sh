@@ -6,8 +6,9 @@
 # triaxial test's membrane under servo platens, blocks cut anew only past
 # an imbalance of 1.1, a settled hopper and a
 # periodic box whose steps send only the halo and whose ranks list only
-# their particles' reach (on 1 and 2 threads per rank); and a checkpoint
-# written by 2 ranks resumed by 3.
+# their particles' reach (on 1 and 2 threads per rank); with NP = 3, the
+# settled hopper on 8 ranks too; and a checkpoint written by 2 ranks
+# resumed by NP.
 # Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
 # More ranks x threads than cores: OpenMP threads that spin at their barriers
 # take the cores of the ranks they wait for (3 ranks x 2 threads on 2 cores:
@@ -83,6 +84,19 @@ if [ "$NP" -gt 1 ]; then
     # a rank built fewer lists than one process: its own and those within reach
     grep ranks: "$T/report" | sed 's/.*built the lists of \([0-9.]*\)%.*/\1/' | awk '{ exit !($1 < 100) }' && ok ||
         bad "halo: every rank built every list: $(grep ranks: "$T/report")"
+fi
+
+# Many ranks (once, beside the 3-rank suite): 8 regions of the settled hopper
+# write the bytes of one process, and rank 0 sends its halo in messages to
+# the ranks that read it alone, not to all 7 others.
+if [ "$NP" -eq 3 ]; then
+    mpi 8 "$G" run $HALO -o "$T/out" --threads 1 >"$T/report8" 2>&1 || bad "halo: 8 ranks failed: $(cat "$T/report8")"
+    rm "$T/out/checkpoint.grains" # it records the command, here without --quiet
+    mv "$T/out" "$T/halo.8"
+    mkdir "$T/halo.1c" && cp "$T/halo.1"/* "$T/halo.1c" && rm "$T/halo.1c/checkpoint.grains"
+    same "$T/halo.1c" "$T/halo.8" "halo on 8 ranks"
+    grep ranks: "$T/report8" | sed 's/.*, to \([0-9.]*\) ranks per step.*/\1/' | awk '{ exit !($1 > 0 && $1 < 7) }' &&
+        ok || bad "halo on 8 ranks: not to the readers alone: $(grep ranks: "$T/report8")"
 fi
 
 # A checkpoint written by 2 ranks at frame 3, resumed by NP to frame 6: the
