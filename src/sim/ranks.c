@@ -1144,21 +1144,48 @@ static char *exchange_to_writer(grains_sim *sim, const pack *k)
     return exchange_each(sim, k);
 }
 
+/* One of PARTICLE_FIELDS as bytes: its array and the size of an element. */
+typedef struct {
+    char *base;
+    size_t size;
+} field_bytes;
+
+static int particle_fields(grains_particles *pt, field_bytes *f)
+{
+    int n = 0;
+#define FIELD(field) f[n++] = (field_bytes){(char *)pt->field, sizeof *pt->field};
+    PARTICLE_FIELDS(FIELD)
+#undef FIELD
+    return n;
+}
+
+static void take_field(unpack *u, grains_sim *sim, int r, void *ctx)
+{
+    const field_bytes *f = ctx;
+    FOR_RUNS(sim, r, run)
+        take(u, f->base + run.p0 * f->size, (run.p1 - run.p0) * f->size);
+}
+
 /* Every rank's particles into rank 0's copy, after steps that sent the
- * halo alone; the other copies stay as they are (old beyond the halo). */
+ * halo alone; the other copies stay as they are (old beyond the halo). A
+ * field at a time: the buffers hold 32 bytes of each particle at most, not
+ * all 152 (at 10^6 on 2 ranks, 16 MB where they held 76). */
 static void particles_to_writer(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
     if (!rk->stale || rk->writer_whole)
         return;
-    pack k = pack_start(sim);
-    FOR_RUNS(sim, rk->peers.rank, run)
-        if (rk->peers.rank != 0)
-            put_particles(&k, &sim->pt, run);
-    char *all = exchange_to_writer(sim, &k);
-    if (rk->peers.rank == 0)
-        unpack_all(sim, all, take_all_particles, NULL);
-    pack_keep(sim, &k);
+    field_bytes f[8];
+    for (int c = 0, n = particle_fields(&sim->pt, f); c < n; c++) {
+        pack k = pack_start(sim);
+        FOR_RUNS(sim, rk->peers.rank, run)
+            if (rk->peers.rank != 0)
+                put(&k, f[c].base + run.p0 * f[c].size, (run.p1 - run.p0) * f[c].size);
+        char *all = exchange_to_writer(sim, &k);
+        pack_keep(sim, &k);
+        if (rk->peers.rank == 0)
+            unpack_all(sim, all, take_field, &f[c]);
+    }
     rk->writer_whole = 1;
 }
 
