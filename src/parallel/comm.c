@@ -1,6 +1,8 @@
 /* The ranks over MPI_COMM_WORLD. Reductions are order-free (min and max of
- * reals, sums of integers), so their results do not depend on how MPI
- * combines the ranks, and every rank receives the same bits. */
+ * reals, sums and maxima of integers), so their results do not depend on
+ * how MPI combines the ranks, and every rank receives the same bits.
+ * Exchanges between ranks go point to point, between the ranks with bytes
+ * for each other alone. */
 #include "parallel/comm.h"
 
 #include <limits.h>
@@ -246,6 +248,7 @@ static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, 
     return to_neighbours(ctx, send, send_counts, recv_counts, into, cap);
 }
 
+/* The largest of each v[k] over the ranks, for any n (integers: in any order). */
 static void all_max_u64(void *ctx, uint64_t *v, size_t n)
 {
     grains_comm *c = ctx;

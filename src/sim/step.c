@@ -237,7 +237,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
     force_diag total = forces_and_motion(sim);
     if (sim_shared(sim) && sim_stable(sim, &total))
-        sim_ranks_exchange_step(sim); /* each rank's particles and block sums to all */
+        sim_ranks_exchange_step(sim); /* each rank's particles, or the halo each reads, and the largest speed */
     if (sim->mb.n)
         sim_gather_patch_logs(sim); /* the grains' push on the membranes */
     if (sim->wl.n && (!sim_shared(sim) || sim_ranks_sums_each_step(sim))) {
