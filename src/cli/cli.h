@@ -19,7 +19,7 @@ enum { EXIT_UNSTABLE = 1, EXIT_INPUT = 2 };
 typedef struct {
     grains_ranks share;  /* for grains_sim_share */
     void *comm;          /* the MPI layer's, or NULL */
-    size_t *counts;      /* per rank, for cli_ranks_max */
+    size_t *counts;      /* per rank, for cli_ranks_failed */
 } cli_ranks;
 
 /* Starts MPI when a launcher started the process: 0, or an exit status
@@ -39,7 +39,7 @@ int cli_ranks_failed(const cli_ranks *rk, const grains_error *err);
  * terminal, and every rank stops with `status`. Alone: reports err and
  * returns status. */
 int cli_ranks_fail(const cli_ranks *rk, const grains_error *err, int status);
-/* The largest of every rank's v (all ranks call it), e.g. a caught signal. */
+/* The largest of every rank's v >= 0 (all ranks call it), e.g. a caught signal. */
 int cli_ranks_max(const cli_ranks *rk, int v);
 
 int cli_run(int argc, char **argv, const cli_ranks *rk);

@@ -77,13 +77,12 @@ int cli_ranks_max(const cli_ranks *rk, int v)
 {
     if (rk->share.size < 2)
         return v;
+    /* a reduction (log P rounds; it stops every rank when it cannot): it
+     * runs after every step, where an all-gather received P values */
     const grains_ranks *r = &rk->share;
-    size_t cap = 0;
-    int *all = r->allgather(r->ctx, &v, sizeof v, rk->counts, NULL, &cap); /* it stops every rank when it cannot */
-    for (int k = 0; k < r->size; k++)
-        v = all[k] > v ? all[k] : v;
-    free(all);
-    return v;
+    uint64_t u = (uint64_t)v;
+    r->max(r->ctx, &u, 1);
+    return (int)u;
 }
 
 /* One rank's verdict as the ranks exchange it: failed, and why. */
