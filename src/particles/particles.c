@@ -32,7 +32,7 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
              grow_field((void **)&pt->R, cap, sizeof *pt->R) &&
              grow_field((void **)&pt->mat, cap, sizeof *pt->mat) &&
              grow_field((void **)&pt->tag, cap, sizeof *pt->tag) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
-             grow_field((void **)&pt->slot, cap, sizeof *pt->slot);
+             grow_field((void **)&pt->slot, cap, sizeof *pt->slot) && grow_field((void **)&pt->id, cap, sizeof *pt->id);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
     /* f and t are one block: t moves from f + old cap to f + cap. The sums
@@ -59,6 +59,7 @@ void particles_free(grains_particles *pt)
     free(pt->tag);
     free(pt->f); /* t is in the same block */
     free(pt->slot);
+    free(pt->id);
     *pt = (grains_particles){0};
 }
 
@@ -66,8 +67,10 @@ void particles_free(grains_particles *pt)
  * new place and picks up the particle that stood there. */
 void particles_permute(grains_particles *pt, uint32_t *where)
 {
-    for (uint32_t id = 0; id < pt->n; id++)
+    for (uint32_t id = 0; id < pt->n; id++) {
         pt->slot[id] = where[pt->slot[id]];
+        pt->id[pt->slot[id]] = id;
+    }
     for (uint32_t s = 0; s < pt->n; s++) {
         if (where[s] == s)
             continue;
@@ -96,12 +99,10 @@ void particles_permute(grains_particles *pt, uint32_t *where)
     }
 }
 
-uint32_t particles_id_of(const grains_particles *pt, uint32_t i)
+void particles_name_slots(grains_particles *pt)
 {
     for (uint32_t id = 0; id < pt->n; id++)
-        if (pt->slot[id] == i)
-            return id;
-    return UINT32_MAX;
+        pt->id[pt->slot[id]] = id;
 }
 
 void particles_write_state(const grains_particles *pt, bytes_out *o)
@@ -179,5 +180,6 @@ grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_mat
         pt->n = 0;
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
     }
+    particles_name_slots(pt);
     return GRAINS_OK;
 }

@@ -25,6 +25,8 @@ typedef struct {
     vec3 *t;     /* [ML^2/T^2] contact torque sum (f + cap: one block; free
                   * memory between Euler steps, used by the rebuild) */
     uint32_t *slot; /* where particle `id` is stored */
+    uint32_t *id;   /* the id of the particle stored at each index (slot's inverse:
+                     * what ranks name each other's particles by) */
 } grains_particles;
 
 /* Grows the arrays to hold at least `need` particles (geometric growth). */
@@ -32,7 +34,7 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
 void particles_free(grains_particles *pt);
 
 /* Moves particle i to where[i] in every field except the per-step sums f
- * and t; updates slot. Destroys `where`. */
+ * and t; updates slot and id. Destroys `where`. */
 void particles_permute(grains_particles *pt, uint32_t *where);
 
 /* Every field of every particle, in storage order (checkpoints), and back:
@@ -41,7 +43,10 @@ void particles_permute(grains_particles *pt, uint32_t *where);
 void particles_write_state(const grains_particles *pt, bytes_out *o);
 grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_materials, grains_error *err);
 
-/* The id of the particle stored at index i (a search: for messages only). */
-uint32_t particles_id_of(const grains_particles *pt, uint32_t i);
+/* The id of the particle stored at index i. */
+static inline uint32_t particles_id_of(const grains_particles *pt, uint32_t i) { return pt->id[i]; }
+
+/* Fills id from slot (after slot changed). */
+void particles_name_slots(grains_particles *pt);
 
 #endif

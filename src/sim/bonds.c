@@ -142,11 +142,7 @@ grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
 {
     const grains_particles *pt = &sim->pt;
     const grains_neighbors *nb = &sim->nb;
-    uint32_t *id = malloc((pt->n ? pt->n : 1) * sizeof *id); /* the inverse of slot */
-    if (!id)
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory forming bonds");
-    for (uint32_t k = 0; k < pt->n; k++)
-        id[pt->slot[k]] = k;
+    const uint32_t *id = pt->id;
     grains_status s = GRAINS_OK;
     for (uint32_t i = 0; s == GRAINS_OK && i < pt->n; i++)
         for (uint32_t k = nb->start[i]; s == GRAINS_OK && k < nb->start[i + 1]; k++) {
@@ -158,7 +154,6 @@ grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
             if (fabs(gap) < sim->p.bond_tolerance * 2 * fmin(pt->R[i], pt->R[j]))
                 s = grains_sim_add_bond(sim, id[i], id[j], err);
         }
-    free(id);
     return s;
 }
 

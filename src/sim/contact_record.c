@@ -28,16 +28,13 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
     return 1;
 }
 
-/* Room for n particles' ids and sums. */
+/* Room for n particles' sums. */
 static int grow_particles(contact_record *r, size_t n)
 {
     if (n <= r->cap_particles)
         return 1;
     size_t c = n + n / 2 + 16;
-    uint32_t *id = realloc(r->id_of, c * sizeof *id);
-    if (id)
-        r->id_of = id;
-    vec3 *f = id ? realloc(r->f_sum, c * sizeof *f) : NULL;
+    vec3 *f = realloc(r->f_sum, c * sizeof *f);
     if (f)
         r->f_sum = f;
     vec3 *t = f ? realloc(r->t_sum, c * sizeof *t) : NULL;
@@ -60,8 +57,6 @@ int contact_record_begin(grains_sim *sim)
         return 0;
     for (size_t b = 0; b < nb; b++)
         r->block[b].n = 0, r->block[b].failed = 0;
-    for (uint32_t id = 0; id < n; id++)
-        r->id_of[sim->pt.slot[id]] = id;
     r->n_blocks = nb;
     r->n_particles = n;
     return 1;
@@ -79,7 +74,8 @@ void contact_record_add(grains_sim *sim, uint32_t i, uint32_t j, int wall, vec3 
     real len = v3_norm(d);
     vec3 n = len > 0 ? v3_scale(1 / len, d) : v3(0, 0, 0);
     vec3 f_n = v3_scale(v3_dot(f, n), n);
-    b->c[b->n++] = (grains_contact_force){r->id_of[i], wall ? j : r->id_of[j], wall, x_i, x_j, f_n, v3_sub(f, f_n),
+    const uint32_t *id = sim->pt.id;
+    b->c[b->n++] = (grains_contact_force){id[i], wall ? j : id[j], wall, x_i, x_j, f_n, v3_sub(f, f_n),
                                           delta};
 }
 
@@ -87,8 +83,8 @@ void contact_record_sums(grains_sim *sim)
 {
     contact_record *r = &sim->rec;
     for (size_t i = 0; i < r->n_particles; i++) {
-        r->f_sum[r->id_of[i]] = sim->pt.f[i];
-        r->t_sum[r->id_of[i]] = sim->pt.t[i];
+        r->f_sum[sim->pt.id[i]] = sim->pt.f[i];
+        r->t_sum[sim->pt.id[i]] = sim->pt.t[i];
     }
     r->valid = 1;
     r->step = sim->step;
@@ -99,7 +95,6 @@ void contact_record_free(contact_record *r)
     for (size_t b = 0; b < r->cap_blocks; b++)
         free(r->block[b].c);
     free(r->block);
-    free(r->id_of);
     free(r->block_of_thread);
     free(r->f_sum);
     free(r->t_sum);

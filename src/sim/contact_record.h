@@ -23,7 +23,6 @@ typedef struct {
     long step;                  /* the step they were recorded in */
     contact_block *block;       /* per grid block */
     size_t n_blocks, cap_blocks;
-    uint32_t *id_of;            /* storage index -> particle id, during the recorded step */
     uint32_t *block_of_thread;  /* the block each thread is visiting */
     vec3 *f_sum, *t_sum;        /* per particle id: the contact sums the step's force loop made */
     size_t n_particles, cap_particles;

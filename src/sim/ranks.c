@@ -451,8 +451,9 @@ static void mark_halo(grains_sim *sim)
             r->halo_own += !edge[i];
             edge[i] = 1;
         }
-        put(&k, r->halo_to + r->halo_to_start[d], (h - r->halo_to_start[d]) * sizeof *r->halo_to);
-        r->send_counts[d] = (h - r->halo_to_start[d]) * sizeof *r->halo_to;
+        for (size_t m = r->halo_to_start[d]; m < h; m++)
+            put(&k, &sim->pt.id[r->halo_to[m]], sizeof *sim->pt.id); /* by id: ranks name particles alike */
+        r->send_counts[d] = (h - r->halo_to_start[d]) * sizeof *sim->pt.id;
     }
     r->halo_to_start[P] = h;
     free(edge);
@@ -461,10 +462,15 @@ static void mark_halo(grains_sim *sim)
     pack_keep(sim, &k);
     r->halo_from_start[0] = 0;
     for (size_t q = 0; q < P; q++)
-        r->halo_from_start[q + 1] = r->halo_from_start[q] + r->counts[q] / sizeof *r->halo_from;
+        r->halo_from_start[q + 1] = r->halo_from_start[q] + r->counts[q] / sizeof *sim->pt.id;
     if (!array_reserve((void **)&r->halo_from, &r->halo_from_cap, r->halo_from_start[P] + 1, sizeof *r->halo_from, 1))
         exchange_failed(sim);
-    memcpy(r->halo_from, all, r->halo_from_start[P] * sizeof *r->halo_from);
+    unpack u = {all};
+    for (size_t m = 0; m < r->halo_from_start[P]; m++) {
+        uint32_t id;
+        take(&u, &id, sizeof id);
+        r->halo_from[m] = sim->pt.slot[id];
+    }
 }
 
 /* Which other blocks list a partner among our particles. */
@@ -1314,7 +1320,19 @@ static int evaluators(const grains_sim *sim, store_key key, int to[2])
     return n;
 }
 
-/* Our histories, with their keys, to the other ranks that evaluate their
+/* A pair's key with its particles named by ids (a message's), and back to
+ * storage indices; an element stays as it is. */
+static store_key key_ids(const grains_particles *pt, store_key key)
+{
+    return (store_key){pt->id[key.i], key.j & STORE_MESH_BIT ? key.j : pt->id[key.j]};
+}
+
+static store_key key_slots(const grains_particles *pt, store_key key)
+{
+    return (store_key){pt->slot[key.i], key.j & STORE_MESH_BIT ? key.j : pt->slot[key.j]};
+}
+
+/* Our histories, with their keys (by ids), to the other ranks that evaluate their
  * pairs: each rank's part in key order, laid out in two passes over the
  * keys (counted, then placed), whatever the number of ranks. */
 static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pack *k)
@@ -1338,7 +1356,8 @@ static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pac
         exchange_failed(sim);
     for (size_t m = 0; m < n; m++)
         for (int e = evaluators(sim, keys[m], to); e-- > 0;) {
-            memcpy(k->p + at[to[e]], &keys[m], sizeof *keys);
+            store_key by_id = key_ids(&sim->pt, keys[m]);
+            memcpy(k->p + at[to[e]], &by_id, sizeof by_id);
             memcpy(k->p + at[to[e]] + sizeof *keys, (const char *)rk->own + m * width, width);
             at[to[e]] += record;
         }
@@ -1374,6 +1393,7 @@ grains_status sim_ranks_share_histories(grains_sim *sim, store_key **keys, size_
         }
     for (size_t q = 0; q < received; q++, live++, all += record) {
         memcpy(&rk->keys[live], all, sizeof *rk->keys);
+        rk->keys[live] = key_slots(&sim->pt, rk->keys[live]);
         memcpy(store_entry(&sim->cs, live), all + sizeof *rk->keys, width * sizeof(real));
     }
     *keys = rk->keys;
@@ -1424,8 +1444,8 @@ void sim_ranks_follow(grains_sim *sim, const uint32_t *where)
 /* What a particle's new owner needs of it besides its position. */
 #define MOVER_FIELDS(X) X(v) X(w) X(q)
 
-/* Our old particles that another rank now owns, to it, in storage order
- * (one pass over the others' blocks). */
+/* Our old particles that another rank now owns, to it, each named by its
+ * id (one pass over the others' blocks). */
 static void put_movers(pack *k, grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
@@ -1437,6 +1457,7 @@ static void put_movers(pack *k, grains_sim *sim)
             FOR_RUNS(sim, d, run)
                 for (uint32_t i = run.p0; i < run.p1; i++)
                     if (rk->was[i] == me) {
+                        put(k, &pt->id[i], sizeof *pt->id);
 #define PUT(field) put(k, &pt->field[i], sizeof *pt->field);
                         MOVER_FIELDS(PUT)
 #undef PUT
@@ -1445,25 +1466,19 @@ static void put_movers(pack *k, grains_sim *sim)
     }
 }
 
-/* Each rank's part for us, read in storage order (one pass over ours). */
-static void take_movers(grains_sim *sim, const char *all)
+/* Each rank's part for us, put where its ids are stored. */
+static void take_movers(grains_sim *sim, const char *all, size_t bytes)
 {
-    sim_ranks *rk = &sim->ranks;
     grains_particles *pt = &sim->pt;
-    int me = rk->peers.rank;
-    unpack *from = malloc((size_t)rk->peers.size * sizeof *from);
-    if (!from)
-        exchange_failed(sim);
-    for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++)
-        from[r].p = all;
-    FOR_RUNS(sim, me, run)
-        for (uint32_t i = run.p0; i < run.p1; i++)
-            if (rk->was[i] != me) {
-#define TAKE(field) take(&from[rk->was[i]], &pt->field[i], sizeof *pt->field);
-                MOVER_FIELDS(TAKE)
+    unpack u = {all};
+    for (const char *end = all + bytes; u.p < end;) {
+        uint32_t id;
+        take(&u, &id, sizeof id);
+        uint32_t i = pt->slot[id];
+#define TAKE(field) take(&u, &pt->field[i], sizeof *pt->field);
+        MOVER_FIELDS(TAKE)
 #undef TAKE
-            }
-    free(from);
+    }
 }
 
 static void send_movers(grains_sim *sim)
@@ -1472,7 +1487,10 @@ static void send_movers(grains_sim *sim)
     put_movers(&k, sim);
     const char *all = exchange_each(sim, &k);
     pack_keep(sim, &k);
-    take_movers(sim, all);
+    size_t bytes = 0;
+    for (int r = 0; r < sim->ranks.peers.size; r++)
+        bytes += sim->ranks.counts[r];
+    take_movers(sim, all, bytes);
 }
 
 

@@ -413,7 +413,7 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     if (s != GRAINS_OK)
         return s;
     size_t i = sim->pt.n++;
-    sim->pt.slot[i] = (uint32_t)i; /* a new particle's id is its number, stored last */
+    sim->pt.slot[i] = sim->pt.id[i] = (uint32_t)i; /* a new particle's id is its number, stored last */
     grains_sim_set_particle(sim, i, p);
     sim->pt.R[i] *= sim_grow_scale(&sim->p, grains_sim_time(sim)); /* growing: at the scale of now */
     sim->pt.f[i] = sim->pt.t[i] = v3(0, 0, 0);
