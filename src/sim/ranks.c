@@ -768,8 +768,9 @@ static void unpack_all(grains_sim *sim, const char *all, void (*fn)(unpack *, gr
     }
 }
 
-/* The fields the force loop reads of a partner. */
-#define HALO_FIELDS(X) X(x) X(v) X(w) X(q)
+/* The fields the force loop reads of a partner (not its orientation: only
+ * its owner's update reads that, and a new owner gets it with the rest). */
+#define HALO_FIELDS(X) X(x) X(v) X(w)
 
 /* Our particles that rank d reads. */
 static void put_halo(pack *k, const grains_sim *sim, size_t d)
@@ -869,7 +870,7 @@ static char *exchange_each(grains_sim *sim, const pack *k)
 static size_t halo_bytes(const grains_sim *sim)
 {
     const grains_particles *pt = &sim->pt;
-    return sizeof *pt->x + sizeof *pt->v + sizeof *pt->w + sizeof *pt->q;
+    return sizeof *pt->x + sizeof *pt->v + sizeof *pt->w;
 }
 
 /* Our pack's part for each reader (ranks.send_counts) to it, and each
