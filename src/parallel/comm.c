@@ -17,7 +17,22 @@ struct grains_comm {
     int rank, size;
     int say_fd; /* where a failure of this rank alone is told (comm_say_to) */
     unsigned exchanges; /* all-to-all exchanges so far (their tags alternate) */
+    /* Room for the exchanges' bookkeeping, per rank (made once: a step's
+     * exchange allocates nothing) */
+    MPI_Request *req;             /* 2 per rank: a receive and a send */
+    unsigned long long *out_n, *in_n; /* bytes to and from each rank */
+    int *n, *at;                  /* MPI's counts and offsets */
 };
+
+static void comm_free(grains_comm *c)
+{
+    free(c->req);
+    free(c->out_n);
+    free(c->in_n);
+    free(c->n);
+    free(c->at);
+    free(c);
+}
 
 grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_error *err)
 {
@@ -26,21 +41,30 @@ grains_status comm_start(int *argc, char ***argv, grains_comm **out, grains_erro
     int level = 0; /* the master thread of a rank's OpenMP team makes the calls */
     if (!started && MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &level) != MPI_SUCCESS)
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "MPI did not start");
-    grains_comm *c = malloc(sizeof *c);
+    grains_comm *c = calloc(1, sizeof *c);
     if (!c)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the ranks");
     c->world = MPI_COMM_WORLD;
     c->say_fd = STDERR_FILENO;
-    c->exchanges = 0;
     MPI_Comm_rank(c->world, &c->rank);
     MPI_Comm_size(c->world, &c->size);
+    size_t P = (size_t)c->size;
+    c->req = malloc(2 * P * sizeof *c->req);
+    c->out_n = malloc(P * sizeof *c->out_n);
+    c->in_n = malloc(P * sizeof *c->in_n);
+    c->n = malloc(P * sizeof *c->n);
+    c->at = malloc(P * sizeof *c->at);
+    if (!c->req || !c->out_n || !c->in_n || !c->n || !c->at) {
+        comm_free(c);
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu ranks", P);
+    }
     *out = c;
     return GRAINS_OK;
 }
 
 void comm_stop(grains_comm *c)
 {
-    free(c);
+    comm_free(c);
     MPI_Finalize();
 }
 
@@ -123,10 +147,8 @@ static char *room(grains_comm *c, void *into, size_t *cap, size_t bytes)
 static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *counts, void *into, size_t *cap)
 {
     grains_comm *c = ctx;
-    unsigned long long own = bytes, *all = malloc((size_t)c->size * sizeof *all);
-    int *n = malloc((size_t)c->size * sizeof *n), *at = malloc((size_t)c->size * sizeof *at);
-    if (!all || !n || !at)
-        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    unsigned long long own = bytes, *all = c->in_n;
+    int *n = c->n, *at = c->at;
     if (MPI_Allgather(&own, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, c->world) != MPI_SUCCESS)
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     int_counts(c, all, n, at);
@@ -135,9 +157,6 @@ static void *all_gather(void *ctx, const void *mine, size_t bytes, size_t *count
     char *out = room(c, into, cap, (size_t)at[c->size - 1] + (size_t)n[c->size - 1]);
     if (MPI_Allgatherv(mine, (int)bytes, MPI_BYTE, out, n, at, MPI_BYTE, c->world) != MPI_SUCCESS)
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
-    free(all);
-    free(n);
-    free(at);
     return out;
 }
 
@@ -163,9 +182,7 @@ static void *to_neighbours(void *ctx, const void *send, const size_t *send_count
     for (size_t r = 0; r < P; r++)
         total += recv_counts[r];
     char *out = room(c, into, cap, total);
-    MPI_Request *req = malloc(2 * P * sizeof *req);
-    if (!req)
-        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    MPI_Request *req = c->req;
     int n = 0, tag = TAG_DATA;
     size_t at = 0;
     for (size_t r = 0; r < P; at += recv_counts[r], r++)
@@ -179,7 +196,6 @@ static void *to_neighbours(void *ctx, const void *send, const size_t *send_count
             comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     if (MPI_Waitall(n, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
-    free(req);
     return out;
 }
 
@@ -197,9 +213,7 @@ static void counts_from_senders(grains_comm *c, const unsigned long long *out_n,
 {
     size_t P = (size_t)c->size;
     int tag = TAG_COUNT + (c->exchanges++ & 1), n = 0, in_barrier = 0, done = 0;
-    MPI_Request *req = malloc(P * sizeof *req), barrier = MPI_REQUEST_NULL;
-    if (!req)
-        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
+    MPI_Request *req = c->req, barrier = MPI_REQUEST_NULL;
     int ok = 1;
     for (size_t d = 0; d < P; d++) {
         in_n[d] = 0;
@@ -224,7 +238,6 @@ static void counts_from_senders(grains_comm *c, const unsigned long long *out_n,
     if (!ok)
         comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
     in_n[c->rank] = out_n[c->rank];
-    free(req);
 }
 
 /* Each rank's bytes for each rank: the counts from the ranks that send
@@ -235,16 +248,11 @@ static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, 
 {
     grains_comm *c = ctx;
     size_t P = (size_t)c->size;
-    unsigned long long *out_n = malloc(P * sizeof *out_n), *in_n = malloc(P * sizeof *in_n);
-    if (!out_n || !in_n)
-        comm_fail(c, 2, "out of memory exchanging with the other ranks: stopping them all");
     for (size_t r = 0; r < P; r++)
-        out_n[r] = send_counts[r];
-    counts_from_senders(c, out_n, in_n);
+        c->out_n[r] = send_counts[r];
+    counts_from_senders(c, c->out_n, c->in_n);
     for (size_t r = 0; r < P; r++)
-        recv_counts[r] = (size_t)in_n[r];
-    free(out_n);
-    free(in_n);
+        recv_counts[r] = (size_t)c->in_n[r];
     return to_neighbours(ctx, send, send_counts, recv_counts, into, cap);
 }
 
