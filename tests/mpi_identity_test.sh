@@ -4,9 +4,9 @@
 # "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds, a periodic box, the
 # triaxial test's membrane under servo platens, blocks cut anew only past
-# an imbalance of 1.1, a settled hopper and a
-# periodic box whose steps send only the halo and whose ranks list only
-# their particles' reach (on 1 and 2 threads per rank); with NP = 3, the
+# an imbalance of 1.1, a settled hopper (Euler on 1 and 2 threads per
+# rank, Verlet on 2) and a periodic box whose steps send only the halo and
+# whose ranks list only their particles' reach; with NP = 3, the
 # settled hopper on 8 ranks too; and a checkpoint written by 2 ranks
 # resumed by NP.
 # Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
@@ -66,6 +66,8 @@ case_ rebalance $SHORT --set rebalance=1.1
 HALO="--particles $T/default.1/particles000006.csv --set N_max=0 $SHORT"
 case_ halo $HALO
 THREADS=2 case_ halo_2_threads $HALO
+# Verlet's begin moves the halo's copies as their owners do (it reads their force sums)
+THREADS=2 case_ halo_verlet $HALO --set integrator=verlet
 # and across the periodic faces (each rank lists its own particles and those within reach, through them)
 case_ halo_periodic --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC $SHORT
 if [ "$NP" -gt 1 ]; then

@@ -490,11 +490,12 @@ static void mark_visits(grains_sim *sim)
 }
 
 /* Whether the steps up to the next rebuild may send the halo alone:
- * nothing before it reads another rank's particle but the force loop (no
- * Verlet begin over every particle, no bonds, tag rules or spawning). */
+ * nothing before it reads another rank's particle but the force loop and
+ * Verlet's begin (which moves the halo's copies as their owners move
+ * them); no bonds, tag rules or spawning. */
 static int halo_suffices(const grains_sim *sim)
 {
-    if (sim->integrator->begin || sim->bonds.n || sim->p.bond_tolerance > 0 || sim->p.n_tag_rules)
+    if (sim->bonds.n || sim->p.bond_tolerance > 0 || sim->p.n_tag_rules)
         return 0;
     for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
         if (sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n < sim->p.N_max)
@@ -769,8 +770,13 @@ static void unpack_all(grains_sim *sim, const char *all, void (*fn)(unpack *, gr
 }
 
 /* The fields the force loop reads of a partner (not its orientation: only
- * its owner's update reads that, and a new owner gets it with the rest). */
+ * its owner's update reads that, and a new owner gets it with the rest);
+ * and, for a row with a begin (Verlet), the force sums it reads there:
+ * each rank then moves the halo's copies as their owners move them. */
 #define HALO_FIELDS(X) X(x) X(v) X(w)
+#define HALO_SUMS(X) X(f) X(t)
+
+static int halo_sums(const grains_sim *sim) { return sim->integrator->begin != NULL; }
 
 /* Our particles that rank d reads. */
 static void put_halo(pack *k, const grains_sim *sim, size_t d)
@@ -780,6 +786,9 @@ static void put_halo(pack *k, const grains_sim *sim, size_t d)
     for (size_t h = rk->halo_to_start[d]; h < rk->halo_to_start[d + 1]; h++) {
 #define PUT(field) put(k, &pt->field[rk->halo_to[h]], sizeof *pt->field);
         HALO_FIELDS(PUT)
+        if (halo_sums(sim)) {
+            HALO_SUMS(PUT)
+        }
 #undef PUT
     }
 }
@@ -792,6 +801,9 @@ static void take_halo(unpack *u, grains_sim *sim, int r)
     for (size_t h = rk->halo_from_start[r]; h < rk->halo_from_start[r + 1]; h++) {
 #define TAKE(field) take(u, &pt->field[rk->halo_from[h]], sizeof *pt->field);
         HALO_FIELDS(TAKE)
+        if (halo_sums(sim)) {
+            HALO_SUMS(TAKE)
+        }
 #undef TAKE
     }
 }
@@ -870,7 +882,7 @@ static char *exchange_each(grains_sim *sim, const pack *k)
 static size_t halo_bytes(const grains_sim *sim)
 {
     const grains_particles *pt = &sim->pt;
-    return sizeof *pt->x + sizeof *pt->v + sizeof *pt->w;
+    return sizeof *pt->x + sizeof *pt->v + sizeof *pt->w + (halo_sums(sim) ? sizeof *pt->f + sizeof *pt->t : 0);
 }
 
 /* Our pack's part for each reader (ranks.send_counts) to it, and each
@@ -965,17 +977,37 @@ static size_t swap_halo(grains_sim *sim)
 
 /* The step's halo (swap_halo); the largest speed, which every rank needs,
  * in a reduction. */
-static real exchange_halo(grains_sim *sim, real v2)
+/* The largest of the ranks' squared speeds (a reduction of bit patterns:
+ * exact in any order). */
+static real largest_speed2(grains_sim *sim, real v2)
 {
     sim_ranks *rk = &sim->ranks;
     const grains_ranks *pr = &rk->peers;
-    count_step(rk, swap_halo(sim));
-    count_received(rk);
     double t0 = seconds_now();
     uint64_t bits = speed2_bits(v2);
     pr->max(pr->ctx, &bits, 1);
     rk->stats.seconds += seconds_now() - t0;
     return speed2_of(bits);
+}
+
+static real exchange_halo(grains_sim *sim, real v2)
+{
+    sim_ranks *rk = &sim->ranks;
+    count_step(rk, swap_halo(sim));
+    count_received(rk);
+    return largest_speed2(sim, v2);
+}
+
+int sim_ranks_halo_steps(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.valid && sim->ranks.halo_steps; }
+
+void sim_ranks_begun(grains_sim *sim)
+{
+    real v2 = 0;
+    for (int t = 0; t < sim->nthreads; t++)
+        v2 = sim->v2_thread[t] > v2 ? sim->v2_thread[t] : v2;
+    v2 = largest_speed2(sim, v2);
+    for (int t = 0; t < sim->nthreads; t++)
+        sim->v2_thread[t] = t ? 0 : v2;
 }
 
 /* Every rank's largest speed and particles, to every rank. */

@@ -335,6 +335,12 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
  * output reads the walls' force, and the sums go to the writer alone,
  * when it writes (grains_sim_gather_particles). */
 int sim_ranks_sums_each_step(const grains_sim *sim);
+/* Whether the steps send the halo alone (halo_suffices) in a valid cut:
+ * then a row's begin moves every copy, but the largest speed is over the
+ * own particles', and sim_ranks_begun makes it every rank's largest
+ * (sim->v2_thread[0] holds it). */
+int sim_ranks_halo_steps(const grains_sim *sim);
+void sim_ranks_begun(grains_sim *sim);
 /* After the update: every rank's particles, or the halo each reads, and
  * the largest speed, to every rank (sim->v2_thread[0] holds it). */
 void sim_ranks_exchange_step(grains_sim *sim);

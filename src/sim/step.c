@@ -148,18 +148,57 @@ static real max_speed2(const grains_sim *sim)
 
 /* The row's begin (Verlet's first half kick and drift), before any
  * neighbour search: the positions the forces see are then x(t + dt). */
+typedef void (*begin_fn)(const integrate_view *, real *);
+
+/* Shared among ranks between rebuilds: every particle moves, the own ones
+ * and the copies of others' (those of the halo as their owners move them,
+ * from the same inputs), in runs that end where the own ones start or end;
+ * the largest speed is over the own ones alone. */
+static void begin_own_team(grains_sim *sim, begin_fn fn)
+{
+    slot_run alone;
+    size_t n_runs;
+    const slot_run *runs = sim_own_runs(sim, &alone, &n_runs);
+    real own = 0, v2;
+    uint32_t at = 0, n = (uint32_t)sim->pt.n;
+    for (size_t r = 0; r <= n_runs; r++) {
+        uint32_t lo = r < n_runs ? runs[r].lo : n;
+        integrate_view others = sim_view(sim, at, lo), mine;
+        if (at < lo)
+            fn(&others, &v2);
+        if (r == n_runs)
+            break;
+        mine = sim_view(sim, runs[r].lo, runs[r].hi);
+        fn(&mine, &v2);
+        own = v2 > own ? v2 : own;
+        at = runs[r].hi;
+    }
+    sim->v2_thread[THREAD_ID()] = own;
+}
+
+static void begin_team(grains_sim *sim, begin_fn fn)
+{
+    if (sim_ranks_halo_steps(sim)) {
+        begin_own_team(sim, fn);
+        return;
+    }
+    integrate_view view = sim_view(sim, 0, sim->pt.n);
+    fn(&view, &sim->v2_thread[THREAD_ID()]);
+}
+
 static void begin(grains_sim *sim)
 {
-    void (*fn)(const integrate_view *, real *) = sim->integrator->begin;
+    begin_fn fn = sim->integrator->begin;
     if (!fn)
         return;
-    integrate_view view = sim_view(sim, 0, sim->pt.n);
     if (sim->nthreads > 1) {
 #pragma omp parallel num_threads(sim->nthreads)
-        fn(&view, &sim->v2_thread[THREAD_ID()]);
+        begin_team(sim, fn);
     } else {
-        fn(&view, &sim->v2_thread[0]);
+        begin_team(sim, fn);
     }
+    if (sim_ranks_halo_steps(sim))
+        sim_ranks_begun(sim);
     sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
 }
 
