@@ -492,10 +492,12 @@ static void mark_visits(grains_sim *sim)
 /* Whether the steps up to the next rebuild may send the halo alone:
  * nothing before it reads another rank's particle but the force loop and
  * Verlet's begin (which moves the halo's copies as their owners move
- * them); no bonds, tag rules or spawning. */
+ * them); no bonds or spawning. (Tag rules set the tags of the own
+ * particles right, and the tags go with the rest to a new owner and to
+ * the writer.) */
 static int halo_suffices(const grains_sim *sim)
 {
-    if (sim->bonds.n || sim->p.bond_tolerance > 0 || sim->p.n_tag_rules)
+    if (sim->bonds.n || sim->p.bond_tolerance > 0)
         return 0;
     for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
         if (sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n < sim->p.N_max)
@@ -738,8 +740,8 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
     return total;
 }
 
-/* The fields an update changes, of particles [p0, p1). */
-#define PARTICLE_FIELDS(X) X(x) X(v) X(w) X(q) X(f) X(t)
+/* The fields an update changes (and the tag rules), of particles [p0, p1). */
+#define PARTICLE_FIELDS(X) X(x) X(v) X(w) X(q) X(f) X(t) X(tag)
 
 static void put_particles(pack *k, const grains_particles *pt, rank_run run)
 {
@@ -1208,7 +1210,7 @@ static void take_field(unpack *u, grains_sim *sim, int r, void *ctx)
 /* Every rank's particles into rank 0's copy, after steps that sent the
  * halo alone; the other copies stay as they are (old beyond the halo). A
  * field at a time: the buffers hold 32 bytes of each particle at most, not
- * all 152 (at 10^6 on 2 ranks, 16 MB where they held 76). */
+ * all 156 (at 10^6 on 2 ranks, 16 MB where they held 76). */
 static void particles_to_writer(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
@@ -1475,7 +1477,7 @@ void sim_ranks_follow(grains_sim *sim, const uint32_t *where)
 }
 
 /* What a particle's new owner needs of it besides its position. */
-#define MOVER_FIELDS(X) X(v) X(w) X(q)
+#define MOVER_FIELDS(X) X(v) X(w) X(q) X(tag)
 
 /* Our old particles that another rank now owns, to it, each named by its
  * id (one pass over the others' blocks). */
