@@ -99,7 +99,8 @@ void particles_permute(grains_particles *pt, uint32_t *where)
     }
 }
 
-void particles_name_slots(grains_particles *pt)
+/* id from slot, its inverse. */
+static void name_slots(grains_particles *pt)
 {
     for (uint32_t id = 0; id < pt->n; id++)
         pt->id[pt->slot[id]] = id;
@@ -180,6 +181,6 @@ grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_mat
         pt->n = 0;
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
     }
-    particles_name_slots(pt);
+    name_slots(pt);
     return GRAINS_OK;
 }

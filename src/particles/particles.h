@@ -46,7 +46,4 @@ grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_mat
 /* The id of the particle stored at index i. */
 static inline uint32_t particles_id_of(const grains_particles *pt, uint32_t i) { return pt->id[i]; }
 
-/* Fills id from slot (after slot changed). */
-void particles_name_slots(grains_particles *pt);
-
 #endif

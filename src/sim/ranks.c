@@ -977,8 +977,6 @@ static size_t swap_halo(grains_sim *sim)
     return k.n;
 }
 
-/* The step's halo (swap_halo); the largest speed, which every rank needs,
- * in a reduction. */
 /* The largest of the ranks' squared speeds (a reduction of bit patterns:
  * exact in any order). */
 static real largest_speed2(grains_sim *sim, real v2)
@@ -992,6 +990,8 @@ static real largest_speed2(grains_sim *sim, real v2)
     return speed2_of(bits);
 }
 
+/* The step's halo (swap_halo); the largest speed, which every rank needs,
+ * in a reduction. */
 static real exchange_halo(grains_sim *sim, real v2)
 {
     sim_ranks *rk = &sim->ranks;

@@ -146,8 +146,6 @@ static real max_speed2(const grains_sim *sim)
     return max_v2;
 }
 
-/* The row's begin (Verlet's first half kick and drift), before any
- * neighbour search: the positions the forces see are then x(t + dt). */
 typedef void (*begin_fn)(const integrate_view *, real *);
 
 /* Shared among ranks between rebuilds: every particle moves, the own ones
@@ -163,12 +161,12 @@ static void begin_own_team(grains_sim *sim, begin_fn fn)
     uint32_t at = 0, n = (uint32_t)sim->pt.n;
     for (size_t r = 0; r <= n_runs; r++) {
         uint32_t lo = r < n_runs ? runs[r].lo : n;
-        integrate_view others = sim_view(sim, at, lo), mine;
+        integrate_view others = sim_view(sim, at, lo);
         if (at < lo)
             fn(&others, &v2);
         if (r == n_runs)
             break;
-        mine = sim_view(sim, runs[r].lo, runs[r].hi);
+        integrate_view mine = sim_view(sim, runs[r].lo, runs[r].hi);
         fn(&mine, &v2);
         own = v2 > own ? v2 : own;
         at = runs[r].hi;
@@ -186,6 +184,8 @@ static void begin_team(grains_sim *sim, begin_fn fn)
     fn(&view, &sim->v2_thread[THREAD_ID()]);
 }
 
+/* The row's begin (Verlet's first half kick and drift), before any
+ * neighbour search: the positions the forces see are then x(t + dt). */
 static void begin(grains_sim *sim)
 {
     begin_fn fn = sim->integrator->begin;
