@@ -39,8 +39,10 @@ int cli_ranks_failed(const cli_ranks *rk, const grains_error *err);
  * terminal, and every rank stops with `status`. Alone: reports err and
  * returns status. */
 int cli_ranks_fail(const cli_ranks *rk, const grains_error *err, int status);
-/* The largest of every rank's v >= 0 (all ranks call it), e.g. a caught signal. */
-int cli_ranks_max(const cli_ranks *rk, int v);
+/* The largest signal any rank caught (all ranks call it, after the same
+ * step): from the step's own maximum when one carried it, else by a
+ * reduction. */
+int cli_ranks_caught(const cli_ranks *rk);
 
 int cli_run(int argc, char **argv, const cli_ranks *rk);
 int cli_check(int argc, char **argv);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/run.h"
 #ifdef GRAINS_HAVE_MPI
 #include "parallel/comm.h"
 #endif
@@ -30,6 +31,7 @@ int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
         return cli_report(&err), EXIT_INPUT;
     rk->comm = c;
     rk->share = comm_ranks(c);
+    comm_ride(c, signals_caught); /* with each step's largest speed: cli_ranks_caught */
     if (!(rk->counts = malloc((size_t)rk->share.size * sizeof *rk->counts)))
         return fputs("grains: out of memory for the ranks\n", stderr), EXIT_INPUT;
     if (rk->share.rank != 0) { /* silent, but for a failure of its own (comm_fail) */
@@ -73,14 +75,19 @@ void cli_ranks_abort(const cli_ranks *rk, int status)
 #endif
 }
 
-int cli_ranks_max(const cli_ranks *rk, int v)
+int cli_ranks_caught(const cli_ranks *rk)
 {
     if (rk->share.size < 2)
-        return v;
-    /* a reduction (log P rounds; it stops every rank when it cannot): it
-     * runs after every step, where an all-gather received P values */
+        return signals_caught();
+#ifdef GRAINS_HAVE_MPI
+    int rode;
+    if (comm_rider_max(rk->comm, &rode)) /* the step's largest speed carried it */
+        return rode;
+#endif
+    /* else a reduction of its own (log P rounds; it stops every rank when
+     * it cannot) */
     const grains_ranks *r = &rk->share;
-    uint64_t u = (uint64_t)v;
+    uint64_t u = (uint64_t)signals_caught();
     r->max(r->ctx, &u, 1);
     return (int)u;
 }

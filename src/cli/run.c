@@ -345,7 +345,7 @@ static int checkpoint_due(const grains_sim *sim, long every) { return every > 0 
  * rank asks at the same step: they stop at the same one). */
 static int caught(const run_output *o)
 {
-    return o->rk && o->rk->share.size > 1 ? cli_ranks_max(o->rk, signals_caught()) : signals_caught();
+    return o->rk && o->rk->share.size > 1 ? cli_ranks_caught(o->rk) : signals_caught();
 }
 
 /* Rank 0's output, or a rank's gathering for it, failed: the other ranks

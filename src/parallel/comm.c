@@ -22,6 +22,9 @@ struct grains_comm {
     MPI_Request *req;             /* 2 per rank: a receive and a send */
     unsigned long long *out_n, *in_n; /* bytes to and from each rank */
     int *n, *at;                  /* MPI's counts and offsets */
+    int (*rider)(void);           /* a value that rides with the maxima (comm_ride) */
+    uint64_t rider_max;           /* its largest over the ranks, at the last maximum */
+    int rider_fresh;              /* a maximum carried it since comm_rider_max read it */
 };
 
 static void comm_free(grains_comm *c)
@@ -256,10 +259,30 @@ static void *all_to_all(void *ctx, const void *send, const size_t *send_counts, 
     return to_neighbours(ctx, send, send_counts, recv_counts, into, cap);
 }
 
+/* Rides the rider's value with a short maximum: one reduction where a
+ * check after the step would make a second. */
+enum { RIDE_MOST = 8 };
+
+static void max_with_rider(grains_comm *c, uint64_t *v, size_t n)
+{
+    uint64_t both[RIDE_MOST + 1];
+    memcpy(both, v, n * sizeof *v);
+    both[n] = (uint64_t)c->rider();
+    if (MPI_Allreduce(MPI_IN_PLACE, both, (int)n + 1, MPI_UINT64_T, MPI_MAX, c->world) != MPI_SUCCESS)
+        comm_fail(c, 2, "an exchange between ranks failed: stopping them all");
+    memcpy(v, both, n * sizeof *v);
+    c->rider_max = both[n];
+    c->rider_fresh = 1;
+}
+
 /* The largest of each v[k] over the ranks, for any n (integers: in any order). */
 static void all_max_u64(void *ctx, uint64_t *v, size_t n)
 {
     grains_comm *c = ctx;
+    if (c->rider && n <= RIDE_MOST) {
+        max_with_rider(c, v, n);
+        return;
+    }
     for (size_t done = 0; done < n; done += INT_MAX) {
         int part = n - done < INT_MAX ? (int)(n - done) : INT_MAX;
         if (MPI_Allreduce(MPI_IN_PLACE, v + done, part, MPI_UINT64_T, MPI_MAX, c->world) != MPI_SUCCESS)
@@ -272,6 +295,17 @@ static void sum_all(void *ctx, uint64_t *v, size_t n)
 {
     for (size_t done = 0; done < n; done += INT_MAX)
         all_sum(ctx, v + done, n - done < INT_MAX ? (int)(n - done) : INT_MAX);
+}
+
+void comm_ride(grains_comm *c, int (*rider)(void)) { c->rider = rider; }
+
+int comm_rider_max(grains_comm *c, int *max)
+{
+    if (!c->rider_fresh)
+        return 0;
+    c->rider_fresh = 0;
+    *max = (int)c->rider_max;
+    return 1;
 }
 
 grains_ranks comm_ranks(grains_comm *c)

@@ -30,6 +30,16 @@ grid_share comm_grid_share(grains_comm *c);
  * (MPI_Allreduce), and messages between neighbours (MPI_Isend, MPI_Irecv). */
 grains_ranks comm_ranks(grains_comm *c);
 
+/* A value of this rank's (rider() >= 0, e.g. a caught signal) that rides
+ * with every maximum of the ranks' collectives (grains_ranks.max: each
+ * step's largest speed when it sends the halo alone), so that a check of
+ * it after such a step costs no reduction of its own. comm_rider_max:
+ * 1 and its largest over the ranks at the last maximum, if one carried
+ * it since it was last asked; else 0 (then reduce it yourself). The same
+ * on every rank, as the maxima are. */
+void comm_ride(grains_comm *c, int (*rider)(void));
+int comm_rider_max(grains_comm *c, int *max);
+
 /* Stops every rank with `status` (after a message on one). */
 void comm_abort(grains_comm *c, int status);
 /* A failure of this rank alone, which the others cannot know of (they
