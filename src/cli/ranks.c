@@ -77,19 +77,20 @@ void cli_ranks_abort(const cli_ranks *rk, int status)
 
 int cli_ranks_caught(const cli_ranks *rk)
 {
-    if (rk->share.size < 2)
-        return signals_caught();
+    int caught = signals_caught();
 #ifdef GRAINS_HAVE_MPI
-    int rode;
-    if (comm_rider_max(rk->comm, &rode)) /* the step's largest speed carried it */
-        return rode;
+    if (rk->share.size > 1 && !comm_rider_max(rk->comm, &caught)) {
+        /* no maximum carried it since the last check: a reduction of its
+         * own, which it rides as well (log P rounds; it stops every rank
+         * when it cannot) */
+        uint64_t none = 0;
+        rk->share.max(rk->share.ctx, &none, 1);
+        comm_rider_max(rk->comm, &caught);
+    }
+#else
+    (void)rk;
 #endif
-    /* else a reduction of its own (log P rounds; it stops every rank when
-     * it cannot) */
-    const grains_ranks *r = &rk->share;
-    uint64_t u = (uint64_t)signals_caught();
-    r->max(r->ctx, &u, 1);
-    return (int)u;
+    return caught;
 }
 
 /* One rank's verdict as the ranks exchange it: failed, and why. */
