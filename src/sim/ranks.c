@@ -785,10 +785,11 @@ static void put_halo(pack *k, const grains_sim *sim, size_t d)
 {
     const sim_ranks *rk = &sim->ranks;
     const grains_particles *pt = &sim->pt;
+    const int sums = halo_sums(sim);
     for (size_t h = rk->halo_to_start[d]; h < rk->halo_to_start[d + 1]; h++) {
 #define PUT(field) put(k, &pt->field[rk->halo_to[h]], sizeof *pt->field);
         HALO_FIELDS(PUT)
-        if (halo_sums(sim)) {
+        if (sums) {
             HALO_SUMS(PUT)
         }
 #undef PUT
@@ -800,10 +801,11 @@ static void take_halo(unpack *u, grains_sim *sim, int r)
 {
     const sim_ranks *rk = &sim->ranks;
     grains_particles *pt = &sim->pt;
+    const int sums = halo_sums(sim);
     for (size_t h = rk->halo_from_start[r]; h < rk->halo_from_start[r + 1]; h++) {
 #define TAKE(field) take(u, &pt->field[rk->halo_from[h]], sizeof *pt->field);
         HALO_FIELDS(TAKE)
-        if (halo_sums(sim)) {
+        if (sums) {
             HALO_SUMS(TAKE)
         }
 #undef TAKE
