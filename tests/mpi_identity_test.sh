@@ -2,7 +2,8 @@
 # The promise of ranks: a run under mpirun -np N writes byte for byte the
 # frames, tables and checkpoint of the run in one process (docs/architecture.md,
 # "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
-# servo piston (walls that move and push back), bonds, a periodic box, the
+# servo piston (walls that move and push back), bonds (breaking, and stretched
+# beyond the lists' reach), a periodic box, the
 # triaxial test's membrane under servo platens, blocks cut anew only past
 # an imbalance of 1.1, a settled hopper (Euler on 1 and 2 threads per
 # rank, Verlet on 2, with tag regions) and a periodic box whose steps send only the halo and
@@ -57,6 +58,11 @@ case_ drum "$SRC/examples/rotating_drum.cfg" --set N_frames=4 --set N_steps=300
 case_ piston "$SRC/examples/piston.cfg" --set N_frames=4 --set N_steps=300 --set integrator=verlet
 case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
+# bonds stretched beyond the lists' reach (a skin of 0.04 R, soft unbreakable bonds among
+# colliding grains): each rank evaluates the bonds of its own grains, whose partners its halo
+# must hold (without them frames 1 to 6 differ on 2 and 3 ranks; the case above breaks 7 bonds)
+case_ bonds_stretched --particles "$T/default.1/particles000003.csv" --set N_max=0 --set bond_kn=200 \
+    --set bond_tolerance=0.01 --set skin=0.0003 $SHORT
 PERIODIC="--mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5"
 case_ periodic $PERIODIC $SHORT --csv
 case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200

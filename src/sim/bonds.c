@@ -158,18 +158,26 @@ grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
 }
 
 /* The forces of every intact bond, added to pt.f and pt.t in the bonds'
- * order. A bond that breaks applies nothing from this step on. */
-void sim_bond_forces(grains_sim *sim)
+ * order; whether one broke (a bond that breaks applies nothing from this
+ * step on, and the pair may touch as a contact: the caller has the lists
+ * rebuilt, on every rank). Shared among ranks with steps that send the
+ * halo alone, a rank evaluates the bonds of its own particles alone: their
+ * partners are in its halo (sim/ranks.c, mark_halo), so the two owners of
+ * a bond evaluate it from the same inputs and get the same bits. */
+int sim_bond_forces(grains_sim *sim)
 {
     grains_particles *pt = &sim->pt;
     const grains_params *p = &sim->p;
     const bond_law law = bond_law_of(p);
+    const uint8_t *mine = sim_ranks_halo_steps(sim) ? sim->ranks.mine : NULL;
     int broke = 0;
     for (size_t k = 0; k < sim->bonds.n; k++) {
         sim_bond *bd = &sim->bonds.list[k];
         if (bd->broken)
             continue;
         uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
+        if (mine && !mine[i] && !mine[j])
+            continue; /* its copies may be old */
         vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
         hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
                       sim->hp.rho[pt->mat[i]], sim->hp.rho[pt->mat[j]]};
@@ -188,8 +196,7 @@ void sim_bond_forces(grains_sim *sim)
         pt->f[j] = v3_sub(pt->f[j], r.f);
         pt->t[j] = v3_add(pt->t[j], r.t_j);
     }
-    if (broke)
-        sim->need_rebuild = 1; /* the pair may touch as a contact now */
+    return broke;
 }
 
 void sim_bonds_free(sim_bonds *bs)

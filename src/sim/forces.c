@@ -414,6 +414,7 @@ void force_diag_merge(force_diag *total, const force_diag *d)
     }
     total->non_finite = d->non_finite < total->non_finite ? d->non_finite : total->non_finite;
     total->history_failed |= d->history_failed;
+    total->bonds_broke |= d->bonds_broke;
     total->max_force = fmax(total->max_force, d->max_force);
 }
 

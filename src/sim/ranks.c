@@ -81,6 +81,7 @@ static char *exchange(grains_sim *sim, const pack *k);
 static char *exchange_each(grains_sim *sim, const pack *k);
 static char *exchange_neighbours(grains_sim *sim, const pack *k);
 static void exchange_failed(const grains_sim *sim);
+static void complete_bonds(grains_sim *sim, int to_writer);
 static double seconds_now(void);
 
 static int by_u64(const void *a, const void *b)
@@ -411,29 +412,39 @@ static void mark_ranks(grains_sim *sim)
                 sim->ranks.rank_of[i] = r;
 }
 
+/* Pair (i, j) in `reads` when one of them is ours and the other another
+ * rank's: (that rank << 32 | ours). 0: out of memory. */
+static int note_read(const sim_ranks *r, uint32_t i, uint32_t j, uint64_t **reads, size_t *n, size_t *cap)
+{
+    const int *rank_of = r->rank_of;
+    if (rank_of[i] == rank_of[j] || !(r->mine[i] || r->mine[j]))
+        return 1;
+    if (!array_reserve((void **)reads, cap, *n + 1, sizeof **reads, 2))
+        return 0;
+    (*reads)[(*n)++] = r->mine[i] ? (uint64_t)rank_of[j] << 32 | i : (uint64_t)rank_of[i] << 32 | j;
+    return 1;
+}
+
 /* The halo, by reader: for each other rank, our particles in a listed
- * pair with one of its own, whose copies it reads in the force loop. Each
- * rank finds its own in the lists it holds (its own particles' and those
- * that may pair with them: every pair with one of its own), in storage
- * order; each reader receives its list from every owner (collective). */
+ * pair or an intact bond with one of its own, whose copies it reads in
+ * the force loop or the bonds' forces. Each rank finds its own in the
+ * lists it holds (its own particles' and those that may pair with them:
+ * every pair with one of its own), in storage order; each reader receives
+ * its list from every owner (collective). */
 static void mark_halo(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     const grains_neighbors *nb = &sim->nb;
-    const int *rank_of = r->rank_of;
-    const uint8_t *mine = r->mine;
+    const sim_bonds *bs = &sim->bonds;
     size_t P = (size_t)r->peers.size, n_reads = 0, reads_cap = 0;
     uint64_t *reads = NULL; /* (reader << 32 | own particle) */
     int ok = 1;
     for (uint32_t i = 0; i < nb->n_particles && ok; i++)
-        for (uint32_t k = nb->start[i]; k < nb->start[i + 1] && !(nb->j[k] & STORE_MESH_BIT); k++) {
-            uint32_t j = nb->j[k] & STORE_INDEX_MASK;
-            if (rank_of[i] == rank_of[j] || !(mine[i] || mine[j]))
-                continue;
-            ok = ok && array_reserve((void **)&reads, &reads_cap, n_reads + 1, sizeof *reads, 2);
-            if (ok)
-                reads[n_reads++] = mine[i] ? (uint64_t)rank_of[j] << 32 | i : (uint64_t)rank_of[i] << 32 | j;
-        }
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1] && !(nb->j[k] & STORE_MESH_BIT) && ok; k++)
+            ok = note_read(r, i, nb->j[k] & STORE_INDEX_MASK, &reads, &n_reads, &reads_cap);
+    for (size_t b = 0; b < bs->n && ok; b++)
+        if (!bs->list[b].broken)
+            ok = note_read(r, sim->pt.slot[bs->list[b].a], sim->pt.slot[bs->list[b].b], &reads, &n_reads, &reads_cap);
     size_t n = n_reads ? unique_sorted(reads, n_reads) : 0;
     if (!ok || !array_reserve((void **)&r->halo_to, &r->halo_to_cap, n + 1, sizeof *r->halo_to, 1))
         exchange_failed(sim);
@@ -490,14 +501,16 @@ static void mark_visits(grains_sim *sim)
 }
 
 /* Whether the steps up to the next rebuild may send the halo alone:
- * nothing before it reads another rank's particle but the force loop and
- * Verlet's begin (which moves the halo's copies as their owners move
- * them); no bonds or spawning. (Tag rules set the tags of the own
- * particles right, and the tags go with the rest to a new owner and to
- * the writer.) */
+ * nothing before it reads another rank's particle but the force loop, the
+ * bonds of the own particles (whose partners are in the halo) and Verlet's
+ * begin (which moves the halo's copies as their owners move them); no
+ * spawning, nor bonds still to form (that reads every list). (Tag rules
+ * set the tags of the own particles right, and the tags go with the rest
+ * to a new owner and to the writer; bonds are made whole at each rebuild
+ * and for the writer: complete_bonds.) */
 static int halo_suffices(const grains_sim *sim)
 {
-    if (sim->bonds.n || sim->p.bond_tolerance > 0)
+    if (sim->p.bond_tolerance > 0 && !sim->bonds.formed)
         return 0;
     for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
         if (sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n < sim->p.N_max)
@@ -1229,6 +1242,7 @@ static void particles_to_writer(grains_sim *sim)
         if (rk->peers.rank == 0)
             unpack_all(sim, all, take_field, &f[c]);
     }
+    complete_bonds(sim, 1);
     rk->writer_whole = 1;
 }
 
@@ -1451,12 +1465,69 @@ static void take_positions(unpack *u, grains_sim *sim, int r, void *ctx)
         take(u, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
 }
 
+/* Bonds after steps that sent the halo alone: each rank evaluated those
+ * of its own particles alone (sim_bond_forces), so the copy of the owner
+ * of a bond's first particle is current. They are made whole on every
+ * rank before a rebuild (the index, the next halo and the new owners read
+ * them) and in rank 0's copy before it writes. */
+
+/* The rank whose copy of bond `bd` is current, or -1 for a bond no step
+ * evaluated since the cut (a particle of it came since: every copy is the
+ * same). */
+static int bond_keeper(const grains_sim *sim, const sim_bond *bd)
+{
+    uint32_t i = sim->pt.slot[bd->a], j = sim->pt.slot[bd->b];
+    return i < sim->ranks.cut_n && j < sim->ranks.cut_n ? sim->ranks.rank_of[i] : -1;
+}
+
+static void put_bonds(pack *k, const grains_sim *sim)
+{
+    for (size_t b = 0; b < sim->bonds.n; b++) {
+        const sim_bond *bd = &sim->bonds.list[b];
+        if (bond_keeper(sim, bd) == sim->ranks.peers.rank) {
+            put(k, &bd->broken, sizeof bd->broken);
+            put(k, &bd->h, sizeof bd->h);
+            put(k, &bd->force, sizeof bd->force);
+            put(k, &bd->torque, sizeof bd->torque);
+        }
+    }
+}
+
+static void take_bonds(unpack *u, grains_sim *sim, int r, void *ctx)
+{
+    (void)ctx;
+    for (size_t b = 0; b < sim->bonds.n; b++) {
+        sim_bond *bd = &sim->bonds.list[b];
+        if (bond_keeper(sim, bd) == r) {
+            take(u, &bd->broken, sizeof bd->broken);
+            take(u, &bd->h, sizeof bd->h);
+            take(u, &bd->force, sizeof bd->force);
+            take(u, &bd->torque, sizeof bd->torque);
+        }
+    }
+}
+
+/* Every bond whole on every rank (to_writer: on rank 0 alone). */
+static void complete_bonds(grains_sim *sim, int to_writer)
+{
+    if (!sim->bonds.n)
+        return;
+    pack k = pack_start(sim);
+    if (!to_writer || sim->ranks.peers.rank != 0)
+        put_bonds(&k, sim);
+    char *all = to_writer ? exchange_to_writer(sim, &k) : exchange(sim, &k);
+    pack_keep(sim, &k);
+    if (!to_writer || sim->ranks.peers.rank == 0)
+        unpack_all(sim, all, take_bonds, NULL);
+}
+
 void sim_ranks_complete_positions(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
     rk->moving = 0;
     if (!sim_shared(sim) || !rk->valid || !rk->stale)
         return;
+    complete_bonds(sim, 0);
     if (sim->pt.n != rk->cut_n) { /* particles came or went since the cut: all of them, whole */
         complete_particles(sim);
         return;

@@ -36,6 +36,7 @@ typedef struct {
     long max_overlap_i;     /* particle with the largest overlap */
     long non_finite;        /* lowest particle with a non-finite force, or LONG_MAX */
     int history_failed;     /* a contact history could not be stored */
+    int bonds_broke;        /* a bond broke (then every rank rebuilds its lists) */
     real max_force;         /* largest pair force (variational integrator and relaxation only) */
 } force_diag;
 
@@ -427,7 +428,7 @@ void sim_check_finite(const grains_sim *sim, force_diag *d);
  * bonds' order), and whether slots i and j are bonded (intact). */
 grains_status sim_bonds_index(grains_sim *sim, grains_error *err);
 grains_status sim_bonds_form(grains_sim *sim, grains_error *err);
-void sim_bond_forces(grains_sim *sim);
+int sim_bond_forces(grains_sim *sim);
 void sim_bonds_free(sim_bonds *bs);
 
 /* The bonds, their springs and the index by slot as it stands (it keeps a

@@ -94,7 +94,7 @@ static void forces_and_motion_team(grains_sim *sim)
     }
     if (sim->bonds.n) {
 #pragma omp single
-        sim_bond_forces(sim); /* after every contact: one order of summation */
+        d->bonds_broke = sim_bond_forces(sim); /* after every contact: one order of summation */
     }
     sim_plane_forces(sim);    /* 2D: out of the plane, nothing */
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
@@ -275,6 +275,8 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (sim->rec.requested && !contact_record_begin(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
     force_diag total = forces_and_motion(sim);
+    if (total.bonds_broke) /* merged over the ranks: every rank rebuilds */
+        sim->need_rebuild = 1;
     if (sim_shared(sim) && sim_stable(sim, &total))
         sim_ranks_exchange_step(sim); /* each rank's particles, or the halo each reads, and the largest speed */
     if (sim->mb.n)
