@@ -3,7 +3,7 @@
 # frames, tables and checkpoint of the run in one process (docs/architecture.md,
 # "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds (breaking, and stretched
-# beyond the lists' reach), a periodic box, the
+# beyond the lists' reach), a periodic box, two insertion regions, the
 # triaxial test's membrane under servo platens, blocks cut anew only past
 # an imbalance of 1.1, a settled hopper (Euler on 1 and 2 threads per
 # rank, Verlet on 2, with tag regions) and a periodic box whose steps send only the halo and
@@ -65,6 +65,10 @@ case_ bonds_stretched --particles "$T/default.1/particles000003.csv" --set N_max
     --set bond_tolerance=0.01 --set skin=0.0003 $SHORT
 PERIODIC="--mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5"
 case_ periodic $PERIODIC $SHORT --csv
+# two insertion regions feeding the hourglass: every rank attempts alike, reading the particles
+# within the regions' reach, which their owners send every rank (without them the default
+# case's frames differ)
+case_ insertion "$SRC/examples/insertion.cfg" --set N_frames=4 --set N_steps=300
 case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200
 # the blocks keep their planes until the imbalance passes 1.1
 case_ rebalance $SHORT --set rebalance=1.1

@@ -425,9 +425,32 @@ static int note_read(const sim_ranks *r, uint32_t i, uint32_t j, uint64_t **read
     return 1;
 }
 
+/* Our particles that the insertion regions' attempts may read, in every
+ * other rank's halo: every rank attempts alike (sim/spawn.c). 0: out of
+ * memory. */
+static int note_spawn_reads(const grains_sim *sim, uint64_t **reads, size_t *n, size_t *cap)
+{
+    const sim_ranks *r = &sim->ranks;
+    if (!sim_spawn_active(sim))
+        return 1;
+    uint8_t *mark = calloc(sim->pt.n + 1, 1);
+    if (!mark)
+        return 0;
+    sim_spawn_mark_reach(sim, mark);
+    int ok = 1;
+    FOR_RUNS(sim, r->peers.rank, run)
+        for (uint32_t i = run.p0; i < run.p1 && ok; i++)
+            for (int d = 0; d < r->peers.size && mark[i] && ok; d++)
+                if (d != r->peers.rank && (ok = array_reserve((void **)reads, cap, *n + 1, sizeof **reads, 2)))
+                    (*reads)[(*n)++] = (uint64_t)d << 32 | i;
+    free(mark);
+    return ok;
+}
+
 /* The halo, by reader: for each other rank, our particles in a listed
  * pair or an intact bond with one of its own, whose copies it reads in
- * the force loop or the bonds' forces. Each rank finds its own in the
+ * the force loop or the bonds' forces, and those its insertion regions'
+ * attempts may read. Each rank finds its own in the
  * lists it holds (its own particles' and those that may pair with them:
  * every pair with one of its own), in storage order; each reader receives
  * its list from every owner (collective). */
@@ -445,6 +468,7 @@ static void mark_halo(grains_sim *sim)
     for (size_t b = 0; b < bs->n && ok; b++)
         if (!bs->list[b].broken)
             ok = note_read(r, sim->pt.slot[bs->list[b].a], sim->pt.slot[bs->list[b].b], &reads, &n_reads, &reads_cap);
+    ok = ok && note_spawn_reads(sim, &reads, &n_reads, &reads_cap);
     size_t n = n_reads ? unique_sorted(reads, n_reads) : 0;
     if (!ok || !array_reserve((void **)&r->halo_to, &r->halo_to_cap, n + 1, sizeof *r->halo_to, 1))
         exchange_failed(sim);
@@ -502,20 +526,16 @@ static void mark_visits(grains_sim *sim)
 
 /* Whether the steps up to the next rebuild may send the halo alone:
  * nothing before it reads another rank's particle but the force loop, the
- * bonds of the own particles (whose partners are in the halo) and Verlet's
- * begin (which moves the halo's copies as their owners move them); no
- * spawning, nor bonds still to form (that reads every list). (Tag rules
- * set the tags of the own particles right, and the tags go with the rest
- * to a new owner and to the writer; bonds are made whole at each rebuild
- * and for the writer: complete_bonds.) */
+ * bonds of the own particles (whose partners are in the halo), Verlet's
+ * begin (which moves the halo's copies as their owners move them) and the
+ * insertion regions' attempts (the particles they may read are in every
+ * rank's halo); no bonds still to form (that reads every list). (Tag
+ * rules set the tags of the own particles right, and the tags go with the
+ * rest to a new owner and to the writer; bonds are made whole at each
+ * rebuild and for the writer: complete_bonds.) */
 static int halo_suffices(const grains_sim *sim)
 {
-    if (sim->p.bond_tolerance > 0 && !sim->bonds.formed)
-        return 0;
-    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
-        if (sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n < sim->p.N_max)
-            return 0;
-    return 1;
+    return !(sim->p.bond_tolerance > 0 && !sim->bonds.formed);
 }
 
 /* Room for the cut's tables. */
@@ -1064,7 +1084,7 @@ static void take_all_particles(unpack *u, grains_sim *sim, int r, void *ctx)
 }
 
 /* Every rank's particles to every rank, after steps that sent the halo
- * alone (in the cut those steps used). */
+ * alone, once each owner's copy of its own is whole (sim_ranks_planned). */
 static void complete_particles(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
@@ -1456,7 +1476,9 @@ grains_status sim_ranks_share_histories(grains_sim *sim, store_key **keys, size_
  * before the sort: the sort, the cut and the lists read nothing else. The
  * rest of a particle (PARTICLE_FIELDS but x, f and t, which the rebuild
  * zeroes) goes after the cut from its old owner to its new one, if they
- * differ; then each owner sends its readers their new halo. */
+ * differ; then each owner sends its readers their new halo. Particles
+ * added since the last cut (spawned, or through the API) are whole on
+ * every rank already: every rank added the same. */
 
 static void take_positions(unpack *u, grains_sim *sim, int r, void *ctx)
 {
@@ -1527,11 +1549,9 @@ void sim_ranks_complete_positions(grains_sim *sim)
     rk->moving = 0;
     if (!sim_shared(sim) || !rk->valid || !rk->stale)
         return;
+    if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
+        exchange_failed(sim);
     complete_bonds(sim, 0);
-    if (sim->pt.n != rk->cut_n) { /* particles came or went since the cut: all of them, whole */
-        complete_particles(sim);
-        return;
-    }
     rk->writer_whole = 0; /* a copy in the new order's terms from here */
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
@@ -1545,8 +1565,8 @@ void sim_ranks_complete_positions(grains_sim *sim)
 void sim_ranks_follow(grains_sim *sim, const uint32_t *where)
 {
     sim_ranks *rk = &sim->ranks;
-    for (size_t i = 0; rk->moving && i < sim->pt.n; i++)
-        rk->was[where[i]] = rk->rank_of[i];
+    for (size_t i = 0; rk->moving && i < sim->pt.n; i++) /* those added since the cut: every rank's */
+        rk->was[where[i]] = i < rk->cut_n ? rk->rank_of[i] : -1;
 }
 
 /* What a particle's new owner needs of it besides its position. */

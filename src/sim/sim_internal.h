@@ -386,6 +386,11 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err);
 grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
 /* Each region's first radius (at creation). */
 void sim_spawn_init(grains_sim *sim);
+/* Whether an insertion region still attempts. */
+int sim_spawn_active(const grains_sim *sim);
+/* Marks (mark[i] = 1, per storage slot) the particles binned at the last
+ * rebuild that the active regions' attempts may read until the next. */
+void sim_spawn_mark_reach(const grains_sim *sim, uint8_t *mark);
 /* The tag rules, after a step (sim/tags.c). */
 void sim_apply_tag_rules(grains_sim *sim);
 

@@ -4,6 +4,8 @@
  * next attempt after a failure (so small particles are not favoured), no
  * overlap with particles or mesh; until the region's count, or N_max
  * particles in all, or the region stays full for full_after steps. */
+#include <string.h>
+
 #include "sim/sim_internal.h"
 #include "sim/size_draw.h"
 
@@ -46,6 +48,52 @@ static int touches_particle(const grains_sim *sim, vec3 x, real R)
             return 1;
     }
     return 0;
+}
+
+/* Whether region k still attempts. */
+static int spawning(const grains_sim *sim, int k)
+{
+    return sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n < sim->p.N_max;
+}
+
+int sim_spawn_active(const grains_sim *sim)
+{
+    int active = 0;
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
+        active |= spawning(sim, k);
+    return active;
+}
+
+/* Marks the particles of level `level` that an attempt in the box [lo, hi]
+ * may read (touches_level from any centre in it, a radius up to R_max:
+ * growth only shrinks a drawn radius); along a periodic axis, all. */
+static void mark_level_reach(const grains_sim *sim, int level, vec3 lo, vec3 hi, uint8_t *mark)
+{
+    const grains_grid *g = &sim->grid;
+    real reach = sim->p.R_max + g->level[level].R_top + g->pad;
+    int64_t from[3], to[3], unused[3], d[3];
+    grid_reach(g, level, lo, reach, from, unused);
+    grid_reach(g, level, hi, reach, unused, to);
+    for (int k = 0; k < 3; k++)
+        if (g->box.mask >> k & 1)
+            from[k] = 0, to[k] = g->level[level].cells[k] - 1;
+    for (d[2] = from[2]; d[2] <= to[2]; d[2]++)
+        for (d[1] = from[1]; d[1] <= to[1]; d[1]++)
+            for (d[0] = from[0]; d[0] <= to[0]; d[0]++) {
+                uint32_t cell = grid_find(g, level, d);
+                if (cell != GRID_NONE)
+                    memset(mark + g->first[cell], 1, g->first[cell + 1] - g->first[cell]);
+            }
+}
+
+void sim_spawn_mark_reach(const grains_sim *sim, uint8_t *mark)
+{
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
+        if (spawning(sim, k)) {
+            grains_spawn_region r = grains_params_spawn(&sim->p, k);
+            for (int level = 0; level < sim->grid.n_levels; level++)
+                mark_level_reach(sim, level, r.lo, r.hi, mark);
+        }
 }
 
 static int touches_mesh(const grains_mesh *mesh, vec3 x, real R)
