@@ -81,7 +81,8 @@ static char *exchange(grains_sim *sim, const pack *k);
 static char *exchange_each(grains_sim *sim, const pack *k);
 static char *exchange_neighbours(grains_sim *sim, const pack *k);
 static void exchange_failed(const grains_sim *sim);
-static void complete_bonds(grains_sim *sim, int to_writer);
+static void bonds_to_writer(grains_sim *sim);
+static void send_bonds(grains_sim *sim);
 static double seconds_now(void);
 
 static int by_u64(const void *a, const void *b)
@@ -531,8 +532,9 @@ static void mark_visits(grains_sim *sim)
  * insertion regions' attempts (the particles they may read are in every
  * rank's halo); no bonds still to form (that reads every list). (Tag
  * rules set the tags of the own particles right, and the tags go with the
- * rest to a new owner and to the writer; bonds are made whole at each
- * rebuild and for the writer: complete_bonds.) */
+ * rest to a new owner and to the writer; a bond goes to the new owners
+ * of its particles at a cut, and to the writer: send_bonds,
+ * bonds_to_writer.) */
 static int halo_suffices(const grains_sim *sim)
 {
     return !(sim->p.bond_tolerance > 0 && !sim->bonds.formed);
@@ -613,6 +615,8 @@ grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_ke
         sum_block_contacts(sim);
     if ((s = cut_now(sim, err)) != GRAINS_OK)
         return s;
+    if (r->moving)
+        send_bonds(sim); /* before their index and the halo read them */
     /* Lists for some particles only when nothing but the force loop reads
      * the others' (the membranes' patch logs are sized by every list). */
     r->listing_some = halo_suffices(sim) && !sim->mb.n;
@@ -1262,7 +1266,7 @@ static void particles_to_writer(grains_sim *sim)
         if (rk->peers.rank == 0)
             unpack_all(sim, all, take_field, &f[c]);
     }
-    complete_bonds(sim, 1);
+    bonds_to_writer(sim);
     rk->writer_whole = 1;
 }
 
@@ -1488,59 +1492,130 @@ static void take_positions(unpack *u, grains_sim *sim, int r, void *ctx)
 }
 
 /* Bonds after steps that sent the halo alone: each rank evaluated those
- * of its own particles alone (sim_bond_forces), so the copy of the owner
- * of a bond's first particle is current. They are made whole on every
- * rank before a rebuild (the index, the next halo and the new owners read
- * them) and in rank 0's copy before it writes. */
+ * of its own particles alone (sim_bond_forces), so the copies of the
+ * owners of a bond's particles are current. After a cut, each bond goes
+ * to each new owner of one of its particles that owned neither before
+ * (send_bonds); rank 0's copy is made whole before it writes
+ * (bonds_to_writer). */
 
-/* The rank whose copy of bond `bd` is current, or -1 for a bond no step
- * evaluated since the cut (a particle of it came since: every copy is the
- * same). */
+static void put_bond(pack *k, const sim_bond *bd)
+{
+    put(k, &bd->broken, sizeof bd->broken);
+    put(k, &bd->h, sizeof bd->h);
+    put(k, &bd->force, sizeof bd->force);
+    put(k, &bd->torque, sizeof bd->torque);
+}
+
+static void take_bond(unpack *u, sim_bond *bd)
+{
+    take(u, &bd->broken, sizeof bd->broken);
+    take(u, &bd->h, sizeof bd->h);
+    take(u, &bd->force, sizeof bd->force);
+    take(u, &bd->torque, sizeof bd->torque);
+}
+
+/* The rank whose copy of bond `bd` is current: the owner of its first
+ * particle, or -1 for a bond no step evaluated since the cut (a particle
+ * of it came since: every copy is the same). */
 static int bond_keeper(const grains_sim *sim, const sim_bond *bd)
 {
     uint32_t i = sim->pt.slot[bd->a], j = sim->pt.slot[bd->b];
     return i < sim->ranks.cut_n && j < sim->ranks.cut_n ? sim->ranks.rank_of[i] : -1;
 }
 
-static void put_bonds(pack *k, const grains_sim *sim)
-{
-    for (size_t b = 0; b < sim->bonds.n; b++) {
-        const sim_bond *bd = &sim->bonds.list[b];
-        if (bond_keeper(sim, bd) == sim->ranks.peers.rank) {
-            put(k, &bd->broken, sizeof bd->broken);
-            put(k, &bd->h, sizeof bd->h);
-            put(k, &bd->force, sizeof bd->force);
-            put(k, &bd->torque, sizeof bd->torque);
-        }
-    }
-}
-
-static void take_bonds(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_kept_bonds(unpack *u, grains_sim *sim, int r, void *ctx)
 {
     (void)ctx;
-    for (size_t b = 0; b < sim->bonds.n; b++) {
-        sim_bond *bd = &sim->bonds.list[b];
-        if (bond_keeper(sim, bd) == r) {
-            take(u, &bd->broken, sizeof bd->broken);
-            take(u, &bd->h, sizeof bd->h);
-            take(u, &bd->force, sizeof bd->force);
-            take(u, &bd->torque, sizeof bd->torque);
-        }
-    }
+    for (size_t b = 0; b < sim->bonds.n; b++)
+        if (bond_keeper(sim, &sim->bonds.list[b]) == r)
+            take_bond(u, &sim->bonds.list[b]);
 }
 
-/* Every bond whole on every rank (to_writer: on rank 0 alone). */
-static void complete_bonds(grains_sim *sim, int to_writer)
+static void bonds_to_writer(grains_sim *sim)
 {
+    int me = sim->ranks.peers.rank;
     if (!sim->bonds.n)
         return;
     pack k = pack_start(sim);
-    if (!to_writer || sim->ranks.peers.rank != 0)
-        put_bonds(&k, sim);
-    char *all = to_writer ? exchange_to_writer(sim, &k) : exchange(sim, &k);
+    for (size_t b = 0; b < sim->bonds.n && me != 0; b++)
+        if (bond_keeper(sim, &sim->bonds.list[b]) == me)
+            put_bond(&k, &sim->bonds.list[b]);
+    char *all = exchange_to_writer(sim, &k);
     pack_keep(sim, &k);
-    if (!to_writer || sim->ranks.peers.rank == 0)
-        unpack_all(sim, all, take_bonds, NULL);
+    if (me == 0)
+        unpack_all(sim, all, take_kept_bonds, NULL);
+}
+
+/* At a cut after halo steps (was: the old owners, rank_of: the new), the
+ * ranks bond b goes to, as (rank << 32 | b), from the old owner of its
+ * first particle (*from); how many (at most 2). None for a bond with a
+ * particle added since the last cut: no step evaluated it. */
+static int bond_gains(const grains_sim *sim, size_t b, uint64_t to[2], int *from)
+{
+    const sim_ranks *rk = &sim->ranks;
+    const sim_bond *bd = &sim->bonds.list[b];
+    uint32_t i = sim->pt.slot[bd->a], j = sim->pt.slot[bd->b];
+    int was_i = rk->was[i], was_j = rk->was[j], now[2] = {rk->rank_of[i], rk->rank_of[j]}, n = 0;
+    *from = was_i;
+    if (was_i < 0 || was_j < 0)
+        return 0;
+    for (int m = 0; m < 2; m++)
+        if (now[m] != was_i && now[m] != was_j && (m == 0 || now[1] != now[0]))
+            to[n++] = (uint64_t)now[m] << 32 | b;
+    return n;
+}
+
+/* Our bonds for their new evaluators, in (rank, bond) order. */
+static void put_gained_bonds(grains_sim *sim, pack *k)
+{
+    sim_ranks *rk = &sim->ranks;
+    uint64_t *sends = NULL, to[2];
+    size_t n = 0, cap = 0;
+    for (size_t b = 0; b < sim->bonds.n; b++) {
+        int from, m = bond_gains(sim, b, to, &from);
+        if (from != rk->peers.rank || !m)
+            continue;
+        if (!array_reserve((void **)&sends, &cap, n + 2, sizeof *sends, 2))
+            exchange_failed(sim);
+        for (int q = 0; q < m; q++)
+            sends[n++] = to[q];
+    }
+    if (n)
+        qsort(sends, n, sizeof *sends, by_u64);
+    size_t at = 0;
+    for (size_t d = 0; d < (size_t)rk->peers.size; d++) {
+        size_t n0 = k->n;
+        for (; at < n && sends[at] >> 32 == d; at++)
+            put_bond(k, &sim->bonds.list[(uint32_t)sends[at]]);
+        rk->send_counts[d] = k->n - n0;
+    }
+    free(sends);
+}
+
+/* Each bond a new owner of one of its particles now evaluates, from the
+ * old owner of its first: every rank's part read in bond order. */
+static void send_bonds(grains_sim *sim)
+{
+    sim_ranks *rk = &sim->ranks;
+    if (!sim->bonds.n)
+        return;
+    pack k = pack_start(sim);
+    put_gained_bonds(sim, &k);
+    const char *all = exchange_each(sim, &k);
+    pack_keep(sim, &k);
+    unpack *from_rank = malloc((size_t)rk->peers.size * sizeof *from_rank);
+    if (!from_rank)
+        exchange_failed(sim);
+    for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++)
+        from_rank[r] = (unpack){all};
+    uint64_t to[2];
+    for (size_t b = 0; b < sim->bonds.n; b++) {
+        int from, m = bond_gains(sim, b, to, &from);
+        for (int q = 0; q < m; q++)
+            if ((int)(to[q] >> 32) == rk->peers.rank)
+                take_bond(&from_rank[from], &sim->bonds.list[b]);
+    }
+    free(from_rank);
 }
 
 void sim_ranks_complete_positions(grains_sim *sim)
@@ -1551,7 +1626,6 @@ void sim_ranks_complete_positions(grains_sim *sim)
         return;
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
         exchange_failed(sim);
-    complete_bonds(sim, 0);
     rk->writer_whole = 0; /* a copy in the new order's terms from here */
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
