@@ -16,8 +16,8 @@
  * update); each updates its own particles, then sends them to every rank
  * (an all-gather), or, between rebuilds when nothing else reads another
  * rank's particle (halo_suffices), only to the ranks that read them: each
- * reader the halo it reads, our particles in a listed pair with one of its
- * own, in messages between neighbouring regions alone, whose sizes the
+ * reader the halo it reads, our particles in a listed pair or a bond with
+ * one of its own, and those its insertion regions' attempts may read, in messages between neighbouring regions alone, whose sizes the
  * cut's lists give, and the largest speed in a reduction; rank 0's copy,
  * the writer's, is then made whole on request (grains_sim_gather: with
  * the lists and contact histories, which a rank's copy of another's block
