@@ -17,8 +17,9 @@
  * (an all-gather), or, between rebuilds when nothing else reads another
  * rank's particle (halo_suffices), only to the ranks that read them: each
  * reader the halo it reads, our particles in a listed pair or a bond with
- * one of its own, and those its insertion regions' attempts may read, in messages between neighbouring regions alone, whose sizes the
- * cut's lists give, and the largest speed in a reduction; rank 0's copy,
+ * one of its own, and those its insertion regions' attempts may read, in
+ * messages between neighbouring regions alone, whose sizes the cut's
+ * lists give, and the largest speed in a reduction; rank 0's copy,
  * the writer's, is then made whole on request (grains_sim_gather: with
  * the lists and contact histories, which a rank's copy of another's block
  * holds stale or not at all until then); the others' stay as they are.
@@ -1625,7 +1626,7 @@ void sim_ranks_complete_positions(grains_sim *sim)
     if (!sim_shared(sim) || !rk->valid || !rk->stale)
         return;
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
-        exchange_failed(sim);
+        exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
     rk->writer_whole = 0; /* a copy in the new order's terms from here */
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)

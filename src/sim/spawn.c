@@ -66,24 +66,24 @@ int sim_spawn_active(const grains_sim *sim)
 
 /* Marks the particles of level `level` that an attempt in the box [lo, hi]
  * may read (touches_level from any centre in it, a radius up to R_max:
- * growth only shrinks a drawn radius); along a periodic axis, all. */
+ * growth only shrinks a drawn radius); along a periodic axis, all. The
+ * level's occupied cells are tested, not the box's cells looked up: at
+ * most one per particle, however large the box. */
 static void mark_level_reach(const grains_sim *sim, int level, vec3 lo, vec3 hi, uint8_t *mark)
 {
     const grains_grid *g = &sim->grid;
     real reach = sim->p.R_max + g->level[level].R_top + g->pad;
-    int64_t from[3], to[3], unused[3], d[3];
+    int64_t from[3], to[3], unused[3], c[3];
     grid_reach(g, level, lo, reach, from, unused);
     grid_reach(g, level, hi, reach, unused, to);
-    for (int k = 0; k < 3; k++)
-        if (g->box.mask >> k & 1)
-            from[k] = 0, to[k] = g->level[level].cells[k] - 1;
-    for (d[2] = from[2]; d[2] <= to[2]; d[2]++)
-        for (d[1] = from[1]; d[1] <= to[1]; d[1]++)
-            for (d[0] = from[0]; d[0] <= to[0]; d[0]++) {
-                uint32_t cell = grid_find(g, level, d);
-                if (cell != GRID_NONE)
-                    memset(mark + g->first[cell], 1, g->first[cell + 1] - g->first[cell]);
-            }
+    for (uint32_t cell = g->level[level].cell_start; cell < g->level[level + 1].cell_start; cell++) {
+        grid_cell_coords(g, cell, c);
+        int in = 1;
+        for (int k = 0; k < 3; k++)
+            in &= (g->box.mask >> k & 1) || (c[k] >= from[k] && c[k] <= to[k]);
+        if (in)
+            memset(mark + g->first[cell], 1, g->first[cell + 1] - g->first[cell]);
+    }
 }
 
 void sim_spawn_mark_reach(const grains_sim *sim, uint8_t *mark)
