@@ -157,44 +157,51 @@ grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
     return s;
 }
 
-/* The forces of every intact bond, added to pt.f and pt.t in the bonds'
- * order; whether one broke (a bond that breaks applies nothing from this
- * step on, and the pair may touch as a contact: the caller has the lists
- * rebuilt, on every rank). Shared among ranks with steps that send the
- * halo alone, a rank evaluates the bonds of its own particles alone: their
- * partners are in its halo (sim/ranks.c, mark_halo), so the two owners of
+/* Bond k's force from this step's positions and velocities, added to
+ * pt.f and pt.t; 1 if it broke (it then applies nothing from this step on). */
+static int bond_step(grains_sim *sim, const bond_law *law, size_t k)
+{
+    grains_particles *pt = &sim->pt;
+    sim_bond *bd = &sim->bonds.list[k];
+    if (bd->broken)
+        return 0;
+    uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
+    vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
+    hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
+                  sim->hp.rho[pt->mat[i]], sim->hp.rho[pt->mat[j]]};
+    hm_result r;
+    real torque;
+    if (bond_force(&sim->hp, law, &pr, &bd->h, &r, &torque)) {
+        bd->broken = 1;
+        bd->force = bd->torque = 0;
+        return 1;
+    }
+    bd->force = v3_norm(r.f);
+    bd->torque = torque;
+    pt->f[i] = v3_add(pt->f[i], r.f);
+    pt->t[i] = v3_add(pt->t[i], r.t_i);
+    pt->f[j] = v3_sub(pt->f[j], r.f);
+    pt->t[j] = v3_add(pt->t[j], r.t_j);
+    return 0;
+}
+
+/* The forces of every intact bond, in the bonds' order; whether one broke
+ * (the pair may touch as a contact now: the caller has the lists rebuilt,
+ * on every rank). Shared among ranks with steps that send the halo alone,
+ * a rank evaluates the bonds of its own particles alone (listed at the
+ * cut, sim/ranks.c): their partners are in its halo, so the two owners of
  * a bond evaluate it from the same inputs and get the same bits. */
 int sim_bond_forces(grains_sim *sim)
 {
-    grains_particles *pt = &sim->pt;
-    const grains_params *p = &sim->p;
-    const bond_law law = bond_law_of(p);
-    const uint8_t *mine = sim_ranks_halo_steps(sim) ? sim->ranks.mine : NULL;
+    const bond_law law = bond_law_of(&sim->p);
+    const sim_ranks *rk = &sim->ranks;
     int broke = 0;
-    for (size_t k = 0; k < sim->bonds.n; k++) {
-        sim_bond *bd = &sim->bonds.list[k];
-        if (bd->broken)
-            continue;
-        uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
-        if (mine && !mine[i] && !mine[j])
-            continue; /* its copies may be old */
-        vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
-        hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
-                      sim->hp.rho[pt->mat[i]], sim->hp.rho[pt->mat[j]]};
-        hm_result r;
-        real torque;
-        if (bond_force(&sim->hp, &law, &pr, &bd->h, &r, &torque)) {
-            bd->broken = 1;
-            bd->force = bd->torque = 0;
-            broke = 1;
-            continue;
-        }
-        bd->force = v3_norm(r.f);
-        bd->torque = torque;
-        pt->f[i] = v3_add(pt->f[i], r.f);
-        pt->t[i] = v3_add(pt->t[i], r.t_i);
-        pt->f[j] = v3_sub(pt->f[j], r.f);
-        pt->t[j] = v3_add(pt->t[j], r.t_j);
+    if (sim_ranks_halo_steps(sim)) {
+        for (size_t m = 0; m < rk->n_bonds_own; m++)
+            broke |= bond_step(sim, &law, rk->bonds_own[m]);
+    } else {
+        for (size_t k = 0; k < sim->bonds.n; k++)
+            broke |= bond_step(sim, &law, k);
     }
     return broke;
 }

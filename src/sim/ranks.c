@@ -149,6 +149,7 @@ void sim_ranks_free(sim_ranks *r)
     free(r->planes);
     free(r->halo_to);
     free(r->halo_from);
+    free(r->bonds_own);
     free(r->rank_of);
     free(r->was);
     free(r->owner);
@@ -510,6 +511,20 @@ static void mark_halo(grains_sim *sim)
     }
 }
 
+/* The bonds a rank evaluates in halo steps: those with an own particle,
+ * listed once per cut so that a step walks them alone, not every bond. */
+static void list_own_bonds(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    const sim_bonds *bs = &sim->bonds;
+    if (!array_reserve((void **)&r->bonds_own, &r->bonds_own_cap, bs->n + 1, sizeof *r->bonds_own, 1))
+        exchange_failed(sim);
+    r->n_bonds_own = 0;
+    for (size_t b = 0; b < bs->n; b++)
+        if (r->mine[sim->pt.slot[bs->list[b].a]] || r->mine[sim->pt.slot[bs->list[b].b]])
+            r->bonds_own[r->n_bonds_own++] = (uint32_t)b;
+}
+
 /* Which other blocks list a partner among our particles. */
 static void mark_visits(grains_sim *sim)
 {
@@ -581,8 +596,10 @@ static void finish_cut(grains_sim *sim)
     if (sim->nb.n_particles)
         mark_visits(sim);
     r->halo_steps = halo_suffices(sim);
-    if (r->halo_steps)
+    if (r->halo_steps) {
         mark_halo(sim);
+        list_own_bonds(sim);
+    }
     r->valid = 1;
 }
 

@@ -169,6 +169,8 @@ typedef struct {
     uint32_t *halo_from;  /* the particles each other rank sends this one, by owner, in storage order */
     size_t *halo_to_start, *halo_from_start; /* per rank, and one more: its first in halo_to, halo_from */
     size_t halo_own;      /* own particles some other rank reads */
+    uint32_t *bonds_own;  /* the bonds with an own particle, in the bonds' order (halo steps) */
+    size_t n_bonds_own, bonds_own_cap;
     real *own;            /* a rebuild's histories of the own blocks, in the order of their keys */
     size_t own_cap;       /* in entries */
     store_key *keys;      /* a rebuild's keys of the pairs this rank evaluates, in the store's order */
