@@ -105,6 +105,18 @@ void grid_cell_coords(const grains_grid *g, uint32_t cell, int64_t c[3])
         c[k] = (int64_t)((g->key[cell] >> (COORD_BITS * k)) & m) - COORD_LIMIT;
 }
 
+int grid_block_coords(const grains_grid *g, uint32_t b, int64_t bc[3])
+{
+    uint32_t cell = g->block_start[b];
+    int level = 0;
+    while (level + 1 < g->n_levels && cell >= g->level[level + 1].cell_start)
+        level++;
+    grid_cell_coords(g, cell, bc);
+    for (int k = 0; k < 3; k++)
+        bc[k] /= g->level[level].block; /* binned coordinates are >= 0 */
+    return level;
+}
+
 /* Room for `need` cells; grows by 1/8 (a pack has ~0.3-0.6 cells per particle). */
 static int reserve_cells(grains_grid *g, size_t need)
 {

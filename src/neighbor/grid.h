@@ -135,6 +135,11 @@ uint32_t grid_find(const grains_grid *g, int level, const int64_t c[3]);
 /* The coordinates of a cell (unwrapped: as binned). */
 void grid_cell_coords(const grains_grid *g, uint32_t cell, int64_t c[3]);
 
+/* Block b's level (returned) and block coordinates bc (its cells'
+ * coordinates over B): with the level, its identity in any grid of the
+ * same frame, whichever particles were binned. */
+int grid_block_coords(const grains_grid *g, uint32_t b, int64_t bc[3]);
+
 /* Whether cell coordinates c of a level lie in [lo, hi] per axis (along a
  * periodic axis the range, at most one period, may wrap). */
 static inline int grid_coords_in(const grains_grid *g, int level, const int64_t c[3], const int64_t lo[3],

@@ -6,19 +6,6 @@
 
 #include "sim/sim_internal.h"
 
-/* Block b's level and block coordinates (its first cell's, over B). */
-static int block_coords(const grains_grid *g, uint32_t b, int64_t bc[3])
-{
-    uint32_t cell = g->block_start[b];
-    int level = 0;
-    while (level + 1 < g->n_levels && cell >= g->level[level + 1].cell_start)
-        level++;
-    grid_cell_coords(g, cell, bc);
-    for (int k = 0; k < 3; k++)
-        bc[k] /= g->level[level].block; /* binned coordinates are >= 0 */
-    return level;
-}
-
 /* The block of a level at block coordinates bc (wrapped along periodic
  * axes), or GRID_NONE: the blocks of a phase are in (z, y, x) order. */
 static uint32_t find_block(const grains_grid *g, int level, const int64_t bc_in[3])
@@ -38,7 +25,7 @@ static uint32_t find_block(const grains_grid *g, int level, const int64_t bc_in[
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         int64_t at[3];
-        block_coords(g, mid, at);
+        grid_block_coords(g, mid, at);
         int cmp = at[2] != bc[2] ? (at[2] < bc[2] ? -1 : 1)
                   : at[1] != bc[1] ? (at[1] < bc[1] ? -1 : 1)
                   : at[0] != bc[0] ? (at[0] < bc[0] ? -1 : 1)
@@ -65,7 +52,7 @@ static int64_t floor_div(int64_t a, int64_t b) { return a < 0 ? -((b - a - 1) / 
 static void reach_cells(const grains_grid *g, uint32_t b, int l, int64_t lo[3], int64_t hi[3])
 {
     int64_t bc[3];
-    int m = block_coords(g, b, bc), B = g->level[m].block;
+    int m = grid_block_coords(g, b, bc), B = g->level[m].block;
     if (m == l) {
         for (int k = 0; k < 3; k++) {
             lo[k] = bc[k] * B - 1;
@@ -129,7 +116,7 @@ void sim_ranks_mark_reach(grains_sim *sim)
     for (uint32_t b = 0; b < g->n_blocks; b++)
         if (r->visit[b] == 2) {
             int64_t bc[3];
-            for (int l = 0, m = block_coords(g, b, bc); l <= m; l++)
+            for (int l = 0, m = grid_block_coords(g, b, bc); l <= m; l++)
                 mark_reach_of(sim, b, l);
         }
 }

@@ -220,28 +220,39 @@ static void contacts_from_store(grains_sim *sim)
         sim->ranks.block_contacts[b] = b < sim->cs.n_blocks ? (uint32_t)sim->cs.block[b].n : 0;
 }
 
-/* A block where its particles are, for the bisection. */
+/* A block where it lies, for the bisection. */
 typedef struct {
-    real c[3];  /* [L] the mean of its particles' positions */
+    real c[3];  /* [L] the centre of its cells' region */
     uint64_t w; /* its work */
     uint32_t b;
 } block_point;
 
+/* The centre of block b's region: from its level and coordinates alone,
+ * so the same in a grid of any rank's particles (the mean of its
+ * particles' positions would be a sum whose order follows the split). */
 static block_point block_at(const grains_sim *sim, uint32_t b)
 {
-    uint32_t i0 = block_first(&sim->grid, b), i1 = block_first(&sim->grid, b + 1);
-    vec3 sum = {0, 0, 0};
-    for (uint32_t i = i0; i < i1; i++)
-        sum = v3_add(sum, sim->pt.x[i]);
-    real n = i1 > i0 ? (real)(i1 - i0) : 1;
-    return (block_point){{sum.x / n, sum.y / n, sum.z / n}, block_weight(sim, b), b};
+    const grains_grid *g = &sim->grid;
+    int64_t bc[3];
+    const grid_level *lv = &g->level[grid_block_coords(g, b, bc)];
+    const real *o = &g->origin.x;
+    block_point p = {{0, 0, 0}, block_weight(sim, b), b};
+    for (int k = 0; k < 3; k++)
+        p.c[k] = o[k] + ((real)bc[k] + (real)0.5) * (real)lv->block * lv->edge[k];
+    return p;
 }
 
-/* Along one axis, ties by block: one order on every rank. */
+/* Along one axis, ties along the next axes, then by block: one order on
+ * every rank. (Block centres tie across a whole slab of blocks; a slab
+ * split in block order, colour first, would leave a checkered boundary
+ * and a larger halo.) */
 static int by_axis(const block_point *a, const block_point *b, int axis)
 {
-    if (a->c[axis] != b->c[axis])
-        return a->c[axis] < b->c[axis] ? -1 : 1;
+    for (int k = 0; k < 3; k++) {
+        int at = (axis + k) % 3;
+        if (a->c[at] != b->c[at])
+            return a->c[at] < b->c[at] ? -1 : 1;
+    }
     return (a->b > b->b) - (a->b < b->b);
 }
 static int by_x(const void *a, const void *b) { return by_axis(a, b, 0); }
