@@ -84,6 +84,36 @@ static inline size_t take_share(const cloud *c, int k, int shares, vec3 *x, real
     return n;
 }
 
+static inline int cloud_by_u64(const void *a, const void *b)
+{
+    uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
+    return (u > v) - (u < v);
+}
+
+/* Share k as a rank holds it with a halo: take_share's particles, then
+ * copies of every 4th particle of the other slabs (by id, up), as
+ * `copies` of them; by_id over all held. Returns how many are held. */
+static inline size_t take_held(const cloud *c, int k, int shares, vec3 *x, real *R, uint32_t *ids, uint32_t *by_id,
+                               size_t *copies)
+{
+    size_t n = take_share(c, k, shares, x, R, ids, by_id), own = n;
+    uint8_t *mine = calloc(c->n, 1);
+    uint64_t *order = malloc(c->n * sizeof *order);
+    for (size_t m = 0; m < own; m++)
+        mine[ids[m]] = 1;
+    for (size_t i = 0; i < c->n; i += 4)
+        if (!mine[i])
+            x[n] = c->x[i], R[n] = c->R[i], ids[n++] = (uint32_t)i;
+    for (size_t m = 0; m < n; m++)
+        order[m] = (uint64_t)ids[m] << 32 | m;
+    qsort(order, n, sizeof *order, cloud_by_u64);
+    for (size_t m = 0; m < n; m++)
+        by_id[m] = (uint32_t)order[m];
+    free(mine), free(order);
+    *copies = n - own;
+    return n;
+}
+
 /* Whether a share's grid is framed as the whole's: levels, edges, blocks, origin. */
 static inline int same_frame(const grains_grid *a, const grains_grid *b)
 {

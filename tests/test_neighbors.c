@@ -139,7 +139,7 @@ static void lists(test_ctx *t, double ratio, int periodic)
     grains_grid g = {0};
     grains_neighbors nb = {0}, nb2 = {0};
     grains_error err;
-    grid_particles in = {c.x, c.R, NULL, c.n, NULL};
+    grid_particles in = {c.x, c.R, NULL, c.n, NULL, 0};
     grains_status s = grid_build(&g, &in, pad, &c.box, where, NULL, 0, &err);
     CHECK(t, s == GRAINS_OK, "%s: grid built (%s)", what, s == GRAINS_OK ? "" : err.message);
     if (s == GRAINS_OK) {
@@ -207,14 +207,14 @@ static void board_sum(void *ctx, uint64_t *v, int n)
 #pragma omp barrier
 }
 
-static void shares(test_ctx *t, double ratio, int periodic)
+static void shares(test_ctx *t, double ratio, int periodic, int halo)
 {
     const real pad = 0.3e-3;
     cloud c = make_cloud(3000, 12, ratio, periodic, 11u);
     uint32_t *where = malloc(c.n * sizeof *where);
     grains_grid whole = {0};
     grains_error err;
-    grid_particles all = {c.x, c.R, NULL, c.n, NULL};
+    grid_particles all = {c.x, c.R, NULL, c.n, NULL, 0};
     grains_status s = grid_build(&whole, &all, pad, &c.box, where, NULL, 0, &err);
     share_board board;
     grid_share share = {board_min, board_max, board_sum, &board};
@@ -228,10 +228,11 @@ static void shares(test_ctx *t, double ratio, int periodic)
         vec3 *x = malloc(c.n * sizeof *x);
         real *R = malloc(c.n * sizeof *R);
         uint32_t *ids = malloc(4 * c.n * sizeof *ids), *by_id = ids + c.n, *mine = by_id + c.n, *at = mine + c.n;
-        size_t n = take_share(&c, k, SHARES, x, R, ids, by_id);
+        size_t copies = 0, n = halo ? take_held(&c, k, SHARES, x, R, ids, by_id, &copies)
+                                    : take_share(&c, k, SHARES, x, R, ids, by_id);
         grains_grid g = {0};
         grains_error e;
-        grid_particles part = {x, R, by_id, n, &share};
+        grid_particles part = {x, R, by_id, n, &share, copies};
         if (teams && grid_build(&g, &part, pad, &c.box, mine, NULL, 0, &e) == GRAINS_OK) {
             framed = same_frame(&g, &whole);
             for (size_t m = 0; m < n; m++) /* at[place in the share] = place in the whole */
@@ -240,24 +241,26 @@ static void shares(test_ctx *t, double ratio, int periodic)
             for (size_t m = 1; m < n; m++)
                 ordered = ordered && at[m - 1] < at[m];
         }
-        held = n;
+        held = n - copies;
         grid_free(&g);
         free(x), free(R), free(ids);
     }
     CHECK(t, s == GRAINS_OK && teams == SHARES && held == c.n, "%s: three shares of %zu particles",
           periodic ? "periodic" : "open", c.n);
-    CHECK(t, framed == SHARES, "ratio %g, %s: each share's grid has the whole's levels, origin and blocks (%d of 3)",
-          ratio, periodic ? "periodic" : "open", framed);
-    CHECK(t, ordered == SHARES, "ratio %g, %s: each share stores its particles in the whole's order (%d of 3)", ratio,
-          periodic ? "periodic" : "open", ordered);
+    const char *held_as = halo ? "with copies of others'" : "alone";
+    CHECK(t, framed == SHARES,
+          "ratio %g, %s, %s: each share's grid has the whole's levels, origin and blocks (%d of 3)", ratio,
+          periodic ? "periodic" : "open", held_as, framed);
+    CHECK(t, ordered == SHARES, "ratio %g, %s, %s: each share stores its particles in the whole's order (%d of 3)",
+          ratio, periodic ? "periodic" : "open", held_as, ordered);
     grid_free(&whole);
     free(where);
     free_cloud(&c);
 }
 #else
-static void shares(test_ctx *t, double ratio, int periodic)
+static void shares(test_ctx *t, double ratio, int periodic, int halo)
 {
-    (void)t;
+    (void)t, (void)halo;
     printf("  shares (ratio %g, %s): skipped, a build without OpenMP\n", ratio, periodic ? "periodic" : "open");
 }
 #endif
@@ -350,10 +353,11 @@ int main(void)
     for (int k = 0; k < 4; k++)
         for (int periodic = 0; periodic < 2; periodic++)
             lists(&t, ratios[k], periodic);
-    for (int periodic = 0; periodic < 2; periodic++) {
-        shares(&t, 1.2, periodic);
-        shares(&t, 10, periodic);
-    }
+    for (int periodic = 0; periodic < 2; periodic++)
+        for (int halo = 0; halo < 2; halo++) {
+            shares(&t, 1.2, periodic, halo);
+            shares(&t, 10, periodic, halo);
+        }
     mixed_gas_invariants(&t);
     return test_report(&t, "test_neighbors");
 }

@@ -245,7 +245,7 @@ static grains_status plan_levels(grains_grid *g, const grid_particles *in, real 
     uint64_t count[GRID_MAX_LEVELS] = {0};
     for (size_t i = 0; i < in->n; i++) {
         int k = size_class(in->R[i], *R_s);
-        count[k]++;
+        count[k] += i < in->n - in->n_copies;
         top[k] = fmax(top[k], in->R[i]);
     }
     shares_max(in->share, top, GRID_MAX_LEVELS);

@@ -93,13 +93,18 @@ typedef struct {
 
 /* The particles to bin: n positions and radii by storage index, and
  * by_id[k], the index of the particle with the k-th smallest id (NULL:
- * ids follow storage); `share` NULL when these are all the particles. */
+ * ids follow storage); `share` NULL when these are all the particles.
+ * The last n_copies of the n are copies of other shares' particles (a
+ * rank's halo): binned and placed, but not counted, so that the shares'
+ * counts stay disjoint and frame the grid as the whole's (min and max
+ * are the same with the copies or without). */
 typedef struct {
     const vec3 *x;
     const real *R;
     const uint32_t *by_id;
     size_t n;
     const grid_share *share;
+    size_t n_copies;
 } grid_particles;
 
 /* Bins the particles into levels of cells of edge at least 2 R_top + pad
