@@ -129,6 +129,63 @@ static void check_some_listed(test_ctx *t, const cloud *c, const grains_grid *g,
     free(listed);
 }
 
+/* Which ranks must hold each particle, from the blocks' owners alone
+ * (grid_pair_blocks): with the blocks given to 3 ranks by slabs of their
+ * centres along x (of the small particles' extent), each listed pair's particles are each
+ * in the other's owner's set, so each owner holds both and evaluates the
+ * pair. Prints how many (particle, other rank) entries the sets hold
+ * against the pairs' need. */
+static void check_pair_blocks(test_ctx *t, const cloud *c, const grains_grid *g, const grains_neighbors *nb,
+                              const char *what)
+{
+    uint8_t *owner = malloc(g->n_blocks + 1), *of = malloc(c->n), *holds = calloc(c->n, 1), *needs = calloc(c->n, 1);
+    double *at = malloc((g->n_blocks + 1) * sizeof *at), lo_x = INFINITY, hi_x = -INFINITY;
+    for (uint32_t b = 0; b < g->n_blocks; b++) { /* each block's centre along x */
+        int64_t bc[3];
+        const grid_level *lv = &g->level[grid_block_coords(g, b, bc)];
+        at[b] = g->origin.x + ((double)bc[0] + 0.5) * lv->block * lv->edge[0];
+        if (lv == &g->level[g->n_levels - 1]) /* slabs of the small ones' extent */
+            lo_x = fmin(lo_x, at[b]), hi_x = fmax(hi_x, at[b]);
+    }
+    for (uint32_t b = 0; b < g->n_blocks; b++) {
+        int slab = (int)(3 * (at[b] - lo_x) / (hi_x - lo_x));
+        owner[b] = (uint8_t)(slab < 0 ? 0 : slab < 3 ? slab : 2);
+        for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
+            of[i] = owner[b];
+    }
+    size_t held = 0, needed = 0, missing = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        for (int m = 0; m < g->n_levels; m++) {
+            int64_t lo[3], hi[3], bc[3];
+            grid_pair_blocks(g, m, c->x[i], c->R[i], lo, hi);
+            for (bc[2] = lo[2]; bc[2] <= hi[2]; bc[2]++)
+                for (bc[1] = lo[1]; bc[1] <= hi[1]; bc[1]++)
+                    for (bc[0] = lo[0]; bc[0] <= hi[0]; bc[0]++) {
+                        uint32_t b = grid_find_block(g, m, bc);
+                        holds[i] |= (uint8_t)(b == GRID_NONE ? 0 : 1u << owner[b]);
+                    }
+        }
+        holds[i] &= (uint8_t)~(1u << of[i]);
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+            uint32_t j = nb->j[k];
+            if ((j & STORE_MESH_BIT) || of[i] == of[j])
+                continue;
+            needs[i] |= (uint8_t)(1u << of[j]);
+            needs[j] |= (uint8_t)(1u << of[i]);
+        }
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        missing += (needs[i] & ~holds[i]) != 0;
+        held += (holds[i] & 1) + (holds[i] >> 1 & 1) + (holds[i] >> 2 & 1);
+        needed += (needs[i] & 1) + (needs[i] >> 1 & 1) + (needs[i] >> 2 & 1);
+    }
+    printf("  %-18s blocks' reach: %zu copies held on 3 ranks for the %zu the pairs need\n", what, held, needed);
+    CHECK(t, missing == 0 && needed > 0,
+          "%s: each listed pair's owners hold both particles by the blocks' reach (%zu missing; %zu copies held, "
+          "%zu needed)", what, missing, held, needed);
+    free(owner), free(of), free(holds), free(needs), free(at);
+}
+
 static void lists(test_ctx *t, double ratio, int periodic)
 {
     const real pad = 0.3e-3;
@@ -156,6 +213,7 @@ static void lists(test_ctx *t, double ratio, int periodic)
             same = nb.j[k] == nb2.j[k];
         CHECK(t, same, "%s: the same lists with 1 and 2 threads", what);
         check_some_listed(t, &c, &g, &nb, what);
+        check_pair_blocks(t, &c, &g, &nb, what);
         const grid_level *small = &g.level[g.n_levels - 1];
         printf("  %-18s %d level(s), small cells %.3g mm, %zu pairs\n", what, g.n_levels, 1e3 * small->h, pairs);
         if (ratio >= 10)

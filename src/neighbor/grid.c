@@ -117,6 +117,54 @@ int grid_block_coords(const grains_grid *g, uint32_t b, int64_t bc[3])
     return level;
 }
 
+uint32_t grid_find_block(const grains_grid *g, int level, const int64_t bc_in[3])
+{
+    /* the blocks of a phase are in (z, y, x) order */
+    int64_t bc[3];
+    for (int k = 0; k < 3; k++) {
+        bc[k] = bc_in[k];
+        if (g->box.mask >> k & 1) {
+            int64_t n = g->level[level].cells[k] / g->level[level].block;
+            bc[k] = (bc[k] % n + n) % n;
+        } else if (bc[k] < 0) {
+            return GRID_NONE;
+        }
+    }
+    int phase = GRID_COLOURS * level + (int)((bc[0] & 1) | (bc[1] & 1) << 1 | (bc[2] & 1) << 2);
+    uint32_t lo = g->phase_start[phase], hi = g->phase_start[phase + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int64_t at[3];
+        grid_block_coords(g, mid, at);
+        int cmp = at[2] != bc[2] ? (at[2] < bc[2] ? -1 : 1)
+                  : at[1] != bc[1] ? (at[1] < bc[1] ? -1 : 1)
+                  : at[0] != bc[0] ? (at[0] < bc[0] ? -1 : 1)
+                                   : 0;
+        if (cmp == 0)
+            return mid;
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return GRID_NONE;
+}
+
+void grid_pair_blocks(const grains_grid *g, int level, vec3 x, real R, int64_t lo[3], int64_t hi[3])
+{
+    const grid_level *lv = &g->level[level];
+    grid_reach(g, level, x, R + lv->R_top + g->pad, lo, hi);
+    for (int k = 0; k < 3; k++) {
+        int64_t n = lv->cells[k] / lv->block;
+        lo[k] = grid_floor_div(lo[k], lv->block); /* one cell more: x - reach rounded */
+        hi[k] = grid_floor_div(hi[k], lv->block);
+        if ((g->box.mask >> k & 1) && hi[k] - lo[k] + 1 >= n) { /* each block once */
+            lo[k] = 0;
+            hi[k] = n - 1;
+        }
+    }
+}
+
 /* Room for `need` cells; grows by 1/8 (a pack has ~0.3-0.6 cells per particle). */
 static int reserve_cells(grains_grid *g, size_t need)
 {

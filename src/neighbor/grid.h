@@ -145,6 +145,19 @@ void grid_cell_coords(const grains_grid *g, uint32_t cell, int64_t c[3]);
  * same frame, whichever particles were binned. */
 int grid_block_coords(const grains_grid *g, uint32_t b, int64_t bc[3]);
 
+/* floor(a / b), b > 0: block coordinates of cell coordinates. */
+static inline int64_t grid_floor_div(int64_t a, int64_t b) { return a < 0 ? -((b - a - 1) / b) : a / b; }
+
+/* The block of a level at block coordinates bc (wrapped along periodic
+ * axes), or GRID_NONE when no particle is there. */
+uint32_t grid_find_block(const grains_grid *g, int level, const int64_t bc[3]);
+
+/* The blocks of a level [lo, hi] (block coordinates per axis; along a
+ * periodic axis at most one period, to be wrapped) that may hold a partner
+ * of a particle at x of radius at most R, in a pair either lists (within
+ * R + R_j + pad): the ranks owning them must hold it. */
+void grid_pair_blocks(const grains_grid *g, int level, vec3 x, real R, int64_t lo[3], int64_t hi[3]);
+
 /* Whether cell coordinates c of a level lie in [lo, hi] per axis (along a
  * periodic axis the range, at most one period, may wrap). */
 static inline int grid_coords_in(const grains_grid *g, int level, const int64_t c[3], const int64_t lo[3],

@@ -6,43 +6,6 @@
 
 #include "sim/sim_internal.h"
 
-/* The block of a level at block coordinates bc (wrapped along periodic
- * axes), or GRID_NONE: the blocks of a phase are in (z, y, x) order. */
-static uint32_t find_block(const grains_grid *g, int level, const int64_t bc_in[3])
-{
-    int64_t bc[3];
-    for (int k = 0; k < 3; k++) {
-        bc[k] = bc_in[k];
-        if (g->box.mask >> k & 1) {
-            int64_t n = g->level[level].cells[k] / g->level[level].block;
-            bc[k] = (bc[k] % n + n) % n;
-        } else if (bc[k] < 0) {
-            return GRID_NONE;
-        }
-    }
-    int phase = GRID_COLOURS * level + (int)((bc[0] & 1) | (bc[1] & 1) << 1 | (bc[2] & 1) << 2);
-    uint32_t lo = g->phase_start[phase], hi = g->phase_start[phase + 1];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        int64_t at[3];
-        grid_block_coords(g, mid, at);
-        int cmp = at[2] != bc[2] ? (at[2] < bc[2] ? -1 : 1)
-                  : at[1] != bc[1] ? (at[1] < bc[1] ? -1 : 1)
-                  : at[0] != bc[0] ? (at[0] < bc[0] ? -1 : 1)
-                                   : 0;
-        if (cmp == 0)
-            return mid;
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return GRID_NONE;
-}
-
-/* floor(a / b), b > 0. */
-static int64_t floor_div(int64_t a, int64_t b) { return a < 0 ? -((b - a - 1) / b) : a / b; }
-
 /* The cells of level l [lo, hi] (per axis) that may hold a particle
  * listing a partner in block b, of level m >= l. A pair is listed by its
  * larger particle i, of level l, within 2 R_top(l) + pad, one cell of
@@ -85,8 +48,8 @@ static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
     reach_cells(g, b, l, lo, hi);
     int64_t Bl = g->level[l].block;
     for (int k = 0; k < 3; k++) {
-        b_lo[k] = floor_div(lo[k], Bl);
-        b_hi[k] = floor_div(hi[k], Bl);
+        b_lo[k] = grid_floor_div(lo[k], Bl);
+        b_hi[k] = grid_floor_div(hi[k], Bl);
         if (g->box.mask >> k & 1) /* a range wider than a period visits each block once */
             b_hi[k] = b_hi[k] - b_lo[k] + 1 >= g->level[l].cells[k] / Bl ? b_lo[k] + g->level[l].cells[k] / Bl - 1
                                                                            : b_hi[k];
@@ -94,7 +57,7 @@ static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
     for (at[2] = b_lo[2]; at[2] <= b_hi[2]; at[2]++)
         for (at[1] = b_lo[1]; at[1] <= b_hi[1]; at[1]++)
             for (at[0] = b_lo[0]; at[0] <= b_hi[0]; at[0]++) {
-                uint32_t near = find_block(g, l, at);
+                uint32_t near = grid_find_block(g, l, at);
                 if (near == GRID_NONE || r->visit[near] == 2)
                     continue;
                 for (uint32_t cell = g->block_start[near]; cell < g->block_start[near + 1]; cell++) {
