@@ -1,7 +1,7 @@
 /* One simulation shared among ranks (grains/ranks.h). Every rank holds the
  * whole state. At each rebuild, once the particles are in their new
  * order, the cell blocks are cut among the ranks by recursive coordinate
- * bisection of space (their particles' mean positions), balanced by their
+ * bisection of space (the centres of their regions), balanced by their
  * particles and contacts; a rank's blocks are runs of the force loop's
  * order, so of storage slots, list entries and history windows. A rank
  * then builds the lists of its own particles and of those in the blocks
