@@ -103,6 +103,16 @@ grains_status grains_sim_set_bond(grains_sim *sim, size_t k, const grains_bond *
     return GRAINS_OK;
 }
 
+/* Room for a push per bond (sim_bond_forces): a bond added since, and its
+ * step, goes without, on one thread. */
+static grains_status sim_bonds_reserve_pushes(grains_sim *sim, grains_error *err)
+{
+    sim_bonds *bs = &sim->bonds;
+    if (!array_reserve((void **)&bs->push, &bs->push_cap, bs->n + 1, sizeof *bs->push, 8))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the pushes of %zu bonds", bs->n);
+    return GRAINS_OK;
+}
+
 /* For each slot, its partners through intact bonds (CSR), after the
  * rebuild's reordering. */
 grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
@@ -132,7 +142,7 @@ grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
     for (size_t i = n; i > 0; i--) /* the fill moved each start to the next one's */
         bs->start[i] = bs->start[i - 1];
     bs->start[0] = 0;
-    return GRAINS_OK;
+    return sim_bonds_reserve_pushes(sim, err);
 }
 
 /* Bonds between the particles whose gap is below bond_tolerance times the
@@ -157,14 +167,19 @@ grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
     return s;
 }
 
-/* Bond k's force from this step's positions and velocities, added to
- * pt.f and pt.t; 1 if it broke (it then applies nothing from this step on). */
-static int bond_step(grains_sim *sim, const bond_law *law, size_t k)
+enum { BOND_PUSHES, BOND_BROKE, BOND_IDLE };
+
+/* Bond k's push from this step's positions and velocities, into *out (its
+ * springs, force and torque updated; nothing added to the particles), so
+ * that threads may evaluate bonds at once: a bond reads and writes only
+ * itself. A bond that breaks pushes nothing from this step on. */
+static void bond_eval(grains_sim *sim, const bond_law *law, size_t k, bond_push *out)
 {
     grains_particles *pt = &sim->pt;
     sim_bond *bd = &sim->bonds.list[k];
+    out->state = BOND_IDLE;
     if (bd->broken)
-        return 0;
+        return;
     uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
     vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
     hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
@@ -174,36 +189,63 @@ static int bond_step(grains_sim *sim, const bond_law *law, size_t k)
     if (bond_force(&sim->hp, law, &pr, &bd->h, &r, &torque)) {
         bd->broken = 1;
         bd->force = bd->torque = 0;
-        return 1;
+        out->state = BOND_BROKE;
+        return;
     }
     bd->force = v3_norm(r.f);
     bd->torque = torque;
-    pt->f[i] = v3_add(pt->f[i], r.f);
-    pt->t[i] = v3_add(pt->t[i], r.t_i);
-    pt->f[j] = v3_sub(pt->f[j], r.f);
-    pt->t[j] = v3_add(pt->t[j], r.t_j);
+    *out = (bond_push){r.f, r.t_i, r.t_j, BOND_PUSHES};
+}
+
+/* Bond k's push added to its particles' sums; 1 if it broke this step. */
+static int bond_apply(grains_sim *sim, size_t k, const bond_push *p)
+{
+    if (p->state != BOND_PUSHES)
+        return p->state == BOND_BROKE;
+    grains_particles *pt = &sim->pt;
+    uint32_t i = pt->slot[sim->bonds.list[k].a], j = pt->slot[sim->bonds.list[k].b];
+    pt->f[i] = v3_add(pt->f[i], p->f);
+    pt->t[i] = v3_add(pt->t[i], p->t_a);
+    pt->f[j] = v3_sub(pt->f[j], p->f);
+    pt->t[j] = v3_add(pt->t[j], p->t_b);
     return 0;
 }
 
-/* The forces of every intact bond, in the bonds' order; whether one broke
- * (the pair may touch as a contact now: the caller has the lists rebuilt,
- * on every rank). Shared among ranks with steps that send the halo alone,
- * a rank evaluates the bonds of its own particles alone (listed at the
- * cut, sim/ranks.c): their partners are in its halo, so the two owners of
- * a bond evaluate it from the same inputs and get the same bits. */
-int sim_bond_forces(grains_sim *sim)
+/* The forces of every intact bond, added in the bonds' order after every
+ * contact (one order of summation, whatever the threads); whether one
+ * broke (the pair may touch as a contact now: the caller has the lists
+ * rebuilt, on every rank). The team evaluates the bonds at once into
+ * their pushes, then one thread adds them in order: the same bits as one
+ * thread's loop (one thread, or a team without room for the pushes,
+ * evaluates and adds each bond in turn).
+ * Shared among ranks with steps that send the halo alone, a rank
+ * evaluates the bonds of its own particles alone (listed at the cut,
+ * sim/ranks.c): their partners are in its halo, so the two owners of a
+ * bond evaluate it from the same inputs and get the same bits. */
+void sim_bond_forces(grains_sim *sim, force_diag *d)
 {
     const bond_law law = bond_law_of(&sim->p);
     const sim_ranks *rk = &sim->ranks;
-    int broke = 0;
-    if (sim_ranks_halo_steps(sim)) {
-        for (size_t m = 0; m < rk->n_bonds_own; m++)
-            broke |= bond_step(sim, &law, rk->bonds_own[m]);
-    } else {
-        for (size_t k = 0; k < sim->bonds.n; k++)
-            broke |= bond_step(sim, &law, k);
+    const uint32_t *which = sim_ranks_halo_steps(sim) ? rk->bonds_own : NULL;
+    size_t n = which ? rk->n_bonds_own : sim->bonds.n;
+    bond_push *push = sim->bonds.push, one;
+    int team = sim->nthreads > 1 && sim->bonds.push_cap >= n; /* the same on every thread */
+    if (team) {
+#pragma omp for schedule(static)
+        for (size_t m = 0; m < n; m++)
+            bond_eval(sim, &law, which ? which[m] : m, &push[m]);
     }
-    return broke;
+#pragma omp single
+    {
+        int broke = 0;
+        for (size_t m = 0; m < n; m++) {
+            size_t k = which ? which[m] : m;
+            if (!team)
+                bond_eval(sim, &law, k, &one);
+            broke |= bond_apply(sim, k, team ? &push[m] : &one);
+        }
+        d->bonds_broke = broke;
+    }
 }
 
 void sim_bonds_free(sim_bonds *bs)
@@ -211,6 +253,7 @@ void sim_bonds_free(sim_bonds *bs)
     free(bs->list);
     free(bs->start);
     free(bs->partner);
+    free(bs->push);
     *bs = (sim_bonds){0};
 }
 

@@ -75,6 +75,13 @@ typedef struct {
     real force, torque;  /* magnitudes on a at the last step */
 } sim_bond;
 
+/* A bond's push on its two particles in a step (f on a, -f on b), found
+ * by any thread, added to their sums in the bonds' order by one. */
+typedef struct {
+    vec3 f, t_a, t_b;
+    int state;           /* BOND_PUSHES, BOND_BROKE (this step) or BOND_IDLE (broken before) */
+} bond_push;
+
 /* The bonds sorted by (a, b), and for each storage slot its bonded
  * partners' slots, rebuilt with the lists (sim/bonds.c). */
 typedef struct {
@@ -85,6 +92,8 @@ typedef struct {
     uint32_t *start, *partner;
     size_t start_cap, partner_cap;
     size_t indexed;      /* particles the index covers (start has one more) */
+    bond_push *push;     /* per bond evaluated in a step: its result, applied in the bonds' order */
+    size_t push_cap;
 } sim_bonds;
 
 /* One listed pair's part of Newton's matrix (sim/implicit_field.c): a n n^T
@@ -431,11 +440,13 @@ void sim_plane_forces(grains_sim *sim);
 void sim_check_finite(const grains_sim *sim, force_diag *d);
 
 /* Bonds (sim/bonds.c): the index by slot after a rebuild, formation from
- * proximity at the first step, the forces of a step (one thread, in the
- * bonds' order), and whether slots i and j are bonded (intact). */
+ * proximity at the first step, the forces of a step (a worksharing loop
+ * of the step's team: evaluated by every thread, added in the bonds'
+ * order by one, which notes in d whether one broke), and whether slots i
+ * and j are bonded (intact). */
 grains_status sim_bonds_index(grains_sim *sim, grains_error *err);
 grains_status sim_bonds_form(grains_sim *sim, grains_error *err);
-int sim_bond_forces(grains_sim *sim);
+void sim_bond_forces(grains_sim *sim, force_diag *d);
 void sim_bonds_free(sim_bonds *bs);
 
 /* The bonds, their springs and the index by slot as it stands (it keeps a

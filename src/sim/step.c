@@ -92,10 +92,8 @@ static void forces_and_motion_team(grains_sim *sim)
 #pragma omp single
         contact_record_sums(sim); /* the contacts' sums, before bonds and the update */
     }
-    if (sim->bonds.n) {
-#pragma omp single
-        d->bonds_broke = sim_bond_forces(sim); /* after every contact: one order of summation */
-    }
+    if (sim->bonds.n)
+        sim_bond_forces(sim, d); /* after every contact: one order of summation */
     sim_plane_forces(sim);    /* 2D: out of the plane, nothing */
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
