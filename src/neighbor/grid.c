@@ -153,10 +153,13 @@ uint32_t grid_find_block(const grains_grid *g, int level, const int64_t bc_in[3]
 void grid_pair_blocks(const grains_grid *g, int level, vec3 x, real R, int64_t lo[3], int64_t hi[3])
 {
     const grid_level *lv = &g->level[level];
-    grid_reach(g, level, x, R + lv->R_top + g->pad, lo, hi);
+    /* The pairs' test |dx|^2 < reach^2 in floating point may admit a pair
+     * a few ulps beyond the reach: a relative margin of 1e-9 covers it,
+     * and x -/+ the reach rounds monotonically onto the partner's side. */
+    grid_reach(g, level, x, (R + lv->R_top + g->pad) * (1 + 1e-9), lo, hi);
     for (int k = 0; k < 3; k++) {
         int64_t n = lv->cells[k] / lv->block;
-        lo[k] = grid_floor_div(lo[k], lv->block); /* one cell more: x - reach rounded */
+        lo[k] = grid_floor_div(lo[k], lv->block);
         hi[k] = grid_floor_div(hi[k], lv->block);
         if ((g->box.mask >> k & 1) && hi[k] - lo[k] + 1 >= n) { /* each block once */
             lo[k] = 0;

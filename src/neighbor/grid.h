@@ -155,7 +155,8 @@ uint32_t grid_find_block(const grains_grid *g, int level, const int64_t bc[3]);
 /* The blocks of a level [lo, hi] (block coordinates per axis; along a
  * periodic axis at most one period, to be wrapped) that may hold a partner
  * of a particle at x of radius at most R, in a pair either lists (within
- * R + R_j + pad): the ranks owning them must hold it. */
+ * R + R_j + pad, and a relative 1e-9 for the test's round-off): the ranks
+ * owning them must hold it. */
 void grid_pair_blocks(const grains_grid *g, int level, vec3 x, real R, int64_t lo[3], int64_t hi[3]);
 
 /* Whether cell coordinates c of a level lie in [lo, hi] per axis (along a

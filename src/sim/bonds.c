@@ -103,9 +103,9 @@ grains_status grains_sim_set_bond(grains_sim *sim, size_t k, const grains_bond *
     return GRAINS_OK;
 }
 
-/* Room for a push per bond (sim_bond_forces): a bond added since, and its
- * step, goes without, on one thread. */
-static grains_status sim_bonds_reserve_pushes(grains_sim *sim, grains_error *err)
+/* Room for a push per bond (sim_bond_forces; with bonds added since, a
+ * step goes without, on one thread). */
+static grains_status reserve_pushes(grains_sim *sim, grains_error *err)
 {
     sim_bonds *bs = &sim->bonds;
     if (!array_reserve((void **)&bs->push, &bs->push_cap, bs->n + 1, sizeof *bs->push, 8))
@@ -142,7 +142,7 @@ grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
     for (size_t i = n; i > 0; i--) /* the fill moved each start to the next one's */
         bs->start[i] = bs->start[i - 1];
     bs->start[0] = 0;
-    return sim_bonds_reserve_pushes(sim, err);
+    return reserve_pushes(sim, err);
 }
 
 /* Bonds between the particles whose gap is below bond_tolerance times the
