@@ -91,10 +91,10 @@ static inline int cloud_by_u64(const void *a, const void *b)
 }
 
 /* Share k as a rank holds it with a halo: take_share's particles, then
- * copies of every 4th particle of the other slabs (by id, up), as
- * `copies` of them; by_id over all held. Returns how many are held. */
+ * copies of every 4th particle of the other slabs (by id, up), marked in
+ * copy[]; by_id over all held. Returns how many are held. */
 static inline size_t take_held(const cloud *c, int k, int shares, vec3 *x, real *R, uint32_t *ids, uint32_t *by_id,
-                               size_t *copies)
+                               uint8_t *copy)
 {
     size_t n = take_share(c, k, shares, x, R, ids, by_id), own = n;
     uint8_t *mine = calloc(c->n, 1);
@@ -110,7 +110,8 @@ static inline size_t take_held(const cloud *c, int k, int shares, vec3 *x, real 
     for (size_t m = 0; m < n; m++)
         by_id[m] = (uint32_t)order[m];
     free(mine), free(order);
-    *copies = n - own;
+    for (size_t m = 0; m < n; m++)
+        copy[m] = m >= own;
     return n;
 }
 

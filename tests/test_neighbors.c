@@ -196,7 +196,7 @@ static void lists(test_ctx *t, double ratio, int periodic)
     grains_grid g = {0};
     grains_neighbors nb = {0}, nb2 = {0};
     grains_error err;
-    grid_particles in = {c.x, c.R, NULL, c.n, NULL, 0};
+    grid_particles in = {c.x, c.R, NULL, c.n, NULL, NULL};
     grains_status s = grid_build(&g, &in, pad, &c.box, where, NULL, 0, &err);
     CHECK(t, s == GRAINS_OK, "%s: grid built (%s)", what, s == GRAINS_OK ? "" : err.message);
     if (s == GRAINS_OK) {
@@ -272,7 +272,7 @@ static void shares(test_ctx *t, double ratio, int periodic, int halo)
     uint32_t *where = malloc(c.n * sizeof *where);
     grains_grid whole = {0};
     grains_error err;
-    grid_particles all = {c.x, c.R, NULL, c.n, NULL, 0};
+    grid_particles all = {c.x, c.R, NULL, c.n, NULL, NULL};
     grains_status s = grid_build(&whole, &all, pad, &c.box, where, NULL, 0, &err);
     share_board board;
     grid_share share = {board_min, board_max, board_sum, &board};
@@ -286,11 +286,11 @@ static void shares(test_ctx *t, double ratio, int periodic, int halo)
         vec3 *x = malloc(c.n * sizeof *x);
         real *R = malloc(c.n * sizeof *R);
         uint32_t *ids = malloc(4 * c.n * sizeof *ids), *by_id = ids + c.n, *mine = by_id + c.n, *at = mine + c.n;
-        size_t copies = 0, n = halo ? take_held(&c, k, SHARES, x, R, ids, by_id, &copies)
-                                    : take_share(&c, k, SHARES, x, R, ids, by_id);
+        uint8_t *copy = malloc(c.n);
+        size_t n = halo ? take_held(&c, k, SHARES, x, R, ids, by_id, copy) : take_share(&c, k, SHARES, x, R, ids, by_id);
         grains_grid g = {0};
         grains_error e;
-        grid_particles part = {x, R, by_id, n, &share, copies};
+        grid_particles part = {x, R, by_id, n, &share, halo ? copy : NULL};
         if (teams && grid_build(&g, &part, pad, &c.box, mine, NULL, 0, &e) == GRAINS_OK) {
             framed = same_frame(&g, &whole);
             for (size_t m = 0; m < n; m++) /* at[place in the share] = place in the whole */
@@ -299,9 +299,10 @@ static void shares(test_ctx *t, double ratio, int periodic, int halo)
             for (size_t m = 1; m < n; m++)
                 ordered = ordered && at[m - 1] < at[m];
         }
-        held = n - copies;
+        for (size_t m = 0; m < n; m++)
+            held += !halo || !copy[m];
         grid_free(&g);
-        free(x), free(R), free(ids);
+        free(x), free(R), free(ids), free(copy);
     }
     CHECK(t, s == GRAINS_OK && teams == SHARES && held == c.n, "%s: three shares of %zu particles",
           periodic ? "periodic" : "open", c.n);

@@ -168,6 +168,50 @@ void grid_pair_blocks(const grains_grid *g, int level, vec3 x, real R, int64_t l
     }
 }
 
+/* Block coordinates in a key: 19 bits each (cell coordinates < 2^18). */
+#define KEY_BLOCK_BITS 19
+#define KEY_BLOCK_MASK ((UINT64_C(1) << KEY_BLOCK_BITS) - 1)
+#define KEY_PHASE_SHIFT 57 /* key >> 57: level * 8 + colour */
+
+/* The key of a level's block at bc (>= 0, each below 2^19). */
+static uint64_t block_key(int level, const uint64_t bc[3])
+{
+    uint64_t colour = (bc[0] & 1) | (bc[1] & 1) << 1 | (bc[2] & 1) << 2;
+    return (uint64_t)level << LEVEL_SHIFT | colour << KEY_PHASE_SHIFT | bc[2] << (2 * KEY_BLOCK_BITS) |
+           bc[1] << KEY_BLOCK_BITS | bc[0];
+}
+
+uint64_t grid_block_key(const grains_grid *g, uint32_t b)
+{
+    int64_t bc[3];
+    int level = grid_block_coords(g, b, bc);
+    uint64_t u[3] = {(uint64_t)bc[0], (uint64_t)bc[1], (uint64_t)bc[2]};
+    return block_key(level, u);
+}
+
+uint64_t grid_key_at(const grains_grid *g, int level, const int64_t bc[3])
+{
+    uint64_t u[3];
+    for (int k = 0; k < 3; k++) {
+        int64_t c = bc[k];
+        if (g->box.mask >> k & 1) {
+            int64_t n = g->level[level].cells[k] / g->level[level].block;
+            c = (c % n + n) % n;
+        }
+        if (c < 0 || c > (int64_t)KEY_BLOCK_MASK)
+            return GRID_NO_KEY;
+        u[k] = (uint64_t)c;
+    }
+    return block_key(level, u);
+}
+
+int grid_key_coords(uint64_t key, int64_t bc[3])
+{
+    for (int k = 0; k < 3; k++)
+        bc[k] = (int64_t)(key >> (KEY_BLOCK_BITS * k) & KEY_BLOCK_MASK);
+    return level_of_key(key);
+}
+
 /* Room for `need` cells; grows by 1/8 (a pack has ~0.3-0.6 cells per particle). */
 static int reserve_cells(grains_grid *g, size_t need)
 {
@@ -296,7 +340,7 @@ static grains_status plan_levels(grains_grid *g, const grid_particles *in, real 
     uint64_t count[GRID_MAX_LEVELS] = {0};
     for (size_t i = 0; i < in->n; i++) {
         int k = size_class(in->R[i], *R_s);
-        count[k] += i < in->n - in->n_copies;
+        count[k] += !in->copy || !in->copy[i];
         top[k] = fmax(top[k], in->R[i]);
     }
     shares_max(in->share, top, GRID_MAX_LEVELS);
@@ -322,8 +366,6 @@ typedef struct {
     uint32_t cell;
 } cell_order;
 
-#define PHASE_SHIFT 57 /* major >> 57: level * 8 + colour */
-
 static cell_order order_of(const grains_grid *g, uint32_t cell)
 {
     int64_t c[3];
@@ -334,9 +376,7 @@ static cell_order order_of(const grains_grid *g, uint32_t cell)
         b[k] = (uint64_t)c[k] / B;
         r[k] = (uint64_t)c[k] % B;
     }
-    uint64_t colour = (b[0] & 1) | ((b[1] & 1) << 1) | ((b[2] & 1) << 2);
-    cell_order o = {(uint64_t)level << LEVEL_SHIFT | colour << PHASE_SHIFT | b[2] << 38 | b[1] << 19 | b[0],
-                    (uint32_t)((r[2] * B + r[1]) * B + r[0]), cell};
+    cell_order o = {block_key(level, b), (uint32_t)((r[2] * B + r[1]) * B + r[0]), cell};
     return o;
 }
 
@@ -399,7 +439,7 @@ static int mark_blocks(grains_grid *g, const cell_order *sorted)
     int phase = -1;
     for (uint32_t k = 0; k < g->n_cells; k++)
         if (k == 0 || sorted[k].major != sorted[k - 1].major) {
-            while (phase < (int)(sorted[k].major >> PHASE_SHIFT))
+            while (phase < (int)(sorted[k].major >> KEY_PHASE_SHIFT))
                 g->phase_start[++phase] = (uint32_t)g->n_blocks;
             g->block_start[g->n_blocks++] = k;
         }

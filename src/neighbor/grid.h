@@ -94,8 +94,8 @@ typedef struct {
 /* The particles to bin: n positions and radii by storage index, and
  * by_id[k], the index of the particle with the k-th smallest id (NULL:
  * ids follow storage); `share` NULL when these are all the particles.
- * The last n_copies of the n are copies of other shares' particles (a
- * rank's halo): binned and placed, but not counted, so that the shares'
+ * Those with copy[i] set are copies of other shares' particles (a
+ * rank's halo; copy NULL: none): binned and placed, but not counted, so that the shares'
  * counts stay disjoint and frame the grid as the whole's (min and max
  * are the same with the copies or without). */
 typedef struct {
@@ -104,7 +104,7 @@ typedef struct {
     const uint32_t *by_id;
     size_t n;
     const grid_share *share;
-    size_t n_copies;
+    const uint8_t *copy;
 } grid_particles;
 
 /* Bins the particles into levels of cells of edge at least 2 R_top + pad
@@ -144,6 +144,18 @@ void grid_cell_coords(const grains_grid *g, uint32_t cell, int64_t c[3]);
  * coordinates over B): with the level, its identity in any grid of the
  * same frame, whichever particles were binned. */
 int grid_block_coords(const grains_grid *g, uint32_t b, int64_t bc[3]);
+
+/* A block's key: its level, colour and block coordinates packed so that
+ * keys order blocks as the grid does (level, colour, then z, y, x), the
+ * same in any grid of the same frame, whichever particles it binned. Of
+ * block b, or of the block of a level at coordinates bc (wrapped along
+ * periodic axes); GRID_NO_KEY where no block of the frame can be (below
+ * the origin along an open axis, or beyond the coordinates a key holds).
+ * grid_key_coords: a key's level (returned) and block coordinates. */
+#define GRID_NO_KEY UINT64_MAX
+uint64_t grid_block_key(const grains_grid *g, uint32_t b);
+uint64_t grid_key_at(const grains_grid *g, int level, const int64_t bc[3]);
+int grid_key_coords(uint64_t key, int64_t bc[3]);
 
 /* floor(a / b), b > 0: block coordinates of cell coordinates. */
 static inline int64_t grid_floor_div(int64_t a, int64_t b) { return a < 0 ? -((b - a - 1) / b) : a / b; }

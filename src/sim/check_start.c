@@ -92,7 +92,7 @@ static grains_status check_crowding(const grains_sim *sim, grains_error *err)
     const grains_particles *pt = &sim->pt;
     uint32_t *where = malloc((pt->n ? pt->n : 1) * sizeof *where);
     grains_grid g = {0};
-    grid_particles in = {pt->x, pt->R, NULL, pt->n, NULL, 0};
+    grid_particles in = {pt->x, pt->R, NULL, pt->n, NULL, NULL};
     grains_status s = where ? grid_build(&g, &in, sim->p.skin, &sim->box, where, NULL, 0, err)
                             : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking the particles");
     real r = sim->p.R_min * (sim->p.grow_from > 0 ? sim->p.grow_from : 1);
@@ -155,7 +155,7 @@ static grains_status pair_overlaps(const grains_sim *sim, grains_start_overlaps 
     real *R = malloc(n * sizeof *R);
     grains_grid g = {0};
     grains_neighbors nb = {0};
-    grid_particles in = {pt->x, pt->R, NULL, n, NULL, 0};
+    grid_particles in = {pt->x, pt->R, NULL, n, NULL, NULL};
     grains_status s = where && x && R ? grid_build(&g, &in, 0, &sim->box, where, NULL, 0, err)
                                       : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0,
                                                          "out of memory checking the particles");

@@ -81,7 +81,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     if (!where)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sorting particles");
     void *ws = owned ? NULL : (char *)where + where_bytes;
-    grid_particles in = {pt->x, pt->R, pt->slot, pt->n, NULL, 0};
+    grid_particles in = {pt->x, pt->R, pt->slot, pt->n, NULL, NULL};
     grains_status s = grid_build(&sim->grid, &in, list_pad(sim), &sim->box, where, ws, owned ? 0 : list_bytes - where_bytes,
                                  err);
     if (s == GRAINS_OK) {

@@ -18,6 +18,7 @@
 #include "sim/contact_record.h"
 #include "sim/membranes.h"
 #include "sim/mesh_select.h"
+#include "sim/rank_cut.h"
 #include "util/rng.h"
 
 /* An insertion region's progress (sim/spawn.c). */
@@ -140,12 +141,6 @@ typedef struct {
 typedef struct {
     uint32_t lo, hi;      /* particles [lo, hi) */
 } slot_run;
-
-/* A plane of the bisection: blocks with c[axis] < at go to the left ranks. */
-typedef struct {
-    int axis;
-    real at;
-} cut_plane;
 
 typedef struct {
     grains_ranks peers;   /* size 1: alone */
