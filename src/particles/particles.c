@@ -32,7 +32,8 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
              grow_field((void **)&pt->R, cap, sizeof *pt->R) &&
              grow_field((void **)&pt->mat, cap, sizeof *pt->mat) &&
              grow_field((void **)&pt->tag, cap, sizeof *pt->tag) && grow_field((void **)&pt->f, 2 * cap, sizeof *pt->f) &&
-             grow_field((void **)&pt->slot, cap, sizeof *pt->slot) && grow_field((void **)&pt->id, cap, sizeof *pt->id);
+             grow_field((void **)&pt->slot, cap > pt->slot_cap ? cap : pt->slot_cap, sizeof *pt->slot) &&
+             grow_field((void **)&pt->id, cap, sizeof *pt->id);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particles", need);
     /* f and t are one block: t moves from f + old cap to f + cap. The sums
@@ -45,6 +46,17 @@ grains_status particles_reserve(grains_particles *pt, size_t need, grains_error 
     memset(pt->f + old, 0, (cap - old) * sizeof *pt->f);
     memset(pt->t + old, 0, (cap - old) * sizeof *pt->t);
     pt->cap = cap;
+    pt->slot_cap = cap > pt->slot_cap ? cap : pt->slot_cap;
+    return GRAINS_OK;
+}
+
+grains_status particles_reserve_ids(grains_particles *pt, size_t n_ids, grains_error *err)
+{
+    if (n_ids <= pt->slot_cap)
+        return GRAINS_OK;
+    if (!grow_field((void **)&pt->slot, n_ids, sizeof *pt->slot))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu particle ids", n_ids);
+    pt->slot_cap = n_ids;
     return GRAINS_OK;
 }
 
@@ -67,10 +79,6 @@ void particles_free(grains_particles *pt)
  * new place and picks up the particle that stood there. */
 void particles_permute(grains_particles *pt, uint32_t *where)
 {
-    for (uint32_t id = 0; id < pt->n; id++) {
-        pt->slot[id] = where[pt->slot[id]];
-        pt->id[pt->slot[id]] = id;
-    }
     for (uint32_t s = 0; s < pt->n; s++) {
         if (where[s] == s)
             continue;
@@ -79,24 +87,27 @@ void particles_permute(grains_particles *pt, uint32_t *where)
         real R = pt->R[s];
         uint8_t mat = pt->mat[s];
         int32_t tag = pt->tag[s];
-        uint32_t dst = where[s];
+        uint32_t id = pt->id[s], dst = where[s];
         while (dst != s) {
             vec3 tx = pt->x[dst], tv = pt->v[dst], tw = pt->w[dst];
             quat tq = pt->q[dst];
             real tR = pt->R[dst];
             uint8_t tmat = pt->mat[dst];
             int32_t ttag = pt->tag[dst];
+            uint32_t tid = pt->id[dst];
             pt->x[dst] = x, pt->v[dst] = v, pt->w[dst] = w, pt->q[dst] = q, pt->R[dst] = R, pt->mat[dst] = mat;
-            pt->tag[dst] = tag;
-            x = tx, v = tv, w = tw, q = tq, R = tR, mat = tmat, tag = ttag;
+            pt->tag[dst] = tag, pt->id[dst] = id;
+            x = tx, v = tv, w = tw, q = tq, R = tR, mat = tmat, tag = ttag, id = tid;
             uint32_t next = where[dst];
             where[dst] = dst;
             dst = next;
         }
         pt->x[s] = x, pt->v[s] = v, pt->w[s] = w, pt->q[s] = q, pt->R[s] = R, pt->mat[s] = mat;
-        pt->tag[s] = tag;
+        pt->tag[s] = tag, pt->id[s] = id;
         where[s] = s;
     }
+    for (uint32_t s = 0; s < pt->n; s++) /* the ids held need not be 0 .. n-1 (a rank's share) */
+        pt->slot[pt->id[s]] = s;
 }
 
 /* id from slot, its inverse. */

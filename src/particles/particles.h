@@ -24,7 +24,8 @@ typedef struct {
     vec3 *f;     /* [ML/T^2] contact force sum of the current step */
     vec3 *t;     /* [ML^2/T^2] contact torque sum (f + cap: one block; free
                   * memory between Euler steps, used by the rebuild) */
-    uint32_t *slot; /* where particle `id` is stored */
+    uint32_t *slot; /* where particle `id` is stored (slot_cap ids, at least cap) */
+    size_t slot_cap;
     uint32_t *id;   /* the id of the particle stored at each index (slot's inverse:
                      * what ranks name each other's particles by) */
 } grains_particles;
@@ -33,8 +34,13 @@ typedef struct {
 grains_status particles_reserve(grains_particles *pt, size_t need, grains_error *err);
 void particles_free(grains_particles *pt);
 
+/* Room in slot for ids up to n_ids - 1: a rank holding a share of the
+ * particles stores fewer than their ids count. */
+grains_status particles_reserve_ids(grains_particles *pt, size_t n_ids, grains_error *err);
+
 /* Moves particle i to where[i] in every field except the per-step sums f
- * and t; updates slot and id. Destroys `where`. */
+ * and t; updates slot and id (of the ids held, whichever they are).
+ * Destroys `where`. */
 void particles_permute(grains_particles *pt, uint32_t *where);
 
 /* Every field of every particle, in storage order (checkpoints), and back:
