@@ -63,24 +63,27 @@ grains_status sim_last_good_take(grains_sim *sim, int particles, grains_error *e
     if (g->idle == IDLE_STEPS) {
         free(g->x);
         free(g->q);
+        free(g->ids);
         g->x = NULL;
         g->q = NULL;
-        g->cap = g->cap_q = 0;
+        g->ids = NULL;
+        g->cap = g->cap_q = g->cap_ids = 0;
     }
     const grains_particles *pt = &sim->pt;
     size_t n = particles ? pt->n : 0, nv = particles ? sim->mb.n_vertices : 0, nb = sim->wl.n;
     int ok = reserve((void **)&g->x, &g->cap, 3 * n, sizeof *g->x) &&
              reserve((void **)&g->q, &g->cap_q, n, sizeof *g->q) &&
+             reserve((void **)&g->ids, &g->cap_ids, n, sizeof *g->ids) &&
              reserve((void **)&g->vertex, &g->cap_vertex, 2 * nv, sizeof *g->vertex) &&
              reserve((void **)&g->body, &g->cap_body, nb, sizeof *g->body);
     if (!ok)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory keeping the last good state");
-    for (size_t id = 0; id < n; id++) { /* by id: a rebuild may move them */
-        uint32_t i = pt->slot[id];
-        g->x[3 * id] = pt->x[i];
-        g->x[3 * id + 1] = pt->v[i];
-        g->x[3 * id + 2] = pt->w[i];
-        g->q[id] = pt->q[i];
+    for (size_t k = 0; k < n; k++) { /* with its id: a rebuild may move them */
+        g->ids[k] = pt->id[k];
+        g->x[3 * k] = pt->x[k];
+        g->x[3 * k + 1] = pt->v[k];
+        g->x[3 * k + 2] = pt->w[k];
+        g->q[k] = pt->q[k];
     }
     if (nv) {
         memcpy(g->vertex, sim->mb.x, nv * sizeof *g->vertex);
@@ -100,12 +103,14 @@ void sim_last_good_restore(grains_sim *sim)
     if (!g->held)
         return;
     grains_particles *pt = &sim->pt;
-    for (size_t id = 0; id < g->n; id++) {
-        uint32_t i = pt->slot[id];
-        pt->x[i] = g->x[3 * id];
-        pt->v[i] = g->x[3 * id + 1];
-        pt->w[i] = g->x[3 * id + 2];
-        pt->q[i] = g->q[id];
+    for (size_t k = 0; k < g->n; k++) {
+        uint32_t i = pt->slot[g->ids[k]];
+        if (i >= pt->n) /* a rank holding a share: the particle left it in the step's rebuild */
+            continue;
+        pt->x[i] = g->x[3 * k];
+        pt->v[i] = g->x[3 * k + 1];
+        pt->w[i] = g->x[3 * k + 2];
+        pt->q[i] = g->q[k];
     }
     size_t nv = g->n_vertices;
     if (nv) {
@@ -130,6 +135,7 @@ void sim_last_good_free(sim_last_good *g)
 {
     free(g->x);
     free(g->q);
+    free(g->ids);
     free(g->vertex);
     free(g->body);
     memset(g, 0, sizeof *g);
