@@ -7,7 +7,8 @@
 # triaxial test's membrane under servo platens, blocks cut anew only past
 # an imbalance of 1.1, a settled hopper (Euler on 1 and 2 threads per
 # rank, Verlet on 2, with tag regions) and a periodic box whose steps send only the halo and
-# whose ranks list only their particles' reach; with NP = 3, the
+# whose ranks list only their particles' reach (bonds stretched and the hopper on 2 threads with
+# NP = 2 alone); with NP = 3, the
 # settled hopper on 8 ranks too; and a checkpoint written by 2 ranks
 # resumed by NP.
 # Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
@@ -61,7 +62,8 @@ case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set b
 # bonds stretched beyond the lists' reach (a skin of 0.04 R, soft unbreakable bonds among
 # colliding grains): each rank evaluates the bonds of its own grains, whose partners its halo
 # must hold (without them frames 1 to 6 differ on 2 and 3 ranks; the case above breaks 7 bonds)
-case_ bonds_stretched --particles "$T/default.1/particles000003.csv" --set N_max=0 --set bond_kn=200 \
+# (on 2 ranks alone, as halo_2_threads below: CI's time; each fails on 2 ranks as on 3 when broken)
+[ "$NP" -eq 2 ] && case_ bonds_stretched --particles "$T/default.1/particles000003.csv" --set N_max=0 --set bond_kn=200 \
     --set bond_tolerance=0.01 --set skin=0.0003 $SHORT
 PERIODIC="--mesh none --set periodic=xyz --set box_min=-0.1,-0.1,-0.1 --set box_max=0.1,0.1,0.5"
 case_ periodic $PERIODIC $SHORT --csv
@@ -75,7 +77,7 @@ case_ rebalance $SHORT --set rebalance=1.1
 # nothing spawns: between rebuilds the steps send only the halo
 HALO="--particles $T/default.1/particles000006.csv --set N_max=0 $SHORT"
 case_ halo $HALO
-THREADS=2 case_ halo_2_threads $HALO
+[ "$NP" -eq 2 ] && THREADS=2 case_ halo_2_threads $HALO
 # Verlet's begin moves the halo's copies as their owners do (it reads their force sums)
 THREADS=2 case_ halo_verlet $HALO --set integrator=verlet
 # tag regions: each rank tags its own grains, and a grain's tag goes with it to a new owner and

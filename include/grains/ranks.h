@@ -58,6 +58,17 @@ typedef struct {
      * cannot. */
     void *(*neighbours)(void *ctx, const void *send, const size_t *send_counts, const size_t *recv_counts,
                         void *into, size_t *cap);
+    /* Nonzero: each rank holds its own particles and copies of those that
+     * may pair with them alone, not every particle (docs/architecture.md,
+     * "MPI", stage 2): at a rebuild each rank bins its own, the blocks are
+     * cut from their table merged over the ranks, and each particle goes
+     * whole to its new owner and as a copy to the ranks that may pair it.
+     * Not yet with meshes, membranes, bonds, insertion regions, contact
+     * histories set before the first step, or particles added after it;
+     * and rank 0 cannot yet gather such a simulation to write it (frames,
+     * thermo, checkpoints): a step refuses those. 0: every rank holds
+     * every particle. */
+    int local;
 } grains_ranks;
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank

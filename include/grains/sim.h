@@ -211,6 +211,10 @@ size_t grains_sim_count(const grains_sim *sim);
 /* The number of threads the run uses (the `threads` parameter, or for 0 the
  * OpenMP default). */
 int grains_sim_threads(const grains_sim *sim);
+/* Shared among ranks that hold their own particles alone (grains_ranks.local),
+ * after the first step a rank reads those it holds, and rank 0 every one
+ * once gathered (grains_sim_gather_particles); any other reads as not a
+ * number, material -1. A set changes a particle where it is held. */
 void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out);
 /* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);

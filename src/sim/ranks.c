@@ -139,6 +139,11 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
 
 void sim_ranks_free(sim_ranks *r)
 {
+    block_table_free(&r->table);
+    free(r->table_owner);
+    rank_held_free(&r->held);
+    particles_free(&r->whole);
+    free(r->first);
     free(r->counts);
     free(r->halo_to_start);
     free(r->halo_from_start);
@@ -181,23 +186,15 @@ static uint32_t block_first(const grains_grid *g, uint32_t b)
     return g->n_blocks ? g->first[g->block_start[b]] : 0;
 }
 
-/* What a contact costs a step against a particle: in the settled 10^5 box
- * (2.6 contacts per particle) the contact loop takes about 3/4 of a step's
- * samples in perf, and the update, list scan and rest about 1/4. */
-#define CONTACT_WORK 3
-
 /* A block's work: its particles and their contacts (those of the last
  * step, known before the lists that the cut decides are built). */
 static uint64_t block_weight(const grains_sim *sim, uint32_t b)
 {
     uint32_t i0 = block_first(&sim->grid, b), i1 = block_first(&sim->grid, b + 1);
-    return (uint64_t)(i1 - i0) + CONTACT_WORK * (uint64_t)sim->ranks.block_contacts[b];
+    return (uint64_t)(i1 - i0) + SIM_CONTACT_WORK * (uint64_t)sim->ranks.block_contacts[b];
 }
 
-/* Each block's contacts from the histories named for the new order
- * (keys[k].i the listing particle, STORE_DEAD for none); 0 when memory
- * is short (the particles alone then weigh). */
-static void contacts_from_keys(grains_sim *sim, const store_key *keys, size_t n_keys)
+void sim_ranks_count_contacts(grains_sim *sim, const store_key *keys, size_t n_keys)
 {
     const grains_grid *g = &sim->grid;
     uint32_t *count = sim->ranks.block_contacts, *per = calloc(sim->pt.n + 1, sizeof *per);
@@ -231,23 +228,31 @@ static block_point block_at(const grains_sim *sim, uint32_t b)
 
 static double imbalance(const grains_sim *sim);
 
+void sim_ranks_cut_points(grains_sim *sim, size_t n, int *owner)
+{
+    sim_ranks *r = &sim->ranks;
+    block_point *p = r->points;
+    r->n_points = n;
+    r->point_owner = owner;
+    if (r->stats.cuts && r->peers.rebalance > 1) {
+        for (size_t k = 0; k < n; k++)
+            owner[p[k].b] = rank_cut_by_planes(r->planes, p[k], r->peers.size);
+        if (imbalance(sim) <= r->peers.rebalance)
+            return;
+    }
+    rank_cut_bisect(p, n, r->peers.size, owner, r->planes);
+    r->stats.bisections++;
+}
+
 /* Every block's rank: by the last bisection's planes while they give no
  * rank more than `rebalance` times the mean work, else bisected anew. */
 static void cut_blocks(grains_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    block_point *p = r->points;
+    block_point *p = sim->ranks.points;
     uint32_t n_blocks = (uint32_t)sim->grid.n_blocks;
     for (uint32_t b = 0; b < n_blocks; b++)
         p[b] = block_at(sim, b);
-    if (r->stats.cuts && r->peers.rebalance > 1) {
-        for (uint32_t b = 0; b < n_blocks; b++)
-            r->owner[b] = rank_cut_by_planes(r->planes, p[b], r->peers.size);
-        if (imbalance(sim) <= r->peers.rebalance)
-            return;
-    }
-    rank_cut_bisect(p, n_blocks, r->peers.size, r->owner, r->planes);
-    r->stats.bisections++;
+    sim_ranks_cut_points(sim, n_blocks, sim->ranks.owner);
 }
 
 /* A run of rank r's blocks, consecutive in the force loop's order:
@@ -300,8 +305,8 @@ static double imbalance(const grains_sim *sim)
     const block_point *p = r->points;
     int P = r->peers.size;
     memset(r->work, 0, (size_t)P * sizeof *r->work);
-    for (size_t k = 0; k < sim->grid.n_blocks; k++)
-        r->work[r->owner[p[k].b]] += p[k].w;
+    for (size_t k = 0; k < r->n_points; k++)
+        r->work[r->point_owner[p[k].b]] += p[k].w;
     uint64_t most = 0, total = 0;
     for (int q = 0; q < P; q++) {
         most = r->work[q] > most ? r->work[q] : most;
@@ -474,8 +479,7 @@ static int halo_suffices(const grains_sim *sim)
     return !(sim->p.bond_tolerance > 0 && !sim->bonds.formed);
 }
 
-/* Room for the cut's tables. */
-static grains_status reserve_cut(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
     size_t n_blocks = sim->grid.n_blocks, n = sim->pt.n;
@@ -492,18 +496,23 @@ static grains_status reserve_cut(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
-/* The blocks cut by their weights (block_contacts filled): every block's
- * rank, ours marked. */
-static grains_status cut_now(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_mark_owned(grains_sim *sim, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
-    cut_blocks(sim);
     memset(r->visit, 0, sim->grid.n_blocks);
     if (!mark_mine(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
     mark_ranks(sim);
     r->cut_n = sim->pt.n;
     return GRAINS_OK;
+}
+
+/* The blocks cut by their weights (block_contacts filled): every block's
+ * rank, ours marked. */
+static grains_status cut_now(grains_sim *sim, grains_error *err)
+{
+    cut_blocks(sim);
+    return sim_ranks_mark_owned(sim, err);
 }
 
 /* After the lists: the cut's figures, the blocks to visit and the halo. */
@@ -543,22 +552,28 @@ static void sum_block_contacts(grains_sim *sim)
 grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, int ours, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
-    grains_status s = reserve_cut(sim, err);
+    grains_status s = sim_ranks_reserve(sim, err);
     if (s != GRAINS_OK)
         return s;
-    contacts_from_keys(sim, keys, n_keys);
+    sim_ranks_count_contacts(sim, keys, n_keys);
     if (ours)
         sum_block_contacts(sim);
     if ((s = cut_now(sim, err)) != GRAINS_OK)
         return s;
     if (r->moving)
         send_bonds(sim); /* before their index and the halo read them */
+    sim_ranks_plan_lists(sim);
+    return GRAINS_OK;
+}
+
+void sim_ranks_plan_lists(grains_sim *sim)
+{
     /* Lists for some particles only when nothing but the force loop reads
      * the others' (the membranes' patch logs are sized by every list). */
+    sim_ranks *r = &sim->ranks;
     r->listing_some = halo_suffices(sim) && !sim->mb.n;
     if (r->listing_some)
         sim_ranks_mark_reach(sim);
-    return GRAINS_OK;
 }
 
 static void send_movers(grains_sim *sim);
@@ -584,7 +599,7 @@ grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
     sim_ranks *r = &sim->ranks;
     if (r->valid)
         return GRAINS_OK;
-    grains_status s = reserve_cut(sim, err);
+    grains_status s = sim_ranks_reserve(sim, err);
     if (s != GRAINS_OK)
         return s;
     contacts_from_store(sim);
@@ -1558,8 +1573,8 @@ void sim_ranks_complete_positions(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
     rk->moving = 0;
-    if (!sim_shared(sim) || !rk->valid || !rk->stale)
-        return;
+    if (!sim_shared(sim) || !rk->valid || !rk->stale || sim_ranks_local(sim))
+        return; /* (a rank holding its own alone sends them whole after the cut: sim/rank_local.c) */
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
         exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
     rk->writer_whole = 0; /* a copy in the new order's terms from here */
@@ -1634,12 +1649,20 @@ static void send_movers(grains_sim *sim)
 
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 {
+    if (sim_ranks_local(sim) && sim->ranks.holds_share) {
+        sim_ranks_local_gather(sim);
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "the contacts of ranks holding their own particles alone (grains_ranks.local) "
+                                "cannot be gathered yet: the particles were");
+    }
     return sim_ranks_exchange_contacts(sim, err);
 }
 
 void grains_sim_gather_particles(grains_sim *sim)
 {
-    if (sim_shared(sim) && sim->ranks.valid) {
+    if (sim_ranks_local(sim)) {
+        sim_ranks_local_gather(sim);
+    } else if (sim_shared(sim) && sim->ranks.valid) {
         particles_to_writer(sim);
         sums_to_writer(sim);
     }

@@ -185,12 +185,19 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     history_names hn = {NULL, 0, NULL, NULL, 0, 0};
     grains_status s = name_contacts(sim, &hn, err);
     sim->ranks.valid = 0; /* the cut is the old order's */
-    if (s == GRAINS_OK)
-        s = sort_particles(sim, &hn, err);
-    if (s == GRAINS_OK && sim_shared(sim))
-        s = sim_ranks_plan(sim, hn.keys, hn.n, hn.by_ranks, err);
-    if (s == GRAINS_OK && hn.by_ranks)
-        s = sim_ranks_share_histories(sim, &hn.keys, &hn.n, err);
+    if (s == GRAINS_OK && sim_ranks_local(sim)) { /* each rank its own particles and their partners alone */
+        s = sim_ranks_local_sort(sim, &hn.keys, &hn.n, list_pad(sim), err);
+        hn.first = sim->ranks.first;
+        if (s == GRAINS_OK)
+            sim_ranks_plan_lists(sim);
+    } else {
+        if (s == GRAINS_OK)
+            s = sort_particles(sim, &hn, err);
+        if (s == GRAINS_OK && sim_shared(sim))
+            s = sim_ranks_plan(sim, hn.keys, hn.n, hn.by_ranks, err);
+        if (s == GRAINS_OK && hn.by_ranks)
+            s = sim_ranks_share_histories(sim, &hn.keys, &hn.n, err);
+    }
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
     if (s == GRAINS_OK)

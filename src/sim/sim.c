@@ -398,6 +398,10 @@ const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }
 
 grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err)
 {
+    if (sim->ranks.holds_share)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "ranks holding their own particles alone (grains_ranks.local) take no particle "
+                                "after the first step yet");
     if (!v3_isfinite(p->x) || !v3_isfinite(p->v) || !v3_isfinite(p->w))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle position and velocities must be finite");
     if (!isfinite(p->R) || p->R <= 0)
@@ -426,25 +430,33 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err)
     return particles_reserve(&sim->pt, n, err);
 }
 
-size_t grains_sim_count(const grains_sim *sim) { return sim->pt.n; }
+size_t grains_sim_count(const grains_sim *sim) { return sim->ranks.holds_share ? sim->ranks.n_ids : sim->pt.n; }
 
 int grains_sim_threads(const grains_sim *sim) { return sim->nthreads; }
 
 void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out)
 {
-    size_t i = sim->pt.slot[id];
-    out->x = sim->pt.x[i];
-    out->v = sim->pt.v[i];
-    out->w = sim->pt.w[i];
-    out->q = sim->pt.q[i];
-    out->R = sim->pt.R[i];
-    out->material = sim->pt.mat[i];
-    out->tag = sim->pt.tag[i];
+    const grains_particles *pt = sim_particles_read(sim);
+    size_t i = pt->slot[id];
+    if (i >= pt->n) { /* a rank holding a share: neither its own nor a copy, nor gathered */
+        real nan = (real)NAN;
+        *out = (grains_particle){{nan, nan, nan}, {nan, nan, nan}, {nan, nan, nan}, {nan, nan, nan, nan}, nan, -1, 0};
+        return;
+    }
+    out->x = pt->x[i];
+    out->v = pt->v[i];
+    out->w = pt->w[i];
+    out->q = pt->q[i];
+    out->R = pt->R[i];
+    out->material = pt->mat[i];
+    out->tag = pt->tag[i];
 }
 
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p)
 {
     size_t i = sim->pt.slot[id];
+    if (i >= sim->pt.n) /* a rank holding a share sets those it holds */
+        return;
     sim->pt.x[i] = p->x;
     sim->pt.v[i] = p->v;
     sim->pt.w[i] = p->w;
@@ -505,9 +517,10 @@ static size_t count_lost(const grains_sim *sim)
     for (size_t e = 0; e < m->n_elements; e++)
         pad = fmax(pad, sim->p.R_max + m->elements[e].R);
     size_t lost = 0;
-    for (size_t i = 0; i < sim->pt.n; i++)
+    const grains_particles *pt = sim_particles_read(sim);
+    for (size_t i = 0; i < pt->n; i++)
         for (int k = 0; k < 3; k++) {
-            real c = (&sim->pt.x[i].x)[k];
+            real c = (&pt->x[i].x)[k];
             real g = (&sim->p.g.x)[k];
             if (!(sim->box.mask >> k & 1) && ((c < (&lo.x)[k] - pad && !(g > 0)) || (c > (&hi.x)[k] + pad && !(g < 0)))) {
                 lost++;
@@ -519,7 +532,7 @@ static size_t count_lost(const grains_sim *sim)
 
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim_particles_read(sim);
     double e_kin = 0, e_rot = 0;
     for (size_t i = 0; i < pt->n; i++) {
         real R = pt->R[i];

@@ -19,6 +19,7 @@
 #include "sim/membranes.h"
 #include "sim/mesh_select.h"
 #include "sim/rank_cut.h"
+#include "sim/rank_move.h"
 #include "util/rng.h"
 
 /* An insertion region's progress (sim/spawn.c). */
@@ -187,8 +188,22 @@ typedef struct {
     int sums_behind;      /* the last step's wall sums stayed with their blocks' ranks
                            * (not sim_ranks_sums_each_step): rank 0 gathers them to write */
     grains_ranks_stats stats;
+    /* A rank's arrays of its own particles and their partners alone
+     * (peers.local; sim/rank_local.c): */
+    block_table table;    /* the whole's blocks, merged over the ranks */
+    int *table_owner;     /* per entry: its rank */
+    size_t table_owner_cap;
+    rank_held held;       /* what a rebuild's move brought (arrays swapped with pt's) */
+    uint32_t *first;      /* per particle held: its first history (the rebuild's reattach) */
+    size_t first_cap;
+    size_t n_ids;         /* particles in the whole (ids 0 .. n_ids - 1) */
+    int holds_share;      /* pt holds the own particles and copies alone (after a first rebuild) */
+    grains_particles whole; /* rank 0: every particle in the whole's order, to write
+                             * (writer_whole; sim/rank_writer.c) */
     void *points;         /* room for the bisection (sim/ranks.c) */
     size_t points_cap;
+    size_t n_points;      /* the last cut's points */
+    int *point_owner;     /* and their ranks (by point.b): ranks.owner, or table_owner */
     force_diag diag;      /* every rank's, merged (the step's team reads it) */
     char *send;           /* the bytes of this rank's last exchange, kept for the next */
     size_t send_cap;
@@ -198,14 +213,15 @@ typedef struct {
 } sim_ranks;
 
 /* A copy of the state before a step that may fail (sim/last_good.c):
- * per id x, v, w (x[3 id ..]) and q; the membrane vertices' x then v; the
- * meshes as bodies. */
+ * per particle held, its id (ids[k]), x, v, w (x[3 k ..]) and q; the
+ * membrane vertices' x then v; the meshes as bodies. */
 typedef struct {
     vec3 *x;
     quat *q;
+    uint32_t *ids;
     vec3 *vertex;
     wall_body *body;
-    size_t n, n_vertices, cap, cap_q, cap_vertex, cap_body;
+    size_t n, n_vertices, cap, cap_q, cap_ids, cap_vertex, cap_body;
     int held;
     long idle;           /* steps since the particles were last copied */
 } sim_last_good;
@@ -296,6 +312,12 @@ void sim_guide_hold(grains_sim *sim);
 /* The patch logs' forces onto the membranes' vertices, blocks in order. */
 void sim_gather_patch_logs(grains_sim *sim);
 
+/* What a contact costs a step against a particle, for the cut's weights:
+ * in the settled 10^5 box (2.6 contacts per particle) the contact loop
+ * takes about 3/4 of a step's samples in perf, and the update, list scan
+ * and rest about 1/4. */
+#define SIM_CONTACT_WORK 3
+
 /* A simulation shared among ranks (sim/ranks.c). */
 static inline int sim_shared(const grains_sim *sim) { return sim->ranks.peers.size > 1; }
 /* The runs of particles this rank moves: its own, or alone all (one run,
@@ -320,6 +342,40 @@ grains_status sim_ranks_cut(grains_sim *sim, grains_error *err);
  * sim_ranks_planned completes it after the lists. */
 grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, int ours, grains_error *err);
 void sim_ranks_planned(grains_sim *sim);
+/* The parts of a cut: room for its tables (per block and per particle);
+ * each block's contacts from the histories named for the new order
+ * (keys[k].i the listing particle, STORE_DEAD for none; 0 when memory is
+ * short: the particles alone then weigh); the points ranks.points[0, n)
+ * to ranks, into owner[point.b] (by the last bisection's planes while
+ * they give no rank more than `rebalance` times the mean work, else
+ * bisected anew); and, once ranks.owner holds every block's rank, the own
+ * particles marked, their runs, and every particle's rank. */
+grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err);
+void sim_ranks_count_contacts(grains_sim *sim, const store_key *keys, size_t n_keys);
+void sim_ranks_cut_points(grains_sim *sim, size_t n, int *owner);
+grains_status sim_ranks_mark_owned(grains_sim *sim, grains_error *err);
+/* Which particles' lists this rank builds (ranks.listed, listing_some). */
+void sim_ranks_plan_lists(grains_sim *sim);
+/* A rank's arrays of its own particles and their partners alone
+ * (grains_ranks.local, sim/rank_local.c): whether this simulation's are;
+ * what they cannot hold yet (an error, on every rank alike); and a
+ * rebuild's sort of them, in place of sort_particles and the plan: the
+ * histories named by the own blocks (keys, in the order held before)
+ * come back as those of the pairs this rank evaluates, in the new order
+ * (ranks.keys), with room for each particle's first (ranks.first). */
+int sim_ranks_local(const grains_sim *sim);
+/* Rank 0's copy of every particle in the whole's order (ranks.whole), to
+ * write, when the ranks hold their own alone (collective; until the next
+ * step); and the particles as one reads and writes them: that copy on rank
+ * 0 once gathered, else pt. */
+void sim_ranks_local_gather(grains_sim *sim);
+static inline const grains_particles *sim_particles_read(const grains_sim *sim)
+{
+    return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0 ? &sim->ranks.whole
+                                                                                            : &sim->pt;
+}
+grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err);
+grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, real pad, grains_error *err);
 /* ranks.listed: the own particles (ranks.mine), and those of the cells
  * from which a pair with one of them may be listed; their blocks get
  * visit 1 (sim/rank_reach.c). */

@@ -1,0 +1,354 @@
+/* A rank's arrays of its own particles and of the copies of others' that
+ * may pair with them, alone (grains_ranks.local; docs/architecture.md,
+ * "MPI", stage 2). A rebuild here takes the place of the one that sorts
+ * every particle on every rank (sim/rebuild.c's sort_particles and
+ * sim/ranks.c's plan):
+ *  1. each rank bins what it holds, its own particles counted and the
+ *     copies not, in a grid framed by reductions over the ranks (the
+ *     whole's), and renames its own blocks' histories after that order;
+ *  2. the blocks its own particles occupy, with their particles and
+ *     contacts, are merged over the ranks into the whole's table of blocks
+ *     (sim/block_table.c), which every rank cuts alike (sim/rank_cut.c);
+ *  3. each history goes, named by ids, to the ranks that evaluate its pair
+ *     (the new owners of its particles);
+ *  4. each particle goes whole to its new owner and as a copy to the ranks
+ *     that may pair it (sim/rank_move.c);
+ *  5. each rank bins what it now holds, which stores it in the whole's
+ *     relative order, and finds its histories' particles by id.
+ * The lists, the force loop and the halo then go as when every rank holds
+ * every particle (sim/ranks.c): each own particle's list and the order of
+ * its force sum are the single process's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "util/array.h"
+
+int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.peers.local; }
+
+grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err)
+{
+    if (!sim_ranks_local(sim))
+        return GRAINS_OK;
+    const char *what = sim->mesh                                         ? "meshes"
+                       : sim->mb.n                                       ? "membranes"
+                       : sim->bonds.n || sim->p.bond_tolerance > 0       ? "bonds"
+                       : grains_params_n_spawns(&sim->p) > 0             ? "insertion regions"
+                       : sim->has_pending && sim->ranks.holds_share      ? "contact histories set during the run"
+                                                                         : NULL;
+    if (!what)
+        return GRAINS_OK;
+    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                            "ranks holding their own particles alone (grains_ranks.local) do not take %s yet", what);
+}
+
+/* A rank that cannot make its part of the rebuild (memory) stops every
+ * rank: the others would wait for it in the next collective. */
+static void local_failed(const grains_sim *sim)
+{
+    const char *why = "out of memory sharing the particles among the ranks: stopping them all";
+    const grains_ranks *pr = &sim->ranks.peers;
+    if (pr->fail)
+        pr->fail(pr->ctx, why);
+    abort();
+}
+
+/* The grid's frame by reductions over the ranks (neighbor/grid.h,
+ * grid_share) from the ranks' integer collectives: a real's bits, turned
+ * so that their order as unsigned integers is the number's, reduce by an
+ * integer maximum, exact in any order. */
+static uint64_t ordered_bits(real v)
+{
+    double d = (double)v;
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | UINT64_C(1) << 63;
+}
+
+static real from_ordered(uint64_t u)
+{
+    u = u >> 63 ? u & ~(UINT64_C(1) << 63) : ~u;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return (real)d;
+}
+
+static void share_max(void *ctx, real *v, int n)
+{
+    const grains_ranks *pr = ctx;
+    uint64_t u[GRID_MAX_LEVELS];
+    for (int at = 0; at < n; at += GRID_MAX_LEVELS) {
+        int m = n - at < GRID_MAX_LEVELS ? n - at : GRID_MAX_LEVELS;
+        for (int k = 0; k < m; k++)
+            u[k] = ordered_bits(v[at + k]);
+        pr->max(pr->ctx, u, (size_t)m);
+        for (int k = 0; k < m; k++)
+            v[at + k] = from_ordered(u[k]);
+    }
+}
+
+static void share_min(void *ctx, real *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        v[k] = -v[k];
+    share_max(ctx, v, n);
+    for (int k = 0; k < n; k++)
+        v[k] = -v[k];
+}
+
+static void share_sum(void *ctx, uint64_t *v, int n)
+{
+    const grains_ranks *pr = ctx;
+    pr->sum(pr->ctx, v, (size_t)n);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Bins what this rank holds (copies marked in copy[]) into sim->grid, as
+ * the whole's grid would place it: where[i], particle i's new place. */
+static grains_status bin_held(grains_sim *sim, const uint8_t *copy, real pad, uint32_t *where, grains_error *err)
+{
+    const grains_particles *pt = &sim->pt;
+    size_t n = pt->n;
+    uint64_t *order = malloc((n + 1) * sizeof *order);
+    uint32_t *by_id = malloc((n + 1) * sizeof *by_id);
+    if (!order || !by_id)
+        local_failed(sim);
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint64_t)pt->id[i] << 32 | i;
+    qsort(order, n, sizeof *order, by_u64);
+    for (size_t k = 0; k < n; k++)
+        by_id[k] = (uint32_t)order[k];
+    free(order);
+    grid_share share = {share_min, share_max, share_sum, (void *)&sim->ranks.peers};
+    grid_particles in = {pt->x, pt->R, by_id, n, &share, copy};
+    grains_status s = grid_build(&sim->grid, &in, pad, &sim->box, where, NULL, 0, err);
+    free(by_id);
+    return s;
+}
+
+/* The marks follow the particles to where[i]. */
+static void permute_marks(uint8_t *mark, const uint32_t *where, size_t n)
+{
+    uint8_t *was = malloc(n + 1);
+    if (!was)
+        abort();
+    memcpy(was, mark, n);
+    for (size_t i = 0; i < n; i++)
+        mark[where[i]] = was[i];
+    free(was);
+}
+
+/* Bins what this rank holds, moves it into that order (the histories'
+ * keys renamed after it, their springs turned where a pair's order
+ * turns), copy[] with it. */
+static grains_status sort_held(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys, real pad,
+                               grains_error *err)
+{
+    uint32_t *where = malloc((sim->pt.n + 1) * sizeof *where);
+    if (!where)
+        local_failed(sim);
+    grains_status s = bin_held(sim, copy, pad, where, err);
+    if (s == GRAINS_OK) {
+        if (n_keys)
+            sim_ranks_rename(sim, keys, n_keys, where);
+        permute_marks(copy, where, sim->pt.n);
+        particles_permute(&sim->pt, where);
+    }
+    free(where);
+    return s;
+}
+
+/* This rank's entries of the table, merged over the ranks, and the cut of
+ * its blocks: table_owner per entry. */
+static void cut_table(grains_sim *sim, const uint8_t *copy)
+{
+    sim_ranks *r = &sim->ranks;
+    grains_error err;
+    if (block_table_own(&r->table, &sim->grid, copy, r->block_contacts, &err) != GRAINS_OK ||
+        block_table_merge(&r->table, &r->peers, &err) != GRAINS_OK ||
+        !array_reserve((void **)&r->table_owner, &r->table_owner_cap, r->table.n + 1, sizeof *r->table_owner, 1) ||
+        !array_reserve(&r->points, &r->points_cap, r->table.n + 1, sizeof(block_point), 1))
+        local_failed(sim);
+    block_point *p = r->points;
+    for (size_t k = 0; k < r->table.n; k++) {
+        const block_entry *e = &r->table.e[k];
+        p[k] = rank_cut_point(&sim->grid, e->key, e->particles + SIM_CONTACT_WORK * (uint64_t)e->contacts,
+                              (uint32_t)k);
+    }
+    sim_ranks_cut_points(sim, r->table.n, r->table_owner);
+}
+
+/* Each block's rank in this rank's grid, from the table. */
+static void own_blocks(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    for (uint32_t b = 0; b < sim->grid.n_blocks; b++) {
+        size_t k = block_table_find(&r->table, grid_block_key(&sim->grid, b));
+        r->owner[b] = k == SIZE_MAX ? -1 : r->table_owner[k]; /* every block held is the whole's */
+    }
+}
+
+/* A history as it travels: its pair by ids, then its springs. */
+static size_t history_bytes(const grains_sim *sim)
+{
+    return sizeof(store_key) + (size_t)sim->cs.layout.width * sizeof(real);
+}
+
+/* The ranks that evaluate the pair of `key` (held indices; rank_of the
+ * new owners): to[0 .. return). */
+static int evaluators(const grains_sim *sim, store_key key, int to[2])
+{
+    const int *rank_of = sim->ranks.rank_of;
+    int a = rank_of[key.i], b = key.j & STORE_MESH_BIT ? a : rank_of[key.j & STORE_INDEX_MASK];
+    to[0] = a;
+    to[1] = b;
+    return a == b ? 1 : 2;
+}
+
+/* Each of our own blocks' histories (springs in ranks.own), by ids, to
+ * the ranks that evaluate its pair: the others' parts in rank order
+ * (exchanged: ranks.recv, ranks.counts), then ours; returns our part's
+ * bytes. */
+static size_t send_histories(grains_sim *sim, const store_key *keys, size_t n)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    size_t P = (size_t)r->peers.size, record = history_bytes(sim), width = record - sizeof(store_key);
+    size_t m_sends = 0, self_bytes = 0;
+    int to[2], me = r->peers.rank;
+    uint64_t *sends = malloc((2 * n + 1) * sizeof *sends); /* (rank, ours last) << 32 | history */
+    if (!sends || !array_reserve((void **)&r->send, &r->send_cap, 2 * n * record + 1, 1, 4))
+        local_failed(sim);
+    for (size_t m = 0; m < n; m++)
+        for (int e = evaluators(sim, keys[m], to); e-- > 0;)
+            sends[m_sends++] = (uint64_t)(to[e] == me ? P : (size_t)to[e]) << 32 | m;
+    qsort(sends, m_sends, sizeof *sends, by_u64);
+    memset(r->send_counts, 0, P * sizeof *r->send_counts);
+    char *at = r->send;
+    for (size_t q = 0; q < m_sends; q++, at += record) {
+        size_t d = (size_t)(sends[q] >> 32), m = (uint32_t)sends[q];
+        store_key by_id = {pt->id[keys[m].i], keys[m].j & STORE_MESH_BIT ? keys[m].j : pt->id[keys[m].j]};
+        memcpy(at, &by_id, sizeof by_id);
+        memcpy(at + sizeof by_id, (const char *)r->own + m * width, width);
+        *(d == P ? &self_bytes : &r->send_counts[d]) += record;
+    }
+    free(sends);
+    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
+    return self_bytes;
+}
+
+/* The histories received and ours into the store, their keys (by ids) to
+ * this rank's places: ranks.keys, *n of them. */
+static grains_status take_histories(grains_sim *sim, size_t self_bytes, size_t *n, grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t P = (size_t)r->peers.size, record = history_bytes(sim), width = record - sizeof(store_key), sent = 0;
+    size_t bytes[2] = {0, self_bytes};
+    for (size_t q = 0; q < P; q++) {
+        bytes[0] += r->counts[q];
+        sent += r->send_counts[q];
+    }
+    const char *part[2] = {r->recv, r->send + sent};
+    *n = (bytes[0] + bytes[1]) / record;
+    grains_status s = store_load(&sim->cs, *n, err);
+    if (s != GRAINS_OK)
+        return s;
+    if (!array_reserve((void **)&r->keys, &r->keys_cap, *n + 1, sizeof *r->keys, 8))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", *n);
+    size_t k = 0;
+    for (int p = 0; p < 2; p++)
+        for (size_t at = 0; at < bytes[p]; at += record, k++) {
+            store_key key;
+            memcpy(&key, part[p] + at, sizeof key);
+            r->keys[k] = (store_key){sim->pt.slot[key.i], key.j & STORE_MESH_BIT ? key.j : sim->pt.slot[key.j]};
+            memcpy(store_entry(&sim->cs, k), part[p] + at + sizeof key, width);
+        }
+    return GRAINS_OK;
+}
+
+/* What the move brought becomes this rank's particles (the arrays are
+ * swapped, to be reused by the next move; slot stays, every id not held
+ * marked so). */
+static void install_held(grains_sim *sim)
+{
+    grains_particles *pt = &sim->pt, *h = &sim->ranks.held.pt, old = *pt;
+    uint32_t *h_slot = h->slot;
+    size_t h_slot_cap = h->slot_cap;
+    *pt = *h;
+    pt->slot = old.slot;
+    pt->slot_cap = old.slot_cap;
+    *h = old;
+    h->slot = h_slot;
+    h->slot_cap = h_slot_cap;
+    memset(pt->slot, 0xff, sim->ranks.n_ids * sizeof *pt->slot);
+    for (size_t i = 0; i < pt->n; i++)
+        pt->slot[pt->id[i]] = (uint32_t)i;
+}
+
+/* Which of what this rank holds are copies: after a first rebuild, those
+ * in other ranks' blocks; before it, when every rank holds every particle,
+ * all but those whose id is this rank's modulo the ranks. */
+static void mark_copies(const grains_sim *sim, uint8_t *copy)
+{
+    const sim_ranks *r = &sim->ranks;
+    for (size_t i = 0; i < sim->pt.n; i++)
+        copy[i] = r->holds_share ? !r->mine[i] : sim->pt.id[i] % (uint32_t)r->peers.size != (uint32_t)r->peers.rank;
+}
+
+grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, real pad, grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    grains_status s = sim_ranks_local_check(sim, err);
+    if (s == GRAINS_OK && !r->holds_share && *n_keys)
+        s = grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                             "ranks holding their own particles alone do not take contact histories before the "
+                             "first step yet");
+    if (s != GRAINS_OK)
+        return s;
+    if (!r->holds_share)
+        r->n_ids = sim->pt.n;
+    uint8_t *copy = malloc(sim->pt.n + 1);
+    if (!copy || particles_reserve_ids(&sim->pt, r->n_ids, err) != GRAINS_OK)
+        local_failed(sim);
+    mark_copies(sim, copy);
+    if ((s = sort_held(sim, copy, *keys, *n_keys, pad, err)) != GRAINS_OK ||
+        (s = sim_ranks_reserve(sim, err)) != GRAINS_OK) {
+        free(copy);
+        return s;
+    }
+    sim_ranks_count_contacts(sim, *keys, *n_keys);
+    cut_table(sim, copy);
+    own_blocks(sim);
+    if ((s = sim_ranks_mark_owned(sim, err)) != GRAINS_OK) { /* rank_of: each held particle's new owner */
+        free(copy);
+        return s;
+    }
+    size_t self_bytes = send_histories(sim, *keys, *n_keys);
+    s = rank_move(&sim->pt, copy, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err);
+    free(copy);
+    if (s != GRAINS_OK)
+        local_failed(sim);
+    install_held(sim);
+    r->writer_whole = 0;
+    if (!(copy = malloc(sim->pt.n + 1)))
+        local_failed(sim);
+    for (size_t i = 0; i < sim->pt.n; i++)
+        copy[i] = i >= r->held.own;
+    s = sort_held(sim, copy, NULL, 0, pad, err);
+    free(copy);
+    if (s != GRAINS_OK || (s = sim_ranks_reserve(sim, err)) != GRAINS_OK)
+        return s;
+    r->holds_share = 1;
+    own_blocks(sim);
+    if ((s = sim_ranks_mark_owned(sim, err)) != GRAINS_OK || (s = take_histories(sim, self_bytes, n_keys, err)) != GRAINS_OK)
+        return s;
+    *keys = r->keys;
+    if (!array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8))
+        local_failed(sim);
+    return GRAINS_OK;
+}

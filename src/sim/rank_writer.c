@@ -1,0 +1,109 @@
+/* Rank 0's copy of every particle, to write, when the ranks hold their own
+ * particles alone (grains_ranks.local; sim/rank_local.c). Every rank sends
+ * its own particles with their places in the whole's order: the particles
+ * of the blocks before theirs in the merged table, plus their places in
+ * their blocks, which their owner holds whole. Rank 0 lays them out as one
+ * process stores them, so that the thermo's sums and the frames (by id)
+ * read the single process's values in its order. Collective; the copy
+ * holds until the next step or rebuild. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "util/array.h"
+
+/* What the writer reads of a particle. */
+#define WRITTEN_FIELDS(X) X(x) X(v) X(w) X(q) X(R) X(mat) X(tag) X(id)
+
+static size_t record_bytes(const grains_particles *pt)
+{
+    size_t bytes = sizeof(uint32_t); /* its place */
+#define SIZE(field) bytes += sizeof *pt->field;
+    WRITTEN_FIELDS(SIZE)
+#undef SIZE
+    return bytes;
+}
+
+static void writer_failed(const grains_sim *sim)
+{
+    const grains_ranks *pr = &sim->ranks.peers;
+    if (pr->fail)
+        pr->fail(pr->ctx, "out of memory gathering the particles to write: stopping them all");
+    abort();
+}
+
+/* Our own particles, each with its place in the whole's order, into the
+ * send buffer; their bytes. */
+static size_t put_own(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_grid *g = &sim->grid;
+    const grains_particles *pt = &sim->pt;
+    uint64_t *first = malloc((r->table.n + 1) * sizeof *first);
+    size_t own = 0, record = record_bytes(pt);
+    for (size_t i = 0; i < pt->n; i++)
+        own += r->mine[i];
+    if (!first || !array_reserve((void **)&r->send, &r->send_cap, own * record + 1, 1, 4))
+        writer_failed(sim);
+    first[0] = 0;
+    for (size_t k = 0; k < r->table.n; k++)
+        first[k + 1] = first[k] + r->table.e[k].particles;
+    char *at = r->send;
+    for (uint32_t b = 0; b < g->n_blocks; b++) {
+        if (r->owner[b] != r->peers.rank)
+            continue;
+        uint32_t i0 = g->first[g->block_start[b]], i1 = g->first[g->block_start[b + 1]];
+        uint64_t base = first[block_table_find(&r->table, grid_block_key(g, b))];
+        for (uint32_t i = i0; i < i1; i++) {
+            uint32_t place = (uint32_t)(base + (i - i0));
+            memcpy(at, &place, sizeof place);
+            at += sizeof place;
+#define PUT(field)                                    \
+    memcpy(at, &pt->field[i], sizeof *pt->field); \
+    at += sizeof *pt->field;
+            WRITTEN_FIELDS(PUT)
+#undef PUT
+        }
+    }
+    free(first);
+    return (size_t)(at - r->send);
+}
+
+/* Every rank's records at their places in rank 0's copy. */
+static void take_all(grains_sim *sim, const char *all, size_t bytes)
+{
+    grains_particles *w = &sim->ranks.whole;
+    grains_error err;
+    w->n = 0;
+    if (particles_reserve(w, sim->ranks.n_ids, &err) != GRAINS_OK ||
+        particles_reserve_ids(w, sim->ranks.n_ids, &err) != GRAINS_OK)
+        writer_failed(sim);
+    w->n = sim->ranks.n_ids;
+    for (const char *at = all, *end = all + bytes; at < end;) {
+        uint32_t place;
+        memcpy(&place, at, sizeof place);
+        at += sizeof place;
+#define TAKE(field)                                     \
+    memcpy(&w->field[place], at, sizeof *w->field); \
+    at += sizeof *w->field;
+        WRITTEN_FIELDS(TAKE)
+#undef TAKE
+        w->slot[w->id[place]] = place;
+    }
+}
+
+void sim_ranks_local_gather(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole)
+        return;
+    size_t P = (size_t)r->peers.size, bytes = put_own(sim), total = 0;
+    memset(r->send_counts, 0, P * sizeof *r->send_counts);
+    r->send_counts[0] = bytes; /* to rank 0 alone (its own to itself) */
+    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
+    for (size_t q = 0; q < P; q++)
+        total += r->counts[q];
+    if (r->peers.rank == 0)
+        take_all(sim, r->recv, total);
+    r->writer_whole = 1;
+}
