@@ -107,6 +107,8 @@ typedef struct {
     long cuts;          /* cuts of the blocks among the ranks (one per rebuild) */
     long bisections;    /* of them, those bisected anew (the others kept the planes) */
     double last;        /* the last cut's imbalance (1 before any) */
+    double held;        /* the particles this rank held at the last cut (its own and
+                         * copies; every one unless the ranks hold their own alone) */
     double listed;      /* the share of the particles whose lists this rank
                          * built, summed over the cuts */
     double imbalance;   /* the most work a rank got over the mean (particles plus

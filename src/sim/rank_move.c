@@ -115,77 +115,107 @@ static void plan_sends(sends *s, int *home, const grains_particles *pt, const ui
 }
 
 /* The records for the other ranks, in rank order (send_counts per rank,
- * 0 for this one), then this rank's for itself (self_bytes of them). */
+ * 0 for this one: what stays here is copied, not packed). */
 static int pack_sends(rank_held *to, const sends *s, const int *home, const grains_particles *pt, int me, size_t P,
-                      size_t *send_counts, size_t *self_bytes)
+                      size_t *send_counts)
 {
-    size_t record = record_bytes(pt);
-    if (!array_reserve(&to->send, &to->send_cap, (s->n + 1) * record, 1, 4))
+    size_t record = record_bytes(pt), n_out = 0;
+    for (size_t k = 0; k < s->n; k++)
+        n_out += (int)(s->v[k] >> 32) != me;
+    if (!array_reserve(&to->send, &to->send_cap, (n_out + 1) * record, 1, 4))
         return 0;
     memset(send_counts, 0, P * sizeof *send_counts);
     char *at = to->send;
-    for (int pass = 0; pass < 2; pass++) /* the others', then ours */
-        for (size_t k = 0; k < s->n; k++) {
-            int d = (int)(s->v[k] >> 32);
-            uint32_t i = (uint32_t)s->v[k];
-            if ((d == me) != pass)
-                continue;
-            at = put_record(at, pt, i, (uint8_t)(home[i] == d));
-            *(pass ? self_bytes : &send_counts[d]) += record;
-        }
+    for (size_t k = 0; k < s->n; k++) {
+        int d = (int)(s->v[k] >> 32);
+        uint32_t i = (uint32_t)s->v[k];
+        if (d == me)
+            continue;
+        at = put_record(at, pt, i, (uint8_t)(home[i] == d));
+        send_counts[d] += record;
+    }
     return 1;
 }
 
-/* The records received and ours (parts[0 .. 2), of bytes[p]), the own
- * first, then the copies, each in the order received. */
-static grains_status take_held(rank_held *to, const char *const part[2], const size_t bytes[2], size_t record,
-                               grains_error *err)
+/* One particle of `from` copied to place m of `to`. */
+static void copy_particle(grains_particles *to, size_t m, const grains_particles *from, uint32_t i)
 {
-    size_t n = (bytes[0] + bytes[1]) / record, own = 0;
+#define COPY(field) to->field[m] = from->field[i];
+    MOVED_FIELDS(COPY)
+#undef COPY
+}
+
+/* What this rank holds now: the records received (`bytes` of them) and its
+ * own particles that stay here, as its own or as copies (the sends to this
+ * rank); the own first, then the copies. */
+static grains_status take_held(rank_held *to, const char *recv, size_t bytes, size_t record, const sends *s,
+                               const int *home, const grains_particles *from, int me, grains_error *err)
+{
+    size_t n = bytes / record, own = 0;
+    for (size_t k = 0; k < s->n; k++)
+        if ((int)(s->v[k] >> 32) == me) {
+            n++;
+            own += home[(uint32_t)s->v[k]] == me;
+        }
+    for (size_t at = 0; at < bytes; at += record)
+        own += recv[at] != 0;
     to->pt.n = 0;
-    grains_status s = particles_reserve(&to->pt, n, err);
-    if (s != GRAINS_OK)
-        return s;
-    for (int p = 0; p < 2; p++)
-        for (size_t at = 0; at < bytes[p]; at += record)
-            own += part[p][at] != 0;
+    grains_status st = particles_reserve(&to->pt, n, err);
+    if (st != GRAINS_OK)
+        return st;
     size_t next_own = 0, next_copy = own;
-    for (int p = 0; p < 2; p++)
-        for (size_t at = 0; at < bytes[p]; at += record)
-            take_record(part[p] + at, &to->pt, part[p][at] ? next_own++ : next_copy++);
+    for (size_t k = 0; k < s->n; k++)
+        if ((int)(s->v[k] >> 32) == me) {
+            uint32_t i = (uint32_t)s->v[k];
+            copy_particle(&to->pt, home[i] == me ? next_own++ : next_copy++, from, i);
+        }
+    for (size_t at = 0; at < bytes; at += record)
+        take_record(recv + at, &to->pt, recv[at] ? next_own++ : next_copy++);
     to->pt.n = n;
     to->own = own;
     return GRAINS_OK;
 }
 
+/* A kept buffer let go when it is far larger than this move needed (the
+ * first, from shares that every rank held whole, moves most particles;
+ * the later ones, few): it is kept for the next move, but not at any size. */
+static void let_go(void **buf, size_t *cap, size_t used)
+{
+    if (*cap > 2 * used + ((size_t)1 << 20)) {
+        free(*buf);
+        *buf = NULL;
+        *cap = 0;
+    }
+}
+
 grains_status rank_move(const grains_particles *from, const uint8_t *copy, const grains_grid *g, const block_table *t,
                         const int *owner, const grains_ranks *ranks, rank_held *to, grains_error *err)
 {
-    size_t P = (size_t)ranks->size, n = g->n_particles, self_bytes = 0;
+    size_t P = (size_t)ranks->size, n = g->n_particles;
     sends s = {NULL, 0, 0, 0};
     int *home = malloc((n ? n : 1) * sizeof *home);
     size_t *counts = calloc(2 * P, sizeof *counts);
     if (home && counts)
         plan_sends(&s, home, from, copy, g, t, owner);
-    int ok = home && counts && !s.failed && pack_sends(to, &s, home, from, ranks->rank, P, counts, &self_bytes);
+    grains_status st = GRAINS_ERR_NOMEM;
+    if (home && counts && !s.failed && pack_sends(to, &s, home, from, ranks->rank, P, counts)) {
+        size_t *received = counts + P, sent = 0, bytes = 0;
+        for (size_t r = 0; r < P; r++)
+            sent += counts[r];
+        if (P > 1)
+            to->recv = ranks->alltoall(ranks->ctx, to->send, counts, received, to->recv, &to->recv_cap);
+        for (size_t r = 0; r < P; r++)
+            bytes += received[r];
+        st = take_held(to, to->recv, bytes, record_bytes(from), &s, home, from, ranks->rank, err);
+        let_go(&to->send, &to->send_cap, sent);
+        let_go(&to->recv, &to->recv_cap, bytes);
+    } else {
+        grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory moving %zu particles to other ranks", n);
+    }
     free(home);
     free(s.v);
-    if (!ok) {
-        free(counts);
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory moving %zu particles to other ranks",
-                                n);
-    }
-    size_t *received = counts + P, sent = 0;
-    for (size_t r = 0; r < P; r++)
-        sent += counts[r];
-    if (P > 1)
-        to->recv = ranks->alltoall(ranks->ctx, to->send, counts, received, to->recv, &to->recv_cap);
-    size_t bytes[2] = {0, self_bytes};
-    for (size_t r = 0; r < P; r++)
-        bytes[0] += received[r];
-    const char *part[2] = {to->recv, (const char *)to->send + sent};
     free(counts);
-    return take_held(to, part, bytes, record_bytes(from), err);
+    return st;
 }
 
 void rank_held_free(rank_held *h)

@@ -324,6 +324,7 @@ static void count_cut(grains_sim *sim)
         listed += sim->ranks.listed[i];
     st->listed += sim->ranks.listing_some && sim->pt.n ? listed / (double)sim->pt.n : 1;
     st->cuts++;
+    st->held = (double)sim->pt.n;
     st->last = now;
     st->imbalance += now;
     st->worst = now > st->worst ? now : st->worst;
@@ -477,6 +478,19 @@ static void mark_visits(grains_sim *sim)
 static int halo_suffices(const grains_sim *sim)
 {
     return !(sim->p.bond_tolerance > 0 && !sim->bonds.formed);
+}
+
+void sim_ranks_release(sim_ranks *r)
+{
+    void **tables[] = {(void **)&r->visit, (void **)&r->owner, (void **)&r->block_contacts, (void **)&r->mine,
+                       (void **)&r->listed, (void **)&r->rank_of, (void **)&r->was};
+    size_t *caps[] = {&r->visit_cap, &r->owner_cap, &r->block_contacts_cap, &r->mine_cap,
+                      &r->listed_cap, &r->rank_of_cap, &r->was_cap};
+    for (size_t k = 0; k < sizeof tables / sizeof *tables; k++) {
+        free(*tables[k]);
+        *tables[k] = NULL;
+        *caps[k] = 0;
+    }
 }
 
 grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err)

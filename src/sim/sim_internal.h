@@ -351,6 +351,7 @@ void sim_ranks_planned(grains_sim *sim);
  * bisected anew); and, once ranks.owner holds every block's rank, the own
  * particles marked, their runs, and every particle's rank. */
 grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err);
+void sim_ranks_release(sim_ranks *r); /* those tables let go but the cut's points (the next reserve makes them anew) */
 void sim_ranks_count_contacts(grains_sim *sim, const store_key *keys, size_t n_keys);
 void sim_ranks_cut_points(grains_sim *sim, size_t n, int *owner);
 grains_status sim_ranks_mark_owned(grains_sim *sim, grains_error *err);
