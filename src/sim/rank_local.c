@@ -302,6 +302,59 @@ static void mark_copies(const grains_sim *sim, uint8_t *copy)
         copy[i] = r->holds_share ? !r->mine[i] : sim->pt.id[i] % (uint32_t)r->peers.size != (uint32_t)r->peers.rank;
 }
 
+/* Steps 1 to 3: what this rank holds binned (the keys renamed after it),
+ * the table merged and cut, each held particle's new owner (rank_of), and
+ * the histories sent to their evaluators; returns the bytes of ours. */
+static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys, real pad,
+                              size_t *self_bytes, grains_error *err)
+{
+    grains_status s = sort_held(sim, copy, keys, n_keys, pad, err); /* an error on every rank alike */
+    if (s != GRAINS_OK)
+        return s;
+    if (sim_ranks_reserve(sim, err) != GRAINS_OK)
+        local_failed(sim);
+    sim_ranks_count_contacts(sim, keys, n_keys);
+    cut_table(sim, copy);
+    own_blocks(sim);
+    if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
+        local_failed(sim);
+    *self_bytes = send_histories(sim, keys, n_keys);
+    return GRAINS_OK;
+}
+
+/* Steps 4 and 5: the particles moved; what this rank holds now binned, its
+ * blocks' owners, and the histories it evaluates (ranks.keys, *n_keys). */
+static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, real pad, size_t self_bytes, size_t *n_keys,
+                                grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    if (rank_move(&sim->pt, copy, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) != GRAINS_OK)
+        local_failed(sim);
+    install_held(sim);
+    r->writer_whole = 0;
+    if (!r->holds_share) { /* room made while every rank held every particle, let go */
+        grid_free(&sim->grid);
+        sim_ranks_release(r);
+    }
+    uint8_t *now = malloc(sim->pt.n + 1);
+    if (!now)
+        local_failed(sim);
+    for (size_t i = 0; i < sim->pt.n; i++)
+        now[i] = i >= r->held.own;
+    grains_status s = sort_held(sim, now, NULL, 0, pad, err);
+    free(now);
+    if (s != GRAINS_OK)
+        return s;
+    if (sim_ranks_reserve(sim, err) != GRAINS_OK ||
+        !array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8))
+        local_failed(sim);
+    r->holds_share = 1;
+    own_blocks(sim);
+    if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
+        local_failed(sim);
+    return take_histories(sim, self_bytes, n_keys, err);
+}
+
 grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, real pad, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
@@ -318,43 +371,11 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
     if (!copy || particles_reserve_ids(&sim->pt, r->n_ids, err) != GRAINS_OK)
         local_failed(sim);
     mark_copies(sim, copy);
-    if ((s = sort_held(sim, copy, *keys, *n_keys, pad, err)) != GRAINS_OK ||
-        (s = sim_ranks_reserve(sim, err)) != GRAINS_OK) {
-        free(copy);
-        return s;
-    }
-    sim_ranks_count_contacts(sim, *keys, *n_keys);
-    cut_table(sim, copy);
-    own_blocks(sim);
-    if ((s = sim_ranks_mark_owned(sim, err)) != GRAINS_OK) { /* rank_of: each held particle's new owner */
-        free(copy);
-        return s;
-    }
-    size_t self_bytes = send_histories(sim, *keys, *n_keys);
-    s = rank_move(&sim->pt, copy, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err);
+    size_t self_bytes = 0;
+    s = cut_held(sim, copy, *keys, *n_keys, pad, &self_bytes, err);
+    if (s == GRAINS_OK)
+        s = hold_moved(sim, copy, pad, self_bytes, n_keys, err);
     free(copy);
-    if (s != GRAINS_OK)
-        local_failed(sim);
-    install_held(sim);
-    r->writer_whole = 0;
-    if (!r->holds_share) { /* room made while every rank held every particle, let go */
-        grid_free(&sim->grid);
-        sim_ranks_release(r);
-    }
-    if (!(copy = malloc(sim->pt.n + 1)))
-        local_failed(sim);
-    for (size_t i = 0; i < sim->pt.n; i++)
-        copy[i] = i >= r->held.own;
-    s = sort_held(sim, copy, NULL, 0, pad, err);
-    free(copy);
-    if (s != GRAINS_OK || (s = sim_ranks_reserve(sim, err)) != GRAINS_OK)
-        return s;
-    r->holds_share = 1;
-    own_blocks(sim);
-    if ((s = sim_ranks_mark_owned(sim, err)) != GRAINS_OK || (s = take_histories(sim, self_bytes, n_keys, err)) != GRAINS_OK)
-        return s;
     *keys = r->keys;
-    if (!array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8))
-        local_failed(sim);
-    return GRAINS_OK;
+    return s;
 }

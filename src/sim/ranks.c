@@ -35,7 +35,9 @@
  * Every rank still does the O(N) work of sorting at the rebuilds and holds
  * every particle (every position whole at a rebuild): this shares the
  * force loop, the lists, the update and the histories, not the particles'
- * memory. */
+ * memory. Ranks that hold their own particles and their partners alone
+ * (grains_ranks.local) rebuild instead as sim/rank_local.c says, and then
+ * walk their blocks, lists and halo through this file as the others do. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
