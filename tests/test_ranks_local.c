@@ -5,8 +5,9 @@
  * particles, which move between ranks at the rebuilds, gives every
  * particle the bits one process gives it, on 1 and 2 threads per rank
  * (each own particle's force is summed from the same inputs in the same
- * order whatever the split); every particle is owned by one rank; and a
- * rank holds fewer than all of them. */
+ * order whatever the split); every particle is owned by one rank; rank 0's
+ * gathered copy of them all, read by id and summed by thermo in storage
+ * order, is one process's; and a rank holds fewer than all of them. */
 #include <stdio.h>
 
 #include "check.h"
