@@ -4,42 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/particle_record.h"
 #include "util/array.h"
 
-/* What a particle travels with: every field a rank holds it by (f and t
- * are zeroed by a rebuild; slot is the receiver's), and whether it is the
- * receiver's own. */
-#define MOVED_FIELDS(X) X(x) X(v) X(w) X(q) X(R) X(mat) X(tag) X(id)
-
-static size_t record_bytes(const grains_particles *pt)
-{
-    size_t bytes = 1; /* own */
-#define SIZE(field) bytes += sizeof *pt->field;
-    MOVED_FIELDS(SIZE)
-#undef SIZE
-    return bytes;
-}
+/* A particle as it travels: whether it is the receiver's own, then its
+ * record (sim/particle_record.h). */
+static size_t record_bytes(const grains_particles *pt) { return 1 + particle_record_bytes(pt); }
 
 static char *put_record(char *at, const grains_particles *pt, uint32_t i, uint8_t own)
 {
     *at++ = (char)own;
-#define PUT(field)                                       \
-    memcpy(at, &pt->field[i], sizeof *pt->field); \
-    at += sizeof *pt->field;
-    MOVED_FIELDS(PUT)
-#undef PUT
-    return at;
+    return particle_record_put(at, pt, i);
 }
 
 static const char *take_record(const char *at, grains_particles *pt, size_t i)
 {
-    at++;
-#define TAKE(field)                                      \
-    memcpy(&pt->field[i], at, sizeof *pt->field); \
-    at += sizeof *pt->field;
-    MOVED_FIELDS(TAKE)
-#undef TAKE
-    return at;
+    return particle_record_take(at + 1, pt, i);
 }
 
 /* The ranks a particle goes to: (rank << 32 | i), growing. */
@@ -141,7 +121,7 @@ static int pack_sends(rank_held *to, const sends *s, const int *home, const grai
 static void copy_particle(grains_particles *to, size_t m, const grains_particles *from, uint32_t i)
 {
 #define COPY(field) to->field[m] = from->field[i];
-    MOVED_FIELDS(COPY)
+    PARTICLE_RECORD_FIELDS(COPY)
 #undef COPY
 }
 

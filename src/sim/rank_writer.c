@@ -9,20 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/particle_record.h"
 #include "sim/sim_internal.h"
 #include "util/array.h"
 
-/* What the writer reads of a particle. */
-#define WRITTEN_FIELDS(X) X(x) X(v) X(w) X(q) X(R) X(mat) X(tag) X(id)
-
-static size_t record_bytes(const grains_particles *pt)
-{
-    size_t bytes = sizeof(uint32_t); /* its place */
-#define SIZE(field) bytes += sizeof *pt->field;
-    WRITTEN_FIELDS(SIZE)
-#undef SIZE
-    return bytes;
-}
+/* A particle as it travels to the writer: its place, then its record
+ * (sim/particle_record.h). */
+static size_t record_bytes(const grains_particles *pt) { return sizeof(uint32_t) + particle_record_bytes(pt); }
 
 static void writer_failed(const grains_sim *sim)
 {
@@ -57,12 +50,7 @@ static size_t put_own(grains_sim *sim)
         for (uint32_t i = i0; i < i1; i++) {
             uint32_t place = (uint32_t)(base + (i - i0));
             memcpy(at, &place, sizeof place);
-            at += sizeof place;
-#define PUT(field)                                    \
-    memcpy(at, &pt->field[i], sizeof *pt->field); \
-    at += sizeof *pt->field;
-            WRITTEN_FIELDS(PUT)
-#undef PUT
+            at = particle_record_put(at + sizeof place, pt, i);
         }
     }
     free(first);
@@ -82,12 +70,7 @@ static void take_all(grains_sim *sim, const char *all, size_t bytes)
     for (const char *at = all, *end = all + bytes; at < end;) {
         uint32_t place;
         memcpy(&place, at, sizeof place);
-        at += sizeof place;
-#define TAKE(field)                                     \
-    memcpy(&w->field[place], at, sizeof *w->field); \
-    at += sizeof *w->field;
-        WRITTEN_FIELDS(TAKE)
-#undef TAKE
+        at = particle_record_take(at + sizeof place, w, place);
         w->slot[w->id[place]] = place;
     }
 }
