@@ -87,7 +87,8 @@ THREADS=2 case_ halo_verlet $HALO --set integrator=verlet
 printf 'particles = "%s";\ntag_regions = ( { min = [-1.0, -1.0, -1.0]; max = [0.0, 1.0, 1.0]; tag = 1; },
     { min = [-1.0, -1.0, -0.031]; max = [1.0, 1.0, -0.03]; tag = 3; } );\n' "$T/default.1/particles000006.csv" >"$T/tags.cfg"
 case_ halo_tags "$T/tags.cfg" --set N_max=0 --set skin=0.02 $SHORT --csv
-# and across the periodic faces (each rank lists its own particles and those within reach, through them)
+# and across the periodic faces (each rank lists its own particles and those within reach, through them;
+# with nothing but grains, each rank holds its own and their partners alone: grains_ranks.local)
 case_ halo_periodic --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC $SHORT
 if [ "$NP" -gt 1 ]; then
     mpi "$NP" "$G" run $HALO -o "$T/halo_report" --threads 1 >"$T/report" 2>&1
@@ -121,19 +122,27 @@ if [ "$NP" -eq 3 ]; then
 fi
 
 # A checkpoint written by 2 ranks at frame 3, resumed by NP to frame 6: the
-# run in one process. (With NP = 1 in the suite, 2 and 3 check it.)
+# run in one process. (With NP = 1 in the suite, 2 and 3 check it.) The
+# default run, whose ranks each hold every particle (its mesh), and the
+# periodic box of grains, whose ranks each hold their own alone: rank 0
+# lays out the grid, lists and histories of the others' blocks as one
+# process holds them (without them its checkpoint differs), and every rank
+# of the resumed run reads them whole, as at a start.
 resumed() {
-    mpi 2 "$G" run --set N_frames=3 --set N_steps=300 -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "resume: 2 ranks failed: $(cat "$T/err")"; return; }
-    mpi "$NP" "$G" run --resume "$T/out" --set N_frames=6 --quiet >/dev/null 2>"$T/err" || { bad "resume: $NP ranks failed: $(cat "$T/err")"; return; }
-    "$G" run $SHORT -o "$T/whole" --threads 2 --quiet >/dev/null 2>"$T/err" || { bad "resume: one process failed: $(cat "$T/err")"; return; }
+    name=$1; shift
+    rm -rf "$T/out" "$T/whole"
+    mpi 2 "$G" run "$@" --set N_frames=3 --set N_steps=300 -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: 2 ranks failed: $(cat "$T/err")"; return; }
+    mpi "$NP" "$G" run --resume "$T/out" --set N_frames=6 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: $NP ranks failed: $(cat "$T/err")"; return; }
+    "$G" run "$@" $SHORT -o "$T/whole" --threads 2 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: one process failed: $(cat "$T/err")"; return; }
     for f in "$T/whole"/*; do
-        name=$(basename "$f")
-        [ "$name" = checkpoint.grains ] && continue # it records the command
-        cmp -s "$f" "$T/out/$name" || { bad "resume: $name differs after 2 ranks' checkpoint resumed by $NP"; return; }
+        f_name=$(basename "$f")
+        [ "$f_name" = checkpoint.grains ] && continue # it records the command
+        cmp -s "$f" "$T/out/$f_name" || { bad "resume $name: $f_name differs after 2 ranks' checkpoint resumed by $NP"; return; }
     done
     ok
 }
-[ "$NP" -gt 1 ] && resumed
+[ "$NP" -gt 1 ] && resumed default
+[ "$NP" -gt 1 ] && resumed periodic_own --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC
 
 grep -q ',' "$T/bonds.1/thermo.csv" && tail -1 "$T/bonds.1/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
     bad "bonds: no bonds formed (the case would not test them)"

@@ -12,7 +12,9 @@
 
 #include "check.h"
 #include "parallel/comm.h"
+#include "grains/checkpoint.h"
 #include "sim/sim_internal.h"
+#include "sim/state.h"
 #include "support.h"
 
 static const double R = 1e-3;
@@ -79,6 +81,67 @@ static size_t written_differ(const grains_sim *shared, const grains_sim *alone)
     return bad;
 }
 
+/* The state a checkpoint holds (sim/state.h) as bytes, or NULL. */
+static char *state_bytes(const grains_sim *sim, size_t *n)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, n);
+    if (!f)
+        return NULL;
+    bytes_out o;
+    bytes_out_init(&o, f);
+    grains_error err;
+    grains_status s = sim_write_state(sim, &o, &err);
+    if (fclose(f) != 0 || s != GRAINS_OK || o.failed) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Rank 0's state gathered from the ranks against one process's: 1 when
+ * the bytes differ (the particles, grid, lists and histories as one
+ * process holds them). */
+static int state_differs(grains_sim *shared, const grains_sim *alone)
+{
+    grains_error err;
+    if (grains_sim_gather(shared, &err) != GRAINS_OK)
+        return 1;
+    if (shared->ranks.peers.rank != 0)
+        return 0;
+    size_t n_a = 0, n_b = 0;
+    char *a = state_bytes(shared, &n_a), *b = state_bytes(alone, &n_b);
+    int differs = !a || !b || n_a != n_b || memcmp(a, b, n_a) != 0;
+    free(a);
+    free(b);
+    return differs;
+}
+
+/* A checkpoint of the ranks (rank 0 writes it), read by every rank into a
+ * fresh simulation that then holds every particle, shared anew; NULL on
+ * failure. */
+static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int periodic, int threads)
+{
+    char path[64];
+    snprintf(path, sizeof path, "test_ranks_local_%d.grains", ranks->size);
+    grains_error err;
+    uint64_t failed = grains_sim_gather(shared, &err) != GRAINS_OK;
+    if (ranks->rank == 0)
+        failed += grains_checkpoint_write(path, shared, NULL, 0, &err) != GRAINS_OK;
+    ranks->sum(ranks->ctx, &failed, 1); /* and a barrier: the file is written */
+    grains_sim *sim = gas(periodic, threads);
+    if (failed || grains_checkpoint_read_sim(path, sim, &err) != GRAINS_OK ||
+        grains_sim_share(sim, ranks, &err) != GRAINS_OK) {
+        grains_sim_destroy(sim);
+        sim = NULL;
+    }
+    uint64_t read = 0;
+    ranks->sum(ranks->ctx, &read, 1); /* every rank read it */
+    if (ranks->rank == 0)
+        remove(path);
+    return sim;
+}
+
 static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, double rebalance)
 {
     int rank = comm_rank(comm), size = comm_size(comm);
@@ -90,8 +153,18 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
     grains_status s = grains_sim_share(shared, &ranks, &err);
     size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
-    size_t written_bad = 0;
+    size_t written_bad = 0, states_bad = 0;
     for (int round = 0; round < ROUNDS && s == GRAINS_OK; round++) {
+        if (round == ROUNDS - 1) { /* the last round from a checkpoint of the ranks */
+            grains_sim *again = resumed(shared, &ranks, periodic, threads);
+            grains_sim_destroy(shared);
+            if (!(shared = again))
+                break;
+            /* open: rebuilt at once, as one process (every rank names every history alike); periodic:
+             * stepped first by ranks that each hold every particle, cut in the checkpoint's order */
+            if (!periodic)
+                shared->need_rebuild = alone->need_rebuild = 1;
+        }
         if ((s = grains_sim_advance(shared, STEPS, &err)) != GRAINS_OK)
             break;
         grains_sim_advance(alone, STEPS, NULL);
@@ -104,6 +177,7 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
         grains_sim_gather_particles(shared);
         if (rank == 0)
             written_bad += written_differ(shared, alone);
+        states_bad += state_differs(shared, alone);
         checks++;
     }
     char what[96];
@@ -115,6 +189,9 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
     CHECK(t, checks == ROUNDS && unowned == 0, "%s: every particle is owned by one rank", what);
     CHECK(t, checks == ROUNDS && written_bad == 0, "%s: gathered to rank 0, every particle by id and the thermo "
           "figures are one process's (%zu differ)", what, written_bad);
+    CHECK(t, checks == ROUNDS && states_bad == 0, "%s: gathered to rank 0, the state a checkpoint holds (particles, "
+          "grid, lists, histories) is one process's, bytes for bytes, and resumed from it the ranks go on with "
+          "one process's bits (%zu rounds differ)", what, states_bad);
     CHECK(t, size == 1 || (most_held > 0 && most_held < n), "%s: a rank holds %zu of the %zu particles at most",
           what, most_held, n);
     printf("  %-44s held at most %zu of %zu; %ld rebuilds\n", what, most_held, n, (long)shared->n_rebuilds);

@@ -63,13 +63,18 @@ typedef struct {
      * "MPI", stage 2): at a rebuild each rank bins its own, the blocks are
      * cut from their table merged over the ranks, and each particle goes
      * whole to its new owner and as a copy to the ranks that may pair it.
-     * Not yet with meshes, membranes, bonds, insertion regions, contact
-     * histories set before the first step, or particles added after it;
-     * and rank 0 cannot yet gather such a simulation to write it (frames,
-     * thermo, checkpoints): a step refuses those. 0: every rank holds
+     * grains_sim_gather and grains_sim_gather_particles lay out on rank 0
+     * what one process holds (frames, thermo, checkpoints). Not yet with
+     * meshes, membranes, bonds or insertion regions, nor contact histories
+     * set or particles added after the first step: a step refuses those
+     * (grains_sim_ranks_hold_own tells beforehand). 0: every rank holds
      * every particle. */
     int local;
 } grains_ranks;
+
+/* Whether ranks that each hold their own particles alone (local) take
+ * this simulation as it is. */
+int grains_sim_ranks_hold_own(const grains_sim *sim);
 
 /* Shares `sim` among the ranks (size 1: alone, as without). Every rank
  * creates the same simulation, shares it, and calls every function that

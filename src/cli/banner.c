@@ -63,14 +63,19 @@ static void print_ranks_report(const run_output *o, const grains_sim *sim, doubl
     char readers[64] = ""; /* the halo's messages, when the steps sent it alone */
     if (st.halo_steps)
         snprintf(readers, sizeof readers, ", to %.3g ranks per step", (double)st.messages / (double)st.halo_steps);
+    char held[96] = ""; /* when the ranks hold their own particles alone */
+    size_t n = grains_sim_count(sim);
+    if (n && st.held < (double)n)
+        snprintf(held, sizeof held, ", held %.3g%% of them (its own, and copies of their partners)",
+                 100 * st.held / (double)n);
     printf("ranks: %d; rank 0 sent %.3g bytes per step and received %.3g (its halo alone on %ld of %ld steps: "
            "%.3g%% of its particles%s), %.3g s in exchanges (%.3g%% of the steps' time), "
            "and built the lists of %.3g%% of the "
-           "particles; the most work a rank got over the mean: %.3f (mean of %ld cuts, %ld of them bisected anew), "
+           "particles%s; the most work a rank got over the mean: %.3f (mean of %ld cuts, %ld of them bisected anew), "
            "%.3f at worst\n",
            o->rk->share.size, st.bytes / (double)st.steps, st.received / (double)st.steps, st.halo_steps, st.steps,
            st.particles > 0 ? 100 * st.halo / st.particles : 0.0, readers, st.seconds,
-           seconds > 0 ? 100 * st.seconds / seconds : 0.0, st.cuts ? 100 * st.listed / cuts : 100.0,
+           seconds > 0 ? 100 * st.seconds / seconds : 0.0, st.cuts ? 100 * st.listed / cuts : 100.0, held,
            st.cuts ? st.imbalance / cuts : 1.0, st.cuts, st.bisections, st.worst);
 }
 

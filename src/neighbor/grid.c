@@ -345,6 +345,7 @@ static grains_status plan_levels(grains_grid *g, const grid_particles *in, real 
     }
     shares_max(in->share, top, GRID_MAX_LEVELS);
     shares_sum(in->share, count, GRID_MAX_LEVELS);
+    memset(g->level, 0, sizeof g->level); /* the state holds one level past the last: none of an earlier build */
     g->n_levels = 0;
     for (int k = GRID_MAX_LEVELS; k-- > 0;) {
         level_of_class[k] = g->n_levels;
@@ -626,6 +627,40 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
         free(scratch);
     if (!sorted)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+    return GRAINS_OK;
+}
+
+grains_status grid_assemble(grains_grid *g, const grains_grid *frame, const grid_cells *cells, grains_error *err)
+{
+    *g = (grains_grid){.pad = frame->pad, .origin = frame->origin, .box = frame->box, .n_levels = frame->n_levels};
+    memcpy(g->level, frame->level, sizeof g->level);
+    g->n_phases = GRID_COLOURS * g->n_levels;
+    if (!reserve_cells(g, cells->n_cells + 1) || !reserve_blocks(g, cells->n_blocks + 1)) {
+        grid_free(g);
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
+    }
+    uint32_t next = 0;
+    for (size_t c = 0; c < cells->n_cells; c++) {
+        g->key[c] = cells->key[c];
+        g->first[c] = next;
+        next += cells->count[c];
+    }
+    g->n_cells = cells->n_cells;
+    g->first[g->n_cells] = next;
+    g->n_particles = next;
+    int phase = -1; /* as mark_blocks: the blocks' keys order them by phase */
+    uint32_t cell = 0;
+    for (size_t b = 0; b < cells->n_blocks; b++) {
+        while (phase < (int)(cells->block_key[b] >> KEY_PHASE_SHIFT))
+            g->phase_start[++phase] = (uint32_t)b;
+        g->block_start[b] = cell;
+        cell += cells->block_cells[b];
+    }
+    while (phase < GRID_MAX_PHASES)
+        g->phase_start[++phase] = (uint32_t)cells->n_blocks;
+    g->n_blocks = cells->n_blocks;
+    g->block_start[g->n_blocks] = (uint32_t)g->n_cells;
+    mark_levels(g);
     return GRAINS_OK;
 }
 

@@ -121,6 +121,24 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
                          void *ws, size_t ws_bytes, grains_error *err);
 void grid_free(grains_grid *g);
 
+/* A grid's cells as its blocks' owners hold them (sim/rank_state.c): in
+ * the grid's order, each cell's key and particle count, and each block's
+ * key and number of cells. */
+typedef struct {
+    const uint64_t *key;
+    const uint32_t *count;
+    size_t n_cells;
+    const uint64_t *block_key;
+    const uint32_t *block_cells;
+    size_t n_blocks;
+} grid_cells;
+
+/* The grid of these cells in the frame (levels, origin, pad, box) of
+ * `frame`, as a build of their particles makes it: the whole's grid, laid
+ * out by a rank that holds a share of it. No hash table of the cells
+ * (a grid to write, not to look cells up in). */
+grains_status grid_assemble(grains_grid *g, const grains_grid *frame, const grid_cells *cells, grains_error *err);
+
 /* The grid as built (checkpoints), and back: a grid that could have been
  * built for at most n_max particles in `box`, or an error (no file name). */
 void grid_write_state(const grains_grid *g, bytes_out *o);

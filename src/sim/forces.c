@@ -411,8 +411,12 @@ void force_diag_merge(force_diag *total, const force_diag *d)
         total->max_num = d->max_num;
         total->max_den = d->max_den;
         total->max_overlap_i = d->max_overlap_i;
+        total->overlap_id = d->overlap_id;
     }
-    total->non_finite = d->non_finite < total->non_finite ? d->non_finite : total->non_finite;
+    if (d->non_finite < total->non_finite) {
+        total->non_finite = d->non_finite;
+        total->non_finite_id = d->non_finite_id;
+    }
     total->history_failed |= d->history_failed;
     total->bonds_broke |= d->bonds_broke;
     total->max_force = fmax(total->max_force, d->max_force);

@@ -18,6 +18,7 @@
  * The lists, the force loop and the halo then go as when every rank holds
  * every particle (sim/ranks.c): each own particle's list and the order of
  * its force sum are the single process's. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,16 +27,24 @@
 
 int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.peers.local; }
 
+/* What ranks holding their own particles alone do not take yet, or NULL. */
+static const char *not_taken(const grains_sim *sim)
+{
+    return sim->mesh                                   ? "meshes"
+           : sim->mb.n                                 ? "membranes"
+           : sim->bonds.n || sim->p.bond_tolerance > 0 ? "bonds"
+           : grains_params_n_spawns(&sim->p) > 0       ? "insertion regions"
+           : sim->has_pending && sim->ranks.holds_share ? "contact histories set during the run"
+                                                        : NULL;
+}
+
+int grains_sim_ranks_hold_own(const grains_sim *sim) { return not_taken(sim) == NULL; }
+
 grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err)
 {
     if (!sim_ranks_local(sim))
         return GRAINS_OK;
-    const char *what = sim->mesh                                         ? "meshes"
-                       : sim->mb.n                                       ? "membranes"
-                       : sim->bonds.n || sim->p.bond_tolerance > 0       ? "bonds"
-                       : grains_params_n_spawns(&sim->p) > 0             ? "insertion regions"
-                       : sim->has_pending && sim->ranks.holds_share      ? "contact histories set during the run"
-                                                                         : NULL;
+    const char *what = not_taken(sim);
     if (!what)
         return GRAINS_OK;
     return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
@@ -294,12 +303,75 @@ static void install_held(grains_sim *sim)
 
 /* Which of what this rank holds are copies: after a first rebuild, those
  * in other ranks' blocks; before it, when every rank holds every particle,
- * all but those whose id is this rank's modulo the ranks. */
-static void mark_copies(const grains_sim *sim, uint8_t *copy)
+ * those of the other ranks' blocks where the ranks stepped so (cut_before:
+ * a run resumed from a checkpoint, whose lists hold until the next
+ * rebuild), else all but those whose id is this rank's modulo the ranks. */
+static void mark_copies(const grains_sim *sim, int cut_before, uint8_t *copy)
 {
     const sim_ranks *r = &sim->ranks;
     for (size_t i = 0; i < sim->pt.n; i++)
-        copy[i] = r->holds_share ? !r->mine[i] : sim->pt.id[i] % (uint32_t)r->peers.size != (uint32_t)r->peers.rank;
+        copy[i] = r->holds_share || cut_before ? !r->mine[i]
+                                               : sim->pt.id[i] % (uint32_t)r->peers.size != (uint32_t)r->peers.rank;
+}
+
+/* Before a first rebuild in which the ranks stepped in no cut (a run's
+ * start, or a resumed run's that rebuilds at once), every rank named every
+ * history alike (the springs in the store's pool: store_gather, or those
+ * set by grains_sim_set_contacts): each keeps those of the pairs whose
+ * first particle is its own (copy[] not set), springs in ranks.own, so
+ * that each history is sent once. */
+static void keep_own_names(grains_sim *sim, const uint8_t *copy, store_key *keys, size_t *n)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t width = (size_t)sim->cs.layout.width * sizeof(real), m = 0;
+    if (!array_reserve((void **)&r->own, &r->own_cap, *n + 1, width, 8))
+        local_failed(sim);
+    for (size_t k = 0; k < *n; k++)
+        if (!copy[keys[k].i]) {
+            keys[m] = keys[k];
+            memcpy((char *)r->own + m * width, store_entry(&sim->cs, k), width);
+            m++;
+        }
+    *n = m;
+}
+
+/* After steps that sent the halo alone, the copies of others' particles
+ * outside it are as old as the last rebuild: let go before this one bins
+ * what is held, whose corners they would move (a grain that moved inward
+ * since, its copy still outside the whole's corner, shifts the frame from
+ * the whole's: the blocks' keys then differ from the cut's). Nothing of
+ * the rebuild reads them: our histories' partners are in the halo (a
+ * listed pair with one of ours), and only our own particles move. */
+static void drop_stale_copies(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys)
+{
+    sim_ranks *r = &sim->ranks;
+    grains_particles *pt = &sim->pt;
+    size_t n = pt->n, kept = 0, P = (size_t)r->peers.size;
+    if (!r->holds_share || !r->halo_steps)
+        return;
+    uint8_t *keep = malloc(n + 1);
+    uint32_t *where = malloc((n + 1) * sizeof *where);
+    if (!keep || !where)
+        local_failed(sim);
+    for (size_t i = 0; i < n; i++)
+        keep[i] = !copy[i];
+    for (size_t h = 0; h < r->halo_from_start[P]; h++)
+        keep[r->halo_from[h]] = 1;
+    for (size_t i = 0; i < n; i++)
+        kept += keep[i];
+    for (size_t i = 0, in = 0, out = kept; i < n; i++)
+        where[i] = (uint32_t)(keep[i] ? in++ : out++); /* the kept in their order, first */
+    if (kept < n) {
+        if (n_keys)
+            sim_ranks_rename(sim, keys, n_keys, where);
+        permute_marks(copy, where, n);
+        particles_permute(pt, where);
+        for (size_t i = kept; i < n; i++)
+            pt->slot[pt->id[i]] = UINT32_MAX;
+        pt->n = kept;
+    }
+    free(keep);
+    free(where);
 }
 
 /* Steps 1 to 3: what this rank holds binned (the keys renamed after it),
@@ -322,6 +394,43 @@ static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, s
     return GRAINS_OK;
 }
 
+/* Each table entry's first place in the whole's order. */
+static void place_table(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    if (!array_reserve((void **)&r->table_first, &r->table_first_cap, r->table.n + 1, sizeof *r->table_first, 8))
+        local_failed(sim);
+    r->table_first[0] = 0;
+    for (size_t k = 0; k < r->table.n; k++)
+        r->table_first[k + 1] = r->table_first[k] + r->table.e[k].particles;
+}
+
+uint64_t sim_ranks_local_place(const grains_sim *sim, uint32_t i)
+{
+    const grains_grid *g = &sim->grid;
+    uint32_t lo = 0, hi = (uint32_t)g->n_blocks; /* i's block: the last whose first particle is at most i */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        *(g->first[g->block_start[mid]] <= i ? &lo : &hi) = mid;
+    }
+    size_t t = block_table_find(&sim->ranks.table, grid_block_key(g, lo));
+    return sim->ranks.table_first[t] + (i - g->first[g->block_start[lo]]);
+}
+
+force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d)
+{
+    const grains_particles *pt = &sim->pt;
+    if (d.max_overlap_i >= 0) {
+        d.overlap_id = pt->id[d.max_overlap_i];
+        d.max_overlap_i = (long)sim_ranks_local_place(sim, (uint32_t)d.max_overlap_i);
+    }
+    if (d.non_finite != LONG_MAX) {
+        d.non_finite_id = pt->id[d.non_finite];
+        d.non_finite = (long)sim_ranks_local_place(sim, (uint32_t)d.non_finite);
+    }
+    return d;
+}
+
 /* Steps 4 and 5: the particles moved; what this rank holds now binned, its
  * blocks' owners, and the histories it evaluates (ranks.keys, *n_keys). */
 static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, real pad, size_t self_bytes, size_t *n_keys,
@@ -331,7 +440,7 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, real pad, 
     if (rank_move(&sim->pt, copy, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) != GRAINS_OK)
         local_failed(sim);
     install_held(sim);
-    r->writer_whole = 0;
+    r->writer_whole = r->state_whole = 0;
     if (!r->holds_share) { /* room made while every rank held every particle, let go */
         grid_free(&sim->grid);
         sim_ranks_release(r);
@@ -350,19 +459,18 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, real pad, 
         local_failed(sim);
     r->holds_share = 1;
     own_blocks(sim);
+    place_table(sim);
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
         local_failed(sim);
     return take_histories(sim, self_bytes, n_keys, err);
 }
 
-grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, real pad, grains_error *err)
+grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
+                                   grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
     grains_status s = sim_ranks_local_check(sim, err);
-    if (s == GRAINS_OK && !r->holds_share && *n_keys)
-        s = grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                             "ranks holding their own particles alone do not take contact histories before the "
-                             "first step yet");
+    r->moving = 0; /* (the positions made whole after steps as every rank holding every particle: enough) */
     if (s != GRAINS_OK)
         return s;
     if (!r->holds_share)
@@ -370,7 +478,10 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
     uint8_t *copy = malloc(sim->pt.n + 1);
     if (!copy || particles_reserve_ids(&sim->pt, r->n_ids, err) != GRAINS_OK)
         local_failed(sim);
-    mark_copies(sim, copy);
+    mark_copies(sim, cut_before, copy);
+    drop_stale_copies(sim, copy, *keys, *n_keys);
+    if (!r->holds_share && !cut_before)
+        keep_own_names(sim, copy, *keys, n_keys);
     size_t self_bytes = 0;
     s = cut_held(sim, copy, *keys, *n_keys, pad, &self_bytes, err);
     if (s == GRAINS_OK)

@@ -32,15 +32,12 @@ static size_t put_own(grains_sim *sim)
     sim_ranks *r = &sim->ranks;
     const grains_grid *g = &sim->grid;
     const grains_particles *pt = &sim->pt;
-    uint64_t *first = malloc((r->table.n + 1) * sizeof *first);
+    const uint64_t *first = r->table_first;
     size_t own = 0, record = record_bytes(pt);
     for (size_t i = 0; i < pt->n; i++)
         own += r->mine[i];
-    if (!first || !array_reserve((void **)&r->send, &r->send_cap, own * record + 1, 1, 4))
+    if (!array_reserve((void **)&r->send, &r->send_cap, own * record + 1, 1, 4))
         writer_failed(sim);
-    first[0] = 0;
-    for (size_t k = 0; k < r->table.n; k++)
-        first[k + 1] = first[k] + r->table.e[k].particles;
     char *at = r->send;
     for (uint32_t b = 0; b < g->n_blocks; b++) {
         if (r->owner[b] != r->peers.rank)
@@ -53,7 +50,6 @@ static size_t put_own(grains_sim *sim)
             at = particle_record_put(at + sizeof place, pt, i);
         }
     }
-    free(first);
     return (size_t)(at - r->send);
 }
 

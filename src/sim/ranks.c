@@ -145,6 +145,10 @@ void sim_ranks_free(sim_ranks *r)
     free(r->table_owner);
     rank_held_free(&r->held);
     particles_free(&r->whole);
+    free(r->table_first);
+    grid_free(&r->whole_grid);
+    neighbors_free(&r->whole_nb);
+    store_free(&r->whole_cs);
     free(r->first);
     free(r->counts);
     free(r->halo_to_start);
@@ -321,10 +325,11 @@ static double imbalance(const grains_sim *sim)
 static void count_cut(grains_sim *sim)
 {
     grains_ranks_stats *st = &sim->ranks.stats;
-    double now = imbalance(sim), listed = 0;
+    double now = imbalance(sim), listed = sim->ranks.listing_some ? 0 : (double)sim->pt.n;
+    double whole = sim->ranks.holds_share ? (double)sim->ranks.n_ids : (double)sim->pt.n; /* (of the whole's) */
     for (size_t i = 0; sim->ranks.listing_some && i < sim->pt.n; i++)
         listed += sim->ranks.listed[i];
-    st->listed += sim->ranks.listing_some && sim->pt.n ? listed / (double)sim->pt.n : 1;
+    st->listed += whole > 0 ? listed / whole : 1;
     st->cuts++;
     st->held = (double)sim->pt.n;
     st->last = now;
@@ -722,6 +727,8 @@ int sim_ranks_sums_each_step(const grains_sim *sim)
 force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
 {
     sim_ranks *rk = &sim->ranks;
+    if (rk->holds_share)
+        own = sim_ranks_local_diag(sim, own);
     pack k = pack_start(sim);
     put(&k, &own, sizeof own);
     if (sim_ranks_sums_each_step(sim))
@@ -1042,7 +1049,7 @@ void sim_ranks_exchange_step(grains_sim *sim)
     sim_ranks *rk = &sim->ranks;
     v2 = rk->halo_steps ? exchange_halo(sim, v2) : exchange_all(sim, v2);
     rk->stale |= rk->halo_steps;
-    rk->writer_whole = 0;
+    rk->writer_whole = rk->state_whole = 0;
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2;
 }
@@ -1589,11 +1596,11 @@ void sim_ranks_complete_positions(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
     rk->moving = 0;
-    if (!sim_shared(sim) || !rk->valid || !rk->stale || sim_ranks_local(sim))
+    if (!sim_shared(sim) || !rk->valid || !rk->stale || rk->holds_share)
         return; /* (a rank holding its own alone sends them whole after the cut: sim/rank_local.c) */
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
         exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
-    rk->writer_whole = 0; /* a copy in the new order's terms from here */
+    rk->writer_whole = rk->state_whole = 0; /* a copy in the new order's terms from here */
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
         put(&k, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
@@ -1665,12 +1672,8 @@ static void send_movers(grains_sim *sim)
 
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 {
-    if (sim_ranks_local(sim) && sim->ranks.holds_share) {
-        sim_ranks_local_gather(sim);
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "the contacts of ranks holding their own particles alone (grains_ranks.local) "
-                                "cannot be gathered yet: the particles were");
-    }
+    if (sim_ranks_local(sim) && sim->ranks.holds_share)
+        return sim_ranks_local_gather_state(sim, err);
     return sim_ranks_exchange_contacts(sim, err);
 }
 

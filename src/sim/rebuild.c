@@ -186,7 +186,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     grains_status s = name_contacts(sim, &hn, err);
     sim->ranks.valid = 0; /* the cut is the old order's */
     if (s == GRAINS_OK && sim_ranks_local(sim)) { /* each rank its own particles and their partners alone */
-        s = sim_ranks_local_sort(sim, &hn.keys, &hn.n, list_pad(sim), err);
+        s = sim_ranks_local_sort(sim, &hn.keys, &hn.n, hn.by_ranks, list_pad(sim), err);
         hn.first = sim->ranks.first;
         if (s == GRAINS_OK)
             sim_ranks_plan_lists(sim);

@@ -37,6 +37,8 @@ typedef struct {
     real max_num, max_den;  /* largest delta / (2 R*) as a fraction */
     long max_overlap_i;     /* particle with the largest overlap */
     long non_finite;        /* lowest particle with a non-finite force, or LONG_MAX */
+    long overlap_id, non_finite_id; /* their ids, where ranks hold their own particles alone: then the
+                             * two above are places in the whole's order, merged as one process's */
     int history_failed;     /* a contact history could not be stored */
     int bonds_broke;        /* a bond broke (then every rank rebuilds its lists) */
     real max_force;         /* largest pair force (variational integrator and relaxation only) */
@@ -45,7 +47,8 @@ typedef struct {
 /* Nothing seen yet. */
 static inline force_diag force_diag_empty(void)
 {
-    return (force_diag){.max_den = 1, .max_overlap_i = -1, .non_finite = LONG_MAX};
+    return (force_diag){.max_den = 1, .max_overlap_i = -1, .non_finite = LONG_MAX, .overlap_id = -1,
+                        .non_finite_id = -1};
 }
 
 /* Largest relative overlap delta / (2 R*) kept as a fraction, compared by
@@ -200,6 +203,12 @@ typedef struct {
     int holds_share;      /* pt holds the own particles and copies alone (after a first rebuild) */
     grains_particles whole; /* rank 0: every particle in the whole's order, to write
                              * (writer_whole; sim/rank_writer.c) */
+    uint64_t *table_first; /* per entry of the table, and one more: the particles before its block */
+    size_t table_first_cap;
+    grains_grid whole_grid;  /* rank 0: the whole's grid, lists and blocks' histories in */
+    grains_neighbors whole_nb; /* its order, to write a checkpoint (state_whole; */
+    contact_store whole_cs;    /* sim/rank_state.c) */
+    int state_whole;
     void *points;         /* room for the bisection (sim/ranks.c) */
     size_t points_cap;
     size_t n_points;      /* the last cut's points */
@@ -363,7 +372,10 @@ void sim_ranks_plan_lists(grains_sim *sim);
  * rebuild's sort of them, in place of sort_particles and the plan: the
  * histories named by the own blocks (keys, in the order held before)
  * come back as those of the pairs this rank evaluates, in the new order
- * (ranks.keys), with room for each particle's first (ranks.first). */
+ * (ranks.keys), with room for each particle's first (ranks.first).
+ * cut_before: the ranks, each holding every particle, stepped in a cut of
+ * the old order (a resumed run's, until its first rebuild), whose own
+ * particles are the ones to send and whose histories are named by ranks. */
 int sim_ranks_local(const grains_sim *sim);
 /* Rank 0's copy of every particle in the whole's order (ranks.whole), to
  * write, when the ranks hold their own alone (collective; until the next
@@ -375,8 +387,18 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
     return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0 ? &sim->ranks.whole
                                                                                             : &sim->pt;
 }
+/* Rank 0's whole state (ranks.whole_grid, whole_nb, whole_cs, and f and t
+ * in ranks.whole), to write a checkpoint (collective; until the next step;
+ * an error on rank 0 alone, out of memory). */
+grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err);
+/* The place in the whole's order of own particle i (held index), and a
+ * rank's diagnostics with theirs (their ids noted), so that they merge
+ * over the ranks as one process's. */
+uint64_t sim_ranks_local_place(const grains_sim *sim, uint32_t i);
+force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d);
 grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err);
-grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, real pad, grains_error *err);
+grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
+                                   grains_error *err);
 /* ranks.listed: the own particles (ranks.mine), and those of the cells
  * from which a pair with one of them may be listed; their blocks get
  * visit 1 (sim/rank_reach.c). */

@@ -4,6 +4,7 @@
  * together: the lists against the grid, the histories against the lists. */
 #include "sim/state.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
@@ -208,12 +209,8 @@ static int histories_match_lists(const grains_sim *sim)
     return 1;
 }
 
-grains_status sim_write_state(const grains_sim *sim, bytes_out *o, grains_error *err)
+static void write_parts(const grains_sim *sim, bytes_out *o)
 {
-    if (sim->has_pending)
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "contacts set by grains_sim_set_contacts take effect at the next step: "
-                                "step once before saving the state");
     write_config(sim, o);
     write_scalars(sim, o);
     particles_write_state(&sim->pt, o);
@@ -226,6 +223,40 @@ grains_status sim_write_state(const grains_sim *sim, bytes_out *o, grains_error 
     sim_bonds_write_state(&sim->bonds, sim->pt.n, o);
     sim_patch_logs_write_state(sim, o);
     write_guide(sim, o);
+}
+
+/* Ranks that hold their own particles alone: rank 0 writes the whole's
+ * particles, grid, lists and histories, gathered (sim/rank_state.c), with
+ * the rest, which every rank holds alike. */
+static grains_status write_gathered(const grains_sim *sim, bytes_out *o, grains_error *err)
+{
+    const sim_ranks *r = &sim->ranks;
+    if (!r->state_whole || r->peers.rank != 0)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "the state of ranks holding their own particles alone is written by rank 0, "
+                                "after grains_sim_gather");
+    grains_sim *whole = malloc(sizeof *whole);
+    if (!whole)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
+    *whole = *sim; /* a view: it owns nothing */
+    whole->pt = r->whole;
+    whole->grid = r->whole_grid;
+    whole->nb = r->whole_nb;
+    whole->cs = r->whole_cs;
+    write_parts(whole, o);
+    free(whole);
+    return GRAINS_OK;
+}
+
+grains_status sim_write_state(const grains_sim *sim, bytes_out *o, grains_error *err)
+{
+    if (sim->has_pending)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "contacts set by grains_sim_set_contacts take effect at the next step: "
+                                "step once before saving the state");
+    if (sim_ranks_local(sim) && sim->ranks.holds_share)
+        return write_gathered(sim, o, err);
+    write_parts(sim, o);
     return GRAINS_OK;
 }
 

@@ -38,10 +38,16 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
     return walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
 }
 
-/* `i` is a storage index; the message names the particle's id. */
+/* The id of the particle at storage index i, or (ranks holding their own
+ * alone: i a place in the whole's order) the id noted with it. */
+static long id_noted(const grains_sim *sim, long i, long id)
+{
+    return sim->ranks.holds_share ? id : (long)particles_id_of(&sim->pt, (uint32_t)i);
+}
+
+/* The message names the particle's id. */
 static grains_status unstable(const grains_sim *sim, long i, grains_error *err, const char *what)
 {
-    i = (long)particles_id_of(&sim->pt, (uint32_t)i);
     double t = grains_sim_time(sim), dt49 = grains_params_default_dt(&sim->p);
     char cause[320];
     if (sim->p.dt > dt49 * (1 + 1e-12))
@@ -72,11 +78,11 @@ int sim_stable(const grains_sim *sim, const force_diag *total)
 grains_status sim_report_unstable(const grains_sim *sim, const force_diag *total, grains_error *err)
 {
     if (total->non_finite != LONG_MAX)
-        return unstable(sim, total->non_finite, err, "non-finite contact force");
+        return unstable(sim, id_noted(sim, total->non_finite, total->non_finite_id), err, "non-finite contact force");
     char what[160];
     snprintf(what, sizeof what, "overlap delta/(2R*) = %.3g beyond max_overlap = %g", sim->max_overlap,
              sim->p.max_overlap);
-    return unstable(sim, total->max_overlap_i, err, what);
+    return unstable(sim, id_noted(sim, total->max_overlap_i, total->overlap_id), err, what);
 }
 
 /* What each thread of the step's team does: every loop is shared out among
