@@ -118,6 +118,22 @@ int main(int argc, char **argv)
            1024.0 * (double)rss / (double)n, ru.ru_maxrss, 100 * st.seconds / seconds, st.cuts);
     if (comm_rank(comm) == 0)
         printf("  %.3g particle-steps per second\n", (double)n * (double)steps / seconds);
+    t0 = now(); /* what a checkpoint gathers to rank 0: the particles, lists and histories */
+    if (grains_sim_gather(sim, &err) != GRAINS_OK) {
+        fprintf(stderr, "bench_ranks_local: %s\n", err.message);
+        return 1;
+    }
+    double gathered = now() - t0;
+    mi = mallinfo2();
+    double with_state = (double)(mi.uordblks + mi.hblkhd) / (double)n;
+    if (grains_sim_advance(sim, 1, &err) != GRAINS_OK) { /* which lets the gathered state go */
+        fprintf(stderr, "bench_ranks_local: %s\n", err.message);
+        return 1;
+    }
+    mi = mallinfo2();
+    if (comm_rank(comm) == 0)
+        printf("  the state gathered to rank 0 to write in %.3f s; rank 0 then allocates %.0f bytes per particle, "
+               "%.0f after the next step\n", gathered, with_state, (double)(mi.uordblks + mi.hblkhd) / (double)n);
     grains_sim_destroy(sim);
     comm_stop(comm);
     return 0;

@@ -440,7 +440,8 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, real pad, 
     if (rank_move(&sim->pt, copy, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) != GRAINS_OK)
         local_failed(sim);
     install_held(sim);
-    r->writer_whole = r->state_whole = 0;
+    r->writer_whole = 0;
+    sim_ranks_local_drop_state(r);
     if (!r->holds_share) { /* room made while every rank held every particle, let go */
         grid_free(&sim->grid);
         sim_ranks_release(r);

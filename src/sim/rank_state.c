@@ -10,7 +10,9 @@
  * order (ranks.whole, gathered just before: sim/rank_writer.c). The
  * particles' places are the table's counts before their block plus their
  * places in it, as the writer's are. Collective; the state holds until
- * the next step or rebuild (ranks.state_whole). */
+ * the next step or rebuild (ranks.state_whole), which lets it go with the
+ * copy of the particles: rank 0 would otherwise hold the whole's state
+ * besides its share from one frame to the next. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,6 +252,18 @@ static grains_status assemble(grains_sim *sim, const char *all, size_t bytes, gr
     return s;
 }
 
+void sim_ranks_local_drop_state(sim_ranks *r)
+{
+    if (r->whole.cap) /* (on rank 0, once written) */
+        particles_free(&r->whole);
+    if (!r->state_whole)
+        return;
+    grid_free(&r->whole_grid);
+    neighbors_free(&r->whole_nb);
+    store_free(&r->whole_cs);
+    r->state_whole = 0;
+}
+
 grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
@@ -262,7 +276,13 @@ grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err)
     r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
     for (size_t q = 0; q < P; q++)
         total += r->counts[q];
-    grains_status s = r->peers.rank == 0 ? assemble(sim, r->recv, total, err) : GRAINS_OK;
+    grains_status s = GRAINS_OK;
+    if (r->peers.rank == 0) {
+        s = assemble(sim, r->recv, total, err);
+        free(r->recv); /* the whole's state, far more than the steps' exchanges need */
+        r->recv = NULL;
+        r->recv_cap = 0;
+    }
     r->state_whole = s == GRAINS_OK;
     return s;
 }

@@ -1049,7 +1049,8 @@ void sim_ranks_exchange_step(grains_sim *sim)
     sim_ranks *rk = &sim->ranks;
     v2 = rk->halo_steps ? exchange_halo(sim, v2) : exchange_all(sim, v2);
     rk->stale |= rk->halo_steps;
-    rk->writer_whole = rk->state_whole = 0;
+    rk->writer_whole = 0;
+    sim_ranks_local_drop_state(rk);
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2;
 }
@@ -1600,7 +1601,8 @@ void sim_ranks_complete_positions(grains_sim *sim)
         return; /* (a rank holding its own alone sends them whole after the cut: sim/rank_local.c) */
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
         exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
-    rk->writer_whole = rk->state_whole = 0; /* a copy in the new order's terms from here */
+    rk->writer_whole = 0; /* a copy in the new order's terms from here */
+    sim_ranks_local_drop_state(rk);
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
         put(&k, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);

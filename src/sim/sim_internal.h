@@ -391,6 +391,7 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
  * in ranks.whole), to write a checkpoint (collective; until the next step;
  * an error on rank 0 alone, out of memory). */
 grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err);
+void sim_ranks_local_drop_state(sim_ranks *r);
 /* The place in the whole's order of own particle i (held index), and a
  * rank's diagnostics with theirs (their ids noted), so that they merge
  * over the ranks as one process's. */
