@@ -405,7 +405,8 @@ static void place_table(grains_sim *sim)
         r->table_first[k + 1] = r->table_first[k] + r->table.e[k].particles;
 }
 
-uint64_t sim_ranks_local_place(const grains_sim *sim, uint32_t i)
+/* The place in the whole's order of own particle i (held index). */
+static uint64_t place_of(const grains_sim *sim, uint32_t i)
 {
     const grains_grid *g = &sim->grid;
     uint32_t lo = 0, hi = (uint32_t)g->n_blocks; /* i's block: the last whose first particle is at most i */
@@ -422,11 +423,11 @@ force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d)
     const grains_particles *pt = &sim->pt;
     if (d.max_overlap_i >= 0) {
         d.overlap_id = pt->id[d.max_overlap_i];
-        d.max_overlap_i = (long)sim_ranks_local_place(sim, (uint32_t)d.max_overlap_i);
+        d.max_overlap_i = (long)place_of(sim, (uint32_t)d.max_overlap_i);
     }
     if (d.non_finite != LONG_MAX) {
         d.non_finite_id = pt->id[d.non_finite];
-        d.non_finite = (long)sim_ranks_local_place(sim, (uint32_t)d.non_finite);
+        d.non_finite = (long)place_of(sim, (uint32_t)d.non_finite);
     }
     return d;
 }

@@ -392,10 +392,9 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
  * an error on rank 0 alone, out of memory). */
 grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err);
 void sim_ranks_local_drop_state(sim_ranks *r);
-/* The place in the whole's order of own particle i (held index), and a
- * rank's diagnostics with theirs (their ids noted), so that they merge
- * over the ranks as one process's. */
-uint64_t sim_ranks_local_place(const grains_sim *sim, uint32_t i);
+/* A rank's diagnostics with its particles' places in the whole's order in
+ * place of their indices (their ids noted), so that they merge over the
+ * ranks as one process's. */
 force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d);
 grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err);
 grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
