@@ -7,7 +7,11 @@
  * (each own particle's force is summed from the same inputs in the same
  * order whatever the split); every particle is owned by one rank; rank 0's
  * gathered copy of them all, read by id and summed by thermo in storage
- * order, is one process's; and a rank holds fewer than all of them. */
+ * order, is one process's; so is the state rank 0 gathers for a
+ * checkpoint, bytes for bytes (particles, grid, lists, histories, the
+ * diagnostics' particle); resumed from that checkpoint by ranks that each
+ * read it whole, the ranks go on with one process's bits (stepping first,
+ * or rebuilding at once); and a rank holds fewer than all of them. */
 #include <stdio.h>
 
 #include "check.h"
