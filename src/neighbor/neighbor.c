@@ -342,7 +342,7 @@ static const char *lists_invalid(const grains_neighbors *nb, size_t n_elements)
     if (nb->start[0] != 0 || nb->start[nb->n_particles] != nb->n)
         return "the neighbour lists' extent";
     for (size_t i = 0; i < nb->n_particles; i++) {
-        if (nb->start[i + 1] < nb->start[i])
+        if (nb->start[i + 1] < nb->start[i] || nb->start[i + 1] > nb->n)
             return "the neighbour lists' offsets";
         for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
             uint32_t e = nb->j[k], at = e & STORE_INDEX_MASK;
