@@ -5,12 +5,12 @@
 # servo piston (walls that move and push back), bonds (breaking, and stretched
 # beyond the lists' reach), a periodic box, two insertion regions, the
 # triaxial test's membrane under servo platens, blocks cut anew only past
-# an imbalance of 1.1, a settled hopper (Euler on 1 and 2 threads per
-# rank, Verlet on 2, with tag regions) and a periodic box whose steps send only the halo and
-# whose ranks list only their particles' reach (bonds stretched and the hopper on 2 threads with
-# NP = 2 alone); with NP = 3, the
-# settled hopper on 8 ranks too; and a checkpoint written by 2 ranks
-# resumed by NP.
+# an imbalance of 1.1; a turning drum, a settled hopper (Euler on 1 and 2
+# threads per rank, Verlet on 2, with tag regions) and a periodic box whose
+# ranks hold their own grains and their partners alone, send only the halo
+# and list only their particles' reach (bonds stretched and the hopper on 2
+# threads with NP = 2 alone); with NP = 3, the settled hopper on 8 ranks too;
+# and a checkpoint written by 2 ranks resumed by NP.
 # Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
 # More ranks x threads than cores: OpenMP threads that spin at their barriers
 # take the cores of the ranks they wait for (3 ranks x 2 threads on 2 cores:
@@ -55,7 +55,11 @@ case_() {
 SHORT="--set N_frames=6 --set N_steps=300"
 case_ default $SHORT --csv
 case_ verlet $SHORT --set integrator=verlet
-case_ drum "$SRC/examples/rotating_drum.cfg" --set N_frames=4 --set N_steps=300
+case_ drum "$SRC/examples/rotating_drum.cfg" --set N_frames=4 --set N_steps=300 --csv
+# the drum's grains, none spawned: each rank holds its own and their partners alone
+# (grains_ranks.local), the turning mesh whole on every rank
+case_ drum_own "$SRC/examples/rotating_drum.cfg" --particles "$T/drum.1/particles000004.csv" --set N_max=0 \
+    --set N_frames=4 --set N_steps=300
 case_ piston "$SRC/examples/piston.cfg" --set N_frames=4 --set N_steps=300 --set integrator=verlet
 case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
@@ -74,7 +78,9 @@ case_ insertion "$SRC/examples/insertion.cfg" --set N_frames=4 --set N_steps=300
 case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200
 # the blocks keep their planes until the imbalance passes 1.1
 case_ rebalance $SHORT --set rebalance=1.1
-# nothing spawns: between rebuilds the steps send only the halo
+# nothing spawns: between rebuilds the steps send only the halo, and each rank holds its own grains
+# and their partners alone, the hopper whole (the walls' force summed by the blocks' names in the
+# whole's table: without them the checkpoint's differs)
 HALO="--particles $T/default.1/particles000006.csv --set N_max=0 $SHORT"
 case_ halo $HALO
 [ "$NP" -eq 2 ] && THREADS=2 case_ halo_2_threads $HALO
@@ -87,8 +93,7 @@ THREADS=2 case_ halo_verlet $HALO --set integrator=verlet
 printf 'particles = "%s";\ntag_regions = ( { min = [-1.0, -1.0, -1.0]; max = [0.0, 1.0, 1.0]; tag = 1; },
     { min = [-1.0, -1.0, -0.031]; max = [1.0, 1.0, -0.03]; tag = 3; } );\n' "$T/default.1/particles000006.csv" >"$T/tags.cfg"
 case_ halo_tags "$T/tags.cfg" --set N_max=0 --set skin=0.02 $SHORT --csv
-# and across the periodic faces (each rank lists its own particles and those within reach, through them;
-# with nothing but grains, each rank holds its own and their partners alone: grains_ranks.local)
+# and across the periodic faces (each rank lists its own particles and those within reach, through them)
 case_ halo_periodic --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC $SHORT
 if [ "$NP" -gt 1 ]; then
     mpi "$NP" "$G" run $HALO -o "$T/halo_report" --threads 1 >"$T/report" 2>&1

@@ -85,6 +85,25 @@ static inline void floor_mesh(grains_sim *sim, double L, double z)
     grains_mesh_destroy(m);
 }
 
+/* A plate of side 2L at height z, one rectangle of radius 0, moving as m. */
+static inline void plate(grains_sim *sim, double L, double z, grains_motion m)
+{
+    grains_mesh *mesh;
+    grains_error err;
+    grains_mesh_create(&mesh, &err);
+    grains_mesh_add_vertex(mesh, (grains_vec3){-L, -L, z}, &err);
+    grains_mesh_add_vertex(mesh, (grains_vec3){L, -L, z}, &err);
+    grains_mesh_add_vertex(mesh, (grains_vec3){L, L, z}, &err);
+    grains_mesh_add_vertex(mesh, (grains_vec3){-L, L, z}, &err);
+    uint32_t v[4] = {0, 1, 2, 3};
+    if (grains_mesh_add_element(mesh, 4, v, 0, 0, &err) != GRAINS_OK ||
+        grains_sim_add_mesh(sim, mesh, &m, &err) != GRAINS_OK) {
+        fprintf(stderr, "plate: %s\n", err.message);
+        exit(1);
+    }
+    grains_mesh_destroy(mesh);
+}
+
 static inline double mass(const grains_params *p, double R) { return 4.0 / 3.0 * 3.14159265358979323846 * p->rho * R * R * R; }
 
 #endif

@@ -27,22 +27,6 @@ static void must(grains_status s, const grains_error *err, const char *what)
     }
 }
 
-/* A plate of side 2L at height z, moving as m. */
-static void plate(grains_sim *sim, double L, double z, grains_motion m)
-{
-    grains_mesh *mesh;
-    grains_error err;
-    grains_mesh_create(&mesh, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){-L, -L, z}, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){L, -L, z}, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){L, L, z}, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){-L, L, z}, &err);
-    uint32_t v[4] = {0, 1, 2, 3};
-    must(grains_mesh_add_element(mesh, 4, v, 0, 0, &err), &err, "plate");
-    must(grains_sim_add_mesh(sim, mesh, &m, &err), &err, "plate");
-    grains_mesh_destroy(mesh);
-}
-
 static void walls(grains_sim *sim, int fixed)
 {
     if (fixed) { /* the variational integrators take walls as fixed */

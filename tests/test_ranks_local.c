@@ -1,11 +1,14 @@
 /* Ranks that hold their own particles and copies of their partners alone
  * (grains_ranks.local), under mpirun with 1, 2 and 3 ranks. The fact
  * checked: a gas of two sizes (ratio 2, so two levels of cells), periodic
- * along every axis or open, stepped by ranks that each hold a share of the
- * particles, which move between ranks at the rebuilds, gives every
+ * along every axis or open between a floor and a servo lid (whose motion
+ * follows the force of every rank's grains on it), stepped by ranks that
+ * each hold a share of the particles, which move between ranks at the
+ * rebuilds, gives every
  * particle the bits one process gives it, on 1 and 2 threads per rank
  * (each own particle's force is summed from the same inputs in the same
- * order whatever the split); every particle is owned by one rank; rank 0's
+ * order whatever the split), and every rank the walls' force one process
+ * gives them (summed over the blocks in its order); every particle is owned by one rank; rank 0's
  * gathered copy of them all, read by id and summed by thermo in storage
  * order, is one process's; so is the state rank 0 gathers for a
  * checkpoint, bytes for bytes (particles, grid, lists, histories, the
@@ -25,7 +28,8 @@ static const double R = 1e-3;
 enum { ROUNDS = 3, STEPS = 300 };
 
 /* A gas of 10 x 10 x 10 spheres of radius R and 2R on a lattice, with
- * random velocities of up to 1 m/s. */
+ * random velocities of up to 1 m/s; open, on a floor under a servo lid
+ * (their force summed from the blocks of every rank), or periodic. */
 static grains_sim *gas(int periodic, int threads)
 {
     const double L = 46 * R;
@@ -50,6 +54,15 @@ static grains_sim *gas(int periodic, int threads)
                 add(sim, (grains_vec3){(i + 0.5) * L / 10, (j + 0.5) * L / 10, (k + 0.5) * L / 10},
                     (grains_vec3){v[0], v[1], v[2]}, (grains_vec3){0, 0, 0}, (i + j + k) % 2 ? 2 * R : R);
             }
+    if (periodic)
+        return sim;
+    plate(sim, L, 0, grains_motion_fixed());
+    grains_motion servo = grains_motion_fixed();
+    servo.type = GRAINS_MOTION_SERVO;
+    servo.axis = (grains_vec3){0, 0, -1};
+    servo.force = 0.05;
+    servo.max_speed = 0.05;
+    plate(sim, L, L, servo);
     return sim;
 }
 
@@ -67,6 +80,16 @@ static size_t differ(const grains_sim *shared, const grains_sim *alone, uint64_t
         owners[pt->id[i]]++;
     }
     return bad;
+}
+
+/* The walls' force on this rank against one process's, bit for bit (with
+ * a servo every rank sums it each step); 1 when one differs. */
+static int walls_differ(const grains_sim *shared, const grains_sim *alone)
+{
+    for (size_t k = 0; k < alone->wl.n; k++)
+        if (memcmp(&shared->wl.body[k].force, &alone->wl.body[k].force, sizeof(vec3)))
+            return 1;
+    return shared->wl.n != alone->wl.n;
 }
 
 /* Rank 0's gathered copy against one process: every particle by id, and
@@ -157,7 +180,7 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
     grains_status s = grains_sim_share(shared, &ranks, &err);
     size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
-    size_t written_bad = 0, states_bad = 0;
+    size_t written_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0;
     for (int round = 0; round < ROUNDS && s == GRAINS_OK; round++) {
         if (round == ROUNDS - 1) { /* the last round from a checkpoint of the ranks */
             grains_sim *again = resumed(shared, &ranks, periodic, threads);
@@ -174,6 +197,8 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
         grains_sim_advance(alone, STEPS, NULL);
         memset(owners, 0, n * sizeof *owners);
         bad += differ(shared, alone, owners);
+        walls_bad += walls_differ(shared, alone);
+        lid_pushed += alone->wl.n == 2 && alone->wl.body[1].force.z != 0;
         ranks.sum(ranks.ctx, owners, n);
         for (size_t id = 0; id < n; id++)
             unowned += owners[id] != 1;
@@ -190,6 +215,9 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
     CHECK(t, s == GRAINS_OK, "%s: %d steps (%s)", what, ROUNDS * STEPS, s == GRAINS_OK ? "ok" : err.message);
     CHECK(t, checks == ROUNDS && bad == 0, "%s: every own particle has one process's bits after each %d steps "
           "(%zu differ)", what, STEPS, bad);
+    CHECK(t, checks == ROUNDS && walls_bad == 0 && (periodic || lid_pushed == ROUNDS),
+          "%s: the walls' force is one process's, bit for bit, on every rank (%zu rounds differ; the lid pushed "
+          "back in %zu of %d)", what, walls_bad, lid_pushed, ROUNDS);
     CHECK(t, checks == ROUNDS && unowned == 0, "%s: every particle is owned by one rank", what);
     CHECK(t, checks == ROUNDS && written_bad == 0, "%s: gathered to rank 0, every particle by id and the thermo "
           "figures are one process's (%zu differ)", what, written_bad);

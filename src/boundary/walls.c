@@ -173,13 +173,15 @@ grains_status walls_reserve_blocks(walls *w, size_t n_blocks, grains_error *err)
     return GRAINS_OK;
 }
 
-void walls_gather(walls *w, size_t n_blocks)
+void walls_gather(walls *w, size_t n_blocks) { walls_gather_from(w, w->block_sum, n_blocks); }
+
+void walls_gather_from(walls *w, const vec3 *block_sum, size_t n_blocks)
 {
     for (size_t k = 0; k < w->n; k++) {
         vec3 sum[WALL_SUMS] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         for (size_t b = 0; b < n_blocks; b++)
             for (int a = 0; a < WALL_SUMS; a++)
-                sum[a] = v3_add(sum[a], w->block_sum[WALL_SUMS * (b * w->n + k) + a]);
+                sum[a] = v3_add(sum[a], block_sum[WALL_SUMS * (b * w->n + k) + a]);
         wall_body *body = &w->body[k];
         vec3 centre = v3_add(body->motion.point, body->now.shift);
         /* Newton's third law: the mesh gets minus what its contacts gave the particles */

@@ -96,6 +96,11 @@ grains_status walls_reserve_blocks(walls *w, size_t n_blocks, grains_error *err)
  * same bits for any thread count). */
 void walls_gather(walls *w, size_t n_blocks);
 
+/* The same from n blocks' sums laid out as block_sum's, elsewhere (ranks
+ * holding their own particles alone gather the blocks that gave anything,
+ * in the whole's order). */
+void walls_gather_from(walls *w, const vec3 *block_sum, size_t n_blocks);
+
 void walls_clear(walls *w);
 
 /* Each body's state (pose now and at the lists, servo travel, last force,

@@ -24,7 +24,7 @@ static void usage(FILE *out)
           "                                   a PNG per frame of the run in DIR (default OUT: DIR/render),\n"
           "                                   thermo.png, and movie.mp4 when ffmpeg is on the PATH\n"
           "       grains validate [--quick]    the papers' test cases, short: expected, measured, pass/fail\n"
-          "                                   (--quick: without the 70 s triaxial test)\n"
+          "                                   (--quick: without the triaxial and friction tests)\n"
           "       grains --help | --version\n"
           "\n"
           "options of run and check:\n"

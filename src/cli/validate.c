@@ -264,9 +264,16 @@ static int percolation(tally *t)
 }
 
 /* The friction test (membrane paper Section 3.2, Fig. 6): on patches, the
- * friction of a plane; on vertex spheres, bumps of the lattice's height. */
-static int membrane_friction(tally *t)
+ * friction of a plane; on vertex spheres, bumps of the lattice's height.
+ * --quick leaves it out: test_membrane_friction drags the same sphere 6 mm
+ * (the sanitizer suite's, where this row took half of validate's 620 s). */
+static int membrane_friction(tally *t, int quick)
 {
+    if (quick) {
+        printf("%-58s %-44s %12s  %s\n", "friction test (membrane paper Fig. 6)", "(left out: --quick)", "-",
+               "skipped");
+        return 1;
+    }
     mf_setup s = {0, 0.012, 0};
     mf_result patch, particle;
     grains_error err;
@@ -320,7 +327,7 @@ int cli_validate(int argc, char **argv)
     tally t = {0, 0};
     printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
     if (!three_particle(&t) || !restitution(&t) || !oscillator(&t) || !oblique(&t) || !bounce(&t) || !van_der_waals(&t) ||
-        !box_fill(&t) || !bonded_pair(&t) || !relaxation(&t) || !percolation(&t) || !membrane_friction(&t) ||
+        !box_fill(&t) || !bonded_pair(&t) || !relaxation(&t) || !percolation(&t) || !membrane_friction(&t, quick) ||
         !triaxial(&t, quick))
         return EXIT_INPUT;
     printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);

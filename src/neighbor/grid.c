@@ -601,6 +601,27 @@ static int bin(grains_grid *g, const vec3 *x, const real *R, size_t n, real R_s,
     return 1;
 }
 
+/* Each level's occupied cells in the whole: the cells holding a particle
+ * of this share's own (not a copy), summed over the shares. When a share
+ * lists its particles it owns whole blocks, so no cell is counted twice.
+ * where[i]: particle i's cell, before the sort. */
+static int count_whole_cells(grains_grid *g, const grid_particles *in, const uint32_t *where)
+{
+    uint8_t *own = calloc(g->n_cells + 1, 1);
+    if (!own)
+        return 0;
+    for (size_t i = 0; i < in->n; i++)
+        own[where[i]] |= !in->copy || !in->copy[i];
+    uint64_t count[GRID_MAX_LEVELS] = {0};
+    for (size_t c = 0; c < g->n_cells; c++)
+        count[level_of_key(g->key[c])] += own[c];
+    free(own);
+    shares_sum(in->share, count, GRID_MAX_LEVELS);
+    for (int l = 0; l < GRID_MAX_LEVELS; l++)
+        g->level[l].cells_whole = count[l];
+    return 1;
+}
+
 grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, const periodic_box *box, uint32_t *where,
                          void *ws, size_t ws_bytes, grains_error *err)
 {
@@ -618,7 +639,8 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
     /* Start from the last build's cell count; tables grow as cells appear. */
     size_t expect = g->n_cells + g->n_cells / 8 + 16;
     g->n_cells = 0;
-    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) || !bin(g, in->x, in->R, n, R_s, level_of_class, where))
+    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) || !bin(g, in->x, in->R, n, R_s, level_of_class, where) ||
+        !count_whole_cells(g, in, where))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);
@@ -812,5 +834,7 @@ grains_status grid_read_state(grains_grid *g, bytes_in *in, const periodic_box *
         g->n_levels = g->n_phases = 0;
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
     }
+    for (int l = 0; l < g->n_levels; l++) /* the whole's grid */
+        g->level[l].cells_whole = g->level[l + 1].cell_start - g->level[l].cell_start;
     return GRAINS_OK;
 }

@@ -58,6 +58,8 @@ typedef struct {
     uint32_t cell_start;    /* its first cell */
     uint32_t particle_start; /* its first particle (after the move) */
     size_t n_particles;     /* its particles (B follows them) */
+    uint64_t cells_whole;   /* its occupied cells in the whole (a share's grid: summed over the
+                             * shares), which chooses how the lists find the cells in reach */
 } grid_level;
 
 typedef struct {

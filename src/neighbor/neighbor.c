@@ -31,11 +31,14 @@ static int cell_in_box(const grains_grid *g, int level, uint32_t cell, const int
 
 /* Cells [lo, hi] span more cells than the level has occupied ones: then
  * scanning those is cheaper (a grain far larger than a smaller level's
- * cells, or a fuzzed state), and the scan is bounded whatever the box. */
+ * cells, or a fuzzed state), and the scan is bounded whatever the box.
+ * The two ways visit cells in different orders, so the choice counts the
+ * whole's cells, which a rank holding a share of the particles chooses as
+ * one process does (its grid holds fewer). */
 static int scan_cells(const grains_grid *g, int level, const int64_t lo[3], const int64_t hi[3])
 {
     double span = (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
-    return span > (double)(g->level[level + 1].cell_start - g->level[level].cell_start);
+    return span > (double)g->level[level].cells_whole;
 }
 
 /* The partners j > i within reach in one cell, appended to out (when not

@@ -30,8 +30,7 @@ int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->rank
 /* What ranks holding their own particles alone do not take yet, or NULL. */
 static const char *not_taken(const grains_sim *sim)
 {
-    return sim->mesh                                   ? "meshes"
-           : sim->mb.n                                 ? "membranes"
+    return sim->mb.n                                   ? "membranes"
            : sim->bonds.n || sim->p.bond_tolerance > 0 ? "bonds"
            : grains_params_n_spawns(&sim->p) > 0       ? "insertion regions"
            : sim->has_pending && sim->ranks.holds_share ? "contact histories set during the run"

@@ -698,6 +698,62 @@ static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
     }
 }
 
+/* Ranks holding their own particles alone (holds_share) have grids of
+ * their own: a block's sums travel named by its entry in the whole's
+ * table, a rank's blocks that gave anything in one list, then NO_BLOCK.
+ * (Membranes, whose logs these would carry, do not run so yet.) */
+static void put_named_sums(pack *k, const grains_sim *sim)
+{
+    size_t per_block = WALL_SUMS * sim->wl.n;
+    FOR_RUNS(sim, sim->ranks.peers.rank, run)
+        for (uint32_t b = run.b0; b < run.b1; b++) {
+            if (block_gave_nothing(sim, b))
+                continue;
+            uint32_t entry = (uint32_t)block_table_find(&sim->ranks.table, grid_block_key(&sim->grid, b));
+            put(k, &entry, sizeof entry);
+            put(k, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
+        }
+    uint32_t end = NO_BLOCK;
+    put(k, &end, sizeof end);
+}
+
+/* Every rank's named sums (its list `skip` bytes into its part of `all`,
+ * in rank order) into the walls' force, summed in the whole's order, the
+ * single process's: the blocks that gave nothing add +0, which changes
+ * no sum. Collective data, so every rank that calls this gets the same. */
+static void gather_named_sums(grains_sim *sim, const char *all, size_t skip)
+{
+    sim_ranks *rk = &sim->ranks;
+    size_t per_block = WALL_SUMS * sim->wl.n, record = sizeof(uint32_t) + per_block * sizeof(vec3), n = 0;
+    const uint32_t end = NO_BLOCK;
+    const char *part = all;
+    for (int r = 0; r < rk->peers.size; part += rk->counts[r], r++)
+        for (const char *p = part + skip; memcmp(p, &end, sizeof end); p += record)
+            n++;
+    uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+    const char **at = malloc((n ? n : 1) * sizeof *at);
+    vec3 *sums = malloc((n ? n : 1) * per_block * sizeof *sums);
+    if (!order || !at || !sums)
+        exchange_failed(sim);
+    n = 0;
+    part = all;
+    for (int r = 0; r < rk->peers.size; part += rk->counts[r], r++)
+        for (const char *p = part + skip; memcmp(p, &end, sizeof end); p += record) {
+            uint32_t entry;
+            memcpy(&entry, p, sizeof entry);
+            at[n] = p + sizeof entry;
+            order[n] = (uint64_t)entry << 32 | n;
+            n++;
+        }
+    qsort(order, n, sizeof *order, by_u64);
+    for (size_t i = 0; i < n; i++)
+        memcpy(sums + per_block * i, at[(uint32_t)order[i]], per_block * sizeof *sums);
+    walls_gather_from(&sim->wl, sums, n);
+    free(order);
+    free(at);
+    free(sums);
+}
+
 /* The bytes the other ranks sent this one in the last exchange, counted. */
 static void count_received(sim_ranks *rk)
 {
@@ -711,7 +767,7 @@ static void take_diag(unpack *u, grains_sim *sim, int r, void *ctx)
     force_diag d;
     take(u, &d, sizeof d);
     force_diag_merge(ctx, &d);
-    if (sim_ranks_sums_each_step(sim))
+    if (sim_ranks_sums_each_step(sim) && !sim->ranks.holds_share) /* (else gather_named_sums) */
         FOR_RUNS(sim, r, run)
             take_block_sums(u, sim, run);
 }
@@ -731,7 +787,10 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
         own = sim_ranks_local_diag(sim, own);
     pack k = pack_start(sim);
     put(&k, &own, sizeof own);
-    if (sim_ranks_sums_each_step(sim))
+    int named = rk->holds_share && sim->wl.n;
+    if (sim_ranks_sums_each_step(sim) && named)
+        put_named_sums(&k, sim);
+    else if (sim_ranks_sums_each_step(sim))
         FOR_RUNS(sim, rk->peers.rank, run)
             put_block_sums(&k, sim, run);
     else
@@ -741,6 +800,8 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
     pack_keep(sim, &k);
     count_received(rk);
     force_diag total = force_diag_empty();
+    if (sim_ranks_sums_each_step(sim) && named)
+        gather_named_sums(sim, all, sizeof own);
     for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++) { /* in rank order */
         unpack u = {all};
         if (r == rk->peers.rank)
@@ -1260,12 +1321,17 @@ static void sums_to_writer(grains_sim *sim)
     if (!rk->sums_behind)
         return;
     pack k = pack_start(sim);
-    FOR_RUNS(sim, rk->peers.rank, run)
-        if (rk->peers.rank != 0)
-            put_block_sums(&k, sim, run);
+    if (rk->holds_share)
+        put_named_sums(&k, sim); /* rank 0's too: its grid is not the whole's */
+    else
+        FOR_RUNS(sim, rk->peers.rank, run)
+            if (rk->peers.rank != 0)
+                put_block_sums(&k, sim, run);
     char *all = exchange_to_writer(sim, &k);
     pack_keep(sim, &k);
-    if (rk->peers.rank == 0) {
+    if (rk->peers.rank == 0 && rk->holds_share)
+        gather_named_sums(sim, all, 0);
+    else if (rk->peers.rank == 0) {
         unpack_all(sim, all, take_writer_sums, NULL);
         walls_gather(&sim->wl, sim->grid.n_blocks);
     }
@@ -1674,14 +1740,17 @@ static void send_movers(grains_sim *sim)
 
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 {
-    if (sim_ranks_local(sim) && sim->ranks.holds_share)
+    if (sim_ranks_local(sim) && sim->ranks.holds_share) {
+        sums_to_writer(sim);
         return sim_ranks_local_gather_state(sim, err);
+    }
     return sim_ranks_exchange_contacts(sim, err);
 }
 
 void grains_sim_gather_particles(grains_sim *sim)
 {
     if (sim_ranks_local(sim)) {
+        sums_to_writer(sim);
         sim_ranks_local_gather(sim);
     } else if (sim_shared(sim) && sim->ranks.valid) {
         particles_to_writer(sim);

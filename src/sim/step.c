@@ -286,7 +286,8 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (sim->mb.n)
         sim_gather_patch_logs(sim); /* the grains' push on the membranes */
     if (sim->wl.n && (!sim_shared(sim) || sim_ranks_sums_each_step(sim))) {
-        walls_gather(&sim->wl, sim->grid.n_blocks);
+        if (!sim->ranks.holds_share) /* (else summed by block names in the step's exchange) */
+            walls_gather(&sim->wl, sim->grid.n_blocks);
         sim_membranes_pull_walls(&sim->mb, &sim->wl);
     }
     sim->diag = total;
