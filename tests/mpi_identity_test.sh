@@ -1,7 +1,9 @@
 #!/bin/sh
 # The promise of ranks: a run under mpirun -np N writes byte for byte the
 # frames, tables and checkpoint of the run in one process (docs/architecture.md,
-# "MPI"). Cases: the default run (Euler) and Verlet, a turning drum and a
+# "MPI"). Cases (each rank holding its own grains and their partners alone
+# but with membranes and bonds, whose ranks hold every grain): the default
+# run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds (breaking, and stretched
 # beyond the lists' reach), a periodic box, two insertion regions, the
 # triaxial test's membrane under servo platens, blocks cut anew only past

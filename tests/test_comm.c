@@ -172,7 +172,7 @@ static void move_case(test_ctx *t, grains_comm *comm, double ratio, int periodic
           "%s: the cut of the table is the cut of the whole grid's blocks", what);
 
     rank_held held = {0};
-    s = s == GRAINS_OK ? rank_move(&mine, NULL, &g, &tb, owner, &ranks, &held, &err) : s;
+    s = s == GRAINS_OK ? rank_move(&mine, NULL, NULL, &g, &tb, owner, &ranks, &held, &err) : s;
     CHECK(t, s == GRAINS_OK, "%s: moved", what);
     uint8_t *holds = calloc(c.n, 1); /* 1 own, 2 a copy */
     int *of = malloc(c.n * sizeof *of), fields = 1;

@@ -32,7 +32,6 @@ static const char *not_taken(const grains_sim *sim)
 {
     return sim->mb.n                                   ? "membranes"
            : sim->bonds.n || sim->p.bond_tolerance > 0 ? "bonds"
-           : grains_params_n_spawns(&sim->p) > 0       ? "insertion regions"
            : sim->has_pending && sim->ranks.holds_share ? "contact histories set during the run"
                                                         : NULL;
 }
@@ -295,7 +294,8 @@ static void install_held(grains_sim *sim)
     h->slot_cap = h_slot_cap;
     particles_free(h); /* not kept for the next move: that would hold the particles twice (at 10^6 on 2 ranks,
                         * 270 bytes per particle of the whole allocated on each rank with it, 180 without) */
-    memset(pt->slot, 0xff, sim->ranks.n_ids * sizeof *pt->slot);
+    if (sim->ranks.n_ids) /* (none yet: a run that spawns them all; slot may be NULL) */
+        memset(pt->slot, 0xff, sim->ranks.n_ids * sizeof *pt->slot);
     for (size_t i = 0; i < pt->n; i++)
         pt->slot[pt->id[i]] = (uint32_t)i;
 }
@@ -304,13 +304,28 @@ static void install_held(grains_sim *sim)
  * in other ranks' blocks; before it, when every rank holds every particle,
  * those of the other ranks' blocks where the ranks stepped so (cut_before:
  * a run resumed from a checkpoint, whose lists hold until the next
- * rebuild), else all but those whose id is this rank's modulo the ranks. */
+ * rebuild), else all but those whose id is this rank's modulo the ranks;
+ * and so those added since the last cut (spawned), which every rank
+ * added alike. */
 static void mark_copies(const grains_sim *sim, int cut_before, uint8_t *copy)
 {
     const sim_ranks *r = &sim->ranks;
+    size_t cut = r->holds_share || cut_before ? r->cut_n : 0;
     for (size_t i = 0; i < sim->pt.n; i++)
-        copy[i] = r->holds_share || cut_before ? !r->mine[i]
-                                               : sim->pt.id[i] % (uint32_t)r->peers.size != (uint32_t)r->peers.rank;
+        copy[i] = i < cut ? !r->mine[i] : sim->pt.id[i] % (uint32_t)r->peers.size != (uint32_t)r->peers.rank;
+}
+
+/* Per particle held (the grid's order), 1 when the insertion regions'
+ * attempts may read it: every rank then holds it, or NULL (none). */
+static uint8_t *spawn_reads(const grains_sim *sim)
+{
+    if (!sim_spawn_active(sim))
+        return NULL;
+    uint8_t *mark = calloc(sim->pt.n + 1, 1);
+    if (!mark)
+        local_failed(sim);
+    sim_spawn_mark_reach(sim, mark);
+    return mark;
 }
 
 /* Before a first rebuild in which the ranks stepped in no cut (a run's
@@ -437,8 +452,11 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, real pad, 
                                 grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
-    if (rank_move(&sim->pt, copy, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) != GRAINS_OK)
+    uint8_t *everywhere = spawn_reads(sim);
+    if (rank_move(&sim->pt, copy, everywhere, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) !=
+        GRAINS_OK)
         local_failed(sim);
+    free(everywhere);
     install_held(sim);
     r->writer_whole = 0;
     sim_ranks_local_drop_state(r);

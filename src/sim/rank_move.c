@@ -77,8 +77,8 @@ static void sort_sends(sends *s)
 
 /* Each own particle's rank (home[i], the owner of its block) and the
  * ranks it goes to. */
-static void plan_sends(sends *s, int *home, const grains_particles *pt, const uint8_t *copy, const grains_grid *g,
-                       const block_table *t, const int *owner)
+static void plan_sends(sends *s, int *home, const grains_particles *pt, const uint8_t *copy,
+                       const uint8_t *everywhere, int P, const grains_grid *g, const block_table *t, const int *owner)
 {
     for (uint32_t b = 0; b < g->n_blocks; b++) {
         size_t k = block_table_find(t, grid_block_key(g, b));
@@ -89,6 +89,8 @@ static void plan_sends(sends *s, int *home, const grains_particles *pt, const ui
             if (home[i] >= 0)
                 add_send(s, home[i], i);
             add_partners(s, pt, i, g, t, owner);
+            for (int r = 0; everywhere && everywhere[i] && r < P; r++)
+                add_send(s, r, i);
         }
     }
     sort_sends(s);
@@ -168,15 +170,16 @@ static void let_go(void **buf, size_t *cap, size_t used)
     }
 }
 
-grains_status rank_move(const grains_particles *from, const uint8_t *copy, const grains_grid *g, const block_table *t,
-                        const int *owner, const grains_ranks *ranks, rank_held *to, grains_error *err)
+grains_status rank_move(const grains_particles *from, const uint8_t *copy, const uint8_t *everywhere,
+                        const grains_grid *g, const block_table *t, const int *owner, const grains_ranks *ranks,
+                        rank_held *to, grains_error *err)
 {
     size_t P = (size_t)ranks->size, n = g->n_particles;
     sends s = {NULL, 0, 0, 0};
     int *home = malloc((n ? n : 1) * sizeof *home);
     size_t *counts = calloc(2 * P, sizeof *counts);
     if (home && counts)
-        plan_sends(&s, home, from, copy, g, t, owner);
+        plan_sends(&s, home, from, copy, everywhere, ranks->size, g, t, owner);
     grains_status st = GRAINS_ERR_NOMEM;
     if (home && counts && !s.failed && pack_sends(to, &s, home, from, ranks->rank, P, counts)) {
         size_t *received = counts + P, sent = 0, bytes = 0;

@@ -26,11 +26,12 @@ typedef struct {
 /* Moves the particles of `from` (n = g->n_particles, in g's order: this
  * rank's own, and copies of others' where copy[i] is set, which stay; copy
  * NULL: none) to the ranks that must hold them: the owner of each block of
- * the table t is owner[k] for its entry k. Fills `to` (any earlier
- * contents replaced). Collective (ranks->alltoall); an error (memory) on
- * this rank alone. */
-grains_status rank_move(const grains_particles *from, const uint8_t *copy, const grains_grid *g, const block_table *t,
-                        const int *owner, const grains_ranks *ranks, rank_held *to, grains_error *err);
+ * the table t is owner[k] for its entry k; every rank, where everywhere[i]
+ * is set (NULL: none). Fills `to` (any earlier contents replaced).
+ * Collective (ranks->alltoall); an error (memory) on this rank alone. */
+grains_status rank_move(const grains_particles *from, const uint8_t *copy, const uint8_t *everywhere,
+                        const grains_grid *g, const block_table *t, const int *owner, const grains_ranks *ranks,
+                        rank_held *to, grains_error *err);
 
 void rank_held_free(rank_held *h);
 

@@ -398,10 +398,6 @@ const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }
 
 grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err)
 {
-    if (sim->ranks.holds_share)
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "ranks holding their own particles alone (grains_ranks.local) take no particle "
-                                "after the first step yet");
     if (!v3_isfinite(p->x) || !v3_isfinite(p->v) || !v3_isfinite(p->w))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle position and velocities must be finite");
     if (!isfinite(p->R) || p->R <= 0)
@@ -413,12 +409,17 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     if (p->material < 0 || p->material >= sim->p.n_materials)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle material %d: materials are 0 to %d",
                                 p->material, sim->p.n_materials - 1);
+    size_t id = grains_sim_count(sim); /* a new particle's id is its number, stored last */
     grains_status s = particles_reserve(&sim->pt, sim->pt.n + 1, err);
+    if (s == GRAINS_OK && sim->ranks.holds_share && id + 1 > sim->pt.slot_cap)
+        s = particles_reserve_ids(&sim->pt, id + 1 + id / 2, err);
     if (s != GRAINS_OK)
         return s;
     size_t i = sim->pt.n++;
-    sim->pt.slot[i] = sim->pt.id[i] = (uint32_t)i; /* a new particle's id is its number, stored last */
-    grains_sim_set_particle(sim, i, p);
+    sim->ranks.n_ids += sim->ranks.holds_share; /* every rank adds it alike; its next rebuild gives it one owner */
+    sim->pt.id[i] = (uint32_t)id;
+    sim->pt.slot[id] = (uint32_t)i;
+    grains_sim_set_particle(sim, id, p);
     sim->pt.R[i] *= sim_grow_scale(&sim->p, grains_sim_time(sim)); /* growing: at the scale of now */
     sim->pt.f[i] = sim->pt.t[i] = v3(0, 0, 0);
     sim->need_rebuild = 1;

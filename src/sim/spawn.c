@@ -3,7 +3,10 @@
  * region, the radius drawn from its distribution and carried over to the
  * next attempt after a failure (so small particles are not favoured), no
  * overlap with particles or mesh; until the region's count, or N_max
- * particles in all, or the region stays full for full_after steps. */
+ * particles in all, or the region stays full for full_after steps. Ranks
+ * attempt alike (the same random numbers, the particles within the
+ * regions' reach held by every rank: sim/ranks.c's halo, sim/rank_local.c)
+ * and add the same particles, the whole's count against N_max. */
 #include <string.h>
 
 #include "sim/sim_internal.h"
@@ -53,7 +56,7 @@ static int touches_particle(const grains_sim *sim, vec3 x, real R)
 /* Whether region k still attempts. */
 static int spawning(const grains_sim *sim, int k)
 {
-    return sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n < sim->p.N_max;
+    return sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)grains_sim_count(sim) < sim->p.N_max;
 }
 
 int sim_spawn_active(const grains_sim *sim)
@@ -163,7 +166,7 @@ static grains_status spawn_region(grains_sim *sim, int k, size_t *added, grains_
     if (st->stop != GRAINS_SPAWN_ACTIVE)
         return GRAINS_OK;
     size_t before = *added;
-    for (long a = 0; a < r.rate && (long)sim->pt.n < sim->p.N_max && (r.count == 0 || st->added < r.count); a++) {
+    for (long a = 0; a < r.rate && (long)grains_sim_count(sim) < sim->p.N_max && (r.count == 0 || st->added < r.count); a++) {
         int fit;
         grains_status s = attempt(sim, &r, st, &fit, err);
         if (s != GRAINS_OK)
@@ -173,7 +176,7 @@ static grains_status spawn_region(grains_sim *sim, int k, size_t *added, grains_
     st->idle_steps = *added > before ? 0 : st->idle_steps + 1;
     if (r.count > 0 && st->added >= r.count)
         st->stop = GRAINS_SPAWN_COUNT_REACHED, st->stop_step = sim->step;
-    else if (r.full_after > 0 && st->idle_steps >= r.full_after && (long)sim->pt.n < sim->p.N_max)
+    else if (r.full_after > 0 && st->idle_steps >= r.full_after && (long)grains_sim_count(sim) < sim->p.N_max)
         st->stop = GRAINS_SPAWN_FULL, st->stop_step = sim->step;
     return GRAINS_OK;
 }
@@ -206,7 +209,7 @@ grains_spawn_report grains_sim_spawn_report(const grains_sim *sim, int k)
 {
     const spawn_state *st = &sim->spawn[k];
     grains_spawn_report rep = {st->added, st->idle_steps, (grains_spawn_stop)st->stop, st->stop_step};
-    if (rep.stop == GRAINS_SPAWN_ACTIVE && (long)sim->pt.n >= sim->p.N_max)
+    if (rep.stop == GRAINS_SPAWN_ACTIVE && (long)grains_sim_count(sim) >= sim->p.N_max)
         rep.stop = GRAINS_SPAWN_N_MAX;
     return rep;
 }
