@@ -639,8 +639,8 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
     /* Start from the last build's cell count; tables grow as cells appear. */
     size_t expect = g->n_cells + g->n_cells / 8 + 16;
     g->n_cells = 0;
-    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) || !bin(g, in->x, in->R, n, R_s, level_of_class, where) ||
-        !count_whole_cells(g, in, where))
+    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) ||
+        !bin(g, in->x, in->R, n, R_s, level_of_class, where) || !count_whole_cells(g, in, where))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);

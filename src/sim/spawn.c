@@ -166,7 +166,8 @@ static grains_status spawn_region(grains_sim *sim, int k, size_t *added, grains_
     if (st->stop != GRAINS_SPAWN_ACTIVE)
         return GRAINS_OK;
     size_t before = *added;
-    for (long a = 0; a < r.rate && (long)grains_sim_count(sim) < sim->p.N_max && (r.count == 0 || st->added < r.count); a++) {
+    for (long a = 0; a < r.rate && (long)grains_sim_count(sim) < sim->p.N_max && (r.count == 0 || st->added < r.count);
+         a++) {
         int fit;
         grains_status s = attempt(sim, &r, st, &fit, err);
         if (s != GRAINS_OK)
