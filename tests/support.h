@@ -67,8 +67,9 @@ static inline void step(grains_sim *sim)
     }
 }
 
-/* A floor: the square [-L, L]^2 at height z, one rectangle of radius 0. */
-static inline void floor_mesh(grains_sim *sim, double L, double z)
+/* The square [-L, L]^2 at height z, one rectangle of radius 0 (exits on
+ * failure, naming `what`). */
+static inline grains_mesh *square_mesh(double L, double z, const char *what)
 {
     grains_mesh *m;
     grains_error err;
@@ -78,26 +79,31 @@ static inline void floor_mesh(grains_sim *sim, double L, double z)
     grains_mesh_add_vertex(m, (grains_vec3){L, L, z}, &err);
     grains_mesh_add_vertex(m, (grains_vec3){-L, L, z}, &err);
     uint32_t v[4] = {0, 1, 2, 3};
-    if (grains_mesh_add_element(m, 4, v, 0, 0, &err) != GRAINS_OK || grains_sim_set_mesh(sim, m, &err) != GRAINS_OK) {
+    if (grains_mesh_add_element(m, 4, v, 0, 0, &err) != GRAINS_OK) {
+        fprintf(stderr, "%s: %s\n", what, err.message);
+        exit(1);
+    }
+    return m;
+}
+
+/* A floor: the square at height z, the simulation's only mesh. */
+static inline void floor_mesh(grains_sim *sim, double L, double z)
+{
+    grains_mesh *m = square_mesh(L, z, "floor");
+    grains_error err;
+    if (grains_sim_set_mesh(sim, m, &err) != GRAINS_OK) {
         fprintf(stderr, "floor: %s\n", err.message);
         exit(1);
     }
     grains_mesh_destroy(m);
 }
 
-/* A plate of side 2L at height z, one rectangle of radius 0, moving as m. */
+/* A plate: the square at height z, one more mesh, moving as m. */
 static inline void plate(grains_sim *sim, double L, double z, grains_motion m)
 {
-    grains_mesh *mesh;
+    grains_mesh *mesh = square_mesh(L, z, "plate");
     grains_error err;
-    grains_mesh_create(&mesh, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){-L, -L, z}, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){L, -L, z}, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){L, L, z}, &err);
-    grains_mesh_add_vertex(mesh, (grains_vec3){-L, L, z}, &err);
-    uint32_t v[4] = {0, 1, 2, 3};
-    if (grains_mesh_add_element(mesh, 4, v, 0, 0, &err) != GRAINS_OK ||
-        grains_sim_add_mesh(sim, mesh, &m, &err) != GRAINS_OK) {
+    if (grains_sim_add_mesh(sim, mesh, &m, &err) != GRAINS_OK) {
         fprintf(stderr, "plate: %s\n", err.message);
         exit(1);
     }
