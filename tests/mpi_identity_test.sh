@@ -2,11 +2,12 @@
 # The promise of ranks: a run under mpirun -np N writes byte for byte the
 # frames, tables and checkpoint of the run in one process (docs/architecture.md,
 # "MPI"). Cases (each rank holding its own grains and their partners alone
-# but with membranes and bonds, whose ranks hold every grain): the default
+# but where rank_holds_all is set): the default
 # run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds (breaking, and stretched
 # beyond the lists' reach), a periodic box, two insertion regions, the
-# triaxial test's membrane under servo platens, blocks cut anew only past
+# triaxial test's membrane under servo platens, bonds and the membrane with
+# every rank holding every grain, blocks cut anew only past
 # an imbalance of 1.1; a turning drum, a settled hopper (Euler on 1 and 2
 # threads per rank, Verlet on 2, with tag regions) and a periodic box whose
 # ranks hold their own grains and their partners alone, send only the halo
@@ -77,7 +78,15 @@ case_ periodic $PERIODIC $SHORT --csv
 # within the regions' reach, which their owners send every rank (without them the default
 # case's frames differ)
 case_ insertion "$SRC/examples/insertion.cfg" --set N_frames=4 --set N_steps=300
-case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=200
+# the triaxial test's membrane, grains grown against it within 2 ms (in 200 steps at the example's pace
+# none touches it): the blocks' logs of what their grains gave its vertices travel named by their
+# entries in the whole's table, and every rank adds them to the vertices in the whole's order
+case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=1000 --set grow_time=0.002
+# every rank holding every grain (rank_holds_all): the bonds and the membrane as the ranks of stage 1 share them
+case_ bonds_all --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
+    --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT --set rank_holds_all=true
+case_ triaxial_all "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=1000 --set grow_time=0.002 \
+    --set rank_holds_all=true
 # the blocks keep their planes until the imbalance passes 1.1
 case_ rebalance $SHORT --set rebalance=1.1
 # nothing spawns: between rebuilds the steps send only the halo, and each rank holds its own grains
@@ -150,6 +159,10 @@ resumed() {
 }
 [ "$NP" -gt 1 ] && resumed default
 [ "$NP" -gt 1 ] && resumed periodic_own --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC
+# bonds, each on the ranks of its particles' owners: the owners of their first particles send rank 0
+# every bond, with the index of those intact at the last rebuild
+[ "$NP" -gt 1 ] && resumed bonds_own --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
+    --set bond_tolerance=0.05 --set bond_max_force=2
 
 grep -q ',' "$T/bonds.1/thermo.csv" && tail -1 "$T/bonds.1/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
     bad "bonds: no bonds formed (the case would not test them)"

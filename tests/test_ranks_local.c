@@ -12,9 +12,14 @@
  * gathered copy of them all, read by id and summed by thermo in storage
  * order, is one process's; so is the state rank 0 gathers for a
  * checkpoint, bytes for bytes (particles, grid, lists, histories, the
- * diagnostics' particle); resumed from that checkpoint by ranks that each
+ * diagnostics' particle, bonds); resumed from that checkpoint by ranks that each
  * read it whole, the ranks go on with one process's bits (stepping first,
- * or rebuilding at once); and a rank holds fewer than all of them. */
+ * or rebuilding at once); and a rank holds fewer than all of them. The
+ * periodic gas once more with bonds (soft springs between grains two and
+ * one lattice sites apart, some across the periodic faces, farther apart
+ * than any pair the lists hold, some breaking): each bond's two owners
+ * evaluate it from the same inputs, so its force and springs, and the
+ * bonds rank 0 gathers, are one process's. */
 #include <stdio.h>
 
 #include "check.h"
@@ -26,11 +31,29 @@
 
 static const double R = 1e-3;
 enum { ROUNDS = 3, STEPS = 300 };
+enum { FREE, BONDED };
+
+/* Bonds from each lattice site (i, j, k) to (i + 2, j, k) and (i, j + 1,
+ * k), across the periodic faces: 9.2 R and 4.6 R apart, pulled together
+ * by springs of 0.15 N/m (at most 1e-3 N at the start) that break at
+ * 1.2e-3 N. */
+static void bond_lattice(grains_sim *sim)
+{
+    for (int i = 0; i < 10; i++)
+        for (int j = 0; j < 10; j++)
+            for (int k = 0; k < 10; k++) {
+                size_t a = (size_t)(100 * i + 10 * j + k);
+                if (grains_sim_add_bond(sim, a, (size_t)(100 * ((i + 2) % 10) + 10 * j + k), NULL) != GRAINS_OK ||
+                    grains_sim_add_bond(sim, a, (size_t)(100 * i + 10 * ((j + 1) % 10) + k), NULL) != GRAINS_OK)
+                    exit(1);
+            }
+}
 
 /* A gas of 10 x 10 x 10 spheres of radius R and 2R on a lattice, with
  * random velocities of up to 1 m/s; open, on a floor under a servo lid
- * (their force summed from the blocks of every rank), or periodic. */
-static grains_sim *gas(int periodic, int threads)
+ * (their force summed from the blocks of every rank), or periodic, then
+ * free or bonded (bond_lattice). */
+static grains_sim *gas(int periodic, int threads, int bonded)
 {
     const double L = 46 * R;
     grains_params p = scene_params();
@@ -41,6 +64,8 @@ static grains_sim *gas(int periodic, int threads)
     p.mu_s = 0.3, p.mu_r = 0.1, p.mu_t = 0.1;
     p.skin = 0.3 * R;
     p.threads = threads;
+    if (bonded)
+        p.bond_kn = 0.15, p.bond_kt = 0.1, p.bond_max_force = 1.2e-3;
     grains_sim *sim = scene(&p);
     unsigned s = 4242;
     for (int i = 0; i < 10; i++)
@@ -54,6 +79,8 @@ static grains_sim *gas(int periodic, int threads)
                 add(sim, (grains_vec3){(i + 0.5) * L / 10, (j + 0.5) * L / 10, (k + 0.5) * L / 10},
                     (grains_vec3){v[0], v[1], v[2]}, (grains_vec3){0, 0, 0}, (i + j + k) % 2 ? 2 * R : R);
             }
+    if (bonded)
+        bond_lattice(sim);
     if (periodic)
         return sim;
     plate(sim, L, 0, grains_motion_fixed());
@@ -108,6 +135,25 @@ static size_t written_differ(const grains_sim *shared, const grains_sim *alone)
     return bad;
 }
 
+/* Rank 0's gathered bonds against one process's, bit for bit; how many
+ * differ (a count that differs: all). Broken ones counted in *broken. */
+static size_t bonds_differ(const grains_sim *shared, const grains_sim *alone, size_t *broken)
+{
+    size_t n = grains_sim_bond_count(alone), bad = 0;
+    if (grains_sim_bond_count(shared) != n)
+        return n + 1;
+    for (size_t k = 0; k < n; k++) {
+        grains_bond a, b;
+        grains_sim_get_bond(shared, k, &a);
+        grains_sim_get_bond(alone, k, &b);
+        *broken += b.broken != 0;
+        bad += a.a != b.a || a.b != b.b || a.broken != b.broken || memcmp(&a.force, &b.force, sizeof a.force) ||
+               memcmp(&a.torque, &b.torque, sizeof a.torque) || memcmp(a.us, b.us, sizeof a.us) ||
+               memcmp(a.ur, b.ur, sizeof a.ur) || memcmp(&a.ut, &b.ut, sizeof a.ut);
+    }
+    return bad;
+}
+
 /* The state a checkpoint holds (sim/state.h) as bytes, or NULL. */
 static char *state_bytes(const grains_sim *sim, size_t *n)
 {
@@ -144,10 +190,31 @@ static int state_differs(grains_sim *shared, const grains_sim *alone)
     return differs;
 }
 
+/* Steps one at a time (at most STEPS) until a bond breaks, then compares
+ * rank 0's gathered state with one process's, whose bonds' index holds the
+ * broken bond until the rebuild that follows (at the next step): 1 when
+ * they differ or none broke (*at: the step it broke at). */
+static int state_differs_at_break(grains_sim *shared, grains_sim *alone, long *at)
+{
+    grains_thermo th;
+    grains_sim_thermo(alone, &th);
+    size_t before = th.n_broken;
+    for (int k = 0; k < STEPS; k++) {
+        if (grains_sim_step(shared, NULL) != GRAINS_OK || grains_sim_step(alone, NULL) != GRAINS_OK)
+            return 1;
+        grains_sim_thermo(alone, &th);
+        if (th.n_broken > before) {
+            *at = alone->step;
+            return state_differs(shared, alone);
+        }
+    }
+    return 1;
+}
+
 /* A checkpoint of the ranks (rank 0 writes it), read by every rank into a
  * fresh simulation that then holds every particle, shared anew; NULL on
  * failure. */
-static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int periodic, int threads)
+static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int periodic, int threads, int bonded)
 {
     char path[64];
     snprintf(path, sizeof path, "test_ranks_local_%d.grains", ranks->size);
@@ -156,7 +223,7 @@ static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int pe
     if (ranks->rank == 0)
         failed += grains_checkpoint_write(path, shared, NULL, 0, &err) != GRAINS_OK;
     ranks->sum(ranks->ctx, &failed, 1); /* and a barrier: the file is written */
-    grains_sim *sim = gas(periodic, threads);
+    grains_sim *sim = gas(periodic, threads, bonded);
     if (failed || grains_checkpoint_read_sim(path, sim, &err) != GRAINS_OK ||
         grains_sim_share(sim, ranks, &err) != GRAINS_OK) {
         grains_sim_destroy(sim);
@@ -169,21 +236,21 @@ static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int pe
     return sim;
 }
 
-static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, double rebalance)
+static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, int threads, double rebalance)
 {
     int rank = comm_rank(comm), size = comm_size(comm);
     grains_ranks ranks = comm_ranks(comm);
     ranks.local = 1;
     ranks.rebalance = rebalance;
-    grains_sim *alone = gas(periodic, 1), *shared = gas(periodic, threads);
+    grains_sim *alone = gas(periodic, 1, bonded), *shared = gas(periodic, threads, bonded);
     grains_error err;
     grains_status s = grains_sim_share(shared, &ranks, &err);
     size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
-    size_t written_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0;
+    size_t written_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0, bonds_bad = 0, broken = 0;
     for (int round = 0; round < ROUNDS && s == GRAINS_OK; round++) {
         if (round == ROUNDS - 1) { /* the last round from a checkpoint of the ranks */
-            grains_sim *again = resumed(shared, &ranks, periodic, threads);
+            grains_sim *again = resumed(shared, &ranks, periodic, threads, bonded);
             grains_sim_destroy(shared);
             if (!(shared = again))
                 break;
@@ -204,14 +271,19 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
             unowned += owners[id] != 1;
         most_held = shared->pt.n > most_held ? shared->pt.n : most_held;
         grains_sim_gather_particles(shared);
-        if (rank == 0)
+        if (rank == 0) {
             written_bad += written_differ(shared, alone);
+            broken = 0; /* (the last round's) */
+            bonds_bad += bonds_differ(shared, alone, &broken);
+        }
         states_bad += state_differs(shared, alone);
         checks++;
     }
+    long broke_at = -1;
+    int break_state_bad = bonded && s == GRAINS_OK && shared && state_differs_at_break(shared, alone, &broke_at);
     char what[96];
-    snprintf(what, sizeof what, "rank %d of %d, %s, %d thread%s, rebalance %g", rank, size,
-             periodic ? "periodic" : "open", threads, threads > 1 ? "s" : "", rebalance);
+    snprintf(what, sizeof what, "rank %d of %d, %s%s, %d thread%s, rebalance %g", rank, size,
+             periodic ? "periodic" : "open", bonded ? " bonded" : "", threads, threads > 1 ? "s" : "", rebalance);
     CHECK(t, s == GRAINS_OK, "%s: %d steps (%s)", what, ROUNDS * STEPS, s == GRAINS_OK ? "ok" : err.message);
     CHECK(t, checks == ROUNDS && bad == 0, "%s: every own particle has one process's bits after each %d steps "
           "(%zu differ)", what, STEPS, bad);
@@ -226,7 +298,16 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int threads, 
           "one process's bits (%zu rounds differ)", what, states_bad);
     CHECK(t, size == 1 || (most_held > 0 && most_held < n), "%s: a rank holds %zu of the %zu particles at most",
           what, most_held, n);
-    printf("  %-44s held at most %zu of %zu; %ld rebuilds\n", what, most_held, n, (long)shared->n_rebuilds);
+    if (bonded && rank == 0) /* some bonds broke in the last round, and not all */
+        CHECK(t, checks == ROUNDS && bonds_bad == 0 && broken > 0 && broken < grains_sim_bond_count(alone),
+              "%s: gathered to rank 0, every bond (its springs, force, torque, whether it broke) is one process's, "
+              "bit for bit (%zu differ; %zu of %zu broken by the last round)", what, bonds_bad,
+              broken, grains_sim_bond_count(alone));
+    if (bonded)
+        CHECK(t, broke_at >= 0 && !break_state_bad, "%s: gathered to rank 0 at the step a bond broke (%ld), the "
+              "state a checkpoint holds is one process's, whose bonds' index still holds it", what, broke_at);
+    printf("  %-44s held at most %zu of %zu; %ld rebuilds", what, most_held, n, (long)shared->n_rebuilds);
+    printf(bonded && rank == 0 ? "; %zu of %zu bonds broken\n" : "\n", broken, grains_sim_bond_count(alone));
     free(owners);
     grains_sim_destroy(alone), grains_sim_destroy(shared);
 }
@@ -240,8 +321,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_ranks_local: %s\n", err.message);
         return 1;
     }
-    gas_case(&t, comm, 1, 1, 1);
-    gas_case(&t, comm, 0, 2, 1.5);
+    gas_case(&t, comm, 1, FREE, 1, 1);
+    gas_case(&t, comm, 0, FREE, 2, 1.5);
+    gas_case(&t, comm, 1, BONDED, 2, 1);
     char name[40];
     snprintf(name, sizeof name, "test_ranks_local rank %d/%d", comm_rank(comm), comm_size(comm));
     int failed = test_report(&t, name);

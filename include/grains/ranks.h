@@ -64,10 +64,12 @@ typedef struct {
      * cut from their table merged over the ranks, and each particle goes
      * whole to its new owner and as a copy to the ranks that may pair it.
      * grains_sim_gather and grains_sim_gather_particles lay out on rank 0
-     * what one process holds (frames, thermo, checkpoints). Meshes (whole
-     * on every rank) and insertion regions go; a particle added after the
-     * first step must be added by every rank alike, as spawning does. Not
-     * yet with membranes or bonds, nor contact histories set after the
+     * what one process holds (frames, thermo, checkpoints, bonds). Meshes
+     * and membranes (whole on every rank), insertion regions and bonds go
+     * (a rank holds the bonds of its own particles, and a bonded partner's
+     * copy however far; bonds are added before the first step or formed at
+     * it); a particle added after the first step must be added by every
+     * rank alike, as spawning does. Not contact histories set after the
      * first step: a step refuses those (grains_sim_ranks_hold_own tells
      * beforehand). 0: every rank holds every particle. */
     int local;

@@ -311,7 +311,11 @@ typedef struct {
     double us[3], ur[3], ut; /* [L] the sliding, rolling and twisting springs, as a sees them */
 } grains_bond;
 
-/* Bonds ordered by (a, b), broken ones included; k < grains_sim_bond_count. */
+/* Bonds ordered by (a, b), broken ones included; k < grains_sim_bond_count.
+ * Ranks holding their own particles alone (grains_ranks.local) hold the
+ * bonds of their own: rank 0 answers for the whole after
+ * grains_sim_gather_particles (until the next step), the others for
+ * theirs. */
 size_t grains_sim_bond_count(const grains_sim *sim);
 void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out);
 

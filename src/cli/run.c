@@ -417,7 +417,7 @@ int run_with(grains_sim *sim, run_output *o)
     if (o->rk) {
         grains_ranks share = o->rk->share;
         share.rebalance = o->sc->rebalance;
-        share.local = grains_sim_ranks_hold_own(sim); /* each rank its own particles alone, where it can */
+        share.local = !o->sc->rank_holds_all && grains_sim_ranks_hold_own(sim); /* each rank its own alone */
         s = grains_sim_share(sim, &share, &err);
     }
     if (s == GRAINS_OK)

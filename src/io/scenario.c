@@ -208,6 +208,10 @@ static const key_info keys[] = {
      "add thermo.csv's column imbalance: the last cut's most work a rank got over the mean (1 in one process; "
      "the one column that depends on the number of ranks)",
      NULL, 0},
+    {"rank_holds_all", K_BOOL, S(rank_holds_all), "-",
+     "under mpirun: every rank holds every particle, not its own and their partners alone (more memory per rank, "
+     "the same bytes written)",
+     NULL, 0},
     {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
      "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "
      "default every frame (N_steps)", NULL, 0},

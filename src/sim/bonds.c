@@ -23,9 +23,8 @@ static int by_ids(const void *pa, const void *pb)
 }
 
 /* Sorted, a pair listed twice kept once. */
-static void sort_bonds(grains_sim *sim)
+void sim_bonds_sort(sim_bonds *bs)
 {
-    sim_bonds *bs = &sim->bonds;
     if (bs->sorted || bs->n == 0)
         return;
     qsort(bs->list, bs->n, sizeof *bs->list, by_ids);
@@ -37,9 +36,9 @@ static void sort_bonds(grains_sim *sim)
     bs->sorted = 1;
 }
 
-grains_status grains_sim_add_bond(grains_sim *sim, size_t a, size_t b, grains_error *err)
+static grains_status add_bond(grains_sim *sim, size_t a, size_t b, grains_error *err)
 {
-    size_t n = sim->pt.n;
+    size_t n = grains_sim_count(sim);
     if (a >= n || b >= n || a == b)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "bond %zu-%zu: a bond joins two different particles, ids 0 to %zu", a, b,
@@ -58,16 +57,35 @@ grains_status grains_sim_add_bond(grains_sim *sim, size_t a, size_t b, grains_er
     return GRAINS_OK;
 }
 
+/* Ranks holding their own particles alone keep the bonds of their own
+ * (sim/rank_bonds.c): a bond added on every rank alike after the first
+ * step would be held where neither of its particles is. */
+static grains_status refuse_on_shares(const grains_sim *sim, const char *what, grains_error *err)
+{
+    if (!sim->ranks.holds_share)
+        return GRAINS_OK;
+    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "ranks holding their own particles alone "
+                            "(grains_ranks.local) %s bonds before the first step alone", what);
+}
+
+grains_status grains_sim_add_bond(grains_sim *sim, size_t a, size_t b, grains_error *err)
+{
+    grains_status s = refuse_on_shares(sim, "add", err);
+    return s == GRAINS_OK ? add_bond(sim, a, b, err) : s;
+}
+
 size_t grains_sim_bond_count(const grains_sim *sim)
 {
-    sort_bonds((grains_sim *)sim); /* the order is part of the answer; sorting changes no bond */
-    return sim->bonds.n;
+    sim_bonds *bs = (sim_bonds *)sim_bonds_read(sim);
+    sim_bonds_sort(bs); /* the order is part of the answer; sorting changes no bond */
+    return bs->n;
 }
 
 void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out)
 {
-    sort_bonds((grains_sim *)sim);
-    const sim_bond *bd = &sim->bonds.list[k];
+    sim_bonds *bs = (sim_bonds *)sim_bonds_read(sim);
+    sim_bonds_sort(bs);
+    const sim_bond *bd = &bs->list[k];
     *out = (grains_bond){bd->a, bd->b, bd->broken, bd->force, bd->torque, {0}, {0}, bd->h.ut};
     for (int m = 0; m < 3; m++)
         out->us[m] = bd->h.us[m], out->ur[m] = bd->h.ur[m];
@@ -83,6 +101,9 @@ static int finite_bond(const grains_bond *b)
 
 grains_status grains_sim_set_bond(grains_sim *sim, size_t k, const grains_bond *in, grains_error *err)
 {
+    grains_status s = refuse_on_shares(sim, "set", err);
+    if (s != GRAINS_OK)
+        return s;
     size_t n = grains_sim_bond_count(sim); /* sorted */
     if (k >= n)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu does not exist (%zu bonds)", k, n);
@@ -113,56 +134,65 @@ static grains_status reserve_pushes(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
-/* For each slot, its partners through intact bonds (CSR), after the
- * rebuild's reordering. */
-grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
+int sim_bonds_fill_index(sim_bonds *bs, size_t n, const uint32_t *slot, const uint8_t *keep)
 {
-    sim_bonds *bs = &sim->bonds;
-    size_t n = sim->pt.n;
-    sort_bonds(sim);
     if (!array_reserve((void **)&bs->start, &bs->start_cap, n + 1, sizeof *bs->start, 8) ||
         !array_reserve((void **)&bs->partner, &bs->partner_cap, 2 * bs->n + 1, sizeof *bs->partner, 8))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory indexing %zu bonds", bs->n);
+        return 0;
     for (size_t i = 0; i <= n; i++)
         bs->start[i] = 0;
     bs->indexed = n;
     for (size_t k = 0; k < bs->n; k++)
-        if (!bs->list[k].broken) {
-            bs->start[sim->pt.slot[bs->list[k].a] + 1]++;
-            bs->start[sim->pt.slot[bs->list[k].b] + 1]++;
+        if (keep ? keep[k] : !bs->list[k].broken) {
+            bs->start[slot[bs->list[k].a] + 1]++;
+            bs->start[slot[bs->list[k].b] + 1]++;
         }
     for (size_t i = 0; i < n; i++)
         bs->start[i + 1] += bs->start[i];
     for (size_t k = 0; k < bs->n; k++)
-        if (!bs->list[k].broken) {
-            uint32_t i = sim->pt.slot[bs->list[k].a], j = sim->pt.slot[bs->list[k].b];
+        if (keep ? keep[k] : !bs->list[k].broken) {
+            uint32_t i = slot[bs->list[k].a], j = slot[bs->list[k].b];
             bs->partner[bs->start[i]++] = j;
             bs->partner[bs->start[j]++] = i;
         }
     for (size_t i = n; i > 0; i--) /* the fill moved each start to the next one's */
         bs->start[i] = bs->start[i - 1];
     bs->start[0] = 0;
+    return 1;
+}
+
+/* For each slot, its partners through intact bonds (CSR), after the
+ * rebuild's reordering. */
+grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
+{
+    sim_bonds *bs = &sim->bonds;
+    sim_bonds_sort(bs);
+    if (!sim_bonds_fill_index(bs, sim->pt.n, sim->pt.slot, NULL))
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory indexing %zu bonds", bs->n);
     return reserve_pushes(sim, err);
 }
 
 /* Bonds between the particles whose gap is below bond_tolerance times the
  * smaller diameter (the variational-integrator paper bonds |delta| < d/100),
- * found through the candidate lists (the tolerance lies within the skin). */
+ * found through the candidate lists (the tolerance lies within the skin).
+ * Ranks holding their own particles alone form those with an own particle
+ * (every pair with one is listed there). */
 grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
 {
     const grains_particles *pt = &sim->pt;
     const grains_neighbors *nb = &sim->nb;
     const uint32_t *id = pt->id;
+    const uint8_t *mine = sim->ranks.holds_share ? sim->ranks.mine : NULL;
     grains_status s = GRAINS_OK;
-    for (uint32_t i = 0; s == GRAINS_OK && i < pt->n; i++)
+    for (uint32_t i = 0; s == GRAINS_OK && i < nb->n_particles; i++)
         for (uint32_t k = nb->start[i]; s == GRAINS_OK && k < nb->start[i + 1]; k++) {
             uint32_t j = nb->j[k];
-            if (j & STORE_MESH_BIT)
+            if ((j & STORE_MESH_BIT) || (mine && !mine[i] && !mine[j & STORE_INDEX_MASK]))
                 continue;
             j &= STORE_INDEX_MASK;
             real gap = v3_norm(periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]))) - pt->R[i] - pt->R[j];
             if (fabs(gap) < sim->p.bond_tolerance * 2 * fmin(pt->R[i], pt->R[j]))
-                s = grains_sim_add_bond(sim, id[i], id[j], err);
+                s = add_bond(sim, id[i], id[j], err);
         }
     return s;
 }

@@ -2,6 +2,8 @@
  * 2.5): each cell block logs what its particles gave the vertices, in its
  * own order, and the logs are added block by block after the force loop,
  * so the vertices' forces are the same for any thread count. */
+#include <stdlib.h>
+
 #include "sim/sim_internal.h"
 #include "util/array.h"
 
@@ -36,12 +38,25 @@ grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
+/* The last step's logs, in the whole's order: the grid's blocks, or, on
+ * ranks holding their own particles alone, every rank's named ones; *n. */
+static const patch_log *logs_in_order(const grains_sim *sim, size_t *n)
+{
+    if (sim->ranks.holds_share) {
+        *n = sim->ranks.n_named_logs;
+        return sim->ranks.named_logs;
+    }
+    *n = sim->patch_logs ? sim->grid.n_blocks : 0;
+    return sim->patch_logs;
+}
+
 double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 axis)
 {
-    size_t lo = sim->mb.first[k], hi = lo + sim->mb.list[k].n_vertices;
+    size_t lo = sim->mb.first[k], hi = lo + sim->mb.list[k].n_vertices, n;
+    const patch_log *logs = logs_in_order(sim, &n);
     double push = 0;
-    for (size_t b = 0; sim->patch_logs && b < sim->grid.n_blocks; b++) {
-        const patch_log *log = &sim->patch_logs[b];
+    for (size_t b = 0; b < n; b++) {
+        const patch_log *log = &logs[b];
         for (uint32_t r = 0; r < log->n; r++) {
             uint32_t v = log->rec[r].vertex;
             if (v < lo || v >= hi)
@@ -58,11 +73,22 @@ double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 a
 
 void sim_gather_patch_logs(grains_sim *sim)
 {
-    for (size_t b = 0; b < sim->grid.n_blocks; b++) {
-        const patch_log *log = &sim->patch_logs[b];
+    size_t n;
+    const patch_log *logs = logs_in_order(sim, &n);
+    for (size_t b = 0; b < n; b++) {
+        const patch_log *log = &logs[b];
         for (uint32_t r = 0; r < log->n; r++)
             sim->mb.f[log->rec[r].vertex] = v3_add(sim->mb.f[log->rec[r].vertex], log->rec[r].f);
     }
+}
+
+patch_log *sim_patch_logs_whole(const grains_sim *sim)
+{
+    const sim_ranks *r = &sim->ranks;
+    patch_log *all = calloc(r->table.n + 1, sizeof *all);
+    for (size_t k = 0; all && k < r->n_named_logs; k++)
+        all[r->log_entry[k]] = r->named_logs[k];
+    return all;
 }
 
 void sim_patch_logs_write_state(const grains_sim *sim, bytes_out *o)

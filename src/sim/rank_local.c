@@ -30,10 +30,7 @@ int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->rank
 /* What ranks holding their own particles alone do not take yet, or NULL. */
 static const char *not_taken(const grains_sim *sim)
 {
-    return sim->mb.n                                   ? "membranes"
-           : sim->bonds.n || sim->p.bond_tolerance > 0 ? "bonds"
-           : sim->has_pending && sim->ranks.holds_share ? "contact histories set during the run"
-                                                        : NULL;
+    return sim->has_pending && sim->ranks.holds_share ? "contact histories set during the run" : NULL;
 }
 
 int grains_sim_ranks_hold_own(const grains_sim *sim) { return not_taken(sim) == NULL; }
@@ -388,11 +385,25 @@ static void drop_stale_copies(grains_sim *sim, uint8_t *copy, store_key *keys, s
     free(where);
 }
 
+/* Who holds a particle beyond the ranks that may pair it (rank_also):
+ * every rank, for the insertion regions' reach; the new owner of its
+ * bonded partner. Then the bonds go to their new owners (before the
+ * histories: the same buffers). */
+static void plan_also(grains_sim *sim, const uint8_t *copy, rank_also *also)
+{
+    *also = (rank_also){spawn_reads(sim), NULL, 0};
+    if (!sim_bonds_any(sim)) /* (the same on every rank) */
+        return;
+    also->to = sim_ranks_bond_copies(sim, copy, &also->n_to);
+    sim_ranks_move_bonds(sim, copy);
+}
+
 /* Steps 1 to 3: what this rank holds binned (the keys renamed after it),
- * the table merged and cut, each held particle's new owner (rank_of), and
- * the histories sent to their evaluators; returns the bytes of ours. */
+ * the table merged and cut, each held particle's new owner (rank_of), who
+ * else holds it and the bonds moved (*also), and the histories sent to
+ * their evaluators; returns the bytes of ours. */
 static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys, real pad,
-                              size_t *self_bytes, grains_error *err)
+                              size_t *self_bytes, rank_also *also, grains_error *err)
 {
     grains_status s = sort_held(sim, copy, keys, n_keys, pad, err); /* an error on every rank alike */
     if (s != GRAINS_OK)
@@ -404,6 +415,7 @@ static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, s
     own_blocks(sim);
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
         local_failed(sim);
+    plan_also(sim, copy, also);
     *self_bytes = send_histories(sim, keys, n_keys);
     return GRAINS_OK;
 }
@@ -446,17 +458,16 @@ force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d)
     return d;
 }
 
-/* Steps 4 and 5: the particles moved; what this rank holds now binned, its
- * blocks' owners, and the histories it evaluates (ranks.keys, *n_keys). */
-static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, real pad, size_t self_bytes, size_t *n_keys,
-                                grains_error *err)
+/* Steps 4 and 5: the particles moved (to the ranks that may pair them,
+ * and those `also` names); what this rank holds now binned, its blocks'
+ * owners, and the histories it evaluates (ranks.keys, *n_keys). */
+static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank_also *also, real pad,
+                                size_t self_bytes, size_t *n_keys, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
-    uint8_t *everywhere = spawn_reads(sim);
-    if (rank_move(&sim->pt, copy, everywhere, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) !=
+    if (rank_move(&sim->pt, copy, also, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) !=
         GRAINS_OK)
         local_failed(sim);
-    free(everywhere);
     install_held(sim);
     r->writer_whole = 0;
     sim_ranks_local_drop_state(r);
@@ -502,9 +513,12 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
     if (!r->holds_share && !cut_before)
         keep_own_names(sim, copy, *keys, n_keys);
     size_t self_bytes = 0;
-    s = cut_held(sim, copy, *keys, *n_keys, pad, &self_bytes, err);
+    rank_also also = {NULL, NULL, 0};
+    s = cut_held(sim, copy, *keys, *n_keys, pad, &self_bytes, &also, err);
     if (s == GRAINS_OK)
-        s = hold_moved(sim, copy, pad, self_bytes, n_keys, err);
+        s = hold_moved(sim, copy, &also, pad, self_bytes, n_keys, err);
+    free((void *)also.everywhere);
+    free((void *)also.to);
     free(copy);
     *keys = r->keys;
     return s;

@@ -77,9 +77,12 @@ static void sort_sends(sends *s)
 
 /* Each own particle's rank (home[i], the owner of its block) and the
  * ranks it goes to. */
-static void plan_sends(sends *s, int *home, const grains_particles *pt, const uint8_t *copy,
-                       const uint8_t *everywhere, int P, const grains_grid *g, const block_table *t, const int *owner)
+static void plan_sends(sends *s, int *home, const grains_particles *pt, const uint8_t *copy, const rank_also *also,
+                       int P, const grains_grid *g, const block_table *t, const int *owner)
 {
+    const rank_also none = {NULL, NULL, 0};
+    also = also ? also : &none;
+    const uint8_t *everywhere = also->everywhere;
     for (uint32_t b = 0; b < g->n_blocks; b++) {
         size_t k = block_table_find(t, grid_block_key(g, b));
         for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++) {
@@ -93,6 +96,8 @@ static void plan_sends(sends *s, int *home, const grains_particles *pt, const ui
                 add_send(s, r, i);
         }
     }
+    for (size_t k = 0; k < also->n_to; k++)
+        add_send(s, (int)(also->to[k] >> 32), (uint32_t)also->to[k]);
     sort_sends(s);
 }
 
@@ -170,7 +175,7 @@ static void let_go(void **buf, size_t *cap, size_t used)
     }
 }
 
-grains_status rank_move(const grains_particles *from, const uint8_t *copy, const uint8_t *everywhere,
+grains_status rank_move(const grains_particles *from, const uint8_t *copy, const rank_also *also,
                         const grains_grid *g, const block_table *t, const int *owner, const grains_ranks *ranks,
                         rank_held *to, grains_error *err)
 {
@@ -179,7 +184,7 @@ grains_status rank_move(const grains_particles *from, const uint8_t *copy, const
     int *home = malloc((n ? n : 1) * sizeof *home);
     size_t *counts = calloc(2 * P, sizeof *counts);
     if (home && counts)
-        plan_sends(&s, home, from, copy, everywhere, ranks->size, g, t, owner);
+        plan_sends(&s, home, from, copy, also, ranks->size, g, t, owner);
     grains_status st = GRAINS_ERR_NOMEM;
     if (home && counts && !s.failed && pack_sends(to, &s, home, from, ranks->rank, P, counts)) {
         size_t *received = counts + P, sent = 0, bytes = 0;

@@ -23,13 +23,24 @@ typedef struct {
     size_t send_cap, recv_cap;
 } rank_held;
 
+/* Who holds a particle beyond the ranks that may pair it: every rank,
+ * where everywhere[i] is set (NULL: none; the insertion regions' reach);
+ * rank r, for each (r << 32 | i) in to[0 .. n_to) (the new owner of an own
+ * particle's bonded partner). */
+typedef struct {
+    const uint8_t *everywhere;
+    const uint64_t *to;
+    size_t n_to;
+} rank_also;
+
 /* Moves the particles of `from` (n = g->n_particles, in g's order: this
  * rank's own, and copies of others' where copy[i] is set, which stay; copy
  * NULL: none) to the ranks that must hold them: the owner of each block of
- * the table t is owner[k] for its entry k; every rank, where everywhere[i]
- * is set (NULL: none). Fills `to` (any earlier contents replaced).
- * Collective (ranks->alltoall); an error (memory) on this rank alone. */
-grains_status rank_move(const grains_particles *from, const uint8_t *copy, const uint8_t *everywhere,
+ * the table t is owner[k] for its entry k; and those `also` names (NULL:
+ * none). Fills
+ * `to` (any earlier contents replaced). Collective (ranks->alltoall); an
+ * error (memory) on this rank alone. */
+grains_status rank_move(const grains_particles *from, const uint8_t *copy, const rank_also *also,
                         const grains_grid *g, const block_table *t, const int *owner, const grains_ranks *ranks,
                         rank_held *to, grains_error *err);
 

@@ -4,8 +4,9 @@
  * of the blocks before theirs in the merged table, plus their places in
  * their blocks, which their owner holds whole. Rank 0 lays them out as one
  * process stores them, so that the thermo's sums and the frames (by id)
- * read the single process's values in its order. Collective; the copy
- * holds until the next step or rebuild. */
+ * read the single process's values in its order; and every bond
+ * (sim/rank_bonds.c). Collective; the copy holds until the next step or
+ * rebuild. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,5 +85,6 @@ void sim_ranks_local_gather(grains_sim *sim)
         total += r->counts[q];
     if (r->peers.rank == 0)
         take_all(sim, r->recv, total);
+    sim_ranks_gather_bonds(sim); /* (with their index over the whole's order, its slots) */
     r->writer_whole = 1;
 }

@@ -149,6 +149,10 @@ void sim_ranks_free(sim_ranks *r)
     grid_free(&r->whole_grid);
     neighbors_free(&r->whole_nb);
     store_free(&r->whole_cs);
+    sim_bonds_free(&r->whole_bonds);
+    free(r->named_logs);
+    free(r->log_entry);
+    free(r->named_records);
     free(r->first);
     free(r->counts);
     free(r->halo_to_start);
@@ -451,9 +455,11 @@ static void list_own_bonds(grains_sim *sim)
     if (!array_reserve((void **)&r->bonds_own, &r->bonds_own_cap, bs->n + 1, sizeof *r->bonds_own, 1))
         exchange_failed(sim);
     r->n_bonds_own = 0;
-    for (size_t b = 0; b < bs->n; b++)
-        if (r->mine[sim->pt.slot[bs->list[b].a]] || r->mine[sim->pt.slot[bs->list[b].b]])
+    for (size_t b = 0; b < bs->n; b++) { /* (held nowhere near: a broken bond's partner, ranks holding their own) */
+        uint32_t i = sim->pt.slot[bs->list[b].a], j = sim->pt.slot[bs->list[b].b];
+        if ((i != UINT32_MAX && r->mine[i]) || (j != UINT32_MAX && r->mine[j]))
             r->bonds_own[r->n_bonds_own++] = (uint32_t)b;
+    }
 }
 
 /* Which other blocks list a partner among our particles. */
@@ -484,7 +490,9 @@ static void mark_visits(grains_sim *sim)
  * bonds_to_writer.) */
 static int halo_suffices(const grains_sim *sim)
 {
-    return !(sim->p.bond_tolerance > 0 && !sim->bonds.formed);
+    /* (ranks holding their own alone form those with an own particle, from
+     * the lists of their reach: sim_bonds_form) */
+    return !(sim->p.bond_tolerance > 0 && !sim->bonds.formed) || sim_ranks_local(sim);
 }
 
 void sim_ranks_release(sim_ranks *r)
@@ -699,9 +707,9 @@ static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
 }
 
 /* Ranks holding their own particles alone (holds_share) have grids of
- * their own: a block's sums travel named by its entry in the whole's
- * table, a rank's blocks that gave anything in one list, then NO_BLOCK.
- * (Membranes, whose logs these would carry, do not run so yet.) */
+ * their own: a block's sums and log travel named by its entry in the
+ * whole's table, a rank's blocks that gave anything in one list, then
+ * NO_BLOCK. */
 static void put_named_sums(pack *k, const grains_sim *sim)
 {
     size_t per_block = WALL_SUMS * sim->wl.n;
@@ -712,45 +720,110 @@ static void put_named_sums(pack *k, const grains_sim *sim)
             uint32_t entry = (uint32_t)block_table_find(&sim->ranks.table, grid_block_key(&sim->grid, b));
             put(k, &entry, sizeof entry);
             put(k, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
+            if (sim->mb.n) {
+                const patch_log *lg = &sim->patch_logs[b];
+                put(k, &lg->n, sizeof lg->n);
+                put(k, lg->rec, lg->n * sizeof *lg->rec);
+            }
         }
     uint32_t end = NO_BLOCK;
     put(k, &end, sizeof end);
 }
 
-/* Every rank's named sums (its list `skip` bytes into its part of `all`,
- * in rank order) into the walls' force, summed in the whole's order, the
- * single process's: the blocks that gave nothing add +0, which changes
- * no sum. Collective data, so every rank that calls this gets the same. */
-static void gather_named_sums(grains_sim *sim, const char *all, size_t skip)
+/* A block's named sums and log as they arrived. */
+typedef struct {
+    const char *sums;
+    const char *log;  /* its records (membranes) */
+    uint32_t n_log;
+} named_block;
+
+/* The named block at p (put_named_sums) into *nb; where the next begins. */
+static const char *take_named(const grains_sim *sim, const char *p, named_block *nb)
+{
+    p += sizeof(uint32_t); /* its entry */
+    nb->sums = p;
+    p += WALL_SUMS * sim->wl.n * sizeof(vec3);
+    nb->n_log = 0;
+    if (sim->mb.n) {
+        memcpy(&nb->n_log, p, sizeof nb->n_log);
+        p += sizeof nb->n_log;
+    }
+    nb->log = p;
+    return p + nb->n_log * sizeof(patch_record);
+}
+
+/* Every rank's named blocks (its list `skip` bytes into its part of
+ * `all`, in rank order), as (entry << 32 | arrival) in *order and in
+ * *blocks by arrival; how many. */
+static size_t index_named(grains_sim *sim, const char *all, size_t skip, uint64_t **order, named_block **blocks)
 {
     sim_ranks *rk = &sim->ranks;
-    size_t per_block = WALL_SUMS * sim->wl.n, record = sizeof(uint32_t) + per_block * sizeof(vec3), n = 0;
     const uint32_t end = NO_BLOCK;
+    named_block nb;
+    size_t n = 0;
     const char *part = all;
     for (int r = 0; r < rk->peers.size; part += rk->counts[r], r++)
-        for (const char *p = part + skip; memcmp(p, &end, sizeof end); p += record)
+        for (const char *p = part + skip; memcmp(p, &end, sizeof end); p = take_named(sim, p, &nb))
             n++;
-    uint64_t *order = malloc((n ? n : 1) * sizeof *order);
-    const char **at = malloc((n ? n : 1) * sizeof *at);
-    vec3 *sums = malloc((n ? n : 1) * per_block * sizeof *sums);
-    if (!order || !at || !sums)
+    *order = malloc((n + 1) * sizeof **order);
+    *blocks = malloc((n + 1) * sizeof **blocks);
+    if (!*order || !*blocks)
         exchange_failed(sim);
     n = 0;
     part = all;
     for (int r = 0; r < rk->peers.size; part += rk->counts[r], r++)
-        for (const char *p = part + skip; memcmp(p, &end, sizeof end); p += record) {
+        for (const char *p = part + skip; memcmp(p, &end, sizeof end); n++) {
             uint32_t entry;
             memcpy(&entry, p, sizeof entry);
-            at[n] = p + sizeof entry;
-            order[n] = (uint64_t)entry << 32 | n;
-            n++;
+            (*order)[n] = (uint64_t)entry << 32 | n;
+            p = take_named(sim, p, &(*blocks)[n]);
         }
-    qsort(order, n, sizeof *order, by_u64);
+    qsort(*order, n, sizeof **order, by_u64);
+    return n;
+}
+
+/* The named blocks' logs, in the whole's order, as every rank's
+ * (ranks.named_logs), for the membranes' vertices and the checkpoint. */
+static void keep_named_logs(grains_sim *sim, const uint64_t *order, const named_block *blocks, size_t n)
+{
+    sim_ranks *rk = &sim->ranks;
+    size_t records = 0;
     for (size_t i = 0; i < n; i++)
-        memcpy(sums + per_block * i, at[(uint32_t)order[i]], per_block * sizeof *sums);
+        records += blocks[i].n_log;
+    if (!array_reserve((void **)&rk->named_logs, &rk->named_logs_cap, n + 1, sizeof *rk->named_logs, 2) ||
+        !array_reserve((void **)&rk->log_entry, &rk->log_entry_cap, n + 1, sizeof *rk->log_entry, 2) ||
+        !array_reserve((void **)&rk->named_records, &rk->named_records_cap, records + 1, sizeof(patch_record), 2))
+        exchange_failed(sim);
+    records = 0;
+    for (size_t i = 0; i < n; i++) {
+        const named_block *nb = &blocks[(uint32_t)order[i]];
+        rk->log_entry[i] = (uint32_t)(order[i] >> 32);
+        rk->named_logs[i] = (patch_log){rk->named_records + records, nb->n_log};
+        memcpy(rk->named_records + records, nb->log, nb->n_log * sizeof(patch_record));
+        records += nb->n_log;
+    }
+    rk->n_named_logs = n;
+}
+
+/* Every rank's named sums into the walls' force, summed in the whole's
+ * order, the single process's (the blocks that gave nothing add +0, which
+ * changes no sum), and their logs kept in that order. Collective data, so
+ * every rank that calls this gets the same. */
+static void gather_named_sums(grains_sim *sim, const char *all, size_t skip)
+{
+    uint64_t *order;
+    named_block *blocks;
+    size_t n = index_named(sim, all, skip, &order, &blocks), per_block = WALL_SUMS * sim->wl.n;
+    vec3 *sums = malloc((n * per_block + 1) * sizeof *sums);
+    if (!sums)
+        exchange_failed(sim);
+    for (size_t i = 0; i < n; i++)
+        memcpy(sums + per_block * i, blocks[(uint32_t)order[i]].sums, per_block * sizeof *sums);
     walls_gather_from(&sim->wl, sums, n);
+    if (sim->mb.n)
+        keep_named_logs(sim, order, blocks, n);
     free(order);
-    free(at);
+    free(blocks);
     free(sums);
 }
 
@@ -787,7 +860,7 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
         own = sim_ranks_local_diag(sim, own);
     pack k = pack_start(sim);
     put(&k, &own, sizeof own);
-    int named = rk->holds_share && sim->wl.n;
+    int named = rk->holds_share && (sim->wl.n || sim->mb.n);
     if (sim_ranks_sums_each_step(sim) && named)
         put_named_sums(&k, sim);
     else if (sim_ranks_sums_each_step(sim))
@@ -1537,7 +1610,8 @@ static void take_positions(unpack *u, grains_sim *sim, int r, void *ctx)
  * owners of a bond's particles are current. After a cut, each bond goes
  * to each new owner of one of its particles that owned neither before
  * (send_bonds); rank 0's copy is made whole before it writes
- * (bonds_to_writer). */
+ * (bonds_to_writer). (Ranks holding their own particles alone hold the
+ * bonds of their own alone: sim/rank_bonds.c.) */
 
 static void put_bond(pack *k, const sim_bond *bd)
 {

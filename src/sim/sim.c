@@ -545,9 +545,10 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->time = grains_sim_time(sim);
     out->n_particles = pt->n;
     out->n_contacts = sim->diag.n_contacts;
+    const sim_bonds *bs = sim_bonds_read(sim);
     out->n_bonds = out->n_broken = 0;
-    for (size_t k = 0; k < sim->bonds.n; k++)
-        sim->bonds.list[k].broken ? out->n_broken++ : out->n_bonds++;
+    for (size_t k = 0; k < bs->n; k++)
+        bs->list[k].broken ? out->n_broken++ : out->n_bonds++;
     out->e_kin = e_kin;
     out->e_rot = e_rot;
     out->max_overlap = sim->max_overlap;

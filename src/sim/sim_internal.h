@@ -209,6 +209,12 @@ typedef struct {
     grains_neighbors whole_nb; /* its order, to write a checkpoint (state_whole; */
     contact_store whole_cs;    /* sim/rank_state.c) */
     int state_whole;
+    sim_bonds whole_bonds; /* rank 0: every bond, to write (writer_whole; sim/rank_bonds.c) */
+    patch_log *named_logs; /* with membranes, every rank: the last step's logs of the blocks that */
+    uint32_t *log_entry;   /* gave anything, in the whole's order, and their table entries */
+    patch_record *named_records;
+    size_t n_named_logs, named_logs_cap, log_entry_cap, named_records_cap;
+    size_t bonds_whole;   /* the whole's bonds at the last cut, or formed since (holds_share) */
     void *points;         /* room for the bisection (sim/ranks.c) */
     size_t points_cap;
     size_t n_points;      /* the last cut's points */
@@ -318,8 +324,14 @@ void sim_grow(grains_sim *sim, real t_old, real t_new);
  * explicit row's update, on one thread. */
 void sim_guide_hold(grains_sim *sim);
 
-/* The patch logs' forces onto the membranes' vertices, blocks in order. */
+/* The patch logs' forces onto the membranes' vertices, blocks in order
+ * (the whole's: ranks holding their own particles alone read every
+ * rank's, ranks.named_logs). */
 void sim_gather_patch_logs(grains_sim *sim);
+/* Ranks holding their own particles alone: the named logs laid out per
+ * entry of the whole's table, as one process's per block, to write
+ * (malloc'd, pointing into ranks.named_records), or NULL. */
+patch_log *sim_patch_logs_whole(const grains_sim *sim);
 
 /* What a contact costs a step against a particle, for the cut's weights:
  * in the settled 10^5 box (2.6 contacts per particle) the contact loop
@@ -386,6 +398,26 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
 {
     return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0 ? &sim->ranks.whole
                                                                                             : &sim->pt;
+}
+/* Bonds with ranks holding their own particles alone (sim/rank_bonds.c):
+ * whether the whole has any (the same on every rank); after bonds formed
+ * at the first step, the whole's count (collective); the copies a cut
+ * sends for them, (rank << 32 | held index) of own particles, *n of them
+ * (copy[]: the old cut's copies; the new cut's rank_of); the bonds sent
+ * to the new owners of their particles (collective); rank 0's copy of
+ * every bond (ranks.whole_bonds, collective, after
+ * sim_ranks_local_gather); and the bonds as one reads and writes them:
+ * that copy on rank 0 once gathered, else the bonds. */
+int sim_bonds_any(const grains_sim *sim);
+size_t sim_ranks_bonds_formed(grains_sim *sim);
+uint64_t *sim_ranks_bond_copies(const grains_sim *sim, const uint8_t *copy, size_t *n);
+void sim_ranks_move_bonds(grains_sim *sim, const uint8_t *copy);
+void sim_ranks_gather_bonds(grains_sim *sim);
+static inline const sim_bonds *sim_bonds_read(const grains_sim *sim)
+{
+    return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0
+               ? &sim->ranks.whole_bonds
+               : &sim->bonds;
 }
 /* Rank 0's whole state (ranks.whole_grid, whole_nb, whole_cs, and f and t
  * in ranks.whole), to write a checkpoint (collective; until the next step;
@@ -522,6 +554,11 @@ grains_status sim_bonds_index(grains_sim *sim, grains_error *err);
 grains_status sim_bonds_form(grains_sim *sim, grains_error *err);
 void sim_bond_forces(grains_sim *sim, force_diag *d);
 void sim_bonds_free(sim_bonds *bs);
+void sim_bonds_sort(sim_bonds *bs);
+/* For each of n particles, its partners through the bonds for which
+ * keep[k] is set (NULL: the intact ones), slot[id] their places: the
+ * index sim_bonds_index builds; 0 out of memory. */
+int sim_bonds_fill_index(sim_bonds *bs, size_t n, const uint32_t *slot, const uint8_t *keep);
 
 /* The bonds, their springs and the index by slot as it stands (it keeps a
  * bond broken since the last rebuild, as the force loop does) for

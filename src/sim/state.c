@@ -226,8 +226,9 @@ static void write_parts(const grains_sim *sim, bytes_out *o)
 }
 
 /* Ranks that hold their own particles alone: rank 0 writes the whole's
- * particles, grid, lists and histories, gathered (sim/rank_state.c), with
- * the rest, which every rank holds alike. */
+ * particles, grid, lists, histories and bonds, gathered (sim/rank_state.c,
+ * sim/rank_bonds.c), and the patch logs every rank holds named, per
+ * block of the whole, with the rest, which every rank holds alike. */
 static grains_status write_gathered(const grains_sim *sim, bytes_out *o, grains_error *err)
 {
     const sim_ranks *r = &sim->ranks;
@@ -236,15 +237,21 @@ static grains_status write_gathered(const grains_sim *sim, bytes_out *o, grains_
                                 "the state of ranks holding their own particles alone is written by rank 0, "
                                 "after grains_sim_gather");
     grains_sim *whole = malloc(sizeof *whole);
-    if (!whole)
+    patch_log *logs = sim->mb.n ? sim_patch_logs_whole(sim) : NULL;
+    if (!whole || (sim->mb.n && !logs)) {
+        free(whole);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
+    }
     *whole = *sim; /* a view: it owns nothing */
     whole->pt = r->whole;
     whole->grid = r->whole_grid;
     whole->nb = r->whole_nb;
     whole->cs = r->whole_cs;
+    whole->bonds = r->whole_bonds;
+    whole->patch_logs = logs;
     write_parts(whole, o);
     free(whole);
+    free(logs);
     return GRAINS_OK;
 }
 

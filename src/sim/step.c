@@ -254,7 +254,8 @@ static grains_status sources(grains_sim *sim, grains_error *err)
     grains_status s = GRAINS_OK;
     if (!sim->bonds.formed && sim->p.bond_tolerance > 0) {
         sim->bonds.formed = 1;
-        if ((s = sim_bonds_form(sim, err)) != GRAINS_OK || (sim->bonds.n && (s = sim_rebuild(sim, err)) != GRAINS_OK))
+        if ((s = sim_bonds_form(sim, err)) != GRAINS_OK ||
+            (sim_ranks_bonds_formed(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)) /* (the whole's count) */
             return s;
     }
     size_t added = 0;
