@@ -124,7 +124,10 @@ static grains_status rebuild_scenario(const run_record *r, char **argv, int argc
         s = grains_error_set(err, GRAINS_ERR_ARG, sc->source[0] ? sc->source : NULL, 0,
                              "the scenario or a file it reads has changed since the run began: a resumed run needs "
                              "the inputs it began with");
-    snprintf(sc->output_dir, sizeof sc->output_dir, "%s", out);
+    size_t len = strlen(out);
+    if (len >= sizeof sc->output_dir) /* (realpath gives up to PATH_MAX) */
+        return grains_error_set(err, GRAINS_ERR_ARG, out, 0, "the output folder's path is too long");
+    memcpy(sc->output_dir, out, len + 1);
     return s;
 }
 
@@ -147,7 +150,7 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
     cli_flags fl;
     grains_error err;
     grains_sim *sim = NULL;
-    int argc, left = 0;
+    int argc = 0, left = 0;
     char **argv = resume_args(r, ro, ro->quiet, &argc);
     grains_status s = argv ? rebuild_scenario(r, argv, argc, out, &sc, &fl, &err)
                            : grains_error_set(&err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the run's options");

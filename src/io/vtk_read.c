@@ -168,7 +168,7 @@ static grains_status binary_zlib(vtk_reader *r, const char *name, const char *s,
                                  size_t *n)
 {
     uint64_t *h = NULL;
-    size_t chars;
+    size_t chars = 0;
     grains_status st = zlib_header(r, name, s, len, &h, &chars);
     if (st != GRAINS_OK) {
         free(h);
