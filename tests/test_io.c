@@ -1,5 +1,6 @@
 /* Files: CSV and OFF survive a write/read round trip bit for bit, and every
  * malformed file is refused whole with its file, line and the rule broken. */
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -131,6 +132,63 @@ static void bad_csv(test_ctx *t)
     refused(t, 'c', buf, 2, "from 0 to 7");
     snprintf(buf, sizeof buf, "%s0,0,0,1e-3,0,0,0,1,0,0,0,0,0,0\n", hm);
     refused(t, 'c', buf, 2, "expected 15");
+}
+
+/* grains_csv_each's visitor: each row's x must be its row, in order. */
+typedef struct {
+    size_t rows, out_of_order;
+} row_count;
+
+static grains_status count_row(void *ctx, size_t row, const grains_particle *p, grains_error *err)
+{
+    row_count *c = ctx;
+    (void)err;
+    c->out_of_order += row != c->rows || p->x.x != (double)row || p->v.y != -(double)row / 3;
+    c->rows++;
+    return GRAINS_OK;
+}
+
+/* A file of `rows` rows (x = row, vy = -row / 3) a few times larger than
+ * the reader's chunk, so that lines cross its boundaries, with CRLF and
+ * blank lines among them; `bad_row` (or SIZE_MAX) breaks that row. The
+ * file's line of row r, header and blank lines counted, is r + 2 + r / 1000. */
+static const char *big_csv(size_t rows, size_t bad_row)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/big.csv", dir);
+    FILE *f = fopen(path, "w");
+    fputs("x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz\n", f);
+    for (size_t r = 0; r < rows; r++) {
+        if (r % 1000 == 999)
+            fputs("\n", f);
+        fprintf(f, "%zu,0.25,-1e-3,1e-3,0,%.17g,0,1,0,0,0,0,0,%s%s", r, -(double)r / 3, r == bad_row ? "x" : "0",
+                r % 7 ? "\n" : "\r\n");
+    }
+    fclose(f);
+    return path;
+}
+
+/* The particles' file read a chunk at a time (as grains run reads it):
+ * every row once, in order, whatever chunk boundary its line crosses, and
+ * an error past the first chunk at the file's own line. */
+static void csv_streamed(test_ctx *t)
+{
+    const size_t rows = 40000; /* 2.2 MB: 2.1 chunks of the reader's 1 MiB */
+    row_count c = {0, 0};
+    grains_error err;
+    grains_status s = grains_csv_each(big_csv(rows, SIZE_MAX), count_row, &c, &err);
+    CHECK(t, s == GRAINS_OK && c.rows == rows && c.out_of_order == 0,
+          "every one of %zu rows read once, in order, across chunks (%zu read, %zu out of order; %s)", rows, c.rows,
+          c.out_of_order, s == GRAINS_OK ? "ok" : err.message);
+    grains_particle *q = NULL;
+    size_t n = 0, bad = 31234;
+    s = grains_csv_read(big_csv(rows, bad), &q, &n, &err);
+    CHECK(t, s == GRAINS_ERR_PARSE && q == NULL && err.line == (int)(bad + 2 + bad / 1000) && strstr(err.message, "wz"),
+          "a bad row in the second chunk: refused at its line %zu (%d: %s)", bad + 2 + bad / 1000, err.line,
+          err.message);
+    c = (row_count){0, 0};
+    CHECK(t, grains_csv_each(dir, count_row, &c, &err) == GRAINS_ERR_IO && strstr(err.message, "not a regular file"),
+          "a folder is refused: %s", err.message);
 }
 
 static void bad_off(test_ctx *t)
@@ -332,6 +390,7 @@ int main(void)
     materials_scenario(&t);
     off_round_trip(&t);
     bad_csv(&t);
+    csv_streamed(&t);
     bad_off(&t);
     bad_scenario(&t);
     durations_in_time(&t);

@@ -14,6 +14,11 @@
 /* TinyDEM's particle CSV: header x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz and
  * one particle per line. Reads all or nothing; *out is malloc'ed. */
 grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n, grains_error *err);
+/* The same file a chunk at a time, so that a file of any size is read in
+ * little memory: each particle in turn to `take` with its row (from 0,
+ * blank lines not counted), until the first bad row or error of take's. */
+typedef grains_status (*grains_csv_take)(void *ctx, size_t row, const grains_particle *p, grains_error *err);
+grains_status grains_csv_each(const char *path, grains_csv_take take, void *ctx, grains_error *err);
 grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err);
 
 /* Bonds between the particles of `sim`: a header `a,b`, then one pair of

@@ -1,5 +1,6 @@
-/* TinyDEM particle CSV files (Section 6), read in full before use, with an
+/* TinyDEM particle CSV files (Section 6), read a chunk at a time, with an
  * optional 15th column, the material, and after it an optional 16th, the tag. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,70 +94,92 @@ static grains_status tag_of(real v, const char *path, int ln, int *out, grains_e
     return GRAINS_OK;
 }
 
-static grains_status parse_particles(char *text, size_t len, const char *path, grains_particle **out, size_t *n,
+/* One record's particle, its fields checked. */
+static grains_status record_particle(const char *line, const char *path, int ln, int fields, grains_particle *q,
                                      grains_error *err)
 {
-    line_reader r;
-    lines_init(&r, text, len);
-    const char *line = lines_next(&r);
-    int fields = line ? header_fields(line) : 0;
-    if (!fields)
+    real v[CSV_FIELDS];
+    grains_status s = parse_record(line, path, ln, fields, v, err);
+    if (s != GRAINS_OK)
+        return s;
+    *q = (grains_particle){{v[0], v[1], v[2]}, {v[4], v[5], v[6]}, {v[11], v[12], v[13]},
+                           {v[7], v[8], v[9], v[10]}, v[3], 0, 0};
+    if (fields >= CSV_FIELDS - 1 && (s = material_of(v[14], path, ln, &q->material, err)) != GRAINS_OK)
+        return s;
+    if (fields == CSV_FIELDS && (s = tag_of(v[15], path, ln, &q->tag, err)) != GRAINS_OK)
+        return s;
+    return check_particle(q, path, ln, err);
+}
+
+/* The header, then each record to take, in order. */
+static grains_status parse_particles(line_stream *in, const char *path, grains_csv_take take, void *ctx,
+                                     grains_error *err)
+{
+    const char *line = lines_stream_next(in);
+    int fields = line && !in->lines.fault ? header_fields(line) : 0;
+    if (!fields && !in->failed)
         return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s' (optionally with '%s' or '%s')",
                                 CSV_HEADER, CSV_MATERIAL, CSV_MATERIAL CSV_TAG);
-    size_t count = 0, cap = 0;
-    grains_particle *p = NULL;
     grains_status s = GRAINS_OK;
-    while (s == GRAINS_OK && (line = lines_next(&r))) {
-        real v[CSV_FIELDS];
-        if (r.fault) {
-            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "%s", r.fault);
-            break;
-        }
+    for (size_t row = 0; s == GRAINS_OK && line && (line = lines_stream_next(in));) {
+        grains_particle q;
+        if (in->lines.fault)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, in->lines.line, "%s", in->lines.fault);
         if (blank(line))
             continue;
-        if ((s = parse_record(line, path, r.line, fields, v, err)) != GRAINS_OK)
-            break;
-        grains_particle q = {{v[0], v[1], v[2]}, {v[4], v[5], v[6]}, {v[11], v[12], v[13]},
-                             {v[7], v[8], v[9], v[10]}, v[3], 0, 0};
-        if (fields >= CSV_FIELDS - 1 && (s = material_of(v[14], path, r.line, &q.material, err)) != GRAINS_OK)
-            break;
-        if (fields == CSV_FIELDS && (s = tag_of(v[15], path, r.line, &q.tag, err)) != GRAINS_OK)
-            break;
-        if ((s = check_particle(&q, path, r.line, err)) != GRAINS_OK)
-            break;
-        if (count == cap) {
-            cap = cap ? 2 * cap : 1024;
-            grains_particle *np = realloc(p, cap * sizeof *np);
-            if (!np) {
-                s = grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory reading particles");
-                break;
-            }
-            p = np;
-        }
-        p[count++] = q;
+        if ((s = record_particle(line, path, in->lines.line, fields, &q, err)) == GRAINS_OK)
+            s = take(ctx, row++, &q, err);
     }
-    if (s != GRAINS_OK) {
-        free(p);
-        return s;
+    if (s == GRAINS_OK && in->failed)
+        s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(in->failed));
+    return s;
+}
+
+grains_status grains_csv_each(const char *path, grains_csv_take take, void *ctx, grains_error *err)
+{
+    line_stream *in = lines_stream_open(path);
+    char why[128];
+    if (!in)
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                read_file_why(errno, path, why, sizeof why));
+    grains_status s = parse_particles(in, path, take, ctx, err);
+    lines_stream_free(in);
+    return s;
+}
+
+/* grains_csv_read's array, grown as the rows come. */
+typedef struct {
+    grains_particle *p;
+    size_t n, cap;
+} particle_array;
+
+static grains_status append(void *ctx, size_t row, const grains_particle *q, grains_error *err)
+{
+    particle_array *a = ctx;
+    (void)row;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 1024;
+        grains_particle *np = realloc(a->p, cap * sizeof *np);
+        if (!np)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory reading particles");
+        a->p = np;
+        a->cap = cap;
     }
-    *out = p;
-    *n = count;
+    a->p[a->n++] = *q;
     return GRAINS_OK;
 }
 
 grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n, grains_error *err)
 {
-    size_t len;
-    char *text = read_input(path, &len, err);
-    if (!text)
-        return GRAINS_ERR_IO;
-    grains_status s;
-    if (memchr(text, '\0', len))
-        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in a CSV file");
-    else
-        s = parse_particles(text, len, path, out, n, err);
-    free(text);
-    return s;
+    particle_array a = {NULL, 0, 0};
+    grains_status s = grains_csv_each(path, append, &a, err);
+    if (s != GRAINS_OK) {
+        free(a.p);
+        return s;
+    }
+    *out = a.p;
+    *n = a.n;
+    return GRAINS_OK;
 }
 
 grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err)

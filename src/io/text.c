@@ -49,6 +49,73 @@ const char *lines_next(line_reader *r)
     return r->buf;
 }
 
+line_stream *lines_stream_open(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    struct stat st;
+    line_stream *s = NULL;
+    int e = fstat(fileno(f), &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    if (!e && (!(s = calloc(1, sizeof *s)) || !(s->buf = malloc(LINE_CHUNK))))
+        e = ENOMEM;
+    if (e) {
+        if (s)
+            free(s);
+        fclose(f);
+        errno = e;
+        return NULL;
+    }
+    s->f = f;
+    lines_init(&s->lines, s->buf, 0);
+    return s;
+}
+
+/* The bytes after the lines read to the chunk's start, more read after
+ * them, and the lines up to the last newline (all of it at the end, or of
+ * a full chunk with none: a line too long, which lines_next reports). */
+static void refill(line_stream *s)
+{
+    size_t done = (size_t)(s->lines.p - s->buf), rest = s->have - done;
+    int line = s->lines.line;
+    memmove(s->buf, s->buf + done, rest);
+    s->have = rest;
+    const char *nl = NULL;
+    while (!s->eof && !nl && s->have < LINE_CHUNK) {
+        size_t got = fread(s->buf + s->have, 1, LINE_CHUNK - s->have, s->f);
+        if (got == 0) {
+            s->eof = 1;
+            s->failed = ferror(s->f) ? (errno ? errno : EIO) : 0;
+        }
+        s->have += got;
+        for (size_t k = s->have; k > rest && !nl; k--) /* the last newline */
+            if (s->buf[k - 1] == '\n')
+                nl = s->buf + k - 1;
+    }
+    size_t upto = s->eof || !nl ? s->have : (size_t)(nl - s->buf) + 1;
+    lines_init(&s->lines, s->buf, upto);
+    s->lines.line = line;
+}
+
+const char *lines_stream_next(line_stream *s)
+{
+    for (;;) {
+        const char *line = lines_next(&s->lines);
+        if (line || s->failed || (s->eof && s->lines.p >= s->buf + s->have))
+            return s->failed ? NULL : line;
+        refill(s);
+    }
+}
+
+void lines_stream_free(line_stream *s)
+{
+    if (!s)
+        return;
+    fclose(s->f);
+    free(s->buf);
+    free(s);
+}
+
 static void trim(const char **s, size_t *len)
 {
     while (*len && isspace((unsigned char)**s))

@@ -3,6 +3,7 @@
 #define GRAINS_IO_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "grains/error.h"
 #include "grains/real.h"
@@ -18,6 +19,26 @@ typedef struct {
 void lines_init(line_reader *r, const char *text, size_t len);
 /* Next line without its newline (and '\r'), or NULL at the end. */
 const char *lines_next(line_reader *r);
+
+/* Lines of a file read a chunk at a time (LINE_CHUNK bytes), so that a
+ * file of any size is read in that much memory: lines_next's lines, count
+ * and faults. */
+#define LINE_CHUNK (1 << 20)
+typedef struct {
+    FILE *f;
+    char *buf;     /* the chunk; lines reads its complete lines */
+    size_t have;   /* bytes in buf */
+    line_reader lines;
+    int eof;
+    int failed;    /* errno of a failed read, or 0 */
+} line_stream;
+
+/* Opens a regular file (else NULL and errno: EINVAL for a device, a FIFO
+ * or a folder); lines_stream_free closes it. */
+line_stream *lines_stream_open(const char *path);
+/* lines_next's next line, or NULL at the end (or a failed read: failed). */
+const char *lines_stream_next(line_stream *s);
+void lines_stream_free(line_stream *s);
 
 /* A finite number filling all of [s, s+len) (surrounding blanks allowed). */
 int parse_real(const char *s, size_t len, real *out);
