@@ -1,6 +1,7 @@
 #!/bin/sh
 # Errors under mpirun: the first bad input stops every rank with one
-# message, and a failure on one rank alone (it runs out of memory) stops
+# message (a bad value; particles given twice, which rank 0 finds in its
+# copy of the particles the ranks were dealt), and a failure on one rank alone (it runs out of memory) stops
 # every rank too, with one message that names that rank, instead of
 # leaving the others waiting for it in an exchange (docs/architecture.md,
 # "MPI"). Every run is bounded by `timeout`: a hang fails the case.
@@ -37,9 +38,21 @@ expect() {
 expect "bad input" 2 'grains: --set: mu_s = -1: sliding friction' -np 2 "$G" run --set mu_s=-1 -o "$T/run"
 expect "bad input, 3 ranks" 2 'grains: --set: mu_s = -1: sliding friction' -np 3 "$G" run --set mu_s=-1 -o "$T/run"
 
-# Rank 1 alone cannot hold the particles (its address space kept to 350 MB,
-# the million particles need more; rank 0 loads them): it names itself, and
-# rank 0, which waits for it, stops too.
+# A particles' file that gives one grain 1,000 times: dealt among the ranks
+# (each holds its share alone), rank 0 checks its gathered copy of them
+# all, and every rank stops with one process's message, naming no rank.
+python3 - "$T/twice.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz\n" + "0.01,0.02,0.03,0.001,0,0,0,1,0,0,0,0,0,0\n" * 1000)
+PY
+expect "particles given twice, dealt" 2 "grains: $T/twice.csv: 1000 particles (e.g. 0 and 1, .*given twice" -np 3 "$G" \
+    run --particles "$T/twice.csv" --mesh none --set N_max=0 -o "$T/run"
+
+# Rank 1 alone cannot hold the particles (its address space kept to 350 MB:
+# its share of the million particles, and what it sends rank 0 to write
+# frame 0, need more): it names itself, and rank 0, which waits for it,
+# stops too.
 python3 - "$T/million.csv" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:

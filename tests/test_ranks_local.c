@@ -52,8 +52,10 @@ static void bond_lattice(grains_sim *sim)
 /* A gas of 10 x 10 x 10 spheres of radius R and 2R on a lattice, with
  * random velocities of up to 1 m/s; open, on a floor under a servo lid
  * (their force summed from the blocks of every rank), or periodic, then
- * free or bonded (bond_lattice). */
-static grains_sim *gas(int periodic, int threads, int bonded)
+ * free or bonded (bond_lattice); with `deal`, shared among those ranks
+ * first and the spheres dealt among them (grains_sim_add_dealt), else
+ * each added whole. */
+static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains_ranks *deal)
 {
     const double L = 46 * R;
     grains_params p = scene_params();
@@ -67,6 +69,8 @@ static grains_sim *gas(int periodic, int threads, int bonded)
     if (bonded)
         p.bond_kn = 0.15, p.bond_kt = 0.1, p.bond_max_force = 1.2e-3;
     grains_sim *sim = scene(&p);
+    if (deal && grains_sim_share(sim, deal, NULL) != GRAINS_OK)
+        exit(1);
     unsigned s = 4242;
     for (int i = 0; i < 10; i++)
         for (int j = 0; j < 10; j++)
@@ -76,8 +80,10 @@ static grains_sim *gas(int periodic, int threads, int bonded)
                     s = s * 1103515245u + 12345u;
                     v[a] = ((s >> 8) / 16777216.0 - 0.5) * 2;
                 }
-                add(sim, (grains_vec3){(i + 0.5) * L / 10, (j + 0.5) * L / 10, (k + 0.5) * L / 10},
-                    (grains_vec3){v[0], v[1], v[2]}, (grains_vec3){0, 0, 0}, (i + j + k) % 2 ? 2 * R : R);
+                grains_particle q = {{(i + 0.5) * L / 10, (j + 0.5) * L / 10, (k + 0.5) * L / 10},
+                                     {v[0], v[1], v[2]}, {0, 0, 0}, {1, 0, 0, 0}, (i + j + k) % 2 ? 2 * R : R, 0, 0};
+                if ((deal ? grains_sim_add_dealt : grains_sim_add_particle)(sim, &q, NULL) != GRAINS_OK)
+                    exit(1);
             }
     if (bonded)
         bond_lattice(sim);
@@ -92,6 +98,8 @@ static grains_sim *gas(int periodic, int threads, int bonded)
     plate(sim, L, L, servo);
     return sim;
 }
+
+static grains_sim *gas(int periodic, int threads, int bonded) { return gas_dealt(periodic, threads, bonded, NULL); }
 
 /* This rank's own particles against one process's, bit for bit; each
  * particle counted in owners[id]. */
@@ -236,15 +244,37 @@ static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int pe
     return sim;
 }
 
-static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, int threads, double rebalance)
+/* Dealt particles before the first step (grains_sim_add_dealt): how many
+ * facts fail of these: this rank holds its share alone (the ids that are
+ * its own modulo the ranks) and the ranks every particle once; rank 0's
+ * gathered copy and thermo are one process's (the ids' order) and pass
+ * the start check; the state a checkpoint holds is one process's, bytes for
+ * bytes; and bonds are refused on every rank (of several). */
+static size_t dealt_start_differs(grains_sim *shared, const grains_sim *alone, const grains_ranks *ranks)
+{
+    size_t n = grains_sim_count(alone), P = (size_t)ranks->size, r = (size_t)ranks->rank;
+    uint64_t held = shared->pt.n;
+    ranks->sum(ranks->ctx, &held, 1);
+    size_t bad = shared->pt.n != n / P + (r < n % P) || held != n || grains_sim_count(shared) != n;
+    grains_sim_gather_particles(shared);
+    grains_error err;
+    if (ranks->rank == 0)
+        bad += written_differ(shared, alone) + (grains_sim_check_start(shared, &err) != GRAINS_OK);
+    bad += (size_t)state_differs(shared, alone);
+    return bad + (P > 1 && grains_sim_add_bond(shared, 0, 1, &err) != GRAINS_ERR_ARG); /* (1: one process) */
+}
+
+static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, int threads, double rebalance,
+                     int dealt)
 {
     int rank = comm_rank(comm), size = comm_size(comm);
     grains_ranks ranks = comm_ranks(comm);
     ranks.local = 1;
     ranks.rebalance = rebalance;
-    grains_sim *alone = gas(periodic, 1, bonded), *shared = gas(periodic, threads, bonded);
+    grains_sim *alone = gas(periodic, 1, bonded), *shared = gas_dealt(periodic, threads, bonded, dealt ? &ranks : NULL);
     grains_error err;
     grains_status s = grains_sim_share(shared, &ranks, &err);
+    size_t start_bad = dealt && s == GRAINS_OK ? dealt_start_differs(shared, alone, &ranks) : 0;
     size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
     size_t written_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0, bonds_bad = 0, broken = 0;
@@ -282,9 +312,14 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     long broke_at = -1;
     int break_state_bad = bonded && s == GRAINS_OK && shared && state_differs_at_break(shared, alone, &broke_at);
     char what[96];
-    snprintf(what, sizeof what, "rank %d of %d, %s%s, %d thread%s, rebalance %g", rank, size,
-             periodic ? "periodic" : "open", bonded ? " bonded" : "", threads, threads > 1 ? "s" : "", rebalance);
+    snprintf(what, sizeof what, "rank %d of %d, %s%s%s, %d thread%s, rebalance %g", rank, size,
+             periodic ? "periodic" : "open", bonded ? " bonded" : "", dealt ? " dealt" : "", threads,
+             threads > 1 ? "s" : "", rebalance);
     CHECK(t, s == GRAINS_OK, "%s: %d steps (%s)", what, ROUNDS * STEPS, s == GRAINS_OK ? "ok" : err.message);
+    if (dealt)
+        CHECK(t, start_bad == 0, "%s: dealt, before the first step each rank holds its share alone, rank 0's "
+              "gathered copy, thermo and checkpoint state are one process's and pass the start check, and bonds "
+              "are refused (%zu facts fail)", what, start_bad);
     CHECK(t, checks == ROUNDS && bad == 0, "%s: every own particle has one process's bits after each %d steps "
           "(%zu differ)", what, STEPS, bad);
     CHECK(t, checks == ROUNDS && walls_bad == 0 && (periodic || lid_pushed == ROUNDS),
@@ -321,9 +356,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_ranks_local: %s\n", err.message);
         return 1;
     }
-    gas_case(&t, comm, 1, FREE, 1, 1);
-    gas_case(&t, comm, 0, FREE, 2, 1.5);
-    gas_case(&t, comm, 1, BONDED, 2, 1);
+    gas_case(&t, comm, 1, FREE, 1, 1, 0);
+    gas_case(&t, comm, 0, FREE, 2, 1.5, 1);
+    gas_case(&t, comm, 1, BONDED, 2, 1, 0);
     char name[40];
     snprintf(name, sizeof name, "test_ranks_local rank %d/%d", comm_rank(comm), comm_size(comm));
     int failed = test_report(&t, name);

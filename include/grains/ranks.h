@@ -68,8 +68,10 @@ typedef struct {
      * and membranes (whole on every rank), insertion regions and bonds go
      * (a rank holds the bonds of its own particles, and a bonded partner's
      * copy however far; bonds are added before the first step or formed at
-     * it); a particle added after the first step must be added by every
-     * rank alike, as spawning does. Not contact histories set after the
+     * it); the particles a run starts with may be dealt among the ranks
+     * (grains_sim_add_dealt), so that no rank holds them all, or added
+     * by every rank alike, as a particle added after the first step must
+     * be (spawning does so). Not contact histories set after the
      * first step: a step refuses those (grains_sim_ranks_hold_own tells
      * beforehand). 0: every rank holds every particle. */
     int local;
@@ -86,6 +88,20 @@ int grains_sim_ranks_hold_own(const grains_sim *sim);
  * implicit integrators, the contacts output, a guided particle; and
  * grains_sim_relax refuses a shared simulation. */
 grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err);
+
+/* Adds a particle the run starts with, on ranks that hold their own
+ * particles alone (local), shared before the first step: the particle
+ * takes the next id of the whole and only the rank of that id modulo the
+ * ranks holds it (the others count the id), so that no rank holds every
+ * particle at the start; the first step moves each to its owner. Every
+ * rank calls it with every particle, alike, and each checks it as
+ * grains_sim_add_particle does. Otherwise (one process, ranks that hold
+ * every particle, or after the first step) it is grains_sim_add_particle.
+ * Until the first step, rank 0 reads every particle after
+ * grains_sim_gather_particles, as between steps. grains_sim_add_bond
+ * refuses dealt particles: a run with bonds given before its first step
+ * adds its particles with grains_sim_add_particle. */
+grains_status grains_sim_add_dealt(grains_sim *sim, const grains_particle *p, grains_error *err);
 
 /* Makes rank 0's copy whole between steps, for it to write: the
  * particles and contact histories of the cell blocks other ranks own

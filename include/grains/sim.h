@@ -182,7 +182,9 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
  * spawns) lie within the 2^18 cells the neighbour grid spans along each
  * axis, and no cell holds more particles than spheres of R_min fit in it
  * without overlapping beyond max_overlap (particles given twice). A RANGE
- * error naming a particle otherwise (src/sim/check_start.c). */
+ * error naming a particle otherwise (src/sim/check_start.c). Shared
+ * among ranks that hold their own particles alone, it checks rank 0's
+ * copy of every particle, after grains_sim_gather_particles, on rank 0. */
 grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err);
 
 /* Overlaps at the start, for warnings: particle pairs (the deepest as

@@ -232,7 +232,7 @@ int cli_check(int argc, char **argv)
     cli_flags fl;
     grains_error err;
     grains_sim *sim = NULL;
-    if (cli_scenario(argc, argv, &sc, &fl, &err) != GRAINS_OK || cli_load(&sc, &sim, &err) != GRAINS_OK) {
+    if (cli_scenario(argc, argv, &sc, &fl, &err) != GRAINS_OK || cli_load(&sc, NULL, &sim, &err) != GRAINS_OK) {
         cli_report(&err);
         return EXIT_INPUT;
     }

@@ -62,8 +62,26 @@ typedef struct {
 
 grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags *flags, grains_error *err);
 
-/* Builds a ready simulation from a finished scenario: mesh, particles. */
-grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error *err);
+/* Builds a ready simulation from a finished scenario: mesh, particles,
+ * checked (grains_sim_check_start). With `deal` (ranks that each hold
+ * their own particles alone; NULL otherwise), the simulation is shared so
+ * before its particles are added, dealt among the ranks
+ * (grains_sim_add_dealt) and not checked yet: cli_check_dealt does that. */
+grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err);
+
+/* The ranks a run shares a simulation among (grains_sim_share) as the
+ * scenario asks; each holds its own particles alone when `own`. */
+grains_ranks cli_share(const cli_ranks *rk, const grains_scenario *sc, int own);
+
+/* Whether a run under these ranks deals the particles it starts with
+ * among them: ranks that each hold their own alone (not rank_holds_all),
+ * and no bonds file (bonds join particles every rank holds). */
+int cli_deals(const cli_ranks *rk, const grains_scenario *sc);
+
+/* After cli_load dealt the particles: rank 0's copy of them all gathered
+ * (collective), which rank 0 checks (grains_sim_check_start); every rank
+ * returns its verdict (cli_ranks_failed: rank 0 speaks). */
+int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *sim);
 
 /* DIR/NAME, a table a run appends rows to: new with its header
  * (resume_len 0), or cut back to resume_len bytes (a resumed run) and

@@ -136,20 +136,26 @@ static grains_status load_membrane(const grains_scenario *sc, int k, grains_sim 
     return at_entry(s, sc, "membranes", k, sc->membranes[k].line, err);
 }
 
+/* A row of the particles' file into the simulation; an error names the row. */
+static grains_status add_row(void *ctx, size_t row, const grains_particle *p, grains_error *err)
+{
+    grains_status s = grains_sim_add_dealt(ctx, p, err); /* (dealt among ranks holding their own alone) */
+    if (s != GRAINS_OK && err) {
+        char why[sizeof err->message];
+        snprintf(why, sizeof why, "%s", err->message);
+        grains_error_set(err, s, NULL, 0, "particle %zu: %s", row, why);
+    }
+    return s;
+}
+
+/* The particles' file, a chunk at a time: no rank holds every row. */
 static grains_status load_particles(const grains_scenario *sc, grains_sim *sim, grains_error *err)
 {
     if (!sc->particles[0])
         return GRAINS_OK;
-    grains_particle *p = NULL;
-    size_t n = 0;
-    grains_status s = grains_csv_read(sc->particles, &p, &n, err);
-    for (size_t i = 0; s == GRAINS_OK && i < n; i++)
-        if ((s = grains_sim_add_particle(sim, &p[i], err)) != GRAINS_OK && err) {
-            char why[sizeof err->message];
-            snprintf(why, sizeof why, "%s", err->message);
-            grains_error_set(err, s, sc->particles, 0, "particle %zu: %s", i, why);
-        }
-    free(p);
+    grains_status s = grains_csv_each(sc->particles, add_row, sim, err);
+    if (s != GRAINS_OK && err && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", sc->particles);
     return s;
 }
 
@@ -168,7 +174,24 @@ static grains_status load_friction_sphere(const grains_scenario *sc, grains_sim 
     return at_entry(s, sc, "friction_test", -1, f->line, err);
 }
 
-grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error *err)
+/* grains_sim_check_start, its error at the particles' file when it gave them. */
+static grains_status check_start(const grains_scenario *sc, const grains_sim *sim, grains_error *err)
+{
+    grains_status s = grains_sim_check_start(sim, err);
+    if (s != GRAINS_OK && err && !err->file[0] && sc->particles[0])
+        snprintf(err->file, sizeof err->file, "%s", sc->particles);
+    return s;
+}
+
+int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *sim)
+{
+    grains_error err;
+    grains_sim_gather_particles(sim);
+    int bad = rk->share.rank == 0 && check_start(sc, sim, &err) != GRAINS_OK;
+    return cli_ranks_failed(rk, bad ? &err : NULL);
+}
+
+grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err)
 {
     grains_sim *sim;
     grains_status s = grains_sim_create(&sim, &sc->params, err);
@@ -179,15 +202,16 @@ grains_status cli_load(const grains_scenario *sc, grains_sim **out, grains_error
         s = load_entry(sc, k, sim, err);
     for (int k = 0; s == GRAINS_OK && k < sc->n_membranes; k++)
         s = load_membrane(sc, k, sim, err);
+    if (s == GRAINS_OK && deal)
+        s = grains_sim_share(sim, deal, err);
     if (s == GRAINS_OK)
         s = load_particles(sc, sim, err);
     if (s == GRAINS_OK)
         s = load_friction_sphere(sc, sim, err);
     if (s == GRAINS_OK && sc->bonds[0])
         s = grains_bonds_read(sc->bonds, sim, err);
-    if (s == GRAINS_OK && (s = grains_sim_check_start(sim, err)) != GRAINS_OK && err && !err->file[0] &&
-        sc->particles[0]) /* the particles' file, when it gave them */
-        snprintf(err->file, sizeof err->file, "%s", sc->particles);
+    if (s == GRAINS_OK && !deal)
+        s = check_start(sc, sim, err);
     if (s != GRAINS_OK) {
         grains_sim_destroy(sim);
         return s;

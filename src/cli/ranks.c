@@ -139,3 +139,16 @@ int cli_ranks_fail(const cli_ranks *rk, const grains_error *err, int status)
     cli_report(err);
     return status;
 }
+
+grains_ranks cli_share(const cli_ranks *rk, const grains_scenario *sc, int own)
+{
+    grains_ranks share = rk->share;
+    share.rebalance = sc->rebalance;
+    share.local = own;
+    return share;
+}
+
+int cli_deals(const cli_ranks *rk, const grains_scenario *sc)
+{
+    return rk && rk->share.size > 1 && !sc->rank_holds_all && !sc->bonds[0];
+}

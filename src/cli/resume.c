@@ -157,7 +157,7 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
     if (s == GRAINS_OK)
         s = frames_left(r, &sc, &left, &err);
     if (s == GRAINS_OK && left)
-        s = cli_load(&sc, &sim, &err);
+        s = cli_load(&sc, NULL, &sim, &err);
     if (s == GRAINS_OK && left)
         s = grains_checkpoint_read_sim(path, sim, &err);
     int status = 0;

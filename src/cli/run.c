@@ -414,10 +414,8 @@ int run_with(grains_sim *sim, run_output *o)
     grains_error err;
     int status;
     grains_status s = GRAINS_OK;
-    if (o->rk) {
-        grains_ranks share = o->rk->share;
-        share.rebalance = o->sc->rebalance;
-        share.local = !o->sc->rank_holds_all && grains_sim_ranks_hold_own(sim); /* each rank its own alone */
+    if (o->rk) { /* each rank its own alone, unless asked otherwise */
+        grains_ranks share = cli_share(o->rk, o->sc, !o->sc->rank_holds_all && grains_sim_ranks_hold_own(sim));
         s = grains_sim_share(sim, &share, &err);
     }
     if (s == GRAINS_OK)
@@ -439,18 +437,21 @@ int run_with(grains_sim *sim, run_output *o)
     return status;
 }
 
-/* The scenario and simulation of a new run, and its record for checkpoints. */
-static grains_status prepare(int argc, char **argv, grains_scenario *sc, cli_flags *fl, run_record *r,
-                             grains_sim **sim, grains_error *err)
+/* The scenario and simulation of a new run, and its record for
+ * checkpoints; *dealt when its particles were dealt among the ranks. */
+static grains_status prepare(int argc, char **argv, const cli_ranks *rk, grains_scenario *sc, cli_flags *fl,
+                             run_record *r, grains_sim **sim, int *dealt, grains_error *err)
 {
     grains_status s = cli_scenario(argc, argv, sc, fl, err);
     if (s == GRAINS_OK)
         s = run_inputs_crc(sc, &r->inputs_crc, err);
     if (s == GRAINS_OK && !getcwd(r->cwd, sizeof r->cwd))
         s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot name the current folder: %s", strerror(errno));
-    if (s == GRAINS_OK)
-        s = cli_load(sc, sim, err);
-    return s;
+    if (s != GRAINS_OK)
+        return s;
+    *dealt = cli_deals(rk, sc);
+    grains_ranks deal = *dealt ? cli_share(rk, sc, 1) : (grains_ranks){0};
+    return cli_load(sc, *dealt ? &deal : NULL, sim, err);
 }
 
 int cli_run(int argc, char **argv, const cli_ranks *rk)
@@ -463,12 +464,15 @@ int cli_run(int argc, char **argv, const cli_ranks *rk)
     grains_error err;
     grains_sim *sim = NULL;
     run_record record = {.argc = argc, .argv = argv};
-    grains_status s = prepare(argc, argv, &sc, &fl, &record, &sim, &err);
-    if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* a rank may run out of memory alone */
+    int dealt = 0;
+    grains_status s = prepare(argc, argv, rk, &sc, &fl, &record, &sim, &dealt, &err);
+    if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL) || /* a rank may run out of memory alone */
+        (dealt && cli_check_dealt(rk, &sc, sim))) {
         grains_sim_destroy(sim);
         return EXIT_INPUT;
     }
-    cli_warnings(&sc, sim);
+    if (!dealt || rk->share.rank == 0) /* (dealt: rank 0 reads every particle, the others speak not) */
+        cli_warnings(&sc, sim);
     run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &record, .rk = rk};
     return run_with(sim, &o);
 }

@@ -209,8 +209,8 @@ static const key_info keys[] = {
      "the one column that depends on the number of ranks)",
      NULL, 0},
     {"rank_holds_all", K_BOOL, S(rank_holds_all), "-",
-     "under mpirun: every rank holds every particle, not its own and their partners alone (more memory per rank "
-     "in the steps, the same bytes written)",
+     "under mpirun: every rank reads and holds every particle, not its own and their partners alone (more "
+     "memory per rank, the same bytes written)",
      NULL, 0},
     {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
      "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "

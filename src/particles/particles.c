@@ -60,6 +60,16 @@ grains_status particles_reserve_ids(grains_particles *pt, size_t n_ids, grains_e
     return GRAINS_OK;
 }
 
+grains_status particles_reserve_id(grains_particles *pt, size_t id, grains_error *err)
+{
+    if (id < pt->slot_cap)
+        return GRAINS_OK;
+    if (id >= PARTICLE_LIMIT)
+        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u particles", PARTICLE_LIMIT);
+    size_t grown = id + 1 + id / 2;
+    return particles_reserve_ids(pt, grown < PARTICLE_LIMIT ? grown : PARTICLE_LIMIT, err);
+}
+
 void particles_free(grains_particles *pt)
 {
     free(pt->x);

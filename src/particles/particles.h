@@ -37,6 +37,9 @@ void particles_free(grains_particles *pt);
 /* Room in slot for ids up to n_ids - 1: a rank holding a share of the
  * particles stores fewer than their ids count. */
 grains_status particles_reserve_ids(grains_particles *pt, size_t n_ids, grains_error *err);
+/* Room in slot for `id`, grown by half as ids are added one by one; an
+ * error beyond the ids' limit (32-bit in contact keys). */
+grains_status particles_reserve_id(grains_particles *pt, size_t id, grains_error *err);
 
 /* Moves particle i to where[i] in every field except the per-step sums f
  * and t; updates slot and id (of the ids held, whichever they are).

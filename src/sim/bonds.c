@@ -64,6 +64,9 @@ static grains_status refuse_on_shares(const grains_sim *sim, const char *what, g
 {
     if (!sim->ranks.holds_share)
         return GRAINS_OK;
+    if (sim->ranks.dealt)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "bonds join particles every rank holds before the "
+                                "first step: add them with grains_sim_add_particle, not grains_sim_add_dealt");
     return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "ranks holding their own particles alone "
                             "(grains_ranks.local) %s bonds before the first step alone", what);
 }

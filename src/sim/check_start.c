@@ -10,20 +10,22 @@
 
 #define SPAN_CELLS ((double)GRID_SPAN_CELLS) /* grid_build's limit along an axis */
 
-/* The smallest cell edge any level of the first rebuild can have (cells
- * are 2 R_top + pad, R_top at least the smallest radius), from the
- * particles and, while it spawns, the spawn radii. */
 /* Whether the run still adds particles. */
 static int spawns(const grains_sim *sim)
 {
-    return sim->p.N_max > (long)sim->pt.n && grains_params_n_spawns(&sim->p) > 0;
+    return sim->p.N_max > (long)grains_sim_count(sim) && grains_params_n_spawns(&sim->p) > 0;
 }
+
+/* The smallest cell edge any level of the first rebuild can have (cells
+ * are 2 R_top + pad, R_top at least the smallest radius), from the
+ * particles and, while it spawns, the spawn radii. */
 
 static real smallest_cell(const grains_sim *sim)
 {
-    real R = spawns(sim) || !sim->pt.n ? sim->p.R_min : INFINITY;
-    for (size_t i = 0; i < sim->pt.n; i++)
-        R = fmin(R, sim->pt.R[i]);
+    const grains_particles *pt = sim_particles_read(sim);
+    real R = spawns(sim) || !pt->n ? sim->p.R_min : INFINITY;
+    for (size_t i = 0; i < pt->n; i++)
+        R = fmin(R, pt->R[i]);
     return 2 * R + sim->p.skin;
 }
 
@@ -31,7 +33,7 @@ static real smallest_cell(const grains_sim *sim)
  * spawn regions, against what the grid spans. */
 static grains_status check_extent(const grains_sim *sim, real h, grains_error *err)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim_particles_read(sim);
     for (int k = 0; k < 3; k++) {
         real lo = INFINITY, hi = -INFINITY;
         for (int r = 0; spawns(sim) && r < grains_params_n_spawns(&sim->p); r++) {
@@ -89,7 +91,7 @@ static uint32_t crowded_cell(const grains_grid *g, real r, real f, double *most)
 /* The particles binned as the first rebuild will: no cell over-full. */
 static grains_status check_crowding(const grains_sim *sim, grains_error *err)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim_particles_read(sim);
     uint32_t *where = malloc((pt->n ? pt->n : 1) * sizeof *where);
     grains_grid g = {0};
     grid_particles in = {pt->x, pt->R, NULL, pt->n, NULL, NULL};
@@ -148,7 +150,7 @@ static void deepest_pair(const grains_sim *sim, const grains_neighbors *nb, cons
  * lists with no pad, on copies of the positions and radii in its order. */
 static grains_status pair_overlaps(const grains_sim *sim, grains_start_overlaps *o, grains_error *err)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim_particles_read(sim);
     size_t n = pt->n;
     uint32_t *where = malloc(2 * n * sizeof *where), *order = where ? where + n : NULL;
     vec3 *x = malloc(n * sizeof *x);
@@ -180,7 +182,7 @@ static grains_status pair_overlaps(const grains_sim *sim, grains_start_overlaps 
  * are not too many pairs of them to try. */
 static void wall_overlaps(const grains_sim *sim, grains_start_overlaps *o)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim_particles_read(sim);
     const grains_mesh *m = sim->mesh;
     o->walls_checked = !m || (double)pt->n * (double)m->n_elements <= 5e7;
     for (size_t i = 0; m && o->walls_checked && i < pt->n; i++) {
@@ -206,11 +208,11 @@ static void wall_overlaps(const grains_sim *sim, grains_start_overlaps *o)
 grains_status grains_sim_start_overlaps(const grains_sim *sim, grains_start_overlaps *out, grains_error *err)
 {
     *out = (grains_start_overlaps){.pair_a = -1, .pair_b = -1, .wall_particle = -1};
-    grains_status s = sim->pt.n ? pair_overlaps(sim, out, err) : GRAINS_OK;
+    grains_status s = sim_particles_read(sim)->n ? pair_overlaps(sim, out, err) : GRAINS_OK;
     if (s != GRAINS_OK)
         return s;
     wall_overlaps(sim, out);
-    const grains_particles *pt = &sim->pt; /* storage places to ids */
+    const grains_particles *pt = sim_particles_read(sim); /* storage places to ids */
     if (out->pair_a >= 0)
         out->pair_a = particles_id_of(pt, (uint32_t)out->pair_a), out->pair_b = particles_id_of(pt, (uint32_t)out->pair_b);
     if (out->wall_particle >= 0)

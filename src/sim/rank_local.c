@@ -488,6 +488,7 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank
         !array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8))
         local_failed(sim);
     r->holds_share = 1;
+    r->dealt = 0;
     own_blocks(sim);
     place_table(sim);
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)

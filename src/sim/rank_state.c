@@ -270,19 +270,18 @@ grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err)
     if (!sim_ranks_local(sim) || !r->holds_share || r->state_whole)
         return GRAINS_OK;
     sim_ranks_local_gather(sim);
+    if (r->dealt) { /* nothing built yet: the grid, lists and histories are every rank's (sim/state.c) */
+        r->state_whole = 1;
+        return GRAINS_OK;
+    }
     size_t P = (size_t)r->peers.size, bytes = put_own_blocks(sim), total = 0;
     memset(r->send_counts, 0, P * sizeof *r->send_counts);
     r->send_counts[0] = bytes; /* to rank 0 alone */
     r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
     for (size_t q = 0; q < P; q++)
         total += r->counts[q];
-    grains_status s = GRAINS_OK;
-    if (r->peers.rank == 0) {
-        s = assemble(sim, r->recv, total, err);
-        free(r->recv); /* the whole's state, far more than the steps' exchanges need */
-        r->recv = NULL;
-        r->recv_cap = 0;
-    }
+    grains_status s = r->peers.rank == 0 ? assemble(sim, r->recv, total, err) : GRAINS_OK;
+    sim_ranks_drop_exchange(r, 1, r->peers.rank == 0); /* our blocks' state, and the whole's */
     r->state_whole = s == GRAINS_OK;
     return s;
 }

@@ -54,6 +54,26 @@ static size_t put_own(grains_sim *sim)
     return (size_t)(at - r->send);
 }
 
+/* Before the first rebuild of dealt particles (sim/rank_deal.c), whose
+ * whole's order is the ids': each particle at its id, sent by one rank. */
+static size_t put_dealt(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    size_t own = 0, record = record_bytes(pt);
+    for (uint32_t i = 0; i < pt->n; i++)
+        own += (size_t)sim_ranks_dealt_own(sim, i);
+    if (!array_reserve((void **)&r->send, &r->send_cap, own * record + 1, 1, 4))
+        writer_failed(sim);
+    char *at = r->send;
+    for (uint32_t i = 0; i < pt->n; i++)
+        if (sim_ranks_dealt_own(sim, i)) {
+            memcpy(at, &pt->id[i], sizeof pt->id[i]);
+            at = particle_record_put(at + sizeof pt->id[i], pt, i);
+        }
+    return (size_t)(at - r->send);
+}
+
 /* Every rank's records at their places in rank 0's copy. */
 static void take_all(grains_sim *sim, const char *all, size_t bytes)
 {
@@ -77,7 +97,7 @@ void sim_ranks_local_gather(grains_sim *sim)
     sim_ranks *r = &sim->ranks;
     if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole)
         return;
-    size_t P = (size_t)r->peers.size, bytes = put_own(sim), total = 0;
+    size_t P = (size_t)r->peers.size, bytes = r->dealt ? put_dealt(sim) : put_own(sim), total = 0;
     memset(r->send_counts, 0, P * sizeof *r->send_counts);
     r->send_counts[0] = bytes; /* to rank 0 alone (its own to itself) */
     r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
@@ -86,5 +106,9 @@ void sim_ranks_local_gather(grains_sim *sim)
     if (r->peers.rank == 0)
         take_all(sim, r->recv, total);
     sim_ranks_gather_bonds(sim); /* (with their index over the whole's order, its slots) */
+    /* every own particle sent, and every particle received: kept, they
+     * would stay with the rank until the next such gather (at 10^5 on 2
+     * ranks 7.8 MB on each and 12.5 MB more on rank 0) */
+    sim_ranks_drop_exchange(r, 1, r->peers.rank == 0);
     r->writer_whole = 1;
 }

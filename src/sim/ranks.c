@@ -508,6 +508,20 @@ void sim_ranks_release(sim_ranks *r)
     }
 }
 
+void sim_ranks_drop_exchange(sim_ranks *r, int sent, int received)
+{
+    if (sent) {
+        free(r->send);
+        r->send = NULL;
+        r->send_cap = 0;
+    }
+    if (received) {
+        free(r->recv);
+        r->recv = NULL;
+        r->recv_cap = 0;
+    }
+}
+
 grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;

@@ -396,7 +396,7 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
 
 const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }
 
-grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err)
+grains_status sim_check_particle(const grains_sim *sim, const grains_particle *p, grains_error *err)
 {
     if (!v3_isfinite(p->x) || !v3_isfinite(p->v) || !v3_isfinite(p->w))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle position and velocities must be finite");
@@ -409,10 +409,18 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     if (p->material < 0 || p->material >= sim->p.n_materials)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle material %d: materials are 0 to %d",
                                 p->material, sim->p.n_materials - 1);
+    return GRAINS_OK;
+}
+
+grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err)
+{
+    grains_status s = sim_check_particle(sim, p, err);
+    if (s != GRAINS_OK)
+        return s;
     size_t id = grains_sim_count(sim); /* a new particle's id is its number, stored last */
-    grains_status s = particles_reserve(&sim->pt, sim->pt.n + 1, err);
-    if (s == GRAINS_OK && sim->ranks.holds_share && id + 1 > sim->pt.slot_cap)
-        s = particles_reserve_ids(&sim->pt, id + 1 + id / 2, err);
+    s = particles_reserve(&sim->pt, sim->pt.n + 1, err);
+    if (s == GRAINS_OK && sim->ranks.holds_share)
+        s = particles_reserve_id(&sim->pt, id, err);
     if (s != GRAINS_OK)
         return s;
     size_t i = sim->pt.n++;

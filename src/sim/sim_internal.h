@@ -201,6 +201,9 @@ typedef struct {
     size_t first_cap;
     size_t n_ids;         /* particles in the whole (ids 0 .. n_ids - 1) */
     int holds_share;      /* pt holds the own particles and copies alone (after a first rebuild) */
+    int dealt;            /* holds_share before a first rebuild: the particles the run starts
+                           * with, each held by the rank of its id modulo the ranks alone
+                           * (grains_sim_add_dealt; sim/rank_deal.c) */
     grains_particles whole; /* rank 0: every particle in the whole's order, to write
                              * (writer_whole; sim/rank_writer.c) */
     uint64_t *table_first; /* per entry of the table, and one more: the particles before its block */
@@ -373,6 +376,10 @@ void sim_ranks_planned(grains_sim *sim);
  * particles marked, their runs, and every particle's rank. */
 grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err);
 void sim_ranks_release(sim_ranks *r); /* those tables let go but the cut's points (the next reserve makes them anew) */
+/* The kept buffers of the last exchange let go, those it sent and or
+ * those it received: after a gather to the writer, far more than the
+ * steps' exchanges need. */
+void sim_ranks_drop_exchange(sim_ranks *r, int sent, int received);
 void sim_ranks_count_contacts(grains_sim *sim, const store_key *keys, size_t n_keys);
 void sim_ranks_cut_points(grains_sim *sim, size_t n, int *owner);
 grains_status sim_ranks_mark_owned(grains_sim *sim, grains_error *err);
@@ -388,6 +395,8 @@ void sim_ranks_plan_lists(grains_sim *sim);
  * cut_before: the ranks, each holding every particle, stepped in a cut of
  * the old order (a resumed run's, until its first rebuild), whose own
  * particles are the ones to send and whose histories are named by ranks. */
+/* A particle's values as grains_sim_add_particle checks them. */
+grains_status sim_check_particle(const grains_sim *sim, const grains_particle *p, grains_error *err);
 int sim_ranks_local(const grains_sim *sim);
 /* Rank 0's copy of every particle in the whole's order (ranks.whole), to
  * write, when the ranks hold their own alone (collective; until the next
@@ -399,6 +408,10 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
     return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0 ? &sim->ranks.whole
                                                                                             : &sim->pt;
 }
+/* Whether own particle i is the writer's to send while the ranks hold the
+ * particles dealt by id (sim/rank_deal.c): its id is this rank's modulo
+ * the ranks (a particle every rank added is sent once). */
+int sim_ranks_dealt_own(const grains_sim *sim, uint32_t i);
 /* Bonds with ranks holding their own particles alone (sim/rank_bonds.c):
  * whether the whole has any (the same on every rank); after bonds formed
  * at the first step, the whole's count (collective); the copies a cut

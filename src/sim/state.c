@@ -244,9 +244,11 @@ static grains_status write_gathered(const grains_sim *sim, bytes_out *o, grains_
     }
     *whole = *sim; /* a view: it owns nothing */
     whole->pt = r->whole;
-    whole->grid = r->whole_grid;
-    whole->nb = r->whole_nb;
-    whole->cs = r->whole_cs;
+    if (!r->dealt) { /* (dealt: none built yet, on any rank, as in one process) */
+        whole->grid = r->whole_grid;
+        whole->nb = r->whole_nb;
+        whole->cs = r->whole_cs;
+    }
     whole->bonds = r->whole_bonds;
     whole->patch_logs = logs;
     write_parts(whole, o);
