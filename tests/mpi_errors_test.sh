@@ -1,7 +1,8 @@
 #!/bin/sh
 # Errors under mpirun: the first bad input stops every rank with one
-# message (a bad value; particles given twice, which rank 0 finds in its
-# copy of the particles the ranks were dealt), and a failure on one rank alone (it runs out of memory) stops
+# message (a bad value; a bad row in one rank's part of the particles'
+# file; particles given twice, which rank 0 finds in its copy of the
+# particles the ranks were dealt), and a failure on one rank alone (it runs out of memory) stops
 # every rank too, with one message that names that rank, instead of
 # leaving the others waiting for it in an exchange (docs/architecture.md,
 # "MPI"). Every run is bounded by `timeout`: a hang fails the case.
@@ -48,6 +49,19 @@ with open(sys.argv[1], "w") as f:
 PY
 expect "particles given twice, dealt" 2 "grains: $T/twice.csv: 1000 particles (e.g. 0 and 1, .*given twice" -np 3 "$G" \
     run --particles "$T/twice.csv" --mesh none --set N_max=0 -o "$T/run"
+
+# A bad row in the last third of a particles' file: on 3 ranks, each
+# reading its part, rank 2 alone meets it; every rank stops with its
+# message at the file's line, naming no rank, as in one process.
+python3 - "$T/late.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz\n")
+    for n in range(3000):
+        f.write("%.4f,0,0,0.001,0,0,0,1,0,0,0,0,0,%s\n" % (n * 0.003, "x" if n == 2500 else "0"))
+PY
+expect "a bad row in rank 2's part" 2 "grains: $T/late.csv:2502: wz = 'x'" -np 3 "$G" run --particles "$T/late.csv" \
+    --mesh none --set N_max=0 -o "$T/run"
 
 # Rank 1 alone cannot hold the particles (its address space kept to 350 MB:
 # its share of the million particles, and what it sends rank 0 to write

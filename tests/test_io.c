@@ -191,6 +191,54 @@ static void csv_streamed(test_ctx *t)
           "a folder is refused: %s", err.message);
 }
 
+/* Reads `path` in `parts` parts in turn, each from the counts of those
+ * before it, its rows into c; how many parts refused it (the last
+ * refusal's line in *line), the counts summed in *all. */
+static int read_parts(const char *path, int parts, row_count *c, grains_csv_count *all, int *line)
+{
+    grains_csv_count part;
+    grains_error err;
+    int refused = 0;
+    *all = (grains_csv_count){0, 0};
+    for (int k = 0; k < parts; k++) {
+        refused += grains_csv_part_count(path, k, parts, &part, &err) != GRAINS_OK;
+        if (grains_csv_part_each(path, k, parts, all, count_row, c, &err) != GRAINS_OK)
+            refused++, *line = err.line;
+        all->lines += part.lines;
+        all->rows += part.rows;
+    }
+    return refused;
+}
+
+/* The file read in parts, as ranks read it (each the lines that start in
+ * its share of the bytes): for 1 to 7 parts, and 64 parts of two rows, the
+ * parts' counts sum to the file's lines and rows, and the parts read in
+ * turn give every row once, in order, numbered as in the whole file; a bad
+ * row is refused by the one part that holds it, at its line in the file. */
+static void csv_parts(test_ctx *t)
+{
+    const size_t rows = 40000, bad = 31234, lines = rows + 1 + rows / 1000;
+    for (int parts = 1; parts <= 7; parts++) {
+        row_count c = {0, 0};
+        grains_csv_count all;
+        int line = 0, refused = read_parts(big_csv(rows, SIZE_MAX), parts, &c, &all, &line);
+        CHECK(t, refused == 0 && all.lines == lines && all.rows == rows && c.rows == rows && c.out_of_order == 0,
+              "%d parts: %zu lines and %zu rows counted, %zu rows read (%zu out of order)", parts, all.lines, all.rows,
+              c.rows, c.out_of_order);
+        c = (row_count){0, 0};
+        refused = read_parts(big_csv(rows, bad), parts, &c, &all, &line);
+        CHECK(t, refused == 1 && line == (int)(bad + 2 + bad / 1000), "%d parts: the bad row refused by %d of them, at "
+              "line %d", parts, refused, line);
+    }
+    row_count c = {0, 0};
+    grains_csv_count all;
+    int line = 0;
+    const char *two = write_text("two.csv", "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz\n"
+                                            "0,0,0,1e-3,0,0,0,1,0,0,0,0,0,0\n1,0,0,1e-3,0,-0.333333333333333315,0,1,0,0,0,0,0,0\n");
+    CHECK(t, read_parts(two, 64, &c, &all, &line) == 0 && all.rows == 2 && all.lines == 3 && c.rows == 2 &&
+          c.out_of_order == 0, "64 parts of a file of 2 rows: %zu rows read", c.rows);
+}
+
 static void bad_off(test_ctx *t)
 {
     refused(t, 'o', "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n", 6, "out of range");
@@ -391,6 +439,7 @@ int main(void)
     off_round_trip(&t);
     bad_csv(&t);
     csv_streamed(&t);
+    csv_parts(&t);
     bad_off(&t);
     bad_scenario(&t);
     durations_in_time(&t);

@@ -49,13 +49,17 @@ static void bond_lattice(grains_sim *sim)
             }
 }
 
+enum { WHOLE, BY_ID, BY_RANGE };
+
 /* A gas of 10 x 10 x 10 spheres of radius R and 2R on a lattice, with
- * random velocities of up to 1 m/s; open, on a floor under a servo lid
- * (their force summed from the blocks of every rank), or periodic, then
- * free or bonded (bond_lattice); with `deal`, shared among those ranks
- * first and the spheres dealt among them (grains_sim_add_dealt), else
- * each added whole. */
-static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains_ranks *deal)
+ * random velocities of up to 1 m/s, the last tagged; open, on a floor under
+ * a servo lid (their force summed from the blocks of every rank), or
+ * periodic, then free or bonded (bond_lattice); added whole on every rank,
+ * or shared among `deal` first and dealt among them: BY_ID, every rank
+ * given every sphere (grains_sim_add_dealt); BY_RANGE, each its range of
+ * ids alone (grains_sim_deal_range; the tagged sphere then is the last
+ * rank's alone). */
+static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains_ranks *deal, int how)
 {
     const double L = 46 * R;
     grains_params p = scene_params();
@@ -69,8 +73,13 @@ static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains
     if (bonded)
         p.bond_kn = 0.15, p.bond_kt = 0.1, p.bond_max_force = 1.2e-3;
     grains_sim *sim = scene(&p);
-    if (deal && grains_sim_share(sim, deal, NULL) != GRAINS_OK)
-        exit(1);
+    size_t n = 1000, lo = 0, hi = n;
+    if (how != WHOLE) {
+        lo = n * (size_t)deal->rank / (size_t)deal->size, hi = n * (size_t)(deal->rank + 1) / (size_t)deal->size;
+        if (grains_sim_share(sim, deal, NULL) != GRAINS_OK ||
+            (how == BY_RANGE && grains_sim_deal_range(sim, lo, hi - lo, n, NULL) != GRAINS_OK))
+            exit(1);
+    }
     unsigned s = 4242;
     for (int i = 0; i < 10; i++)
         for (int j = 0; j < 10; j++)
@@ -80,9 +89,13 @@ static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains
                     s = s * 1103515245u + 12345u;
                     v[a] = ((s >> 8) / 16777216.0 - 0.5) * 2;
                 }
+                size_t id = (size_t)(100 * i + 10 * j + k);
                 grains_particle q = {{(i + 0.5) * L / 10, (j + 0.5) * L / 10, (k + 0.5) * L / 10},
-                                     {v[0], v[1], v[2]}, {0, 0, 0}, {1, 0, 0, 0}, (i + j + k) % 2 ? 2 * R : R, 0, 0};
-                if ((deal ? grains_sim_add_dealt : grains_sim_add_particle)(sim, &q, NULL) != GRAINS_OK)
+                                     {v[0], v[1], v[2]}, {0, 0, 0}, {1, 0, 0, 0}, (i + j + k) % 2 ? 2 * R : R, 0,
+                                     id == n - 1 ? 3 : 0};
+                if (how == BY_RANGE && (id < lo || id >= hi))
+                    continue;
+                if ((how == WHOLE ? grains_sim_add_particle : grains_sim_add_dealt)(sim, &q, NULL) != GRAINS_OK)
                     exit(1);
             }
     if (bonded)
@@ -99,7 +112,10 @@ static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains
     return sim;
 }
 
-static grains_sim *gas(int periodic, int threads, int bonded) { return gas_dealt(periodic, threads, bonded, NULL); }
+static grains_sim *gas(int periodic, int threads, int bonded)
+{
+    return gas_dealt(periodic, threads, bonded, NULL, WHOLE);
+}
 
 /* This rank's own particles against one process's, bit for bit; each
  * particle counted in owners[id]. */
@@ -244,18 +260,19 @@ static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int pe
     return sim;
 }
 
-/* Dealt particles before the first step (grains_sim_add_dealt): how many
- * facts fail of these: this rank holds its share alone (the ids that are
- * its own modulo the ranks) and the ranks every particle once; rank 0's
+/* Dealt particles before the first step: how many facts fail of these:
+ * this rank holds its share alone (the ids that are its own modulo the
+ * ranks, or its range) and the ranks every particle once; rank 0's
  * gathered copy and thermo are one process's (the ids' order) and pass
  * the start check; the state a checkpoint holds is one process's, bytes for
  * bytes; and bonds are refused on every rank (of several). */
-static size_t dealt_start_differs(grains_sim *shared, const grains_sim *alone, const grains_ranks *ranks)
+static size_t dealt_start_differs(grains_sim *shared, const grains_sim *alone, const grains_ranks *ranks, int how)
 {
     size_t n = grains_sim_count(alone), P = (size_t)ranks->size, r = (size_t)ranks->rank;
+    size_t share = how == BY_ID ? n / P + (r < n % P) : n * (r + 1) / P - n * r / P;
     uint64_t held = shared->pt.n;
     ranks->sum(ranks->ctx, &held, 1);
-    size_t bad = shared->pt.n != n / P + (r < n % P) || held != n || grains_sim_count(shared) != n;
+    size_t bad = shared->pt.n != share || held != n || grains_sim_count(shared) != n;
     grains_sim_gather_particles(shared);
     grains_error err;
     if (ranks->rank == 0)
@@ -265,16 +282,17 @@ static size_t dealt_start_differs(grains_sim *shared, const grains_sim *alone, c
 }
 
 static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, int threads, double rebalance,
-                     int dealt)
+                     int how)
 {
+    int dealt = how != WHOLE;
     int rank = comm_rank(comm), size = comm_size(comm);
     grains_ranks ranks = comm_ranks(comm);
     ranks.local = 1;
     ranks.rebalance = rebalance;
-    grains_sim *alone = gas(periodic, 1, bonded), *shared = gas_dealt(periodic, threads, bonded, dealt ? &ranks : NULL);
+    grains_sim *alone = gas(periodic, 1, bonded), *shared = gas_dealt(periodic, threads, bonded, &ranks, how);
     grains_error err;
     grains_status s = grains_sim_share(shared, &ranks, &err);
-    size_t start_bad = dealt && s == GRAINS_OK ? dealt_start_differs(shared, alone, &ranks) : 0;
+    size_t start_bad = dealt && s == GRAINS_OK ? dealt_start_differs(shared, alone, &ranks, how) : 0;
     size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
     size_t written_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0, bonds_bad = 0, broken = 0;
@@ -313,7 +331,8 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     int break_state_bad = bonded && s == GRAINS_OK && shared && state_differs_at_break(shared, alone, &broke_at);
     char what[96];
     snprintf(what, sizeof what, "rank %d of %d, %s%s%s, %d thread%s, rebalance %g", rank, size,
-             periodic ? "periodic" : "open", bonded ? " bonded" : "", dealt ? " dealt" : "", threads,
+             periodic ? "periodic" : "open", bonded ? " bonded" : "",
+             how == BY_ID ? " dealt by id" : how == BY_RANGE ? " dealt by range" : "", threads,
              threads > 1 ? "s" : "", rebalance);
     CHECK(t, s == GRAINS_OK, "%s: %d steps (%s)", what, ROUNDS * STEPS, s == GRAINS_OK ? "ok" : err.message);
     if (dealt)
@@ -356,9 +375,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_ranks_local: %s\n", err.message);
         return 1;
     }
-    gas_case(&t, comm, 1, FREE, 1, 1, 0);
-    gas_case(&t, comm, 0, FREE, 2, 1.5, 1);
-    gas_case(&t, comm, 1, BONDED, 2, 1, 0);
+    gas_case(&t, comm, 1, FREE, 1, 1, BY_RANGE);
+    gas_case(&t, comm, 0, FREE, 2, 1.5, BY_ID);
+    gas_case(&t, comm, 1, BONDED, 2, 1, WHOLE);
     char name[40];
     snprintf(name, sizeof name, "test_ranks_local rank %d/%d", comm_rank(comm), comm_size(comm));
     int failed = test_report(&t, name);

@@ -19,6 +19,18 @@ grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n
  * blank lines not counted), until the first bad row or error of take's. */
 typedef grains_status (*grains_csv_take)(void *ctx, size_t row, const grains_particle *p, grains_error *err);
 grains_status grains_csv_each(const char *path, grains_csv_take take, void *ctx, grains_error *err);
+/* The same file read by `parts` readers at once (ranks), each its part:
+ * the lines whose first byte lies in the k-th share of the file's bytes.
+ * First each counts its part's lines and rows (grains_csv_part_count);
+ * then, given the counts of the parts before its own summed, reads its
+ * rows, each to `take` with its row in the whole file, an error naming
+ * the file's line (grains_csv_part_each). Every part checks the header. */
+typedef struct {
+    size_t lines, rows;
+} grains_csv_count;
+grains_status grains_csv_part_count(const char *path, int k, int parts, grains_csv_count *out, grains_error *err);
+grains_status grains_csv_part_each(const char *path, int k, int parts, const grains_csv_count *before,
+                                   grains_csv_take take, void *ctx, grains_error *err);
 grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err);
 
 /* Bonds between the particles of `sim`: a header `a,b`, then one pair of

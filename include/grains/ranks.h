@@ -103,6 +103,17 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
  * adds its particles with grains_sim_add_particle. */
 grains_status grains_sim_add_dealt(grains_sim *sim, const grains_particle *p, grains_error *err);
 
+/* As grains_sim_add_dealt, when each rank is given only its own particles
+ * (reading its part of a file): the ranks deal `whole` ids together, the
+ * next ones, and this rank holds ids first .. first + count - 1 of them,
+ * the ranges tiling 0 .. whole - 1; it then adds exactly its `count`
+ * particles, in order, with grains_sim_add_dealt. Collective in that every
+ * rank calls it, with the same `whole`; an ARG error but before the first
+ * step of ranks that hold their own alone, or with a range still to add.
+ * Elsewhere (one process) the whole range is taken, as by
+ * grains_sim_add_particle. */
+grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count, size_t whole, grains_error *err);
+
 /* Makes rank 0's copy whole between steps, for it to write: the
  * particles and contact histories of the cell blocks other ranks own
  * (collective; the other ranks' copies stay as they are, and only rank

@@ -69,6 +69,14 @@ grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags
  * (grains_sim_add_dealt) and not checked yet: cli_check_dealt does that. */
 grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err);
 
+/* A row of the particles' file into the simulation `ctx` (dealt among
+ * ranks that hold their own alone); an error names the row. */
+grains_status cli_add_row(void *ctx, size_t row, const grains_particle *p, grains_error *err);
+
+/* The particles' file read by the ranks `r`, each its part, into `sim`
+ * (src/cli/deal.c); collective, its error every rank's. */
+grains_status cli_load_part(const char *path, const grains_ranks *r, grains_sim *sim, grains_error *err);
+
 /* The ranks a run shares a simulation among (grains_sim_share) as the
  * scenario asks; each holds its own particles alone when `own`. */
 grains_ranks cli_share(const cli_ranks *rk, const grains_scenario *sc, int own);

@@ -136,8 +136,7 @@ static grains_status load_membrane(const grains_scenario *sc, int k, grains_sim 
     return at_entry(s, sc, "membranes", k, sc->membranes[k].line, err);
 }
 
-/* A row of the particles' file into the simulation; an error names the row. */
-static grains_status add_row(void *ctx, size_t row, const grains_particle *p, grains_error *err)
+grains_status cli_add_row(void *ctx, size_t row, const grains_particle *p, grains_error *err)
 {
     grains_status s = grains_sim_add_dealt(ctx, p, err); /* (dealt among ranks holding their own alone) */
     if (s != GRAINS_OK && err) {
@@ -148,12 +147,15 @@ static grains_status add_row(void *ctx, size_t row, const grains_particle *p, gr
     return s;
 }
 
-/* The particles' file, a chunk at a time: no rank holds every row. */
-static grains_status load_particles(const grains_scenario *sc, grains_sim *sim, grains_error *err)
+/* The particles' file, a chunk at a time; dealt among ranks, each its
+ * part (src/cli/deal.c). */
+static grains_status load_particles(const grains_scenario *sc, const grains_ranks *deal, grains_sim *sim,
+                                    grains_error *err)
 {
     if (!sc->particles[0])
         return GRAINS_OK;
-    grains_status s = grains_csv_each(sc->particles, add_row, sim, err);
+    grains_status s = deal && deal->size > 1 ? cli_load_part(sc->particles, deal, sim, err)
+                                             : grains_csv_each(sc->particles, cli_add_row, sim, err);
     if (s != GRAINS_OK && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", sc->particles);
     return s;
@@ -205,7 +207,7 @@ grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grai
     if (s == GRAINS_OK && deal)
         s = grains_sim_share(sim, deal, err);
     if (s == GRAINS_OK)
-        s = load_particles(sc, sim, err);
+        s = load_particles(sc, deal, sim, err);
     if (s == GRAINS_OK)
         s = load_friction_sphere(sc, sim, err);
     if (s == GRAINS_OK && sc->bonds[0])

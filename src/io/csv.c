@@ -1,6 +1,7 @@
 /* TinyDEM particle CSV files (Section 6), read a chunk at a time, with an
  * optional 15th column, the material, and after it an optional 16th, the tag. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,40 +112,116 @@ static grains_status record_particle(const char *line, const char *path, int ln,
     return check_particle(q, path, ln, err);
 }
 
-/* The header, then each record to take, in order. */
-static grains_status parse_particles(line_stream *in, const char *path, grains_csv_take take, void *ctx,
-                                     grains_error *err)
+/* The fields the file's first line, its header, announces. */
+static grains_status header_of(const char *path, int *fields, long long *size, grains_error *err)
 {
-    const char *line = lines_stream_next(in);
-    int fields = line && !in->lines.fault ? header_fields(line) : 0;
-    if (!fields && !in->failed)
-        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s' (optionally with '%s' or '%s')",
-                                CSV_HEADER, CSV_MATERIAL, CSV_MATERIAL CSV_TAG);
-    grains_status s = GRAINS_OK;
-    for (size_t row = 0; s == GRAINS_OK && line && (line = lines_stream_next(in));) {
-        grains_particle q;
-        if (in->lines.fault)
-            return grains_error_set(err, GRAINS_ERR_PARSE, path, in->lines.line, "%s", in->lines.fault);
-        if (blank(line))
-            continue;
-        if ((s = record_particle(line, path, in->lines.line, fields, &q, err)) == GRAINS_OK)
-            s = take(ctx, row++, &q, err);
-    }
-    if (s == GRAINS_OK && in->failed)
-        s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(in->failed));
-    return s;
-}
-
-grains_status grains_csv_each(const char *path, grains_csv_take take, void *ctx, grains_error *err)
-{
-    line_stream *in = lines_stream_open(path);
+    line_stream *in = lines_stream_open(path, 0);
     char why[128];
     if (!in)
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
                                 read_file_why(errno, path, why, sizeof why));
-    grains_status s = parse_particles(in, path, take, ctx, err);
+    const char *line = lines_stream_next(in);
+    *fields = line && !in->lines.fault ? header_fields(line) : 0;
+    *size = in->size;
+    int failed = in->failed;
     lines_stream_free(in);
+    if (failed)
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(failed));
+    if (!*fields)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s' (optionally with '%s' or '%s')",
+                                CSV_HEADER, CSV_MATERIAL, CSV_MATERIAL CSV_TAG);
+    return GRAINS_OK;
+}
+
+/* Part k of `parts` of a file: the lines whose first byte lies in its
+ * k-th share of the bytes, [size k / parts, size (k + 1) / parts). */
+typedef struct {
+    line_stream *in;
+    long long hi;
+    int fields;
+} csv_part;
+
+static long long share_of(long long size, int k, int parts)
+{
+    return size / parts * k + size % parts * k / parts; /* size k / parts, exact, without overflow */
+}
+
+static grains_status part_open(const char *path, int k, int parts, csv_part *pt, grains_error *err)
+{
+    long long size = 0;
+    grains_status s = header_of(path, &pt->fields, &size, err);
+    if (s != GRAINS_OK)
+        return s;
+    long long lo = share_of(size, k, parts);
+    pt->hi = share_of(size, k + 1, parts);
+    char why[128];
+    if (!(pt->in = lines_stream_open(path, lo > 0 ? lo - 1 : 0)))
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                read_file_why(errno, path, why, sizeof why));
+    if (lo > 0) /* the rest of the line with the byte before ours: the part before ours has it */
+        lines_stream_next(pt->in);
+    return GRAINS_OK;
+}
+
+/* The part's next line, or NULL past its share (or at the end); *row:
+ * whether it holds a particle (not the header, at the file's start, nor blank). */
+static const char *part_next(csv_part *pt, int *row)
+{
+    const char *line = lines_stream_next(pt->in);
+    if (!line || pt->in->at >= pt->hi)
+        return NULL;
+    *row = pt->in->at != 0 && (pt->in->lines.fault || !blank(line));
+    return line;
+}
+
+static grains_status part_close(csv_part *pt, const char *path, grains_status s, grains_error *err)
+{
+    if (s == GRAINS_OK && pt->in->failed)
+        s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(pt->in->failed));
+    lines_stream_free(pt->in);
     return s;
+}
+
+grains_status grains_csv_part_count(const char *path, int k, int parts, grains_csv_count *out, grains_error *err)
+{
+    csv_part pt;
+    *out = (grains_csv_count){0, 0};
+    grains_status s = part_open(path, k, parts, &pt, err);
+    if (s != GRAINS_OK)
+        return s;
+    int row;
+    while (part_next(&pt, &row)) {
+        out->lines++;
+        out->rows += (size_t)row;
+    }
+    return part_close(&pt, path, GRAINS_OK, err);
+}
+
+grains_status grains_csv_part_each(const char *path, int k, int parts, const grains_csv_count *before,
+                                   grains_csv_take take, void *ctx, grains_error *err)
+{
+    csv_part pt;
+    grains_status s = part_open(path, k, parts, &pt, err);
+    if (s != GRAINS_OK)
+        return s;
+    size_t line_no = before->lines, row_no = before->rows;
+    const char *line;
+    int row;
+    while (s == GRAINS_OK && (line = part_next(&pt, &row))) {
+        int ln = ++line_no > INT_MAX ? INT_MAX : (int)line_no;
+        grains_particle q;
+        if (pt.in->lines.fault)
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, ln, "%s", pt.in->lines.fault);
+        else if (row && (s = record_particle(line, path, ln, pt.fields, &q, err)) == GRAINS_OK)
+            s = take(ctx, row_no++, &q, err);
+    }
+    return part_close(&pt, path, s, err);
+}
+
+grains_status grains_csv_each(const char *path, grains_csv_take take, void *ctx, grains_error *err)
+{
+    grains_csv_count none = {0, 0};
+    return grains_csv_part_each(path, 0, 1, &none, take, ctx, err);
 }
 
 /* grains_csv_read's array, grown as the rows come. */

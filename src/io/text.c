@@ -49,7 +49,7 @@ const char *lines_next(line_reader *r)
     return r->buf;
 }
 
-line_stream *lines_stream_open(const char *path)
+line_stream *lines_stream_open(const char *path, long long from)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -57,6 +57,8 @@ line_stream *lines_stream_open(const char *path)
     struct stat st;
     line_stream *s = NULL;
     int e = fstat(fileno(f), &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    if (!e && from > 0 && fseeko(f, (off_t)from, SEEK_SET) != 0)
+        e = errno ? errno : EIO;
     if (!e && (!(s = calloc(1, sizeof *s)) || !(s->buf = malloc(LINE_CHUNK))))
         e = ENOMEM;
     if (e) {
@@ -67,6 +69,8 @@ line_stream *lines_stream_open(const char *path)
         return NULL;
     }
     s->f = f;
+    s->base = s->at = from > 0 ? from : 0;
+    s->size = (long long)st.st_size;
     lines_init(&s->lines, s->buf, 0);
     return s;
 }
@@ -79,6 +83,7 @@ static void refill(line_stream *s)
     size_t done = (size_t)(s->lines.p - s->buf), rest = s->have - done;
     int line = s->lines.line;
     memmove(s->buf, s->buf + done, rest);
+    s->base += (long long)done;
     s->have = rest;
     const char *nl = NULL;
     while (!s->eof && !nl && s->have < LINE_CHUNK) {
@@ -100,6 +105,7 @@ static void refill(line_stream *s)
 const char *lines_stream_next(line_stream *s)
 {
     for (;;) {
+        s->at = s->base + (s->lines.p - s->buf);
         const char *line = lines_next(&s->lines);
         if (line || s->failed || (s->eof && s->lines.p >= s->buf + s->have))
             return s->failed ? NULL : line;

@@ -28,14 +28,18 @@ typedef struct {
     FILE *f;
     char *buf;     /* the chunk; lines reads its complete lines */
     size_t have;   /* bytes in buf */
+    long long base; /* the file's offset of buf[0] */
+    long long at;  /* the file's offset of the last line's first byte */
+    long long size; /* the file's bytes when opened */
     line_reader lines;
     int eof;
     int failed;    /* errno of a failed read, or 0 */
 } line_stream;
 
 /* Opens a regular file (else NULL and errno: EINVAL for a device, a FIFO
- * or a folder); lines_stream_free closes it. */
-line_stream *lines_stream_open(const char *path);
+ * or a folder) to read its lines from byte `from`; lines_stream_free
+ * closes it. */
+line_stream *lines_stream_open(const char *path, long long from);
 /* lines_next's next line, or NULL at the end (or a failed read: failed). */
 const char *lines_stream_next(line_stream *s);
 void lines_stream_free(line_stream *s);

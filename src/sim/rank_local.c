@@ -303,13 +303,13 @@ static void install_held(grains_sim *sim)
  * a run resumed from a checkpoint, whose lists hold until the next
  * rebuild), else all but those whose id is this rank's modulo the ranks;
  * and so those added since the last cut (spawned), which every rank
- * added alike. */
+ * added alike, but those dealt to one rank, which are its own. */
 static void mark_copies(const grains_sim *sim, int cut_before, uint8_t *copy)
 {
     const sim_ranks *r = &sim->ranks;
-    size_t cut = r->holds_share || cut_before ? r->cut_n : 0;
-    for (size_t i = 0; i < sim->pt.n; i++)
-        copy[i] = i < cut ? !r->mine[i] : sim->pt.id[i] % (uint32_t)r->peers.size != (uint32_t)r->peers.rank;
+    size_t cut = (r->holds_share && !r->dealt) || cut_before ? r->cut_n : 0;
+    for (uint32_t i = 0; i < sim->pt.n; i++)
+        copy[i] = i < cut ? !r->mine[i] : !sim_ranks_added_own(sim, i);
 }
 
 /* Per particle held (the grid's order), 1 when the insertion regions'
@@ -489,6 +489,7 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank
         local_failed(sim);
     r->holds_share = 1;
     r->dealt = 0;
+    r->dealt_from = r->dealt_to = r->range_next = r->range_end = 0;
     own_blocks(sim);
     place_table(sim);
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
@@ -506,6 +507,7 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
         return s;
     if (!r->holds_share)
         r->n_ids = sim->pt.n;
+    sim_ranks_dealt_tags(sim);
     uint8_t *copy = malloc(sim->pt.n + 1);
     if (!copy || particles_reserve_ids(&sim->pt, r->n_ids, err) != GRAINS_OK)
         local_failed(sim);

@@ -55,19 +55,19 @@ static size_t put_own(grains_sim *sim)
 }
 
 /* Before the first rebuild of dealt particles (sim/rank_deal.c), whose
- * whole's order is the ids': each particle at its id, sent by one rank. */
+ * whole's order is the ids': each particle at its id, sent by its owner. */
 static size_t put_dealt(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     const grains_particles *pt = &sim->pt;
     size_t own = 0, record = record_bytes(pt);
     for (uint32_t i = 0; i < pt->n; i++)
-        own += (size_t)sim_ranks_dealt_own(sim, i);
+        own += (size_t)sim_ranks_added_own(sim, i);
     if (!array_reserve((void **)&r->send, &r->send_cap, own * record + 1, 1, 4))
         writer_failed(sim);
     char *at = r->send;
     for (uint32_t i = 0; i < pt->n; i++)
-        if (sim_ranks_dealt_own(sim, i)) {
+        if (sim_ranks_added_own(sim, i)) {
             memcpy(at, &pt->id[i], sizeof pt->id[i]);
             at = particle_record_put(at + sizeof pt->id[i], pt, i);
         }
@@ -97,6 +97,7 @@ void sim_ranks_local_gather(grains_sim *sim)
     sim_ranks *r = &sim->ranks;
     if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole)
         return;
+    sim_ranks_dealt_tags(sim);
     size_t P = (size_t)r->peers.size, bytes = r->dealt ? put_dealt(sim) : put_own(sim), total = 0;
     memset(r->send_counts, 0, P * sizeof *r->send_counts);
     r->send_counts[0] = bytes; /* to rank 0 alone (its own to itself) */

@@ -202,8 +202,10 @@ typedef struct {
     size_t n_ids;         /* particles in the whole (ids 0 .. n_ids - 1) */
     int holds_share;      /* pt holds the own particles and copies alone (after a first rebuild) */
     int dealt;            /* holds_share before a first rebuild: the particles the run starts
-                           * with, each held by the rank of its id modulo the ranks alone
-                           * (grains_sim_add_dealt; sim/rank_deal.c) */
+                           * with, each held by one rank alone (grains_sim_add_dealt;
+                           * sim/rank_deal.c): */
+    size_t dealt_from, dealt_to; /* the ids dealt, held by one rank each */
+    size_t range_next, range_end; /* this rank's range of them (grains_sim_deal_range) */
     grains_particles whole; /* rank 0: every particle in the whole's order, to write
                              * (writer_whole; sim/rank_writer.c) */
     uint64_t *table_first; /* per entry of the table, and one more: the particles before its block */
@@ -408,10 +410,14 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
     return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0 ? &sim->ranks.whole
                                                                                             : &sim->pt;
 }
-/* Whether own particle i is the writer's to send while the ranks hold the
- * particles dealt by id (sim/rank_deal.c): its id is this rank's modulo
- * the ranks (a particle every rank added is sent once). */
-int sim_ranks_dealt_own(const grains_sim *sim, uint32_t i);
+/* Whether particle i, held and added since the last cut, is this rank's
+ * own (sim/rank_deal.c): dealt to it, or, added by every rank alike, of an
+ * id that is this rank's modulo the ranks. */
+int sim_ranks_added_own(const grains_sim *sim, uint32_t i);
+/* While the particles are dealt, whether any ever had a tag (the frames'
+ * columns, the checkpoint), which each rank knows of its own alone: over
+ * the ranks (collective), before they write or cut. */
+void sim_ranks_dealt_tags(grains_sim *sim);
 /* Bonds with ranks holding their own particles alone (sim/rank_bonds.c):
  * whether the whole has any (the same on every rank); after bonds formed
  * at the first step, the whole's count (collective); the copies a cut
