@@ -63,7 +63,9 @@ grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count,
                                 "last range's particles all added", first, first + count, whole);
     start_dealing(r, sim->pt.n);
     size_t base = r->n_ids;
-    grains_status s = count_others(sim, whole, err);
+    grains_status s = particles_reserve(&sim->pt, sim->pt.n + count, err); /* (not grown by half as they come) */
+    if (s == GRAINS_OK)
+        s = count_others(sim, whole, err);
     if (s != GRAINS_OK)
         return s;
     r->dealt_to = r->n_ids;
