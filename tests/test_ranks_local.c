@@ -265,7 +265,8 @@ static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int pe
  * ranks, or its range) and the ranks every particle once; rank 0's
  * gathered copy and thermo are one process's (the ids' order) and pass
  * the start check; the state a checkpoint holds is one process's, bytes for
- * bytes; and bonds are refused on every rank (of several). */
+ * bytes; and bonds are refused on every rank (of several), and so is a
+ * particle beyond a rank's range (the others would not count its id). */
 static size_t dealt_start_differs(grains_sim *shared, const grains_sim *alone, const grains_ranks *ranks, int how)
 {
     size_t n = grains_sim_count(alone), P = (size_t)ranks->size, r = (size_t)ranks->rank;
@@ -278,6 +279,8 @@ static size_t dealt_start_differs(grains_sim *shared, const grains_sim *alone, c
     if (ranks->rank == 0)
         bad += written_differ(shared, alone) + (grains_sim_check_start(shared, &err) != GRAINS_OK);
     bad += (size_t)state_differs(shared, alone);
+    grains_particle extra = get(alone, 0);
+    bad += how == BY_RANGE && P > 1 && grains_sim_add_dealt(shared, &extra, &err) != GRAINS_ERR_ARG;
     return bad + (P > 1 && grains_sim_add_bond(shared, 0, 1, &err) != GRAINS_ERR_ARG); /* (1: one process) */
 }
 

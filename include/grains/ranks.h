@@ -107,10 +107,12 @@ grains_status grains_sim_add_dealt(grains_sim *sim, const grains_particle *p, gr
  * (reading its part of a file): the ranks deal `whole` ids together, the
  * next ones, and this rank holds ids first .. first + count - 1 of them,
  * the ranges tiling 0 .. whole - 1; it then adds exactly its `count`
- * particles, in order, with grains_sim_add_dealt. Collective in that every
- * rank calls it, with the same `whole`; an ARG error but before the first
- * step of ranks that hold their own alone, or with a range still to add.
- * Elsewhere (one process) the whole range is taken, as by
+ * particles, in order, with grains_sim_add_dealt, which then refuses a
+ * particle beyond them (ARG: the other ranks would not count its id; one
+ * that every rank adds goes by grains_sim_add_particle). Collective in that
+ * every rank calls it, with the same `whole`; an ARG error but before the
+ * first step of ranks that hold their own alone, or with a range still to
+ * add. Elsewhere (one process) the whole range is taken, as by
  * grains_sim_add_particle. */
 grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count, size_t whole, grains_error *err);
 

@@ -71,6 +71,7 @@ grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count,
     r->dealt_to = r->n_ids;
     r->range_next = base + first;
     r->range_end = base + first + count;
+    r->ranged = 1;
     sim->need_rebuild = 1;
     return GRAINS_OK;
 }
@@ -97,6 +98,9 @@ grains_status grains_sim_add_dealt(grains_sim *sim, const grains_particle *p, gr
         grains_status s = sim_check_particle(sim, p, err);
         return s == GRAINS_OK ? hold(sim, p, r->range_next++, err) : s;
     }
+    if (r->ranged && r->dealt) /* one rank's extra particle: the others would not count its id */
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "this rank's range of dealt ids is added whole: "
+                                "a particle beyond it is added by every rank, with grains_sim_add_particle");
     if (!may_deal(sim))
         return grains_sim_add_particle(sim, p, err);
     grains_status s = sim_check_particle(sim, p, err); /* on every rank alike: each stops with the message */

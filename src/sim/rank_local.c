@@ -490,6 +490,7 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank
     r->holds_share = 1;
     r->dealt = 0;
     r->dealt_from = r->dealt_to = r->range_next = r->range_end = 0;
+    r->ranged = 0;
     own_blocks(sim);
     place_table(sim);
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)

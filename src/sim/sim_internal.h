@@ -206,6 +206,7 @@ typedef struct {
                            * sim/rank_deal.c): */
     size_t dealt_from, dealt_to; /* the ids dealt, held by one rank each */
     size_t range_next, range_end; /* this rank's range of them (grains_sim_deal_range) */
+    int ranged;           /* a range was dealt: its particles alone are added dealt */
     grains_particles whole; /* rank 0: every particle in the whole's order, to write
                              * (writer_whole; sim/rank_writer.c) */
     uint64_t *table_first; /* per entry of the table, and one more: the particles before its block */
