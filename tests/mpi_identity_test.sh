@@ -56,13 +56,15 @@ case_() {
 }
 
 SHORT="--set N_frames=6 --set N_steps=300"
-case_ default $SHORT --csv
+# (rank 0 is sent the particles to write a window of ids at a time: 7 here, so that the frames'
+# arrays and rows come in many windows; the drum below 100, and 32768 elsewhere)
+case_ default $SHORT --csv --set frame_window=7
 case_ verlet $SHORT --set integrator=verlet
 case_ drum "$SRC/examples/rotating_drum.cfg" --set N_frames=4 --set N_steps=300 --csv
 # the drum's grains, none spawned: each rank holds its own and their partners alone
 # (grains_ranks.local), the turning mesh whole on every rank
 case_ drum_own "$SRC/examples/rotating_drum.cfg" --particles "$T/drum.1/particles000004.csv" --set N_max=0 \
-    --set N_frames=4 --set N_steps=300
+    --set N_frames=4 --set N_steps=300 --set frame_window=100
 case_ piston "$SRC/examples/piston.cfg" --set N_frames=4 --set N_steps=300 --set integrator=verlet
 case_ bonds --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT
@@ -103,7 +105,7 @@ THREADS=2 case_ halo_verlet $HALO --set integrator=verlet
 # frame 1 differs when the tags do not go)
 printf 'particles = "%s";\ntag_regions = ( { min = [-1.0, -1.0, -1.0]; max = [0.0, 1.0, 1.0]; tag = 1; },
     { min = [-1.0, -1.0, -0.031]; max = [1.0, 1.0, -0.03]; tag = 3; } );\n' "$T/default.1/particles000006.csv" >"$T/tags.cfg"
-case_ halo_tags "$T/tags.cfg" --set N_max=0 --set skin=0.02 $SHORT --csv
+case_ halo_tags "$T/tags.cfg" --set N_max=0 --set skin=0.02 $SHORT --csv --set frame_window=100
 # and across the periodic faces (each rank lists its own particles and those within reach, through them)
 case_ halo_periodic --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC $SHORT
 if [ "$NP" -gt 1 ]; then

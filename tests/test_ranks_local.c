@@ -9,8 +9,9 @@
  * (each own particle's force is summed from the same inputs in the same
  * order whatever the split), and every rank the walls' force one process
  * gives them (summed over the blocks in its order); every particle is owned by one rank; rank 0's
- * gathered copy of them all, read by id and summed by thermo in storage
- * order, is one process's; so is the state rank 0 gathers for a
+ * gathered copy of them all, read by id and summed by thermo in the ids'
+ * order, is one process's, and so are the frames (VTK and CSV) and thermo
+ * it writes a window of ids at a time without gathering them; so is the state rank 0 gathers for a
  * checkpoint, bytes for bytes (particles, grid, lists, histories, the
  * diagnostics' particle, bonds); resumed from that checkpoint by ranks that each
  * read it whole, the ranks go on with one process's bits (stepping first,
@@ -21,10 +22,12 @@
  * evaluate it from the same inputs, so its force and springs, and the
  * bonds rank 0 gathers, are one process's. */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "parallel/comm.h"
 #include "grains/checkpoint.h"
+#include "grains/io.h"
 #include "sim/sim_internal.h"
 #include "sim/state.h"
 #include "support.h"
@@ -144,8 +147,7 @@ static int walls_differ(const grains_sim *shared, const grains_sim *alone)
 }
 
 /* Rank 0's gathered copy against one process: every particle by id, and
- * the thermo's sums (taken in storage order, so the order must be the
- * same); how many differ. */
+ * the thermo's sums (taken in the ids' order); how many differ. */
 static size_t written_differ(const grains_sim *shared, const grains_sim *alone)
 {
     size_t bad = grains_sim_count(shared) != grains_sim_count(alone);
@@ -156,6 +158,66 @@ static size_t written_differ(const grains_sim *shared, const grains_sim *alone)
     grains_sim_thermo(alone, &b);
     bad += memcmp(&a.e_kin, &b.e_kin, sizeof a.e_kin) || memcmp(&a.e_rot, &b.e_rot, sizeof a.e_rot) ||
            a.n_particles != b.n_particles || a.n_contacts != b.n_contacts;
+    return bad;
+}
+
+/* A file's bytes (NULL: unread), *n of them. */
+static char *file_bytes(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = f ? malloc(1 << 22) : NULL;
+    *n = buf ? fread(buf, 1, 1 << 22, f) : 0;
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static int files_differ(const char *a, const char *b)
+{
+    size_t na, nb;
+    char *x = file_bytes(a, &na), *y = file_bytes(b, &nb);
+    int differ = !x || !y || na != nb || na == 0 || memcmp(x, y, na) != 0;
+    free(x);
+    free(y);
+    remove(a);
+    remove(b);
+    return differ;
+}
+
+/* A frame's files written by rank 0 from windows of the particles
+ * (ranks.window: 5 ids here), each rank sending those of its own, against
+ * one process's, bytes for bytes: VTK in its three formats (windows of 5
+ * values of 8 bytes leave bytes short of a base64 group to the next), and
+ * CSV; the thermo's sums, which
+ * rank 0 adds a window at a time in the ids' order, bit for bit; and rank
+ * 0 never held every particle (without bonds, which the thermo counts
+ * from the gathered whole). How many of these fail (collective). */
+static size_t frame_differs(grains_sim *shared, const grains_sim *alone, int rank, int bonded)
+{
+    char path[2][64], csv[2][64];
+    for (int k = 0; k < 2; k++) {
+        snprintf(path[k], sizeof path[k], "/tmp/grains-ranks-local-%d-%d.vtp", (int)getpid(), k);
+        snprintf(csv[k], sizeof csv[k], "/tmp/grains-ranks-local-%d-%d.csv", (int)getpid(), k);
+    }
+    grains_error err;
+    grains_sim_gather_thermo(shared);
+    size_t bad = 0;
+    for (int format = GRAINS_VTK_COMPRESSED; format <= GRAINS_VTK_ASCII; format++) {
+        bad += grains_vtk_write_frame(rank == 0 ? path[0] : NULL, shared, format, &err) != GRAINS_OK;
+        if (rank == 0)
+            bad += grains_vtk_write_particles(path[1], alone, format, &err) != GRAINS_OK ||
+                   files_differ(path[0], path[1]);
+    }
+    bad += grains_csv_write_frame(rank == 0 ? csv[0] : NULL, shared, &err) != GRAINS_OK;
+    bad += !bonded && shared->ranks.writer_whole;
+    if (rank != 0)
+        return bad;
+    bad += grains_csv_write(csv[1], alone, &err) != GRAINS_OK || files_differ(csv[0], csv[1]);
+    grains_thermo a, b;
+    grains_sim_thermo(shared, &a);
+    grains_sim_thermo(alone, &b);
+    bad += memcmp(&a.e_kin, &b.e_kin, sizeof a.e_kin) || memcmp(&a.e_rot, &b.e_rot, sizeof a.e_rot) ||
+           a.n_particles != b.n_particles || a.n_lost != b.n_lost;
     return bad;
 }
 
@@ -292,13 +354,14 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     grains_ranks ranks = comm_ranks(comm);
     ranks.local = 1;
     ranks.rebalance = rebalance;
+    ranks.window = 5;
     grains_sim *alone = gas(periodic, 1, bonded), *shared = gas_dealt(periodic, threads, bonded, &ranks, how);
     grains_error err;
     grains_status s = grains_sim_share(shared, &ranks, &err);
     size_t start_bad = dealt && s == GRAINS_OK ? dealt_start_differs(shared, alone, &ranks, how) : 0;
     size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
-    size_t written_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0, bonds_bad = 0, broken = 0;
+    size_t written_bad = 0, frames_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0, bonds_bad = 0, broken = 0;
     for (int round = 0; round < ROUNDS && s == GRAINS_OK; round++) {
         if (round == ROUNDS - 1) { /* the last round from a checkpoint of the ranks */
             grains_sim *again = resumed(shared, &ranks, periodic, threads, bonded);
@@ -321,6 +384,7 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
         for (size_t id = 0; id < n; id++)
             unowned += owners[id] != 1;
         most_held = shared->pt.n > most_held ? shared->pt.n : most_held;
+        frames_bad += frame_differs(shared, alone, rank, bonded);
         grains_sim_gather_particles(shared);
         if (rank == 0) {
             written_bad += written_differ(shared, alone);
@@ -350,6 +414,9 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     CHECK(t, checks == ROUNDS && unowned == 0, "%s: every particle is owned by one rank", what);
     CHECK(t, checks == ROUNDS && written_bad == 0, "%s: gathered to rank 0, every particle by id and the thermo "
           "figures are one process's (%zu differ)", what, written_bad);
+    CHECK(t, checks == ROUNDS && frames_bad == 0, "%s: written by rank 0 from windows of 5 particles, without "
+          "gathering them all, the frames (VTK in 3 formats, CSV) and the thermo's sums are one process's, bytes for bytes "
+          "(%zu facts fail)", what, frames_bad);
     CHECK(t, checks == ROUNDS && states_bad == 0, "%s: gathered to rank 0, the state a checkpoint holds (particles, "
           "grid, lists, histories) is one process's, bytes for bytes, and resumed from it the ranks go on with "
           "one process's bits (%zu rounds differ)", what, states_bad);

@@ -32,6 +32,10 @@ grains_status grains_csv_part_count(const char *path, int k, int parts, grains_c
 grains_status grains_csv_part_each(const char *path, int k, int parts, const grains_csv_count *before,
                                    grains_csv_take take, void *ctx, grains_error *err);
 grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err);
+/* The same file of a frame, of a simulation shared among ranks or not:
+ * collective, as grains_vtk_write_frame (rank 0 with the path, the others
+ * with NULL), rank 0 sent the particles a window at a time. */
+grains_status grains_csv_write_frame(const char *path, grains_sim *sim, grains_error *err);
 
 /* Bonds between the particles of `sim`: a header `a,b`, then one pair of
  * ids per line ('#' comments and blank lines skipped). Checks each id. */
@@ -72,6 +76,13 @@ typedef enum { GRAINS_VTK_COMPRESSED = 0, GRAINS_VTK_BINARY, GRAINS_VTK_ASCII } 
  * with a per-element radius. */
 grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_vtk_format format,
                                          grains_error *err);
+/* The particles' file of a frame, as grains_vtk_write_particles, of a
+ * simulation shared among ranks or not: collective, every rank calls it
+ * alike, rank 0 with the path and the others with NULL; when the ranks
+ * hold their own particles alone, rank 0 is sent them a window of ids at a
+ * time (grains_sim_particle_window) and never holds them all. The bytes
+ * are those of grains_vtk_write_particles on one process. */
+grains_status grains_vtk_write_frame(const char *path, grains_sim *sim, grains_vtk_format format, grains_error *err);
 grains_status grains_vtk_write_mesh(const char *path, const grains_mesh *mesh, grains_vtk_format format,
                                     grains_error *err);
 

@@ -75,6 +75,10 @@ typedef struct {
      * first step: a step refuses those (grains_sim_ranks_hold_own tells
      * beforehand). 0: every rank holds every particle. */
     int local;
+    /* The particles rank 0 is sent at a time to write a frame, when the
+     * ranks hold their own alone (grains_sim_particle_window): its memory
+     * for them. 0: 32768. The frames' bytes are the same for any. */
+    size_t window;
 } grains_ranks;
 
 /* Whether ranks that each hold their own particles alone (local) take
@@ -129,6 +133,38 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err);
  * write them, as a frame does; grains_sim_gather before reading contacts
  * or a checkpoint. */
 void grains_sim_gather_particles(grains_sim *sim);
+
+/* The fields of grains_particle that grains_sim_particle_window asks. */
+enum {
+    GRAINS_FIELD_X = 1,
+    GRAINS_FIELD_V = 2,
+    GRAINS_FIELD_W = 4,
+    GRAINS_FIELD_Q = 8,
+    GRAINS_FIELD_R = 16,
+    GRAINS_FIELD_MATERIAL = 32,
+    GRAINS_FIELD_TAG = 64,
+    GRAINS_FIELD_ALL = 127
+};
+
+/* Particles first .. first + count - 1 (ids) into out[0 .. count - 1]
+ * on rank 0: the fields asked, the others as they were (out: room for
+ * count, or NULL on a rank that only sends). When the ranks hold their own particles alone and
+ * rank 0 has not gathered them all (grains_sim_gather_particles), each
+ * rank sends rank 0 those of its own in the window (collective: every
+ * rank calls it alike); else each rank reads what it holds, as
+ * grains_sim_get_particle. So rank 0 writes a frame a window at a time
+ * (grains_vtk_write_frame) without holding every particle. */
+void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, size_t count, grains_particle *out);
+/* The window a frame is written in: grains_ranks.window, or 32768. */
+size_t grains_sim_frame_window(const grains_sim *sim);
+
+/* What a frame's thermo reads of the particles, into rank 0's copy
+ * (collective): when the ranks hold their own alone, the sums of the
+ * particles' energies and the lost, rank 0 adding them a window at a time
+ * in the ids' order, as one process does, without every particle; else,
+ * or when the whole has bonds (the thermo counts them),
+ * grains_sim_gather_particles. */
+void grains_sim_gather_thermo(grains_sim *sim);
 
 /* What the steps of a shared simulation exchanged, for this rank. */
 typedef struct {

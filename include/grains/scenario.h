@@ -92,6 +92,8 @@ typedef struct {
                                           * passes this (>= 1; 1, the default, at every rebuild) */
     int thermo_imbalance;                /* thermo.csv's column `imbalance` (the last cut's) */
     int rank_holds_all;                  /* under MPI: every rank holds every particle (grains_ranks.local 0) */
+    long frame_window;                   /* under MPI: the particles rank 0 is sent at a time to write a frame
+                                          * (grains_ranks.window) */
     double t_end;                        /* [T] simulated duration: sets N_frames; 0 = not given */
     double frame_interval;               /* [T] time between frames: sets N_steps; 0 = not given */
     int origin[GRAINS_SCENARIO_KEYS];    /* per key: 0 default, > 0 file line, -1 --set */

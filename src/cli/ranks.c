@@ -144,6 +144,7 @@ grains_ranks cli_share(const cli_ranks *rk, const grains_scenario *sc, int own)
 {
     grains_ranks share = rk->share;
     share.rebalance = sc->rebalance;
+    share.window = (size_t)sc->frame_window;
     share.local = own;
     return share;
 }

@@ -207,25 +207,43 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
     return GRAINS_OK;
 }
 
+/* The frame's particles' files, CSV and VTK, every rank alike: rank 0
+ * writes them, and when the ranks hold their own alone the others send it
+ * their particles a window at a time (grains_sim_particle_window), so
+ * that it never holds them all; it is sent the thermo's sums before. (The
+ * contacts output and the friction table's guided grain are not shared
+ * yet.) A failure of the first file leaves the second's windows sent. */
+static grains_status write_particle_files(run_output *o, grains_sim *sim, const char *label, grains_error *err)
+{
+    char path[2 * GRAINS_PATH_MAX];
+    const char *dir = o->sc->output_dir;
+    grains_error later;
+    grains_status s = GRAINS_OK;
+    grains_sim_gather_thermo(sim);
+    if (o->sc->write_csv) {
+        snprintf(path, sizeof path, "%s/particles%s.csv", dir, label);
+        s = grains_csv_write_frame(writes(o) ? path : NULL, sim, err);
+    }
+    if (o->sc->write_vtk) {
+        snprintf(path, sizeof path, "%s/particles%s.vtp", dir, label);
+        grains_status v = grains_vtk_write_frame(writes(o) ? path : NULL, sim, o->sc->vtk_format, s ? &later : err);
+        s = s ? s : v;
+    }
+    return s;
+}
+
 /* Writes frame number `k` (or a frame with the given label). */
 static grains_status write_frame_now(run_output *o, grains_sim *sim, const char *label, grains_error *err)
 {
-    grains_sim_gather_particles(sim); /* shared: every rank's particles into rank 0's copy */
+    grains_status s = write_particle_files(o, sim, label, err);
     if (!writes(o)) {
         o->n_frames++;
-        return GRAINS_OK;
+        return s;
     }
     const char *dir = o->sc->output_dir;
     char path[2 * GRAINS_PATH_MAX], name[64];
-    grains_status s = GRAINS_OK;
-    if (o->sc->write_csv) {
-        snprintf(path, sizeof path, "%s/particles%s.csv", dir, label);
-        s = grains_csv_write(path, sim, err);
-    }
     if (s == GRAINS_OK && o->sc->write_vtk) {
         snprintf(name, sizeof name, "particles%s.vtp", label);
-        snprintf(path, sizeof path, "%s/%s", dir, name);
-        s = grains_vtk_write_particles(path, sim, o->sc->vtk_format, err);
         if (s == GRAINS_OK && !(o->files[o->n_frames] = strdup(name)))
             s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
         if (s == GRAINS_OK) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "grains/io.h"
+#include "grains/ranks.h"
 #include "io/atomic_file.h"
 #include "io/text.h"
 #include "math/vec3.h"
@@ -259,6 +260,24 @@ grains_status grains_csv_read(const char *path, grains_particle **out, size_t *n
     return GRAINS_OK;
 }
 
+/* The header for the columns a run has. */
+static void write_header(FILE *f, int materials, int tags)
+{
+    fputs(tags ? CSV_HEADER CSV_MATERIAL CSV_TAG "\n" : materials ? CSV_HEADER CSV_MATERIAL "\n" : CSV_HEADER "\n", f);
+}
+
+static void write_row(FILE *f, const grains_particle *p, int materials, int tags)
+{
+    /* 17 significant digits: every double reads back exactly. */
+    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", p->x.x, p->x.y,
+            p->x.z, p->R, p->v.x, p->v.y, p->v.z, p->q.q0, p->q.q1, p->q.q2, p->q.q3, p->w.x, p->w.y, p->w.z);
+    if (materials)
+        fprintf(f, ",%d", p->material);
+    if (tags)
+        fprintf(f, ",%d", p->tag);
+    fputc('\n', f);
+}
+
 grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_error *err)
 {
     atomic_file af;
@@ -266,19 +285,33 @@ grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_e
     if (s != GRAINS_OK)
         return s;
     int tags = grains_sim_has_tags(sim), materials = tags || grains_sim_params(sim)->n_materials > 1;
-    fputs(tags ? CSV_HEADER CSV_MATERIAL CSV_TAG "\n" : materials ? CSV_HEADER CSV_MATERIAL "\n" : CSV_HEADER "\n", af.f);
-    size_t n = grains_sim_count(sim);
-    for (size_t i = 0; i < n; i++) {
+    write_header(af.f, materials, tags);
+    for (size_t i = 0, n = grains_sim_count(sim); i < n; i++) {
         grains_particle p;
         grains_sim_get_particle(sim, i, &p);
-        /* 17 significant digits: every double reads back exactly. */
-        fprintf(af.f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", p.x.x,
-                p.x.y, p.x.z, p.R, p.v.x, p.v.y, p.v.z, p.q.q0, p.q.q1, p.q.q2, p.q.q3, p.w.x, p.w.y, p.w.z);
-        if (materials)
-            fprintf(af.f, ",%d", p.material);
-        if (tags)
-            fprintf(af.f, ",%d", p.tag);
-        fputc('\n', af.f);
+        write_row(af.f, &p, materials, tags);
     }
     return atomic_commit(&af, err);
+}
+
+grains_status grains_csv_write_frame(const char *path, grains_sim *sim, grains_error *err)
+{
+    size_t n = grains_sim_count(sim), W = grains_sim_frame_window(sim);
+    grains_particle *p = malloc(((n < W ? n : W) + 1) * sizeof *p);
+    atomic_file af;
+    grains_status s = p ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
+    if (s == GRAINS_OK && path)
+        s = atomic_open(&af, path, err);
+    FILE *f = s == GRAINS_OK && path ? af.f : NULL;
+    int tags = grains_sim_has_tags(sim), materials = tags || grains_sim_params(sim)->n_materials > 1;
+    if (f)
+        write_header(f, materials, tags);
+    for (size_t first = 0; first < n; first += W) { /* (every rank alike, with a file or none) */
+        size_t count = n - first < W ? n - first : W;
+        grains_sim_particle_window(sim, GRAINS_FIELD_ALL, first, count, p);
+        for (size_t k = 0; k < count && f; k++)
+            write_row(f, &p[k], materials, tags);
+    }
+    free(p);
+    return f ? atomic_commit(&af, err) : s;
 }

@@ -212,6 +212,10 @@ static const key_info keys[] = {
      "under mpirun: every rank reads and holds every particle, not its own and their partners alone (more "
      "memory per rank, the same bytes written)",
      NULL, 0},
+    {"frame_window", K_LONG, S(frame_window), "-",
+     "under mpirun: the particles rank 0 is sent at a time to write a frame (1 .. 16777216; its memory for them, "
+     "120 bytes each; the same bytes written for any)",
+     NULL, 0},
     {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
      "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "
      "default every frame (N_steps)", NULL, 0},
@@ -275,6 +279,7 @@ void grains_scenario_default(grains_scenario *sc)
     snprintf(sc->output_dir, sizeof sc->output_dir, "output");
     sc->write_vtk = 1;
     sc->checkpoint_every = -1;
+    sc->frame_window = 32768;
     sc->rebalance = 1;
 }
 
@@ -786,6 +791,10 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (s == GRAINS_OK && sc->origin[key_index("checkpoint_every")] && sc->checkpoint_every < 0)
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "checkpoint_every = %ld: must be >= 0 (0 = none)",
                              sc->checkpoint_every);
+    if (s == GRAINS_OK && !(sc->frame_window >= 1 && sc->frame_window <= 16777216))
+        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0,
+                             "frame_window = %ld: the particles rank 0 is sent at a time must be 1 .. 16777216",
+                             sc->frame_window);
     if (s == GRAINS_OK && !(sc->rebalance >= 1 && sc->rebalance < INFINITY))
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0,
                              "rebalance = %g: the imbalance past which the blocks are cut anew must be >= 1",

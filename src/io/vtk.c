@@ -8,116 +8,203 @@
 #include <unistd.h>
 
 #include "grains/io.h"
+#include "grains/ranks.h"
 #include "io/atomic_file.h"
 #include "io/mesh_drawing.h"
 #include "io/vtk_array.h"
 
-/* Cells of one vertex each, 0 to n - 1: connectivity and offsets. `ib`
- * holds n integers. */
-static void cells_identity(vtk_out *o, const char *tag, int64_t *ib, size_t n)
+/* Where a frame's particles come from, a window of ids at a time: each
+ * process's own reading (one process, or a copy that holds them all), or
+ * rank 0's windows from every rank (grains_sim_particle_window). */
+typedef struct {
+    const grains_sim *sim;
+    grains_sim *shared; /* the windows, collective: every rank calls alike */
+    size_t n, window;
+} particle_source;
+
+static void source_fill(const particle_source *src, unsigned fields, size_t first, size_t count,
+                        grains_particle *out)
 {
-    fprintf(o->f, "<%s>\n", tag);
-    for (size_t i = 0; i < n; i++)
-        ib[i] = (int64_t)i;
-    vtk_ints(o, "Int64", "connectivity", 1, ib, n);
-    for (size_t i = 0; i < n; i++)
-        ib[i] = (int64_t)i + 1;
-    vtk_ints(o, "Int64", "offsets", 1, ib, n);
-    fprintf(o->f, "</%s>\n", tag);
+    if (src->shared) {
+        grains_sim_particle_window(src->shared, fields, first, count, out);
+        return;
+    }
+    for (size_t k = 0; k < count && out; k++)
+        grains_sim_get_particle(src->sim, first + k, &out[k]);
 }
 
-/* One field of every particle into b (comps values each). */
-enum { FIELD_X, FIELD_R, FIELD_V, FIELD_W, FIELD_Q };
+/* A frame's arrays of the particles, in the file's order; `before` opens
+ * the element it is the first of. */
+typedef struct {
+    const char *name, *type, *before;
+    unsigned field; /* 0: the id */
+    int comps;
+} particle_array;
 
-static void particle_field(const grains_sim *sim, int field, double *b, size_t n)
+static const particle_array particle_arrays_table[] = {
+    {"position", "Float64", "<Points>\n", GRAINS_FIELD_X, 3},
+    {"radius", "Float64", "</Points>\n<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", GRAINS_FIELD_R, 1},
+    {"velocity", "Float64", "", GRAINS_FIELD_V, 3},
+    {"angular_velocity", "Float64", "", GRAINS_FIELD_W, 3},
+    {"orientation", "Float64", "", GRAINS_FIELD_Q, 4},
+    {"id", "Int64", "", 0, 1},
+    {"material", "Int32", "", GRAINS_FIELD_MATERIAL, 1},
+    {"tag", "Int32", "", GRAINS_FIELD_TAG, 1},
+};
+
+/* One array's values of a window (p: its particles from `first`). */
+static void window_values(const particle_array *a, const grains_particle *p, size_t first, size_t count,
+                          double *b, int64_t *ib)
 {
-    grains_particle p;
-    for (size_t i = 0; i < n; i++) {
-        grains_sim_get_particle(sim, i, &p);
-        const double all[5][4] = {{p.x.x, p.x.y, p.x.z}, {p.R}, {p.v.x, p.v.y, p.v.z},
-                                  {p.w.x, p.w.y, p.w.z}, {p.q.q0, p.q.q1, p.q.q2, p.q.q3}};
-        static const int comps[5] = {3, 1, 3, 3, 4};
-        memcpy(b + (size_t)comps[field] * i, all[field], (size_t)comps[field] * sizeof *b);
+    for (size_t k = 0; k < count; k++) {
+        const grains_particle *q = &p[k];
+        switch (a->field) {
+        case GRAINS_FIELD_X: memcpy(b + 3 * k, (const double[3]){q->x.x, q->x.y, q->x.z}, 3 * sizeof *b); break;
+        case GRAINS_FIELD_R: b[k] = q->R; break;
+        case GRAINS_FIELD_V: memcpy(b + 3 * k, (const double[3]){q->v.x, q->v.y, q->v.z}, 3 * sizeof *b); break;
+        case GRAINS_FIELD_W: memcpy(b + 3 * k, (const double[3]){q->w.x, q->w.y, q->w.z}, 3 * sizeof *b); break;
+        case GRAINS_FIELD_Q:
+            memcpy(b + 4 * k, (const double[4]){q->q.q0, q->q.q1, q->q.q2, q->q.q3}, 4 * sizeof *b);
+            break;
+        case GRAINS_FIELD_MATERIAL: ib[k] = q->material; break;
+        case GRAINS_FIELD_TAG: ib[k] = q->tag; break;
+        default: ib[k] = (int64_t)(first + k); break;
+        }
     }
+}
+
+/* Room for one window: its particles and an array's values of them. */
+typedef struct {
+    grains_particle *p;
+    double *b;
+    int64_t *ib;
+} window_room;
+
+/* One array, a window at a time (o NULL: a rank that sends its windows
+ * and writes nothing). */
+static void write_array(vtk_out *o, const particle_source *src, const particle_array *a, window_room *w)
+{
+    vtk_stream s;
+    int ints = a->type[0] == 'I';
+    if (o) {
+        fputs(a->before, o->f);
+        vtk_stream_open(&s, o, a->type, a->name, a->comps, src->n, 10);
+    }
+    for (size_t first = 0; first < src->n; first += src->window) {
+        size_t count = src->n - first < src->window ? src->n - first : src->window;
+        if (a->field)
+            source_fill(src, a->field, first, count, w->p);
+        if (!o)
+            continue;
+        window_values(a, w->p, first, count, w->b, w->ib);
+        if (ints)
+            vtk_stream_ints(&s, w->ib, count * (size_t)a->comps);
+        else
+            vtk_stream_doubles(&s, w->b, count * (size_t)a->comps);
+    }
+    if (o)
+        vtk_stream_close(&s);
+}
+
+/* Cells of one vertex each, 0 to n - 1: connectivity and offsets. */
+static void cells_identity(vtk_out *o, size_t n, size_t window, int64_t *ib)
+{
+    fputs("<Verts>\n", o->f);
+    for (int64_t shift = 0; shift < 2; shift++) {
+        vtk_stream s;
+        vtk_stream_open(&s, o, "Int64", shift ? "offsets" : "connectivity", 1, n, 0);
+        for (size_t first = 0; first < n; first += window) {
+            size_t count = n - first < window ? n - first : window;
+            for (size_t k = 0; k < count; k++)
+                ib[k] = (int64_t)(first + k) + shift;
+            vtk_stream_ints(&s, ib, count);
+        }
+        vtk_stream_close(&s);
+    }
+    fputs("</Verts>\n", o->f);
 }
 
 /* From the contacts the last step recorded: each particle's number of
  * contacts, their force sum and Love's stress (9 components, row-major). */
-static void contact_arrays(vtk_out *o, const grains_sim *sim, double *b, int64_t *ib, size_t n)
+static void contact_arrays(vtk_out *o, const grains_sim *sim, size_t n)
 {
     int *coord = malloc(n * sizeof *coord);
     double(*stress)[9] = malloc(n * sizeof *stress);
-    if (!coord || !stress) {
+    double *b = malloc((3 * n + 1) * sizeof *b);
+    int64_t *ib = malloc((n + 1) * sizeof *ib);
+    if (coord && stress && b && ib) {
+        grains_sim_contact_stress(sim, coord, stress);
+        for (size_t i = 0; i < n; i++)
+            ib[i] = coord[i];
+        vtk_ints(o, "Int32", "coordination", 1, ib, n);
+        for (size_t i = 0; i < n; i++) {
+            grains_vec3 f, t;
+            grains_sim_contact_sums(sim, i, &f, &t);
+            b[3 * i] = f.x, b[3 * i + 1] = f.y, b[3 * i + 2] = f.z;
+        }
+        vtk_doubles(o, "contact_force", 3, b, n, 10);
+        vtk_doubles(o, "stress", 9, &stress[0][0], n, 10);
+    } else {
         o->out_of_memory = 1;
-        free(coord);
-        free(stress);
-        return;
     }
-    grains_sim_contact_stress(sim, coord, stress);
-    for (size_t i = 0; i < n; i++)
-        ib[i] = coord[i];
-    vtk_ints(o, "Int32", "coordination", 1, ib, n);
-    for (size_t i = 0; i < n; i++) {
-        grains_vec3 f, t;
-        grains_sim_contact_sums(sim, i, &f, &t);
-        b[3 * i] = f.x, b[3 * i + 1] = f.y, b[3 * i + 2] = f.z;
-    }
-    vtk_doubles(o, "contact_force", 3, b, n, 10);
-    vtk_doubles(o, "stress", 9, &stress[0][0], n, 10);
     free(coord);
     free(stress);
+    free(b);
+    free(ib);
 }
 
-static void particle_arrays(vtk_out *o, const grains_sim *sim, double *b, int64_t *ib, size_t n)
+/* The particles' file, or (path NULL) a rank's part in rank 0's writing
+ * of it. */
+static grains_status write_particles(const char *path, const particle_source *src, grains_vtk_format format,
+                                     grains_error *err)
 {
-    static const char *names[5] = {"position", "radius", "velocity", "angular_velocity", "orientation"};
-    static const int comps[5] = {3, 1, 3, 3, 4};
-    fputs("<Points>\n", o->f);
-    for (int k = 0; k < 5; k++) {
-        if (k == FIELD_R)
-            fputs("</Points>\n<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", o->f);
-        particle_field(sim, k, b, n);
-        vtk_doubles(o, names[k], comps[k], b, n, 10);
+    size_t n = src->n, room = n < src->window ? n : src->window;
+    window_room w = {malloc((room + 1) * sizeof *w.p), malloc((4 * room + 1) * sizeof *w.b),
+                     malloc((room + 1) * sizeof *w.ib)};
+    atomic_file af;
+    grains_status s = GRAINS_OK;
+    if (!w.p || !w.b || !w.ib) {
+        free(w.p);
+        w.p = NULL;
+        s = grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
     }
-    for (size_t i = 0; i < n; i++)
-        ib[i] = (int64_t)i;
-    vtk_ints(o, "Int64", "id", 1, ib, n);
-    if (grains_sim_params(sim)->n_materials > 1) {
-        grains_particle p;
-        for (size_t i = 0; i < n; i++)
-            grains_sim_get_particle(sim, i, &p), ib[i] = p.material;
-        vtk_ints(o, "Int32", "material", 1, ib, n);
+    if (s == GRAINS_OK && path)
+        s = atomic_open(&af, path, err);
+    vtk_out o = {s == GRAINS_OK && path ? af.f : NULL, format, 0}, *out = o.f ? &o : NULL;
+    if (out)
+        vtk_piece_open(out, n, n, 0, 0);
+    int materials = grains_sim_params(src->sim)->n_materials > 1;
+    /* every rank alike, with a file or none (out of memory: the windows
+     * are sent all the same, and go nowhere) */
+    for (size_t k = 0; k < sizeof particle_arrays_table / sizeof *particle_arrays_table; k++)
+        if (particle_arrays_table[k].field != GRAINS_FIELD_MATERIAL || materials)
+            write_array(out, src, &particle_arrays_table[k], &w);
+    if (out) {
+        grains_vec3 f, t;
+        if (n && grains_sim_contact_sums(src->sim, 0, &f, &t))
+            contact_arrays(out, src->sim, n);
+        fputs("</PointData>\n", o.f);
+        cells_identity(out, n, src->window, w.ib);
+        vtk_piece_close(out);
+        s = vtk_finish(out, &af, path, err);
     }
-    grains_particle p;
-    for (size_t i = 0; i < n; i++)
-        grains_sim_get_particle(sim, i, &p), ib[i] = p.tag;
-    vtk_ints(o, "Int32", "tag", 1, ib, n);
-    grains_vec3 f, t;
-    if (n && grains_sim_contact_sums(sim, 0, &f, &t))
-        contact_arrays(o, sim, b, ib, n);
-    fputs("</PointData>\n", o->f);
+    free(w.p);
+    free(w.b);
+    free(w.ib);
+    return s;
 }
 
 grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_vtk_format format,
                                          grains_error *err)
 {
-    size_t n = grains_sim_count(sim);
-    double *b = malloc((4 * n + 1) * sizeof *b);
-    int64_t *ib = malloc((n + 1) * sizeof *ib);
-    atomic_file af;
-    grains_status s = b && ib ? atomic_open(&af, path, err)
-                              : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory for %zu particles", n);
-    if (s == GRAINS_OK) {
-        vtk_out o = {af.f, format, 0};
-        vtk_piece_open(&o, n, n, 0, 0);
-        particle_arrays(&o, sim, b, ib, n);
-        cells_identity(&o, "Verts", ib, n);
-        vtk_piece_close(&o);
-        s = vtk_finish(&o, &af, path, err);
-    }
-    free(b);
-    free(ib);
-    return s;
+    particle_source src = {sim, NULL, grains_sim_count(sim), 32768};
+    return write_particles(path, &src, format, err);
+}
+
+grains_status grains_vtk_write_frame(const char *path, grains_sim *sim, grains_vtk_format format, grains_error *err)
+{
+    particle_source src = {sim, sim, grains_sim_count(sim), grains_sim_frame_window(sim)};
+    return write_particles(path, &src, format, err);
 }
 
 /* One kind of cells (Verts, Lines or Polys) of a mesh drawing. */

@@ -310,6 +310,6 @@ int comm_rider_max(grains_comm *c, int *max)
 
 grains_ranks comm_ranks(grains_comm *c)
 {
-    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all, all_to_all, sum_all, all_max_u64, to_neighbours, 0};
+    grains_ranks r = {c->rank, c->size, all_gather, c, 1, fail_all, all_to_all, sum_all, all_max_u64, to_neighbours, 0, 0};
     return r;
 }

@@ -176,6 +176,8 @@ void sim_ranks_free(sim_ranks *r)
     free(r->points);
     free(r->send);
     free(r->recv);
+    free(r->window_order);
+    free(r->window_start);
 }
 
 grains_status sim_ranks_check(const grains_sim *sim, grains_error *err)
@@ -1197,7 +1199,7 @@ void sim_ranks_exchange_step(grains_sim *sim)
     sim_ranks *rk = &sim->ranks;
     v2 = rk->halo_steps ? exchange_halo(sim, v2) : exchange_all(sim, v2);
     rk->stale |= rk->halo_steps;
-    rk->writer_whole = 0;
+    sim_ranks_frame_old(rk);
     sim_ranks_local_drop_state(rk);
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2;
@@ -1755,7 +1757,7 @@ void sim_ranks_complete_positions(grains_sim *sim)
         return; /* (a rank holding its own alone sends them whole after the cut: sim/rank_local.c) */
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
         exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
-    rk->writer_whole = 0; /* a copy in the new order's terms from here */
+    sim_ranks_frame_old(rk); /* a copy in the new order's terms from here */
     sim_ranks_local_drop_state(rk);
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
@@ -1833,6 +1835,18 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
         return sim_ranks_local_gather_state(sim, err);
     }
     return sim_ranks_exchange_contacts(sim, err);
+}
+
+void grains_sim_gather_thermo(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole || sim_bonds_any(sim)) {
+        grains_sim_gather_particles(sim);
+        return;
+    }
+    sums_to_writer(sim);
+    sim_ranks_dealt_tags(sim); /* (the frames' columns) */
+    sim_ranks_window_thermo(sim);
 }
 
 void grains_sim_gather_particles(grains_sim *sim)

@@ -146,6 +146,17 @@ typedef struct {
     uint32_t lo, hi;      /* particles [lo, hi) */
 } slot_run;
 
+/* What the thermo sums of the particles (sim_thermo_start, then
+ * sim_thermo_add with each in the ids' order), and the box out of which
+ * one is lost (boxed: there is a mesh). */
+typedef struct {
+    double e_kin, e_rot;
+    size_t lost;
+    int boxed;
+    vec3 lo, hi;
+    real pad;
+} thermo_sums;
+
 typedef struct {
     grains_ranks peers;   /* size 1: alone */
     uint64_t *work;       /* per rank: the work a cut gives it */
@@ -209,6 +220,14 @@ typedef struct {
     int ranged;           /* a range was dealt: its particles alone are added dealt */
     grains_particles whole; /* rank 0: every particle in the whole's order, to write
                              * (writer_whole; sim/rank_writer.c) */
+    uint32_t *window_order; /* own particles by window of their ids, to write a frame */
+    size_t window_order_cap; /* without the whole (sim/rank_window.c) */
+    size_t *window_start;   /* per window, and one more: its first in window_order */
+    size_t window_start_cap;
+    size_t windows_held;    /* the particles held when indexed */
+    int windows_valid;      /* the index holds until the next step or rebuild */
+    thermo_sums thermo;     /* rank 0: the thermo's sums, from the windows (thermo_whole, */
+    int thermo_whole;       /* until the next step: grains_sim_gather_thermo) */
     uint64_t *table_first; /* per entry of the table, and one more: the particles before its block */
     size_t table_first_cap;
     grains_grid whole_grid;  /* rank 0: the whole's grid, lists and blocks' histories in */
@@ -401,6 +420,21 @@ void sim_ranks_plan_lists(grains_sim *sim);
 /* A particle's values as grains_sim_add_particle checks them. */
 grains_status sim_check_particle(const grains_sim *sim, const grains_particle *p, grains_error *err);
 int sim_ranks_local(const grains_sim *sim);
+/* The thermo's sums of the particles, one by one in the ids' order, so
+ * that every copy of them gives the same bits (sim/sim.c). */
+void sim_thermo_start(const grains_sim *sim, thermo_sums *s);
+void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p);
+/* Rank 0's thermo sums from windows of the particles (collective:
+ * sim/rank_window.c), when the ranks hold their own alone. */
+void sim_ranks_window_thermo(grains_sim *sim);
+/* What rank 0 was given to write (the whole's copy, the windows' index,
+ * the thermo's sums) is old: a step or a rebuild changed the particles. */
+static inline void sim_ranks_frame_old(sim_ranks *r)
+{
+    r->writer_whole = 0;
+    r->windows_valid = 0;
+    r->thermo_whole = 0;
+}
 /* Rank 0's copy of every particle in the whole's order (ranks.whole), to
  * write, when the ranks hold their own alone (collective; until the next
  * step); and the particles as one reads and writes them: that copy on rank

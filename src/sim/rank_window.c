@@ -1,0 +1,193 @@
+/* Rank 0's particles a window of ids at a time, to write a frame, when
+ * the ranks hold their own particles alone (grains_ranks.local) and rank
+ * 0 has not gathered them all (sim/rank_writer.c): each rank sends the
+ * fields asked of its own particles in the window, with their ids, and
+ * rank 0 lays them out by id. The frames are by id, so rank 0 holds a
+ * window where the gather held every particle (and a checkpoint's copy
+ * still does), and the file's bytes are the same: the arrays are written
+ * as their values come (io/vtk_array.h). Each rank finds its own in a
+ * window through an index of them by window, built once per frame. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "util/array.h"
+
+enum { DEFAULT_WINDOW = 32768 };
+
+size_t grains_sim_frame_window(const grains_sim *sim)
+{
+    size_t w = sim->ranks.peers.window;
+    return w ? w : DEFAULT_WINDOW;
+}
+
+static void window_failed(const grains_sim *sim)
+{
+    const grains_ranks *pr = &sim->ranks.peers;
+    if (pr->fail)
+        pr->fail(pr->ctx, "out of memory sending the particles to write: stopping them all");
+    abort();
+}
+
+/* Whether held particle i is this rank's own: dealt, its dealer's (as the
+ * writer's gather sends them); else of its blocks at the last cut, or
+ * added since as the next cut will take it (sim/rank_local.c,
+ * mark_copies). */
+static int own(const grains_sim *sim, uint32_t i)
+{
+    const sim_ranks *r = &sim->ranks;
+    size_t cut = r->dealt ? 0 : r->cut_n;
+    return i < cut ? r->mine[i] : sim_ranks_added_own(sim, i);
+}
+
+/* The own particles by window of their ids (a counting sort): window w's
+ * are window_order[window_start[w] .. window_start[w + 1]). */
+static void index_windows(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    size_t W = grains_sim_frame_window(sim), n_windows = r->n_ids / W + 1;
+    if (!array_reserve((void **)&r->window_start, &r->window_start_cap, n_windows + 1, sizeof *r->window_start, 1))
+        window_failed(sim);
+    memset(r->window_start, 0, (n_windows + 1) * sizeof *r->window_start);
+    size_t n_own = 0;
+    for (uint32_t i = 0; i < pt->n; i++)
+        if (own(sim, i)) {
+            r->window_start[pt->id[i] / W + 1]++;
+            n_own++;
+        }
+    if (!array_reserve((void **)&r->window_order, &r->window_order_cap, n_own + 1, sizeof *r->window_order, 1))
+        window_failed(sim);
+    for (size_t w = 0; w < n_windows; w++)
+        r->window_start[w + 1] += r->window_start[w];
+    size_t *next = r->window_start; /* each window's next place, then its end: shifted back below */
+    for (uint32_t i = 0; i < pt->n; i++)
+        if (own(sim, i))
+            r->window_order[next[pt->id[i] / W]++] = i;
+    memmove(r->window_start + 1, r->window_start, n_windows * sizeof *r->window_start);
+    r->window_start[0] = 0;
+    r->windows_held = pt->n;
+    r->windows_valid = 1;
+}
+
+/* The bytes a particle travels in: its id, then the fields asked. */
+static size_t record_bytes(unsigned fields)
+{
+    size_t b = sizeof(uint32_t);
+    b += fields & GRAINS_FIELD_X ? sizeof(vec3) : 0;
+    b += fields & GRAINS_FIELD_V ? sizeof(vec3) : 0;
+    b += fields & GRAINS_FIELD_W ? sizeof(vec3) : 0;
+    b += fields & GRAINS_FIELD_Q ? sizeof(quat) : 0;
+    b += fields & GRAINS_FIELD_R ? sizeof(real) : 0;
+    b += fields & GRAINS_FIELD_MATERIAL ? sizeof(int) : 0;
+    b += fields & GRAINS_FIELD_TAG ? sizeof(int) : 0;
+    return b;
+}
+
+static char *put_bytes(char *at, const void *v, size_t n, int asked)
+{
+    if (!asked)
+        return at;
+    memcpy(at, v, n);
+    return at + n;
+}
+
+static char *put_record(char *at, const grains_particles *pt, uint32_t i, unsigned fields)
+{
+    int material = pt->mat[i], tag = pt->tag[i];
+    at = put_bytes(at, &pt->id[i], sizeof pt->id[i], 1);
+    at = put_bytes(at, &pt->x[i], sizeof pt->x[i], fields & GRAINS_FIELD_X);
+    at = put_bytes(at, &pt->v[i], sizeof pt->v[i], fields & GRAINS_FIELD_V);
+    at = put_bytes(at, &pt->w[i], sizeof pt->w[i], fields & GRAINS_FIELD_W);
+    at = put_bytes(at, &pt->q[i], sizeof pt->q[i], fields & GRAINS_FIELD_Q);
+    at = put_bytes(at, &pt->R[i], sizeof pt->R[i], fields & GRAINS_FIELD_R);
+    at = put_bytes(at, &material, sizeof material, fields & GRAINS_FIELD_MATERIAL);
+    return put_bytes(at, &tag, sizeof tag, fields & GRAINS_FIELD_TAG);
+}
+
+static const char *take_bytes(const char *at, void *v, size_t n, int asked)
+{
+    if (!asked)
+        return at;
+    memcpy(v, at, n);
+    return at + n;
+}
+
+/* A record into out, at its id's place in the window from `first`. */
+static const char *take_record(const char *at, grains_particle *out, size_t first, unsigned fields)
+{
+    uint32_t id;
+    at = take_bytes(at, &id, sizeof id, 1);
+    grains_particle *p = &out[id - first];
+    at = take_bytes(at, &p->x, sizeof p->x, fields & GRAINS_FIELD_X);
+    at = take_bytes(at, &p->v, sizeof p->v, fields & GRAINS_FIELD_V);
+    at = take_bytes(at, &p->w, sizeof p->w, fields & GRAINS_FIELD_W);
+    at = take_bytes(at, &p->q, sizeof p->q, fields & GRAINS_FIELD_Q);
+    at = take_bytes(at, &p->R, sizeof p->R, fields & GRAINS_FIELD_R);
+    at = take_bytes(at, &p->material, sizeof p->material, fields & GRAINS_FIELD_MATERIAL);
+    return take_bytes(at, &p->tag, sizeof p->tag, fields & GRAINS_FIELD_TAG);
+}
+
+/* This rank's own particles of ids [first, first + count) into the send
+ * buffer; their bytes. */
+static size_t put_window(grains_sim *sim, unsigned fields, size_t first, size_t count)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    size_t W = grains_sim_frame_window(sim), w0 = first / W, w1 = (first + count - 1) / W + 1;
+    size_t k0 = r->window_start[w0], k1 = r->window_start[w1 < r->n_ids / W + 1 ? w1 : r->n_ids / W + 1];
+    if (!array_reserve((void **)&r->send, &r->send_cap, (k1 - k0) * record_bytes(fields) + 1, 1, 4))
+        window_failed(sim);
+    char *at = r->send;
+    for (size_t k = k0; k < k1; k++) {
+        uint32_t i = r->window_order[k];
+        if (pt->id[i] >= first && pt->id[i] < first + count)
+            at = put_record(at, pt, i, fields);
+    }
+    return (size_t)(at - r->send);
+}
+
+void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, size_t count, grains_particle *out)
+{
+    sim_ranks *r = &sim->ranks;
+    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole) { /* each reads what it holds */
+        for (size_t k = 0; k < count && out; k++)
+            grains_sim_get_particle(sim, first + k, &out[k]);
+        return;
+    }
+    if (count == 0)
+        return;
+    if (!r->windows_valid || r->windows_held != sim->pt.n)
+        index_windows(sim);
+    size_t P = (size_t)r->peers.size, bytes = put_window(sim, fields, first, count), total = 0;
+    memset(r->send_counts, 0, P * sizeof *r->send_counts);
+    r->send_counts[0] = bytes; /* to rank 0 alone (its own to itself) */
+    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
+    for (size_t q = 0; q < P; q++)
+        total += r->counts[q];
+    if (r->peers.rank == 0 && out)
+        for (const char *at = r->recv, *end = at + total; at < end;)
+            at = take_record(at, out, first, fields);
+}
+
+void sim_ranks_window_thermo(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t W = grains_sim_frame_window(sim), n = r->n_ids;
+    grains_particle *win = malloc(((W < n ? W : n) + 1) * sizeof *win);
+    if (!win)
+        window_failed(sim);
+    const unsigned fields = GRAINS_FIELD_X | GRAINS_FIELD_V | GRAINS_FIELD_W | GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL;
+    thermo_sums s;
+    sim_thermo_start(sim, &s);
+    for (size_t first = 0; first < n; first += W) {
+        size_t count = n - first < W ? n - first : W;
+        grains_sim_particle_window(sim, fields, first, count, win);
+        for (size_t k = 0; k < count && r->peers.rank == 0; k++)
+            sim_thermo_add(sim, &s, &win[k]);
+    }
+    free(win);
+    sim_ranks_drop_exchange(r, 1, 1); /* (a window's: kept, they would stay until the next exchange) */
+    r->thermo = s;
+    r->thermo_whole = 1; /* (rank 0's alone are the sums) */
+}
