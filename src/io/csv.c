@@ -297,9 +297,9 @@ grains_status grains_csv_write(const char *path, const grains_sim *sim, grains_e
 grains_status grains_csv_write_frame(const char *path, grains_sim *sim, grains_error *err)
 {
     size_t n = grains_sim_count(sim), W = grains_sim_frame_window(sim);
-    grains_particle *p = malloc(((n < W ? n : W) + 1) * sizeof *p);
+    grains_particle *p = path ? malloc(((n < W ? n : W) + 1) * sizeof *p) : NULL; /* (a rank that sends: none) */
     atomic_file af;
-    grains_status s = p ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
+    grains_status s = p || !path ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
     if (s == GRAINS_OK && path)
         s = atomic_open(&af, path, err);
     FILE *f = s == GRAINS_OK && path ? af.f : NULL;

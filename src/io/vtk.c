@@ -158,12 +158,15 @@ static void contact_arrays(vtk_out *o, const grains_sim *sim, size_t n)
 static grains_status write_particles(const char *path, const particle_source *src, grains_vtk_format format,
                                      grains_error *err)
 {
-    size_t n = src->n, room = n < src->window ? n : src->window;
+    size_t n = src->n, room = !path ? 0 : n < src->window ? n : src->window; /* (a rank that sends: none) */
     window_room w = {malloc((room + 1) * sizeof *w.p), malloc((4 * room + 1) * sizeof *w.b),
                      malloc((room + 1) * sizeof *w.ib)};
     atomic_file af;
     grains_status s = GRAINS_OK;
-    if (!w.p || !w.b || !w.ib) {
+    if (!path) {
+        free(w.p);
+        w.p = NULL;
+    } else if (!w.p || !w.b || !w.ib) {
         free(w.p);
         w.p = NULL;
         s = grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");

@@ -21,6 +21,16 @@ size_t grains_sim_frame_window(const grains_sim *sim)
     return w ? w : DEFAULT_WINDOW;
 }
 
+void sim_ranks_frame_old(sim_ranks *r)
+{
+    r->writer_whole = 0;
+    r->thermo_whole = 0;
+    r->windows_valid = 0;
+    free(r->window_order); /* (4 bytes an own particle: held until the next frame) */
+    r->window_order = NULL;
+    r->window_order_cap = 0;
+}
+
 static void window_failed(const grains_sim *sim)
 {
     const grains_ranks *pr = &sim->ranks.peers;
@@ -68,6 +78,15 @@ static void index_windows(grains_sim *sim)
     r->window_start[0] = 0;
     r->windows_held = pt->n;
     r->windows_valid = 1;
+}
+
+size_t sim_ranks_window_own(grains_sim *sim, size_t w, const uint32_t **own)
+{
+    sim_ranks *r = &sim->ranks;
+    if (!r->windows_valid || r->windows_held != sim->pt.n)
+        index_windows(sim);
+    *own = r->window_order + r->window_start[w];
+    return r->window_start[w + 1] - r->window_start[w];
 }
 
 /* The bytes a particle travels in: its id, then the fields asked. */
@@ -128,6 +147,33 @@ static const char *take_record(const char *at, grains_particle *out, size_t firs
     return take_bytes(at, &p->tag, sizeof p->tag, fields & GRAINS_FIELD_TAG);
 }
 
+/* Every rank's records of the window into out: each id of the window
+ * once, or the ranks disagree on what they own (a bug, not an input):
+ * every rank stops, rather than write a frame with holes. */
+static void take_window(const grains_sim *sim, const char *all, size_t total, unsigned fields, size_t first,
+                        size_t count, grains_particle *out)
+{
+    size_t record = record_bytes(fields), got = 0;
+    uint8_t *seen = calloc(count, 1);
+    if (!seen)
+        window_failed(sim);
+    for (const char *at = all; total % record == 0 && at < all + total; got++) {
+        uint32_t id;
+        memcpy(&id, at, sizeof id);
+        if (id < first || id - first >= count || seen[id - first]++)
+            break;
+        at = take_record(at, out, first, fields);
+    }
+    free(seen);
+    if (got * record != total || got != count) {
+        const grains_ranks *pr = &sim->ranks.peers;
+        if (pr->fail)
+            pr->fail(pr->ctx, "the ranks sent rank 0 a window of particles to write with ids missing or twice: "
+                              "stopping them all");
+        abort();
+    }
+}
+
 /* This rank's own particles of ids [first, first + count) into the send
  * buffer; their bytes. */
 static size_t put_window(grains_sim *sim, unsigned fields, size_t first, size_t count)
@@ -166,16 +212,15 @@ void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, 
     for (size_t q = 0; q < P; q++)
         total += r->counts[q];
     if (r->peers.rank == 0 && out)
-        for (const char *at = r->recv, *end = at + total; at < end;)
-            at = take_record(at, out, first, fields);
+        take_window(sim, r->recv, total, fields, first, count, out);
 }
 
 void sim_ranks_window_thermo(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     size_t W = grains_sim_frame_window(sim), n = r->n_ids;
-    grains_particle *win = malloc(((W < n ? W : n) + 1) * sizeof *win);
-    if (!win)
+    grains_particle *win = r->peers.rank == 0 ? malloc(((W < n ? W : n) + 1) * sizeof *win) : NULL;
+    if (!win && r->peers.rank == 0)
         window_failed(sim);
     const unsigned fields = GRAINS_FIELD_X | GRAINS_FIELD_V | GRAINS_FIELD_W | GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL;
     thermo_sums s;

@@ -2,11 +2,15 @@
  * particles alone (grains_ranks.local; sim/rank_local.c). Every rank sends
  * its own particles with their places in the whole's order: the particles
  * of the blocks before theirs in the merged table, plus their places in
- * their blocks, which their owner holds whole. Rank 0 lays them out as one
- * process stores them, so that the thermo's sums and the frames (by id)
- * read the single process's values in its order; and every bond
- * (sim/rank_bonds.c). Collective; the copy holds until the next step or
- * rebuild. */
+ * their blocks, which their owner holds whole (before the first rebuild of
+ * dealt particles, whose whole's order is the ids', their ids). Rank 0
+ * lays them out as one process stores them, so that the checkpoint and
+ * the start's checks read the single process's values in its order; and
+ * every bond (sim/rank_bonds.c). They come a window of ids at a time
+ * (sim/rank_window.c), so that rank 0 holds the copy and a window's
+ * records, not the copy and every record. Collective; the copy holds until
+ * the next step or rebuild. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,56 +30,81 @@ static void writer_failed(const grains_sim *sim)
     abort();
 }
 
-/* Our own particles, each with its place in the whole's order, into the
- * send buffer; their bytes. */
-static size_t put_own(grains_sim *sim)
+/* Each own particle's place in the whole's order (per held particle; the
+ * others' unset): its id while dealt, else its block's first place in the
+ * merged table plus its place in the block. */
+static uint32_t *own_places(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     const grains_grid *g = &sim->grid;
     const grains_particles *pt = &sim->pt;
-    const uint64_t *first = r->table_first;
-    size_t own = 0, record = record_bytes(pt);
-    for (size_t i = 0; i < pt->n; i++)
-        own += r->mine[i];
-    if (!array_reserve((void **)&r->send, &r->send_cap, own * record + 1, 1, 4))
+    uint32_t *place = malloc((pt->n + 1) * sizeof *place);
+    if (!place)
         writer_failed(sim);
-    char *at = r->send;
+    if (r->dealt) {
+        memcpy(place, pt->id, pt->n * sizeof *place);
+        return place;
+    }
     for (uint32_t b = 0; b < g->n_blocks; b++) {
         if (r->owner[b] != r->peers.rank)
             continue;
         uint32_t i0 = g->first[g->block_start[b]], i1 = g->first[g->block_start[b + 1]];
-        uint64_t base = first[block_table_find(&r->table, grid_block_key(g, b))];
-        for (uint32_t i = i0; i < i1; i++) {
-            uint32_t place = (uint32_t)(base + (i - i0));
-            memcpy(at, &place, sizeof place);
-            at = particle_record_put(at + sizeof place, pt, i);
-        }
+        uint64_t base = r->table_first[block_table_find(&r->table, grid_block_key(g, b))];
+        for (uint32_t i = i0; i < i1; i++)
+            place[i] = (uint32_t)(base + (i - i0));
+    }
+    return place;
+}
+
+/* Our own particles of window w, each with its place, into the send
+ * buffer; their bytes. */
+static size_t put_window(grains_sim *sim, size_t w, const uint32_t *place)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    const uint32_t *own;
+    size_t n = sim_ranks_window_own(sim, w, &own);
+    if (!array_reserve((void **)&r->send, &r->send_cap, n * record_bytes(pt) + 1, 1, 4))
+        writer_failed(sim);
+    char *at = r->send;
+    for (size_t k = 0; k < n; k++) {
+        memcpy(at, &place[own[k]], sizeof *place);
+        at = particle_record_put(at + sizeof *place, pt, own[k]);
     }
     return (size_t)(at - r->send);
 }
 
-/* Before the first rebuild of dealt particles (sim/rank_deal.c), whose
- * whole's order is the ids': each particle at its id, sent by its owner. */
-static size_t put_dealt(grains_sim *sim)
+/* Every rank's records of a window at their places in rank 0's copy;
+ * how many. */
+static size_t take_window(grains_sim *sim, const char *all, size_t bytes)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
-    size_t own = 0, record = record_bytes(pt);
-    for (uint32_t i = 0; i < pt->n; i++)
-        own += (size_t)sim_ranks_added_own(sim, i);
-    if (!array_reserve((void **)&r->send, &r->send_cap, own * record + 1, 1, 4))
-        writer_failed(sim);
-    char *at = r->send;
-    for (uint32_t i = 0; i < pt->n; i++)
-        if (sim_ranks_added_own(sim, i)) {
-            memcpy(at, &pt->id[i], sizeof pt->id[i]);
-            at = particle_record_put(at + sizeof pt->id[i], pt, i);
-        }
-    return (size_t)(at - r->send);
+    grains_particles *w = &sim->ranks.whole;
+    size_t n = 0;
+    for (const char *at = all, *end = all + bytes; at < end; n++) {
+        uint32_t place;
+        memcpy(&place, at, sizeof place);
+        if (place >= w->n)
+            return SIZE_MAX;
+        at = particle_record_take(at + sizeof place, w, place);
+        if (w->id[place] >= w->n)
+            return SIZE_MAX;
+        w->slot[w->id[place]] = place;
+    }
+    return n;
 }
 
-/* Every rank's records at their places in rank 0's copy. */
-static void take_all(grains_sim *sim, const char *all, size_t bytes)
+/* The ranks disagree on what they own (a bug, not an input): all stop,
+ * rather than write a copy with holes. */
+static void gather_damaged(const grains_sim *sim)
+{
+    const grains_ranks *pr = &sim->ranks.peers;
+    if (pr->fail)
+        pr->fail(pr->ctx, "the ranks sent rank 0 particles to write out of place or not all: stopping them all");
+    abort();
+}
+
+/* Rank 0's copy, with room for every particle. */
+static void reserve_whole(grains_sim *sim)
 {
     grains_particles *w = &sim->ranks.whole;
     grains_error err;
@@ -84,12 +113,6 @@ static void take_all(grains_sim *sim, const char *all, size_t bytes)
         particles_reserve_ids(w, sim->ranks.n_ids, &err) != GRAINS_OK)
         writer_failed(sim);
     w->n = sim->ranks.n_ids;
-    for (const char *at = all, *end = all + bytes; at < end;) {
-        uint32_t place;
-        memcpy(&place, at, sizeof place);
-        at = particle_record_take(at + sizeof place, w, place);
-        w->slot[w->id[place]] = place;
-    }
 }
 
 void sim_ranks_local_gather(grains_sim *sim)
@@ -98,18 +121,26 @@ void sim_ranks_local_gather(grains_sim *sim)
     if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole)
         return;
     sim_ranks_dealt_tags(sim);
-    size_t P = (size_t)r->peers.size, bytes = r->dealt ? put_dealt(sim) : put_own(sim), total = 0;
-    memset(r->send_counts, 0, P * sizeof *r->send_counts);
-    r->send_counts[0] = bytes; /* to rank 0 alone (its own to itself) */
-    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
-    for (size_t q = 0; q < P; q++)
-        total += r->counts[q];
     if (r->peers.rank == 0)
-        take_all(sim, r->recv, total);
+        reserve_whole(sim);
+    uint32_t *place = own_places(sim);
+    size_t P = (size_t)r->peers.size, W = grains_sim_frame_window(sim), taken = 0;
+    for (size_t w = 0; w * W < r->n_ids; w++) {
+        memset(r->send_counts, 0, P * sizeof *r->send_counts);
+        r->send_counts[0] = put_window(sim, w, place); /* to rank 0 alone (its own to itself) */
+        r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
+        size_t total = 0;
+        for (size_t q = 0; q < P; q++)
+            total += r->counts[q];
+        size_t n = r->peers.rank == 0 ? take_window(sim, r->recv, total) : 0;
+        taken = n == SIZE_MAX || taken == SIZE_MAX ? SIZE_MAX : taken + n;
+    }
+    free(place);
+    if (r->peers.rank == 0 && taken != r->n_ids)
+        gather_damaged(sim);
     sim_ranks_gather_bonds(sim); /* (with their index over the whole's order, its slots) */
-    /* every own particle sent, and every particle received: kept, they
-     * would stay with the rank until the next such gather (at 10^5 on 2
-     * ranks 7.8 MB on each and 12.5 MB more on rank 0) */
-    sim_ranks_drop_exchange(r, 1, r->peers.rank == 0);
+    /* a window's records sent and received: kept, they would stay with the
+     * rank until the next exchange */
+    sim_ranks_drop_exchange(r, 1, 1);
     r->writer_whole = 1;
 }

@@ -424,17 +424,16 @@ int sim_ranks_local(const grains_sim *sim);
  * that every copy of them gives the same bits (sim/sim.c). */
 void sim_thermo_start(const grains_sim *sim, thermo_sums *s);
 void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p);
+/* This rank's own particles of ids in window w (of grains_sim_frame_window
+ * ids), in no set order, until the next step or rebuild: their count, and
+ * their indices at *own. */
+size_t sim_ranks_window_own(grains_sim *sim, size_t w, const uint32_t **own);
 /* Rank 0's thermo sums from windows of the particles (collective:
  * sim/rank_window.c), when the ranks hold their own alone. */
 void sim_ranks_window_thermo(grains_sim *sim);
 /* What rank 0 was given to write (the whole's copy, the windows' index,
  * the thermo's sums) is old: a step or a rebuild changed the particles. */
-static inline void sim_ranks_frame_old(sim_ranks *r)
-{
-    r->writer_whole = 0;
-    r->windows_valid = 0;
-    r->thermo_whole = 0;
-}
+void sim_ranks_frame_old(sim_ranks *r);
 /* Rank 0's copy of every particle in the whole's order (ranks.whole), to
  * write, when the ranks hold their own alone (collective; until the next
  * step); and the particles as one reads and writes them: that copy on rank
