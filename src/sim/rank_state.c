@@ -9,7 +9,10 @@
  * table order, the whole's, and each partner at its place in the whole's
  * order (ranks.whole, gathered just before: sim/rank_writer.c). The
  * particles' places are the table's counts before their block plus their
- * places in it, as the writer's are. Collective; the state holds until
+ * places in it, as the writer's are. The blocks' heads come first, for
+ * rank 0 to reserve the whole's arrays, then the blocks a window of the
+ * whole's particles at a time, so that rank 0 never holds both the
+ * whole's state and every block's bytes. Collective; the state holds until
  * the next step or rebuild (ranks.state_whole), which lets it go with the
  * copy of the particles: rank 0 would otherwise hold the whole's state
  * besides its share from one frame to the next. */
@@ -97,159 +100,223 @@ static char *put_block(char *at, const grains_sim *sim, uint32_t b, const block_
     return at;
 }
 
-/* Our own blocks into the send buffer, in our block order (the table's);
- * their bytes. */
-static size_t put_own_blocks(grains_sim *sim)
+/* The whole's blocks as rank 0 lays them out: each block's head (by its
+ * entry in the table), where its cells and list entries start in the
+ * whole's, and the cells' keys and counts, the grid's input. */
+typedef struct {
+    block_head *head;
+    size_t *cell_base, *entry_base; /* per entry, and one more */
+    uint64_t *key, *block_key;
+    uint32_t *count, *block_cells;
+} whole_blocks;
+
+static void whole_blocks_free(whole_blocks *wb)
+{
+    free(wb->head);
+    free(wb->cell_base);
+    free(wb->entry_base);
+    free(wb->key);
+    free(wb->block_key);
+    free(wb->count);
+    free(wb->block_cells);
+}
+
+/* The ranks disagree on the blocks they own (a bug, not an input): all
+ * stop, rather than write a checkpoint with holes. */
+static void state_damaged(const grains_sim *sim)
+{
+    const grains_ranks *pr = &sim->ranks.peers;
+    if (pr->fail)
+        pr->fail(pr->ctx, "the ranks sent rank 0 blocks to write out of place or not all: stopping them all");
+    abort();
+}
+
+/* Rank 0: room for the whole's grid input, lists and histories. */
+static grains_status reserve_whole_state(grains_sim *sim, whole_blocks *wb, grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t n = r->table.n, n_cells = wb->cell_base[n], n_entries = wb->entry_base[n], particles = r->whole.n;
+    grains_neighbors *nb = &r->whole_nb;
+    wb->key = malloc((n_cells + 1) * sizeof *wb->key);
+    wb->count = malloc((n_cells + 1) * sizeof *wb->count);
+    wb->block_key = malloc((n + 1) * sizeof *wb->block_key);
+    wb->block_cells = malloc((n + 1) * sizeof *wb->block_cells);
+    neighbors_free(nb);
+    nb->start = malloc((particles + 1) * sizeof *nb->start);
+    nb->j = malloc((n_entries + 1) * sizeof *nb->j);
+    uint32_t *none = calloc(n + 1, sizeof *none), *live = malloc((n + 1) * sizeof *live);
+    store_free(&r->whole_cs);
+    store_init(&r->whole_cs, sim->cs.layout);
+    grains_status s = wb->key && wb->count && wb->block_key && wb->block_cells && nb->start && nb->j && none && live
+                          ? GRAINS_OK
+                          : GRAINS_ERR_NOMEM;
+    if (s == GRAINS_OK) {
+        nb->n_particles = particles;
+        nb->n = nb->cap = n_entries;
+        nb->cap_start = particles + 1;
+        nb->start[0] = 0;
+        for (size_t t = 0; t < n; t++)
+            live[t] = (uint32_t)wb->head[t].n_histories;
+        s = store_windows(&r->whole_cs, none, live, n, err);
+    }
+    free(none);
+    free(live);
+    return s == GRAINS_ERR_NOMEM ? grains_error_set(err, s, NULL, 0, "out of memory for the whole's state") : s;
+}
+
+/* Pass 1: every own block's head to rank 0, which learns each block's
+ * size in the whole's arrays and reserves them: the grid's cells, the
+ * lists and the histories (f and t are in ranks.whole). */
+static grains_status gather_heads(grains_sim *sim, whole_blocks *wb, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
     const grains_grid *g = &sim->grid;
-    size_t bytes = 0;
+    size_t P = (size_t)r->peers.size, n = r->table.n, own = 0, total = 0;
     for (uint32_t b = 0; b < g->n_blocks; b++)
-        if (r->owner[b] == r->peers.rank) {
-            block_head h = head_of(sim, b);
-            bytes += head_bytes(sim, &h);
-        }
-    if (!array_reserve((void **)&r->send, &r->send_cap, bytes + 1, 1, 4))
+        own += r->owner[b] == r->peers.rank;
+    if (!array_reserve((void **)&r->send, &r->send_cap, own * sizeof(block_head) + 1, 1, 4))
         state_failed(sim);
     char *at = r->send;
     for (uint32_t b = 0; b < g->n_blocks; b++)
         if (r->owner[b] == r->peers.rank) {
             block_head h = head_of(sim, b);
-            at = put_block(at, sim, b, &h);
+            at = put_bytes(at, &h, sizeof h);
+        }
+    memset(r->send_counts, 0, P * sizeof *r->send_counts);
+    r->send_counts[0] = (size_t)(at - r->send); /* to rank 0 alone */
+    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
+    for (size_t q = 0; q < P; q++)
+        total += r->counts[q];
+    if (r->peers.rank != 0)
+        return GRAINS_OK;
+    wb->head = calloc(n + 1, sizeof *wb->head);
+    wb->cell_base = malloc((n + 1) * sizeof *wb->cell_base);
+    wb->entry_base = malloc((n + 1) * sizeof *wb->entry_base);
+    if (!wb->head || !wb->cell_base || !wb->entry_base)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the whole's blocks");
+    if (total != n * sizeof(block_head))
+        state_damaged(sim);
+    for (size_t k = 0; k < n; k++) {
+        block_head h;
+        memcpy(&h, (const char *)r->recv + k * sizeof h, sizeof h);
+        if (h.entry >= n || wb->head[h.entry].n_cells ||
+            h.n_particles != r->table_first[h.entry + 1] - r->table_first[h.entry] || h.n_cells == 0)
+            state_damaged(sim);
+        wb->head[h.entry] = h;
+    }
+    wb->cell_base[0] = wb->entry_base[0] = 0;
+    for (size_t t = 0; t < n; t++) {
+        wb->cell_base[t + 1] = wb->cell_base[t] + wb->head[t].n_cells;
+        wb->entry_base[t + 1] = wb->entry_base[t] + wb->head[t].n_entries;
+    }
+    return reserve_whole_state(sim, wb, err);
+}
+
+/* The window of a block: that of its first particle's place. */
+static size_t window_of(const grains_sim *sim, size_t entry)
+{
+    return (size_t)(sim->ranks.table_first[entry] / grains_sim_frame_window(sim));
+}
+
+/* Our own blocks of window k into the send buffer; their bytes. */
+static size_t put_window(grains_sim *sim, const uint32_t *own, const uint32_t *entry, size_t n_own, size_t k)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t bytes = 0;
+    for (size_t m = 0; m < n_own; m++)
+        if (window_of(sim, entry[m]) == k) {
+            block_head h = head_of(sim, own[m]);
+            bytes += head_bytes(sim, &h);
+        }
+    if (!array_reserve((void **)&r->send, &r->send_cap, bytes + 1, 1, 4))
+        state_failed(sim);
+    char *at = r->send;
+    for (size_t m = 0; m < n_own; m++)
+        if (window_of(sim, entry[m]) == k) {
+            block_head h = head_of(sim, own[m]);
+            at = put_block(at, sim, own[m], &h);
         }
     return bytes;
 }
 
-/* Rank 0: every block's bytes, by its entry in the table. */
-typedef struct {
-    const char **at;
-    block_head *head;
-    size_t n_cells, n_entries;
-} received_blocks;
-
-static int index_blocks(const grains_sim *sim, const char *all, size_t bytes, received_blocks *rb)
-{
-    size_t n = sim->ranks.table.n;
-    rb->at = calloc(n + 1, sizeof *rb->at);
-    rb->head = malloc((n + 1) * sizeof *rb->head);
-    if (!rb->at || !rb->head)
-        return 0;
-    for (const char *p = all, *end = all + bytes; p < end;) {
-        block_head h;
-        memcpy(&h, p, sizeof h);
-        rb->at[h.entry] = p + sizeof h;
-        rb->head[h.entry] = h;
-        rb->n_cells += h.n_cells;
-        rb->n_entries += h.n_entries;
-        p += head_bytes(sim, &h);
-    }
-    return 1;
-}
-
-/* The whole's grid from the blocks' cells, in the frame of ours. */
-static grains_status assemble_grid(grains_sim *sim, const received_blocks *rb, grains_error *err)
-{
-    sim_ranks *r = &sim->ranks;
-    size_t n = r->table.n, c = 0;
-    uint64_t *key = malloc((rb->n_cells + 1) * sizeof *key), *block_key = malloc((n + 1) * sizeof *block_key);
-    uint32_t *count = malloc((rb->n_cells + 1) * sizeof *count), *block_cells = malloc((n + 1) * sizeof *block_cells);
-    grains_status s = GRAINS_ERR_NOMEM;
-    if (key && block_key && count && block_cells) {
-        for (size_t t = 0; t < n; c += rb->head[t].n_cells, t++) {
-            const block_head *h = &rb->head[t];
-            const char *p = rb->at[t];
-            memcpy(key + c, p, h->n_cells * sizeof *key);
-            memcpy(count + c, p + h->n_cells * sizeof *key + 2 * h->n_particles * sizeof(vec3),
-                   h->n_cells * sizeof *count);
-            block_key[t] = r->table.e[t].key;
-            block_cells[t] = h->n_cells;
-        }
-        grid_free(&r->whole_grid);
-        grid_cells cells = {key, count, rb->n_cells, block_key, block_cells, n};
-        s = grid_assemble(&r->whole_grid, &sim->grid, &cells, err);
-    }
-    free(key);
-    free(block_key);
-    free(count);
-    free(block_cells);
-    return s == GRAINS_ERR_NOMEM ? grains_error_set(err, s, NULL, 0, "out of memory for the whole's grid") : s;
-}
-
-/* Each block's particles' f and t into the whole copy, and their lists,
- * partners at their places in it. */
-static grains_status assemble_lists(grains_sim *sim, const received_blocks *rb, grains_error *err)
+/* A block as it came (put_block) into its places in the whole's grid
+ * input, particles, lists (partners at their places in the whole) and
+ * histories. */
+static const char *take_block(grains_sim *sim, const char *p, whole_blocks *wb)
 {
     sim_ranks *r = &sim->ranks;
     grains_particles *w = &r->whole;
     grains_neighbors *nb = &r->whole_nb;
-    const grains_grid *g = &r->whole_grid;
-    neighbors_free(nb);
-    nb->n_particles = w->n;
-    nb->start = malloc((w->n + 1) * sizeof *nb->start);
-    nb->j = malloc((rb->n_entries + 1) * sizeof *nb->j);
-    if (!nb->start || !nb->j)
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the whole's lists");
-    nb->n = nb->cap = rb->n_entries;
-    nb->cap_start = w->n + 1;
-    nb->start[0] = 0;
-    for (size_t t = 0; t < r->table.n; t++) {
-        const block_head *h = &rb->head[t];
-        uint32_t i0 = g->first[g->block_start[t]];
-        const char *p = rb->at[t] + h->n_cells * sizeof(uint64_t);
-        memcpy(w->f + i0, p, h->n_particles * sizeof *w->f);
-        memcpy(w->t + i0, p + h->n_particles * sizeof *w->f, h->n_particles * sizeof *w->t);
-        p += h->n_particles * 2 * sizeof(vec3) + h->n_cells * sizeof(uint32_t);
-        for (uint32_t i = i0; i < i0 + h->n_particles; i++, p += sizeof(uint32_t)) {
-            uint32_t n;
-            memcpy(&n, p, sizeof n);
-            nb->start[i + 1] = nb->start[i] + n;
-        }
-        for (uint32_t k = nb->start[i0]; k < nb->start[i0 + h->n_particles]; k++, p += sizeof(uint32_t)) {
-            uint32_t e;
-            memcpy(&e, p, sizeof e);
-            nb->j[k] = e & STORE_MESH_BIT ? e : (w->slot[e & STORE_INDEX_MASK] | (e & ~STORE_INDEX_MASK));
-        }
+    block_head h;
+    memcpy(&h, p, sizeof h);
+    p += sizeof h;
+    size_t t = h.entry, i0 = r->table_first[t], c0 = wb->cell_base[t], width = (size_t)sim->cs.layout.width;
+    memcpy(wb->key + c0, p, h.n_cells * sizeof *wb->key);
+    p += h.n_cells * sizeof *wb->key;
+    memcpy(w->f + i0, p, h.n_particles * sizeof *w->f);
+    p += h.n_particles * sizeof *w->f;
+    memcpy(w->t + i0, p, h.n_particles * sizeof *w->t);
+    p += h.n_particles * sizeof *w->t;
+    memcpy(wb->count + c0, p, h.n_cells * sizeof *wb->count);
+    p += h.n_cells * sizeof *wb->count;
+    nb->start[i0] = (uint32_t)wb->entry_base[t];
+    for (size_t i = i0; i < i0 + h.n_particles; i++, p += sizeof(uint32_t)) {
+        uint32_t n;
+        memcpy(&n, p, sizeof n);
+        nb->start[i + 1] = nb->start[i] + n;
     }
-    return GRAINS_OK;
+    for (size_t k = wb->entry_base[t]; k < wb->entry_base[t + 1]; k++, p += sizeof(uint32_t)) {
+        uint32_t e;
+        memcpy(&e, p, sizeof e);
+        nb->j[k] = e & STORE_MESH_BIT ? e : (w->slot[e & STORE_INDEX_MASK] | (e & ~STORE_INDEX_MASK));
+    }
+    memcpy(store_entry(&r->whole_cs, r->whole_cs.block[t].base), p, h.n_histories * width * sizeof(real));
+    r->whole_cs.block[t].failed = (int)h.failed;
+    return p + h.n_histories * width * sizeof(real);
 }
 
-/* Each block's histories into the whole's store, each in its window. */
-static grains_status assemble_store(grains_sim *sim, const received_blocks *rb, grains_error *err)
+/* Pass 2: the blocks' cells, forces, lists and histories, a window of the
+ * whole's particles at a time (the blocks whose first particle is in it),
+ * so that rank 0 holds the whole's state and a window's bytes, not both
+ * whole. */
+static void gather_windows(grains_sim *sim, whole_blocks *wb)
 {
     sim_ranks *r = &sim->ranks;
-    size_t n = r->table.n, width = (size_t)sim->cs.layout.width * sizeof(real);
-    uint32_t *none = calloc(n + 1, sizeof *none), *live = malloc((n + 1) * sizeof *live);
-    store_free(&r->whole_cs);
-    store_init(&r->whole_cs, sim->cs.layout);
-    grains_status s = none && live ? GRAINS_OK : GRAINS_ERR_NOMEM;
-    for (size_t t = 0; s == GRAINS_OK && t < n; t++)
-        live[t] = (uint32_t)rb->head[t].n_histories;
-    if (s == GRAINS_OK)
-        s = store_windows(&r->whole_cs, none, live, n, err);
-    for (size_t t = 0; s == GRAINS_OK && t < n; t++) {
-        const block_head *h = &rb->head[t];
-        const char *p = rb->at[t] + head_bytes(sim, h) - sizeof *h - h->n_histories * width;
-        memcpy(store_entry(&r->whole_cs, r->whole_cs.block[t].base), p, h->n_histories * width);
-        r->whole_cs.block[t].failed = (int)h->failed;
+    const grains_grid *g = &sim->grid;
+    size_t P = (size_t)r->peers.size, n_own = 0;
+    uint32_t *own = malloc((g->n_blocks + 1) * sizeof *own), *entry = malloc((g->n_blocks + 1) * sizeof *entry);
+    if (!own || !entry)
+        state_failed(sim);
+    for (uint32_t b = 0; b < g->n_blocks; b++)
+        if (r->owner[b] == r->peers.rank) {
+            own[n_own] = b;
+            entry[n_own++] = (uint32_t)block_table_find(&r->table, grid_block_key(g, b));
+        }
+    for (size_t k = 0; k <= r->n_ids / grains_sim_frame_window(sim); k++) {
+        memset(r->send_counts, 0, P * sizeof *r->send_counts);
+        r->send_counts[0] = put_window(sim, own, entry, n_own, k); /* to rank 0 alone */
+        r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
+        size_t total = 0;
+        for (size_t q = 0; q < P; q++)
+            total += r->counts[q];
+        for (const char *p = r->recv, *end = p + total; r->peers.rank == 0 && p < end;)
+            p = take_block(sim, p, wb);
     }
-    free(none);
-    free(live);
-    return s == GRAINS_ERR_NOMEM ? grains_error_set(err, s, NULL, 0, "out of memory for the whole's histories") : s;
+    free(own);
+    free(entry);
 }
 
-static grains_status assemble(grains_sim *sim, const char *all, size_t bytes, grains_error *err)
+/* Rank 0: the whole's grid from the blocks' cells, in the frame of ours. */
+static grains_status assemble_grid(grains_sim *sim, whole_blocks *wb, grains_error *err)
 {
-    received_blocks rb = {NULL, NULL, 0, 0};
-    grains_status s = index_blocks(sim, all, bytes, &rb) ? assemble_grid(sim, &rb, err)
-                                                          : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0,
-                                                                             "out of memory for the whole's blocks");
-    if (s == GRAINS_OK)
-        s = assemble_lists(sim, &rb, err);
-    if (s == GRAINS_OK)
-        s = assemble_store(sim, &rb, err);
-    free(rb.at);
-    free(rb.head);
-    return s;
+    sim_ranks *r = &sim->ranks;
+    for (size_t t = 0; t < r->table.n; t++) {
+        wb->block_key[t] = r->table.e[t].key;
+        wb->block_cells[t] = wb->head[t].n_cells;
+    }
+    grid_free(&r->whole_grid);
+    grid_cells cells = {wb->key, wb->count, wb->cell_base[r->table.n], wb->block_key, wb->block_cells, r->table.n};
+    return grid_assemble(&r->whole_grid, &sim->grid, &cells, err);
 }
 
 void sim_ranks_local_drop_state(sim_ranks *r)
@@ -274,14 +341,17 @@ grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err)
         r->state_whole = 1;
         return GRAINS_OK;
     }
-    size_t P = (size_t)r->peers.size, bytes = put_own_blocks(sim), total = 0;
-    memset(r->send_counts, 0, P * sizeof *r->send_counts);
-    r->send_counts[0] = bytes; /* to rank 0 alone */
-    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
-    for (size_t q = 0; q < P; q++)
-        total += r->counts[q];
-    grains_status s = r->peers.rank == 0 ? assemble(sim, r->recv, total, err) : GRAINS_OK;
-    sim_ranks_drop_exchange(r, 1, r->peers.rank == 0); /* our blocks' state, and the whole's */
-    r->state_whole = s == GRAINS_OK;
-    return s;
+    whole_blocks wb = {0};
+    grains_status s = gather_heads(sim, &wb, err);
+    /* (every rank takes part in the windows, rank 0 whatever its memory) */
+    uint64_t failed = s != GRAINS_OK;
+    r->peers.max(r->peers.ctx, &failed, 1);
+    if (!failed)
+        gather_windows(sim, &wb);
+    if (!failed && r->peers.rank == 0)
+        s = assemble_grid(sim, &wb, err);
+    whole_blocks_free(&wb);
+    sim_ranks_drop_exchange(r, 1, 1); /* a window's state */
+    r->state_whole = s == GRAINS_OK && !failed;
+    return s; /* (rank 0's error; the others stop with it) */
 }
