@@ -189,9 +189,9 @@ static int files_differ(const char *a, const char *b)
  * one process's, bytes for bytes: VTK in its three formats (windows of 5
  * values of 8 bytes leave bytes short of a base64 group to the next), and
  * CSV; the thermo's sums, which
- * rank 0 adds a window at a time in the ids' order, bit for bit; and rank
- * 0 never held every particle (without bonds, which the thermo counts
- * from the gathered whole). How many of these fail (collective). */
+ * rank 0 adds a window at a time in the ids' order, bit for bit, and the
+ * bonds' counts, each bond counted by one rank; and rank 0 never held
+ * every particle. How many of these fail (collective). */
 static size_t frame_differs(grains_sim *shared, const grains_sim *alone, int rank, int bonded)
 {
     char path[2][64], csv[2][64];
@@ -209,7 +209,7 @@ static size_t frame_differs(grains_sim *shared, const grains_sim *alone, int ran
                    files_differ(path[0], path[1]);
     }
     bad += grains_csv_write_frame(rank == 0 ? csv[0] : NULL, shared, &err) != GRAINS_OK;
-    bad += !bonded && shared->ranks.writer_whole;
+    bad += shared->ranks.writer_whole;
     if (rank != 0)
         return bad;
     bad += grains_csv_write(csv[1], alone, &err) != GRAINS_OK || files_differ(csv[0], csv[1]);
@@ -217,7 +217,8 @@ static size_t frame_differs(grains_sim *shared, const grains_sim *alone, int ran
     grains_sim_thermo(shared, &a);
     grains_sim_thermo(alone, &b);
     bad += memcmp(&a.e_kin, &b.e_kin, sizeof a.e_kin) || memcmp(&a.e_rot, &b.e_rot, sizeof a.e_rot) ||
-           a.n_particles != b.n_particles || a.n_lost != b.n_lost;
+           a.n_particles != b.n_particles || a.n_lost != b.n_lost || a.n_bonds != b.n_bonds ||
+           a.n_broken != b.n_broken || (bonded && !(b.n_bonds > 0));
     return bad;
 }
 

@@ -161,9 +161,8 @@ size_t grains_sim_frame_window(const grains_sim *sim);
 /* What a frame's thermo reads of the particles, into rank 0's copy
  * (collective): when the ranks hold their own alone, the sums of the
  * particles' energies and the lost, rank 0 adding them a window at a time
- * in the ids' order, as one process does, without every particle; else,
- * or when the whole has bonds (the thermo counts them),
- * grains_sim_gather_particles. */
+ * in the ids' order, as one process does, and the bonds' counts, without
+ * every particle; else grains_sim_gather_particles. */
 void grains_sim_gather_thermo(grains_sim *sim);
 
 /* What the steps of a shared simulation exchanged, for this rank. */

@@ -232,6 +232,15 @@ void sim_ranks_window_thermo(grains_sim *sim)
             sim_thermo_add(sim, &s, &win[k]);
     }
     free(win);
+    uint64_t bonds[2] = {0, 0}; /* intact, broken: each on the owner of its first particle */
+    for (size_t k = 0; k < sim->bonds.n; k++) {
+        const sim_bond *b = &sim->bonds.list[k];
+        uint32_t i = b->a < r->n_ids ? sim->pt.slot[b->a] : UINT32_MAX;
+        bonds[b->broken != 0] += i < sim->pt.n && own(sim, i);
+    }
+    r->peers.sum(r->peers.ctx, bonds, 2);
+    s.bonds = (size_t)bonds[0];
+    s.broken = (size_t)bonds[1];
     sim_ranks_drop_exchange(r, 1, 1); /* (a window's: kept, they would stay until the next exchange) */
     r->thermo = s;
     r->thermo_whole = 1; /* (rank 0's alone are the sums) */

@@ -1840,7 +1840,7 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 void grains_sim_gather_thermo(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
-    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole || sim_bonds_any(sim)) {
+    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole) {
         grains_sim_gather_particles(sim);
         return;
     }

@@ -575,10 +575,13 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->time = grains_sim_time(sim);
     out->n_particles = grains_sim_count(sim);
     out->n_contacts = sim->diag.n_contacts;
-    const sim_bonds *bs = sim_bonds_read(sim);
-    out->n_bonds = out->n_broken = 0;
-    for (size_t k = 0; k < bs->n; k++)
-        bs->list[k].broken ? out->n_broken++ : out->n_bonds++;
+    if (!sim->ranks.thermo_whole) {
+        const sim_bonds *bs = sim_bonds_read(sim);
+        for (size_t k = 0; k < bs->n; k++)
+            bs->list[k].broken ? sums.broken++ : sums.bonds++;
+    }
+    out->n_bonds = sums.bonds;
+    out->n_broken = sums.broken;
     out->e_kin = sums.e_kin;
     out->e_rot = sums.e_rot;
     out->max_overlap = sim->max_overlap;

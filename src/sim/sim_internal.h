@@ -152,6 +152,7 @@ typedef struct {
 typedef struct {
     double e_kin, e_rot;
     size_t lost;
+    size_t bonds, broken; /* (from the windows: each bond counted by its first particle's owner) */
     int boxed;
     vec3 lo, hi;
     real pad;
