@@ -64,7 +64,9 @@ typedef struct {
      * cut from their table merged over the ranks, and each particle goes
      * whole to its new owner and as a copy to the ranks that may pair it.
      * grains_sim_gather and grains_sim_gather_particles lay out on rank 0
-     * what one process holds (frames, thermo, checkpoints, bonds). Meshes
+     * what one process holds (checkpoints, bonds, every particle), a window
+     * at a time; a frame and its thermo need only
+     * grains_sim_particle_window and grains_sim_gather_thermo. Meshes
      * and membranes (whole on every rank), insertion regions and bonds go
      * (a rank holds the bonds of its own particles, and a bonded partner's
      * copy however far; bonds are added before the first step or formed at
