@@ -79,7 +79,7 @@ typedef struct {
     int local;
     /* The particles rank 0 is sent at a time to write a frame, when the
      * ranks hold their own alone (grains_sim_particle_window): its memory
-     * for them. 0: 32768. The frames' bytes are the same for any. */
+     * for them. 0: GRAINS_FRAME_WINDOW. The frames' bytes are the same for any. */
     size_t window;
 } grains_ranks;
 
@@ -157,7 +157,9 @@ enum {
  * grains_sim_get_particle. So rank 0 writes a frame a window at a time
  * (grains_vtk_write_frame) without holding every particle. */
 void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, size_t count, grains_particle *out);
-/* The window a frame is written in: grains_ranks.window, or 32768. */
+/* The window a frame is written in: grains_ranks.window, or
+ * GRAINS_FRAME_WINDOW (the scenario's frame_window by default). */
+#define GRAINS_FRAME_WINDOW 32768
 size_t grains_sim_frame_window(const grains_sim *sim);
 
 /* What a frame's thermo reads of the particles, into rank 0's copy

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "contact/submodels.h"
+#include "grains/ranks.h"
 #include "io/config_value.h"
 #include "io/scenario_friction.h"
 #include "io/scenario_materials.h"
@@ -279,7 +280,7 @@ void grains_scenario_default(grains_scenario *sc)
     snprintf(sc->output_dir, sizeof sc->output_dir, "output");
     sc->write_vtk = 1;
     sc->checkpoint_every = -1;
-    sc->frame_window = 32768;
+    sc->frame_window = GRAINS_FRAME_WINDOW;
     sc->rebalance = 1;
 }
 

@@ -200,7 +200,7 @@ static grains_status write_particles(const char *path, const particle_source *sr
 grains_status grains_vtk_write_particles(const char *path, const grains_sim *sim, grains_vtk_format format,
                                          grains_error *err)
 {
-    particle_source src = {sim, NULL, grains_sim_count(sim), 32768};
+    particle_source src = {sim, NULL, grains_sim_count(sim), GRAINS_FRAME_WINDOW};
     return write_particles(path, &src, format, err);
 }
 

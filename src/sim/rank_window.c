@@ -13,12 +13,10 @@
 #include "sim/sim_internal.h"
 #include "util/array.h"
 
-enum { DEFAULT_WINDOW = 32768 };
-
 size_t grains_sim_frame_window(const grains_sim *sim)
 {
     size_t w = sim->ranks.peers.window;
-    return w ? w : DEFAULT_WINDOW;
+    return w ? w : GRAINS_FRAME_WINDOW;
 }
 
 void sim_ranks_frame_old(sim_ranks *r)
