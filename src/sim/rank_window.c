@@ -220,9 +220,11 @@ void sim_ranks_window_thermo(grains_sim *sim)
     grains_particle *win = r->peers.rank == 0 ? malloc(((W < n ? W : n) + 1) * sizeof *win) : NULL;
     if (!win && r->peers.rank == 0)
         window_failed(sim);
-    const unsigned fields = GRAINS_FIELD_X | GRAINS_FIELD_V | GRAINS_FIELD_W | GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL;
     thermo_sums s;
     sim_thermo_start(sim, &s);
+    /* (positions count the lost alone, outside the box of the meshes: with none, a window is 27% lighter) */
+    const unsigned fields = GRAINS_FIELD_V | GRAINS_FIELD_W | GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL |
+                            (s.boxed ? GRAINS_FIELD_X : 0);
     for (size_t first = 0; first < n; first += W) {
         size_t count = n - first < W ? n - first : W;
         grains_sim_particle_window(sim, fields, first, count, win);
