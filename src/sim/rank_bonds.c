@@ -17,6 +17,7 @@
 
 #include "sim/sim_internal.h"
 #include "util/array.h"
+#include "util/order.h"
 
 static void bonds_failed(const grains_sim *sim, const char *why)
 {
@@ -24,12 +25,6 @@ static void bonds_failed(const grains_sim *sim, const char *why)
     if (pr->fail)
         pr->fail(pr->ctx, why);
     abort();
-}
-
-static int by_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* Where particle `id` is held, or UINT32_MAX. */
@@ -100,7 +95,7 @@ static size_t plan_bonds(const grains_sim *sim, const uint8_t *copy, uint64_t **
             to[n++] = (uint64_t)rank_of[j] << 32 | k;
     }
     if (n)
-        qsort(to, n, sizeof *to, by_u64);
+        qsort(to, n, sizeof *to, order_u64);
     *out = to;
     return n;
 }

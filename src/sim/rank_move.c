@@ -6,6 +6,7 @@
 
 #include "sim/particle_record.h"
 #include "util/array.h"
+#include "util/order.h"
 
 /* A particle as it travels: whether it is the receiver's own, then its
  * record (sim/particle_record.h). */
@@ -56,18 +57,12 @@ static void add_partners(sends *s, const grains_particles *pt, uint32_t i, const
     }
 }
 
-static int by_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Every (rank, particle) once, in that order. */
 static void sort_sends(sends *s)
 {
     if (!s->n)
         return;
-    qsort(s->v, s->n, sizeof *s->v, by_u64);
+    qsort(s->v, s->n, sizeof *s->v, order_u64);
     size_t m = 1;
     for (size_t k = 1; k < s->n; k++)
         if (s->v[k] != s->v[m - 1])

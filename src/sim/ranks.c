@@ -45,6 +45,7 @@
 
 #include "sim/contact_visit.h"
 #include "util/array.h"
+#include "util/order.h"
 
 /* Bytes to send, growing. */
 typedef struct {
@@ -88,16 +89,10 @@ static void bonds_to_writer(grains_sim *sim);
 static void send_bonds(grains_sim *sim);
 static double seconds_now(void);
 
-static int by_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* v[0 .. n) sorted, each value once; how many remain. */
 static size_t unique_sorted(uint64_t *v, size_t n)
 {
-    qsort(v, n, sizeof *v, by_u64);
+    qsort(v, n, sizeof *v, order_u64);
     size_t m = 1;
     for (size_t k = 1; k < n; k++)
         if (v[k] != v[m - 1])
@@ -794,7 +789,7 @@ static size_t index_named(grains_sim *sim, const char *all, size_t skip, uint64_
             (*order)[n] = (uint64_t)entry << 32 | n;
             p = take_named(sim, p, &(*blocks)[n]);
         }
-    qsort(*order, n, sizeof **order, by_u64);
+    qsort(*order, n, sizeof **order, order_u64);
     return n;
 }
 
@@ -1712,7 +1707,7 @@ static void put_gained_bonds(grains_sim *sim, pack *k)
             sends[n++] = to[q];
     }
     if (n)
-        qsort(sends, n, sizeof *sends, by_u64);
+        qsort(sends, n, sizeof *sends, order_u64);
     size_t at = 0;
     for (size_t d = 0; d < (size_t)rk->peers.size; d++) {
         size_t n0 = k->n;
