@@ -1,8 +1,8 @@
 #!/bin/sh
 # Errors under mpirun: the first bad input stops every rank with one
 # message (a bad value; a bad row in one rank's part of the particles'
-# file; particles given twice, which rank 0 finds in its copy of the
-# particles the ranks were dealt), and a failure on one rank alone (it runs out of memory) stops
+# file; particles given twice, which the rank checking their cell finds
+# among the particles the ranks were dealt), and a failure on one rank alone (it runs out of memory) stops
 # every rank too, with one message that names that rank, instead of
 # leaving the others waiting for it in an exchange (docs/architecture.md,
 # "MPI"). Every run is bounded by `timeout`: a hang fails the case.
@@ -40,8 +40,9 @@ expect "bad input" 2 'grains: --set: mu_s = -1: sliding friction' -np 2 "$G" run
 expect "bad input, 3 ranks" 2 'grains: --set: mu_s = -1: sliding friction' -np 3 "$G" run --set mu_s=-1 -o "$T/run"
 
 # A particles' file that gives one grain 1,000 times: dealt among the ranks
-# (each holds its share alone), rank 0 checks its gathered copy of them
-# all, and every rank stops with one process's message, naming no rank.
+# (each holds its share alone), the home rank of their cell block finds
+# them (no rank gathers every particle), and every rank stops with one
+# process's message, naming no rank.
 python3 - "$T/twice.csv" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:

@@ -337,10 +337,11 @@ static size_t dealt_start_differs(grains_sim *shared, const grains_sim *alone, c
     uint64_t held = shared->pt.n;
     ranks->sum(ranks->ctx, &held, 1);
     size_t bad = shared->pt.n != share || held != n || grains_sim_count(shared) != n;
-    grains_sim_gather_particles(shared);
     grains_error err;
+    bad += grains_sim_check_start(shared, &err) != GRAINS_OK; /* (collective) */
+    grains_sim_gather_particles(shared);
     if (ranks->rank == 0)
-        bad += written_differ(shared, alone) + (grains_sim_check_start(shared, &err) != GRAINS_OK);
+        bad += written_differ(shared, alone);
     bad += (size_t)state_differs(shared, alone);
     grains_particle extra = get(alone, 0);
     bad += how == BY_RANGE && P > 1 && grains_sim_add_dealt(shared, &extra, &err) != GRAINS_ERR_ARG;
@@ -437,6 +438,76 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     grains_sim_destroy(alone), grains_sim_destroy(shared);
 }
 
+enum { SOUND, CROWDED, FAR };
+
+/* Spheres of radius R' = 2^-10 on a 10 x 10 x 10 lattice, 1.75 R' apart
+ * along x (each of the 900 pairs of x-neighbours overlaps by 0.25 R', all
+ * to the bit: they tie) and 2.5 R' along y and z, the lowest 100 pressed
+ * 0.125 R' into a floor of 2 triangles (they tie too), the ranges of ids
+ * dealt among `deal` (NULL: alone). The flaw: CROWDED, every even id at
+ * one place; FAR, the last 10^4 m away. */
+static grains_sim *start_scene(const grains_ranks *deal, int flaw)
+{
+    const double r = 1.0 / 1024;
+    grains_params p = scene_params();
+    p.R_min = p.R_max = r;
+    p.skin = 0.25 * r;
+    grains_sim *sim = scene(&p);
+    size_t n = 1000, lo = 0, hi = n;
+    if (deal) {
+        lo = n * (size_t)deal->rank / (size_t)deal->size, hi = n * (size_t)(deal->rank + 1) / (size_t)deal->size;
+        if (grains_sim_share(sim, deal, NULL) != GRAINS_OK || grains_sim_deal_range(sim, lo, hi - lo, n, NULL) != GRAINS_OK)
+            exit(1);
+    }
+    for (size_t id = lo; id < hi; id++) {
+        size_t i = id / 100, j = id / 10 % 10, k = id % 10;
+        grains_particle q = {{(1.75 * (double)i + 1) * r, (2.5 * (double)j + 1) * r, (2.5 * (double)k + 0.875) * r},
+                             {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, r, 0, 0};
+        if (flaw == CROWDED && id % 2 == 0)
+            q.x = (grains_vec3){8 * r, 8 * r, 8 * r};
+        if (flaw == FAR && id == n - 1)
+            q.x.x = 1e4;
+        if ((deal ? grains_sim_add_dealt : grains_sim_add_particle)(sim, &q, NULL) != GRAINS_OK)
+            exit(1);
+    }
+    plate(sim, 32 * r, 0, grains_motion_fixed());
+    return sim;
+}
+
+/* The start's checks and overlap warnings of dealt ranks, which no rank
+ * gathers every particle for (each cell block is checked by one home
+ * rank), against one process's: the same figures, the same ids where
+ * pairs and grains tie (the smaller ids), the same refusals. */
+static void start_checks_case(test_ctx *t, grains_comm *comm)
+{
+    grains_ranks ranks = comm_ranks(comm);
+    ranks.local = 1;
+    grains_start_overlaps o[2];
+    grains_error err[2];
+    grains_sim *alone = start_scene(NULL, SOUND), *shared = start_scene(&ranks, SOUND);
+    grains_status s0 = grains_sim_check_start(alone, &err[0]), s1 = grains_sim_check_start(shared, &err[1]);
+    grains_sim_start_overlaps(alone, &o[0], &err[0]);
+    grains_sim_start_overlaps(shared, &o[1], &err[1]);
+    int rank = comm_rank(comm), whole = shared->ranks.writer_whole;
+    CHECK(t, s0 == GRAINS_OK && s1 == GRAINS_OK && o[0].pairs == 900 && o[0].pair_depth == 0.25 &&
+          o[0].pair_a == 0 && o[0].pair_b == 100 && o[0].walls == 100 && o[0].wall_depth == 0.0625 &&
+          o[0].wall_particle == 0 && o[0].wall_element == 0 && memcmp(&o[0], &o[1], sizeof o[0]) == 0 && !whole,
+          "rank %d of %d: dealt, the start's check passes and its overlaps are one process's: %zu pairs "
+          "(900), the deepest %ld and %ld (0 and 100 of 900 that tie) by %g (0.25); %zu grains on the floor (100), "
+          "the deepest %ld on element %zu (0 on 0) by %g (0.0625); rank 0 never held every particle",
+          rank, comm_size(comm), o[1].pairs, o[1].pair_a, o[1].pair_b, o[1].pair_depth, o[1].walls,
+          o[1].wall_particle, o[1].wall_element, o[1].wall_depth);
+    grains_sim_destroy(alone), grains_sim_destroy(shared);
+    for (int flaw = CROWDED; flaw <= FAR; flaw++) {
+        alone = start_scene(NULL, flaw), shared = start_scene(&ranks, flaw);
+        s0 = grains_sim_check_start(alone, &err[0]), s1 = grains_sim_check_start(shared, &err[1]);
+        CHECK(t, s0 == GRAINS_ERR_RANGE && s1 == s0 && strcmp(err[0].message, err[1].message) == 0,
+              "rank %d: dealt, %s refused with one process's message: '%s'", rank,
+              flaw == CROWDED ? "500 grains in one cell" : "a grain 10^4 m away", s1 != GRAINS_OK ? err[1].message : "");
+        grains_sim_destroy(alone), grains_sim_destroy(shared);
+    }
+}
+
 int main(int argc, char **argv)
 {
     test_ctx t = {0, 0};
@@ -449,6 +520,7 @@ int main(int argc, char **argv)
     gas_case(&t, comm, 1, FREE, 1, 1, BY_RANGE);
     gas_case(&t, comm, 0, FREE, 2, 1.5, BY_ID);
     gas_case(&t, comm, 1, BONDED, 2, 1, WHOLE);
+    start_checks_case(&t, comm);
     char name[40];
     snprintf(name, sizeof name, "test_ranks_local rank %d/%d", comm_rank(comm), comm_size(comm));
     int failed = test_report(&t, name);

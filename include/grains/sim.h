@@ -183,14 +183,17 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
  * axis, and no cell holds more particles than spheres of R_min fit in it
  * without overlapping beyond max_overlap (particles given twice). A RANGE
  * error naming a particle otherwise (src/sim/check_start.c). Shared
- * among ranks that hold their own particles alone, it checks rank 0's
- * copy of every particle, after grains_sim_gather_particles, on rank 0. */
+ * among ranks that hold their own particles alone, it is collective and
+ * every rank returns the same, one process's: each cell block is checked
+ * by one rank, which is sent its particles, and no rank holds them all. */
 grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err);
 
 /* Overlaps at the start, for warnings: particle pairs (the deepest as
  * delta / (2 R*)), and particles on a mesh element with its radius (the
  * deepest as delta / (2 R)); the walls are tried only up to 5e7 pairs of a
- * particle and an element. */
+ * particle and an element. Where depths tie, the smaller ids (pair_a <
+ * pair_b) and element. Collective on ranks that hold their own alone, as
+ * grains_sim_check_start, and the same on every rank. */
 typedef struct {
     size_t pairs;
     long pair_a, pair_b;   /* ids of the deepest pair, or -1 */

@@ -86,9 +86,9 @@ grains_ranks cli_share(const cli_ranks *rk, const grains_scenario *sc, int own);
  * and no bonds file (bonds join particles every rank holds). */
 int cli_deals(const cli_ranks *rk, const grains_scenario *sc);
 
-/* After cli_load dealt the particles: rank 0's copy of them all gathered
- * (collective), which rank 0 checks (grains_sim_check_start); every rank
- * returns its verdict (cli_ranks_failed: rank 0 speaks). */
+/* After cli_load dealt the particles: grains_sim_check_start, collective
+ * (no rank gathers every particle); every rank returns the verdict
+ * (cli_ranks_failed: rank 0 speaks). */
 int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *sim);
 
 /* DIR/NAME, a table a run appends rows to: new with its header
@@ -99,8 +99,10 @@ grains_status cli_table_open(FILE **f, const char *dir, const char *name, const 
 /* Bytes written to a table so far (0 for none). */
 long cli_table_length(FILE *f);
 
-/* Warnings with figures before a run (src/cli/warnings.c), on stderr. */
-void cli_warnings(const grains_scenario *sc, const grains_sim *sim);
+/* Warnings with figures before a run (src/cli/warnings.c), on stderr.
+ * On ranks that hold their own particles alone, collective: every rank
+ * calls it, and rank 0 alone has the figures (the others print nothing). */
+void cli_warnings(const grains_scenario *sc, grains_sim *sim);
 /* Hertz contact time of a head-on elastic impact at speed v:
  * t_c = 2.9432 delta_max / v, delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5). */
 double cli_hertz_time(double E_eff, double R_eff, double m_eff, double v);

@@ -188,8 +188,7 @@ static grains_status check_start(const grains_scenario *sc, const grains_sim *si
 int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *sim)
 {
     grains_error err;
-    grains_sim_gather_particles(sim);
-    int bad = rk->share.rank == 0 && check_start(sc, sim, &err) != GRAINS_OK;
+    int bad = check_start(sc, sim, &err) != GRAINS_OK; /* (the same on every rank) */
     return cli_ranks_failed(rk, bad ? &err : NULL);
 }
 

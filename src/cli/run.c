@@ -489,8 +489,7 @@ int cli_run(int argc, char **argv, const cli_ranks *rk)
         grains_sim_destroy(sim);
         return EXIT_INPUT;
     }
-    if (!dealt || rk->share.rank == 0) /* (dealt: rank 0 reads every particle, the others speak not) */
-        cli_warnings(&sc, sim);
+    cli_warnings(&sc, sim); /* (dealt: collective; rank 0 speaks) */
     run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &record, .rk = rk};
     return run_with(sim, &o);
 }

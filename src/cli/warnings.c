@@ -5,6 +5,7 @@
  * outside [R_min, R_max], a Young's modulus implausible for the other units. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
 
@@ -28,39 +29,71 @@ __attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...)
 
 static double dot(grains_vec3 a, grains_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
+/* What the warnings read of the grains: the fastest, the highest along
+ * -g, and the radii outside [R_min, R_max] (the first of the farthest). */
+typedef struct {
+    double v_max, top;
+    size_t outside;
+    double worst;
+} grain_survey;
+
+static void survey_add(grain_survey *s, const grains_params *p, grains_vec3 up, const grains_particle *q)
+{
+    s->v_max = fmax(s->v_max, sqrt(dot(q->v, q->v)));
+    s->top = fmax(s->top, dot(q->x, up));
+    if (q->R < p->R_min * (1 - 1e-12) || q->R > p->R_max * (1 + 1e-12))
+        s->outside++, s->worst = fabs(q->R - p->R_min) > fabs(s->worst - p->R_min) ? q->R : s->worst;
+}
+
+/* Every grain in id order, a window at a time (grains_sim_particle_window:
+ * on ranks that hold their own alone, collective, and rank 0 alone gets
+ * the figures; the others get none and print nothing). */
+static grain_survey survey(const grains_params *p, grains_sim *sim, grains_vec3 up)
+{
+    grain_survey s = {0, -INFINITY, 0, p->R_min};
+    size_t n = grains_sim_count(sim), W = grains_sim_frame_window(sim);
+    grains_particle *win = calloc((W < n ? W : n) + 1, sizeof *win);
+    const unsigned fields = GRAINS_FIELD_X | GRAINS_FIELD_V | GRAINS_FIELD_R;
+    for (size_t first = 0; first < n; first += W) {
+        size_t count = n - first < W ? n - first : W;
+        grains_sim_particle_window(sim, fields, first, count, win); /* (every rank alike) */
+        for (size_t k = 0; k < count && win; k++)
+            survey_add(&s, p, up, &win[k]);
+    }
+    free(win);
+    return s;
+}
+
+/* The direction up, against g (any when there is no gravity). */
+static grains_vec3 up_of(const grains_params *p)
+{
+    double g = sqrt(dot(p->g, p->g));
+    return g > 0 ? (grains_vec3){-p->g.x / g, -p->g.y / g, -p->g.z / g} : (grains_vec3){0, 0, 1};
+}
+
 /* The speed of the first impacts: |v0| of spawned grains, or the fastest
  * grain given; when that is 0, a fall under g from the highest grain (or
  * the spawn box's top) to the lowest mesh point; 0 if neither. */
-static double impact_speed(const grains_params *p, const grains_sim *sim, double *fall)
+static double impact_speed(const grains_params *p, const grains_sim *sim, const grain_survey *gs, double *fall)
 {
     int spawns = grains_params_n_spawns(p);
-    double v0 = 0, g = sqrt(dot(p->g, p->g));
+    double v0 = gs->v_max, g = sqrt(dot(p->g, p->g));
     for (int k = 0; k < spawns; k++) {
         grains_vec3 r_v0 = grains_params_spawn(p, k).v0;
         v0 = fmax(v0, sqrt(dot(r_v0, r_v0)));
-    }
-    for (size_t i = 0; i < grains_sim_count(sim); i++) {
-        grains_particle q;
-        grains_sim_get_particle(sim, i, &q);
-        v0 = fmax(v0, sqrt(dot(q.v, q.v)));
     }
     const grains_mesh *m = grains_sim_mesh(sim);
     *fall = 0;
     if (v0 > 0 || !(g > 0) || !m || !m->n_vertices)
         return v0;
-    grains_vec3 up = {-p->g.x / g, -p->g.y / g, -p->g.z / g};
-    double top = -INFINITY, bottom = INFINITY;
+    grains_vec3 up = up_of(p);
+    double top = gs->top, bottom = INFINITY;
     for (int k = 0; k < spawns; k++)
         for (int c = 0; c < 8; c++) {
             grains_spawn_region r = grains_params_spawn(p, k);
             grains_vec3 x = {c & 1 ? r.hi.x : r.lo.x, c & 2 ? r.hi.y : r.lo.y, c & 4 ? r.hi.z : r.lo.z};
             top = fmax(top, dot(x, up));
         }
-    for (size_t i = 0; i < grains_sim_count(sim); i++) {
-        grains_particle q;
-        grains_sim_get_particle(sim, i, &q);
-        top = fmax(top, dot(q.x, up));
-    }
     for (size_t v = 0; v < m->n_vertices; v++)
         bottom = fmin(bottom, dot(m->vertices[v], up));
     *fall = top - bottom;
@@ -83,9 +116,9 @@ static double stiffest_wall(const grains_params *p, const grains_mesh *m)
 
 /* Contact time at the impact speed, and how hard the grains press into each
  * other there (Hertz: delta_max / 2R), against the units. */
-static void warn_stiffness(const grains_params *p, const grains_sim *sim)
+static void warn_stiffness(const grains_params *p, const grains_sim *sim, const grain_survey *gs)
 {
-    double fall, v = impact_speed(p, sim, &fall);
+    double fall, v = impact_speed(p, sim, gs, &fall);
     double m = 4 * PI_CLI / 3 * p->rho * p->R_min * p->R_min * p->R_min, E_pw;
     double c = sqrt(p->E / p->rho);
     if (!(c >= 1 && c <= 1e5))
@@ -108,7 +141,7 @@ static void warn_stiffness(const grains_params *p, const grains_sim *sim)
              p->max_overlap);
 }
 
-static void warn_overlaps(const grains_sim *sim)
+static void warn_overlaps(const grains_sim *sim) /* (collective on ranks) */
 {
     grains_start_overlaps o;
     grains_error err;
@@ -127,9 +160,10 @@ static void warn_overlaps(const grains_sim *sim)
 
 /* Grains and the spawn box against the box of the meshes (grains_thermo's
  * n_lost), and radii against [R_min, R_max]. */
-static void warn_placement(const grains_params *p, const grains_sim *sim)
+static void warn_placement(const grains_params *p, grains_sim *sim, const grain_survey *gs)
 {
     grains_thermo th;
+    grains_sim_gather_thermo(sim); /* (collective on ranks) */
     grains_sim_thermo(sim, &th);
     if (th.n_lost)
         warn("%zu of %zu grains lie outside the box of the meshes at the start (they count as lost in thermo.csv)",
@@ -149,24 +183,19 @@ static void warn_placement(const grains_params *p, const grains_sim *sim)
                      "spawned grains fall past them", k, r.lo.x, r.hi.x, r.lo.y, r.hi.y, lo.x, hi.x, lo.y, hi.y);
         }
     }
-    size_t outside = 0;
-    double worst = p->R_min;
-    for (size_t i = 0; i < grains_sim_count(sim); i++) {
-        grains_particle q;
-        grains_sim_get_particle(sim, i, &q);
-        if (q.R < p->R_min * (1 - 1e-12) || q.R > p->R_max * (1 + 1e-12))
-            outside++, worst = fabs(q.R - p->R_min) > fabs(worst - p->R_min) ? q.R : worst;
-    }
+    size_t outside = gs->outside;
+    double worst = gs->worst;
     if (outside)
         warn("%zu grains have radii outside [R_min, R_max] = [%g, %g] (e.g. %g): dt, the skin and the cell size "
              "follow R_min and R_max", outside, p->R_min, p->R_max, worst);
 }
 
-void cli_warnings(const grains_scenario *sc, const grains_sim *sim)
+void cli_warnings(const grains_scenario *sc, grains_sim *sim)
 {
     const grains_params *p = grains_sim_params(sim);
     (void)sc;
-    warn_stiffness(p, sim);
+    grain_survey gs = survey(p, sim, up_of(p));
+    warn_stiffness(p, sim, &gs);
     warn_overlaps(sim);
-    warn_placement(p, sim);
+    warn_placement(p, sim, &gs);
 }

@@ -24,6 +24,7 @@
 
 #include "sim/sim_internal.h"
 #include "util/array.h"
+#include "util/order.h"
 
 int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.peers.local; }
 
@@ -106,10 +107,9 @@ static void share_sum(void *ctx, uint64_t *v, int n)
     pr->sum(pr->ctx, v, (size_t)n);
 }
 
-static int by_u64(const void *a, const void *b)
+grid_share sim_ranks_grid_share(const grains_sim *sim)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    return (grid_share){share_min, share_max, share_sum, (void *)&sim->ranks.peers};
 }
 
 /* Bins what this rank holds (copies marked in copy[]) into sim->grid, as
@@ -124,11 +124,11 @@ static grains_status bin_held(grains_sim *sim, const uint8_t *copy, real pad, ui
         local_failed(sim);
     for (size_t i = 0; i < n; i++)
         order[i] = (uint64_t)pt->id[i] << 32 | i;
-    qsort(order, n, sizeof *order, by_u64);
+    qsort(order, n, sizeof *order, order_u64);
     for (size_t k = 0; k < n; k++)
         by_id[k] = (uint32_t)order[k];
     free(order);
-    grid_share share = {share_min, share_max, share_sum, (void *)&sim->ranks.peers};
+    grid_share share = sim_ranks_grid_share(sim);
     grid_particles in = {pt->x, pt->R, by_id, n, &share, copy};
     grains_status s = grid_build(&sim->grid, &in, pad, &sim->box, where, NULL, 0, err);
     free(by_id);
@@ -231,7 +231,7 @@ static size_t send_histories(grains_sim *sim, const store_key *keys, size_t n)
     for (size_t m = 0; m < n; m++)
         for (int e = evaluators(sim, keys[m], to); e-- > 0;)
             sends[m_sends++] = (uint64_t)(to[e] == me ? P : (size_t)to[e]) << 32 | m;
-    qsort(sends, m_sends, sizeof *sends, by_u64);
+    qsort(sends, m_sends, sizeof *sends, order_u64);
     memset(r->send_counts, 0, P * sizeof *r->send_counts);
     char *at = r->send;
     for (size_t q = 0; q < m_sends; q++, at += record) {

@@ -41,7 +41,7 @@ static void window_failed(const grains_sim *sim)
  * writer's gather sends them); else of its blocks at the last cut, or
  * added since as the next cut will take it (sim/rank_local.c,
  * mark_copies). */
-static int own(const grains_sim *sim, uint32_t i)
+int sim_ranks_owns(const grains_sim *sim, uint32_t i)
 {
     const sim_ranks *r = &sim->ranks;
     size_t cut = r->dealt ? 0 : r->cut_n;
@@ -60,7 +60,7 @@ static void index_windows(grains_sim *sim)
     memset(r->window_start, 0, (n_windows + 1) * sizeof *r->window_start);
     size_t n_own = 0;
     for (uint32_t i = 0; i < pt->n; i++)
-        if (own(sim, i)) {
+        if (sim_ranks_owns(sim, i)) {
             r->window_start[pt->id[i] / W + 1]++;
             n_own++;
         }
@@ -70,7 +70,7 @@ static void index_windows(grains_sim *sim)
         r->window_start[w + 1] += r->window_start[w];
     size_t *next = r->window_start; /* each window's next place, then its end: shifted back below */
     for (uint32_t i = 0; i < pt->n; i++)
-        if (own(sim, i))
+        if (sim_ranks_owns(sim, i))
             r->window_order[next[pt->id[i] / W]++] = i;
     memmove(r->window_start + 1, r->window_start, n_windows * sizeof *r->window_start);
     r->window_start[0] = 0;
@@ -236,7 +236,7 @@ void sim_ranks_window_thermo(grains_sim *sim)
     for (size_t k = 0; k < sim->bonds.n; k++) {
         const sim_bond *b = &sim->bonds.list[k];
         uint32_t i = b->a < r->n_ids ? sim->pt.slot[b->a] : UINT32_MAX;
-        bonds[b->broken != 0] += i < sim->pt.n && own(sim, i);
+        bonds[b->broken != 0] += i < sim->pt.n && sim_ranks_owns(sim, i);
     }
     r->peers.sum(r->peers.ctx, bonds, 2);
     s.bonds = (size_t)bonds[0];

@@ -449,6 +449,10 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
  * own (sim/rank_deal.c): dealt to it, or, added by every rank alike, of an
  * id that is this rank's modulo the ranks. */
 int sim_ranks_added_own(const grains_sim *sim, uint32_t i);
+/* Whether held particle i is this rank's own, when the ranks hold their
+ * own alone: dealt to it, else of its blocks at the last cut, or added
+ * since as the next cut will take it (sim/rank_window.c). */
+int sim_ranks_owns(const grains_sim *sim, uint32_t i);
 /* While the particles are dealt, whether any ever had a tag (the frames'
  * columns, the checkpoint), which each rank knows of its own alone: over
  * the ranks (collective), before they write or cut. */
@@ -483,6 +487,9 @@ void sim_ranks_local_drop_state(sim_ranks *r);
  * ranks as one process's. */
 force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d);
 grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err);
+/* The reductions over the ranks that frame a share's grid as the whole's
+ * (neighbor/grid.h), valid while sim is. */
+grid_share sim_ranks_grid_share(const grains_sim *sim);
 grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
                                    grains_error *err);
 /* ranks.listed: the own particles (ranks.mine), and those of the cells
