@@ -178,7 +178,8 @@ static int by_record_id(const void *a, const void *b)
 static grains_status take_records(const grains_sim *sim, start_record *rec, size_t n, const start_set *own,
                                   start_set *out, grains_error *err)
 {
-    qsort(rec, n, sizeof *rec, by_record_id);
+    if (n)
+        qsort(rec, n, sizeof *rec, by_record_id);
     grains_status s = set_alloc(out, n, err);
     if (s != GRAINS_OK)
         sim_start_failed(sim);
