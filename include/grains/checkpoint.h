@@ -22,8 +22,14 @@
 
 /* Writes `path` in full or not at all: a temporary of an unpredictable
  * name beside it, flushed to the disk, then renamed over it. `app` holds
- * `app_bytes` of the caller's own (may be NULL when 0). */
-grains_status grains_checkpoint_write(const char *path, const grains_sim *sim, const void *app, size_t app_bytes,
+ * `app_bytes` of the caller's own (may be NULL when 0). Shared among ranks
+ * (grains_sim_share), every rank calls it between steps (collective) and
+ * rank 0 writes the file, the same as one process's: ranks that hold
+ * every particle make rank 0's copy whole first (grains_sim_gather), ranks
+ * that hold their own alone send theirs a window at a time as rank 0
+ * writes, so that no rank holds every particle; an error on rank 0 alone
+ * (path and app are read there). */
+grains_status grains_checkpoint_write(const char *path, grains_sim *sim, const void *app, size_t app_bytes,
                                       grains_error *err);
 
 /* The caller's bytes of the checkpoint at `path` (malloc'd into *app),

@@ -305,12 +305,11 @@ static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
 }
 
 /* Writes output_dir/checkpoint.grains: the simulation and where the
- * outputs stand. */
+ * outputs stand. Every rank calls it: rank 0 writes what the others send. */
 static grains_status write_checkpoint_now(run_output *o, grains_sim *sim, grains_error *err)
 {
-    grains_status s = grains_sim_gather(sim, err); /* shared: every rank's contacts into rank 0's copy */
-    if (s != GRAINS_OK || !writes(o))
-        return s;
+    if (!writes(o))
+        return grains_checkpoint_write(NULL, sim, NULL, 0, err);
     run_record r = *o->record;
     r.n_frames = o->n_frames;
     r.times = o->times;
@@ -322,8 +321,8 @@ static grains_status write_checkpoint_now(run_output *o, grains_sim *sim, grains
     r.friction_id = o->friction.id;
     void *bytes;
     size_t n;
-    s = run_record_encode(&r, &bytes, &n, err);
-    if (s != GRAINS_OK)
+    grains_status s = run_record_encode(&r, &bytes, &n, err);
+    if (s != GRAINS_OK) /* (rank 0 then stops every rank: output_failed) */
         return s;
     char path[2 * GRAINS_PATH_MAX];
     snprintf(path, sizeof path, "%s/checkpoint.grains", o->sc->output_dir);

@@ -26,13 +26,18 @@ static void write_header(bytes_out *o, const void *app, size_t app_bytes)
     bytes_put(o, app, app_bytes);
 }
 
-grains_status grains_checkpoint_write(const char *path, const grains_sim *sim, const void *app, size_t app_bytes,
+grains_status grains_checkpoint_write(const char *path, grains_sim *sim, const void *app, size_t app_bytes,
                                       grains_error *err)
 {
+    if (!sim_state_writer(sim)) /* it sends its share: rank 0 writes */
+        return sim_write_state(sim, NULL, err);
     atomic_file af;
     grains_status s = atomic_open(&af, path, err);
-    if (s != GRAINS_OK)
+    if (s != GRAINS_OK) {
+        grains_error ignored;
+        sim_write_state(sim, NULL, &ignored); /* the other ranks' part of it still */
         return s;
+    }
     af.durable = 1;
     bytes_out o;
     bytes_out_init(&o, af.f);

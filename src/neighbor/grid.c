@@ -652,40 +652,6 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
     return GRAINS_OK;
 }
 
-grains_status grid_assemble(grains_grid *g, const grains_grid *frame, const grid_cells *cells, grains_error *err)
-{
-    *g = (grains_grid){.pad = frame->pad, .origin = frame->origin, .box = frame->box, .n_levels = frame->n_levels};
-    memcpy(g->level, frame->level, sizeof g->level);
-    g->n_phases = GRID_COLOURS * g->n_levels;
-    if (!reserve_cells(g, cells->n_cells + 1) || !reserve_blocks(g, cells->n_blocks + 1)) {
-        grid_free(g);
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
-    }
-    uint32_t next = 0;
-    for (size_t c = 0; c < cells->n_cells; c++) {
-        g->key[c] = cells->key[c];
-        g->first[c] = next;
-        next += cells->count[c];
-    }
-    g->n_cells = cells->n_cells;
-    g->first[g->n_cells] = next;
-    g->n_particles = next;
-    int phase = -1; /* as mark_blocks: the blocks' keys order them by phase */
-    uint32_t cell = 0;
-    for (size_t b = 0; b < cells->n_blocks; b++) {
-        while (phase < (int)(cells->block_key[b] >> KEY_PHASE_SHIFT))
-            g->phase_start[++phase] = (uint32_t)b;
-        g->block_start[b] = cell;
-        cell += cells->block_cells[b];
-    }
-    while (phase < GRID_MAX_PHASES)
-        g->phase_start[++phase] = (uint32_t)cells->n_blocks;
-    g->n_blocks = cells->n_blocks;
-    g->block_start[g->n_blocks] = (uint32_t)g->n_cells;
-    mark_levels(g);
-    return GRAINS_OK;
-}
-
 void grid_free(grains_grid *g)
 {
     free(g->key);
@@ -723,6 +689,50 @@ void grid_write_state(const grains_grid *g, bytes_out *o)
     bytes_put_u32s(o, g->phase_start, GRID_MAX_PHASES + 1);
     bytes_put_u64(o, g->n_blocks);
     bytes_put_u32s(o, g->block_start, g->n_cells ? g->n_blocks + 1 : 0);
+}
+
+void grid_write_state_head(const grains_grid *frame, const grid_blocks *bl, bytes_out *o)
+{
+    uint64_t n_particles = 0, n_cells = 0;
+    for (size_t b = 0; b < bl->n; b++) {
+        n_particles += bl->particles[b];
+        n_cells += bl->cells[b];
+    }
+    bytes_put_real(o, frame->pad);
+    bytes_put_reals(o, (const real *)&frame->origin, 3);
+    bytes_put_u64(o, n_particles);
+    bytes_put_u64(o, n_cells);
+    bytes_put_u32(o, (uint32_t)frame->n_levels);
+    size_t b = 0;
+    uint32_t cell = 0, particle = 0;
+    for (int l = 0; l <= frame->n_levels; l++) { /* as mark_levels: a block's cells are of its level */
+        for (; b < bl->n && level_of_key(bl->key[b]) < l; b++) {
+            cell += bl->cells[b];
+            particle += bl->particles[b];
+        }
+        grid_level lv = frame->level[l];
+        lv.cell_start = cell;
+        lv.particle_start = particle;
+        write_level(&lv, o);
+    }
+}
+
+void grid_write_state_tail(const grid_blocks *bl, bytes_out *o)
+{
+    int phase = -1; /* as mark_blocks: the blocks' keys order them by phase */
+    for (size_t b = 0; b < bl->n; b++)
+        for (; phase < (int)(bl->key[b] >> KEY_PHASE_SHIFT); phase++)
+            bytes_put_u32(o, (uint32_t)b); /* phase_start[phase + 1] */
+    for (; phase < GRID_MAX_PHASES; phase++)
+        bytes_put_u32(o, (uint32_t)bl->n);
+    bytes_put_u64(o, bl->n);
+    uint32_t cell = 0;
+    for (size_t b = 0; b < bl->n; b++) {
+        bytes_put_u32(o, cell);
+        cell += bl->cells[b];
+    }
+    if (bl->n)
+        bytes_put_u32(o, cell);
 }
 
 static void read_level(grid_level *lv, bytes_in *in)

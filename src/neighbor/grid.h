@@ -123,23 +123,21 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
                          void *ws, size_t ws_bytes, grains_error *err);
 void grid_free(grains_grid *g);
 
-/* A grid's cells as its blocks' owners hold them (sim/rank_state.c): in
- * the grid's order, each cell's key and particle count, and each block's
- * key and number of cells. */
+/* The whole's blocks as a checkpoint of ranks holding their own particles
+ * alone writes its grid, which no rank holds whole (sim/rank_stream.c): in
+ * the grid's order, each block's key and numbers of cells and particles. */
 typedef struct {
     const uint64_t *key;
-    const uint32_t *count;
-    size_t n_cells;
-    const uint64_t *block_key;
-    const uint32_t *block_cells;
-    size_t n_blocks;
-} grid_cells;
+    const uint32_t *cells;
+    const uint32_t *particles;
+    size_t n;
+} grid_blocks;
 
-/* The grid of these cells in the frame (levels, origin, pad, box) of
- * `frame`, as a build of their particles makes it: the whole's grid, laid
- * out by a rank that holds a share of it. No hash table of the cells
- * (a grid to write, not to look cells up in). */
-grains_status grid_assemble(grains_grid *g, const grains_grid *frame, const grid_cells *cells, grains_error *err);
+/* grid_write_state of the grid of these blocks in the frame (levels,
+ * origin, pad) of `frame`, as a build of their particles makes it, in two
+ * parts: the caller writes the cells' keys and first particles between. */
+void grid_write_state_head(const grains_grid *frame, const grid_blocks *bl, bytes_out *o);
+void grid_write_state_tail(const grid_blocks *bl, bytes_out *o);
 
 /* The grid as built (checkpoints), and back: a grid that could have been
  * built for at most n_max particles in `box`, or an error (no file name). */

@@ -93,10 +93,14 @@ patch_log *sim_patch_logs_whole(const grains_sim *sim)
 
 void sim_patch_logs_write_state(const grains_sim *sim, bytes_out *o)
 {
-    size_t n_blocks = sim->mb.n && sim->patch_logs ? sim->grid.n_blocks : 0;
+    sim_patch_logs_write(sim->patch_logs, sim->mb.n && sim->patch_logs ? sim->grid.n_blocks : 0, o);
+}
+
+void sim_patch_logs_write(const patch_log *logs, size_t n_blocks, bytes_out *o)
+{
     bytes_put_u64(o, n_blocks);
     for (size_t b = 0; b < n_blocks; b++) {
-        const patch_log *lg = &sim->patch_logs[b];
+        const patch_log *lg = &logs[b];
         bytes_put_u32(o, lg->n);
         for (uint32_t k = 0; k < lg->n; k++) {
             bytes_put_u32(o, lg->rec[k].vertex);

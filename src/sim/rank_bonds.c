@@ -168,8 +168,8 @@ static size_t put_own_bonds(grains_sim *sim)
 
 /* The records received into rank 0's whole_bonds, in the bonds' order,
  * with the index of those intact at the last rebuild over the whole's
- * order (ranks.whole's slot). */
-static void take_all_bonds(grains_sim *sim, bond_record *rec, size_t n)
+ * order (slot: each of the n ids' place in it). */
+static void take_all_bonds(grains_sim *sim, bond_record *rec, size_t n, const uint32_t *slot, size_t n_ids)
 {
     sim_ranks *r = &sim->ranks;
     sim_bonds *w = &r->whole_bonds;
@@ -184,12 +184,12 @@ static void take_all_bonds(grains_sim *sim, bond_record *rec, size_t n)
     w->n = n;
     w->sorted = n ? 1 : sim->bonds.sorted; /* as one process's: sorted at its rebuilds */
     w->formed = sim->bonds.formed;
-    if (n && !sim_bonds_fill_index(w, r->whole.n, r->whole.slot, keep))
+    if (n && !sim_bonds_fill_index(w, n_ids, slot, keep))
         bonds_failed(sim, "out of memory gathering the bonds to write: stopping them all");
     free(keep);
 }
 
-void sim_ranks_gather_bonds(grains_sim *sim)
+void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n_ids)
 {
     sim_ranks *r = &sim->ranks;
     if (!sim_bonds_any(sim))
@@ -201,5 +201,5 @@ void sim_ranks_gather_bonds(grains_sim *sim)
     for (size_t q = 0; q < P; q++)
         total += r->counts[q];
     if (r->peers.rank == 0)
-        take_all_bonds(sim, (bond_record *)r->recv, total / sizeof(bond_record));
+        take_all_bonds(sim, (bond_record *)r->recv, total / sizeof(bond_record), slot, n_ids);
 }

@@ -470,7 +470,6 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank
         local_failed(sim);
     install_held(sim);
     sim_ranks_frame_old(r);
-    sim_ranks_local_drop_state(r);
     if (!r->holds_share) { /* room made while every rank held every particle, let go */
         grid_free(&sim->grid);
         sim_ranks_release(r);

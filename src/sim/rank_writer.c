@@ -33,7 +33,7 @@ static void writer_failed(const grains_sim *sim)
 /* Each own particle's place in the whole's order (per held particle; the
  * others' unset): its id while dealt, else its block's first place in the
  * merged table plus its place in the block. */
-static uint32_t *own_places(grains_sim *sim)
+uint32_t *sim_ranks_own_places(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     const grains_grid *g = &sim->grid;
@@ -123,7 +123,7 @@ void sim_ranks_local_gather(grains_sim *sim)
     sim_ranks_dealt_tags(sim);
     if (r->peers.rank == 0)
         reserve_whole(sim);
-    uint32_t *place = own_places(sim);
+    uint32_t *place = sim_ranks_own_places(sim);
     size_t P = (size_t)r->peers.size, W = grains_sim_frame_window(sim), taken = 0;
     for (size_t w = 0; w * W < r->n_ids; w++) {
         memset(r->send_counts, 0, P * sizeof *r->send_counts);
@@ -138,7 +138,7 @@ void sim_ranks_local_gather(grains_sim *sim)
     free(place);
     if (r->peers.rank == 0 && taken != r->n_ids)
         gather_damaged(sim);
-    sim_ranks_gather_bonds(sim); /* (with their index over the whole's order, its slots) */
+    sim_ranks_gather_bonds(sim, r->whole.slot, r->whole.n); /* (their index over the whole's order) */
     /* a window's records sent and received: kept, they would stay with the
      * rank until the next exchange */
     sim_ranks_drop_exchange(r, 1, 1);

@@ -141,9 +141,6 @@ void sim_ranks_free(sim_ranks *r)
     rank_held_free(&r->held);
     particles_free(&r->whole);
     free(r->table_first);
-    grid_free(&r->whole_grid);
-    neighbors_free(&r->whole_nb);
-    store_free(&r->whole_cs);
     sim_bonds_free(&r->whole_bonds);
     free(r->named_logs);
     free(r->log_entry);
@@ -1195,7 +1192,6 @@ void sim_ranks_exchange_step(grains_sim *sim)
     v2 = rk->halo_steps ? exchange_halo(sim, v2) : exchange_all(sim, v2);
     rk->stale |= rk->halo_steps;
     sim_ranks_frame_old(rk);
-    sim_ranks_local_drop_state(rk);
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2;
 }
@@ -1753,7 +1749,6 @@ void sim_ranks_complete_positions(grains_sim *sim)
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
         exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
     sim_ranks_frame_old(rk); /* a copy in the new order's terms from here */
-    sim_ranks_local_drop_state(rk);
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
         put(&k, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
@@ -1827,10 +1822,13 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
 {
     if (sim_ranks_local(sim) && sim->ranks.holds_share) {
         sums_to_writer(sim);
-        return sim_ranks_local_gather_state(sim, err);
+        sim_ranks_local_gather(sim);
+        return GRAINS_OK;
     }
     return sim_ranks_exchange_contacts(sim, err);
 }
+
+void sim_ranks_writer_sums(grains_sim *sim) { sums_to_writer(sim); }
 
 void grains_sim_gather_thermo(grains_sim *sim)
 {

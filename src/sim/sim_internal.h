@@ -231,10 +231,6 @@ typedef struct {
     int thermo_whole;       /* until the next step: grains_sim_gather_thermo) */
     uint64_t *table_first; /* per entry of the table, and one more: the particles before its block */
     size_t table_first_cap;
-    grains_grid whole_grid;  /* rank 0: the whole's grid, lists and blocks' histories in */
-    grains_neighbors whole_nb; /* its order, to write a checkpoint (state_whole; */
-    contact_store whole_cs;    /* sim/rank_state.c) */
-    int state_whole;
     sim_bonds whole_bonds; /* rank 0: every bond, to write (writer_whole; sim/rank_bonds.c) */
     patch_log *named_logs; /* with membranes, every rank: the last step's logs of the blocks that */
     uint32_t *log_entry;   /* gave anything, in the whole's order, and their table entries */
@@ -463,25 +459,33 @@ void sim_ranks_dealt_tags(grains_sim *sim);
  * sends for them, (rank << 32 | held index) of own particles, *n of them
  * (copy[]: the old cut's copies; the new cut's rank_of); the bonds sent
  * to the new owners of their particles (collective); rank 0's copy of
- * every bond (ranks.whole_bonds, collective, after
- * sim_ranks_local_gather); and the bonds as one reads and writes them:
+ * every bond (ranks.whole_bonds, collective; its index by the places of
+ * the n ids, slot[id]: those of rank 0's copy after
+ * sim_ranks_local_gather, or a checkpoint's stream's); and the bonds as one reads and writes them:
  * that copy on rank 0 once gathered, else the bonds. */
 int sim_bonds_any(const grains_sim *sim);
 size_t sim_ranks_bonds_formed(grains_sim *sim);
 uint64_t *sim_ranks_bond_copies(const grains_sim *sim, const uint8_t *copy, size_t *n);
 void sim_ranks_move_bonds(grains_sim *sim, const uint8_t *copy);
-void sim_ranks_gather_bonds(grains_sim *sim);
+void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n);
 static inline const sim_bonds *sim_bonds_read(const grains_sim *sim)
 {
     return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0
                ? &sim->ranks.whole_bonds
                : &sim->bonds;
 }
-/* Rank 0's whole state (ranks.whole_grid, whole_nb, whole_cs, and f and t
- * in ranks.whole), to write a checkpoint (collective; until the next step;
- * an error on rank 0 alone, out of memory). */
-grains_status sim_ranks_local_gather_state(grains_sim *sim, grains_error *err);
-void sim_ranks_local_drop_state(sim_ranks *r);
+/* The state a checkpoint holds, when the ranks hold their own alone,
+ * written by rank 0 into o (NULL: nothing written) as every rank sends its
+ * share a window at a time (collective; sim/rank_stream.c): the particles'
+ * arrays, returning rank 0's slots (each id's place in the whole's order;
+ * NULL elsewhere), and, after a first rebuild, the grid, lists and
+ * histories, whose partners the slots place. Each id's own particle
+ * places itself (sim/rank_writer.c: malloc'd, per held particle). The
+ * last step's wall sums into rank 0's walls, to write (collective). */
+uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o);
+void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot);
+uint32_t *sim_ranks_own_places(grains_sim *sim);
+void sim_ranks_writer_sums(grains_sim *sim);
 /* A rank's diagnostics with its particles' places in the whole's order in
  * place of their indices (their ids noted), so that they merge over the
  * ranks as one process's. */
@@ -630,6 +634,7 @@ grains_status sim_bonds_read_state(sim_bonds *bs, bytes_in *in, size_t n_particl
 /* The patch logs of the last step (sim/patches.c), for checkpoints, and
  * back after sim_reserve_patch_logs. */
 void sim_patch_logs_write_state(const grains_sim *sim, bytes_out *o);
+void sim_patch_logs_write(const patch_log *logs, size_t n_blocks, bytes_out *o);
 grains_status sim_patch_logs_read_state(grains_sim *sim, bytes_in *in, grains_error *err);
 
 static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)

@@ -209,6 +209,19 @@ static int histories_match_lists(const grains_sim *sim)
     return 1;
 }
 
+/* What follows the lists, which every rank holds alike but the bonds and
+ * patch logs (those of ranks holding their own alone are rank 0's copy). */
+static void write_rest(const grains_sim *sim, const sim_bonds *bonds, const patch_log *logs, size_t n_log_blocks,
+                       bytes_out *o)
+{
+    write_mesh(sim, o);
+    walls_write_state(&sim->wl, o);
+    sim_membranes_write_state(&sim->mb, o);
+    sim_bonds_write_state(bonds, sim->pt.n, o);
+    sim_patch_logs_write(logs, n_log_blocks, o);
+    write_guide(sim, o);
+}
+
 static void write_parts(const grains_sim *sim, bytes_out *o)
 {
     write_config(sim, o);
@@ -217,55 +230,62 @@ static void write_parts(const grains_sim *sim, bytes_out *o)
     grid_write_state(&sim->grid, o);
     neighbors_write_state(&sim->nb, o);
     store_write_state(&sim->cs, o);
-    write_mesh(sim, o);
-    walls_write_state(&sim->wl, o);
-    sim_membranes_write_state(&sim->mb, o);
-    sim_bonds_write_state(&sim->bonds, sim->pt.n, o);
-    sim_patch_logs_write_state(sim, o);
-    write_guide(sim, o);
+    write_rest(sim, &sim->bonds, sim->patch_logs, sim->mb.n && sim->patch_logs ? sim->grid.n_blocks : 0, o);
 }
 
 /* Ranks that hold their own particles alone: rank 0 writes the whole's
- * particles, grid, lists, histories and bonds, gathered (sim/rank_state.c,
- * sim/rank_bonds.c), and the patch logs every rank holds named, per
- * block of the whole, with the rest, which every rank holds alike. */
-static grains_status write_gathered(const grains_sim *sim, bytes_out *o, grains_error *err)
+ * particles, grid, lists and histories as the ranks send them
+ * (sim/rank_stream.c), every bond, gathered (sim/rank_bonds.c), and the
+ * patch logs every rank holds named, per block of the whole, with the
+ * rest, which every rank holds alike. Collective; o NULL: rank 0 writes
+ * nothing. Dealt particles (no rebuild yet, on any rank) have no grid,
+ * lists or histories but every rank's empty ones, as in one process. */
+static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error *err)
 {
-    const sim_ranks *r = &sim->ranks;
-    if (!r->state_whole || r->peers.rank != 0)
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "the state of ranks holding their own particles alone is written by rank 0, "
-                                "after grains_sim_gather");
-    grains_sim *whole = malloc(sizeof *whole);
-    patch_log *logs = sim->mb.n ? sim_patch_logs_whole(sim) : NULL;
-    if (!whole || (sim->mb.n && !logs)) {
-        free(whole);
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
+    sim_ranks *r = &sim->ranks;
+    bytes_out *writes = r->peers.rank == 0 ? o : NULL;
+    sim_ranks_writer_sums(sim);
+    if (writes) {
+        write_config(sim, writes);
+        write_scalars(sim, writes);
     }
-    *whole = *sim; /* a view: it owns nothing */
-    whole->pt = r->whole;
-    if (!r->dealt) { /* (dealt: none built yet, on any rank, as in one process) */
-        whole->grid = r->whole_grid;
-        whole->nb = r->whole_nb;
-        whole->cs = r->whole_cs;
+    uint32_t *slot = sim_ranks_stream_particles(sim, writes);
+    if (!r->dealt)
+        sim_ranks_stream_lists(sim, writes, slot);
+    else if (writes) {
+        grid_write_state(&sim->grid, writes);
+        neighbors_write_state(&sim->nb, writes);
+        store_write_state(&sim->cs, writes);
     }
-    whole->bonds = r->whole_bonds;
-    whole->patch_logs = logs;
-    write_parts(whole, o);
-    free(whole);
+    sim_ranks_gather_bonds(sim, slot, r->n_ids);
+    free(slot);
+    grains_status s = GRAINS_OK;
+    patch_log *logs = sim->mb.n && writes ? sim_patch_logs_whole(sim) : NULL;
+    if (sim->mb.n && writes && !logs)
+        s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
+    else if (writes)
+        write_rest(sim, &r->whole_bonds, logs, !sim->mb.n ? 0 : r->dealt ? sim->grid.n_blocks : r->table.n, writes);
     free(logs);
-    return GRAINS_OK;
+    return s;
 }
 
-grains_status sim_write_state(const grains_sim *sim, bytes_out *o, grains_error *err)
+int sim_state_writer(const grains_sim *sim) { return sim->ranks.peers.rank == 0; }
+
+grains_status sim_write_state(grains_sim *sim, bytes_out *o, grains_error *err)
 {
     if (sim->has_pending)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "contacts set by grains_sim_set_contacts take effect at the next step: "
                                 "step once before saving the state");
     if (sim_ranks_local(sim) && sim->ranks.holds_share)
-        return write_gathered(sim, o, err);
-    write_parts(sim, o);
+        return write_streamed(sim, o, err);
+    if (sim_shared(sim)) { /* every rank holds every particle: rank 0's copy, made whole */
+        grains_status s = grains_sim_gather(sim, err);
+        if (s != GRAINS_OK || sim->ranks.peers.rank != 0)
+            return s;
+    }
+    if (o)
+        write_parts(sim, o);
     return GRAINS_OK;
 }
 
