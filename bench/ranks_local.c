@@ -6,8 +6,8 @@
  * particles it holds, the bytes it has allocated (malloc's count, without
  * what the heap keeps after a free), its resident memory after the steps (bytes per particle of the whole), its
  * peak, the steps' wall time and its share in exchanges; rank 0 the
- * particle-steps per second, then the time a checkpoint takes to write, its
- * size and rank 0's peak memory before and after it.
+ * particle-steps per second, then the time a checkpoint takes to write and
+ * its size (its memory: the peak RSS of grains run, docs/benchmarks.md).
  * Usage: mpirun -np P bench_ranks_local N S LOCAL [T] [W] */
 #include <math.h>
 #include <stdio.h>
@@ -127,12 +127,10 @@ int main(int argc, char **argv)
         return 1;
     }
     double written = now() - t0;
-    long peak_before = ru.ru_maxrss;
-    getrusage(RUSAGE_SELF, &ru);
     struct stat file;
     if (comm_rank(comm) == 0 && stat("bench_ranks_local.grains", &file) == 0) {
-        printf("  a checkpoint written in %.3f s, %.0f bytes per particle; rank 0's peak resident memory %ld kB "
-               "before it, %ld kB after\n", written, (double)file.st_size / (double)n, peak_before, ru.ru_maxrss);
+        printf("  a checkpoint written in %.3f s, %.0f bytes per particle\n", written,
+               (double)file.st_size / (double)n);
         remove("bench_ranks_local.grains");
     }
     grains_sim_destroy(sim);

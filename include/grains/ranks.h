@@ -64,9 +64,11 @@ typedef struct {
      * cut from their table merged over the ranks, and each particle goes
      * whole to its new owner and as a copy to the ranks that may pair it.
      * grains_sim_gather and grains_sim_gather_particles lay out on rank 0
-     * what one process holds (checkpoints, bonds, every particle), a window
-     * at a time; a frame and its thermo need only
-     * grains_sim_particle_window and grains_sim_gather_thermo. Meshes
+     * what one process holds (bonds, every particle), a window at a time;
+     * a frame and its thermo need only grains_sim_particle_window and
+     * grains_sim_gather_thermo, and a checkpoint neither
+     * (grains_checkpoint_write: every rank sends its share, a window at a
+     * time). Meshes
      * and membranes (whole on every rank), insertion regions and bonds go
      * (a rank holds the bonds of its own particles, and a bonded partner's
      * copy however far; bonds are added before the first step or formed at
@@ -127,13 +129,14 @@ grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count,
  * (collective; the other ranks' copies stay as they are, and only rank
  * 0's may be read whole). Between rebuilds a step may send only what
  * other ranks read (the halo), so that a copy's other particles are old:
- * call this before reading particles or contacts, or writing a
- * checkpoint, of a shared simulation, on rank 0. */
+ * call this before reading particles or contacts of a shared simulation
+ * on rank 0. Ranks that hold their own particles alone gather the
+ * particles and bonds (the contacts stay with their owners).
+ * grains_checkpoint_write needs none of it: it sends what it writes. */
 grains_status grains_sim_gather(grains_sim *sim, grains_error *err);
 
 /* The particles alone (collective), into rank 0's copy: enough to read or
- * write them, as a frame does; grains_sim_gather before reading contacts
- * or a checkpoint. */
+ * write them, as a frame does; grains_sim_gather before reading contacts. */
 void grains_sim_gather_particles(grains_sim *sim);
 
 /* The fields of grains_particle that grains_sim_particle_window asks. */
