@@ -91,11 +91,6 @@ patch_log *sim_patch_logs_whole(const grains_sim *sim)
     return all;
 }
 
-void sim_patch_logs_write_state(const grains_sim *sim, bytes_out *o)
-{
-    sim_patch_logs_write(sim->patch_logs, sim->mb.n && sim->patch_logs ? sim->grid.n_blocks : 0, o);
-}
-
 void sim_patch_logs_write(const patch_log *logs, size_t n_blocks, bytes_out *o)
 {
     bytes_put_u64(o, n_blocks);

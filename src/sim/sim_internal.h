@@ -631,9 +631,9 @@ int sim_bonds_fill_index(sim_bonds *bs, size_t n, const uint32_t *slot, const ui
 void sim_bonds_write_state(const sim_bonds *bs, size_t n_particles, bytes_out *o);
 grains_status sim_bonds_read_state(sim_bonds *bs, bytes_in *in, size_t n_particles, grains_error *err);
 
-/* The patch logs of the last step (sim/patches.c), for checkpoints, and
- * back after sim_reserve_patch_logs. */
-void sim_patch_logs_write_state(const grains_sim *sim, bytes_out *o);
+/* The patch logs of the last step (sim/patches.c), for checkpoints (those
+ * of n_blocks blocks: the grid's, or the whole's on rank 0 of ranks that
+ * hold their own alone), and back after sim_reserve_patch_logs. */
 void sim_patch_logs_write(const patch_log *logs, size_t n_blocks, bytes_out *o);
 grains_status sim_patch_logs_read_state(grains_sim *sim, bytes_in *in, grains_error *err);
 
