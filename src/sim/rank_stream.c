@@ -11,7 +11,7 @@
  * its block's first in the merged table plus its place in the block, whose
  * owner holds it whole (dealt, before the first rebuild: its id); a
  * block's values go with their block, by its entry in the table. Rank 0
- * holds a window's values, each block's head (32 bytes a block) and each
+ * holds a window's values, each block's head (40 bytes a block) and each
  * id's place (4 bytes a particle: the lists name partners by place, and
  * the bonds' index is over places). Collective. */
 #include <stdlib.h>
