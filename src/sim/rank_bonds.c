@@ -194,12 +194,8 @@ void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n_ids)
     sim_ranks *r = &sim->ranks;
     if (!sim_bonds_any(sim))
         return;
-    size_t P = (size_t)r->peers.size, total = 0;
-    memset(r->send_counts, 0, P * sizeof *r->send_counts);
-    r->send_counts[0] = put_own_bonds(sim); /* to rank 0 alone (its own to itself) */
-    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
-    for (size_t q = 0; q < P; q++)
-        total += r->counts[q];
+    size_t total;
+    bond_record *all = (bond_record *)sim_ranks_to_writer(sim, put_own_bonds(sim), &total);
     if (r->peers.rank == 0)
-        take_all_bonds(sim, (bond_record *)r->recv, total / sizeof(bond_record), slot, n_ids);
+        take_all_bonds(sim, all, total / sizeof(bond_record), slot, n_ids);
 }

@@ -56,21 +56,6 @@ static char *send_room(grains_sim *sim, size_t bytes)
     return r->send;
 }
 
-/* The first `bytes` of the send buffer to rank 0; what it received from
- * every rank, *total bytes (nothing elsewhere). */
-static const char *to_writer(grains_sim *sim, size_t bytes, size_t *total)
-{
-    sim_ranks *r = &sim->ranks;
-    size_t P = (size_t)r->peers.size;
-    memset(r->send_counts, 0, P * sizeof *r->send_counts);
-    r->send_counts[0] = bytes;
-    r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
-    *total = 0;
-    for (size_t q = 0; q < P; q++)
-        *total += r->counts[q];
-    return r->recv;
-}
-
 /* The particles of window w of the whole's order: first and count. */
 static size_t window_count(const grains_sim *sim, size_t w, size_t *first)
 {
@@ -174,7 +159,7 @@ static void stream_field(grains_sim *sim, const own_windows *ow, const field_vie
             memcpy(at + sizeof(uint32_t), f->base + (size_t)i * f->size, f->size);
         }
         size_t total;
-        const char *all = to_writer(sim, (size_t)(at - sim->ranks.send), &total);
+        const char *all = sim_ranks_to_writer(sim, (size_t)(at - sim->ranks.send), &total);
         if (sim->ranks.peers.rank == 0)
             write_window(sim, all, total, w, f, window, o);
     }
@@ -194,7 +179,7 @@ static uint32_t *stream_slots(grains_sim *sim, const own_windows *ow, bytes_out 
             at[2 * k] = sim->pt.id[own[k]];
             at[2 * k + 1] = ow->place[own[k]];
         }
-        const uint32_t *all = (const uint32_t *)to_writer(sim, 2 * n * sizeof *at, &total);
+        const uint32_t *all = (const uint32_t *)sim_ranks_to_writer(sim, 2 * n * sizeof *at, &total);
         if (!writer)
             continue;
         if (total != 2 * count * sizeof *all)
@@ -282,7 +267,7 @@ static void gather_heads(grains_sim *sim, block_windows *bw)
     for (size_t k = 0; k < bw->n_own; k++)
         h[k] = head_of(sim, (uint32_t)bw->own[k], bw->own[k] >> 32);
     size_t total, n = r->table.n;
-    const block_head *all = (const block_head *)to_writer(sim, bw->n_own * sizeof *h, &total);
+    const block_head *all = (const block_head *)sim_ranks_to_writer(sim, bw->n_own * sizeof *h, &total);
     bw->head = NULL;
     if (r->peers.rank != 0)
         return;
@@ -434,7 +419,7 @@ static void stream_part(grains_sim *sim, const block_windows *bw, part_writer *p
             p = put_part(p, sim, (uint32_t)bw->own[k], &h, part);
         }
         size_t total, e1 = e0;
-        const char *all = to_writer(sim, bytes, &total);
+        const char *all = sim_ranks_to_writer(sim, bytes, &total);
         while (e1 < n && window_of(sim, e1) == w)
             e1++;
         if (r->peers.rank == 0)

@@ -205,14 +205,23 @@ void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, 
         return;
     if (!r->windows_valid || r->windows_held != sim->pt.n)
         index_windows(sim);
-    size_t P = (size_t)r->peers.size, bytes = put_window(sim, fields, first, count), total = 0;
+    size_t total;
+    const char *all = sim_ranks_to_writer(sim, put_window(sim, fields, first, count), &total);
+    if (r->peers.rank == 0 && out)
+        take_window(sim, all, total, fields, first, count, out);
+}
+
+char *sim_ranks_to_writer(grains_sim *sim, size_t bytes, size_t *total)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t P = (size_t)r->peers.size;
     memset(r->send_counts, 0, P * sizeof *r->send_counts);
     r->send_counts[0] = bytes; /* to rank 0 alone (its own to itself) */
     r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
+    *total = 0;
     for (size_t q = 0; q < P; q++)
-        total += r->counts[q];
-    if (r->peers.rank == 0 && out)
-        take_window(sim, r->recv, total, fields, first, count, out);
+        *total += r->counts[q];
+    return r->recv;
 }
 
 void sim_ranks_window_thermo(grains_sim *sim)

@@ -124,15 +124,11 @@ void sim_ranks_local_gather(grains_sim *sim)
     if (r->peers.rank == 0)
         reserve_whole(sim);
     uint32_t *place = sim_ranks_own_places(sim);
-    size_t P = (size_t)r->peers.size, W = grains_sim_frame_window(sim), taken = 0;
+    size_t W = grains_sim_frame_window(sim), taken = 0;
     for (size_t w = 0; w * W < r->n_ids; w++) {
-        memset(r->send_counts, 0, P * sizeof *r->send_counts);
-        r->send_counts[0] = put_window(sim, w, place); /* to rank 0 alone (its own to itself) */
-        r->recv = r->peers.alltoall(r->peers.ctx, r->send, r->send_counts, r->counts, r->recv, &r->recv_cap);
-        size_t total = 0;
-        for (size_t q = 0; q < P; q++)
-            total += r->counts[q];
-        size_t n = r->peers.rank == 0 ? take_window(sim, r->recv, total) : 0;
+        size_t total;
+        const char *all = sim_ranks_to_writer(sim, put_window(sim, w, place), &total);
+        size_t n = r->peers.rank == 0 ? take_window(sim, all, total) : 0;
         taken = n == SIZE_MAX || taken == SIZE_MAX ? SIZE_MAX : taken + n;
     }
     free(place);

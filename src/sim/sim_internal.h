@@ -428,6 +428,10 @@ size_t sim_ranks_window_own(grains_sim *sim, size_t w, const uint32_t **own);
 /* Rank 0's thermo sums from windows of the particles (collective:
  * sim/rank_window.c), when the ranks hold their own alone. */
 void sim_ranks_window_thermo(grains_sim *sim);
+/* The first `bytes` of the send buffer (ranks.send) to rank 0, every rank
+ * sending its own (collective): what rank 0 received from them all, *total
+ * bytes in rank order (nothing elsewhere). */
+char *sim_ranks_to_writer(grains_sim *sim, size_t bytes, size_t *total);
 /* What rank 0 was given to write (the whole's copy, the windows' index,
  * the thermo's sums) is old: a step or a rebuild changed the particles. */
 void sim_ranks_frame_old(sim_ranks *r);
