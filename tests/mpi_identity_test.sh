@@ -141,17 +141,18 @@ fi
 
 # A checkpoint written by 2 ranks at frame 3, resumed by NP to frame 6: the
 # run in one process. (With NP = 1 in the suite, 2 and 3 check it.) The
-# default run, whose ranks each hold every particle (its mesh), and the
-# periodic box of grains, whose ranks each hold their own alone: rank 0
-# lays out the grid, lists and histories of the others' blocks as one
-# process holds them (without them its checkpoint differs), and every rank
-# of the resumed run reads them whole, as at a start.
+# default run, the periodic box of grains, bonds and the triaxial test's
+# membrane, on ranks holding their own alone: rank 0 lays out the grid,
+# lists and histories of the others' blocks as one process holds them
+# (without them its checkpoint differs), every rank of the resumed run
+# reads them whole and, at its first step, keeps its share of them with
+# the lists as read (sim/rank_resume.c).
 resumed() {
     name=$1; shift
     rm -rf "$T/out" "$T/whole"
-    mpi 2 "$G" run "$@" --set N_frames=3 --set N_steps=300 -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: 2 ranks failed: $(cat "$T/err")"; return; }
+    mpi 2 "$G" run "$@" --set N_frames=3 --set N_steps=$RS -o "$T/out" --threads 1 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: 2 ranks failed: $(cat "$T/err")"; return; }
     mpi "$NP" "$G" run --resume "$T/out" --set N_frames=6 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: $NP ranks failed: $(cat "$T/err")"; return; }
-    "$G" run "$@" $SHORT -o "$T/whole" --threads 2 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: one process failed: $(cat "$T/err")"; return; }
+    "$G" run "$@" --set N_frames=6 --set N_steps=$RS -o "$T/whole" --threads 2 --quiet >/dev/null 2>"$T/err" || { bad "resume $name: one process failed: $(cat "$T/err")"; return; }
     for f in "$T/whole"/*; do
         f_name=$(basename "$f")
         [ "$f_name" = checkpoint.grains ] && continue # it records the command
@@ -159,12 +160,24 @@ resumed() {
     done
     ok
 }
+RS=300 # steps a frame
 [ "$NP" -gt 1 ] && resumed default
 [ "$NP" -gt 1 ] && resumed periodic_own --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC
 # bonds, each on the ranks of its particles' owners: the owners of their first particles send rank 0
 # every bond, with the index of those intact at the last rebuild
 [ "$NP" -gt 1 ] && resumed bonds_own --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2
+# the triaxial test's membrane: its vertices, patch logs and servo platens go on from the checkpoint
+[ "$NP" -gt 1 ] && resumed triaxial "$SRC/examples/triaxial_case1.cfg" --set grow_time=0.002
+# a lattice of 1,000 grains 3R apart falling, 2 steps a frame: the resumed run steps on the lists of
+# the checkpoint (no rebuild yet). Ranks that each stepped with every grain there until their first
+# rebuild (until 2026-11-28) wrote other kinetic energies and frames than one process.
+awk 'BEGIN { print "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz,material,tag"
+             for (n = 0; n < 1000; n++) printf "%.4f,%.4f,%.4f,0.001,0,0,0,1,0,0,0,0,0,0,0,0\n",
+                 n % 10 * 0.003, int(n / 10) % 10 * 0.003, int(n / 100) * 0.003 }' >"$T/lattice.csv"
+RS=2
+[ "$NP" -gt 1 ] && resumed lattice --particles "$T/lattice.csv" --mesh none --set R_min=0.001 --set R_max=0.001 \
+    --set N_max=0
 
 grep -q ',' "$T/bonds.1/thermo.csv" && tail -1 "$T/bonds.1/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
     bad "bonds: no bonds formed (the case would not test them)"

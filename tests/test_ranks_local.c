@@ -15,7 +15,8 @@
  * checkpoint, bytes for bytes (particles, grid, lists, histories, the
  * diagnostics' particle, bonds); resumed from that checkpoint by ranks that each
  * read it whole, the ranks go on with one process's bits (stepping first,
- * or rebuilding at once); and a rank holds fewer than all of them. The
+ * each keeping its share with the lists as read, or rebuilding at once);
+ * and a rank holds fewer than all of them. The
  * periodic gas once more with bonds (soft springs between grains two and
  * one lattice sites apart, some across the periodic faces, farther apart
  * than any pair the lists hold, some breaking): each bond's two owners
@@ -360,7 +361,8 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     grains_error err;
     grains_status s = grains_sim_share(shared, &ranks, &err);
     size_t start_bad = dealt && s == GRAINS_OK ? dealt_start_differs(shared, alone, &ranks, how) : 0;
-    size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0;
+    size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0, resume_held = 0;
+    int resume_rebuilt = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
     size_t written_bad = 0, frames_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0, bonds_bad = 0, broken = 0;
     for (int round = 0; round < ROUNDS && s == GRAINS_OK; round++) {
@@ -370,9 +372,15 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
             if (!(shared = again))
                 break;
             /* open: rebuilt at once, as one process (every rank names every history alike); periodic:
-             * stepped first by ranks that each hold every particle, cut in the checkpoint's order */
+             * each rank keeps its share of what it read at the first step, with the lists as read */
             if (!periodic)
                 shared->need_rebuild = alone->need_rebuild = 1;
+            size_t rebuilds = shared->n_rebuilds, rebuilds_alone = alone->n_rebuilds;
+            if (periodic && (s = grains_sim_step(shared, &err)) == GRAINS_OK) {
+                grains_sim_step(alone, NULL);
+                resume_held = shared->pt.n;
+                resume_rebuilt = (shared->n_rebuilds != rebuilds) != (alone->n_rebuilds != rebuilds_alone);
+            }
         }
         if ((s = grains_sim_advance(shared, STEPS, &err)) != GRAINS_OK)
             break;
@@ -424,6 +432,11 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
           "differ)", what, states_bad);
     CHECK(t, size == 1 || (most_held > 0 && most_held < n), "%s: a rank holds %zu of the %zu particles at most",
           what, most_held, n);
+    if (periodic)
+        CHECK(t, size == 1 || (resume_held > 0 && resume_held < n && !resume_rebuilt),
+              "%s: resumed from a checkpoint every rank read whole, each keeps %zu of the %zu particles at its "
+              "first step, rebuilding only where one process does%s", what, resume_held, n,
+              resume_rebuilt ? " (it differs)" : "");
     if (bonded && rank == 0) /* some bonds broke in the last round, and not all */
         CHECK(t, checks == ROUNDS && bonds_bad == 0 && broken > 0 && broken < grains_sim_bond_count(alone),
               "%s: gathered to rank 0, every bond (its springs, force, torque, whether it broke) is one process's, "

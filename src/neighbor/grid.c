@@ -652,6 +652,48 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
     return GRAINS_OK;
 }
 
+/* Shrinks the tables to the cells and blocks kept (a shrink that fails
+ * keeps the larger table, which still serves). */
+static void fit_tables(grains_grid *g)
+{
+    size_t cap = g->n_cells + 1;
+    if (cap < g->cap_cells && array_resize((void **)&g->key, cap, sizeof *g->key) &&
+        array_resize((void **)&g->first, cap + 1, sizeof *g->first))
+        g->cap_cells = cap;
+    if (g->n_blocks + 1 < g->cap_blocks &&
+        array_resize((void **)&g->block_start, g->n_blocks + 1, sizeof *g->block_start))
+        g->cap_blocks = g->n_blocks + 1;
+}
+
+int grid_keep(grains_grid *g, const uint32_t *count)
+{
+    uint32_t cells = 0, blocks = 0, next = 0, b = 0;
+    for (int p = 0; p < GRID_MAX_PHASES; p++) {
+        uint32_t end = g->phase_start[p + 1]; /* (the old start, read before it is written over) */
+        g->phase_start[p] = blocks;
+        for (; b < end; b++) { /* in place: what is written lies at or before what is read */
+            uint32_t from = cells;
+            for (uint32_t c = g->block_start[b]; c < g->block_start[b + 1]; c++)
+                if (count[c]) {
+                    g->key[cells] = g->key[c];
+                    g->first[cells++] = next;
+                    next += count[c];
+                }
+            if (cells > from)
+                g->block_start[blocks++] = from;
+        }
+    }
+    g->phase_start[GRID_MAX_PHASES] = blocks;
+    g->block_start[blocks] = cells;
+    g->first[cells] = next;
+    g->n_cells = cells;
+    g->n_blocks = blocks;
+    g->n_particles = next;
+    mark_levels(g);
+    fit_tables(g);
+    return reserve_slots(g, cells);
+}
+
 void grid_free(grains_grid *g)
 {
     free(g->key);

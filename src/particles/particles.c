@@ -120,6 +120,40 @@ void particles_permute(grains_particles *pt, uint32_t *where)
         pt->slot[pt->id[s]] = s;
 }
 
+/* The arrays' room cut to `cap` (>= n); t moves down to f + cap first. */
+static void shrink(grains_particles *pt, size_t cap)
+{
+    memmove(pt->f + cap, pt->t, pt->n * sizeof *pt->t);
+    pt->t = pt->f + cap;
+    void **fields[] = {(void **)&pt->x, (void **)&pt->v, (void **)&pt->w, (void **)&pt->q, (void **)&pt->R,
+                       (void **)&pt->mat, (void **)&pt->tag, (void **)&pt->id, (void **)&pt->f};
+    size_t sizes[] = {sizeof *pt->x, sizeof *pt->v, sizeof *pt->w, sizeof *pt->q, sizeof *pt->R,
+                      sizeof *pt->mat, sizeof *pt->tag, sizeof *pt->id, 2 * sizeof *pt->f};
+    for (size_t k = 0; k < sizeof fields / sizeof *fields; k++)
+        grow_field(fields[k], cap, sizes[k]); /* (smaller: it keeps the block where it cannot) */
+    pt->t = pt->f + cap;
+    pt->cap = cap;
+}
+
+void particles_keep(grains_particles *pt, const uint8_t *keep)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < pt->n; i++) {
+        if (!keep[i]) {
+            pt->slot[pt->id[i]] = UINT32_MAX;
+            continue;
+        }
+        pt->x[m] = pt->x[i], pt->v[m] = pt->v[i], pt->w[m] = pt->w[i], pt->q[m] = pt->q[i];
+        pt->R[m] = pt->R[i], pt->mat[m] = pt->mat[i], pt->tag[m] = pt->tag[i], pt->id[m] = pt->id[i];
+        pt->f[m] = pt->f[i], pt->t[m] = pt->t[i];
+        pt->slot[pt->id[m]] = (uint32_t)m;
+        m++;
+    }
+    pt->n = m;
+    if (m + m / 8 < pt->cap)
+        shrink(pt, m > 64 ? m : 64);
+}
+
 /* id from slot, its inverse. */
 static void name_slots(grains_particles *pt)
 {

@@ -46,6 +46,12 @@ grains_status particles_reserve_id(grains_particles *pt, size_t id, grains_error
  * Destroys `where`. */
 void particles_permute(grains_particles *pt, uint32_t *where);
 
+/* Keeps the particles with keep[i] set, in their order, f and t with
+ * them (velocity Verlet carries a(t) in them), and lets the arrays' room
+ * go down to them (a shrink that fails keeps the room); slot follows,
+ * UINT32_MAX for the ids let go. */
+void particles_keep(grains_particles *pt, const uint8_t *keep);
+
 /* Every field of every particle, in storage order (checkpoints), and back:
  * values checked (finite, R > 0, material below n_materials, slot a
  * permutation); on failure an error without a file name. */

@@ -167,14 +167,12 @@ static grains_status sort_held(grains_sim *sim, uint8_t *copy, store_key *keys, 
     return s;
 }
 
-/* This rank's entries of the table, merged over the ranks, and the cut of
- * its blocks: table_owner per entry. */
-static void cut_table(grains_sim *sim, const uint8_t *copy)
+void sim_ranks_cut_table(grains_sim *sim, const uint8_t *copy)
 {
     sim_ranks *r = &sim->ranks;
     grains_error err;
     if (block_table_own(&r->table, &sim->grid, copy, r->block_contacts, &err) != GRAINS_OK ||
-        block_table_merge(&r->table, &r->peers, &err) != GRAINS_OK ||
+        (copy && block_table_merge(&r->table, &r->peers, &err) != GRAINS_OK) ||
         !array_reserve((void **)&r->table_owner, &r->table_owner_cap, r->table.n + 1, sizeof *r->table_owner, 1) ||
         !array_reserve(&r->points, &r->points_cap, r->table.n + 1, sizeof(block_point), 1))
         local_failed(sim);
@@ -187,8 +185,7 @@ static void cut_table(grains_sim *sim, const uint8_t *copy)
     sim_ranks_cut_points(sim, r->table.n, r->table_owner);
 }
 
-/* Each block's rank in this rank's grid, from the table. */
-static void own_blocks(grains_sim *sim)
+void sim_ranks_own_blocks(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     for (uint32_t b = 0; b < sim->grid.n_blocks; b++) {
@@ -411,8 +408,8 @@ static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, s
     if (sim_ranks_reserve(sim, err) != GRAINS_OK)
         local_failed(sim);
     sim_ranks_count_contacts(sim, keys, n_keys);
-    cut_table(sim, copy);
-    own_blocks(sim);
+    sim_ranks_cut_table(sim, copy);
+    sim_ranks_own_blocks(sim);
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
         local_failed(sim);
     plan_also(sim, copy, also);
@@ -420,8 +417,7 @@ static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, s
     return GRAINS_OK;
 }
 
-/* Each table entry's first place in the whole's order. */
-static void place_table(grains_sim *sim)
+void sim_ranks_place_table(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     if (!array_reserve((void **)&r->table_first, &r->table_first_cap, r->table.n + 1, sizeof *r->table_first, 8))
@@ -490,8 +486,8 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank
     r->dealt = 0;
     r->dealt_from = r->dealt_to = r->range_next = r->range_end = 0;
     r->ranged = 0;
-    own_blocks(sim);
-    place_table(sim);
+    sim_ranks_own_blocks(sim);
+    sim_ranks_place_table(sim);
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
         local_failed(sim);
     return take_histories(sim, self_bytes, n_keys, err);

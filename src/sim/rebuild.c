@@ -120,16 +120,21 @@ static grains_status make_windows(grains_sim *sim, grains_error *err)
     return s;
 }
 
-/* The histories follow their pairs into the new lists' order. */
-static grains_status reattach(grains_sim *sim, history_names *hn, grains_error *err)
+grains_status sim_attach_histories(grains_sim *sim, store_key *keys, size_t n, uint32_t *first, grains_error *err)
 {
-    neighbors_attach_contacts(&sim->nb, hn->keys, hn->n, sim->nthreads);
+    neighbors_attach_contacts(&sim->nb, keys, n, sim->nthreads);
     grains_status s = make_windows(sim, err);
     if (s != GRAINS_OK)
         return s;
-    neighbors_place_histories(&sim->nb, &sim->grid, &sim->cs, hn->keys, hn->n, hn->first, sim->nthreads);
-    store_permute(&sim->cs, hn->keys, hn->n);
+    neighbors_place_histories(&sim->nb, &sim->grid, &sim->cs, keys, n, first, sim->nthreads);
+    store_permute(&sim->cs, keys, n);
     return GRAINS_OK;
+}
+
+/* The histories follow their pairs into the new lists' order. */
+static grains_status reattach(grains_sim *sim, history_names *hn, grains_error *err)
+{
+    return sim_attach_histories(sim, hn->keys, hn->n, hn->first, err);
 }
 
 /* Positions back into the periodic box (contacts follow their pairs, not

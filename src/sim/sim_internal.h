@@ -500,6 +500,28 @@ grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err);
 grid_share sim_ranks_grid_share(const grains_sim *sim);
 grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
                                    grains_error *err);
+/* The whole's table of blocks (ranks.table) from this rank's entries,
+ * those of the blocks holding particles without copy[i] set, merged over
+ * the ranks; copy NULL: the grid is the whole's, held alike by every rank
+ * (a resumed run's, sim/rank_resume.c), and nothing is merged. Then the
+ * cut of the table: ranks.table_owner per entry. */
+void sim_ranks_cut_table(grains_sim *sim, const uint8_t *copy);
+/* Each block's rank in this rank's grid (ranks.owner), from the table. */
+void sim_ranks_own_blocks(grains_sim *sim);
+/* Each table entry's first place in the whole's order (ranks.table_first). */
+void sim_ranks_place_table(grains_sim *sim);
+/* Before the first step of a run resumed from a checkpoint on ranks that
+ * hold their own particles alone, when every rank read the whole state:
+ * each keeps its own particles by the cut of the whole's blocks and the
+ * copies its steps read, with the lists and histories as they were read,
+ * as a rebuild on ranks would leave them (sim/rank_resume.c). Collective;
+ * nothing where the lists are stale (the first step rebuilds on ranks). */
+grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err);
+/* The histories named by keys (pairs of the present lists, springs in
+ * the store's pool in the keys' order) into the lists' order, each cell
+ * block's window sized from the lists; first: scratch of a place per
+ * particle (sim/rebuild.c). */
+grains_status sim_attach_histories(grains_sim *sim, store_key *keys, size_t n, uint32_t *first, grains_error *err);
 /* ranks.listed: the own particles (ranks.mine), and those of the cells
  * from which a pair with one of them may be listed; their blocks get
  * visit 1 (sim/rank_reach.c). */

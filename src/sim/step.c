@@ -340,6 +340,8 @@ static grains_status after_begin(grains_sim *sim, grains_error *err)
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
 {
     grains_status s;
+    if ((s = sim_ranks_resume_local(sim, err)) != GRAINS_OK) /* (read whole, on ranks holding their own) */
+        return s;
     if ((s = sim_last_good_take(sim, sim_last_good_needed(sim, sqrt(max_speed2(sim))), err)) != GRAINS_OK)
         return s;
     begin(sim);

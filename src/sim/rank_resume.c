@@ -1,0 +1,315 @@
+/* A run resumed from a checkpoint on ranks that hold their own particles
+ * alone (grains_ranks.local): every rank has read the whole state, the
+ * lists and histories of the last rebuild with it, and keeps, before its
+ * first step, what a rebuild on ranks would have left it
+ * (sim/rank_local.c), without rebuilding (a rebuild now would sort the
+ * particles at other positions than the run that never stopped, and sum
+ * in another order):
+ *  1. the whole's blocks, which every rank holds alike, are cut by their
+ *     particles and contacts, as a rebuild cuts the table;
+ *  2. each rank keeps its own blocks' particles and the copies its steps
+ *     read: the partners its own particles list or are listed by, the
+ *     partners of their intact bonds, and those the insertion regions may
+ *     read; the bonds with an own particle, and the histories of the
+ *     pairs it evaluates (one of them own);
+ *  3. the grid keeps the cells of what is kept, the lists of the own
+ *     particles and of the copies that list one of them keep the partners
+ *     kept, in their order: each own particle's list and force sum are
+ *     the single process's.
+ * Until the first step every rank holds every particle: the frames,
+ * thermo and checkpoints of a resumed run before it read them whole. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "util/array.h"
+
+/* A rank that cannot keep its part (memory) stops every rank: the others
+ * would wait for it in the next collective. */
+static void resume_failed(const grains_sim *sim)
+{
+    const char *why = "out of memory sharing the resumed particles among the ranks: stopping them all";
+    const grains_ranks *pr = &sim->ranks.peers;
+    if (pr->fail)
+        pr->fail(pr->ctx, why);
+    abort();
+}
+
+/* Whether every rank holds the whole state with lists that still hold
+ * (the same on every rank: each read the same). */
+static int holds_whole_lists(const grains_sim *sim)
+{
+    const sim_ranks *r = &sim->ranks;
+    size_t n = sim->pt.n;
+    if (!sim_ranks_local(sim) || r->holds_share || sim->need_rebuild || sim->has_pending || n == 0 ||
+        sim->grid.n_particles != n || sim->nb.n_particles != n || sim->cs.n_blocks != sim->grid.n_blocks)
+        return 0;
+    for (size_t b = 0; b < sim->cs.n_blocks; b++)
+        if (sim->cs.block[b].failed) /* (the next rebuild reports it) */
+            return 0;
+    return 1;
+}
+
+/* Step 1: the cut of the whole's blocks, every particle's rank
+ * (ranks.mine, rank_of; the grid's blocks are the table's entries). */
+static void cut_whole(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    grains_error err;
+    r->n_ids = sim->pt.n;
+    if (sim_ranks_reserve(sim, &err) != GRAINS_OK)
+        resume_failed(sim);
+    for (uint32_t b = 0; b < sim->grid.n_blocks; b++)
+        r->block_contacts[b] = (uint32_t)sim->cs.block[b].n;
+    sim_ranks_cut_table(sim, NULL);
+    sim_ranks_own_blocks(sim);
+    if (sim_ranks_mark_owned(sim, &err) != GRAINS_OK)
+        resume_failed(sim);
+}
+
+/* Whether the particle of `id` is held and own (a bond's partner may be
+ * held nowhere: the whole's slots name every particle there is). */
+static int own_id(const grains_sim *sim, uint32_t id)
+{
+    uint32_t i = id < sim->pt.slot_cap ? sim->pt.slot[id] : UINT32_MAX;
+    return i != UINT32_MAX && sim->ranks.mine[i];
+}
+
+#define KEEP 1u
+#define LIST 2u /* (with KEEP) its list is kept */
+
+/* Step 2: per particle, KEEP when this rank keeps it, LIST when it keeps
+ * its list too. */
+static uint8_t *mark_kept(const grains_sim *sim)
+{
+    const grains_neighbors *nb = &sim->nb;
+    const uint8_t *mine = sim->ranks.mine;
+    size_t n = sim->pt.n;
+    uint8_t *mark = calloc(n + 1, 1);
+    if (!mark)
+        resume_failed(sim);
+    if (sim_spawn_active(sim))
+        sim_spawn_mark_reach(sim, mark); /* (1: KEEP) */
+    for (uint32_t i = 0; i < n; i++) {
+        mark[i] |= mine[i] ? KEEP | LIST : 0;
+        for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
+            uint32_t j = nb->j[k] & STORE_INDEX_MASK;
+            if (nb->j[k] & STORE_MESH_BIT)
+                continue;
+            mark[j] |= mine[i] ? KEEP : 0;
+            mark[i] |= mine[j] ? KEEP | LIST : 0;
+        }
+    }
+    const sim_bonds *bs = &sim->bonds;
+    for (size_t k = 0; k < bs->n; k++) {
+        const sim_bond *bd = &bs->list[k];
+        if (!bd->broken && (own_id(sim, bd->a) || own_id(sim, bd->b)))
+            mark[sim->pt.slot[bd->a]] |= KEEP, mark[sim->pt.slot[bd->b]] |= KEEP; /* (intact: both held) */
+    }
+    if (sim->mb.n) /* every list is kept: the membranes' patch logs are sized by them */
+        for (size_t i = 0; i < n; i++)
+            mark[i] |= mark[i] & KEEP ? LIST : 0;
+    return mark;
+}
+
+/* The bonds with an own particle: the first, or the second of an intact
+ * one (sim/rank_bonds.c); ranks.bonds_whole counts every bond. */
+static void keep_bonds(grains_sim *sim)
+{
+    sim_bonds *bs = &sim->bonds;
+    size_t m = 0;
+    for (size_t k = 0; k < bs->n; k++) {
+        const sim_bond *bd = &bs->list[k];
+        if (own_id(sim, bd->a) || (!bd->broken && own_id(sim, bd->b)))
+            bs->list[m++] = *bd;
+    }
+    sim->ranks.bonds_whole = bs->n;
+    bs->n = m;
+}
+
+/* The last step's patch logs, every block's as read, kept as ranks
+ * holding their own keep them (ranks.named_logs: the blocks that gave
+ * anything, by table entry, which is the whole grid's block). */
+static void keep_patch_logs(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    size_t n = 0, records = 0;
+    for (size_t b = 0; sim->mb.n && sim->patch_logs && b < sim->grid.n_blocks; b++) {
+        n += sim->patch_logs[b].n > 0;
+        records += sim->patch_logs[b].n;
+    }
+    if (!array_reserve((void **)&r->named_logs, &r->named_logs_cap, n + 1, sizeof *r->named_logs, 2) ||
+        !array_reserve((void **)&r->log_entry, &r->log_entry_cap, n + 1, sizeof *r->log_entry, 2) ||
+        !array_reserve((void **)&r->named_records, &r->named_records_cap, records + 1, sizeof(patch_record), 2))
+        resume_failed(sim);
+    r->n_named_logs = 0;
+    records = 0;
+    for (size_t b = 0; n && b < sim->grid.n_blocks; b++) {
+        const patch_log *lg = &sim->patch_logs[b];
+        if (!lg->n)
+            continue;
+        r->log_entry[r->n_named_logs] = (uint32_t)b;
+        r->named_logs[r->n_named_logs++] = (patch_log){r->named_records + records, lg->n};
+        memcpy(r->named_records + records, lg->rec, lg->n * sizeof *lg->rec);
+        records += lg->n;
+    }
+    free(sim->patch_logs); /* (made again for the blocks kept) */
+    free(sim->patch_records);
+    sim->patch_logs = NULL;
+    sim->patch_records = NULL;
+    sim->patch_logs_cap = sim->patch_records_cap = 0;
+}
+
+/* The histories of the pairs this rank evaluates (one particle own; a
+ * mesh contact's, its particle's owner), named by the lists as read, in
+ * their order: keys, and their springs in a copy (*springs); how many. */
+static size_t keep_histories(grains_sim *sim, store_key **keys, real **springs)
+{
+    contact_store *cs = &sim->cs;
+    const uint8_t *mine = sim->ranks.mine;
+    size_t n = 0, width = (size_t)cs->layout.width;
+    grains_error err;
+    if (store_gather(cs, &n, &err) != GRAINS_OK || !(*keys = malloc((n + 1) * sizeof **keys)))
+        resume_failed(sim);
+    neighbors_collect_keys(&sim->nb, *keys, 0);
+    for (size_t k = 0; k < n; k++) {
+        store_key *key = &(*keys)[k];
+        int theirs = !mine[key->i] && ((key->j & STORE_MESH_BIT) || !mine[key->j]);
+        key->i = theirs ? STORE_DEAD : key->i;
+    }
+    store_compact(cs, *keys, &n);
+    if (!(*springs = malloc((n * width + 1) * sizeof **springs)))
+        resume_failed(sim);
+    if (n)
+        memcpy(*springs, store_entry(cs, 0), n * width * sizeof **springs);
+    store_layout layout = cs->layout;
+    store_free(cs); /* (the whole's, let go before the rest is cut) */
+    store_init(cs, layout);
+    return n;
+}
+
+/* Step 3, the lists: those marked LIST, of the partners kept, renamed by
+ * where[] (which keeps the order: each list keeps j > i), in place (what
+ * is written lies at or before what is read), their room cut to them. */
+static void keep_lists(grains_sim *sim, const uint8_t *mark, const uint32_t *where, size_t kept)
+{
+    grains_neighbors *nb = &sim->nb;
+    uint32_t at = 0, lo = 0;
+    for (uint32_t i = 0; i < nb->n_particles; i++) {
+        uint32_t hi = nb->start[i + 1]; /* (read before start[where[i] + 1] <= start[i + 1] is written) */
+        for (uint32_t k = lo; k < hi && (mark[i] & LIST); k++) {
+            uint32_t e = nb->j[k] & ~STORE_HIST_BIT; /* (marked again as the histories attach) */
+            if (e & STORE_MESH_BIT)
+                nb->j[at++] = e;
+            else if (mark[e])
+                nb->j[at++] = where[e];
+        }
+        if (mark[i])
+            nb->start[where[i] + 1] = at;
+        lo = hi;
+    }
+    nb->n_particles = kept;
+    nb->n = at;
+    if (array_resize((void **)&nb->j, (size_t)at + 1, sizeof *nb->j)) /* (a failed shrink keeps the room) */
+        nb->cap = (size_t)at + 1;
+    if (array_resize((void **)&nb->start, kept + 1, sizeof *nb->start))
+        nb->cap_start = kept + 1;
+}
+
+/* The grid of the cells of what is kept. */
+static void keep_cells(grains_sim *sim, const uint8_t *mark)
+{
+    grains_grid *g = &sim->grid;
+    uint32_t *count = malloc((g->n_cells + 1) * sizeof *count);
+    if (!count)
+        resume_failed(sim);
+    for (size_t c = 0; c < g->n_cells; c++) {
+        count[c] = 0;
+        for (uint32_t i = g->first[c]; i < g->first[c + 1]; i++)
+            count[c] += mark[i] != 0;
+    }
+    if (!grid_keep(g, count))
+        resume_failed(sim);
+    free(count);
+}
+
+/* The store of the kept histories: keys renamed by where[], springs in
+ * the keys' order, then each into its place in the kept lists. */
+static void attach_kept(grains_sim *sim, store_key *keys, const real *springs, size_t n, const uint32_t *where)
+{
+    contact_store *cs = &sim->cs;
+    size_t width = (size_t)cs->layout.width;
+    grains_error err;
+    for (size_t k = 0; k < n; k++) {
+        keys[k].i = where[keys[k].i];
+        keys[k].j = keys[k].j & STORE_MESH_BIT ? keys[k].j : where[keys[k].j];
+    }
+    if (store_load(cs, n, &err) != GRAINS_OK)
+        resume_failed(sim);
+    if (n)
+        memcpy(store_entry(cs, 0), springs, n * width * sizeof *springs);
+    sim_ranks *r = &sim->ranks;
+    if (!array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8) ||
+        sim_attach_histories(sim, keys, n, r->first, &err) != GRAINS_OK)
+        resume_failed(sim);
+}
+
+/* What a rebuild on ranks makes after its sort: the blocks' owners, the
+ * table's places, the own particles, what the steps size from the lists,
+ * the visits and the halo (collective). */
+static grains_status plan_kept(grains_sim *sim, grains_error *err)
+{
+    sim_ranks *r = &sim->ranks;
+    sim_ranks_release(r); /* (sized for the whole) */
+    if (sim_ranks_reserve(sim, err) != GRAINS_OK)
+        resume_failed(sim);
+    r->holds_share = 1;
+    r->dealt = r->ranged = 0;
+    r->dealt_from = r->dealt_to = r->range_next = r->range_end = 0;
+    r->writer_whole = r->windows_valid = r->thermo_whole = r->stale = r->moving = 0;
+    sim_ranks_own_blocks(sim);
+    sim_ranks_place_table(sim);
+    if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
+        resume_failed(sim);
+    grains_status s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
+    if (s == GRAINS_OK && sim->bonds.n)
+        s = sim_bonds_index(sim, err);
+    if (s == GRAINS_OK && sim->mesh)
+        s = sim_reserve_mesh_candidates(sim, err);
+    if (s == GRAINS_OK && sim->mb.n)
+        s = sim_reserve_patch_logs(sim, err);
+    if (s != GRAINS_OK) /* (memory, on this rank alone) */
+        resume_failed(sim);
+    sim_ranks_plan_lists(sim);
+    sim_ranks_planned(sim);
+    return GRAINS_OK;
+}
+
+grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err)
+{
+    if (!holds_whole_lists(sim))
+        return GRAINS_OK;
+    cut_whole(sim);
+    uint8_t *mark = mark_kept(sim);
+    uint32_t *where = malloc((sim->pt.n + 1) * sizeof *where);
+    if (!where)
+        resume_failed(sim);
+    size_t kept = 0;
+    for (size_t i = 0; i < sim->pt.n; i++)
+        where[i] = mark[i] ? (uint32_t)kept++ : UINT32_MAX;
+    store_key *keys;
+    real *springs;
+    size_t n_keys = keep_histories(sim, &keys, &springs);
+    keep_bonds(sim);
+    if (sim->mb.n)
+        keep_patch_logs(sim);
+    keep_lists(sim, mark, where, kept);
+    keep_cells(sim, mark);
+    particles_keep(&sim->pt, mark);
+    free(mark);
+    attach_kept(sim, keys, springs, n_keys, where);
+    free(where);
+    free(keys);
+    free(springs);
+    return plan_kept(sim, err);
+}
