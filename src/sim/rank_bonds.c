@@ -21,10 +21,7 @@
 
 static void bonds_failed(const grains_sim *sim, const char *why)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, why);
-    abort();
+    sim_ranks_stop(sim, why);
 }
 
 /* Where particle `id` is held, or UINT32_MAX. */

@@ -52,10 +52,7 @@ grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err)
 static void local_failed(const grains_sim *sim)
 {
     const char *why = "out of memory sharing the particles among the ranks: stopping them all";
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, why);
-    abort();
+    sim_ranks_stop(sim, why);
 }
 
 /* The grid's frame by reductions over the ranks (neighbor/grid.h,

@@ -29,10 +29,7 @@
 static void resume_failed(const grains_sim *sim)
 {
     const char *why = "out of memory sharing the resumed particles among the ranks: stopping them all";
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, why);
-    abort();
+    sim_ranks_stop(sim, why);
 }
 
 /* Whether every rank holds the whole state with lists that still hold
@@ -272,12 +269,8 @@ static grains_status plan_kept(grains_sim *sim, grains_error *err)
     if (sim_ranks_mark_owned(sim, err) != GRAINS_OK)
         resume_failed(sim);
     grains_status s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
-    if (s == GRAINS_OK && sim->bonds.n)
-        s = sim_bonds_index(sim, err);
-    if (s == GRAINS_OK && sim->mesh)
-        s = sim_reserve_mesh_candidates(sim, err);
-    if (s == GRAINS_OK && sim->mb.n)
-        s = sim_reserve_patch_logs(sim, err);
+    if (s == GRAINS_OK)
+        s = sim_size_from_lists(sim, err);
     if (s != GRAINS_OK) /* (memory, on this rank alone) */
         resume_failed(sim);
     sim_ranks_plan_lists(sim);

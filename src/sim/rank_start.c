@@ -15,10 +15,7 @@
 
 void sim_start_failed(const grains_sim *sim)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, "out of memory checking the particles: stopping them all");
-    abort();
+    sim_ranks_stop(sim, "out of memory checking the particles: stopping them all");
 }
 
 int sim_start_shared(const grains_sim *sim) { return sim_ranks_local(sim) && sim->ranks.holds_share; }

@@ -23,20 +23,14 @@
 
 static void stream_failed(const grains_sim *sim)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, "out of memory sending the state to write: stopping every rank");
-    abort();
+    sim_ranks_stop(sim, "out of memory sending the state to write: stopping every rank");
 }
 
 /* The ranks disagree on what they own (a bug, not an input): all stop,
  * rather than write a checkpoint with holes. */
 static void stream_damaged(const grains_sim *sim)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, "the ranks sent rank 0 a state to write out of place or not all: stopping them all");
-    abort();
+    sim_ranks_stop(sim, "the ranks sent rank 0 a state to write out of place or not all: stopping them all");
 }
 
 static void *stream_alloc(const grains_sim *sim, size_t bytes)

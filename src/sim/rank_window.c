@@ -33,10 +33,7 @@ void sim_ranks_frame_old(sim_ranks *r)
 
 static void window_failed(const grains_sim *sim)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, "out of memory sending the particles to write: stopping them all");
-    abort();
+    sim_ranks_stop(sim, "out of memory sending the particles to write: stopping them all");
 }
 
 /* Whether held particle i is this rank's own: dealt, its dealer's (as the
@@ -165,13 +162,9 @@ static void take_window(const grains_sim *sim, const char *all, size_t total, un
         at = take_record(at, out, first, fields);
     }
     free(seen);
-    if (got * record != total || got != count) {
-        const grains_ranks *pr = &sim->ranks.peers;
-        if (pr->fail)
-            pr->fail(pr->ctx, "the ranks sent rank 0 a window of particles to write with ids missing or twice: "
-                              "stopping them all");
-        abort();
-    }
+    if (got * record != total || got != count)
+        sim_ranks_stop(sim, "the ranks sent rank 0 a window of particles to write with ids missing or twice: "
+                            "stopping them all");
 }
 
 /* This rank's own particles of ids [first, first + count) into the send

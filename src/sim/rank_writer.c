@@ -24,10 +24,7 @@ static size_t record_bytes(const grains_particles *pt) { return sizeof(uint32_t)
 
 static void writer_failed(const grains_sim *sim)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, "out of memory gathering the particles to write: stopping them all");
-    abort();
+    sim_ranks_stop(sim, "out of memory gathering the particles to write: stopping them all");
 }
 
 /* Each own particle's place in the whole's order (per held particle; the
@@ -97,10 +94,7 @@ static size_t take_window(grains_sim *sim, const char *all, size_t bytes)
  * rather than write a copy with holes. */
 static void gather_damaged(const grains_sim *sim)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
-    if (pr->fail)
-        pr->fail(pr->ctx, "the ranks sent rank 0 particles to write out of place or not all: stopping them all");
-    abort();
+    sim_ranks_stop(sim, "the ranks sent rank 0 particles to write out of place or not all: stopping them all");
 }
 
 /* Rank 0's copy, with room for every particle. */

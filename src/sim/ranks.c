@@ -976,16 +976,20 @@ static void take_step(unpack *u, grains_sim *sim, int r, void *ctx)
         take_particles(u, &sim->pt, run);
 }
 
-/* A rank that cannot make its part of an exchange (memory) stops the
- * run: the others would wait for it forever. */
-static void exchange_failed(const grains_sim *sim)
+void sim_ranks_stop(const grains_sim *sim, const char *why)
 {
-    const char *why = "out of memory exchanging with the other ranks: stopping them all";
     const grains_ranks *pr = &sim->ranks.peers;
     if (pr->fail)
         pr->fail(pr->ctx, why);
     fprintf(stderr, "grains: %s\n", why);
     abort();
+}
+
+/* A rank that cannot make its part of an exchange (memory) stops the
+ * run: the others would wait for it forever. */
+static void exchange_failed(const grains_sim *sim)
+{
+    sim_ranks_stop(sim, "out of memory exchanging with the other ranks: stopping them all");
 }
 
 /* An empty pack in the buffer of the last exchange. */

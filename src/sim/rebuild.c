@@ -174,6 +174,18 @@ grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
+grains_status sim_size_from_lists(grains_sim *sim, grains_error *err)
+{
+    grains_status s = GRAINS_OK;
+    if (sim->bonds.n)
+        s = sim_bonds_index(sim, err);
+    if (s == GRAINS_OK && sim->mesh)
+        s = sim_reserve_mesh_candidates(sim, err);
+    if (s == GRAINS_OK && sim->mb.n)
+        s = sim_reserve_patch_logs(sim, err);
+    return s;
+}
+
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
     /* shared among ranks: each copy's positions whole, the histories named
@@ -209,12 +221,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         s = build_lists(sim, err);
     if (s == GRAINS_OK)
         s = reattach(sim, &hn, err);
-    if (s == GRAINS_OK && sim->bonds.n)
-        s = sim_bonds_index(sim, err);
-    if (s == GRAINS_OK && sim->mesh)
-        s = sim_reserve_mesh_candidates(sim, err);
-    if (s == GRAINS_OK && sim->mb.n)
-        s = sim_reserve_patch_logs(sim, err);
+    if (s == GRAINS_OK)
+        s = sim_size_from_lists(sim, err);
     if (s == GRAINS_OK && sim_shared(sim))
         sim_ranks_planned(sim);
     if (hn.owned)

@@ -393,6 +393,10 @@ void sim_ranks_planned(grains_sim *sim);
  * they give no rank more than `rebalance` times the mean work, else
  * bisected anew); and, once ranks.owner holds every block's rank, the own
  * particles marked, their runs, and every particle's rank. */
+/* A rank that cannot make its part of a collective (memory), or finds
+ * the ranks disagree (a bug), stops every rank with `why` (ranks.fail;
+ * alone: abort): the others would wait for it forever. */
+void sim_ranks_stop(const grains_sim *sim, const char *why) __attribute__((noreturn));
 grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err);
 void sim_ranks_release(sim_ranks *r); /* those tables let go but the cut's points (the next reserve makes them anew) */
 /* The kept buffers of the last exchange let go, those it sent and or
@@ -521,6 +525,10 @@ grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err);
  * the store's pool in the keys' order) into the lists' order, each cell
  * block's window sized from the lists; first: scratch of a place per
  * particle (sim/rebuild.c). */
+/* What the steps size from the present lists: the bonds' index by slot,
+ * each thread's room for a particle's mesh candidates, the membranes'
+ * patch logs (sim/rebuild.c). */
+grains_status sim_size_from_lists(grains_sim *sim, grains_error *err);
 grains_status sim_attach_histories(grains_sim *sim, store_key *keys, size_t n, uint32_t *first, grains_error *err);
 /* ranks.listed: the own particles (ranks.mine), and those of the cells
  * from which a pair with one of them may be listed; their blocks get
