@@ -14,8 +14,9 @@
  * it writes a window of ids at a time without gathering them; so is the state rank 0 gathers for a
  * checkpoint, bytes for bytes (particles, grid, lists, histories, the
  * diagnostics' particle, bonds); resumed from that checkpoint by ranks that each
- * read it whole, the ranks go on with one process's bits (stepping first,
- * each keeping its share with the lists as read, or rebuilding at once);
+ * read it whole, or its share alone where shared before it read it, the
+ * ranks go on with one process's bits (stepping first, each keeping its
+ * share with the lists as read, or rebuilding at once);
  * and a rank holds fewer than all of them. The
  * periodic gas once more with bonds (soft springs between grains two and
  * one lattice sites apart, some across the periodic faces, farther apart
@@ -301,9 +302,11 @@ static int state_differs_at_break(grains_sim *shared, grains_sim *alone, long *a
 }
 
 /* A checkpoint of the ranks (rank 0 writes it), read by every rank into a
- * fresh simulation that then holds every particle, shared anew; NULL on
- * failure. */
-static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int periodic, int threads, int bonded)
+ * fresh simulation, shared after the read (it then holds every particle)
+ * or before it (`share_first`: each rank reads its share; *read_held
+ * particles); NULL on failure. */
+static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int periodic, int threads, int bonded,
+                           int share_first, size_t *read_held)
 {
     char path[64];
     snprintf(path, sizeof path, "test_ranks_local_%d.grains", ranks->size);
@@ -311,11 +314,13 @@ static grains_sim *resumed(grains_sim *shared, const grains_ranks *ranks, int pe
     uint64_t failed = grains_checkpoint_write(path, shared, NULL, 0, &err) != GRAINS_OK;
     ranks->sum(ranks->ctx, &failed, 1); /* and a barrier: the file is written */
     grains_sim *sim = gas(periodic, threads, bonded);
-    if (failed || grains_checkpoint_read_sim(path, sim, &err) != GRAINS_OK ||
-        grains_sim_share(sim, ranks, &err) != GRAINS_OK) {
+    if (failed || (share_first && grains_sim_share(sim, ranks, &err) != GRAINS_OK) ||
+        grains_checkpoint_read_sim(path, sim, &err) != GRAINS_OK ||
+        (!share_first && grains_sim_share(sim, ranks, &err) != GRAINS_OK)) {
         grains_sim_destroy(sim);
         sim = NULL;
     }
+    *read_held = sim ? sim->pt.n : 0;
     uint64_t read = 0;
     ranks->sum(ranks->ctx, &read, 1); /* every rank read it */
     if (ranks->rank == 0)
@@ -361,20 +366,21 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     grains_error err;
     grains_status s = grains_sim_share(shared, &ranks, &err);
     size_t start_bad = dealt && s == GRAINS_OK ? dealt_start_differs(shared, alone, &ranks, how) : 0;
-    size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0, resume_held = 0;
+    size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0, resume_held = 0, read_held = 0;
     int resume_rebuilt = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
     size_t written_bad = 0, frames_bad = 0, states_bad = 0, walls_bad = 0, lid_pushed = 0, bonds_bad = 0, broken = 0;
     for (int round = 0; round < ROUNDS && s == GRAINS_OK; round++) {
         if (round == ROUNDS - 1) { /* the last round from a checkpoint of the ranks */
-            grains_sim *again = resumed(shared, &ranks, periodic, threads, bonded);
+            /* open: shared first, a checkpoint with a rebuild due, read whole and rebuilt at once, as one
+             * process (every rank names every history alike); periodic: each rank keeps its share with
+             * the lists as read, as it reads (bonded: shared first) or at the first step */
+            if (!periodic)
+                shared->need_rebuild = alone->need_rebuild = 1;
+            grains_sim *again = resumed(shared, &ranks, periodic, threads, bonded, bonded || !periodic, &read_held);
             grains_sim_destroy(shared);
             if (!(shared = again))
                 break;
-            /* open: rebuilt at once, as one process (every rank names every history alike); periodic:
-             * each rank keeps its share of what it read at the first step, with the lists as read */
-            if (!periodic)
-                shared->need_rebuild = alone->need_rebuild = 1;
             size_t rebuilds = shared->n_rebuilds, rebuilds_alone = alone->n_rebuilds;
             if (periodic && (s = grains_sim_step(shared, &err)) == GRAINS_OK) {
                 grains_sim_step(alone, NULL);
@@ -432,11 +438,19 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
           "differ)", what, states_bad);
     CHECK(t, size == 1 || (most_held > 0 && most_held < n), "%s: a rank holds %zu of the %zu particles at most",
           what, most_held, n);
-    if (periodic)
-        CHECK(t, size == 1 || (resume_held > 0 && resume_held < n && !resume_rebuilt),
-              "%s: resumed from a checkpoint every rank read whole, each keeps %zu of the %zu particles at its "
-              "first step, rebuilding only where one process does%s", what, resume_held, n,
+    if (periodic && !bonded)
+        CHECK(t, size == 1 || (resume_held > 0 && resume_held < n && read_held == n && !resume_rebuilt),
+              "%s: resumed from a checkpoint every rank read whole (%zu), each keeps %zu of the %zu particles at "
+              "its first step, rebuilding only where one process does%s", what, read_held, resume_held, n,
               resume_rebuilt ? " (it differs)" : "");
+    if (!periodic)
+        CHECK(t, size == 1 || read_held == n, "%s: shared before it read a checkpoint whose rebuild is due, "
+              "each rank read it whole (%zu of %zu particles) and rebuilt at once", what, read_held, n);
+    if (periodic && bonded)
+        CHECK(t, size == 1 || (read_held > 0 && read_held < n && resume_held < n && !resume_rebuilt),
+              "%s: shared before it read the checkpoint, each rank read %zu of the %zu particles (%zu after its "
+              "first step, its halo's copies with them), rebuilding only where one process does%s", what,
+              read_held, n, resume_held, resume_rebuilt ? " (it differs)" : "");
     if (bonded && rank == 0) /* some bonds broke in the last round, and not all */
         CHECK(t, checks == ROUNDS && bonds_bad == 0 && broken > 0 && broken < grains_sim_bond_count(alone),
               "%s: gathered to rank 0, every bond (its springs, force, torque, whether it broke) is one process's, "

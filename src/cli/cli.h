@@ -68,6 +68,11 @@ grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags
  * before its particles are added, dealt among the ranks
  * (grains_sim_add_dealt) and not checked yet: cli_check_dealt does that. */
 grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err);
+/* Its setting alone, for a checkpoint to fill: meshes and membranes, no
+ * particles, bonds or friction test's sphere; shared among `share` (NULL:
+ * not), so that ranks holding their own alone read their share of it. */
+grains_status cli_load_setting(const grains_scenario *sc, const grains_ranks *share, grains_sim **out,
+                               grains_error *err);
 
 /* A row of the particles' file into the simulation `ctx` (dealt among
  * ranks that hold their own alone); an error names the row. */

@@ -192,7 +192,8 @@ int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *
     return cli_ranks_failed(rk, bad ? &err : NULL);
 }
 
-grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err)
+grains_status cli_load_setting(const grains_scenario *sc, const grains_ranks *share, grains_sim **out,
+                               grains_error *err)
 {
     grains_sim *sim;
     grains_status s = grains_sim_create(&sim, &sc->params, err);
@@ -203,10 +204,23 @@ grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grai
         s = load_entry(sc, k, sim, err);
     for (int k = 0; s == GRAINS_OK && k < sc->n_membranes; k++)
         s = load_membrane(sc, k, sim, err);
-    if (s == GRAINS_OK && deal)
-        s = grains_sim_share(sim, deal, err);
-    if (s == GRAINS_OK)
-        s = load_particles(sc, deal, sim, err);
+    if (s == GRAINS_OK && share)
+        s = grains_sim_share(sim, share, err);
+    if (s != GRAINS_OK) {
+        grains_sim_destroy(sim);
+        return s;
+    }
+    *out = sim;
+    return GRAINS_OK;
+}
+
+grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err)
+{
+    grains_sim *sim;
+    grains_status s = cli_load_setting(sc, deal, &sim, err);
+    if (s != GRAINS_OK)
+        return s;
+    s = load_particles(sc, deal, sim, err);
     if (s == GRAINS_OK)
         s = load_friction_sphere(sc, sim, err);
     if (s == GRAINS_OK && sc->bonds[0])

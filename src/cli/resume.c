@@ -156,8 +156,10 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
                            : grains_error_set(&err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the run's options");
     if (s == GRAINS_OK)
         s = frames_left(r, &sc, &left, &err);
-    if (s == GRAINS_OK && left)
-        s = cli_load(&sc, NULL, &sim, &err);
+    if (s == GRAINS_OK && left) { /* its particles are the checkpoint's: each rank reads its share */
+        grains_ranks share = rk ? cli_share(rk, &sc, !sc.rank_holds_all) : (grains_ranks){0};
+        s = cli_load_setting(&sc, rk ? &share : NULL, &sim, &err);
+    }
     if (s == GRAINS_OK && left)
         s = grains_checkpoint_read_sim(path, sim, &err);
     int status = 0;
@@ -171,7 +173,7 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
         run_record now = *r; /* its checkpoints record the options it runs with now */
         now.argc = argc;
         now.argv = argv;
-        run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now, .rk = rk};
+        run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now, .rk = rk, .shared = rk != NULL};
         if (rk->share.rank == 0)
             remove_stale_temporaries(out);
         status = run_with(sim, &o);

@@ -431,7 +431,7 @@ int run_with(grains_sim *sim, run_output *o)
     grains_error err;
     int status;
     grains_status s = GRAINS_OK;
-    if (o->rk) { /* each rank its own alone, unless asked otherwise */
+    if (o->rk && !o->shared) { /* each rank its own alone, unless asked otherwise */
         grains_ranks share = cli_share(o->rk, o->sc, !o->sc->rank_holds_all && grains_sim_ranks_hold_own(sim));
         s = grains_sim_share(sim, &share, &err);
     }

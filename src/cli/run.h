@@ -41,6 +41,7 @@ typedef struct {
     int quiet;
     run_record *record; /* the run's command, written with each checkpoint */
     const cli_ranks *rk; /* the ranks it runs among: rank 0 writes */
+    int shared;        /* shared among them already (a resumed run: before its read) */
     double output_seconds; /* [s] spent writing frames and checkpoints (gathers included) */
 } run_output;
 

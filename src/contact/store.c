@@ -399,22 +399,92 @@ static grains_status read_histories(contact_store *cs, bytes_in *in, const uint3
     return in->bad ? grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the contact histories") : GRAINS_OK;
 }
 
-grains_status store_read_state(contact_store *cs, bytes_in *in, size_t n_blocks, grains_error *err)
+/* The layout's head: the entry's width and the blocks' count. */
+static grains_status read_layout(const contact_store *cs, bytes_in *in, size_t n_blocks, grains_error *err)
 {
     uint32_t width = bytes_get_u32(in);
     size_t blocks;
     if (!bytes_get_count(in, 12, n_blocks, &blocks) || blocks != n_blocks || width != (uint32_t)cs->layout.width)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the contact histories' layout");
-    uint32_t *live = malloc((n_blocks ? n_blocks : 1) * sizeof *live);
-    int *failed = malloc((n_blocks ? n_blocks : 1) * sizeof *failed);
-    grains_status s = live && failed ? GRAINS_OK
-                                     : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
-    if (s == GRAINS_OK)
-        s = read_counts(in, live, failed, n_blocks, width ? width * sizeof(real) : 1, err);
+    return GRAINS_OK;
+}
+
+/* Room for each block's count and failure, read. */
+static grains_status read_head(const contact_store *cs, bytes_in *in, size_t n_blocks, uint32_t **live, int **failed,
+                               grains_error *err)
+{
+    grains_status s = read_layout(cs, in, n_blocks, err);
+    if (s != GRAINS_OK)
+        return s;
+    *live = malloc((n_blocks ? n_blocks : 1) * sizeof **live);
+    *failed = malloc((n_blocks ? n_blocks : 1) * sizeof **failed);
+    if (!*live || !*failed)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    size_t width = (size_t)cs->layout.width;
+    return read_counts(in, *live, *failed, n_blocks, width ? width * sizeof(real) : 1, err);
+}
+
+grains_status store_read_state(contact_store *cs, bytes_in *in, size_t n_blocks, grains_error *err)
+{
+    uint32_t *live = NULL;
+    int *failed = NULL;
+    grains_status s = read_head(cs, in, n_blocks, &live, &failed, err);
     if (s == GRAINS_OK)
         s = read_histories(cs, in, live, failed, n_blocks, err);
     free(live);
     free(failed);
+    return s;
+}
+
+grains_status store_read_counts(contact_store *cs, bytes_in *in, size_t n_blocks, bytes_span *springs,
+                                grains_error *err)
+{
+    uint32_t *live = NULL;
+    int *failed = NULL;
+    grains_status s = read_head(cs, in, n_blocks, &live, &failed, err);
+    if (s == GRAINS_OK) {
+        store_layout L = cs->layout;
+        store_free(cs);
+        store_init(cs, L);
+        if (!array_reserve((void **)&cs->block, &cs->cap_blocks, n_blocks, sizeof *cs->block, 1))
+            s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    }
+    uint64_t total = 0;
+    for (size_t b = 0; s == GRAINS_OK && b < n_blocks; b++) {
+        cs->block[b] = (store_block){.n = live[b], .failed = failed[b]};
+        total += live[b];
+    }
+    if (s == GRAINS_OK) {
+        cs->n_blocks = n_blocks;
+        bytes_skip(in, total * (uint64_t)cs->layout.width * sizeof(real), springs);
+    }
+    free(live);
+    free(failed);
+    return s;
+}
+
+#define WINDOW 4096 /* histories read at a time */
+
+grains_status store_read_kept(const contact_store *cs, bytes_in *part, size_t n, const store_key *keys, real *kept,
+                              grains_error *err)
+{
+    size_t width = (size_t)cs->layout.width, m = 0;
+    real *buf = malloc((WINDOW * width + 1) * sizeof *buf);
+    if (!buf)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    grains_status s = GRAINS_OK;
+    for (size_t k0 = 0; k0 < n && s == GRAINS_OK; k0 += WINDOW) {
+        size_t w = n - k0 < WINDOW ? n - k0 : WINDOW;
+        if (!bytes_get_reals(part, buf, w * width))
+            s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the contact histories");
+        for (size_t k = 0; k < w * width && s == GRAINS_OK; k++)
+            if (!isfinite(buf[k]))
+                s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: a contact history is not finite");
+        for (size_t k = 0; k < w && s == GRAINS_OK; k++)
+            if (keys[k0 + k].i != STORE_DEAD)
+                memcpy(kept + width * m++, buf + width * k, width * sizeof *buf);
+    }
+    free(buf);
     return s;
 }
 

@@ -219,5 +219,15 @@ grains_status store_block_set(contact_store *cs, uint32_t b, const real *e, size
  * entries are not of this store's layout or not finite. */
 void store_write_state(const contact_store *cs, bytes_out *o);
 grains_status store_read_state(contact_store *cs, bytes_in *in, size_t n_blocks, grains_error *err);
+/* Or in two parts, for a reader that keeps some (ranks holding their own
+ * alone, on resume): each block's count and whether it failed, without
+ * room for the histories, which it passes over (*springs); then the n
+ * histories from the span's stream `part`, a window at a time, every one
+ * checked, those whose key is live (not STORE_DEAD) copied into kept, in
+ * their order (each to be freed: store_free). */
+grains_status store_read_counts(contact_store *cs, bytes_in *in, size_t n_blocks, bytes_span *springs,
+                                grains_error *err);
+grains_status store_read_kept(const contact_store *cs, bytes_in *part, size_t n, const store_key *keys, real *kept,
+                              grains_error *err);
 
 #endif

@@ -185,6 +185,21 @@ static int all_finite(const real *v, size_t n)
     return 1;
 }
 
+static const char NOT_FINITE[] = "a particle's position, velocity, spin, orientation or force is not finite";
+static const char BAD_RADIUS[] = "a particle's radius is not positive and finite";
+static const char BAD_MATERIAL[] = "a particle's material is not one of the run's";
+static const char BAD_SLOTS[] = "the particles' storage places are not a permutation";
+#define STATE_BYTES (20 * sizeof(real) + 1 + 2 * sizeof(uint32_t)) /* per particle, as written */
+
+/* Whether slot[0 .. n) names each place below n once. */
+static int slots_permute(const uint32_t *slot, size_t n, unsigned char *seen)
+{
+    for (size_t id = 0; id < n; id++)
+        if (slot[id] >= n || seen[slot[id]]++)
+            return 0;
+    return 1;
+}
+
 /* Whether the values read are a state the engine can step from. */
 static const char *particles_invalid(const grains_particles *pt, int n_materials, unsigned char *seen)
 {
@@ -192,22 +207,20 @@ static const char *particles_invalid(const grains_particles *pt, int n_materials
     if (!all_finite((const real *)pt->x, 3 * n) || !all_finite((const real *)pt->v, 3 * n) ||
         !all_finite((const real *)pt->w, 3 * n) || !all_finite((const real *)pt->q, 4 * n) ||
         !all_finite((const real *)pt->f, 3 * n) || !all_finite((const real *)pt->t, 3 * n))
-        return "a particle's position, velocity, spin, orientation or force is not finite";
+        return NOT_FINITE;
     for (size_t i = 0; i < n; i++) {
         if (!(pt->R[i] > 0) || !isfinite(pt->R[i]))
-            return "a particle's radius is not positive and finite";
+            return BAD_RADIUS;
         if (pt->mat[i] >= n_materials)
-            return "a particle's material is not one of the run's";
-        if (pt->slot[i] >= n || seen[pt->slot[i]]++)
-            return "the particles' storage places are not a permutation";
+            return BAD_MATERIAL;
     }
-    return NULL;
+    return slots_permute(pt->slot, n, seen) ? NULL : BAD_SLOTS;
 }
 
 grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_materials, grains_error *err)
 {
-    size_t n, bytes = 20 * sizeof(real) + 1 + 2 * sizeof(uint32_t); /* per particle, as written */
-    if (!bytes_get_count(in, bytes, PARTICLE_LIMIT, &n))
+    size_t n;
+    if (!bytes_get_count(in, STATE_BYTES, PARTICLE_LIMIT, &n))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the particle count is larger than the file");
     grains_status s = particles_reserve(pt, n, err);
     if (s != GRAINS_OK)
@@ -237,5 +250,114 @@ grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_mat
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
     }
     name_slots(pt);
+    return GRAINS_OK;
+}
+
+grains_status particles_read_head(grains_particles *pt, bytes_in *in, size_t *n, bytes_span *fields, grains_error *err)
+{
+    pt->n = 0;
+    if (!bytes_get_count(in, STATE_BYTES, PARTICLE_LIMIT, n))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the particle count is larger than the file");
+    bytes_skip(in, *n * (STATE_BYTES - sizeof(uint32_t)), fields);
+    grains_status s = particles_reserve_ids(pt, *n, err);
+    if (s != GRAINS_OK)
+        return s;
+    if (!bytes_get_u32s(in, pt->slot, *n))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
+    unsigned char *seen = calloc(*n ? *n : 1, 1);
+    if (!seen)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking %zu particles", *n);
+    int ok = slots_permute(pt->slot, *n, seen);
+    free(seen);
+    return ok ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", BAD_SLOTS);
+}
+
+#define WINDOW 32768 /* particles a field is read by */
+static const char TRUNCATED[] = "truncated";
+
+/* One field of n particles, `width` reals each, a window at a time into
+ * buf: every value checked (finite; radius: > 0 too), those kept copied
+ * to where[i]; why it failed, or NULL. */
+static const char *read_reals(bytes_in *part, size_t n, size_t width, int radius, real *to, const uint32_t *where,
+                              real *buf)
+{
+    for (size_t i0 = 0; i0 < n; i0 += WINDOW) {
+        size_t m = n - i0 < WINDOW ? n - i0 : WINDOW;
+        if (!bytes_get_reals(part, buf, m * width))
+            return TRUNCATED;
+        for (size_t k = 0; k < m * width; k++)
+            if (!isfinite(buf[k]) || (radius && !(buf[k] > 0)))
+                return radius ? BAD_RADIUS : NOT_FINITE;
+        for (size_t k = 0; k < m; k++)
+            if (where[i0 + k] != UINT32_MAX)
+                memcpy(to + (size_t)where[i0 + k] * width, buf + k * width, width * sizeof *buf);
+    }
+    return NULL;
+}
+
+/* The materials, then the tags, as read_reals reads. */
+static const char *read_labels(bytes_in *part, size_t n, int n_materials, grains_particles *pt, const uint32_t *where,
+                               real *buf)
+{
+    uint8_t *mat = (uint8_t *)buf;
+    for (size_t i0 = 0; i0 < n; i0 += WINDOW) {
+        size_t m = n - i0 < WINDOW ? n - i0 : WINDOW;
+        if (!bytes_get(part, mat, m))
+            return TRUNCATED;
+        for (size_t k = 0; k < m; k++) {
+            if (mat[k] >= n_materials)
+                return BAD_MATERIAL;
+            if (where[i0 + k] != UINT32_MAX)
+                pt->mat[where[i0 + k]] = mat[k];
+        }
+    }
+    uint32_t *tag = (uint32_t *)buf;
+    for (size_t i0 = 0; i0 < n; i0 += WINDOW) {
+        size_t m = n - i0 < WINDOW ? n - i0 : WINDOW;
+        if (!bytes_get_u32s(part, tag, m))
+            return TRUNCATED;
+        for (size_t k = 0; k < m; k++)
+            if (where[i0 + k] != UINT32_MAX)
+                pt->tag[where[i0 + k]] = (int32_t)tag[k];
+    }
+    return NULL;
+}
+
+/* Every field in the order particles_write_state writes them. */
+static const char *read_fields(bytes_in *part, size_t n, int n_materials, grains_particles *pt, const uint32_t *where,
+                               real *buf)
+{
+    const char *why = read_reals(part, n, 3, 0, (real *)pt->x, where, buf);
+    why = why ? why : read_reals(part, n, 3, 0, (real *)pt->v, where, buf);
+    why = why ? why : read_reals(part, n, 3, 0, (real *)pt->w, where, buf);
+    why = why ? why : read_reals(part, n, 4, 0, (real *)pt->q, where, buf);
+    why = why ? why : read_reals(part, n, 1, 1, pt->R, where, buf);
+    why = why ? why : read_labels(part, n, n_materials, pt, where, buf);
+    why = why ? why : read_reals(part, n, 3, 0, (real *)pt->f, where, buf);
+    return why ? why : read_reals(part, n, 3, 0, (real *)pt->t, where, buf);
+}
+
+grains_status particles_read_kept(grains_particles *pt, bytes_in *fields, size_t n, const uint32_t *where,
+                                  size_t kept, int n_materials, grains_error *err)
+{
+    grains_status s = particles_reserve(pt, kept, err);
+    if (s != GRAINS_OK)
+        return s;
+    real *buf = malloc(4 * WINDOW * sizeof *buf);
+    if (!buf)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory reading %zu particles", n);
+    const char *why = read_fields(fields, n, n_materials, pt, where, buf);
+    free(buf);
+    if (why == TRUNCATED)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
+    if (why)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
+    for (uint32_t id = 0; id < n; id++) {
+        uint32_t to = where[pt->slot[id]];
+        pt->slot[id] = to;
+        if (to != UINT32_MAX)
+            pt->id[to] = id;
+    }
+    pt->n = kept;
     return GRAINS_OK;
 }

@@ -58,6 +58,17 @@ void particles_keep(grains_particles *pt, const uint8_t *keep);
 void particles_write_state(const grains_particles *pt, bytes_out *o);
 grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_materials, grains_error *err);
 
+/* A reader that keeps a share (ranks holding their own alone, on resume):
+ * the head reads the count, passes over the fields (*fields) and reads
+ * the slots, each id's place in the stream (pt->slot, checked a
+ * permutation; pt->n stays 0); then each field is read a window at a
+ * time, every value checked as particles_read_state checks it, and those
+ * with where[i] != UINT32_MAX kept at where[i] (kept of them): slot and
+ * id follow, UINT32_MAX for the ids let go. Errors without a file name. */
+grains_status particles_read_head(grains_particles *pt, bytes_in *in, size_t *n, bytes_span *fields, grains_error *err);
+grains_status particles_read_kept(grains_particles *pt, bytes_in *fields, size_t n, const uint32_t *where,
+                                  size_t kept, int n_materials, grains_error *err);
+
 /* The id of the particle stored at index i. */
 static inline uint32_t particles_id_of(const grains_particles *pt, uint32_t i) { return pt->id[i]; }
 

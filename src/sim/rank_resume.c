@@ -16,8 +16,14 @@
  *     particles and of the copies that list one of them keep the partners
  *     kept, in their order: each own particle's list and force sum are
  *     the single process's.
- * Until the first step every rank holds every particle: the frames,
- * thermo and checkpoints of a resumed run before it read them whole. */
+ * Ranks that share the simulation before they read the checkpoint (the
+ * command line) make the same share as they read it (sim/state.c): the
+ * particles' fields and the histories' springs, most of the state, are
+ * passed over, the rest, which names what each rank keeps, read whole,
+ * and then each rank reads the fields and springs it keeps alone (every
+ * value checked on every rank, so that a damaged file gives every rank
+ * the same error before any collective). Ranks shared after the read
+ * hold every particle until their first step, which cuts them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,19 +38,25 @@ static void resume_failed(const grains_sim *sim)
     sim_ranks_stop(sim, why);
 }
 
-/* Whether every rank holds the whole state with lists that still hold
- * (the same on every rank: each read the same). */
-static int holds_whole_lists(const grains_sim *sim)
+/* Whether the lists of a state of n particles, read alike by every rank,
+ * still hold: no rebuild due and every block's histories intact. */
+static int lists_hold(const grains_sim *sim, size_t n)
 {
-    const sim_ranks *r = &sim->ranks;
-    size_t n = sim->pt.n;
-    if (!sim_ranks_local(sim) || r->holds_share || sim->need_rebuild || sim->has_pending || n == 0 ||
-        sim->grid.n_particles != n || sim->nb.n_particles != n || sim->cs.n_blocks != sim->grid.n_blocks)
+    if (sim->need_rebuild || sim->has_pending || n == 0 || sim->grid.n_particles != n || sim->nb.n_particles != n ||
+        sim->cs.n_blocks != sim->grid.n_blocks)
         return 0;
     for (size_t b = 0; b < sim->cs.n_blocks; b++)
         if (sim->cs.block[b].failed) /* (the next rebuild reports it) */
             return 0;
     return 1;
+}
+
+int sim_ranks_resume_reads(const grains_sim *sim, size_t n) { return lists_hold(sim, n); }
+
+/* Whether every rank holds the whole state with lists that still hold. */
+static int holds_whole_lists(const grains_sim *sim)
+{
+    return sim_ranks_local(sim) && !sim->ranks.holds_share && lists_hold(sim, sim->pt.n);
 }
 
 /* Step 1: the cut of the whole's blocks, every particle's rank
@@ -157,32 +169,98 @@ static void keep_patch_logs(grains_sim *sim)
     sim->patch_logs_cap = sim->patch_records_cap = 0;
 }
 
+/* The keys of the pairs this rank does not evaluate (neither particle
+ * own; a mesh contact's, its particle not own) set dead. */
+static void drop_theirs(const grains_sim *sim, store_key *keys, size_t n)
+{
+    const uint8_t *mine = sim->ranks.mine;
+    for (size_t k = 0; k < n; k++) {
+        store_key *key = &keys[k];
+        int theirs = !mine[key->i] && ((key->j & STORE_MESH_BIT) || !mine[key->j]);
+        key->i = theirs ? STORE_DEAD : key->i;
+    }
+}
+
+/* The whole's store let go (before the rest is cut). */
+static void free_store(contact_store *cs)
+{
+    store_layout layout = cs->layout;
+    store_free(cs);
+    store_init(cs, layout);
+}
+
 /* The histories of the pairs this rank evaluates (one particle own; a
  * mesh contact's, its particle's owner), named by the lists as read, in
  * their order: keys, and their springs in a copy (*springs); how many. */
 static size_t keep_histories(grains_sim *sim, store_key **keys, real **springs)
 {
     contact_store *cs = &sim->cs;
-    const uint8_t *mine = sim->ranks.mine;
     size_t n = 0, width = (size_t)cs->layout.width;
     grains_error err;
     if (store_gather(cs, &n, &err) != GRAINS_OK || !(*keys = malloc((n + 1) * sizeof **keys)))
         resume_failed(sim);
     neighbors_collect_keys(&sim->nb, *keys, 0);
-    for (size_t k = 0; k < n; k++) {
-        store_key *key = &(*keys)[k];
-        int theirs = !mine[key->i] && ((key->j & STORE_MESH_BIT) || !mine[key->j]);
-        key->i = theirs ? STORE_DEAD : key->i;
-    }
+    drop_theirs(sim, *keys, n);
     store_compact(cs, *keys, &n);
     if (!(*springs = malloc((n * width + 1) * sizeof **springs)))
         resume_failed(sim);
     if (n)
         memcpy(*springs, store_entry(cs, 0), n * width * sizeof **springs);
-    store_layout layout = cs->layout;
-    store_free(cs); /* (the whole's, let go before the rest is cut) */
-    store_init(cs, layout);
+    free_store(cs);
     return n;
+}
+
+/* The checkpoint being read, past all but the spans it keeps from. */
+typedef struct {
+    bytes_in *in;
+    bytes_span *fields, *springs;
+    size_t n; /* particles in it */
+} resume_file;
+
+/* keep_histories from the file (the store holds the blocks' counts
+ * alone): the springs of the pairs kept read from their span; *n_kept. */
+static grains_status read_histories(grains_sim *sim, const resume_file *file, store_key **keys, real **springs,
+                                    size_t *n_kept, grains_error *err)
+{
+    contact_store *cs = &sim->cs;
+    size_t n = 0, m = 0, width = (size_t)cs->layout.width;
+    for (size_t b = 0; b < cs->n_blocks; b++)
+        n += cs->block[b].n;
+    if (!(*keys = malloc((n + 1) * sizeof **keys)))
+        resume_failed(sim);
+    neighbors_collect_keys(&sim->nb, *keys, 0);
+    drop_theirs(sim, *keys, n);
+    for (size_t k = 0; k < n; k++)
+        m += (*keys)[k].i != STORE_DEAD;
+    if (!(*springs = malloc((m * width + 1) * sizeof **springs)))
+        resume_failed(sim);
+    bytes_in part;
+    bytes_span_open(file->in, file->springs, &part);
+    grains_status s = store_read_kept(cs, &part, n, *keys, *springs, err);
+    bytes_span_done(file->in, file->springs, &part);
+    m = 0;
+    for (size_t k = 0; k < n; k++)
+        if ((*keys)[k].i != STORE_DEAD)
+            (*keys)[m++] = (*keys)[k];
+    *n_kept = m;
+    free_store(cs);
+    return s;
+}
+
+/* particles_keep from the file: the fields of those kept read from their
+ * span (pt.n the whole's until then). */
+static grains_status read_particles(grains_sim *sim, const resume_file *file, const uint32_t *where, size_t kept,
+                                    grains_error *err)
+{
+    bytes_in part;
+    bytes_span_open(file->in, file->fields, &part);
+    grains_status s = particles_read_kept(&sim->pt, &part, file->n, where, kept, sim->p.n_materials, err);
+    bytes_span_done(file->in, file->fields, &part);
+    if (s == GRAINS_OK && file->in->bad)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
+    if (s != GRAINS_OK)
+        sim->pt.n = 0;
+    return s;
 }
 
 /* Step 3, the lists: those marked LIST, of the partners kept, renamed by
@@ -278,31 +356,53 @@ static grains_status plan_kept(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
-grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err)
+/* The share, from the whole state held (file NULL) or as it is read. */
+static grains_status keep_share(grains_sim *sim, const resume_file *file, grains_error *err)
 {
-    if (!holds_whole_lists(sim))
-        return GRAINS_OK;
     cut_whole(sim);
     uint8_t *mark = mark_kept(sim);
     uint32_t *where = malloc((sim->pt.n + 1) * sizeof *where);
     if (!where)
         resume_failed(sim);
-    size_t kept = 0;
+    size_t kept = 0, n_keys = 0;
     for (size_t i = 0; i < sim->pt.n; i++)
         where[i] = mark[i] ? (uint32_t)kept++ : UINT32_MAX;
-    store_key *keys;
-    real *springs;
-    size_t n_keys = keep_histories(sim, &keys, &springs);
-    keep_bonds(sim);
-    if (sim->mb.n)
-        keep_patch_logs(sim);
-    keep_lists(sim, mark, where, kept);
-    keep_cells(sim, mark);
-    particles_keep(&sim->pt, mark);
+    store_key *keys = NULL;
+    real *springs = NULL;
+    grains_status s = GRAINS_OK;
+    if (file)
+        s = read_histories(sim, file, &keys, &springs, &n_keys, err);
+    else
+        n_keys = keep_histories(sim, &keys, &springs);
+    if (s == GRAINS_OK) {
+        keep_bonds(sim);
+        if (sim->mb.n)
+            keep_patch_logs(sim);
+        keep_lists(sim, mark, where, kept);
+        keep_cells(sim, mark);
+        if (file)
+            s = read_particles(sim, file, where, kept, err);
+        else
+            particles_keep(&sim->pt, mark);
+    }
     free(mark);
-    attach_kept(sim, keys, springs, n_keys, where);
+    if (s == GRAINS_OK)
+        attach_kept(sim, keys, springs, n_keys, where);
     free(where);
     free(keys);
     free(springs);
-    return plan_kept(sim, err);
+    return s == GRAINS_OK ? plan_kept(sim, err) : s; /* (a damaged file fails every rank here alike) */
+}
+
+grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err)
+{
+    return holds_whole_lists(sim) ? keep_share(sim, NULL, err) : GRAINS_OK;
+}
+
+grains_status sim_ranks_resume_read(grains_sim *sim, bytes_in *in, size_t n, bytes_span *fields,
+                                    bytes_span *springs, grains_error *err)
+{
+    resume_file file = {in, fields, springs, n};
+    sim->pt.n = n; /* (what the cut counts; their fields are read last) */
+    return keep_share(sim, &file, err);
 }

@@ -521,6 +521,15 @@ void sim_ranks_place_table(grains_sim *sim);
  * as a rebuild on ranks would leave them (sim/rank_resume.c). Collective;
  * nothing where the lists are stale (the first step rebuilds on ranks). */
 grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err);
+/* Or as each rank reads the checkpoint (sim/state.c, ranks holding their
+ * own alone): whether the lists read for n particles hold (else the state
+ * is read whole); then, with every part but the particles' fields and the
+ * histories' springs read (pt.slot the whole's, the store's counts alone),
+ * the same share, those fields and springs it keeps read from the spans
+ * (every value checked). Collective once nothing is left to read. */
+int sim_ranks_resume_reads(const grains_sim *sim, size_t n);
+grains_status sim_ranks_resume_read(grains_sim *sim, bytes_in *in, size_t n, bytes_span *fields,
+                                    bytes_span *springs, grains_error *err);
 /* The histories named by keys (pairs of the present lists, springs in
  * the store's pool in the keys' order) into the lists' order, each cell
  * block's window sized from the lists; first: scratch of a place per

@@ -171,7 +171,7 @@ static void write_guide(const grains_sim *sim, bytes_out *o)
     bytes_put_reals(o, (const real *)&g->f_contact, 3);
 }
 
-static grains_status read_guide(grains_sim *sim, bytes_in *in, grains_error *err)
+static grains_status read_guide(grains_sim *sim, bytes_in *in, size_t n, grains_error *err)
 {
     sim_guide *g = &sim->guide;
     g->on = bytes_get_u32(in) != 0;
@@ -181,7 +181,7 @@ static grains_status read_guide(grains_sim *sim, bytes_in *in, grains_error *err
     bytes_get_reals(in, (real *)&g->f_contact, 3);
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the guided particle");
-    if (g->on && (g->id >= sim->pt.n || !v3_isfinite(g->velocity) || !v3_isfinite(g->axis) ||
+    if (g->on && (g->id >= n || !v3_isfinite(g->velocity) || !v3_isfinite(g->axis) ||
                   !v3_isfinite(g->f_contact)))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the guided particle");
     return GRAINS_OK;
@@ -289,16 +289,18 @@ grains_status sim_write_state(grains_sim *sim, bytes_out *o, grains_error *err)
     return GRAINS_OK;
 }
 
-/* The lists and what the step's loops size from them. */
-static grains_status read_lists(grains_sim *sim, bytes_in *in, grains_error *err)
+/* The lists and what the step's loops size from them, for n particles;
+ * springs: the histories' springs passed over (NULL: read). */
+static grains_status read_lists(grains_sim *sim, bytes_in *in, size_t n, bytes_span *springs, grains_error *err)
 {
     size_t n_elements = sim->mesh ? sim->mesh->n_elements : 0;
-    grains_status s = grid_read_state(&sim->grid, in, &sim->box, sim->pt.n, err);
+    grains_status s = grid_read_state(&sim->grid, in, &sim->box, n, err);
     if (s == GRAINS_OK)
         s = neighbors_read_state(&sim->nb, in, sim->grid.n_particles, n_elements, err);
     if (s == GRAINS_OK)
-        s = store_read_state(&sim->cs, in, sim->grid.n_blocks, err);
-    if (s == GRAINS_OK && (!histories_match_lists(sim) || (sim->pt.n != sim->grid.n_particles && !sim->need_rebuild)))
+        s = springs ? store_read_counts(&sim->cs, in, sim->grid.n_blocks, springs, err)
+                    : store_read_state(&sim->cs, in, sim->grid.n_blocks, err);
+    if (s == GRAINS_OK && (!histories_match_lists(sim) || (n != sim->grid.n_particles && !sim->need_rebuild)))
         s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the contact histories do not match the lists");
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
@@ -307,8 +309,8 @@ static grains_status read_lists(grains_sim *sim, bytes_in *in, grains_error *err
     return s;
 }
 
-/* The membranes, bonds, patch logs and the guided particle. */
-static grains_status read_rest(grains_sim *sim, bytes_in *in, grains_error *err)
+/* The membranes, bonds, patch logs and the guided particle (n particles). */
+static grains_status read_rest(grains_sim *sim, bytes_in *in, size_t n, grains_error *err)
 {
     grains_status s = read_mesh(sim, in, err);
     if (s == GRAINS_OK)
@@ -316,17 +318,18 @@ static grains_status read_rest(grains_sim *sim, bytes_in *in, grains_error *err)
     if (s == GRAINS_OK)
         s = sim_membranes_read_state(&sim->mb, in, err);
     if (s == GRAINS_OK)
-        s = sim_bonds_read_state(&sim->bonds, in, sim->pt.n, err);
+        s = sim_bonds_read_state(&sim->bonds, in, n, err);
     if (s == GRAINS_OK && sim->mb.n && sim->nb.n_particles)
         s = sim_reserve_patch_logs(sim, err);
     if (s == GRAINS_OK)
         s = sim_patch_logs_read_state(sim, in, err);
     if (s == GRAINS_OK)
-        s = read_guide(sim, in, err);
+        s = read_guide(sim, in, n, err);
     return s;
 }
 
-grains_status sim_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
+/* Every rank (or one process) the whole state. */
+static grains_status read_whole(grains_sim *sim, bytes_in *in, grains_error *err)
 {
     grains_status s = read_config(sim, in, err);
     if (s == GRAINS_OK)
@@ -334,10 +337,49 @@ grains_status sim_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
     if (s == GRAINS_OK)
         s = particles_read_state(&sim->pt, in, sim->p.n_materials, err);
     if (s == GRAINS_OK)
-        s = read_lists(sim, in, err);
+        s = read_lists(sim, in, sim->pt.n, NULL, err);
     if (s == GRAINS_OK)
-        s = read_rest(sim, in, err);
-    sim->has_pending = 0;
+        s = read_rest(sim, in, sim->pt.n, err);
     sim->ranks.valid = 0; /* every rank read the same */
     return s;
+}
+
+/* Ranks holding their own alone: each its share (sim/rank_resume.c). The
+ * particles' fields and the histories' springs, most of the state, are
+ * passed over; the rest, which names which of them each rank keeps, is
+ * read; then each rank reads the fields and springs it keeps, every value
+ * checked on every rank alike (one error, the same on each). Where the
+ * lists do not hold (a rebuild is due), the whole again, as one process. */
+static grains_status read_share(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    bytes_place start;
+    bytes_span fields, springs;
+    size_t n = 0;
+    bytes_here(in, &start);
+    sim->ranks.holds_share = 0;
+    grains_status s = read_config(sim, in, err);
+    if (s == GRAINS_OK)
+        s = read_scalars(sim, in, err);
+    if (s == GRAINS_OK)
+        s = particles_read_head(&sim->pt, in, &n, &fields, err);
+    if (s == GRAINS_OK)
+        s = read_lists(sim, in, n, &springs, err);
+    if (s == GRAINS_OK)
+        s = read_rest(sim, in, n, err);
+    if (s != GRAINS_OK)
+        return s;
+    if (!sim_ranks_resume_reads(sim, n)) {
+        bytes_rewind(in, &start);
+        return read_whole(sim, in, err);
+    }
+    s = sim_ranks_resume_read(sim, in, n, &fields, &springs, err);
+    bytes_splice(in, &springs); /* (the last passed over first) */
+    bytes_splice(in, &fields);
+    return s;
+}
+
+grains_status sim_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    sim->has_pending = 0;
+    return sim_ranks_local(sim) ? read_share(sim, in, err) : read_whole(sim, in, err);
 }

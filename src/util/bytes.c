@@ -2,6 +2,7 @@
 #include "util/bytes.h"
 
 #include <string.h>
+#include <sys/types.h>
 #include <zlib.h>
 
 static int host_little_endian(void)
@@ -147,4 +148,59 @@ int bytes_check_crc(bytes_in *in)
     uint32_t want = in->crc;
     uint32_t got = bytes_get_u32(in);
     return !in->bad && got == want;
+}
+
+/* Where the next byte of `in` lies in its file. */
+static off_t place(const bytes_in *in) { return ftello(in->f); }
+
+void bytes_here(const bytes_in *in, bytes_place *p)
+{
+    p->in = *in;
+    p->at = (int64_t)place(in);
+}
+
+void bytes_rewind(bytes_in *in, const bytes_place *p)
+{
+    *in = p->in;
+    in->bad = in->bad || p->at < 0 || fseeko(in->f, (off_t)p->at, SEEK_SET) != 0;
+}
+
+int bytes_skip(bytes_in *in, uint64_t n, bytes_span *span)
+{
+    off_t at = in->bad ? -1 : place(in);
+    if (at < 0 || n > in->left || fseeko(in->f, (off_t)n, SEEK_CUR) != 0) {
+        in->bad = 1;
+        *span = (bytes_span){0};
+        return 0;
+    }
+    in->left -= n;
+    *span = (bytes_span){(uint64_t)at, n, in->crc, in->left, 0, 0};
+    in->crc = (uint32_t)crc32(0L, Z_NULL, 0);
+    return 1;
+}
+
+void bytes_span_open(const bytes_in *in, const bytes_span *span, bytes_in *part)
+{
+    bytes_in_init(part, in->f, span->len);
+    part->bad = in->bad || fseeko(in->f, (off_t)span->at, SEEK_SET) != 0;
+}
+
+void bytes_span_done(bytes_in *in, bytes_span *span, const bytes_in *part)
+{
+    span->crc = part->crc;
+    off_t back = (off_t)(span->left_after - in->left); /* the bytes read since the span, past its end */
+    span->read = !part->bad && !part->left && span->left_after >= in->left;
+    if (!span->read || fseeko(in->f, (off_t)(span->at + span->len) + back, SEEK_SET) != 0)
+        in->bad = 1;
+}
+
+void bytes_splice(bytes_in *in, const bytes_span *span)
+{
+    if (in->bad || !span->read) {
+        in->bad = 1;
+        return;
+    }
+    uint64_t since = span->left_after - in->left;
+    uLong head = crc32_combine(span->crc_before, span->crc, (z_off_t)span->len);
+    in->crc = (uint32_t)crc32_combine(head, in->crc, (z_off_t)since);
 }

@@ -2,12 +2,19 @@
  * read into a simulation of the scene that wrote the seed corpus
  * (make_checkpoint_seed in this file's replay build writes it). Inputs
  * whose CRC fails stop at read_app; to reach the state's own checks the
- * harness also reads the state without the CRC check first. */
+ * harness also reads the state without the CRC check first. Third, the
+ * pieces ranks holding their own read their share by (sim/state.c's
+ * read_share, which needs ranks to run): the bytes as a block count, the
+ * particles and the contact histories, every other particle and history
+ * kept, the parts passed over read after and spliced into the CRC. */
 #include "fuzz_input.h"
 #include "grains/checkpoint.h"
 #include "grains/sim.h"
-#include "util/bytes.h"
+#include "contact/store.h"
+#include "particles/particles.h"
+#include "sim/sim_internal.h"
 #include "sim/state.h"
+#include "util/bytes.h"
 
 /* The scene of the seed: a floor and 20 falling grains, 30 steps. */
 grains_sim *fuzz_checkpoint_scene(void);
@@ -27,6 +34,79 @@ grains_sim *fuzz_checkpoint_scene(void)
         grains_sim_add_particle(sim, &q, &err);
     }
     return sim;
+}
+
+/* Every other one of n kept: where[i] its place, or UINT32_MAX; how many. */
+static size_t every_other(uint32_t *where, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        where[i] = i % 2 ? UINT32_MAX : (uint32_t)kept++;
+    return kept;
+}
+
+static void read_particles_share(bytes_in *in, bytes_span *fields)
+{
+    grains_particles pt = {0};
+    grains_error err;
+    size_t n;
+    if (particles_read_head(&pt, in, &n, fields, &err) == GRAINS_OK) {
+        uint32_t *where = malloc((n + 1) * sizeof *where);
+        size_t kept = every_other(where, n);
+        bytes_in part;
+        bytes_span_open(in, fields, &part);
+        particles_read_kept(&pt, &part, n, where, kept, 2, &err);
+        bytes_span_done(in, fields, &part);
+        free(where);
+    }
+    particles_free(&pt);
+}
+
+static void read_store_share(bytes_in *in, size_t n_blocks, bytes_span *springs)
+{
+    contact_store cs;
+    grains_error err;
+    grains_sim *scene = fuzz_checkpoint_scene();
+    store_init(&cs, scene->cs.layout);
+    grains_sim_destroy(scene);
+    if (store_read_counts(&cs, in, n_blocks, springs, &err) == GRAINS_OK) {
+        size_t n = 0;
+        for (size_t b = 0; b < cs.n_blocks; b++)
+            n += cs.block[b].n;
+        store_key *keys = malloc((n + 1) * sizeof *keys);
+        real *kept = malloc((n * (size_t)cs.layout.width + 1) * sizeof *kept);
+        for (size_t k = 0; k < n; k++)
+            keys[k] = (store_key){k % 2 ? STORE_DEAD : 0, 1};
+        bytes_in part;
+        bytes_span_open(in, springs, &part);
+        store_read_kept(&cs, &part, n, keys, kept, &err);
+        bytes_span_done(in, springs, &part);
+        free(keys);
+        free(kept);
+    }
+    store_free(&cs);
+}
+
+/* The share's pieces (seed.share: u64 blocks, particles, store, CRC);
+ * whether they read whole, to the end, with the CRC written. */
+int fuzz_checkpoint_share(const uint8_t *data, size_t size);
+int fuzz_checkpoint_share(const uint8_t *data, size_t size)
+{
+    FILE *f = fmemopen((void *)data, size ? size : 1, "rb");
+    if (!f)
+        return 0;
+    bytes_in in;
+    bytes_span fields = {0}, springs = {0};
+    bytes_in_init(&in, f, size);
+    uint64_t n_blocks = bytes_get_u64(&in);
+    read_particles_share(&in, &fields);
+    if (n_blocks <= size)
+        read_store_share(&in, (size_t)n_blocks, &springs);
+    bytes_splice(&in, &springs); /* (the last passed over first) */
+    bytes_splice(&in, &fields);
+    int whole = !in.bad && bytes_check_crc(&in) && in.left == 0;
+    fclose(f);
+    return whole;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -51,5 +131,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         grains_sim_destroy(sim);
         fclose(f);
     }
+    fuzz_checkpoint_share(data, size);
     return 0;
 }
