@@ -535,6 +535,85 @@ static void start_checks_case(test_ctx *t, grains_comm *comm)
     }
 }
 
+/* Whether the n values at p (little-endian 32-bit) name each of 0 .. n-1
+ * once: the slots that end a checkpoint's particles. */
+static int slots_at(const unsigned char *p, size_t n, unsigned char *seen)
+{
+    memset(seen, 0, n);
+    for (size_t k = 0; k < n; k++) {
+        uint32_t v = (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 | (uint32_t)p[4 * k + 2] << 16 |
+                     (uint32_t)p[4 * k + 3] << 24;
+        if (v >= n || seen[v]++)
+            return 0;
+    }
+    return 1;
+}
+
+/* A copy (to) of the checkpoint of n particles at `from` whose first stored
+ * particle's radius is negative, its CRC made good again: the radii lie
+ * 61 bytes a particle before the slots (then materials, tags, forces and
+ * torques); whether it was made. */
+static int damage_radius(const char *from, const char *to, size_t n)
+{
+    static unsigned char buf[1 << 20], seen[1 << 12];
+    FILE *f = fopen(from, "rb");
+    size_t size = f ? fread(buf, 1, sizeof buf, f) : 0, at = 61 * n;
+    if (f)
+        fclose(f);
+    while (at + 4 * n + 4 <= size && !slots_at(buf + at, n, seen))
+        at++;
+    if (at + 4 * n + 4 > size || n > sizeof seen)
+        return 0;
+    double radius;
+    memcpy(&radius, buf + at - 61 * n, sizeof radius);
+    radius = -radius;
+    memcpy(buf + at - 61 * n, &radius, sizeof radius);
+    if (!(f = fopen(to, "wb")))
+        return 0;
+    bytes_out o;
+    bytes_out_init(&o, f);
+    bytes_put(&o, buf, size - 4);
+    bytes_put_crc(&o);
+    return fclose(f) == 0 && !o.failed;
+}
+
+/* A checkpoint of one process (the periodic gas after 30 steps, its lists
+ * holding) with a negative radius and a good CRC, read by ranks that share
+ * before they read it (each reads its share, every value checked on every
+ * rank): every rank refuses it with one process's message, and none waits
+ * for another. */
+static void damaged_case(test_ctx *t, grains_comm *comm)
+{
+    int rank = comm_rank(comm);
+    grains_ranks ranks = comm_ranks(comm);
+    ranks.local = 1;
+    const char *good = "test_ranks_local_good.grains", *bad = "test_ranks_local_bad.grains";
+    grains_sim *alone = gas(1, 1, 0);
+    uint64_t made = 0, holds = 0;
+    grains_error err[2];
+    if (rank == 0 && grains_sim_advance(alone, 30, NULL) == GRAINS_OK &&
+        grains_checkpoint_write(good, alone, NULL, 0, NULL) == GRAINS_OK) {
+        made = (uint64_t)damage_radius(good, bad, grains_sim_count(alone));
+        holds = !alone->need_rebuild;
+    }
+    ranks.sum(ranks.ctx, &made, 1); /* and a barrier: the file is written */
+    ranks.sum(ranks.ctx, &holds, 1);
+    grains_sim *shared = gas(1, 1, 0), *one = gas(1, 1, 0);
+    grains_status s1 = GRAINS_OK, s0 = grains_checkpoint_read_sim(bad, one, &err[0]);
+    if (grains_sim_share(shared, &ranks, &err[1]) == GRAINS_OK)
+        s1 = grains_checkpoint_read_sim(bad, shared, &err[1]);
+    uint64_t read = 0;
+    ranks.sum(ranks.ctx, &read, 1); /* every rank read it */
+    if (rank == 0)
+        remove(good), remove(bad);
+    CHECK(t, made == 1 && holds == 1 && s0 == GRAINS_ERR_PARSE && s1 == s0 &&
+                 strstr(err[1].message, "radius") && strcmp(err[0].message, err[1].message) == 0,
+          "rank %d: a checkpoint with a negative radius and a good CRC (made %d, lists holding %d), read by ranks "
+          "sharing first, is refused with one process's message: '%s'", rank, (int)made, (int)holds,
+          s1 != GRAINS_OK ? err[1].message : "");
+    grains_sim_destroy(alone), grains_sim_destroy(shared), grains_sim_destroy(one);
+}
+
 int main(int argc, char **argv)
 {
     test_ctx t = {0, 0};
@@ -548,6 +627,7 @@ int main(int argc, char **argv)
     gas_case(&t, comm, 0, FREE, 2, 1.5, BY_ID);
     gas_case(&t, comm, 1, BONDED, 2, 1, WHOLE);
     start_checks_case(&t, comm);
+    damaged_case(&t, comm);
     char name[40];
     snprintf(name, sizeof name, "test_ranks_local rank %d/%d", comm_rank(comm), comm_size(comm));
     int failed = test_report(&t, name);
