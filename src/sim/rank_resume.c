@@ -258,8 +258,6 @@ static grains_status read_particles(grains_sim *sim, const resume_file *file, co
     bytes_span_done(file->in, file->fields, &part);
     if (s == GRAINS_OK && file->in->bad)
         s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
-    if (s != GRAINS_OK)
-        sim->pt.n = 0;
     return s;
 }
 
@@ -404,5 +402,8 @@ grains_status sim_ranks_resume_read(grains_sim *sim, bytes_in *in, size_t n, byt
 {
     resume_file file = {in, fields, springs, n};
     sim->pt.n = n; /* (what the cut counts; their fields are read last) */
-    return keep_share(sim, &file, err);
+    grains_status s = keep_share(sim, &file, err);
+    if (s != GRAINS_OK)
+        sim->pt.n = 0; /* (none read whole) */
+    return s;
 }
