@@ -144,9 +144,9 @@ fi
 # default run, the periodic box of grains, bonds and the triaxial test's
 # membrane, on ranks holding their own alone: rank 0 lays out the grid,
 # lists and histories of the others' blocks as one process holds them
-# (without them its checkpoint differs), every rank of the resumed run
-# reads them whole and, at its first step, keeps its share of them with
-# the lists as read (sim/rank_resume.c).
+# (without them its checkpoint differs), and every rank of the resumed run
+# reads its share of them, the lists and histories as they were, alone
+# (sim/state.c's read_share, sim/rank_resume.c).
 resumed() {
     name=$1; shift
     rm -rf "$T/out" "$T/whole"

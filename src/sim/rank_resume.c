@@ -238,6 +238,8 @@ static grains_status read_histories(grains_sim *sim, const resume_file *file, st
     bytes_span_open(file->in, file->springs, &part);
     grains_status s = store_read_kept(cs, &part, n, *keys, *springs, err);
     bytes_span_done(file->in, file->springs, &part);
+    if (s == GRAINS_OK && file->in->bad)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the contact histories");
     m = 0;
     for (size_t k = 0; k < n; k++)
         if ((*keys)[k].i != STORE_DEAD)
