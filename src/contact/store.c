@@ -463,29 +463,100 @@ grains_status store_read_counts(contact_store *cs, bytes_in *in, size_t n_blocks
     return s;
 }
 
-#define WINDOW 4096 /* histories read at a time */
+enum { SPRINGS_FINE, SPRINGS_TRUNCATED, SPRINGS_NOT_FINITE };
 
-grains_status store_read_kept(const contact_store *cs, bytes_in *part, size_t n, const store_key *keys, real *kept,
-                              grains_error *err)
+/* The springs passed over as one reader reads them. */
+typedef struct {
+    const bytes_in *in;
+    const bytes_span *span;
+    size_t width;
+    const store_key *keys;
+    real *kept, *buf;
+    size_t n_kept; /* copied so far */
+} springs_file;
+
+/* Histories [k0, k0 + m): read, checked and folded into found->crc when
+ * `checks`, those live copied to the next places in kept. */
+static void read_range(springs_file *sf, size_t k0, size_t m, int checks, store_slice *found)
 {
-    size_t width = (size_t)cs->layout.width, m = 0;
-    real *buf = malloc((WINDOW * width + 1) * sizeof *buf);
-    if (!buf)
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
-    grains_status s = GRAINS_OK;
-    for (size_t k0 = 0; k0 < n && s == GRAINS_OK; k0 += WINDOW) {
-        size_t w = n - k0 < WINDOW ? n - k0 : WINDOW;
-        if (!bytes_get_reals(part, buf, w * width))
-            s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the contact histories");
-        for (size_t k = 0; k < w * width && s == GRAINS_OK; k++)
-            if (!isfinite(buf[k]))
-                s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: a contact history is not finite");
-        for (size_t k = 0; k < w && s == GRAINS_OK; k++)
-            if (keys[k0 + k].i != STORE_DEAD)
-                memcpy(kept + width * m++, buf + width * k, width * sizeof *buf);
+    size_t size = sf->width * sizeof(real);
+    bytes_in part;
+    bytes_span_part(sf->in, sf->span, (uint64_t)k0 * size, (uint64_t)m * size, checks ? found->crc : bytes_crc_none(),
+                    &part);
+    if (!bytes_get_reals(&part, sf->buf, m * sf->width)) {
+        found->why = SPRINGS_TRUNCATED;
+        return;
     }
-    free(buf);
-    return s;
+    for (size_t k = 0; checks && k < m * sf->width; k++)
+        if (!isfinite(sf->buf[k])) {
+            found->why = SPRINGS_NOT_FINITE;
+            return;
+        }
+    found->crc = checks ? part.crc : found->crc;
+    for (size_t k = 0; k < m; k++)
+        if (sf->keys[k0 + k].i != STORE_DEAD)
+            memcpy(sf->kept + sf->width * sf->n_kept++, sf->buf + sf->width * k, size);
+}
+
+#define GAP 64 /* histories let go that a run reads through rather than seek past */
+
+/* The end of the run of live histories from k (live), before `end`. */
+static size_t run_end(const store_key *keys, size_t k, size_t end)
+{
+    size_t last = k;
+    for (size_t b = k + 1; b < end && b - last <= GAP; b++)
+        last = keys[b].i != STORE_DEAD ? b : last;
+    return last + 1;
+}
+
+grains_status store_read_slice(const contact_store *cs, const bytes_in *in, const bytes_span *springs, size_t n,
+                               const store_key *keys, real *kept, const bytes_slicing *sl, store_slice *found,
+                               grains_error *err)
+{
+    size_t width = (size_t)cs->layout.width, lo, hi;
+    springs_file sf = {in, springs, width, keys, kept, malloc((sl->window * width + 1) * sizeof(real)), 0};
+    bytes_slice(n, sl, &lo, &hi);
+    *found = (store_slice){bytes_crc_none(), SPRINGS_FINE};
+    if (!sf.buf)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    for (size_t k0 = 0; k0 < n && found->why == SPRINGS_FINE; k0 += sl->window) {
+        size_t end = n - k0 < sl->window ? n : k0 + sl->window;
+        if (k0 >= lo && k0 < hi) { /* the slice, whole */
+            read_range(&sf, k0, end - k0, 1, found);
+            continue;
+        }
+        for (size_t k = k0; k < end && found->why == SPRINGS_FINE;) {
+            size_t b = keys[k].i != STORE_DEAD ? run_end(keys, k, end) : k + 1;
+            if (keys[k].i != STORE_DEAD)
+                read_range(&sf, k, b - k, 0, found);
+            k = b;
+        }
+    }
+    free(sf.buf);
+    return GRAINS_OK;
+}
+
+grains_status store_springs_crc(const contact_store *cs, const store_slice *found, const bytes_slicing *sl, size_t n,
+                                uint32_t *crc, grains_error *err)
+{
+    uint32_t *of_reader = malloc((size_t)sl->readers * sizeof *of_reader);
+    if (!of_reader)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for contact histories");
+    for (int r = 0; r < sl->readers; r++)
+        of_reader[r] = found[r].crc;
+    *crc = bytes_slices_join(bytes_crc_none(), of_reader, sl, n, (size_t)cs->layout.width * sizeof(real));
+    free(of_reader);
+    return GRAINS_OK;
+}
+
+grains_status store_slice_error(const store_slice *found, int readers, grains_error *err)
+{
+    for (int r = 0; r < readers; r++)
+        if (found[r].why == SPRINGS_NOT_FINITE)
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: a contact history is not finite");
+        else if (found[r].why != SPRINGS_FINE)
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the contact histories");
+    return GRAINS_OK;
 }
 
 grains_status store_block_set(contact_store *cs, uint32_t b, const real *e, size_t n, grains_error *err)

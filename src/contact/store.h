@@ -221,13 +221,30 @@ void store_write_state(const contact_store *cs, bytes_out *o);
 grains_status store_read_state(contact_store *cs, bytes_in *in, size_t n_blocks, grains_error *err);
 /* Or in two parts, for a reader that keeps some (ranks holding their own
  * alone, on resume): each block's count and whether it failed, without
- * room for the histories, which it passes over (*springs); then the n
- * histories from the span's stream `part`, a window at a time, every one
- * checked, those whose key is live (not STORE_DEAD) copied into kept, in
- * their order (each to be freed: store_free). */
+ * room for the histories, which it passes over (*springs); */
 grains_status store_read_counts(contact_store *cs, bytes_in *in, size_t n_blocks, bytes_span *springs,
                                 grains_error *err);
-grains_status store_read_kept(const contact_store *cs, bytes_in *part, size_t n, const store_key *keys, real *kept,
-                              grains_error *err);
+/* then the n histories, by each reader of the slicing's (ranks), a
+ * window at a time: those of its slice (bytes_slice), every one checked
+ * (*found),
+ * and the others that hold one kept; those whose key is live (not
+ * STORE_DEAD) copied into kept, in their order (each to be freed:
+ * store_free). The readers' findings, gathered in reader order, give the
+ * histories' CRC and the error of one reader reading them all
+ * (store_slice_error: GRAINS_OK when none failed). It fails alone when
+ * memory does. */
+#define STORE_READ_WINDOW 4096 /* histories read at a time */
+
+typedef struct {
+    uint32_t crc; /* of its slice */
+    uint32_t why; /* how it failed; 0: it did not */
+} store_slice;
+
+grains_status store_read_slice(const contact_store *cs, const bytes_in *in, const bytes_span *springs, size_t n,
+                               const store_key *keys, real *kept, const bytes_slicing *sl, store_slice *found,
+                               grains_error *err);
+grains_status store_springs_crc(const contact_store *cs, const store_slice *found, const bytes_slicing *sl, size_t n,
+                                uint32_t *crc, grains_error *err);
+grains_status store_slice_error(const store_slice *found, int readers, grains_error *err);
 
 #endif

@@ -272,86 +272,127 @@ grains_status particles_read_head(grains_particles *pt, bytes_in *in, size_t *n,
     return ok ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", BAD_SLOTS);
 }
 
-#define WINDOW 32768 /* particles a field is read by */
-static const char TRUNCATED[] = "truncated";
+/* The reasons a slice fails, by the codes particles_slice carries. */
+enum { FINE, TRUNCATED, NOT_FINITE_AT, BAD_RADIUS_AT, BAD_MATERIAL_AT };
 
-/* One field of n particles, `width` reals each, a window at a time into
- * buf: every value checked (finite; radius: > 0 too), those kept copied
- * to where[i]; why it failed, or NULL. */
-static const char *read_reals(bytes_in *part, size_t n, size_t width, int radius, real *to, const uint32_t *where,
-                              real *buf)
+/* Each field's bytes per particle, in the order particles_write_state
+ * writes them: x, v, w, q, R, material, tag, f, t. */
+static const size_t FIELD_BYTES[PARTICLES_FIELDS] = {
+    3 * sizeof(real), 3 * sizeof(real), 3 * sizeof(real), 4 * sizeof(real), sizeof(real), 1, sizeof(uint32_t),
+    3 * sizeof(real), 3 * sizeof(real)};
+enum { RADII = 4, MATERIALS = 5, TAGS = 6 };
+
+/* The fields passed over as one reader reads them: the span, the records
+ * [lo, hi) it checks (its slice) and where each kept one goes. */
+typedef struct {
+    const bytes_in *in;
+    const bytes_span *span;
+    size_t n, lo, hi, window;
+    const uint32_t *where;
+    grains_particles *pt;
+    int n_materials;
+    real *buf; /* a window of any field */
+} fields_file;
+
+/* Field f's records [i0, i0 + m), at `at`: read, checked and folded into
+ * *crc when `checks` (finite; radius: > 0 too; material: one of the
+ * run's), those kept copied to where[i]; why it failed (FINE). */
+static int read_range(const fields_file *ff, int f, uint64_t at, size_t i0, size_t m, int checks, uint32_t *crc)
 {
-    for (size_t i0 = 0; i0 < n; i0 += WINDOW) {
-        size_t m = n - i0 < WINDOW ? n - i0 : WINDOW;
-        if (!bytes_get_reals(part, buf, m * width))
-            return TRUNCATED;
-        for (size_t k = 0; k < m * width; k++)
-            if (!isfinite(buf[k]) || (radius && !(buf[k] > 0)))
-                return radius ? BAD_RADIUS : NOT_FINITE;
-        for (size_t k = 0; k < m; k++)
-            if (where[i0 + k] != UINT32_MAX)
-                memcpy(to + (size_t)where[i0 + k] * width, buf + k * width, width * sizeof *buf);
+    size_t size = FIELD_BYTES[f], width = size / sizeof(real);
+    bytes_in part;
+    bytes_span_part(ff->in, ff->span, at + (uint64_t)i0 * size, (uint64_t)m * size, checks ? *crc : bytes_crc_none(),
+                    &part);
+    int read = f == MATERIALS ? bytes_get(&part, ff->buf, m)
+               : f == TAGS    ? bytes_get_u32s(&part, (uint32_t *)ff->buf, m)
+                              : bytes_get_reals(&part, ff->buf, m * width);
+    if (!read)
+        return TRUNCATED;
+    const uint8_t *mat = (const uint8_t *)ff->buf;
+    for (size_t k = 0; checks && f == MATERIALS && k < m; k++)
+        if (mat[k] >= ff->n_materials)
+            return BAD_MATERIAL_AT;
+    for (size_t k = 0; checks && f != MATERIALS && f != TAGS && k < m * width; k++)
+        if (!isfinite(ff->buf[k]) || (f == RADII && !(ff->buf[k] > 0)))
+            return f == RADII ? BAD_RADIUS_AT : NOT_FINITE_AT;
+    *crc = checks ? part.crc : *crc;
+    real *to[PARTICLES_FIELDS] = {(real *)ff->pt->x, (real *)ff->pt->v, (real *)ff->pt->w, (real *)ff->pt->q,
+                                  ff->pt->R,         NULL,               NULL,               (real *)ff->pt->f,
+                                  (real *)ff->pt->t};
+    for (size_t k = 0; k < m; k++) {
+        uint32_t i = ff->where[i0 + k];
+        if (i == UINT32_MAX)
+            continue;
+        if (f == MATERIALS)
+            ff->pt->mat[i] = mat[k];
+        else if (f == TAGS)
+            ff->pt->tag[i] = ((const int32_t *)ff->buf)[k];
+        else
+            memcpy(to[f] + (size_t)i * width, ff->buf + k * width, size);
     }
-    return NULL;
+    return FINE;
 }
 
-/* The materials, then the tags, as read_reals reads. */
-static const char *read_labels(bytes_in *part, size_t n, int n_materials, grains_particles *pt, const uint32_t *where,
-                               real *buf)
+#define GAP 256 /* particles let go that a run reads through rather than seek past */
+
+/* The end of the run of particles kept from a (kept), before `end`: up to
+ * the last kept with fewer than GAP let go before it. */
+static size_t run_end(const uint32_t *where, size_t a, size_t end)
 {
-    uint8_t *mat = (uint8_t *)buf;
-    for (size_t i0 = 0; i0 < n; i0 += WINDOW) {
-        size_t m = n - i0 < WINDOW ? n - i0 : WINDOW;
-        if (!bytes_get(part, mat, m))
-            return TRUNCATED;
-        for (size_t k = 0; k < m; k++) {
-            if (mat[k] >= n_materials)
-                return BAD_MATERIAL;
-            if (where[i0 + k] != UINT32_MAX)
-                pt->mat[where[i0 + k]] = mat[k];
+    size_t last = a;
+    for (size_t b = a + 1; b < end && b - last <= GAP; b++)
+        last = where[b] != UINT32_MAX ? b : last;
+    return last + 1;
+}
+
+/* Field f, at `at`, a window at a time: whole in the slice, the runs of
+ * those kept elsewhere. */
+static int read_field(const fields_file *ff, int f, uint64_t at, uint32_t *crc)
+{
+    for (size_t i0 = 0; i0 < ff->n; i0 += ff->window) {
+        size_t end = ff->n - i0 < ff->window ? ff->n : i0 + ff->window;
+        if (i0 >= ff->lo && i0 < ff->hi) {
+            int why = read_range(ff, f, at, i0, end - i0, 1, crc);
+            if (why != FINE)
+                return why;
+            continue;
+        }
+        for (size_t a = i0; a < end;) {
+            if (ff->where[a] == UINT32_MAX) {
+                a++;
+                continue;
+            }
+            size_t b = run_end(ff->where, a, end);
+            int why = read_range(ff, f, at, a, b - a, 0, crc);
+            if (why != FINE)
+                return why;
+            a = b;
         }
     }
-    uint32_t *tag = (uint32_t *)buf;
-    for (size_t i0 = 0; i0 < n; i0 += WINDOW) {
-        size_t m = n - i0 < WINDOW ? n - i0 : WINDOW;
-        if (!bytes_get_u32s(part, tag, m))
-            return TRUNCATED;
-        for (size_t k = 0; k < m; k++)
-            if (where[i0 + k] != UINT32_MAX)
-                pt->tag[where[i0 + k]] = (int32_t)tag[k];
-    }
-    return NULL;
+    return FINE;
 }
 
-/* Every field in the order particles_write_state writes them. */
-static const char *read_fields(bytes_in *part, size_t n, int n_materials, grains_particles *pt, const uint32_t *where,
-                               real *buf)
+grains_status particles_read_slice(grains_particles *pt, const bytes_in *in, const bytes_span *fields, size_t n,
+                                   const uint32_t *where, size_t kept, int n_materials, const bytes_slicing *sl,
+                                   particles_slice *found, grains_error *err)
 {
-    const char *why = read_reals(part, n, 3, 0, (real *)pt->x, where, buf);
-    why = why ? why : read_reals(part, n, 3, 0, (real *)pt->v, where, buf);
-    why = why ? why : read_reals(part, n, 3, 0, (real *)pt->w, where, buf);
-    why = why ? why : read_reals(part, n, 4, 0, (real *)pt->q, where, buf);
-    why = why ? why : read_reals(part, n, 1, 1, pt->R, where, buf);
-    why = why ? why : read_labels(part, n, n_materials, pt, where, buf);
-    why = why ? why : read_reals(part, n, 3, 0, (real *)pt->f, where, buf);
-    return why ? why : read_reals(part, n, 3, 0, (real *)pt->t, where, buf);
-}
-
-grains_status particles_read_kept(grains_particles *pt, bytes_in *fields, size_t n, const uint32_t *where,
-                                  size_t kept, int n_materials, grains_error *err)
-{
+    *found = (particles_slice){.field = PARTICLES_FIELDS};
     grains_status s = particles_reserve(pt, kept, err);
     if (s != GRAINS_OK)
         return s;
-    real *buf = malloc(4 * WINDOW * sizeof *buf);
-    if (!buf)
+    fields_file ff = {in, fields, n, 0, 0, sl->window, where, pt, n_materials, malloc(4 * sl->window * sizeof(real))};
+    if (!ff.buf)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory reading %zu particles", n);
-    const char *why = read_fields(fields, n, n_materials, pt, where, buf);
-    free(buf);
-    if (why == TRUNCATED)
-        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
-    if (why)
-        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why);
+    bytes_slice(n, sl, &ff.lo, &ff.hi);
+    uint64_t at = 0;
+    for (int f = 0; f < PARTICLES_FIELDS; f++) {
+        found->crc[f] = bytes_crc_none();
+        int why = found->field == PARTICLES_FIELDS ? read_field(&ff, f, at, &found->crc[f]) : FINE;
+        if (why != FINE)
+            found->field = (uint32_t)f, found->why = (uint32_t)why;
+        at += (uint64_t)n * FIELD_BYTES[f];
+    }
+    free(ff.buf);
     for (uint32_t id = 0; id < n; id++) {
         uint32_t to = where[pt->slot[id]];
         pt->slot[id] = to;
@@ -360,4 +401,33 @@ grains_status particles_read_kept(grains_particles *pt, bytes_in *fields, size_t
     }
     pt->n = kept;
     return GRAINS_OK;
+}
+
+grains_status particles_fields_crc(const particles_slice *found, const bytes_slicing *sl, size_t n, uint32_t *crc,
+                                   grains_error *err)
+{
+    uint32_t *of_field = malloc((size_t)sl->readers * sizeof *of_field);
+    if (!of_field)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory reading %zu particles", n);
+    *crc = bytes_crc_none();
+    for (int f = 0; f < PARTICLES_FIELDS; f++) {
+        for (int r = 0; r < sl->readers; r++)
+            of_field[r] = found[r].crc[f];
+        *crc = bytes_slices_join(*crc, of_field, sl, n, FIELD_BYTES[f]);
+    }
+    free(of_field);
+    return GRAINS_OK;
+}
+
+grains_status particles_slice_error(const particles_slice *found, int readers, grains_error *err)
+{
+    static const char *const why[] = {NULL, NULL, NOT_FINITE, BAD_RADIUS, BAD_MATERIAL};
+    const particles_slice *first = &found[0];
+    for (int r = 1; r < readers; r++)
+        first = found[r].field < first->field ? &found[r] : first;
+    if (first->field >= PARTICLES_FIELDS)
+        return GRAINS_OK;
+    if (first->why == TRUNCATED || first->why >= sizeof why / sizeof *why)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
+    return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: %s", why[first->why]);
 }

@@ -61,13 +61,36 @@ grains_status particles_read_state(grains_particles *pt, bytes_in *in, int n_mat
 /* A reader that keeps a share (ranks holding their own alone, on resume):
  * the head reads the count, passes over the fields (*fields) and reads
  * the slots, each id's place in the stream (pt->slot, checked a
- * permutation; pt->n stays 0); then each field is read a window at a
- * time, every value checked as particles_read_state checks it, and those
- * with where[i] != UINT32_MAX kept at where[i] (kept of them): slot and
- * id follow, UINT32_MAX for the ids let go. Errors without a file name. */
+ * permutation; pt->n stays 0). Errors without a file name. */
 grains_status particles_read_head(grains_particles *pt, bytes_in *in, size_t *n, bytes_span *fields, grains_error *err);
-grains_status particles_read_kept(grains_particles *pt, bytes_in *fields, size_t n, const uint32_t *where,
-                                  size_t kept, int n_materials, grains_error *err);
+
+/* The fields of n particles, x, v, w, q, R, material, tag, f, t, one
+ * after another, each in the stream's order. */
+#define PARTICLES_FIELDS 9
+#define PARTICLES_READ_WINDOW 32768 /* particles a field is read by */
+
+/* What one of the readers of the fields found in its slice. */
+typedef struct {
+    uint32_t crc[PARTICLES_FIELDS]; /* of each field's slice */
+    uint32_t field;                 /* the first whose slice failed; PARTICLES_FIELDS: none did */
+    uint32_t why;                   /* how (particles_slice_error) */
+} particles_slice;
+
+/* Then each reader of the slicing's (ranks) reads the fields a window at
+ * a time: those of its slice (bytes_slice), every value checked as
+ * particles_read_state checks it (*found), and the others that hold a
+ * particle kept; those with where[i] != UINT32_MAX kept at where[i] (kept
+ * of them): slot and id follow, UINT32_MAX for the ids let go. The
+ * readers' findings, gathered in reader order, give the fields' CRC and
+ * the error of one reader reading them all: the first field any slice
+ * failed in, of the first reader that failed in it (particles_slice_error:
+ * GRAINS_OK when none did). It fails alone when memory does. */
+grains_status particles_read_slice(grains_particles *pt, const bytes_in *in, const bytes_span *fields, size_t n,
+                                   const uint32_t *where, size_t kept, int n_materials, const bytes_slicing *sl,
+                                   particles_slice *found, grains_error *err);
+grains_status particles_fields_crc(const particles_slice *found, const bytes_slicing *sl, size_t n, uint32_t *crc,
+                                   grains_error *err);
+grains_status particles_slice_error(const particles_slice *found, int readers, grains_error *err);
 
 /* The id of the particle stored at index i. */
 static inline uint32_t particles_id_of(const grains_particles *pt, uint32_t i) { return pt->id[i]; }

@@ -20,10 +20,13 @@
  * command line) make the same share as they read it (sim/state.c): the
  * particles' fields and the histories' springs, most of the state, are
  * passed over, the rest, which names what each rank keeps, read whole,
- * and then each rank reads the fields and springs it keeps alone (every
- * value checked on every rank, so that a damaged file gives every rank
- * the same error before any collective). Ranks shared after the read
+ * and then each rank reads the fields and springs it keeps alone, and
+ * its slice of them, a P-th of the file's: it checks every value there
+ * and folds it into the file's CRC. The ranks then gather what they found,
+ * so that a damaged file gives every rank the error one process reading
+ * it whole would give, and the CRC of the whole. Ranks shared after the read
  * hold every particle until their first step, which cuts them. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,20 +213,30 @@ static size_t keep_histories(grains_sim *sim, store_key **keys, real **springs)
     return n;
 }
 
-/* The checkpoint being read, past all but the spans it keeps from. */
+/* The checkpoint being read, past all but the spans it keeps from, and
+ * what this rank found in its slices of them. */
+typedef struct {
+    particles_slice fields;
+    store_slice springs;
+} slices_found;
+
 typedef struct {
     bytes_in *in;
     bytes_span *fields, *springs;
-    size_t n; /* particles in it */
+    size_t n;          /* particles in it */
+    size_t histories;  /* in it */
+    slices_found found;
 } resume_file;
 
 /* keep_histories from the file (the store holds the blocks' counts
- * alone): the springs of the pairs kept read from their span; *n_kept. */
-static grains_status read_histories(grains_sim *sim, const resume_file *file, store_key **keys, real **springs,
-                                    size_t *n_kept, grains_error *err)
+ * alone): the springs of the pairs kept read from their span, this rank's
+ * slice of it checked; *n_kept. */
+static void read_histories(grains_sim *sim, resume_file *file, store_key **keys, real **springs, size_t *n_kept)
 {
     contact_store *cs = &sim->cs;
+    const grains_ranks *pr = &sim->ranks.peers;
     size_t n = 0, m = 0, width = (size_t)cs->layout.width;
+    grains_error err;
     for (size_t b = 0; b < cs->n_blocks; b++)
         n += cs->block[b].n;
     if (!(*keys = malloc((n + 1) * sizeof **keys)))
@@ -232,34 +245,69 @@ static grains_status read_histories(grains_sim *sim, const resume_file *file, st
     drop_theirs(sim, *keys, n);
     for (size_t k = 0; k < n; k++)
         m += (*keys)[k].i != STORE_DEAD;
-    if (!(*springs = malloc((m * width + 1) * sizeof **springs)))
+    bytes_slicing sl = {pr->rank, pr->size, STORE_READ_WINDOW};
+    if (!(*springs = malloc((m * width + 1) * sizeof **springs)) ||
+        store_read_slice(cs, file->in, file->springs, n, *keys, *springs, &sl, &file->found.springs, &err) != GRAINS_OK)
         resume_failed(sim);
-    bytes_in part;
-    bytes_span_open(file->in, file->springs, &part);
-    grains_status s = store_read_kept(cs, &part, n, *keys, *springs, err);
-    bytes_span_done(file->in, file->springs, &part);
-    if (s == GRAINS_OK && file->in->bad)
-        s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the contact histories");
     m = 0;
     for (size_t k = 0; k < n; k++)
         if ((*keys)[k].i != STORE_DEAD)
             (*keys)[m++] = (*keys)[k];
     *n_kept = m;
+    file->histories = n;
     free_store(cs);
-    return s;
 }
 
 /* particles_keep from the file: the fields of those kept read from their
- * span (pt.n the whole's until then). */
-static grains_status read_particles(grains_sim *sim, const resume_file *file, const uint32_t *where, size_t kept,
-                                    grains_error *err)
+ * span, this rank's slice of it checked (pt.n the whole's until then). */
+static void read_particles(grains_sim *sim, resume_file *file, const uint32_t *where, size_t kept)
 {
-    bytes_in part;
-    bytes_span_open(file->in, file->fields, &part);
-    grains_status s = particles_read_kept(&sim->pt, &part, file->n, where, kept, sim->p.n_materials, err);
-    bytes_span_done(file->in, file->fields, &part);
-    if (s == GRAINS_OK && file->in->bad)
-        s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the particles");
+    const grains_ranks *pr = &sim->ranks.peers;
+    grains_error err;
+    bytes_slicing sl = {pr->rank, pr->size, PARTICLES_READ_WINDOW};
+    if (particles_read_slice(&sim->pt, file->in, file->fields, file->n, where, kept, sim->p.n_materials, &sl,
+                             &file->found.fields, &err) != GRAINS_OK)
+        resume_failed(sim);
+}
+
+/* What the ranks found in their slices, gathered (collective): the error
+ * one process reading the whole would give, the same on every rank; or
+ * the spans' CRCs, joined from the slices', and the file back where the
+ * stream stands. */
+static grains_status agree_read(grains_sim *sim, resume_file *file, grains_error *err)
+{
+    const grains_ranks *pr = &sim->ranks.peers;
+    size_t P = (size_t)pr->size, cap = 0;
+    size_t *counts = malloc(P * sizeof *counts);
+    particles_slice *fields = malloc(P * sizeof *fields);
+    store_slice *springs = malloc(P * sizeof *springs);
+    if (!counts || !fields || !springs)
+        resume_failed(sim);
+    const char *all = pr->allgather(pr->ctx, &file->found, sizeof file->found, counts, NULL, &cap);
+    for (size_t r = 0; r < P; r++) {
+        memcpy(&fields[r], all + r * sizeof file->found, sizeof *fields);
+        memcpy(&springs[r], all + r * sizeof file->found + offsetof(slices_found, springs),
+               sizeof *springs);
+    }
+    free((void *)all);
+    uint32_t crc_fields = 0, crc_springs = 0;
+    bytes_slicing by_particles = {pr->rank, pr->size, PARTICLES_READ_WINDOW};
+    bytes_slicing by_histories = {pr->rank, pr->size, STORE_READ_WINDOW};
+    grains_status s = particles_slice_error(fields, pr->size, err);
+    if (s == GRAINS_OK)
+        s = store_slice_error(springs, pr->size, err);
+    grains_error nomem;
+    if (s == GRAINS_OK &&
+        (particles_fields_crc(fields, &by_particles, file->n, &crc_fields, &nomem) != GRAINS_OK ||
+         store_springs_crc(&sim->cs, springs, &by_histories, file->histories, &crc_springs, &nomem) != GRAINS_OK))
+        resume_failed(sim);
+    if (s == GRAINS_OK) {
+        bytes_span_known(file->in, file->springs, crc_springs);
+        bytes_span_known(file->in, file->fields, crc_fields);
+    }
+    free(counts);
+    free(fields);
+    free(springs);
     return s;
 }
 
@@ -357,7 +405,7 @@ static grains_status plan_kept(grains_sim *sim, grains_error *err)
 }
 
 /* The share, from the whole state held (file NULL) or as it is read. */
-static grains_status keep_share(grains_sim *sim, const resume_file *file, grains_error *err)
+static grains_status keep_share(grains_sim *sim, resume_file *file, grains_error *err)
 {
     cut_whole(sim);
     uint8_t *mark = mark_kept(sim);
@@ -369,29 +417,27 @@ static grains_status keep_share(grains_sim *sim, const resume_file *file, grains
         where[i] = mark[i] ? (uint32_t)kept++ : UINT32_MAX;
     store_key *keys = NULL;
     real *springs = NULL;
-    grains_status s = GRAINS_OK;
     if (file)
-        s = read_histories(sim, file, &keys, &springs, &n_keys, err);
+        read_histories(sim, file, &keys, &springs, &n_keys);
     else
         n_keys = keep_histories(sim, &keys, &springs);
-    if (s == GRAINS_OK) {
-        keep_bonds(sim);
-        if (sim->mb.n)
-            keep_patch_logs(sim);
-        keep_lists(sim, mark, where, kept);
-        keep_cells(sim, mark);
-        if (file)
-            s = read_particles(sim, file, where, kept, err);
-        else
-            particles_keep(&sim->pt, mark);
-    }
+    keep_bonds(sim);
+    if (sim->mb.n)
+        keep_patch_logs(sim);
+    keep_lists(sim, mark, where, kept);
+    keep_cells(sim, mark);
+    if (file)
+        read_particles(sim, file, where, kept);
+    else
+        particles_keep(&sim->pt, mark);
     free(mark);
+    grains_status s = file ? agree_read(sim, file, err) : GRAINS_OK; /* (a damaged file fails every rank alike) */
     if (s == GRAINS_OK)
         attach_kept(sim, keys, springs, n_keys, where);
     free(where);
     free(keys);
     free(springs);
-    return s == GRAINS_OK ? plan_kept(sim, err) : s; /* (a damaged file fails every rank here alike) */
+    return s == GRAINS_OK ? plan_kept(sim, err) : s;
 }
 
 grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err)
@@ -402,7 +448,7 @@ grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err)
 grains_status sim_ranks_resume_read(grains_sim *sim, bytes_in *in, size_t n, bytes_span *fields,
                                     bytes_span *springs, grains_error *err)
 {
-    resume_file file = {in, fields, springs, n};
+    resume_file file = {.in = in, .fields = fields, .springs = springs, .n = n};
     sim->pt.n = n; /* (what the cut counts; their fields are read last) */
     grains_status s = keep_share(sim, &file, err);
     if (s != GRAINS_OK)

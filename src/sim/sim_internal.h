@@ -525,8 +525,10 @@ grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err);
  * own alone): whether the lists read for n particles hold (else the state
  * is read whole); then, with every part but the particles' fields and the
  * histories' springs read (pt.slot the whole's, the store's counts alone),
- * the same share, those fields and springs it keeps read from the spans
- * (every value checked). Collective once nothing is left to read. */
+ * the same share, those fields and springs it keeps read from the spans,
+ * and its slice of them (every value checked, joined into the CRC: the
+ * spans are read as the ranks agree). Collective once nothing is left to
+ * read. */
 int sim_ranks_resume_reads(const grains_sim *sim, size_t n);
 grains_status sim_ranks_resume_read(grains_sim *sim, bytes_in *in, size_t n, bytes_span *fields,
                                     bytes_span *springs, grains_error *err);

@@ -347,9 +347,10 @@ static grains_status read_whole(grains_sim *sim, bytes_in *in, grains_error *err
 /* Ranks holding their own alone: each its share (sim/rank_resume.c). The
  * particles' fields and the histories' springs, most of the state, are
  * passed over; the rest, which names which of them each rank keeps, is
- * read; then each rank reads the fields and springs it keeps, every value
- * checked on every rank alike (one error, the same on each). Where the
- * lists do not hold (a rebuild is due), the whole again, as one process. */
+ * read; then each rank reads the fields and springs it keeps, and checks
+ * its slice of them (the ranks agree on one error, the same on each, and
+ * on the spans' CRCs). Where the lists do not hold (a rebuild is due),
+ * the whole again, as one process. */
 static grains_status read_share(grains_sim *sim, bytes_in *in, grains_error *err)
 {
     bytes_place start;

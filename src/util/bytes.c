@@ -204,3 +204,44 @@ void bytes_splice(bytes_in *in, const bytes_span *span)
     uLong head = crc32_combine(span->crc_before, span->crc, (z_off_t)span->len);
     in->crc = (uint32_t)crc32_combine(head, in->crc, (z_off_t)since);
 }
+
+void bytes_span_part(const bytes_in *in, const bytes_span *span, uint64_t offset, uint64_t len, uint32_t crc,
+                     bytes_in *part)
+{
+    bytes_in_init(part, in->f, len);
+    part->crc = crc;
+    part->bad = in->bad || offset > span->len || len > span->len - offset ||
+                fseeko(in->f, (off_t)(span->at + offset), SEEK_SET) != 0;
+}
+
+void bytes_span_known(bytes_in *in, bytes_span *span, uint32_t crc)
+{
+    span->crc = crc;
+    span->read = span->left_after >= in->left;
+    off_t back = (off_t)(span->left_after - in->left);
+    if (!span->read || fseeko(in->f, (off_t)(span->at + span->len) + back, SEEK_SET) != 0)
+        in->bad = 1;
+}
+
+uint32_t bytes_crc_none(void) { return (uint32_t)crc32(0L, Z_NULL, 0); }
+
+void bytes_slice(size_t n, const bytes_slicing *sl, size_t *lo, size_t *hi)
+{
+    size_t windows = (n + sl->window - 1) / sl->window;
+    size_t from = windows * (size_t)sl->reader / (size_t)sl->readers;
+    size_t to = windows * (size_t)(sl->reader + 1) / (size_t)sl->readers;
+    *lo = from * sl->window < n ? from * sl->window : n;
+    *hi = to * sl->window < n ? to * sl->window : n;
+}
+
+uint32_t bytes_slices_join(uint32_t crc0, const uint32_t *crc, const bytes_slicing *sl, size_t n, size_t size)
+{
+    uLong joined = crc0;
+    for (int r = 0; r < sl->readers; r++) {
+        size_t lo, hi;
+        bytes_slicing of_r = {r, sl->readers, sl->window};
+        bytes_slice(n, &of_r, &lo, &hi);
+        joined = crc32_combine(joined, crc[r], (z_off_t)((hi - lo) * size));
+    }
+    return (uint32_t)joined;
+}

@@ -85,4 +85,31 @@ void bytes_span_done(bytes_in *in, bytes_span *span, const bytes_in *part);
  * the first, each after it was read (in is bad where it was not). */
 void bytes_splice(bytes_in *in, const bytes_span *span);
 
+/* A span read in slices, each by one of several readers (ranks), so that
+ * each passes through its slice of the file alone: */
+/* the span's bytes [offset, offset + len) as a stream of their own, at
+ * their start, its CRC going on from `crc` (bad when they are not all in
+ * the span, or the file cannot seek); */
+void bytes_span_part(const bytes_in *in, const bytes_span *span, uint64_t offset, uint64_t len, uint32_t crc,
+                     bytes_in *part);
+/* the span read through, its CRC the slices' joined (bytes_slices_join):
+ * the file back where `in` stands; */
+void bytes_span_known(bytes_in *in, bytes_span *span, uint32_t crc);
+/* the CRC of no bytes; */
+uint32_t bytes_crc_none(void);
+
+/* Records read in slices: reader `reader` of `readers` passes through
+ * whole windows of `window` records, the readers' in order, one after
+ * another. */
+typedef struct {
+    int reader, readers;
+    size_t window;
+} bytes_slicing;
+
+/* The records [*lo, *hi) of n that the reader passes through. */
+void bytes_slice(size_t n, const bytes_slicing *sl, size_t *lo, size_t *hi);
+/* The CRC of n records of `size` bytes after bytes whose CRC is crc0,
+ * from every reader's CRC of its slice (crc[r] for reader r). */
+uint32_t bytes_slices_join(uint32_t crc0, const uint32_t *crc, const bytes_slicing *sl, size_t n, size_t size);
+
 #endif

@@ -6,7 +6,10 @@
  * pieces ranks holding their own read their share by (sim/state.c's
  * read_share, which needs ranks to run): the bytes as a block count, the
  * particles and the contact histories, every other particle and history
- * kept, the parts passed over read after and spliced into the CRC. */
+ * kept, the parts passed over read after by two readers in slices (as
+ * ranks read them), their CRCs joined and spliced into the stream's. */
+#include <string.h>
+
 #include "fuzz_input.h"
 #include "grains/checkpoint.h"
 #include "grains/sim.h"
@@ -45,23 +48,38 @@ static size_t every_other(uint32_t *where, size_t n)
     return kept;
 }
 
+/* Two readers (ranks), in slices of 4 particles, each keeping every other
+ * one; their findings joined as the ranks join them. */
 static void read_particles_share(bytes_in *in, bytes_span *fields)
 {
-    grains_particles pt = {0};
+    grains_particles pt[2] = {{0}, {0}};
+    particles_slice found[2];
     grains_error err;
     size_t n;
-    if (particles_read_head(&pt, in, &n, fields, &err) == GRAINS_OK) {
+    if (particles_read_head(&pt[0], in, &n, fields, &err) == GRAINS_OK &&
+        particles_reserve_ids(&pt[1], n, &err) == GRAINS_OK) {
+        memcpy(pt[1].slot, pt[0].slot, n * sizeof *pt[1].slot);
         uint32_t *where = malloc((n + 1) * sizeof *where);
         size_t kept = every_other(where, n);
-        bytes_in part;
-        bytes_span_open(in, fields, &part);
-        particles_read_kept(&pt, &part, n, where, kept, 2, &err);
-        bytes_span_done(in, fields, &part);
+        int read = 1;
+        for (int r = 0; r < 2; r++) {
+            bytes_slicing sl = {r, 2, 4};
+            read = read && particles_read_slice(&pt[r], in, fields, n, where, kept, 2, &sl, &found[r], &err) ==
+                               GRAINS_OK;
+        }
+        bytes_slicing sl = {0, 2, 4};
+        uint32_t crc;
+        if (read && particles_slice_error(found, 2, &err) == GRAINS_OK &&
+            particles_fields_crc(found, &sl, n, &crc, &err) == GRAINS_OK)
+            bytes_span_known(in, fields, crc);
         free(where);
     }
-    particles_free(&pt);
+    particles_free(&pt[0]);
+    particles_free(&pt[1]);
 }
 
+/* The histories as read_particles_share reads the particles, in slices of
+ * 2 histories. */
 static void read_store_share(bytes_in *in, size_t n_blocks, bytes_span *springs)
 {
     contact_store cs;
@@ -77,10 +95,17 @@ static void read_store_share(bytes_in *in, size_t n_blocks, bytes_span *springs)
         real *kept = malloc((n * (size_t)cs.layout.width + 1) * sizeof *kept);
         for (size_t k = 0; k < n; k++)
             keys[k] = (store_key){k % 2 ? STORE_DEAD : 0, 1};
-        bytes_in part;
-        bytes_span_open(in, springs, &part);
-        store_read_kept(&cs, &part, n, keys, kept, &err);
-        bytes_span_done(in, springs, &part);
+        store_slice found[2];
+        int read = 1;
+        for (int r = 0; r < 2; r++) {
+            bytes_slicing sl = {r, 2, 2};
+            read = read && store_read_slice(&cs, in, springs, n, keys, kept, &sl, &found[r], &err) == GRAINS_OK;
+        }
+        bytes_slicing sl = {0, 2, 2};
+        uint32_t crc;
+        if (read && store_slice_error(found, 2, &err) == GRAINS_OK &&
+            store_springs_crc(&cs, found, &sl, n, &crc, &err) == GRAINS_OK)
+            bytes_span_known(in, springs, crc);
         free(keys);
         free(kept);
     }
