@@ -293,6 +293,13 @@ size=$(wc -c < "$T/ck.keep")
 printf 'X' | dd of="$T/ck/checkpoint.grains" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 expect 2 'its CRC does not match' "$G" run --resume "$T/ck" --set N_frames=3
 cmp -s "$T/ck/checkpoint.grains" "$T/ck.keep" && bad "a refused checkpoint was replaced" || ok
+expect 2 'its CRC does not match' "$G" run --resume "$T/ck" # (nothing left to run: checked all the same)
+# the run's record, peeked at before the state is read, damaged so that its
+# options no longer parse: the damage is named, not the option
+cp "$T/ck.keep" "$T/ck/checkpoint.grains"
+at=$(grep -abo 'N_steps=50' "$T/ck.keep" | head -n 1 | cut -d: -f1)
+printf 'X' | dd of="$T/ck/checkpoint.grains" bs=1 seek=$((at + 9)) conv=notrunc 2>/dev/null
+expect 2 'its CRC does not match' "$G" run --resume "$T/ck" --set N_frames=3
 cp "$SRC/examples/hourglass.cfg" "$T/hg.cfg"
 runs "$G" run "$T/hg.cfg" -o "$T/ckf" $CK
 echo "# edited" >> "$T/hg.cfg"

@@ -36,10 +36,23 @@ grains_status grains_checkpoint_write(const char *path, grains_sim *sim, const v
  * after checking the whole file's header and CRC. */
 grains_status grains_checkpoint_read_app(const char *path, void **app, size_t *app_bytes, grains_error *err);
 
+/* The caller's bytes as grains_checkpoint_read_app gives them, after
+ * checking the header alone: the CRC, which covers them, is checked when
+ * the state is read (grains_checkpoint_read_sim), so that a caller that
+ * reads both passes through the file once. Until then they may be
+ * damaged: a caller that stops before reading the state (an error of its
+ * own, or nothing left to run) checks them with
+ * grains_checkpoint_read_app. */
+grains_status grains_checkpoint_peek_app(const char *path, void **app, size_t *app_bytes, grains_error *err);
+
 /* The state of the checkpoint at `path` into `sim`, built from the same
  * scenario as the run that wrote it (meshes, membranes, materials,
- * integrator, dt; its particles are replaced). On failure `sim` is left
- * half restored: destroy it. */
+ * integrator, dt; its particles are replaced), the whole file's CRC
+ * checked as it is read (a file whose state does not read is reported by
+ * its CRC where that does not match: damaged or truncated). Ranks that
+ * hold their own particles alone and share before the read (the command
+ * line) each read their share, and check a slice of the file. On failure
+ * `sim` is left half restored: destroy it. */
 grains_status grains_checkpoint_read_sim(const char *path, grains_sim *sim, grains_error *err);
 
 #endif

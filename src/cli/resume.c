@@ -109,16 +109,18 @@ static char **resume_args(const run_record *r, const resume_options *ro, int qui
 }
 
 /* The scenario again, in the folder the run began in, writing to `out`;
- * refused when an input changed since. */
-static grains_status rebuild_scenario(const run_record *r, char **argv, int argc, const char *out,
+ * refused when an input changed since (checked where `checks`: rank 0
+ * alone reads the inputs through, the particles' file too, which the
+ * checkpoint replaces). */
+static grains_status rebuild_scenario(const run_record *r, char **argv, int argc, const char *out, int checks,
                                       grains_scenario *sc, cli_flags *fl, grains_error *err)
 {
     if (chdir(r->cwd) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, r->cwd, 0, "cannot enter the folder the run began in: %s",
                                 strerror(errno));
     grains_status s = cli_scenario(argc, argv, sc, fl, err);
-    uint32_t crc = 0;
-    if (s == GRAINS_OK)
+    uint32_t crc = r->inputs_crc;
+    if (s == GRAINS_OK && checks)
         s = run_inputs_crc(sc, &crc, err);
     if (s == GRAINS_OK && crc != r->inputs_crc)
         s = grains_error_set(err, GRAINS_ERR_ARG, sc->source[0] ? sc->source : NULL, 0,
@@ -144,6 +146,23 @@ static grains_status frames_left(const run_record *r, const grains_scenario *sc,
     return GRAINS_OK;
 }
 
+/* An error met before the state is read, or a run with no state left to
+ * read, may come of a damaged record: its bytes were peeked at, not
+ * checked (grains_checkpoint_peek_app). The whole file's CRC, checked
+ * now, names the damage where there is any. */
+static grains_status checked_record(const char *path, grains_status s, grains_error *err)
+{
+    void *app = NULL;
+    size_t n = 0;
+    grains_error damaged;
+    if (grains_checkpoint_read_app(path, &app, &n, &damaged) != GRAINS_OK) {
+        *err = damaged;
+        s = damaged.status;
+    }
+    free(app);
+    return s;
+}
+
 static int resume_run(const resume_options *ro, run_record *r, const char *path, const char *out, const cli_ranks *rk)
 {
     grains_scenario sc;
@@ -152,31 +171,35 @@ static int resume_run(const resume_options *ro, run_record *r, const char *path,
     grains_sim *sim = NULL;
     int argc = 0, left = 0;
     char **argv = resume_args(r, ro, ro->quiet, &argc);
-    grains_status s = argv ? rebuild_scenario(r, argv, argc, out, &sc, &fl, &err)
+    grains_status s = argv ? rebuild_scenario(r, argv, argc, out, rk->share.rank == 0, &sc, &fl, &err)
                            : grains_error_set(&err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the run's options");
     if (s == GRAINS_OK)
         s = frames_left(r, &sc, &left, &err);
-    if (s == GRAINS_OK && left) { /* its particles are the checkpoint's: each rank reads its share */
-        grains_ranks share = rk ? cli_share(rk, &sc, !sc.rank_holds_all) : (grains_ranks){0};
-        s = cli_load_setting(&sc, rk ? &share : NULL, &sim, &err);
-    }
-    if (s == GRAINS_OK && left)
-        s = grains_checkpoint_read_sim(path, sim, &err);
+    if (s != GRAINS_OK || !left)
+        s = checked_record(path, s, &err);
     int status = 0;
-    if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* a rank may run out of memory alone */
-        grains_sim_destroy(sim);
+    if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* (rank 0 alone checked the inputs) */
         status = EXIT_INPUT;
     } else if (!left) {
         printf("grains: the run in %s is complete (frames 0 to %zu); --set N_frames=N (or t_end=T) extends it\n", out,
                r->n_frames - 1);
-    } else {
-        run_record now = *r; /* its checkpoints record the options it runs with now */
-        now.argc = argc;
-        now.argv = argv;
-        run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now, .rk = rk, .shared = rk != NULL};
-        if (rk->share.rank == 0)
-            remove_stale_temporaries(out);
-        status = run_with(sim, &o);
+    } else { /* its particles are the checkpoint's: each rank reads its share */
+        grains_ranks share = cli_share(rk, &sc, !sc.rank_holds_all);
+        s = cli_load_setting(&sc, &share, &sim, &err);
+        if (s == GRAINS_OK) /* (the CRC checked as the state is read) */
+            s = grains_checkpoint_read_sim(path, sim, &err);
+        if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* a rank may run out of memory alone */
+            grains_sim_destroy(sim);
+            status = EXIT_INPUT;
+        } else {
+            run_record now = *r; /* its checkpoints record the options it runs with now */
+            now.argc = argc;
+            now.argv = argv;
+            run_output o = {.sc = &sc, .quiet = fl.quiet, .record = &now, .rk = rk, .shared = 1};
+            if (rk->share.rank == 0)
+                remove_stale_temporaries(out);
+            status = run_with(sim, &o); /* (which destroys it) */
+        }
     }
     free(argv);
     return status;
@@ -200,9 +223,11 @@ int cli_resume(int argc, char **argv, const cli_ranks *rk)
         s = grains_error_set(&err, GRAINS_ERR_IO, ro.dir, 0,
                              "no checkpoint there (a run writes one at every frame unless checkpoint_every = 0; "
                              "one stopped before its first frame is started again)");
-    if (s == GRAINS_OK)
-        s = grains_checkpoint_read_app(path, &bytes, &n, &err);
+    if (s == GRAINS_OK) /* (the file is passed through once, as its state is read) */
+        s = grains_checkpoint_peek_app(path, &bytes, &n, &err);
     int decoded = s == GRAINS_OK && (s = run_record_decode(&r, bytes, n, path, &err)) == GRAINS_OK;
+    if (s != GRAINS_OK && bytes)
+        s = checked_record(path, s, &err);
     free(bytes);
     if (s == GRAINS_OK && !realpath(ro.dir, out))
         s = grains_error_set(&err, GRAINS_ERR_IO, ro.dir, 0, "cannot resolve: %s", strerror(errno));

@@ -455,20 +455,23 @@ int run_with(grains_sim *sim, run_output *o)
 }
 
 /* The scenario and simulation of a new run, and its record for
- * checkpoints; *dealt when its particles were dealt among the ranks. */
+ * checkpoints; *dealt when its particles were dealt among the ranks. The
+ * record's CRC of the inputs on rank 0 alone, which writes the
+ * checkpoints (ranks dealt the particles read a part of their file each). */
 static grains_status prepare(int argc, char **argv, const cli_ranks *rk, grains_scenario *sc, cli_flags *fl,
                              run_record *r, grains_sim **sim, int *dealt, grains_error *err)
 {
     grains_status s = cli_scenario(argc, argv, sc, fl, err);
-    if (s == GRAINS_OK)
-        s = run_inputs_crc(sc, &r->inputs_crc, err);
     if (s == GRAINS_OK && !getcwd(r->cwd, sizeof r->cwd))
         s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot name the current folder: %s", strerror(errno));
     if (s != GRAINS_OK)
         return s;
     *dealt = cli_deals(rk, sc);
     grains_ranks deal = *dealt ? cli_share(rk, sc, 1) : (grains_ranks){0};
-    return cli_load(sc, *dealt ? &deal : NULL, sim, err);
+    s = cli_load(sc, *dealt ? &deal : NULL, sim, err);
+    if (s == GRAINS_OK && (!rk || rk->share.rank == 0)) /* (its failure is agreed with the load's) */
+        s = run_inputs_crc(sc, &r->inputs_crc, err);
+    return s;
 }
 
 int cli_run(int argc, char **argv, const cli_ranks *rk)

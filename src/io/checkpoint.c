@@ -101,7 +101,9 @@ static grains_status check_rest(checkpoint_reader *r, const char *path, grains_e
     return GRAINS_OK;
 }
 
-grains_status grains_checkpoint_read_app(const char *path, void **app, size_t *app_bytes, grains_error *err)
+/* The caller's bytes, the rest of the file then read to its CRC when
+ * `checked`. */
+static grains_status read_app(const char *path, int checked, void **app, size_t *app_bytes, grains_error *err)
 {
     checkpoint_reader r = {0};
     *app = NULL;
@@ -112,7 +114,7 @@ grains_status grains_checkpoint_read_app(const char *path, void **app, size_t *a
     if (s == GRAINS_OK) {
         bytes_get(&r.in, *app, (size_t)r.app_bytes);
         *app_bytes = (size_t)r.app_bytes;
-        s = check_rest(&r, path, err);
+        s = checked ? check_rest(&r, path, err) : GRAINS_OK;
     }
     if (r.f)
         fclose(r.f);
@@ -120,6 +122,32 @@ grains_status grains_checkpoint_read_app(const char *path, void **app, size_t *a
         free(*app);
         *app = NULL;
     }
+    return s;
+}
+
+grains_status grains_checkpoint_read_app(const char *path, void **app, size_t *app_bytes, grains_error *err)
+{
+    return read_app(path, 1, app, app_bytes, err);
+}
+
+grains_status grains_checkpoint_peek_app(const char *path, void **app, size_t *app_bytes, grains_error *err)
+{
+    return read_app(path, 0, app, app_bytes, err);
+}
+
+/* A state that does not read may be a damaged or truncated file: its
+ * CRC, checked through the whole file, says so first, as when the file
+ * was checked before its state was read (grains_checkpoint_read_app). */
+static grains_status damage_first(const char *path, grains_status s, grains_error *err)
+{
+    void *app = NULL;
+    size_t n = 0;
+    grains_error damaged;
+    if (read_app(path, 1, &app, &n, &damaged) != GRAINS_OK && err) {
+        *err = damaged;
+        s = damaged.status;
+    }
+    free(app);
     return s;
 }
 
@@ -142,5 +170,5 @@ grains_status grains_checkpoint_read_sim(const char *path, grains_sim *sim, grai
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "damaged or truncated (its CRC does not match)");
     if (r.f)
         fclose(r.f);
-    return s;
+    return s == GRAINS_ERR_PARSE ? damage_first(path, s, err) : s;
 }
