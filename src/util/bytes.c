@@ -179,21 +179,6 @@ int bytes_skip(bytes_in *in, uint64_t n, bytes_span *span)
     return 1;
 }
 
-void bytes_span_open(const bytes_in *in, const bytes_span *span, bytes_in *part)
-{
-    bytes_in_init(part, in->f, span->len);
-    part->bad = in->bad || fseeko(in->f, (off_t)span->at, SEEK_SET) != 0;
-}
-
-void bytes_span_done(bytes_in *in, bytes_span *span, const bytes_in *part)
-{
-    span->crc = part->crc;
-    off_t back = (off_t)(span->left_after - in->left); /* the bytes read since the span, past its end */
-    span->read = !part->bad && !part->left && span->left_after >= in->left;
-    if (!span->read || fseeko(in->f, (off_t)(span->at + span->len) + back, SEEK_SET) != 0)
-        in->bad = 1;
-}
-
 void bytes_splice(bytes_in *in, const bytes_span *span)
 {
     if (in->bad || !span->read) {

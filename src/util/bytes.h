@@ -68,19 +68,13 @@ typedef struct {
     uint64_t at, len;    /* its place in the file, its bytes */
     uint32_t crc_before; /* the stream's CRC where it begins */
     uint64_t left_after; /* the stream's bytes left where it ends */
-    uint32_t crc;        /* its own, once read (bytes_span_done) */
+    uint32_t crc;        /* its own, once read (bytes_span_known) */
     int read;            /* read through, to its end */
 } bytes_span;
 
 /* Passes over the next n bytes (bad when fewer are left, or the file
  * cannot seek); the CRC goes on from zero after them. */
 int bytes_skip(bytes_in *in, uint64_t n, bytes_span *span);
-/* A stream of the span's bytes alone, at their start (sharing in's file:
- * read it through, then bytes_span_done, before reading in again). */
-void bytes_span_open(const bytes_in *in, const bytes_span *span, bytes_in *part);
-/* The span read through `part`: its CRC kept, the file back where `in`
- * stands; in is bad when part is, or was not read to its end. */
-void bytes_span_done(bytes_in *in, bytes_span *span, const bytes_in *part);
 /* Folds a span's CRC into in's: spans folded from the last passed over to
  * the first, each after it was read (in is bad where it was not). */
 void bytes_splice(bytes_in *in, const bytes_span *span);

@@ -58,7 +58,8 @@ static void read_particles_share(bytes_in *in, bytes_span *fields)
     size_t n;
     if (particles_read_head(&pt[0], in, &n, fields, &err) == GRAINS_OK &&
         particles_reserve_ids(&pt[1], n, &err) == GRAINS_OK) {
-        memcpy(pt[1].slot, pt[0].slot, n * sizeof *pt[1].slot);
+        if (n) /* (no ids: no room) */
+            memcpy(pt[1].slot, pt[0].slot, n * sizeof *pt[1].slot);
         uint32_t *where = malloc((n + 1) * sizeof *where);
         size_t kept = every_other(where, n);
         int read = 1;
