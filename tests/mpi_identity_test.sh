@@ -178,6 +178,14 @@ awk 'BEGIN { print "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz,material,tag"
 RS=2
 [ "$NP" -gt 1 ] && resumed lattice --particles "$T/lattice.csv" --mesh none --set R_min=0.001 --set R_max=0.001 \
     --set N_max=0
+# a lattice of 42 x 42 x 40 grains (70,560) 0.5% overlapped, in 206,556 contacts: more than one
+# window of the fields (32,768 grains) and springs (4,096 histories) for each rank, so that every
+# rank of the resumed run checks a slice of its own and the file's CRC is joined from theirs
+awk 'BEGIN { print "x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz,material,tag"
+             for (n = 0; n < 70560; n++) printf "%.5f,%.5f,%.5f,0.001,0,0,0,1,0,0,0,0,0,0,0,0\n",
+                 n % 42 * 0.00199, int(n / 42) % 42 * 0.00199, int(n / 1764) * 0.00199 }' >"$T/pressed.csv"
+[ "$NP" -gt 1 ] && resumed pressed_lattice --particles "$T/pressed.csv" --mesh none --set R_min=0.001 \
+    --set R_max=0.001 --set N_max=0
 
 grep -q ',' "$T/bonds.1/thermo.csv" && tail -1 "$T/bonds.1/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
     bad "bonds: no bonds formed (the case would not test them)"
