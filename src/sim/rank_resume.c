@@ -184,32 +184,23 @@ static void drop_theirs(const grains_sim *sim, store_key *keys, size_t n)
     }
 }
 
-/* The whole's store let go (before the rest is cut). */
-static void free_store(contact_store *cs)
-{
-    store_layout layout = cs->layout;
-    store_free(cs);
-    store_init(cs, layout);
-}
-
 /* The histories of the pairs this rank evaluates (one particle own; a
  * mesh contact's, its particle's owner), named by the lists as read, in
- * their order: keys, and their springs in a copy (*springs); how many. */
-static size_t keep_histories(grains_sim *sim, store_key **keys, real **springs)
+ * their order: their keys (*keys), and their springs at the start of the
+ * store's pool, let go of the rest (store_load: no blocks); how many. */
+static size_t keep_histories(grains_sim *sim, store_key **keys)
 {
     contact_store *cs = &sim->cs;
-    size_t n = 0, width = (size_t)cs->layout.width;
+    size_t n = 0;
     grains_error err;
     if (store_gather(cs, &n, &err) != GRAINS_OK || !(*keys = malloc((n + 1) * sizeof **keys)))
         resume_failed(sim);
     neighbors_collect_keys(&sim->nb, *keys, 0);
     drop_theirs(sim, *keys, n);
     store_compact(cs, *keys, &n);
-    if (!(*springs = malloc((n * width + 1) * sizeof **springs)))
+    if (store_load(cs, n, &err) != GRAINS_OK) /* (shrinks the pool to them) */
         resume_failed(sim);
-    if (n)
-        memcpy(*springs, store_entry(cs, 0), n * width * sizeof **springs);
-    free_store(cs);
+    array_resize((void **)keys, n + 1, sizeof **keys); /* (a failed shrink keeps the room) */
     return n;
 }
 
@@ -229,13 +220,13 @@ typedef struct {
 } resume_file;
 
 /* keep_histories from the file (the store holds the blocks' counts
- * alone): the springs of the pairs kept read from their span, this rank's
- * slice of it checked; *n_kept. */
-static void read_histories(grains_sim *sim, resume_file *file, store_key **keys, real **springs, size_t *n_kept)
+ * alone): the springs of the pairs kept read from their span into the
+ * store's pool, this rank's slice of it checked; *n_kept. */
+static void read_histories(grains_sim *sim, resume_file *file, store_key **keys, size_t *n_kept)
 {
     contact_store *cs = &sim->cs;
     const grains_ranks *pr = &sim->ranks.peers;
-    size_t n = 0, m = 0, width = (size_t)cs->layout.width;
+    size_t n = 0, m = 0;
     grains_error err;
     for (size_t b = 0; b < cs->n_blocks; b++)
         n += cs->block[b].n;
@@ -246,16 +237,17 @@ static void read_histories(grains_sim *sim, resume_file *file, store_key **keys,
     for (size_t k = 0; k < n; k++)
         m += (*keys)[k].i != STORE_DEAD;
     bytes_slicing sl = {pr->rank, pr->size, STORE_READ_WINDOW};
-    if (!(*springs = malloc((m * width + 1) * sizeof **springs)) ||
-        store_read_slice(cs, file->in, file->springs, n, *keys, *springs, &sl, &file->found.springs, &err) != GRAINS_OK)
+    if (store_load(cs, m, &err) != GRAINS_OK || /* (the counts no longer needed) */
+        store_read_slice(cs, file->in, file->springs, n, *keys, store_entry(cs, 0), &sl, &file->found.springs,
+                         &err) != GRAINS_OK)
         resume_failed(sim);
     m = 0;
     for (size_t k = 0; k < n; k++)
         if ((*keys)[k].i != STORE_DEAD)
             (*keys)[m++] = (*keys)[k];
+    array_resize((void **)keys, m + 1, sizeof **keys); /* (a failed shrink keeps the room) */
     *n_kept = m;
     file->histories = n;
-    free_store(cs);
 }
 
 /* particles_keep from the file: the fields of those kept read from their
@@ -356,21 +348,16 @@ static void keep_cells(grains_sim *sim, const uint8_t *mark)
     free(count);
 }
 
-/* The store of the kept histories: keys renamed by where[], springs in
- * the keys' order, then each into its place in the kept lists. */
-static void attach_kept(grains_sim *sim, store_key *keys, const real *springs, size_t n, const uint32_t *where)
+/* The kept histories (their springs at the start of the store's pool, in
+ * the keys' order): keys renamed by where[], then each into its place in
+ * the kept lists. */
+static void attach_kept(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where)
 {
-    contact_store *cs = &sim->cs;
-    size_t width = (size_t)cs->layout.width;
     grains_error err;
     for (size_t k = 0; k < n; k++) {
         keys[k].i = where[keys[k].i];
         keys[k].j = keys[k].j & STORE_MESH_BIT ? keys[k].j : where[keys[k].j];
     }
-    if (store_load(cs, n, &err) != GRAINS_OK)
-        resume_failed(sim);
-    if (n)
-        memcpy(store_entry(cs, 0), springs, n * width * sizeof *springs);
     sim_ranks *r = &sim->ranks;
     if (!array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8) ||
         sim_attach_histories(sim, keys, n, r->first, &err) != GRAINS_OK)
@@ -416,11 +403,10 @@ static grains_status keep_share(grains_sim *sim, resume_file *file, grains_error
     for (size_t i = 0; i < sim->pt.n; i++)
         where[i] = mark[i] ? (uint32_t)kept++ : UINT32_MAX;
     store_key *keys = NULL;
-    real *springs = NULL;
     if (file)
-        read_histories(sim, file, &keys, &springs, &n_keys);
+        read_histories(sim, file, &keys, &n_keys);
     else
-        n_keys = keep_histories(sim, &keys, &springs);
+        n_keys = keep_histories(sim, &keys);
     keep_bonds(sim);
     if (sim->mb.n)
         keep_patch_logs(sim);
@@ -433,10 +419,9 @@ static grains_status keep_share(grains_sim *sim, resume_file *file, grains_error
     free(mark);
     grains_status s = file ? agree_read(sim, file, err) : GRAINS_OK; /* (a damaged file fails every rank alike) */
     if (s == GRAINS_OK)
-        attach_kept(sim, keys, springs, n_keys, where);
+        attach_kept(sim, keys, n_keys, where);
     free(where);
     free(keys);
-    free(springs);
     return s == GRAINS_OK ? plan_kept(sim, err) : s;
 }
 
