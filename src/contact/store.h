@@ -184,8 +184,9 @@ static inline real *store_entry(const contact_store *cs, size_t k) { return cs->
  *    start of the pool; returns their count in *n. Fails if an allocation
  *    had failed. */
 grains_status store_gather(contact_store *cs, size_t *n, grains_error *err);
-/* 1'. Or, instead of the gathering: drops every history and makes room for
- *    n at the start of the pool (store_entry 0 .. n - 1, to be written by the caller). */
+/* 1'. Or, instead of the gathering: drops every block and makes room for
+ *    n at the start of the pool (store_entry 0 .. n - 1, to be written by the caller;
+ *    what they held is kept, so that it also cuts a compacted pool to its n). */
 grains_status store_load(contact_store *cs, size_t n, grains_error *err);
 /* 2. Squeezes out the histories whose key is dead (both arrays together). */
 void store_compact(contact_store *cs, store_key *keys, size_t *n);
