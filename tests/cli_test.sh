@@ -251,6 +251,29 @@ sed 's#shape = "cylinder"; radius = 0.01; height = 0.03; spacing = 0.004; pin_bo
     "$T/cell.cfg" | grep -v '^triaxial' > "$T/fin.cfg"
 expect 2 'fin.cfg:1[0-9]: membranes\[0\]: .*edge .* (three|3|more than two)' "$G" check "$T/fin.cfg"
 
+# --- the confining stress the grains feel, held by the membrane's servo (pressure_control = "felt"):
+# the same cell held 5 ms before and 5 ms while the platens close. A triaxial cell holds the stress
+# on the sample; here the pinned rims carry half of what the membrane applies, so the grains feel
+# 43% of a pressure applied alone (the second run), and the servo (time constant 0.5 ms) raises
+# what it applies until they feel 10 kPa: within 1% from 2 time constants after the ramp on,
+# loading included (the servo off, they feel 4.2-4.4 kPa). ---
+sed -e 's/N_frames = 4; N_steps = 500;/N_frames = 12; N_steps = 1000;/' -e 's/load_after = 0.0015;/load_after = 0.007;/' \
+    -e 's/pressure_ramp = 0.0005; material = 1;/pressure_ramp = 0.0005; material = 1; pressure_control = "felt"; control_time = 0.0005;/' \
+    "$T/cell.cfg" > "$T/felt.cfg"
+"$G" run "$T/felt.cfg" --quiet -o "$T/felt" && ok || bad "membrane run holding the felt stress failed"
+awk -F, 'NR > 1 && $1 > 0.0085 { n++; if ($3 < 9900 || $3 > 10100 || $8 < 15000) off++ }
+    END { exit !(n == 4 && off == 0) }' "$T/felt/triaxial.csv" && ok \
+    || bad "felt confining stress not within 1% of 10 kPa while loading: $(cut -d, -f1,2,3,8 "$T/felt/triaxial.csv" | tr '\n' ' ')"
+sed 's/ pressure_control = "felt"; control_time = 0.0005;//' "$T/felt.cfg" > "$T/applied.cfg"
+"$G" run "$T/applied.cfg" --quiet -o "$T/applied" && ok || bad "membrane run with the pressure applied failed"
+awk -F, 'NR > 1 && $1 > 0.0085 { n++; if ($3 > 5000 || $8 != 10000) off++ } END { exit !(n == 4 && off == 0) }' \
+    "$T/applied/triaxial.csv" && ok || bad "the pressure applied alone: not 10 kPa applied, or felt above half of it"
+sed 's/shape = "cylinder"; radius = 0.01; height = 0.03; spacing = 0.004; pin_bottom = 0; pin_top = 1;/shape = "sheet"; size = [0.02, 0.02]; spacing = 0.004;/' \
+    "$T/felt.cfg" | grep -v '^triaxial' > "$T/felt_sheet.cfg"
+expect 2 'felt_sheet.cfg:1[0-9]: membranes\[0\]: pressure_control = "felt" is a cylinder.s' "$G" check "$T/felt_sheet.cfg"
+sed 's/pressure_control = "felt"/pressure_control = "held"/' "$T/felt.cfg" > "$T/felt_bad.cfg"
+expect 2 'felt_bad.cfg:1[0-9]: membranes\[0\].pressure_control: expected "applied"' "$G" check "$T/felt_bad.cfg"
+
 # --- the friction test: a sphere dragged across a held membrane, friction.csv, its errors ---
 (cd "$SRC" && "$G" run examples/membrane_friction.cfg -o "$T/fr" --set N_frames=50 --quiet) && ok || bad "friction example"
 head -1 "$T/fr/friction.csv" | grep -q '^x,fx,fz,z$' && ok || bad "friction.csv header: $(head -1 "$T/fr/friction.csv")"

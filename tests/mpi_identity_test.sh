@@ -84,6 +84,12 @@ case_ insertion "$SRC/examples/insertion.cfg" --set N_frames=4 --set N_steps=300
 # none touches it): the blocks' logs of what their grains gave its vertices travel named by their
 # entries in the whole's table, and every rank adds them to the vertices in the whole's order
 case_ triaxial "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=1000 --set grow_time=0.002
+# the membrane's servo on the felt confining stress from 0.5 ms: every rank adds the whole's push in
+# one order and sets the same pressure
+sed -e "s|\.\./data/|$SRC/data/|" -e 's/pressure_after = 0.02; pressure_ramp = 0.02;/pressure_after = 0.0005; pressure_ramp = 0.0005;/' \
+    "$SRC/examples/triaxial_case1.cfg" >"$T/triaxial_felt.cfg"
+grep -q 'pressure_after = 0.0005;.*pressure_control = "felt"' "$T/triaxial_felt.cfg" && ok || bad "triaxial_felt.cfg not made"
+case_ triaxial_felt "$T/triaxial_felt.cfg" --set N_frames=2 --set N_steps=1000 --set grow_time=0.002
 # every rank holding every grain (rank_holds_all): the bonds and the membrane as the ranks of stage 1 share them
 case_ bonds_all --particles "$T/default.1/particles000006.csv" --set N_max=0 --set bond_kn=2000 \
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT --set rank_holds_all=true
@@ -169,6 +175,8 @@ RS=300 # steps a frame
     --set bond_tolerance=0.05 --set bond_max_force=2
 # the triaxial test's membrane: its vertices, patch logs and servo platens go on from the checkpoint
 [ "$NP" -gt 1 ] && resumed triaxial "$SRC/examples/triaxial_case1.cfg" --set grow_time=0.002
+# and its servo's addition to the pressure (the felt stress held from 0.5 ms)
+[ "$NP" -gt 1 ] && resumed triaxial_felt "$T/triaxial_felt.cfg" --set grow_time=0.002
 # a lattice of 1,000 grains 3R apart falling, 2 steps a frame: the resumed run steps on the lists of
 # the checkpoint (no rebuild yet). Ranks that each stepped with every grain there until their first
 # rebuild (until 2026-11-28) wrote other kinetic energies and frames than one process.

@@ -6,6 +6,15 @@
 
 #include "grains/real.h"
 
+/* What a membrane's `pressure` is. APPLIED: the pressure on its triangles
+ * (Eq. 18); the grains feel less where the membrane's pinned rims carry part
+ * of it (docs/howto-triaxial.md). FELT: the confining stress the grains feel
+ * (their push on the membrane, radial about the material's axis, over its
+ * area: grains_sim_membrane_load), held by a servo that adds to the pressure
+ * applied, as a triaxial cell's controller does; the pressure applied stays
+ * within [0, 10 pressure] (src/sim/confine.c). */
+typedef enum { GRAINS_PRESSURE_APPLIED, GRAINS_PRESSURE_FELT } grains_pressure_control;
+
 /* The material of one membrane. */
 typedef struct {
     real E;          /* [M/LT^2] Young's modulus of the sheet's material (> 0) */
@@ -18,6 +27,10 @@ typedef struct {
                       * negative: from inside (inflating); 0: none */
     real pressure_after; /* [T] no pressure before this time (e.g. while grains grow inside) */
     real pressure_ramp;  /* [T] then it grows linearly from 0 over this time; 0: at once */
+    grains_pressure_control pressure_control;
+    real control_time;   /* [T] GRAINS_PRESSURE_FELT's time constant (>= 0; 0: 2000 dt) */
+    grains_vec3 axis_point, axis; /* the axis the grains' push is measured about (axis of any
+                                   * length > 0; a scenario's cylinder: its own, z through origin) */
     real vertex_radius; /* [L] 0: grains touch the triangles between the vertices (the patch model,
                          * Section 2.5); > 0: the MSS_particle model, grains touch the vertices as
                          * spheres of this radius and nothing between them (Section 3) */

@@ -55,6 +55,20 @@ static grains_status read_shape(const config_setting_t *s, grains_scenario_membr
     return GRAINS_OK;
 }
 
+static grains_status read_control(const config_setting_t *s, grains_membrane_material *m, const char *what,
+                                  const char *path, grains_error *err)
+{
+    const char *v = config_setting_type(s) == CONFIG_TYPE_STRING ? config_setting_get_string(s) : "";
+    if (strcmp(v, "applied") == 0)
+        m->pressure_control = GRAINS_PRESSURE_APPLIED;
+    else if (strcmp(v, "felt") == 0)
+        m->pressure_control = GRAINS_PRESSURE_FELT;
+    else
+        return bad(s, what, "\"applied\" (the pressure on the membrane) or \"felt\" (the stress the grains feel)",
+                   path, err);
+    return GRAINS_OK;
+}
+
 static grains_status read_file(const config_setting_t *s, grains_scenario_membrane *e, const char *what,
                                const char *path, grains_error *err)
 {
@@ -99,12 +113,14 @@ static grains_status read_field(const config_setting_t *s, grains_scenario_membr
         {"density", &m->rho, 1, 1},         {"gamma", &m->gamma, 1, 0},
         {"k_el", &m->k_el, 1, 0},           {"k_diss", &m->k_diss, 1, 0},
         {"pressure", &m->pressure, 1, -1},  {"pressure_ramp", &m->pressure_ramp, 1, 0},
-        {"pressure_after", &m->pressure_after, 1, 0},
+        {"pressure_after", &m->pressure_after, 1, 0}, {"control_time", &m->control_time, 1, 0},
         {"vertex_radius", &m->vertex_radius, 1, 0}};
     if (strcmp(name, "shape") == 0)
         return read_shape(s, e, what, path, err);
     if (strcmp(name, "file") == 0)
         return read_file(s, e, what, path, err);
+    if (strcmp(name, "pressure_control") == 0)
+        return read_control(s, m, what, path, err);
     if (strcmp(name, "origin") == 0) {
         number_field f = {"origin", origin, 3, -1};
         grains_status st = read_numbers(s, &f, what, path, err);
@@ -127,7 +143,7 @@ static grains_status read_field(const config_setting_t *s, grains_scenario_membr
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s),
                             "%s: unknown field '%s' (known: shape, file, radius, height, size, spacing, origin, "
                             "pin_bottom, pin_top, pin_edges, pin_all, E, thickness, density, gamma, k_el, k_diss, pressure, "
-                            "pressure_after, pressure_ramp, vertex_radius, material)",
+                            "pressure_after, pressure_ramp, pressure_control, control_time, vertex_radius, material)",
                             what, name);
 }
 
@@ -141,8 +157,9 @@ static void membrane_default(grains_scenario_membrane *e, int line)
     e->line = line;
 }
 
-/* What each shape needs, once the entry is read. */
-static grains_status check_entry(const grains_scenario_membrane *e, const char *what, const char *path,
+/* What each shape needs, once the entry is read; a cylinder's servo
+ * measures the grains' push about the cylinder's axis, z through origin. */
+static grains_status check_entry(grains_scenario_membrane *e, const char *what, const char *path,
                                  grains_error *err)
 {
     if ((int)e->shape < 0)
@@ -159,6 +176,17 @@ static grains_status check_entry(const grains_scenario_membrane *e, const char *
                                 what);
     if (e->pin_edges >= 0 && e->shape != GRAINS_SHAPE_SHEET)
         return grains_error_set(err, GRAINS_ERR_PARSE, path, e->line, "%s: pin_edges is a sheet's", what);
+    grains_membrane_material *m = &e->material;
+    if (m->pressure_control == GRAINS_PRESSURE_FELT && e->shape != GRAINS_SHAPE_CYLINDER)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, e->line,
+                                "%s: pressure_control = \"felt\" is a cylinder's (the stress is measured about its "
+                                "axis)", what);
+    if (m->pressure_control == GRAINS_PRESSURE_FELT && !(m->pressure > 0))
+        return grains_error_set(err, GRAINS_ERR_RANGE, path, e->line,
+                                "%s: pressure = %g: pressure_control = \"felt\" holds a confining pressure > 0", what,
+                                m->pressure);
+    m->axis_point = e->origin;
+    m->axis = (grains_vec3){0, 0, 1};
     return GRAINS_OK;
 }
 

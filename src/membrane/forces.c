@@ -110,6 +110,16 @@ void membrane_forces(const membrane *m, const vec3 *x, const vec3 *v, real press
             pressure_force(pressure, &m->triangles[t], x, f);
 }
 
+double membrane_area(const membrane *m, const vec3 *x)
+{
+    double twice = 0;
+    for (size_t t = 0; t < m->n_triangles; t++) {
+        const uint32_t *v = m->triangles[t].v;
+        twice += v3_norm(v3_cross(v3_sub(x[v[1]], x[v[0]]), v3_sub(x[v[2]], x[v[0]])));
+    }
+    return twice / 2;
+}
+
 double membrane_stretch_energy(const membrane *m, const vec3 *x)
 {
     real k = membrane_spring_constant(&m->mat);

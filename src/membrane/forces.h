@@ -40,6 +40,9 @@ real membrane_pressure_at(const membrane_material *mat, real t);
  * `pressure` (Eq. 18; membrane_pressure_at). */
 void membrane_forces(const membrane *m, const vec3 *x, const vec3 *v, real pressure, vec3 *f);
 
+/* The membrane's area at positions x. */
+double membrane_area(const membrane *m, const vec3 *x);
+
 /* The springs' elastic energy sum k (rho - rho0)^2 / 2 (Eq. 6). */
 double membrane_stretch_energy(const membrane *m, const vec3 *x);
 

@@ -23,6 +23,23 @@ static int by_edge(const void *pa, const void *pb)
     return a->t < b->t ? -1 : a->t > b->t;
 }
 
+/* A servo on the felt stress (GRAINS_PRESSURE_FELT) needs a stress to hold and an axis to measure about. */
+static grains_status check_servo(const membrane_material *m, const char *where, grains_error *err)
+{
+    vec3 a = m->axis, o = m->axis_point;
+    if (!(m->pressure > 0))
+        return grains_error_set(err, GRAINS_ERR_RANGE, where, 0,
+                                "membrane: pressure = %g: pressure_control = \"felt\" needs a pressure > 0", m->pressure);
+    if (!(m->control_time >= 0) || !isfinite(m->control_time))
+        return grains_error_set(err, GRAINS_ERR_RANGE, where, 0, "membrane: control_time = %g must be >= 0",
+                                m->control_time);
+    if (!v3_isfinite(o) || !v3_isfinite(a) || !(v3_dot(a, a) > 0))
+        return grains_error_set(err, GRAINS_ERR_RANGE, where, 0,
+                                "membrane: pressure_control = \"felt\" needs a finite axis of length > 0 and a finite "
+                                "point on it");
+    return GRAINS_OK;
+}
+
 static grains_status check_material(const membrane_material *m, const char *where, grains_error *err)
 {
     if (!(m->E > 0) || !(m->d > 0) || !(m->rho > 0))
@@ -36,7 +53,10 @@ static grains_status check_material(const membrane_material *m, const char *wher
                                     rest[k]);
     if (!isfinite(m->E) || !isfinite(m->d) || !isfinite(m->rho) || !isfinite(m->pressure))
         return grains_error_set(err, GRAINS_ERR_RANGE, where, 0, "membrane: E, d, rho and pressure must be finite");
-    return GRAINS_OK;
+    if (m->pressure_control != GRAINS_PRESSURE_APPLIED && m->pressure_control != GRAINS_PRESSURE_FELT)
+        return grains_error_set(err, GRAINS_ERR_RANGE, where, 0, "membrane: pressure_control %d is not one of %d, %d",
+                                (int)m->pressure_control, GRAINS_PRESSURE_APPLIED, GRAINS_PRESSURE_FELT);
+    return m->pressure_control == GRAINS_PRESSURE_FELT ? check_servo(m, where, err) : GRAINS_OK;
 }
 
 /* The triangles, and each one's mass in thirds to its vertices. */

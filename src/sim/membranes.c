@@ -16,7 +16,8 @@ static grains_status reserve(sim_membranes *ms, size_t more, grains_error *err)
         size_t cap = ms->cap ? 2 * ms->cap : 4;
         if (!array_resize((void **)&ms->list, cap, sizeof *ms->list) ||
             !array_resize((void **)&ms->first, cap, sizeof *ms->first) ||
-            !array_resize((void **)&ms->mesh_first, cap, sizeof *ms->mesh_first))
+            !array_resize((void **)&ms->mesh_first, cap, sizeof *ms->mesh_first) ||
+            !array_resize((void **)&ms->held, cap, sizeof *ms->held))
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a membrane");
         ms->cap = cap;
     }
@@ -62,6 +63,7 @@ grains_status sim_membranes_add(sim_membranes *ms, const grains_mesh *mesh, cons
     }
     ms->first[ms->n] = first;
     ms->mesh_first[ms->n] = mesh_first;
+    ms->held[ms->n] = 0;
     ms->list[ms->n++] = m;
     ms->n_vertices += m.n_vertices;
     return GRAINS_OK;
@@ -74,6 +76,7 @@ void sim_membranes_free(sim_membranes *ms)
     free(ms->list);
     free(ms->first);
     free(ms->mesh_first);
+    free(ms->held);
     free(ms->x_listed);
     free(ms->x);
     free(ms->v);
@@ -84,13 +87,19 @@ void sim_membranes_free(sim_membranes *ms)
     memset(ms, 0, sizeof *ms);
 }
 
+real sim_membranes_pressure(const sim_membranes *ms, size_t k, real t)
+{
+    const membrane_material *mat = &ms->list[k].mat;
+    real p = membrane_pressure_at(mat, t);
+    return mat->pressure_control == GRAINS_PRESSURE_FELT ? fmax(0, p + ms->held[k]) : p;
+}
+
 long sim_membranes_forces(sim_membranes *ms, real t)
 {
     memset(ms->f, 0, ms->n_vertices * sizeof *ms->f);
     for (size_t k = 0; k < ms->n; k++) {
         size_t o = ms->first[k];
-        const membrane *m = &ms->list[k];
-        membrane_forces(m, ms->x + o, ms->v + o, membrane_pressure_at(&m->mat, t), ms->f + o);
+        membrane_forces(&ms->list[k], ms->x + o, ms->v + o, sim_membranes_pressure(ms, k, t), ms->f + o);
     }
     for (size_t i = 0; i < ms->n_vertices; i++)
         if (!v3_isfinite(ms->f[i]))
@@ -151,7 +160,7 @@ real sim_membranes_displacement(const sim_membranes *ms)
 
 size_t sim_membranes_bytes(const sim_membranes *ms)
 {
-    size_t b = ms->cap * (sizeof *ms->list + 2 * sizeof *ms->first) +
+    size_t b = ms->cap * (sizeof *ms->list + 2 * sizeof *ms->first + sizeof *ms->held) +
                ms->cap_vertices * (5 * sizeof(vec3) + sizeof(real) + sizeof(int));
     for (size_t k = 0; k < ms->n; k++) {
         const membrane *m = &ms->list[k];
@@ -179,6 +188,7 @@ void sim_membranes_write_state(const sim_membranes *ms, bytes_out *o)
     bytes_put_reals(o, (const real *)ms->v, 3 * n);
     bytes_put_reals(o, (const real *)ms->f, 3 * n);
     bytes_put_reals(o, (const real *)ms->x_listed, 3 * n);
+    bytes_put_reals(o, ms->held, ms->n);
 }
 
 grains_status sim_membranes_read_state(sim_membranes *ms, bytes_in *in, grains_error *err)
@@ -193,5 +203,9 @@ grains_status sim_membranes_read_state(sim_membranes *ms, bytes_in *in, grains_e
             if (!v3_isfinite(field[k][i]))
                 return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: membrane vertex %zu is not finite", i);
     }
+    bytes_get_reals(in, ms->held, ms->n);
+    for (size_t k = 0; k < ms->n && !in->bad; k++)
+        if (!isfinite(ms->held[k]) || (ms->list[k].mat.pressure_control != GRAINS_PRESSURE_FELT && ms->held[k] != 0))
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: membrane %zu's servo", k);
     return in->bad ? grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the membranes") : GRAINS_OK;
 }

@@ -16,6 +16,7 @@ typedef struct {
     int *pin;             /* the mesh a vertex is pinned to, or -1 */
     vec3 *pin_ref;        /* a pinned vertex's place on its mesh, where the mesh's file puts it */
     vec3 *x_listed;       /* where each vertex was when the lists were built */
+    real *held;           /* [M/LT^2] per membrane: what its servo adds to the pressure (GRAINS_PRESSURE_FELT; else 0) */
     size_t n_vertices, cap_vertices;
     size_t n_pinned;
 } sim_membranes;
@@ -39,11 +40,15 @@ static inline uint32_t sim_membranes_vertex(const sim_membranes *ms, int k, uint
 }
 void sim_membranes_free(sim_membranes *ms);
 
-/* The vertices' positions, velocities, forces and places at the lists
- * (checkpoints), and back into the same membranes; an error (no file name)
- * for another count or a value not finite. */
+/* The vertices' positions, velocities, forces and places at the lists, and
+ * the servos' additions (checkpoints), and back into the same membranes; an
+ * error (no file name) for another count or a value not finite. */
 void sim_membranes_write_state(const sim_membranes *ms, bytes_out *o);
 grains_status sim_membranes_read_state(sim_membranes *ms, bytes_in *in, grains_error *err);
+
+/* The pressure membrane k applies at time t: its own (membrane_pressure_at)
+ * and what its servo adds, never below 0 for a servo. */
+real sim_membranes_pressure(const sim_membranes *ms, size_t k, real t);
 
 /* Every vertex's force from its membrane (springs, hinges, pressure at time
  * t) in f, membrane by membrane; the lowest vertex whose force is not

@@ -350,6 +350,11 @@ void sim_guide_hold(grains_sim *sim);
  * (the whole's: ranks holding their own particles alone read every
  * rank's, ranks.named_logs). */
 void sim_gather_patch_logs(grains_sim *sim);
+
+/* After a step that held: each membrane under GRAINS_PRESSURE_FELT moves
+ * its servo's addition to the pressure towards the felt stress asked for
+ * (sim/confine.c). */
+void sim_hold_confinement(grains_sim *sim);
 /* Ranks holding their own particles alone: the named logs laid out per
  * entry of the whole's table, as one process's per block, to write
  * (malloc'd, pointing into ranks.named_records), or NULL. */

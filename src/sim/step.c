@@ -300,6 +300,8 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     }
     if (sim->integrator->update_moves)
         sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
+    if (sim->mb.n)
+        sim_hold_confinement(sim); /* from the push gathered above, now the step has held */
     move_vertices(sim, sim->integrator->vertex_update);
     pin_vertices(sim);
     return GRAINS_OK;

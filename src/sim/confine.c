@@ -1,0 +1,49 @@
+/* The servo that holds the confining stress the grains feel
+ * (GRAINS_PRESSURE_FELT). A triaxial cell controls the stress on the
+ * sample, and the membrane paper's sigma_d = sigma_p - sigma_c (Section
+ * 3.1) assumes it; the pressure a membrane applies (Eq. 18) reaches the
+ * grains only in part, since the triangles next to its pinned rims hand a
+ * share to the platens (case 1: 86 kPa felt of 100 kPa applied).
+ *
+ * After each step the felt stress sigma_f (the grains' push on the
+ * membrane, radial about its axis, over its area: the `sigma_c` of
+ * triaxial.csv) is compared with the stress asked for, sigma (with its ramp,
+ * at the time the step applied it), and the difference is integrated into
+ * the servo's addition c to the pressure applied, sigma + c:
+ *   dc/dt = (sigma - sigma_f) / tau,   c kept within [-sigma, 9 sigma],
+ * an integral controller whose time constant tau (control_time, default
+ * 2000 dt) is long beside the membrane's vertices' response to a change of
+ * pressure (a few hundred steps), so that the step's noise averages out.
+ * The bounds keep a membrane that no grain touches from winding the
+ * pressure up without end; a small cell whose pinned rims carry much of the
+ * pressure needs more than twice the stress asked for (40 grains in a
+ * membrane 10 mm in radius, 3 rings high: 2.4 times).
+ * Every rank holds every membrane and the whole's patch logs in one order:
+ * every rank computes the same bits. */
+#include <math.h>
+
+#include "membrane/forces.h"
+#include "sim/sim_internal.h"
+
+/* The servo's time constant: the membrane's own, or 2000 dt. */
+static real control_time(const grains_sim *sim, const membrane_material *mat)
+{
+    return mat->control_time > 0 ? mat->control_time : 2000 * sim->p.dt;
+}
+
+void sim_hold_confinement(grains_sim *sim)
+{
+    sim_membranes *mb = &sim->mb;
+    real t = grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt; /* as membrane_forces() applied it */
+    for (size_t k = 0; k < mb->n; k++) {
+        const membrane *m = &mb->list[k];
+        if (m->mat.pressure_control != GRAINS_PRESSURE_FELT)
+            continue;
+        real sigma = membrane_pressure_at(&m->mat, t);
+        vec3 axis = v3_scale(1 / v3_norm(m->mat.axis), m->mat.axis);
+        real area = membrane_area(m, mb->x + mb->first[k]);
+        real felt = area > 0 ? sim_patch_logs_radial(sim, k, m->mat.axis_point, axis) / area : 0;
+        real c = mb->held[k] + sim->p.dt / control_time(sim, &m->mat) * (sigma - felt);
+        mb->held[k] = fmin(9 * sigma, fmax(-sigma, c));
+    }
+}
