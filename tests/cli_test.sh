@@ -38,6 +38,32 @@ expect 0 '^grains [0-9]' "$G" --version
 expect 0 'timestep dt *: 6.0[0-9]*e-05 s \(Eq. 49\)' "$G" check "$SRC/examples/hourglass.cfg"
 expect 0 'contact time' "$G" check "$SRC/examples/hourglass.cfg"
 expect 2 'unknown command' "$G" frobnicate
+[ "$(wc -l < "$T/err")" -le 2 ] && ok || bad "an unknown command buries its message: $(wc -l < "$T/err") lines"
+# options before any command are the default run's (as `grains` alone is it); before a command, refused
+expect 0 'frame 1: t=' "$G" --threads 1 --set N_frames=1 --set N_steps=10 -o "$T/first_options"
+expect 2 'options come after the command: grains run ... --threads' "$G" --threads 1 run "$SRC/examples/hourglass.cfg"
+
+# --- a user's first mistakes, answered at check and at the start of run with the file and line ---
+# an insertion region's count beyond N_max (its default, 1000), which stops every region
+printf 'spawns = (\n  { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; count = 2000; rate = 100; }\n);\n' > "$T/count.cfg"
+expect 0 'count.cfg:1: the insertion regions. counts add up to 2000 .* N_max = 1000 \(its default\) stops them at 1000 .* raise N_max to 2000' \
+    "$G" check "$T/count.cfg"
+expect 0 'count.cfg:1: the insertion regions. counts add up to 2000' "$G" run "$T/count.cfg" --set N_frames=0 -o "$T/count"
+printf 'spawns = (\n  { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; count = 900; rate = 100; }\n);\n' > "$T/count_ok.cfg"
+"$G" check "$T/count_ok.cfg" >"$T/out" 2>&1 && ! grep -q 'warning' "$T/out" && ok \
+    || bad "a count within N_max warned or failed: $(cat "$T/out")"
+# radii in millimetres where the box is in metres: no grain fits the hourglass's spawn box; without
+# a mesh, each grain is larger than the box
+printf 'mesh = "builtin:hourglass";\nR_min = 1.5;\nR_max = 3.0;\n' > "$T/mm.cfg"
+expect 0 'mm.cfg:2: insertion region 0 .* has no room for a grain of its smallest radius 1.5 .* units of the box' \
+    "$G" check "$T/mm.cfg"
+expect 0 'mm.cfg:2: insertion region 0 .* has no room' "$G" run "$T/mm.cfg" --set N_frames=0 -o "$T/mm"
+expect 0 'mm.cfg:2: insertion region 0 .* is smaller than its smallest grain \(diameter 3\)' \
+    "$G" check "$T/mm.cfg" --mesh none
+# a mesh file that is not there: the scenario's line and the path tried
+printf 'meshes = (\n  { file = "hoper.stl"; }\n);\n' > "$T/hoper.cfg"
+expect 2 "hoper.cfg:2: meshes\\[0\\].file: $T/hoper.stl: cannot read: No such file or directory \\(a relative path is taken from the scenario file.s folder\\)" \
+    "$G" check "$T/hoper.cfg"
 
 # --- bad input: exit 2, file:line: message, nothing written ---
 expect 2 'missing.cfg: cannot read' "$G" run "$T/missing.cfg" -o "$T/o1"

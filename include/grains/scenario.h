@@ -113,6 +113,10 @@ grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, g
  * reported at the line that set the offending key. */
 grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err);
 
+/* Where key `name` was set: its line in the scenario file (> 0), -1 by
+ * --set, 0 not at all (its default) or no such key. */
+int grains_scenario_line(const grains_scenario *sc, const char *name);
+
 /* One line per key: name, unit, default, meaning (for --help and docs). */
 void grains_scenario_list_keys(FILE *out);
 

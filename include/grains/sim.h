@@ -230,6 +230,13 @@ const grains_params *grains_sim_params(const grains_sim *sim);
  * none and its meshes do not move in that step. */
 grains_status grains_sim_spawn_ahead(grains_sim *sim, grains_error *err);
 
+/* Of n_side^3 centres on a lattice filling insertion region k (< the
+ * params' grains_params_n_spawns; its cells' centres), how many a grain of
+ * the region's smallest radius could take clear of the meshes where they
+ * are now (and inside its cylinder); 0: no grain fits the region, and it
+ * will add none while the meshes stay. *R_tried: that radius. */
+size_t grains_sim_spawn_places(const grains_sim *sim, int k, int n_side, double *R_tried);
+
 /* Insertion region k's progress (k below grains_params_n_spawns). */
 grains_spawn_report grains_sim_spawn_report(const grains_sim *sim, int k);
 /* Whether any particle ever had a tag other than 0, or tag rules or regions

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "membrane/sheet.h"
@@ -26,6 +27,28 @@ static grains_status in_mesh_file(grains_status s, const char *path, const grain
     return s;
 }
 
+/* A file the scenario names (`what`, given at `line`: > 0 a line of the
+ * scenario file, -1 --set) that could not be opened: the error names the
+ * scenario's line and the path the reader tried, made absolute, since a
+ * relative path is taken from the scenario file's folder. */
+static grains_status named_file(grains_status s, const grains_scenario *sc, const char *what, int line,
+                                const char *path, grains_error *err)
+{
+    if (s != GRAINS_ERR_IO || !err || err->line != 0 || strcmp(err->file, path) != 0 || line == 0)
+        return s;
+    char tried[2 * GRAINS_PATH_MAX], why[sizeof err->message];
+    char cwd[GRAINS_PATH_MAX];
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+        snprintf(tried, sizeof tried, "%s/%s", cwd, path);
+    else
+        snprintf(tried, sizeof tried, "%s", path);
+    snprintf(why, sizeof why, "%s", err->message);
+    if (line < 0)
+        return grains_error_set(err, s, NULL, 0, "%s (from the command line): %s: %s", what, tried, why);
+    return grains_error_set(err, s, sc->source, line, "%s: %s: %s (a relative path is taken from the scenario file's "
+                            "folder)", what, tried, why);
+}
+
 static grains_status load_mesh(const grains_scenario *sc, grains_sim *sim, grains_error *err)
 {
     const grains_params *p = &sc->params;
@@ -34,7 +57,8 @@ static grains_status load_mesh(const grains_scenario *sc, grains_sim *sim, grain
     if (strcmp(sc->mesh, GRAINS_BUILTIN_HOURGLASS) == 0)
         s = grains_off_parse(grains_hourglass_off, GRAINS_BUILTIN_HOURGLASS, p->R_mesh, p->n_mesh_radii, &mesh, err);
     else if (sc->mesh[0])
-        s = grains_mesh_read(sc->mesh, p->R_mesh, p->n_mesh_radii, &mesh, err);
+        s = named_file(grains_mesh_read(sc->mesh, p->R_mesh, p->n_mesh_radii, &mesh, err), sc, "mesh",
+                       grains_scenario_line(sc, "mesh"), sc->mesh, err);
     if (s == GRAINS_OK && mesh)
         s = in_mesh_file(grains_sim_set_mesh(sim, mesh, err), sc->mesh, mesh, err);
     grains_mesh_destroy(mesh);
@@ -69,8 +93,14 @@ static grains_status load_entry(const grains_scenario *sc, int k, grains_sim *si
     grains_status s = strcmp(e->file, GRAINS_BUILTIN_HOURGLASS) == 0
                           ? grains_off_parse(grains_hourglass_off, e->file, R, n_radii, &mesh, err)
                           : grains_mesh_read(e->file, R, n_radii, &mesh, err);
-    if (s == GRAINS_OK && motion.type == GRAINS_MOTION_TABLE)
-        s = grains_motion_table_read(e->table, &rows, &motion.n_table, err);
+    char what[48];
+    snprintf(what, sizeof what, "meshes[%d].file", k);
+    s = named_file(s, sc, what, e->line, e->file, err);
+    if (s == GRAINS_OK && motion.type == GRAINS_MOTION_TABLE) {
+        snprintf(what, sizeof what, "meshes[%d].motion.table", k);
+        s = named_file(grains_motion_table_read(e->table, &rows, &motion.n_table, err), sc, what, e->line, e->table,
+                       err);
+    }
     motion.table = rows;
     for (size_t el = 0; s == GRAINS_OK && el < mesh->n_elements; el++)
         if (mesh->elements[el].material == GRAINS_MESH_MATERIAL_DEFAULT)
@@ -99,7 +129,10 @@ static grains_status membrane_mesh(const grains_scenario *sc, int k, grains_mesh
         ny = (int)fmin(1e6, round(e->size[1] / (e->spacing * sqrt(3.0) / 2)) + 1);
         s = membrane_sheet_mesh(mesh, nx, ny, e->spacing, err);
     } else {
-        s = grains_mesh_read(e->file, sc->params.R_mesh, sc->params.n_mesh_radii, mesh, err);
+        char what[48];
+        snprintf(what, sizeof what, "membranes[%d].file", k);
+        s = named_file(grains_mesh_read(e->file, sc->params.R_mesh, sc->params.n_mesh_radii, mesh, err), sc, what,
+                       e->line, e->file, err);
     }
     if (s != GRAINS_OK)
         return s;
@@ -156,6 +189,7 @@ static grains_status load_particles(const grains_scenario *sc, const grains_rank
         return GRAINS_OK;
     grains_status s = deal && deal->size > 1 ? cli_load_part(sc->particles, deal, sim, err)
                                              : grains_csv_each(sc->particles, cli_add_row, sim, err);
+    s = named_file(s, sc, "particles", grains_scenario_line(sc, "particles"), sc->particles, err);
     if (s != GRAINS_OK && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", sc->particles);
     return s;
@@ -224,7 +258,8 @@ grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grai
     if (s == GRAINS_OK)
         s = load_friction_sphere(sc, sim, err);
     if (s == GRAINS_OK && sc->bonds[0])
-        s = grains_bonds_read(sc->bonds, sim, err);
+        s = named_file(grains_bonds_read(sc->bonds, sim, err), sc, "bonds", grains_scenario_line(sc, "bonds"),
+                       sc->bonds, err);
     if (s == GRAINS_OK && !deal)
         s = check_start(sc, sim, err);
     if (s != GRAINS_OK) {

@@ -89,6 +89,30 @@ static int tinydem_run(int argc, char **argv, const cli_ranks *rk)
     return status;
 }
 
+static const char *const commands[] = {"run", "check", "bench", "render", "validate"};
+
+static int is_command(const char *word)
+{
+    for (size_t k = 0; k < sizeof commands / sizeof *commands; k++)
+        if (strcmp(word, commands[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Options before any command (`grains --threads 1`): those of the default
+ * run, as `grains` alone is the default run; options before a command word
+ * are put after it for the user to retype. */
+static int options_first(int argc, char **argv, const cli_ranks *rk)
+{
+    for (int k = 2; k < argc; k++)
+        if (is_command(argv[k])) {
+            fprintf(stderr, "grains: options come after the command: grains %s ... %s (grains --help lists them)\n",
+                    argv[k], argv[1]);
+            return EXIT_INPUT;
+        }
+    return cli_run(argc - 1, argv + 1, rk);
+}
+
 /* The command named by argv[1]. */
 static int command(int argc, char **argv, const cli_ranks *rk)
 {
@@ -115,8 +139,10 @@ static int command(int argc, char **argv, const cli_ranks *rk)
         return cli_validate(argc - 2, argv + 2);
     if (tinydem_argument(cmd))
         return tinydem_run(argc - 1, argv + 1, rk);
-    fprintf(stderr, "grains: unknown command '%s'\n\n", cmd);
-    usage(stderr);
+    if (cmd[0] == '-')
+        return options_first(argc, argv, rk);
+    fprintf(stderr, "grains: unknown command '%s': the commands are run, check, bench, render and validate, or a "
+                    "mesh file as TinyDEM's first argument (grains --help lists every command and option)\n", cmd);
     return EXIT_INPUT;
 }
 

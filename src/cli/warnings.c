@@ -190,12 +190,70 @@ static void warn_placement(const grains_params *p, grains_sim *sim, const grain_
              "follow R_min and R_max", outside, p->R_min, p->R_max, worst);
 }
 
+/* Where the scenario set `key`: "FILE:LINE: ", "--set KEY: ", or "" (its default). */
+static const char *set_at(const grains_scenario *sc, const char *key, char *buf, size_t size)
+{
+    int line = grains_scenario_line(sc, key);
+    if (line > 0)
+        snprintf(buf, size, "%s:%d: ", sc->source, line);
+    else
+        snprintf(buf, size, line < 0 ? "--set %s: " : "", key);
+    return buf;
+}
+
+/* The insertion regions' counts against N_max, which stops them all. */
+static void warn_counts(const grains_scenario *sc, const grains_params *p, const grains_sim *sim)
+{
+    long sum = 0, most = 0;
+    int most_k = 0, n = grains_params_n_spawns(p);
+    for (int k = 0; k < n; k++) {
+        long count = grains_params_spawn(p, k).count;
+        sum += count;
+        if (count > most)
+            most = count, most_k = k;
+    }
+    long room = p->N_max - (long)grains_sim_count(sim);
+    if (!n || sum <= room)
+        return;
+    char at[GRAINS_PATH_MAX + 32], n_at[GRAINS_PATH_MAX + 32];
+    warn("%sthe insertion regions' counts add up to %ld (region %d: %ld) but %sN_max = %ld%s stops them at %ld "
+         "grains in all: raise N_max to %ld", set_at(sc, "spawns", at, sizeof at), sum, most_k, most,
+         set_at(sc, "N_max", n_at, sizeof n_at), p->N_max, grains_scenario_line(sc, "N_max") ? "" : " (its default)",
+         room > 0 ? room : 0, sum + (long)grains_sim_count(sim));
+}
+
+/* Insertion regions no grain fits (radii in other units than the box, a
+ * region inside a wall): sampled on a lattice of 8^3 centres; and regions
+ * smaller than a grain (a grain at a time, each keeping the next out). */
+static void warn_spawn_room(const grains_scenario *sc, const grains_params *p, const grains_sim *sim)
+{
+    const int side = 8;
+    for (int k = 0; k < grains_params_n_spawns(p); k++) {
+        grains_spawn_region r = grains_params_spawn(p, k);
+        double R, places = (double)grains_sim_spawn_places(sim, k, side, &R);
+        double most = fmax(r.hi.x - r.lo.x, fmax(r.hi.y - r.lo.y, r.hi.z - r.lo.z));
+        char at[GRAINS_PATH_MAX + 32];
+        if (r.rate > 0 && places > 0 && 2 * R > most)
+            warn("%sinsertion region %d (x %g to %g, y %g to %g, z %g to %g) is smaller than its smallest grain "
+                 "(diameter %g): each grain keeps the next out until it has fallen away. Are the radii in the units "
+                 "of the box?", set_at(sc, p->n_spawns ? "spawns" : "R_min", at, sizeof at), k, r.lo.x, r.hi.x,
+                 r.lo.y, r.hi.y, r.lo.z, r.hi.z, 2 * R);
+        if (r.rate <= 0 || places > 0)
+            continue;
+        warn("%sinsertion region %d (x %g to %g, y %g to %g, z %g to %g) has no room for a grain of its smallest "
+             "radius %g clear of the meshes (%d places tried): it will add none. Are the radii in the units of the "
+             "box?", set_at(sc, p->n_spawns ? "spawns" : "R_min", at, sizeof at), k, r.lo.x, r.hi.x, r.lo.y, r.hi.y,
+             r.lo.z, r.hi.z, R, side * side * side);
+    }
+}
+
 void cli_warnings(const grains_scenario *sc, grains_sim *sim)
 {
     const grains_params *p = grains_sim_params(sim);
-    (void)sc;
     grain_survey gs = survey(p, sim, up_of(p));
     warn_stiffness(p, sim, &gs);
     warn_overlaps(sim);
     warn_placement(p, sim, &gs);
+    warn_counts(sc, p, sim);
+    warn_spawn_room(sc, p, sim);
 }

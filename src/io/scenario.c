@@ -233,6 +233,12 @@ static int key_index(const char *name)
     return -1;
 }
 
+int grains_scenario_line(const grains_scenario *sc, const char *name)
+{
+    int k = key_index(name);
+    return k < 0 ? 0 : sc->origin[k];
+}
+
 /* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 3. */
 static int edits(const char *a, const char *b)
 {

@@ -124,6 +124,34 @@ static int outside_cylinder(const grains_spawn_region *r, vec3 x, real R)
     return u * u + w * w > 1;
 }
 
+/* The smallest radius region r draws. */
+static real smallest_radius(const grains_size_distribution *d)
+{
+    if (d->law != GRAINS_SIZES_DISCRETE)
+        return d->R_lo;
+    real R = d->R[0];
+    for (int k = 1; k < d->n; k++)
+        R = fmin(R, d->R[k]);
+    return R;
+}
+
+size_t grains_sim_spawn_places(const grains_sim *sim, int k, int n_side, double *R_tried)
+{
+    grains_spawn_region r = grains_params_spawn(&sim->p, k);
+    real R = smallest_radius(&r.sizes) * sim_grow_scale(&sim->p, grains_sim_time(sim));
+    *R_tried = R;
+    size_t places = 0;
+    for (int a = 0; a < n_side; a++)
+        for (int b = 0; b < n_side; b++)
+            for (int c = 0; c < n_side; c++) {
+                vec3 f = v3((a + 0.5) / n_side, (b + 0.5) / n_side, (c + 0.5) / n_side);
+                vec3 x = v3(r.lo.x + f.x * (r.hi.x - r.lo.x), r.lo.y + f.y * (r.hi.y - r.lo.y),
+                            r.lo.z + f.z * (r.hi.z - r.lo.z));
+                places += !(r.cylinder && outside_cylinder(&r, x, R)) && !touches_mesh(sim->mesh, x, R);
+            }
+    return places;
+}
+
 void sim_spawn_init(grains_sim *sim)
 {
     for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
