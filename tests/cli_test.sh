@@ -43,6 +43,22 @@ expect 2 'unknown command' "$G" frobnicate
 expect 0 'frame 1: t=' "$G" --threads 1 --set N_frames=1 --set N_steps=10 -o "$T/first_options"
 expect 2 'options come after the command: grains run ... --threads' "$G" --threads 1 run "$SRC/examples/hourglass.cfg"
 
+# --- a FIFO (or any file that is not a regular one) given as an input is refused at once: its open
+# does not wait for a writer that never comes (timeout 10 s: a wait is a failure, not a hang) ---
+mkfifo "$T/fifo.cfg" "$T/fifo.off" "$T/fifo.csv" "$T/fifo_table.csv"
+expect 2 'fifo.cfg: cannot read: not a regular file' timeout 10 "$G" check "$T/fifo.cfg"
+expect 2 'fifo.cfg: cannot read: not a regular file' timeout 10 "$G" run "$T/fifo.cfg" -o "$T/fifo_out"
+expect 2 'fifo.off: cannot read: not a regular file' timeout 10 "$G" run --mesh "$T/fifo.off" -o "$T/fifo_out"
+expect 2 'fifo.csv: cannot read: not a regular file' timeout 10 "$G" run --particles "$T/fifo.csv" -o "$T/fifo_out"
+printf 'meshes = ( { file = "%s"; motion = { type = "table"; table = "fifo_table.csv"; axis = [0.0, 0.0, 1.0]; }; } );\n' \
+    "$T/floor.off" > "$T/fifo_motion.cfg"
+expect 2 'fifo_motion.cfg:1: meshes\[0\].motion.table: .*fifo_table.csv: cannot read: not a regular file' \
+    timeout 10 "$G" check "$T/fifo_motion.cfg"
+[ ! -e "$T/fifo_out" ] && ok || bad "a refused FIFO input still created the output directory"
+"$G" run --set N_frames=1 --set N_steps=10 -o "$T/fifo_run" --quiet && rm "$T/fifo_run/checkpoint.grains" &&
+    mkfifo "$T/fifo_run/checkpoint.grains" && ok || bad "a run to plant a FIFO checkpoint in failed"
+expect 2 'checkpoint.grains: cannot read: not a regular file' timeout 10 "$G" run --resume "$T/fifo_run"
+
 # --- a user's first mistakes, answered at check and at the start of run with the file and line ---
 # an insertion region's count beyond N_max (its default, 1000), which stops every region
 printf 'spawns = (\n  { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; count = 2000; rate = 100; }\n);\n' > "$T/count.cfg"

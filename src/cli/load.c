@@ -27,15 +27,15 @@ static grains_status in_mesh_file(grains_status s, const char *path, const grain
     return s;
 }
 
-/* A file the scenario names (`what`, given at `line`: > 0 a line of the
- * scenario file, -1 --set) that could not be opened: the error names the
- * scenario's line and the path the reader tried, made absolute, since a
- * relative path is taken from the scenario file's folder. */
+/* A file the scenario names (`what`, given at `line` of the scenario
+ * file) that could not be opened: the error names the scenario's line and
+ * the path the reader tried, made absolute, since a relative path is taken
+ * from the scenario file's folder. */
 static grains_status named_file(grains_status s, const grains_scenario *sc, const char *what, int line,
                                 const char *path, grains_error *err)
 {
-    if (s != GRAINS_ERR_IO || !err || err->line != 0 || strcmp(err->file, path) != 0 || line == 0)
-        return s;
+    if (s != GRAINS_ERR_IO || !err || err->line != 0 || strcmp(err->file, path) != 0 || line <= 0)
+        return s; /* (a path from the command line is the user's own, from where they are) */
     char tried[2 * GRAINS_PATH_MAX], why[sizeof err->message];
     char cwd[GRAINS_PATH_MAX];
     if (path[0] != '/' && getcwd(cwd, sizeof cwd))
@@ -43,8 +43,6 @@ static grains_status named_file(grains_status s, const grains_scenario *sc, cons
     else
         snprintf(tried, sizeof tried, "%s", path);
     snprintf(why, sizeof why, "%s", err->message);
-    if (line < 0)
-        return grains_error_set(err, s, NULL, 0, "%s (from the command line): %s: %s", what, tried, why);
     return grains_error_set(err, s, sc->source, line, "%s: %s: %s (a relative path is taken from the scenario file's "
                             "folder)", what, tried, why);
 }

@@ -1,10 +1,12 @@
 /* A run's record in its checkpoint (cli/run.h): encoded with the
  * checkpoint's own little-endian streams, checked when read back. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "cli/run.h"
+#include "io/text.h"
 #include "util/bytes.h"
 
 #define ARGS_LIMIT 4096
@@ -116,9 +118,10 @@ void run_record_free(run_record *r)
 
 static grains_status crc_file(const char *path, uint32_t *crc, grains_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     if (!f)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read");
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                errno == EINVAL ? "not a regular file" : strerror(errno));
     unsigned char buf[65536];
     size_t got;
     while ((got = fread(buf, 1, sizeof buf, f)) > 0)

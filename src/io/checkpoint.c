@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "io/atomic_file.h"
+#include "io/text.h"
 #include "sim/state.h"
 
 static const char MAGIC[8] = {'G', 'R', 'A', 'I', 'N', 'S', 'C', 'K'};
@@ -61,9 +62,10 @@ typedef struct {
 static grains_status open_reader(checkpoint_reader *r, const char *path, grains_error *err)
 {
     struct stat st;
-    r->f = fopen(path, "rb");
+    r->f = input_open(path);
     if (!r->f)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                errno == EINVAL ? "not a regular file" : strerror(errno));
     if (fstat(fileno(r->f), &st) != 0 || !S_ISREG(st.st_mode))
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "not a regular file");
     bytes_in_init(&r->in, r->f, (uint64_t)st.st_size);

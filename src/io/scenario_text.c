@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "io/text.h"
+
 #define INCLUDE_DEPTH 8
 
 /* One file's scan: where it is, and the folder includes must stay in. */
@@ -31,10 +33,11 @@ static grains_status scan_text(scan *sc, grains_error *err);
 /* A whole file, at most SCENARIO_BYTES_LIMIT bytes, NUL-terminated. */
 static grains_status slurp(const char *path, char **text, size_t *n, grains_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     struct stat st;
     if (!f)
-        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                errno == EINVAL ? "not a regular file" : strerror(errno));
     grains_status s = GRAINS_OK;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
         s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "not a regular file");
@@ -103,23 +106,23 @@ static grains_status skip_string(scan *sc, char *buf, size_t cap, grains_error *
 /* `name` of an @include: a regular file below the scenario's folder, checked in turn. */
 static grains_status check_include(scan *sc, const char *name, grains_error *err)
 {
-    char joined[2 * PATH_MAX], real[PATH_MAX];
+    char joined[2 * PATH_MAX], resolved[PATH_MAX];
     size_t d = strlen(sc->dir);
     snprintf(joined, sizeof joined, "%s/%s", sc->dir, name);
     struct stat st;
-    if (name[0] == '/' || !realpath(joined, real) || strncmp(real, sc->dir, d) != 0 || real[d] != '/')
+    if (name[0] == '/' || !realpath(joined, resolved) || strncmp(resolved, sc->dir, d) != 0 || resolved[d] != '/')
         return grains_error_set(err, GRAINS_ERR_PARSE, sc->path, sc->line,
                                 "@include \"%s\": only an existing file in the scenario's folder or below it may "
                                 "be included", name);
-    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+    if (stat(resolved, &st) != 0 || !S_ISREG(st.st_mode))
         return grains_error_set(err, GRAINS_ERR_PARSE, sc->path, sc->line, "@include \"%s\": not a regular file",
                                 name);
     if (sc->depth + 1 > INCLUDE_DEPTH)
         return grains_error_set(err, GRAINS_ERR_PARSE, sc->path, sc->line, "@include \"%s\": more than %d levels deep",
                                 name, INCLUDE_DEPTH);
-    scan inner = {.path = real, .dir = sc->dir, .depth = sc->depth + 1, .line = 1};
+    scan inner = {.path = resolved, .dir = sc->dir, .depth = sc->depth + 1, .line = 1};
     char *text = NULL;
-    grains_status s = slurp(real, &text, &inner.n, err);
+    grains_status s = slurp(resolved, &text, &inner.n, err);
     inner.s = text;
     if (s == GRAINS_OK)
         s = scan_text(&inner, err);
@@ -251,11 +254,11 @@ static char *with_marks(const scan *sc)
 
 grains_status scenario_text_read(const char *path, char **text, char *dir, grains_error *err)
 {
-    char real[PATH_MAX];
+    char resolved[PATH_MAX];
     *text = NULL;
-    if (!realpath(path, real))
+    if (!realpath(path, resolved))
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(errno));
-    snprintf(dir, PATH_MAX, "%s", real);
+    snprintf(dir, PATH_MAX, "%s", resolved);
     *strrchr(dir, '/') = '\0';
     if (!dir[0])
         snprintf(dir, PATH_MAX, "/");

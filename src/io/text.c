@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,9 +50,28 @@ const char *lines_next(line_reader *r)
     return r->buf;
 }
 
+FILE *input_open(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int e = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    int flags = e ? 0 : fcntl(fd, F_GETFL);
+    if (!e && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
+        e = errno;
+    FILE *f = e ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        e = e ? e : errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 line_stream *lines_stream_open(const char *path, long long from)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     if (!f)
         return NULL;
     struct stat st;
@@ -177,7 +197,7 @@ const char *read_file_why(int e, const char *path, char *buf, size_t size)
 
 char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     if (!f)
         return NULL;
     struct stat st;

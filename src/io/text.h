@@ -36,6 +36,12 @@ typedef struct {
     int failed;    /* errno of a failed read, or 0 */
 } line_stream;
 
+/* Opens `path` to read if it is a regular file; else NULL and errno
+ * (EINVAL for a device, a FIFO or a folder). The open itself does not wait:
+ * a FIFO without a writer would block a plain fopen() for ever. Every
+ * reader of user input opens with it. */
+FILE *input_open(const char *path);
+
 /* Opens a regular file (else NULL and errno: EINVAL for a device, a FIFO
  * or a folder) to read its lines from byte `from`; lines_stream_free
  * closes it. */
