@@ -208,6 +208,9 @@ tail -1 "$T/bond/thermo.csv" | grep -q ',1,0$' && ok || bad "thermo.csv: one bon
 awk -F, 'NR == 2 || NR == 3 { v += $5 } END { exit !(v / 2 < -0.0029 && v / 2 > -0.0031) }' \
     "$T/bond/particles000001.csv" && ok || bad "the bonded pair's velocity after the impact"
 expect 2 'badbond.csv:2: expected two different particle ids' "$G" run $B --set bonds="$T/badbond.csv" -o "$T/o3"
+# a pair listed again (either way round) is a mistake, not a second bond: refused at its line
+printf 'a,b\n0,1\n1,2\n1,0\n0,1\n' > "$T/twice.csv"
+expect 2 'twice.csv:4: bond 0,1 is listed again \(first at line 2\)' "$G" check $B --set bonds="$T/twice.csv"
 expect 2 'bond_tolerance = 0.5: must be in \[0, 0.1\]' "$G" check $B --set bond_tolerance=0.5
 # --- the variational integrator: frictionless only; Newton's work in the thermo table ---
 expect 2 'integrator = variational_midpoint needs a potential .* friction .* depends on the path' \
