@@ -59,6 +59,12 @@ expect 2 'fifo_motion.cfg:1: meshes\[0\].motion.table: .*fifo_table.csv: cannot 
     mkfifo "$T/fifo_run/checkpoint.grains" && ok || bad "a run to plant a FIFO checkpoint in failed"
 expect 2 'checkpoint.grains: cannot read: not a regular file' timeout 10 "$G" run --resume "$T/fifo_run"
 
+# --- a command line a checkpoint could not hold back (more than 4,096 arguments) is refused before
+# anything is written; a scenario path of over 1,023 characters too (it was cut when its CRC was taken) ---
+expect 2 '4202 arguments: a run records at most 4096' "$G" run $(i=0; while [ $i -lt 2100 ]; do printf -- '--set seed=1 '; i=$((i + 1)); done) -o "$T/many"
+[ ! -e "$T/many" ] && ok || bad "a refused command line still created the output directory"
+expect 2 "a scenario's path of 1210 characters: at most 1023" "$G" check "/tmp/$(i=0; while [ $i -lt 600 ]; do printf a/; i=$((i + 1)); done)x.cfg"
+
 # --- a user's first mistakes, answered at check and at the start of run with the file and line ---
 # an insertion region's count beyond N_max (its default, 1000), which stops every region
 printf 'spawns = (\n  { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; count = 2000; rate = 100; }\n);\n' > "$T/count.cfg"

@@ -9,12 +9,27 @@
 #include "io/text.h"
 #include "util/bytes.h"
 
-#define ARGS_LIMIT 4096
+#define ARGS_LIMIT 4096                 /* arguments a record holds */
+#define ARG_BYTES (GRAINS_PATH_MAX + 64) /* and the bytes of each, its NUL included */
 
 static void put_string(bytes_out *o, const char *s)
 {
     bytes_put_u32(o, (uint32_t)strlen(s));
     bytes_put(o, s, strlen(s));
+}
+
+grains_status run_record_check(int argc, char **argv, grains_error *err)
+{
+    if (argc > ARGS_LIMIT)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "%d arguments: a run records at most %d in its checkpoint (put the settings in a "
+                                "scenario file)", argc, ARGS_LIMIT);
+    for (int a = 0; a < argc; a++)
+        if (strlen(argv[a]) >= ARG_BYTES)
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                    "argument %d has %zu characters: a run records at most %d each in its checkpoint",
+                                    a + 1, strlen(argv[a]), ARG_BYTES - 1);
+    return GRAINS_OK;
 }
 
 grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, grains_error *err)
@@ -64,7 +79,7 @@ static int get_args(run_record *r, bytes_in *in)
     if (in->bad || argc > ARGS_LIMIT || !(r->argv = calloc(argc + 1, sizeof *r->argv)))
         return 0;
     for (r->argc = 0; r->argc < (int)argc; r->argc++)
-        if (!(r->argv[r->argc] = malloc(GRAINS_PATH_MAX + 64)) || !get_string(in, r->argv[r->argc], GRAINS_PATH_MAX + 64)) {
+        if (!(r->argv[r->argc] = malloc(ARG_BYTES)) || !get_string(in, r->argv[r->argc], ARG_BYTES)) {
             r->argc++; /* freed with the others */
             return 0;
         }

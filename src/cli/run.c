@@ -461,7 +461,9 @@ int run_with(grains_sim *sim, run_output *o)
 static grains_status prepare(int argc, char **argv, const cli_ranks *rk, grains_scenario *sc, cli_flags *fl,
                              run_record *r, grains_sim **sim, int *dealt, grains_error *err)
 {
-    grains_status s = cli_scenario(argc, argv, sc, fl, err);
+    grains_status s = run_record_check(argc, argv, err);
+    if (s == GRAINS_OK)
+        s = cli_scenario(argc, argv, sc, fl, err);
     if (s == GRAINS_OK && !getcwd(r->cwd, sizeof r->cwd))
         s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot name the current folder: %s", strerror(errno));
     if (s != GRAINS_OK)

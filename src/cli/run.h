@@ -65,6 +65,10 @@ void banner_end(const run_output *o, const grains_sim *sim, long steps, double s
 /* grains run --resume DIR [--set N_frames=N] [--threads N] [--quiet] (src/cli/resume.c). */
 int cli_resume(int argc, char **argv, const cli_ranks *rk);
 
+/* Whether the command line fits a record (as many arguments, as long, as
+ * run_record_decode reads back); checked before a run writes anything. */
+grains_status run_record_check(int argc, char **argv, grains_error *err);
+
 /* The record as bytes (malloc'd) for the checkpoint, and back (checked). */
 grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, grains_error *err);
 grains_status run_record_decode(run_record *r, const void *bytes, size_t n, const char *path, grains_error *err);

@@ -670,6 +670,9 @@ static grains_status parse_error(const config_t *cfg, const char *text, const ch
 grains_status grains_scenario_read(grains_scenario *sc, const char *path, grains_error *err)
 {
     char *text, dir[PATH_MAX];
+    if (strlen(path) >= sizeof sc->source) /* (kept whole: the inputs' CRC and a resume read it again) */
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "a scenario's path of %zu characters: at most %zu",
+                                strlen(path), sizeof sc->source - 1);
     grains_status s = scenario_text_read(path, &text, dir, err); /* checked first: io/scenario_text.h */
     if (s != GRAINS_OK)
         return s;
