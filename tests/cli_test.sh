@@ -65,6 +65,16 @@ expect 2 '4202 arguments: a run records at most 4096' "$G" run $(i=0; while [ $i
 [ ! -e "$T/many" ] && ok || bad "a refused command line still created the output directory"
 expect 2 "a scenario's path of 1210 characters: at most 1023" "$G" check "/tmp/$(i=0; while [ $i -lt 600 ]; do printf a/; i=$((i + 1)); done)x.cfg"
 
+# --- check and run agree, and a refused run writes nothing: a periodic box beyond the grid or
+# narrower than 4 cells of its largest grains, and more frames than a run keeps ---
+for args in "--set periodic=xyz --set box_max=1e10,1e10,1e10:the periodic box spans 1e\\+10 along x, more than" \
+    "--set periodic=xyz --set box_min=0,0,0 --set box_max=0.001,0.001,0.001:period along x \\(0.001\\) must be at least 4 cells" \
+    "--set N_frames=2147483648:N_frames = 2147483648: a run writes at most 10000000 frames"; do
+    expect 2 "${args#*:}" "$G" check ${args%%:*}
+    expect 2 "${args#*:}" "$G" run ${args%%:*} -o "$T/agree"
+    [ ! -e "$T/agree" ] && ok || bad "a refused run ($args) still created the output directory"
+done
+
 # --- a user's first mistakes, answered at check and at the start of run with the file and line ---
 # an insertion region's count beyond N_max (its default, 1000), which stops every region
 printf 'spawns = (\n  { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; count = 2000; rate = 100; }\n);\n' > "$T/count.cfg"

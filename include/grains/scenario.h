@@ -16,6 +16,7 @@
 #define GRAINS_SCENARIO_KEYS 96
 #define GRAINS_SCENARIO_MESHES 16
 #define GRAINS_SCENARIO_MEMBRANES 8
+#define GRAINS_SCENARIO_FRAMES 10000000 /* frames a run writes at most (grains run keeps their names and times) */
 
 /* One entry of `meshes = ( { file = ...; R_mesh = [...]; material = ...; motion = { ... }; } )`. */
 typedef struct {

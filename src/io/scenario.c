@@ -815,6 +815,10 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
                              "euler, verlet or verlet_improved");
     if (s == GRAINS_OK)
         s = finish_times(sc, e);
+    if (s == GRAINS_OK && sc->params.N_frames > GRAINS_SCENARIO_FRAMES) /* the run keeps each frame's name and time */
+        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0,
+                             "N_frames = %ld: a run writes at most %ld frames (fewer, longer ones: N_steps or "
+                             "frame_interval)", sc->params.N_frames, (long)GRAINS_SCENARIO_FRAMES);
     if (s == GRAINS_OK)
         s = grains_params_check(&sc->params, e);
     if (s == GRAINS_OK)

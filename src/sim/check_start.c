@@ -33,10 +33,10 @@ static int spawns(const grains_sim *sim)
 }
 
 /* The extremes of the particles' positions along each axis, each with the
- * smallest id that reaches it (UINT32_MAX: none), and their smallest
- * radius: one rank's own, then the whole's. */
+ * smallest id that reaches it (UINT32_MAX: none), and their smallest and
+ * largest radius: one rank's own, then the whole's. */
 typedef struct {
-    real lo[3], hi[3], R_min;
+    real lo[3], hi[3], R_min, R_max;
     uint32_t at_lo[3], at_hi[3];
 } extent;
 
@@ -50,11 +50,12 @@ static void extent_add(extent *e, real c_lo, uint32_t id_lo, real c_hi, uint32_t
 
 static extent own_extent(const start_set *own)
 {
-    extent e = {.R_min = INFINITY};
+    extent e = {.R_min = INFINITY, .R_max = 0};
     for (int k = 0; k < 3; k++)
         e.lo[k] = INFINITY, e.hi[k] = -INFINITY, e.at_lo[k] = e.at_hi[k] = UINT32_MAX;
     for (size_t i = 0; i < own->n; i++) {
         e.R_min = fmin(e.R_min, own->R[i]);
+        e.R_max = fmax(e.R_max, own->R[i]);
         for (int k = 0; k < 3; k++) {
             real c = (&own->x[i].x)[k];
             extent_add(&e, c, own->id[i], c, own->id[i], k);
@@ -69,6 +70,7 @@ static extent whole_extent(const grains_sim *sim, const start_set *own)
     extent mine = own_extent(own), *all = sim_start_gather(sim, own, &mine, sizeof mine), e = all[0];
     for (int r = 1; r < own->size; r++) {
         e.R_min = fmin(e.R_min, all[r].R_min);
+        e.R_max = fmax(e.R_max, all[r].R_max);
         for (int k = 0; k < 3; k++)
             extent_add(&e, all[r].lo[k], all[r].at_lo[k], all[r].hi[k], all[r].at_hi[k], k);
     }
@@ -91,6 +93,20 @@ static grains_status check_extent(const grains_sim *sim, const extent *e, grains
 {
     real h = smallest_cell(sim, e);
     for (int k = 0; k < 3; k++) {
+        if (sim->box.mask >> k & 1) { /* the grid spans the period, in cells of its largest grains and more */
+            real R = spawns(sim) ? fmax(e->R_max, sim->p.R_max) : e->R_max, h_top = 2 * R + sim->p.skin;
+            if (!(sim->box.L[k] < SPAN_CELLS * h))
+                return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                        "box_max: the periodic box spans %g along %c, more than the %g (%.0f cells "
+                                        "of %g) the neighbour grid spans", sim->box.L[k], "xyz"[k], SPAN_CELLS * h,
+                                        SPAN_CELLS, h);
+            if (!(sim->box.L[k] >= 4 * h_top))
+                return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                        "box_max: the periodic box's period along %c (%g) must be at least 4 cells of "
+                                        "%g (2 R + skin of the largest grains, R = %g)", "xyz"[k], sim->box.L[k],
+                                        h_top, R);
+            continue;
+        }
         real lo = INFINITY, hi = -INFINITY;
         for (int r = 0; spawns(sim) && r < grains_params_n_spawns(&sim->p); r++) {
             grains_spawn_region g = grains_params_spawn(&sim->p, r);
@@ -98,7 +114,7 @@ static grains_status check_extent(const grains_sim *sim, const extent *e, grains
         }
         uint32_t at_lo = e->lo[k] < lo ? e->at_lo[k] : UINT32_MAX, at_hi = e->hi[k] > hi ? e->at_hi[k] : UINT32_MAX;
         lo = fmin(lo, e->lo[k]), hi = fmax(hi, e->hi[k]);
-        if (!(hi - lo < SPAN_CELLS * h) && !(sim->box.mask >> k & 1)) {
+        if (!(hi - lo < SPAN_CELLS * h)) {
             if (at_hi == UINT32_MAX && at_lo == UINT32_MAX)
                 return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                         "%s span%s %g along %c, more than the %g (%.0f cells of %g) "
