@@ -84,5 +84,34 @@ same "$T/timed.whole" "$T/timed.cut" "timed, extended by --set t_end"
 grep -q ',' "$T/bonds.whole/thermo.csv" && tail -1 "$T/bonds.whole/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
     bad "bonds: no bonds formed (the case would not test them): $(tail -1 "$T/bonds.whole/thermo.csv")"
 
+# A resume goes on only from tables that hold what its checkpoint recorded of them, and a refused
+# one changes nothing: another run's checkpoint copied in (its tables' bytes differ), extended by
+# two frames, is refused with every file as it was; so is a run whose thermo.csv gained a line and
+# whose walls.csv is gone (no table cut, no empty walls.csv made).
+"$G" run $SHORT -o "$T/mine" --threads 1 --quiet >/dev/null 2>&1 &&
+    "$G" run $SHORT --set seed=7 --set N_frames=4 -o "$T/other" --threads 1 --quiet >/dev/null 2>&1 ||
+    bad "the runs to swap failed" # (shorter: mine holds more than its tables' lengths, as it would after a crash)
+cp -p "$T/other/checkpoint.grains" "$T/mine/checkpoint.grains"
+cp -rp "$T/mine" "$T/mine.before"
+if "$G" run --resume "$T/mine" --set N_frames=8 --quiet >/dev/null 2>"$T/err"; then
+    bad "another run's checkpoint was resumed"
+else
+    grep -q 'thermo.csv: its first .* bytes are not those the checkpoint recorded' "$T/err" && ok ||
+        bad "another run's checkpoint: $(cat "$T/err")"
+fi
+diff -r "$T/mine.before" "$T/mine" >/dev/null && ok || bad "a refused resume (another run's checkpoint) changed files"
+rm -rf "$T/mine" "$T/mine.before"
+"$G" run $SHORT -o "$T/mine" --threads 1 --quiet >/dev/null 2>&1 || bad "the run to damage failed"
+echo "6000,1,1,1,1,1,1,1" >>"$T/mine/thermo.csv"
+rm "$T/mine/walls.csv"
+cp -rp "$T/mine" "$T/mine.before"
+if "$G" run --resume "$T/mine" --set N_frames=8 --quiet >/dev/null 2>"$T/err"; then
+    bad "a resume without walls.csv went on"
+else
+    grep -q 'walls.csv: cannot read: No such file' "$T/err" && ok || bad "walls.csv gone: $(cat "$T/err")"
+fi
+diff -r "$T/mine.before" "$T/mine" >/dev/null && [ ! -e "$T/mine/walls.csv" ] && ok ||
+    bad "a refused resume (walls.csv gone) changed files: $(diff -r "$T/mine.before" "$T/mine" 2>&1 | head -3)"
+
 echo "resume_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -104,6 +104,21 @@ grains_status cli_table_open(FILE **f, const char *dir, const char *name, const 
 /* Bytes written to a table so far (0 for none). */
 long cli_table_length(FILE *f);
 
+/* A table's first `len` bytes and their CRC32 (zlib's), which a checkpoint
+ * records: a resumed run goes on only from tables that hold those bytes. */
+typedef struct {
+    long len;
+    uint32_t crc;
+} cli_table_sum;
+
+/* *sum extended over what the table holds now (the bytes past sum->len,
+ * read back from the file: each byte once over a run). */
+grains_status cli_table_sum_extend(FILE *f, const char *name, cli_table_sum *sum, grains_error *err);
+
+/* Whether DIR/NAME (a regular file, not a symlink) begins with the bytes
+ * of `sum`; an error naming it otherwise. Changes nothing. */
+grains_status cli_table_verify(const char *dir, const char *name, cli_table_sum sum, grains_error *err);
+
 /* Warnings with figures before a run (src/cli/warnings.c), on stderr.
  * On ranks that hold their own particles alone, collective: every rank
  * calls it, and rank 0 alone has the figures (the others print nothing). */

@@ -49,8 +49,10 @@ grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, gr
     bytes_put_u64(&o, r->n_frames);
     for (size_t k = 0; k < r->n_frames; k++)
         bytes_put_real(&o, r->times[k]);
-    for (int k = 0; k < RUN_TABLES; k++)
-        bytes_put_i64(&o, r->table_len[k]);
+    for (int k = 0; k < RUN_TABLES; k++) {
+        bytes_put_i64(&o, r->table[k].len);
+        bytes_put_u32(&o, r->table[k].crc);
+    }
     bytes_put_real(&o, r->triaxial_h0);
     bytes_put_u64(&o, r->friction_id);
     int failed = fclose(mem) != 0 || o.failed;
@@ -93,9 +95,12 @@ static int get_frames(run_record *r, bytes_in *in)
         return 0;
     for (size_t k = 0; k < r->n_frames; k++)
         r->times[k] = bytes_get_real(in);
-    for (int k = 0; k < RUN_TABLES; k++)
-        if ((r->table_len[k] = bytes_get_i64(in)) < 0)
+    for (int k = 0; k < RUN_TABLES; k++) {
+        r->table[k].len = bytes_get_i64(in);
+        r->table[k].crc = bytes_get_u32(in);
+        if (r->table[k].len < 0)
             return 0;
+    }
     r->triaxial_h0 = bytes_get_real(in);
     r->friction_id = (size_t)bytes_get_u64(in);
     return !in->bad && r->n_frames > 0;

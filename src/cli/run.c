@@ -26,7 +26,7 @@ static grains_status open_walls(run_output *o, const grains_sim *sim, grains_err
         return GRAINS_OK;
     return cli_table_open(&o->walls, o->sc->output_dir, "walls.csv",
                           "step,time,mesh,x,y,z,angle,vx,vy,vz,omega,fx,fy,fz,tx,ty,tz\n",
-                          o->record->table_len[TABLE_WALLS], err);
+                          o->record->table[TABLE_WALLS].len, err);
 }
 
 static grains_status write_walls(run_output *o, const grains_sim *sim, grains_error *err)
@@ -106,16 +106,37 @@ static grains_status restore_series(run_output *o, const grains_sim *sim, grains
     return GRAINS_OK;
 }
 
+static const char *const table_names[RUN_TABLES] = {"thermo.csv", "walls.csv", "triaxial.csv", "friction.csv"};
+
+static FILE *table_file(const run_output *o, int k)
+{
+    FILE *const files[RUN_TABLES] = {o->thermo, o->walls, o->triaxial.f, o->friction.f};
+    return files[k];
+}
+
+/* A resumed run's tables, each checked against what the checkpoint
+ * recorded of it, before any is cut: a table changed since, or another
+ * run's checkpoint, changes nothing. */
+static grains_status verify_tables(const run_output *o, grains_error *err)
+{
+    grains_status s = GRAINS_OK;
+    for (int k = 0; s == GRAINS_OK && k < RUN_TABLES; k++)
+        if (o->record->table[k].len > 0)
+            s = cli_table_verify(o->sc->output_dir, table_names[k], o->record->table[k], err);
+    return s;
+}
+
 static grains_status open_tables(run_output *o, const grains_sim *sim, grains_error *err)
 {
-    const long *len = o->record->table_len;
+    const cli_table_sum *t = o->record->table;
     char header[160];
     thermo_header(o, sim, header, sizeof header);
-    grains_status s = cli_table_open(&o->thermo, o->sc->output_dir, "thermo.csv", header, len[TABLE_THERMO], err);
+    memcpy(o->sums, t, sizeof o->sums); /* (zeros for a new run) */
+    grains_status s = cli_table_open(&o->thermo, o->sc->output_dir, "thermo.csv", header, t[TABLE_THERMO].len, err);
     if (s == GRAINS_OK)
-        s = triaxial_open(&o->triaxial, o->sc, sim, len[TABLE_TRIAXIAL], err);
+        s = triaxial_open(&o->triaxial, o->sc, sim, t[TABLE_TRIAXIAL].len, err);
     if (s == GRAINS_OK)
-        s = friction_open(&o->friction, o->sc, sim, len[TABLE_FRICTION], err);
+        s = friction_open(&o->friction, o->sc, sim, t[TABLE_FRICTION].len, err);
     if (s == GRAINS_OK)
         s = open_walls(o, sim, err);
     if (s == GRAINS_OK && o->record->n_frames) { /* resumed: the logs' state as it was */
@@ -135,7 +156,9 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
         return GRAINS_OK;
     }
     const char *dir = o->sc->output_dir;
-    grains_status s = grains_output_dir(dir, err);
+    grains_status s = o->record->n_frames ? verify_tables(o, err) : GRAINS_OK;
+    if (s == GRAINS_OK)
+        s = grains_output_dir(dir, err);
     if (s != GRAINS_OK)
         return s;
     size_t cap = (size_t)o->sc->params.N_frames + 2;
@@ -313,10 +336,13 @@ static grains_status write_checkpoint_now(run_output *o, grains_sim *sim, grains
     run_record r = *o->record;
     r.n_frames = o->n_frames;
     r.times = o->times;
-    r.table_len[TABLE_THERMO] = cli_table_length(o->thermo);
-    r.table_len[TABLE_WALLS] = cli_table_length(o->walls);
-    r.table_len[TABLE_TRIAXIAL] = cli_table_length(o->triaxial.f);
-    r.table_len[TABLE_FRICTION] = cli_table_length(o->friction.f);
+    for (int k = 0; k < RUN_TABLES; k++) {
+        grains_status st = table_file(o, k) ? cli_table_sum_extend(table_file(o, k), table_names[k], &o->sums[k], err)
+                                            : GRAINS_OK;
+        if (st != GRAINS_OK)
+            return st;
+        r.table[k] = o->sums[k];
+    }
     r.triaxial_h0 = o->triaxial.h0;
     r.friction_id = o->friction.id;
     void *bytes;

@@ -20,7 +20,7 @@ typedef struct {
     uint32_t inputs_crc;        /* of the scenario file and every file it reads */
     size_t n_frames;            /* frames written */
     double *times;              /* their times, for the .pvd series */
-    long table_len[RUN_TABLES]; /* bytes of each table written (0: none) */
+    cli_table_sum table[RUN_TABLES]; /* each table's bytes written (0: none) and their CRC */
     double triaxial_h0;
     size_t friction_id;
 } run_record;
@@ -35,6 +35,7 @@ typedef struct {
     size_t n_frames;
     FILE *thermo;
     FILE *walls;       /* walls.csv, with meshes */
+    cli_table_sum sums[RUN_TABLES]; /* each table's bytes and CRC at the last checkpoint */
     triaxial_log triaxial;
     friction_log friction;
     int meshes_move;
@@ -46,8 +47,10 @@ typedef struct {
 } run_output;
 
 /* Opens the outputs of a new run (record->n_frames == 0) or of one resumed
- * from `record`: the tables cut back to their length at the checkpoint,
- * the frame series as they were. */
+ * from `record`: the tables cut back to their length at the checkpoint
+ * once every one of them is known to hold the bytes the checkpoint
+ * recorded (else an error, and no file changed), the frame series as they
+ * were. */
 grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_error *err);
 void run_close_outputs(run_output *o);
 
