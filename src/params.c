@@ -303,8 +303,10 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(isfinite(p->skin) && p->skin >= 0, "skin = %g: Verlet skin must be >= 0", p->skin);
     REQUIRE(isfinite(p->max_overlap) && p->max_overlap > 0,
             "max_overlap = %g: overlap bound must be > 0", p->max_overlap);
-    REQUIRE(isfinite(p->grow_from) && p->grow_from > 0 && p->grow_from <= 1,
-            "grow_from = %g: the starting fraction of the radii must be in (0, 1]", p->grow_from);
+    /* from a hundredth: a grain's mass and moment of inertia start at grow_from^3 and ^5 of their own,
+     * and from 1e-60 the doubles that hold them underflow to 0 (a state of NaN) */
+    REQUIRE(isfinite(p->grow_from) && p->grow_from >= 0.01 && p->grow_from <= 1,
+            "grow_from = %g: the starting fraction of the radii must be in [0.01, 1]", p->grow_from);
     REQUIRE(isfinite(p->grow_time) && p->grow_time >= 0 && (p->grow_from == 1 || p->grow_time > 0),
             "grow_time = %g: must be > 0 when grow_from < 1", p->grow_time);
     REQUIRE(p->threads >= 0 && p->threads <= 1024, "threads = %d: must be in [0, 1024]", p->threads);

@@ -75,6 +75,10 @@ for args in "--set periodic=xyz --set box_max=1e10,1e10,1e10:the periodic box sp
     [ ! -e "$T/agree" ] && ok || bad "a refused run ($args) still created the output directory"
 done
 
+# a growth from a tiny fraction made masses of 0 and a state of NaN that exited 0: refused
+expect 2 'grow_from = 1e-120: the starting fraction of the radii must be in \[0.01, 1\]' "$G" check --set grow_from=1e-120 \
+    --set grow_time=1.0 --set N_max=20
+
 # --- a user's first mistakes, answered at check and at the start of run with the file and line ---
 # an insertion region's count beyond N_max (its default, 1000), which stops every region
 printf 'spawns = (\n  { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; count = 2000; rate = 100; }\n);\n' > "$T/count.cfg"

@@ -170,7 +170,7 @@ static const key_info keys[] = {
     {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 min(R_max, 2 R_min)", NULL, 0},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL, 0},
     {"grow_from", K_REAL, P(grow_from), "-",
-     "densify: radii start at this fraction of their size, in (0, 1], and grow linearly to it; 1 = none", NULL, 0},
+     "densify: radii start at this fraction of their size, in [0.01, 1], and grow linearly to it; 1 = none", NULL, 0},
     {"grow_time", K_REAL, P(grow_time), "T", "densify: the radii reach their size at this time (> 0 with grow_from)",
      NULL, 0},
     {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL, 0},
