@@ -2,7 +2,7 @@
 """The triaxial test's figures from triaxial.csv files (docs/howto-triaxial.md).
 
     python3 examples/plot_triaxial.py output/triaxial_case1 [output/triaxial_case1_particle ...]
-        [--plot docs/triaxial_case1.png]
+        [--plot docs/triaxial_cases.png]
 
 For each run: the peak deviatoric stress, the strain where it is reached, the
 confining stress the grains felt there, and the friction angle
