@@ -409,13 +409,17 @@ static grains_status read_bonds(const char *text, size_t *n_bonds, grains_error 
 }
 
 /* Bonds files: ids checked against the particles, one line per bond, a
- * pair given twice is one bond; errors name the line. */
+ * pair given twice (either way round) refused at its second line; errors
+ * name the line. */
 static void bonds_file(test_ctx *t)
 {
     grains_error err = {0};
     size_t n = 0;
-    CHECK(t, read_bonds("a,b\n# pairs\n0,1\n\n2,1\n1,0\n", &n, &err) == GRAINS_OK && n == 2,
+    CHECK(t, read_bonds("a,b\n# pairs\n0,1\n\n2,1\n", &n, &err) == GRAINS_OK && n == 2,
           "two bonds read (%zu): %s", n, err.message);
+    grains_status twice = read_bonds("a,b\n# pairs\n0,1\n\n2,1\n1,0\n", &n, &err);
+    CHECK(t, twice == GRAINS_ERR_PARSE && err.line == 6 && strstr(err.message, "listed again (first at line 3)"),
+          "a pair listed twice refused at its second line: %s", err.message);
     const char *bad[4] = {"0,1\n", "a,b\n0,3\n", "a,b\n1,1\n", "a,b\n0,1,2\n"};
     const int line[4] = {1, 2, 2, 2};
     const char *what[4] = {"header 'a,b'", "each in [0, 3)", "two different", "each in [0, 3)"};
