@@ -75,6 +75,10 @@ for args in "--set periodic=xyz --set box_max=1e10,1e10,1e10:the periodic box sp
     [ ! -e "$T/agree" ] && ok || bad "a refused run ($args) still created the output directory"
 done
 
+# a membrane cylinder of a few bytes that would take gigabytes is refused before anything is allocated
+printf 'membranes = ( { shape = "cylinder"; radius = 0.025; height = 0.1; spacing = 0.00001; } );\n' > "$T/bigmembrane.cfg"
+expect 2 'bigmembrane.cfg:1: membranes\[0\]: membrane cylinder: .* make 15708 x 11548 vertices: at most 1e\+07' \
+    "$G" check "$T/bigmembrane.cfg"
 # a growth from a tiny fraction made masses of 0 and a state of NaN that exited 0: refused
 expect 2 'grow_from = 1e-120: the starting fraction of the radii must be in \[0.01, 1\]' "$G" check --set grow_from=1e-120 \
     --set grow_time=1.0 --set N_max=20

@@ -14,13 +14,18 @@ static grains_status add_cell(grains_mesh *m, int odd, uint32_t a, uint32_t b, u
     return st == GRAINS_OK ? grains_mesh_add_element(m, 3, odd ? u2 : t2, 0, 0, err) : st;
 }
 
+/* Vertices a generated membrane may have: a membrane's vertex holds about
+ * 200 bytes, so 10^7 of them take 2 GB (the membrane paper's largest,
+ * 20,374). Checked before anything is allocated. */
+#define MEMBRANE_VERTICES 1e7
+
 grains_status membrane_sheet_mesh(grains_mesh **out, int nx, int ny, real s, grains_error *err)
 {
     *out = NULL;
-    if (nx < 2 || ny < 2 || !(s > 0) || !isfinite(s) || (double)nx * ny > 1e8)
+    if (nx < 2 || ny < 2 || !(s > 0) || !isfinite(s) || (double)nx * ny > MEMBRANE_VERTICES)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "membrane sheet: %d x %d vertices with spacing %g: need at least 2 x 2, at most "
-                                "1e8 vertices, spacing > 0", nx, ny, s);
+                                "%g vertices, spacing > 0", nx, ny, s, MEMBRANE_VERTICES);
     grains_mesh *m;
     grains_status st = grains_mesh_create(&m, err);
     const real h = s * sqrt(3.0) / 2;
@@ -44,12 +49,15 @@ grains_status membrane_cylinder_mesh(grains_mesh **out, size_t *n_ring, real Rc,
 {
     *out = NULL;
     const real PI = 3.14159265358979323846, h = s * sqrt(3.0) / 2;
-    if (!(Rc > 0 && H > 0 && s > 0) || !isfinite(Rc) || !isfinite(H) || !isfinite(s) || 2 * PI * Rc / s > 1e6 ||
-        H / h > 1e6)
+    if (!(Rc > 0 && H > 0 && s > 0) || !isfinite(Rc) || !isfinite(H) || !isfinite(s))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
-                                "membrane cylinder: radius %g, height %g, spacing %g: all must be > 0, and at most "
-                                "1e6 vertices around or along", Rc, H, s);
-    int n = (int)fmax(3, round(2 * PI * Rc / s)), rings = (int)fmax(2, round(H / h) + 1);
+                                "membrane cylinder: radius %g, height %g, spacing %g: all must be > 0", Rc, H, s);
+    double around = fmax(3, round(2 * PI * Rc / s)), along = fmax(2, round(H / h) + 1);
+    if (!(around * along <= MEMBRANE_VERTICES))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "membrane cylinder: radius %g, height %g, spacing %g make %.0f x %.0f vertices: at "
+                                "most %g (a larger spacing)", Rc, H, s, around, along, MEMBRANE_VERTICES);
+    int n = (int)around, rings = (int)along;
     real dz = H / (rings - 1); /* the last ring at H exactly, where a platen meets it */
     grains_mesh *m;
     grains_status st = grains_mesh_create(&m, err);
