@@ -154,6 +154,20 @@ static void thermo_plot(test_ctx *t, const char *csv, const char *png)
           "a header of 33 columns is refused, naming the limit: %s", err.message);
 }
 
+/* A scene four times taller than wide at the largest --width: its image
+ * is held to CAMERA_MAX_SIDE pixels high (8192 x 25722 pixels, 812 MB,
+ * before), narrower in proportion, the scene still fitted whole. */
+static void tall_scene(test_ctx *t)
+{
+    render_camera cam;
+    camera_init(&cam, RENDER_FRONT);
+    cam.lo[0] = 0, cam.hi[0] = 0.1, cam.lo[1] = 0, cam.hi[1] = 0.4, cam.lo[2] = cam.hi[2] = 0;
+    camera_fit(&cam, CAMERA_MAX_SIDE);
+    CHECK(t, cam.height <= CAMERA_MAX_SIDE && cam.width <= CAMERA_MAX_SIDE / 3, "a tall scene: %d x %d pixels",
+          cam.width, cam.height);
+    CHECK(t, (cam.hi[1] - cam.lo[1]) * cam.scale <= cam.height + 1e-9, "the tall scene fits its image");
+}
+
 int main(void)
 {
     test_ctx t = {0};
@@ -171,6 +185,7 @@ int main(void)
     reads_back(&t, sim, GRAINS_VTK_COMPRESSED, vtp);
     truncations_refused(&t, vtp);
     picture(&t, vtp, png);
+    tall_scene(&t);
     thermo_plot(&t, csv, png);
     grains_sim_destroy(sim);
     unlink(vtp), unlink(png), unlink(csv), rmdir(dir);

@@ -81,7 +81,7 @@ static int parse_opts(int argc, char **argv, render_opts *o)
             o->field = v;
         else if (strcmp(a, "--view") == 0 && parse_view(v, &o->view))
             continue;
-        else if (strcmp(a, "--width") == 0 && parse_long(v, strlen(v), &n) && n >= 64 && n <= 8192)
+        else if (strcmp(a, "--width") == 0 && parse_long(v, strlen(v), &n) && n >= 64 && n <= CAMERA_MAX_SIDE)
             o->width = (int)n;
         else if (strcmp(a, "--every") == 0 && parse_long(v, strlen(v), &n) && n >= 1 && n <= 1000000)
             o->every = (int)n;

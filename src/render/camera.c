@@ -66,6 +66,8 @@ void camera_fit(render_camera *c, int width)
     du += 2 * margin;
     dv += 2 * margin;
     double aspect = fmin(fmax(dv / du, 0.25), 4.0);
+    if (width * aspect > CAMERA_MAX_SIDE) /* a tall scene: its height is held to the widths allowed */
+        width = (int)(CAMERA_MAX_SIDE / aspect);
     c->width = width & ~1;
     c->height = (int)lround(width * aspect) & ~1;
     c->scale = fmin(c->width / du, c->height / dv);

@@ -22,8 +22,11 @@ typedef struct {
 void camera_init(render_camera *c, render_view view);
 /* Widens the bounds to the points of d (each with its radius, if any). */
 void camera_include(render_camera *c, const vtk_polydata *d);
+#define CAMERA_MAX_SIDE 8192 /* pixels along either side at most (grains render --width's largest) */
 /* Fits what it was shown into `width` pixels, with a margin; the height
- * follows from the scene's aspect (even, for video encoders). */
+ * follows from the scene's aspect (even, for video encoders), and a scene
+ * taller than wide gets a narrower image where its height would pass
+ * CAMERA_MAX_SIDE. */
 void camera_fit(render_camera *c, int width);
 /* Screen position (pixels, y down) and depth of a point. */
 void camera_project(const render_camera *c, const double *p, double *x, double *y, double *depth);
