@@ -276,7 +276,8 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
             "N_frames = %ld: N_frames x N_steps (%ld) is more steps than a run can count (%ld)", p->N_frames,
             p->N_steps, LONG_MAX);
     REQUIRE(p->N_steps >= 0, "N_steps = %ld: must be >= 0", p->N_steps);
-    REQUIRE(p->N_spawn >= 0, "N_spawn = %ld: must be >= 0", p->N_spawn);
+    REQUIRE(p->N_spawn >= 0 && p->N_spawn <= GRAINS_MAX_SPAWN_RATE,
+            "N_spawn = %ld: spawn attempts per step must be 0 to %ld", p->N_spawn, GRAINS_MAX_SPAWN_RATE);
     REQUIRE(p->compat == GRAINS_COMPAT_NONE || p->compat == GRAINS_COMPAT_TINYDEM, "compat: unknown value");
     REQUIRE(p->friction_order == GRAINS_FRICTION_BY_COMPAT || p->friction_order == GRAINS_FRICTION_FORCE_THEN_INCREMENT ||
             p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE, "friction_order: unknown value");

@@ -79,6 +79,11 @@ done
 printf 'membranes = ( { shape = "cylinder"; radius = 0.025; height = 0.1; spacing = 0.00001; } );\n' > "$T/bigmembrane.cfg"
 expect 2 'bigmembrane.cfg:1: membranes\[0\]: membrane cylinder: .* make 15708 x 11548 vertices: at most 1e\+07' \
     "$G" check "$T/bigmembrane.cfg"
+# spawn attempts per step beyond 10^7 (a step that ran for days, deaf to signals) are refused
+expect 2 'N_spawn = 1000000000000: spawn attempts per step must be 0 to 10000000' "$G" check --set N_spawn=1000000000000 \
+    --set N_max=100000
+printf 'spawns = ( { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; rate = 1e12; } );\nN_max = 100000;\n' > "$T/rate.cfg"
+expect 2 'rate.cfg:1: spawns\[0\].rate = 1000000000000: attempts per step must be 0 to 10000000' "$G" check "$T/rate.cfg"
 # a growth from a tiny fraction made masses of 0 and a state of NaN that exited 0: refused
 expect 2 'grow_from = 1e-120: the starting fraction of the radii must be in \[0.01, 1\]' "$G" check --set grow_from=1e-120 \
     --set grow_time=1.0 --set N_max=20

@@ -121,6 +121,9 @@ typedef enum {
 } grains_cohesion;
 
 #define GRAINS_MAX_SPAWNS 8                            /* insertion regions */
+#define GRAINS_MAX_SPAWN_RATE 10000000L                /* spawn attempts per step (each searches the grains and
+                                                        * meshes near it: 10^7 take seconds, and a step is not
+                                                        * interrupted) */
 #define GRAINS_MAX_SIZES 16                            /* radii of a discrete size distribution */
 #define GRAINS_MAX_TAG_RULES 16
 

@@ -97,7 +97,7 @@ static const key_info keys[] = {
      "about it), whatever the mesh does", NULL, 0},
     {"plane_normal", K_CHOICE, P(plane_normal), "-", "dimension = 2: the planes' normal, \"x\", \"y\" (default) "
      "or \"z\"", axis_names, 0},
-    {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep (>= 0)", NULL, 0},
+    {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep, 0 to 1e7", NULL, 0},
     {"spawns", K_SPAWNS, P(spawn), "-",
      "insertion regions, each with its own material, tag, rate and sizes: ( { region = \"box\"; min = [...]; max = "
      "[...]; material = 0; tag = 0; count = ...; rate = ...; full_after = ...; v0 = [...]; sizes = \"uniform\", "
