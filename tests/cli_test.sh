@@ -84,6 +84,10 @@ expect 2 'N_spawn = 1000000000000: spawn attempts per step must be 0 to 10000000
     --set N_max=100000
 printf 'spawns = ( { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; rate = 1e12; } );\nN_max = 100000;\n' > "$T/rate.cfg"
 expect 2 'rate.cfg:1: spawns\[0\].rate = 1000000000000: attempts per step must be 0 to 10000000' "$G" check "$T/rate.cfg"
+# an empty output folder name, and more threads than a machine makes (libgomp aborted, exit 1, with a
+# header-only thermo.csv), are refused with what to give instead
+expect 2 'output_dir = "": the output folder needs a name' "$G" run -o ""
+expect 2 'threads = 1000: at most [0-9]+, 4 for each of this machine.s [0-9]+ cores' "$G" check --threads 1000
 # a growth from a tiny fraction made masses of 0 and a state of NaN that exited 0: refused
 expect 2 'grow_from = 1e-120: the starting fraction of the radii must be in \[0.01, 1\]' "$G" check --set grow_from=1e-120 \
     --set grow_time=1.0 --set N_max=20
@@ -474,14 +478,17 @@ runs "$G" run --mesh "$T/floor.off" --particles "$T/away.csv" --set N_max=0 --se
     && ok || bad "thermo.csv does not count the grain off the floor as lost: $(tail -1 "$T/lost/thermo.csv")"
 
 # --- warnings before a run, with figures ---
-expect 0 '2 pairs|1 pairs of grains overlap at the start, the deepest \(particles 0 and 1\)' "$G" check --mesh none --particles "$T/overlapping.csv"
+expect 0 '^grains: warning: 1 pair of grains overlaps at the start, the deepest \(particles 0 and 1\) by 1.98 of 2R\*' \
+    "$G" check --mesh none --particles "$T/overlapping.csv"
 printf '%s\n0,0,0.003,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/onfloor.csv"
-expect 0 '1 grains overlap a mesh at the start, the deepest \(particle 0, on element 0 of radius 0.002\)' "$G" check --mesh "$T/floor.off" --particles "$T/onfloor.csv"
+expect 0 '1 grain overlaps a mesh at the start, the deepest \(particle 0, on element 0 of radius 0.002\)' "$G" check --mesh "$T/floor.off" --particles "$T/onfloor.csv"
 expect 0 '1 of 2 grains lie outside the box of the meshes' "$G" check --mesh "$T/floor.off" --particles "$T/away.csv" --set N_max=0
 expect 0 'grains have radii outside \[R_min, R_max\]' "$G" check --particles "$T/good.csv" --set R_min=0.0045
 expect 0 'a fall of 0.4\) lasts [0-9.]+ steps, fewer than about 10' "$G" check --set v0=0,0,0 --set dt=2e-4
 expect 0 'sound speed sqrt\(E/rho\) = 1e\+06' "$G" check --set E=1e15
-"$G" check 2>&1 | grep -q warning && bad "the default scenario warns: $("$G" check 2>&1 | grep warning)" || ok
+# (check must succeed: a crash that prints nothing is not "no warning")
+"$G" check >"$T/default_check" 2>&1 && grep -q '^built-in default scenario: OK' "$T/default_check" &&
+    ! grep -q warning "$T/default_check" && ok || bad "the default scenario's check failed or warns: $(cat "$T/default_check")"
 
 # --- errors at their place ---
 printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3 0 5\n' > "$T/mat.off"

@@ -587,7 +587,9 @@ static void damaged_case(test_ctx *t, grains_comm *comm)
     int rank = comm_rank(comm);
     grains_ranks ranks = comm_ranks(comm);
     ranks.local = 1;
-    const char *good = "test_ranks_local_good.grains", *bad = "test_ranks_local_bad.grains";
+    char good[64], bad[64]; /* named by the rank count: mpi_local_2 and _3 run at once under ctest -j2 */
+    snprintf(good, sizeof good, "test_ranks_local_good_%d.grains", ranks.size);
+    snprintf(bad, sizeof bad, "test_ranks_local_bad_%d.grains", ranks.size);
     grains_sim *alone = gas(1, 1, 0);
     uint64_t made = 0, holds = 0;
     grains_error err[2];

@@ -1,5 +1,6 @@
 /* Command-line options that describe a scenario. */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -72,5 +73,11 @@ grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags
         if (s != GRAINS_OK)
             return s;
     }
-    return grains_scenario_finish(sc, err);
+    grains_status s = grains_scenario_finish(sc, err);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (s == GRAINS_OK && cores > 0 && sc->params.threads > 4 * cores) /* (libgomp aborts where it cannot make them) */
+        s = grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                             "threads = %d: at most %ld, 4 for each of this machine's %ld cores (results are the same "
+                             "for any number)", sc->params.threads, 4 * cores, cores);
+    return s;
 }

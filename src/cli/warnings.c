@@ -148,13 +148,14 @@ static void warn_overlaps(const grains_sim *sim) /* (collective on ranks) */
     if (grains_sim_start_overlaps(sim, &o, &err) != GRAINS_OK)
         return;
     if (o.pairs)
-        warn("%zu pairs of grains overlap at the start, the deepest (particles %ld and %ld) by %.3g of 2R*: they fly "
-             "apart at the first step", o.pairs, o.pair_a, o.pair_b, o.pair_depth);
+        warn("%zu pair%s of grains overlap%s at the start, the deepest (particles %ld and %ld) by %.3g of 2R*: they "
+             "fly apart at the first step", o.pairs, o.pairs == 1 ? "" : "s", o.pairs == 1 ? "s" : "", o.pair_a,
+             o.pair_b, o.pair_depth);
     if (o.walls) {
         const grains_mesh *m = grains_sim_mesh(sim);
-        warn("%zu grains overlap a mesh at the start, the deepest (particle %ld, on element %zu of radius %g) by %.3g "
-             "of its diameter: mind the elements' radius R_mesh", o.walls, o.wall_particle, o.wall_element,
-             m->elements[o.wall_element].R, o.wall_depth);
+        warn("%zu grain%s overlap%s a mesh at the start, the deepest (particle %ld, on element %zu of radius %g) by "
+             "%.3g of its diameter: mind the elements' radius R_mesh", o.walls, o.walls == 1 ? "" : "s",
+             o.walls == 1 ? "s" : "", o.wall_particle, o.wall_element, m->elements[o.wall_element].R, o.wall_depth);
     }
 }
 
