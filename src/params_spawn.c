@@ -73,8 +73,8 @@ static grains_status check_region(const grains_params *p, const grains_spawn_reg
     REQUIRE(r->material >= 0 && r->material < p->n_materials, "spawns[%d].material = %d: must name a material, 0 to %d",
             k, r->material, p->n_materials - 1);
     REQUIRE(r->count >= 0, "spawns[%d].count = %ld: must be >= 0", k, r->count);
-    REQUIRE(r->rate >= 0 && r->rate <= GRAINS_MAX_SPAWN_RATE, "spawns[%d].rate = %ld: attempts per step must be 0 to %ld",
-            k, r->rate, GRAINS_MAX_SPAWN_RATE);
+    REQUIRE(r->rate >= 0 && r->rate <= GRAINS_MAX_SPAWN_RATE,
+            "spawns[%d].rate = %ld: attempts per step must be 0 to %ld", k, r->rate, GRAINS_MAX_SPAWN_RATE);
     REQUIRE(r->full_after >= 0, "spawns[%d].full_after = %ld: must be >= 0", k, r->full_after);
     REQUIRE(finite3(r->v0) && finite3(r->w0), "spawns[%d]: v0 and w0 must be finite", k);
     if (p->dimension == 2) {

@@ -118,8 +118,9 @@ void grains_sim_get_membrane_triangle(const grains_sim *sim, size_t k, size_t t,
  * axis, the grains' push on it outwards from the axis (the sum over its
  * vertices of the last step's contact forces from grains, each along its
  * vertex's outward radial direction) and the pressure it applies (Eq. 18,
- * with its ramp, and its servo's addition under GRAINS_PRESSURE_FELT). A cylinder's confining stress as the grains feel it is
- * radial_push / area (membrane paper Section 3.1). */
+ * with its ramp, and its servo's addition under GRAINS_PRESSURE_FELT). A
+ * cylinder's confining stress as the grains feel it is radial_push / area
+ * (membrane paper Section 3.1). */
 typedef struct {
     double area;          /* [L^2] */
     double mean_radius;   /* [L] */

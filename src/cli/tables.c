@@ -83,7 +83,8 @@ grains_status cli_table_verify(const char *dir, const char *name, cli_table_sum 
         size_t want = (size_t)(sum.len - at) < sizeof buf ? (size_t)(sum.len - at) : sizeof buf;
         ssize_t got = pread(fd, buf, want, (off_t)at);
         if (got <= 0)
-            s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", got < 0 ? strerror(errno) : "cut short");
+            s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s",
+                                 got < 0 ? strerror(errno) : "cut short");
         else
             crc = crc32(crc, buf, (unsigned)got), at += got;
     }

@@ -799,7 +799,8 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (sc->origin[dt] && !(sc->params.dt > 0))
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "dt = %g: timestep must be > 0", sc->params.dt);
     if (s == GRAINS_OK && !sc->output_dir[0])
-        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "output_dir = \"\": the output folder needs a name (-o DIR)");
+        s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0,
+                             "output_dir = \"\": the output folder needs a name (-o DIR)");
     if (s == GRAINS_OK && sc->origin[key_index("checkpoint_every")] && sc->checkpoint_every < 0)
         s = grains_error_set(e, GRAINS_ERR_RANGE, NULL, 0, "checkpoint_every = %ld: must be >= 0 (0 = none)",
                              sc->checkpoint_every);

@@ -29,7 +29,8 @@ static grains_status check_servo(const membrane_material *m, const char *where, 
     vec3 a = m->axis, o = m->axis_point;
     if (!(m->pressure > 0))
         return grains_error_set(err, GRAINS_ERR_RANGE, where, 0,
-                                "membrane: pressure = %g: pressure_control = \"felt\" needs a pressure > 0", m->pressure);
+                                "membrane: pressure = %g: pressure_control = \"felt\" needs a pressure > 0",
+                                m->pressure);
     if (!(m->control_time >= 0) || !isfinite(m->control_time))
         return grains_error_set(err, GRAINS_ERR_RANGE, where, 0, "membrane: control_time = %g must be >= 0",
                                 m->control_time);

@@ -16,7 +16,8 @@ typedef struct {
     int *pin;             /* the mesh a vertex is pinned to, or -1 */
     vec3 *pin_ref;        /* a pinned vertex's place on its mesh, where the mesh's file puts it */
     vec3 *x_listed;       /* where each vertex was when the lists were built */
-    real *held;           /* [M/LT^2] per membrane: what its servo adds to the pressure (GRAINS_PRESSURE_FELT; else 0) */
+    real *held;           /* [M/LT^2] per membrane: what its servo adds to the pressure
+                           * (GRAINS_PRESSURE_FELT; else 0) */
     size_t n_vertices, cap_vertices;
     size_t n_pinned;
 } sim_membranes;
