@@ -88,6 +88,14 @@ expect 2 'rate.cfg:1: spawns\[0\].rate = 1000000000000: attempts per step must b
 # header-only thermo.csv), are refused with what to give instead
 expect 2 'output_dir = "": the output folder needs a name' "$G" run -o ""
 expect 2 'threads = 1000: at most [0-9]+, 4 for each of this machine.s [0-9]+ cores' "$G" check --threads 1000
+# a UTF-8 byte-order mark (some editors write one) is named, not taken for a syntax error
+printf '\357\273\277N_max = 10;\n' > "$T/bom.cfg"
+printf '\357\273\277%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/bom.csv"
+printf '\357\273\277OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$T/bom.off"
+for f in bom.cfg "--particles $T/bom.csv" "--mesh $T/bom.off"; do
+    case $f in bom.cfg) f="$T/bom.cfg" ;; esac
+    expect 2 'bom\.(cfg|csv|off):1: a UTF-8 byte-order mark before the first line: save the file without one' "$G" check $f
+done
 # a growth from a tiny fraction made masses of 0 and a state of NaN that exited 0: refused
 expect 2 'grow_from = 1e-120: the starting fraction of the radii must be in \[0.01, 1\]' "$G" check --set grow_from=1e-120 \
     --set grow_time=1.0 --set N_max=20

@@ -123,11 +123,14 @@ static grains_status header_of(const char *path, int *fields, long long *size, g
                                 read_file_why(errno, path, why, sizeof why));
     const char *line = lines_stream_next(in);
     *fields = line && !in->lines.fault ? header_fields(line) : 0;
+    const char *fault = line ? in->lines.fault : NULL; /* (a string constant, kept past the free) */
     *size = in->size;
     int failed = in->failed;
     lines_stream_free(in);
     if (failed)
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", strerror(failed));
+    if (!*fields && fault)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "%s", fault);
     if (!*fields)
         return grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "expected the header line '%s' (optionally with '%s' or '%s')",
                                 CSV_HEADER, CSV_MATERIAL, CSV_MATERIAL CSV_TAG);

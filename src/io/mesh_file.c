@@ -29,7 +29,11 @@ grains_status grains_mesh_read(const char *path, const real *R_mesh, int n_radii
     if (!text)
         return GRAINS_ERR_IO;
     grains_status s;
-    if (!looks_like_off(text, len))
+    int bom = len >= 3 && memcmp(text, UTF8_BOM, 3) == 0; /* (a binary STL's header may begin so too) */
+    if (bom && (looks_like_off(text + 3, len - 3) || (len >= 8 && memcmp(text + 3, "solid", 5) == 0)))
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 1,
+                             "a UTF-8 byte-order mark before the first line: save the file without one");
+    else if (!looks_like_off(text, len))
         s = grains_stl_parse(text, len, path, R_mesh, n_radii, out, err);
     else if (memchr(text, '\0', len))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "binary data in an OFF file");

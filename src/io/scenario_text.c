@@ -51,6 +51,13 @@ static grains_status slurp(const char *path, char **text, size_t *n, grains_erro
         (*text)[*n] = '\0';
         if (ferror(f))
             s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read");
+        else if (*n >= 3 && memcmp(*text, UTF8_BOM, 3) == 0)
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, 1,
+                                 "a UTF-8 byte-order mark before the first line: save the file without one");
+        if (s != GRAINS_OK) {
+            free(*text);
+            *text = NULL;
+        }
     }
     fclose(f);
     return s;

@@ -39,7 +39,10 @@ const char *lines_next(line_reader *r)
     }
     r->line++;
     r->fault = len >= sizeof r->buf ? "a line longer than 4095 characters"
-               : memchr(r->p, '\0', len) ? "a NUL byte: not a text file" : NULL;
+               : memchr(r->p, '\0', len) ? "a NUL byte: not a text file"
+               : r->line == 1 && len >= 3 && memcmp(r->p, UTF8_BOM, 3) == 0
+                   ? "a UTF-8 byte-order mark before the first line: save the file without one"
+                   : NULL;
     if (len >= sizeof r->buf)
         len = sizeof r->buf - 1;
     memcpy(r->buf, r->p, len);

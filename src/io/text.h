@@ -36,6 +36,9 @@ typedef struct {
     int failed;    /* errno of a failed read, or 0 */
 } line_stream;
 
+/* The bytes some editors put before a text's first line (EF BB BF). */
+#define UTF8_BOM "\xEF\xBB\xBF"
+
 /* Opens `path` to read if it is a regular file; else NULL and errno
  * (EINVAL for a device, a FIFO or a folder). The open itself does not wait:
  * a FIFO without a writer would block a plain fopen() for ever. Every
