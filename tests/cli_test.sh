@@ -96,6 +96,10 @@ for f in bom.cfg "--particles $T/bom.csv" "--mesh $T/bom.off"; do
     case $f in bom.cfg) f="$T/bom.cfg" ;; esac
     expect 2 'bom\.(cfg|csv|off):1: a UTF-8 byte-order mark before the first line: save the file without one' "$G" check $f
 done
+# a servo's stress times its area beyond a double ("force = inf: must be > 0" before)
+printf 'meshes = ( { file = "%s"; motion = { type = "servo"; axis = [0.0, 0.0, -1.0]; stress = 1e308; area = 1e308; max_speed = 1.0; }; } );\n' \
+    "$SRC/data/piston_lid.off" > "$T/servo_inf.cfg"
+expect 2 'servo_inf.cfg:1: meshes\[0\].motion: stress x area = 1e\+308 x 1e\+308 is not a finite force' "$G" check "$T/servo_inf.cfg"
 # a growth from a tiny fraction made masses of 0 and a state of NaN that exited 0: refused
 expect 2 'grow_from = 1e-120: the starting fraction of the radii must be in \[0.01, 1\]' "$G" check --set grow_from=1e-120 \
     --set grow_time=1.0 --set N_max=20

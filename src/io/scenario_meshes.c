@@ -133,6 +133,9 @@ static grains_status read_motion(const config_setting_t *g, grains_scenario_mesh
             return grains_error_set(err, GRAINS_ERR_RANGE, path, line_of(g),
                                     "%s: a servo's stress needs both stress and area (> 0)", here);
         e->motion.force = ss.stress * ss.area;
+        if (!isfinite(e->motion.force))
+            return grains_error_set(err, GRAINS_ERR_RANGE, path, line_of(g),
+                                    "%s: stress x area = %g x %g is not a finite force", here, ss.stress, ss.area);
     }
     if (e->motion.type == GRAINS_MOTION_TABLE) {
         if (!e->table[0])
