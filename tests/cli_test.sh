@@ -100,6 +100,13 @@ done
 printf 'meshes = ( { file = "%s"; motion = { type = "servo"; axis = [0.0, 0.0, -1.0]; stress = 1e308; area = 1e308; max_speed = 1.0; }; } );\n' \
     "$SRC/data/piston_lid.off" > "$T/servo_inf.cfg"
 expect 2 'servo_inf.cfg:1: meshes\[0\].motion: stress x area = 1e\+308 x 1e\+308 is not a finite force' "$G" check "$T/servo_inf.cfg"
+# check's memory estimate counts the meshes (it left out 441 MB of a 2e6-triangle mesh): 20,000
+# triangles at ~250 bytes each add 5 MB to the default run's 3.43
+awk 'BEGIN { n = 101; print "OFF"; print n * n, 2 * (n - 1) * (n - 1), 0
+             for (i = 0; i < n; i++) for (j = 0; j < n; j++) print i * 0.01 - 0.5, j * 0.01 - 0.5, 0
+             for (i = 0; i < n - 1; i++) for (j = 0; j < n - 1; j++) { a = i * n + j
+                 print 3, a, a + 1, a + n + 1; print 3, a, a + n + 1, a + n } }' > "$T/grid.off"
+expect 0 'memory estimate +: 8\.4[0-9] MB for 1000 particles and the meshes' "$G" check --mesh "$T/grid.off"
 # a growth from a tiny fraction made masses of 0 and a state of NaN that exited 0: refused
 expect 2 'grow_from = 1e-120: the starting fraction of the radii must be in \[0.01, 1\]' "$G" check --set grow_from=1e-120 \
     --set grow_time=1.0 --set N_max=20
