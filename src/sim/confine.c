@@ -40,9 +40,9 @@ void sim_hold_confinement(grains_sim *sim)
         if (m->mat.pressure_control != GRAINS_PRESSURE_FELT)
             continue;
         real sigma = membrane_pressure_at(&m->mat, t);
-        vec3 axis = v3_scale(1 / v3_norm(m->mat.axis), m->mat.axis);
-        real area = membrane_area(m, mb->x + mb->first[k]);
-        real felt = area > 0 ? sim_patch_logs_radial(sim, k, m->mat.axis_point, axis) / area : 0;
+        grains_membrane_load load; /* what triaxial.csv's sigma_c reads, by the same call */
+        grains_sim_membrane_load(sim, k, m->mat.axis_point, m->mat.axis, &load);
+        real felt = load.area > 0 ? load.radial_push / load.area : 0;
         real c = mb->held[k] + sim->p.dt / control_time(sim, &m->mat) * (sigma - felt);
         mb->held[k] = fmin(9 * sigma, fmax(-sigma, c));
     }
