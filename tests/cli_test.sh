@@ -479,6 +479,23 @@ printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n2 1 0\n-1 1 0\n4 0 1 2 3\n' > "$T/skew.off"
 expect 2 'skew.off:7: .*parallelogram.*vertex 2 is not there' "$G" check --mesh "$T/skew.off"
 printf 'a,b\n0,1\0\n' > "$T/nul.bonds"
 expect 2 'nul.bonds:2: a NUL byte' "$G" check --particles "$T/good.csv" --set bonds="$T/nul.bonds" --set bond_kn=1
+# An insertion region's attempts inside one step (here 10^7 of them, each against every grain added
+# in the step: days) stop at SIGTERM within a second, with 143 and the checkpoint kept as it was.
+printf 'N_max = 100000; N_spawn = 10000000; R_min = 0.001; R_max = 0.001;\ns_min = [0.0, 0.0, 0.0]; s_max = [1.0, 1.0, 1.0];\nbox_min = [0.0, 0.0, 0.0]; box_max = [1.0, 1.0, 1.0];\n' > "$T/spawnlong.cfg"
+"$G" run "$T/spawnlong.cfg" -o "$T/spawnlong" --quiet > /dev/null 2> "$T/spawnlong.err" &
+spawn_pid=$!
+sleep 2
+kill -TERM $spawn_pid
+waited=0
+while kill -0 $spawn_pid 2>/dev/null && [ $waited -lt 20 ]; do sleep 0.5; waited=$((waited + 1)); done
+if kill -0 $spawn_pid 2>/dev/null; then
+    kill -9 $spawn_pid; bad "SIGTERM inside a step's insertion attempts: still running 10 s later"
+else
+    wait $spawn_pid; st=$?
+    [ $st -eq 143 ] && grep -q 'stopped on request in step 0, after [0-9]* of insertion region 0' "$T/spawnlong.err" &&
+        grep -q 'the last checkpoint stays' "$T/spawnlong.err" && [ ! -e "$T/spawnlong/checkpoint.grains" ] && ok ||
+        bad "SIGTERM inside a step's insertion attempts: exit $st, $(cat "$T/spawnlong.err")"
+fi
 
 # --- a scenario's paths are taken from its folder ---
 (cd "$T" && "$G" check "$SRC/examples/piston.cfg" >"$T/out" 2>"$T/err") && ok || bad "piston.cfg from another folder: $(cat "$T/err")"

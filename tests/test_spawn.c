@@ -295,6 +295,38 @@ static void spawn_ahead(test_ctx *t)
     grains_sim_destroy(b);
 }
 
+/* Answers yes from its third question on. */
+static int third_time(void *ctx)
+{
+    int *asked = ctx;
+    return ++*asked >= 3;
+}
+
+/* A stop asked for inside a step's attempts (grains_sim_ask_stop) ends the
+ * step after 3 x 1024 of them, and the simulation takes no step more. */
+static void stop_inside_attempts(test_ctx *t)
+{
+    grains_params p = scene_params();
+    p.N_max = 100000;
+    p.N_spawn = 1000000;
+    p.R_min = p.R_max = 1e-4;
+    p.s_min = (grains_vec3){0, 0, 0};
+    p.s_max = (grains_vec3){0.1, 0.1, 0.1};
+    grains_sim *sim = scene(&p);
+    int asked = 0;
+    grains_sim_ask_stop(sim, third_time, &asked);
+    grains_error err;
+    grains_status s = grains_sim_step(sim, &err);
+    CHECK(t, s == GRAINS_ERR_STOPPED && asked == 3, "the step stops at the third question (%s, asked %d times)",
+          grains_status_string(s), asked);
+    CHECK(t, strstr(err.message, "after 3072 of insertion region 0's attempts") != NULL, "it says where: %s",
+          err.message);
+    CHECK(t, grains_sim_step(sim, &err) == GRAINS_ERR_ARG && strstr(err.message, "stopped part-way"),
+          "a later step is refused: %s", err.message);
+    CHECK(t, grains_sim_spawn_ahead(sim, &err) == GRAINS_ERR_ARG, "and so is a spawn ahead");
+    grains_sim_destroy(sim);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -307,5 +339,6 @@ int main(void)
     lognormal(&t);
     tag_rules(&t);
     spawn_ahead(&t);
+    stop_inside_attempts(&t);
     return test_report(&t, "test_spawn");
 }

@@ -14,7 +14,8 @@
     X(GRAINS_ERR_RANGE, "value out of range")                   \
     X(GRAINS_ERR_ARG, "invalid argument")                       \
     X(GRAINS_ERR_LIMIT, "size limit exceeded")                  \
-    X(GRAINS_ERR_UNSTABLE, "simulation became unstable")
+    X(GRAINS_ERR_UNSTABLE, "simulation became unstable")       \
+    X(GRAINS_ERR_STOPPED, "stopped on request")
 
 typedef enum {
 #define GRAINS_STATUS_ENUM(code, text) code,

@@ -283,6 +283,16 @@ grains_status grains_sim_set_steps(grains_sim *sim, long steps, grains_error *er
  * good one; err names the particle and time. */
 grains_status grains_sim_step(grains_sim *sim, grains_error *err);
 
+/* A question the loops that can run long inside a step (an insertion
+ * region's attempts: `rate` of them, each against every grain added since
+ * the last rebuild) ask every 1024 turns: when it answers non-zero, the
+ * step stops there with GRAINS_ERR_STOPPED. The simulation is then part-way
+ * through that step, not in any state of the run: every later step is
+ * refused; free it, or go on from a checkpoint. NULL: never asked (the
+ * default). A signal handler's flag is the usual answer (cli/signals.c). */
+typedef int (*grains_stop_asked)(void *ctx);
+void grains_sim_ask_stop(grains_sim *sim, grains_stop_asked asked, void *ctx);
+
 /* `n` timesteps. */
 grains_status grains_sim_advance(grains_sim *sim, long n, grains_error *err);
 

@@ -381,6 +381,26 @@ static int interrupted(run_output *o, grains_sim *sim, int sig)
     return 128 + sig;
 }
 
+/* A signal caught part-way through a step (sim's GRAINS_ERR_STOPPED): the
+ * state is no step's, so the last checkpoint stays; 128 + the signal.
+ * Ranks are stopped all at once (another may be past the step). */
+static int stopped_in_step(const run_output *o, const grains_error *err)
+{
+    int status = 128 + signals_caught();
+    if (o->rk && o->rk->share.size > 1)
+        return cli_ranks_fail(o->rk, err, status);
+    cli_report(err);
+    fprintf(stderr, "grains: interrupted; the last checkpoint stays\n");
+    return status;
+}
+
+/* The caught signal, asked inside a step's long loops. */
+static int signal_asked(void *ctx)
+{
+    (void)ctx;
+    return signals_caught();
+}
+
 /* A checkpoint every `every` steps (none for 0), after the frame of the step. */
 static int checkpoint_due(const grains_sim *sim, long every) { return every > 0 && grains_sim_steps(sim) % every == 0; }
 
@@ -412,7 +432,7 @@ static int run_to_frame(grains_sim *sim, run_output *o, long f, long every, prog
         /* the frame's contacts: those of its last step (sim/contact_record.h) */
         grains_sim_record_contacts(sim, o->sc->write_contacts && grains_sim_steps(sim) == f * p->N_steps - 1);
         if (grains_sim_step(sim, &err) != GRAINS_OK)
-            return step_failed(sim, o, &err);
+            return err.status == GRAINS_ERR_STOPPED ? stopped_in_step(o, &err) : step_failed(sim, o, &err);
         progress_update(pg, grains_sim_time(sim), t_end, grains_sim_count(sim));
         int sig = caught(o);
         if (sig)
@@ -434,8 +454,10 @@ int run_frames(grains_sim *sim, run_output *o)
 {
     const grains_params *p = grains_sim_params(sim);
     long every = o->sc->checkpoint_every < 0 ? p->N_steps : o->sc->checkpoint_every;
-    if (every > 0)
+    if (every > 0) {
         signals_catch();
+        grains_sim_ask_stop(sim, signal_asked, NULL);
+    }
     progress pg;
     progress_init(&pg, !o->quiet && isatty(STDERR_FILENO));
     double t_end = (double)(p->N_frames * p->N_steps) * p->dt;
@@ -444,7 +466,7 @@ int run_frames(grains_sim *sim, run_output *o)
     /* a run that starts empty shows its first spawned grains in frame 0 */
     if (o->n_frames == 0 && grains_sim_steps(sim) == 0 && grains_sim_count(sim) == 0 &&
         grains_sim_spawn_ahead(sim, &err) != GRAINS_OK)
-        return cli_report(&err), EXIT_INPUT;
+        return err.status == GRAINS_ERR_STOPPED ? stopped_in_step(o, &err) : (cli_report(&err), EXIT_INPUT);
     for (long f = (long)o->n_frames; f <= p->N_frames && status == 0; f++) {
         status = run_to_frame(sim, o, f, every, &pg, t_end);
     }

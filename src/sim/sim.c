@@ -486,6 +486,12 @@ int grains_sim_has_tags(const grains_sim *sim)
         tags |= grains_params_spawn(&sim->p, k).tag != 0;
     return tags;
 }
+void grains_sim_ask_stop(grains_sim *sim, grains_stop_asked asked, void *ctx)
+{
+    sim->stop_asked = asked;
+    sim->stop_ctx = ctx;
+}
+
 double grains_sim_time(const grains_sim *sim) { return (double)sim->step * sim->p.dt; }
 long grains_sim_steps(const grains_sim *sim) { return sim->step; }
 

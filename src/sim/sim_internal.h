@@ -305,6 +305,9 @@ struct grains_sim {
     spawn_state spawn[GRAINS_MAX_SPAWNS]; /* each insertion region's (sim/spawn.c) */
     int tagged;                 /* a particle with a tag other than 0 was ever added */
     long spawned_ahead;         /* the step whose spawning grains_sim_spawn_ahead did, or -1 */
+    grains_stop_asked stop_asked; /* asked inside long loops, or NULL (grains_sim_ask_stop) */
+    void *stop_ctx;
+    int stopped;                /* a step stopped part-way on request: no step more */
     contact_record rec;         /* the contacts output's record of a step (sim/contact_record.h) */
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */
@@ -616,6 +619,9 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err);
 
 /* Spawn attempts of one step (Section 3.1); returns how many were added. */
 grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
+/* The ARG error for a step asked of a simulation stopped part-way
+ * (grains_sim_ask_stop). */
+grains_status sim_refuse_stopped(const grains_sim *sim, grains_error *err);
 /* Each region's first radius (at creation). */
 void sim_spawn_init(grains_sim *sim);
 /* Whether an insertion region still attempts. */

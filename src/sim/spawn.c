@@ -186,6 +186,18 @@ static grains_status attempt(grains_sim *sim, const grains_spawn_region *r, spaw
     return GRAINS_OK;
 }
 
+/* Attempt a of a region: every 1024th asks whether to stop
+ * (grains_sim_ask_stop); a yes leaves the step part-way, for good. */
+static grains_status ask_stop(grains_sim *sim, long a, int k, grains_error *err)
+{
+    if ((a & 1023) != 1023 || !sim->stop_asked || !sim->stop_asked(sim->stop_ctx))
+        return GRAINS_OK;
+    sim->stopped = 1;
+    return grains_error_set(err, GRAINS_ERR_STOPPED, NULL, 0,
+                            "stopped on request in step %ld, after %ld of insertion region %d's attempts",
+                            sim->step, a + 1, k);
+}
+
 /* Region k's attempts of this step, and whether it stops. */
 static grains_status spawn_region(grains_sim *sim, int k, size_t *added, grains_error *err)
 {
@@ -198,6 +210,8 @@ static grains_status spawn_region(grains_sim *sim, int k, size_t *added, grains_
          a++) {
         int fit;
         grains_status s = attempt(sim, &r, st, &fit, err);
+        if (s == GRAINS_OK)
+            s = ask_stop(sim, a, k, err);
         if (s != GRAINS_OK)
             return s;
         *added += (size_t)fit;
@@ -224,7 +238,7 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
 grains_status grains_sim_spawn_ahead(grains_sim *sim, grains_error *err)
 {
     size_t added = 0;
-    grains_status s = sim->need_rebuild ? sim_rebuild(sim, err) : GRAINS_OK; /* the grid spawning searches */
+    grains_status s = sim->stopped ? sim_refuse_stopped(sim, err) : sim->need_rebuild ? sim_rebuild(sim, err) : GRAINS_OK; /* the grid spawning searches */
     if (s == GRAINS_OK)
         s = sim_spawn(sim, &added, err);
     if (s == GRAINS_OK && added)

@@ -339,9 +339,19 @@ static grains_status after_begin(grains_sim *sim, grains_error *err)
     return in->advance ? implicit_advance(sim, err) : explicit_advance(sim, err);
 }
 
+grains_status sim_refuse_stopped(const grains_sim *sim, grains_error *err)
+{
+    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                            "step %ld was stopped part-way on request: the simulation is in no state of the run; "
+                            "go on from a checkpoint",
+                            sim->step);
+}
+
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
 {
     grains_status s;
+    if (sim->stopped)
+        return sim_refuse_stopped(sim, err);
     if ((s = sim_ranks_resume_local(sim, err)) != GRAINS_OK) /* (read whole, on ranks holding their own) */
         return s;
     if ((s = sim_last_good_take(sim, sim_last_good_needed(sim, sqrt(max_speed2(sim))), err)) != GRAINS_OK)
