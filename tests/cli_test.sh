@@ -479,6 +479,22 @@ printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n2 1 0\n-1 1 0\n4 0 1 2 3\n' > "$T/skew.off"
 expect 2 'skew.off:7: .*parallelogram.*vertex 2 is not there' "$G" check --mesh "$T/skew.off"
 printf 'a,b\n0,1\0\n' > "$T/nul.bonds"
 expect 2 'nul.bonds:2: a NUL byte' "$G" check --particles "$T/good.csv" --set bonds="$T/nul.bonds" --set bond_kn=1
+# Finite but beyond what a run represents (from its own dt and R_min), refused by check and run alike
+# with the figures: they gave inf and NaN in walls.csv, a grain thrown to z = 1e292, E_kin = inf.
+printf 'R_min = 0.004; R_max = 0.004; N_max = 20; N_spawn = 5; N_frames = 1; N_steps = 10;\nmeshes = (\n  { file = "%s/data/piston_lid.off"; R_mesh = [0.0];\n    motion = { type = "vibrate"; direction = [0.0, 0.0, 1.0]; amplitude = 1e300; frequency = 1e300; }; }\n);\n' "$SRC" > "$T/vib.cfg"
+expect 2 'vib.cfg:3: meshes\[0\]: frequency = 1e\+300: a period is .* steps of dt = .*; a vibration needs at least 2' "$G" check "$T/vib.cfg"
+expect 2 'vib.cfg:3: meshes\[0\]: frequency = 1e\+300' "$G" run "$T/vib.cfg" -o "$T/vib" --quiet
+[ ! -e "$T/vib" ] && ok || bad "a refused vibration still made its output folder"
+sed 's/amplitude = 1e300; frequency = 1e300/amplitude = 1; frequency = 500/' "$T/vib.cfg" > "$T/vib2.cfg"
+expect 2 'vib2.cfg:3: meshes\[0\]: the mesh moves up to 0\.[0-9]* a step \(speed 3141.59, .*more than R_min = 0.004' "$G" check "$T/vib2.cfg"
+expect 2 "R_max: particle radius R = 1e\\+300: its mass or moment of inertia \\(density 1000\\) is beyond what a double holds" \
+    "$G" check --set R_max=1e300
+expect 2 'v0: particle speed \|v\| = 1e\+200 moves it .* of its radius' "$G" check --set v0=1e200,0,0
+printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.02,0,0.05,0.005,1e200,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/fast.csv"
+expect 2 'fast.csv: particle 1: particle speed \|v\| = 1e\+200' "$G" run --particles "$T/fast.csv" -o "$T/fast" --quiet
+printf 'OFF\n3 1 0\n-1e300 -1e300 0\n1e300 -1e300 0\n0 1e300 0\n3 0 1 2\n' > "$T/far.off"
+expect 2 'far.off: mesh vertex 0 at \(-1e\+300, -1e\+300, 0\) is farther than 2e\+06 \(10\^9 x R_min' "$G" check --mesh "$T/far.off"
+
 # An insertion region's attempts inside one step (here 10^7 of them, each against every grain added
 # in the step: days) stop at SIGTERM within a second, with 143 and the checkpoint kept as it was.
 printf 'N_max = 100000; N_spawn = 10000000; R_min = 0.001; R_max = 0.001;\ns_min = [0.0, 0.0, 0.0]; s_max = [1.0, 1.0, 1.0];\nbox_min = [0.0, 0.0, 0.0]; box_max = [1.0, 1.0, 1.0];\n' > "$T/spawnlong.cfg"

@@ -31,7 +31,7 @@ static void csv_round_trip(test_ctx *t, int materials)
         p.material[k] = (grains_material){2000, 1e6, 0.25};
     grains_sim *sim = scene(&p);
     add(sim, (grains_vec3){0.1, -1.0 / 3.0, 2e-7}, (grains_vec3){1e-300, -0.5, 3.14159}, (grains_vec3){1, 2, 3}, 2.385e-3);
-    add(sim, (grains_vec3){-5.5, 7, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, -1e10}, 1.0 / 7.0);
+    add(sim, (grains_vec3){-5.5, 7, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, -1e4 / 3}, 1.0 / 7.0);
     grains_particle last = get(sim, 1);
     last.material = materials - 1;
     grains_sim_set_particle(sim, 1, &last);

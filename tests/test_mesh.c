@@ -144,10 +144,12 @@ static void drawing(test_ctx *t)
     grains_mesh_destroy(m);
 }
 
-/* A floor triangle with a vertex at 1e19 holds a sphere as any floor does
- * (its cell range once overflowed the grid's integers and the element was
- * never listed: the sphere fell through). And a 4-vertex element whose v2
- * is not v1 + v3 - v0 is refused, not taken as the parallelogram of the others. */
+/* A floor triangle with a vertex 5 x 10^8 grain radii away holds a sphere
+ * as any floor does (at 1e19 its cell range once overflowed the grid's
+ * integers and the element was never listed: the sphere fell through); one
+ * at 1e19, beyond the 10^9 radii where a double resolves a millionth of a
+ * radius, is refused. And a 4-vertex element whose v2 is not v1 + v3 - v0
+ * is refused, not taken as the parallelogram of the others. */
 static void far_vertex(test_ctx *t)
 {
     grains_params p = scene_params();
@@ -158,15 +160,19 @@ static void far_vertex(test_ctx *t)
     grains_error err;
     grains_mesh_create(&m, &err);
     grains_mesh_add_vertex(m, v3(-1, -1, 0), &err);
-    grains_mesh_add_vertex(m, v3(1e19, 0, 0), &err);
+    grains_mesh_add_vertex(m, v3(0.5e9 * p.R_min, 0, 0), &err);
     grains_mesh_add_vertex(m, v3(-1, 1, 0), &err);
     uint32_t idx[4] = {0, 1, 2, 3};
     CHECK(t, grains_mesh_add_element(m, 3, idx, 0, 0, &err) == GRAINS_OK, "far triangle: %s", err.message);
-    grains_sim_set_mesh(sim, m, &err);
+    CHECK(t, grains_sim_set_mesh(sim, m, &err) == GRAINS_OK, "a triangle 5e8 radii long: %s", err.message);
     add(sim, v3(0, 0, 0.005), v3(0, 0, 0), v3(0, 0, 0), 0.004);
-    grains_sim_advance(sim, (long)(0.2 / grains_sim_params(sim)->dt), NULL);
-    CHECK(t, get(sim, 0).x.z > 0.0035 && get(sim, 0).x.z < 0.004, "a sphere rests on a triangle reaching 1e19: z = %g",
-          get(sim, 0).x.z);
+    CHECK(t, grains_sim_advance(sim, (long)(0.2 / grains_sim_params(sim)->dt), &err) == GRAINS_OK, "falls: %s",
+          err.message);
+    CHECK(t, get(sim, 0).x.z > 0.0035 && get(sim, 0).x.z < 0.004,
+          "a sphere rests on a triangle reaching %g: z = %g", 0.5e9 * p.R_min, get(sim, 0).x.z);
+    m->vertices[1].x = 1e19;
+    CHECK(t, grains_sim_set_mesh(sim, m, &err) == GRAINS_ERR_RANGE && strstr(err.message, "mesh vertex 1 at (1e+19"),
+          "one reaching 1e19 is refused: %s", err.message);
     grains_sim_destroy(sim);
     grains_mesh_add_vertex(m, v3(-1, 1.5, 0), &err); /* v3: v1 + v3 - v0 = (1e19, 2.5, 0), not v2 */
     CHECK(t, grains_mesh_add_element(m, 4, idx, 0, 0, &err) == GRAINS_ERR_RANGE && strstr(err.message, "parallelogram"),

@@ -280,7 +280,8 @@ grains_status grains_sim_set_steps(grains_sim *sim, long steps, grains_error *er
 /* One timestep: spawn, contacts, forces, integration. On instability
  * (non-finite force, overlap beyond params.max_overlap) returns
  * GRAINS_ERR_UNSTABLE before moving anything, so the state stays the last
- * good one; err names the particle and time. */
+ * good one; err names the particle and time. A velocity or spin that is
+ * not finite after the update is the same error (see grains_sim_stopped). */
 grains_status grains_sim_step(grains_sim *sim, grains_error *err);
 
 /* A question the loops that can run long inside a step (an insertion
@@ -292,6 +293,13 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err);
  * default). A signal handler's flag is the usual answer (cli/signals.c). */
 typedef int (*grains_stop_asked)(void *ctx);
 void grains_sim_ask_stop(grains_sim *sim, grains_stop_asked asked, void *ctx);
+
+/* Whether a step stopped part-way and the simulation takes no step more:
+ * asked to (grains_sim_ask_stop), or a step whose update left a velocity
+ * or spin that is not finite where the state before it was not kept (a
+ * finite force that overflowed: that step returns GRAINS_ERR_UNSTABLE,
+ * and where the state was kept, it is put back and this stays 0). */
+int grains_sim_stopped(const grains_sim *sim);
 
 /* `n` timesteps. */
 grains_status grains_sim_advance(grains_sim *sim, long n, grains_error *err);

@@ -15,15 +15,19 @@ void cli_report(const grains_error *err)
 }
 
 /* The simulation's error about element e of a mesh read from `path`
- * ("mesh element e ..."), located at the element's line there. */
+ * ("mesh element e ..."), located at the element's line there; about one
+ * of its vertices ("mesh vertex v ..."), at the file. */
 static grains_status in_mesh_file(grains_status s, const char *path, const grains_mesh *mesh, grains_error *err)
 {
     size_t e;
-    if (s == GRAINS_OK || !err || err->file[0] || sscanf(err->message, "mesh element %zu", &e) != 1 ||
-        e >= mesh->n_elements)
+    if (s == GRAINS_OK || !err || err->file[0])
         return s;
-    snprintf(err->file, sizeof err->file, "%s", path);
-    err->line = mesh->elements[e].line;
+    if (sscanf(err->message, "mesh element %zu", &e) == 1 && e < mesh->n_elements) {
+        snprintf(err->file, sizeof err->file, "%s", path);
+        err->line = mesh->elements[e].line;
+    } else if (sscanf(err->message, "mesh vertex %zu", &e) == 1 && e < mesh->n_vertices) {
+        snprintf(err->file, sizeof err->file, "%s", path);
+    }
     return s;
 }
 

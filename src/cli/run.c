@@ -318,6 +318,10 @@ static int step_failed(grains_sim *sim, run_output *o, grains_error *err)
     cli_report(err);
     if (err->status != GRAINS_ERR_UNSTABLE)
         return EXIT_INPUT;
+    if (grains_sim_stopped(sim)) {
+        fprintf(stderr, "grains: the last checkpoint stays\n");
+        return EXIT_UNSTABLE;
+    }
     grains_error werr;
     if (write_frame(o, sim, "_last_good", &werr) != GRAINS_OK)
         cli_report(&werr);

@@ -115,9 +115,7 @@ void integrate_euler_spiral(const integrate_view *view, real *max_v2_out)
         else
             update_any(pt, p, view->motion, lo, hi);
         for (long i = lo; i < hi; i++) {
-            real v2 = v3_dot(pt->v[i], pt->v[i]);
-            if (v2 > max_v2)
-                max_v2 = v2;
+            max_v2 = speed2_max(max_v2, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i]));
         }
     }
     *max_v2_out = max_v2;

@@ -42,26 +42,30 @@ void integrate_verlet_drift(const integrate_view *view, real *max_v2_out)
         pt->w[i] = v3_axpy(pt->w[i], half, alpha);
         pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);        /* Eq. 9 */
         pt->q[i] = quat_spiral(pt->q[i], dt, pt->w[i], zero, body_frame); /* exact rotation by w(t + dt/2) dt */
-        real v2 = v3_dot(pt->v[i], pt->v[i]);
-        if (v2 > max_v2)
-            max_v2 = v2;
+        max_v2 = speed2_max(max_v2, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i]));
     }
     *max_v2_out = max_v2;
 }
 
-void integrate_verlet_kick(const integrate_view *view, real *max_v2)
+/* The speed it notes is that of the step's end: positions stay, so the
+ * displacement bound does not take it (update_moves = 0), but the next
+ * step's last good copy (sim/last_good.c) and the check for a non-finite
+ * state do. */
+void integrate_verlet_kick(const integrate_view *view, real *max_v2_out)
 {
-    (void)max_v2; /* positions stay */
     grains_particles *pt = view->pt;
     const grains_params *p = view->p;
     const material_motion *motion = view->motion;
     const real half = p->dt / 2;
     const long n = (long)view->hi;
+    real max_v2 = 0;
 #pragma omp for schedule(static)
     for (long i = (long)view->lo; i < n; i++) {
         vec3 a, alpha;
         accelerations(pt, p, motion, i, &a, &alpha);
         pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 20 */
         pt->w[i] = v3_axpy(pt->w[i], half, alpha);
+        max_v2 = speed2_max(max_v2, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i]));
     }
+    *max_v2_out = max_v2;
 }

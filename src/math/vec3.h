@@ -23,4 +23,15 @@ static inline vec3 v3_cross(vec3 a, vec3 b)
 static inline vec3 v3_axpy(vec3 a, real s, vec3 b) { return v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z); }
 static inline int v3_isfinite(vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
+/* A running maximum of squared speeds taking v2, where a particle whose
+ * velocity or spin is not finite (w2 not finite, or v2 a NaN) counts as
+ * infinitely fast: a plain max drops a NaN, and the step's check after the
+ * update must see it (sim/step.c). */
+static inline real speed2_max(real most, real v2, real w2)
+{
+    if (!(w2 < INFINITY) || v2 != v2)
+        return (real)INFINITY;
+    return v2 > most ? v2 : most;
+}
+
 #endif

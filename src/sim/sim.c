@@ -80,6 +80,10 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     int sliding, rolling, twisting; /* a mode that acts in no pair keeps no spring */
     hm_spring_modes(&sim->hp, &sliding, &rolling, &twisting);
     store_init(&sim->cs, store_layout_of(sliding, rolling, twisting));
+    if ((s = sim_scale_regions(sim, err)) != GRAINS_OK) {
+        grains_sim_destroy(sim);
+        return s;
+    }
     *out = sim;
     return GRAINS_OK;
 }
@@ -173,7 +177,14 @@ static grains_status add_mesh(grains_sim *sim, const grains_mesh *mesh, const gr
                                 "variational integrators take walls as fixed");
     if (sim->wl.n >= GRAINS_MAX_MESHES)
         return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %d meshes", GRAINS_MAX_MESHES);
-    grains_status s = sim->mesh ? GRAINS_OK : grains_mesh_create(&sim->mesh, err);
+    real reach = 0;
+    for (size_t k = 0; k < mesh->n_vertices; k++)
+        reach = fmax(reach, v3_norm(v3_sub(mesh->vertices[k], motion->point)));
+    grains_status s = sim_scale_mesh(sim, mesh, err);
+    if (s == GRAINS_OK && motion->type != GRAINS_MOTION_FIXED && motion_check(motion, err) == GRAINS_OK)
+        s = sim_scale_motion(sim, motion, reach, err);
+    if (s == GRAINS_OK)
+        s = sim->mesh ? GRAINS_OK : grains_mesh_create(&sim->mesh, err);
     if (s != GRAINS_OK)
         return s;
     uint32_t first = (uint32_t)sim->mesh->n_vertices;
@@ -407,7 +418,7 @@ grains_status sim_check_particle(const grains_sim *sim, const grains_particle *p
     if (p->material < 0 || p->material >= sim->p.n_materials)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "particle material %d: materials are 0 to %d",
                                 p->material, sim->p.n_materials - 1);
-    return GRAINS_OK;
+    return sim_scale_particle(sim, p, err);
 }
 
 grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err)

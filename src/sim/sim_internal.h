@@ -307,7 +307,7 @@ struct grains_sim {
     long spawned_ahead;         /* the step whose spawning grains_sim_spawn_ahead did, or -1 */
     grains_stop_asked stop_asked; /* asked inside long loops, or NULL (grains_sim_ask_stop) */
     void *stop_ctx;
-    int stopped;                /* a step stopped part-way on request: no step more */
+    int stopped;                /* a step stopped part-way: no step more (sim_stopped) */
     contact_record rec;         /* the contacts output's record of a step (sim/contact_record.h) */
     force_diag diag;
     real max_overlap;           /* diag's fraction, evaluated */
@@ -368,6 +368,18 @@ patch_log *sim_patch_logs_whole(const grains_sim *sim);
  * takes about 3/4 of a step's samples in perf, and the update, list scan
  * and rest about 1/4. */
 #define SIM_CONTACT_WORK 3
+
+/* What a run can represent, from its own dt and R_min (sim/scales.c): a
+ * particle's mass, speed and spin; a mesh's vertices; a mesh motion's
+ * fastest point at distance `reach` from its point; the insertion
+ * regions' v0 and w0 and radii. RANGE errors naming the figures. */
+grains_status sim_scale_particle(const grains_sim *sim, const grains_particle *p, grains_error *err);
+grains_status sim_scale_mesh(const grains_sim *sim, const grains_mesh *mesh, grains_error *err);
+grains_status sim_scale_motion(const grains_sim *sim, const grains_motion *m, real reach, grains_error *err);
+grains_status sim_scale_regions(const grains_sim *sim, grains_error *err);
+
+/* Why a step stopped part-way (grains_sim_stopped). */
+typedef enum { SIM_STOPPED_ASKED = 1, SIM_STOPPED_LOST } sim_stopped;
 
 /* A simulation shared among ranks (sim/ranks.c). */
 static inline int sim_shared(const grains_sim *sim) { return sim->ranks.peers.size > 1; }

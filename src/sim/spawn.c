@@ -192,7 +192,7 @@ static grains_status ask_stop(grains_sim *sim, long a, int k, grains_error *err)
 {
     if ((a & 1023) != 1023 || !sim->stop_asked || !sim->stop_asked(sim->stop_ctx))
         return GRAINS_OK;
-    sim->stopped = 1;
+    sim->stopped = SIM_STOPPED_ASKED;
     return grains_error_set(err, GRAINS_ERR_STOPPED, NULL, 0,
                             "stopped on request in step %ld, after %ld of insertion region %d's attempts",
                             sim->step, a + 1, k);

@@ -341,10 +341,40 @@ static grains_status after_begin(grains_sim *sim, grains_error *err)
 
 grains_status sim_refuse_stopped(const grains_sim *sim, grains_error *err)
 {
-    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                            "step %ld was stopped part-way on request: the simulation is in no state of the run; "
-                            "go on from a checkpoint",
-                            sim->step);
+    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "step %ld %s: the simulation is in no state of the run; "
+                            "go on from a checkpoint", sim->step,
+                            sim->stopped == SIM_STOPPED_ASKED ? "was stopped part-way on request"
+                                                              : "left a state that is not finite and was not kept");
+}
+
+/* The first particle (storage index) whose position is not finite, or
+ * whose velocity or spin squared is not (as speed2_max counts them), or -1. */
+static long first_non_finite(const grains_sim *sim)
+{
+    const grains_particles *pt = &sim->pt;
+    for (size_t i = 0; i < pt->n; i++)
+        if (!v3_isfinite(pt->x[i]) || !(speed2_max(0, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i])) < INFINITY))
+            return (long)i;
+    return -1;
+}
+
+/* After a step whose update left a speed that is not finite (a finite
+ * force that overflowed a velocity: the update counts it as infinite):
+ * the particle named, the state put back where it was kept (sim/last_good.c);
+ * where it was not, the simulation takes no step more. */
+static grains_status non_finite_state(grains_sim *sim, grains_error *err)
+{
+    long i = first_non_finite(sim);
+    long id = i < 0 ? -1 : id_noted(sim, i, (long)sim->pt.id[i]);
+    const sim_last_good *g = &sim->last_good;
+    int kept = g->held && (g->n > 0 || sim->pt.n == 0); /* the particles too, not the meshes alone */
+    sim_last_good_restore(sim);
+    if (!kept) {
+        sim->stopped = SIM_STOPPED_LOST;
+        return unstable(sim, id, err, "a velocity or spin whose square is not finite (the state before the step "
+                                      "was not kept: it is lost)");
+    }
+    return unstable(sim, id, err, "a velocity or spin whose square is not finite");
 }
 
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
@@ -356,8 +386,11 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
         return s;
     if ((s = sim_last_good_take(sim, sim_last_good_needed(sim, sqrt(max_speed2(sim))), err)) != GRAINS_OK)
         return s;
-    begin(sim);
-    if ((s = after_begin(sim, err)) != GRAINS_OK) {
+    begin(sim); /* (a Verlet drift's speeds, or else the last update's, finite) */
+    s = max_speed2(sim) < INFINITY ? after_begin(sim, err) : non_finite_state(sim, err);
+    if (s == GRAINS_OK && !(max_speed2(sim) < INFINITY))
+        s = non_finite_state(sim, err);
+    if (s != GRAINS_OK) {
         sim_last_good_restore(sim);
         return s;
     }
@@ -367,6 +400,8 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     sim_apply_tag_rules(sim);
     return GRAINS_OK;
 }
+
+int grains_sim_stopped(const grains_sim *sim) { return sim->stopped != 0; }
 
 grains_status grains_sim_advance(grains_sim *sim, long n, grains_error *err)
 {
