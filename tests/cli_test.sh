@@ -495,6 +495,14 @@ expect 2 'fast.csv: particle 1: particle speed \|v\| = 1e\+200' "$G" run --parti
 printf 'OFF\n3 1 0\n-1e300 -1e300 0\n1e300 -1e300 0\n0 1e300 0\n3 0 1 2\n' > "$T/far.off"
 expect 2 'far.off: mesh vertex 0 at \(-1e\+300, -1e\+300, 0\) is farther than 2e\+06 \(10\^9 x R_min' "$G" check --mesh "$T/far.off"
 
+printf 'N_steps = 9223372036854775807;\n' > "$T/bigint.cfg"
+expect 2 'bigint.cfg:1: N_steps: expected an integer of at most 9e15 in magnitude' "$G" check "$T/bigint.cfg"
+printf 'spawns = ( { min = [0.0, 0.0, 0.0]; max = [0.1, 0.1, 0.1]; count = 1000000000000000; } );\n' > "$T/bigcount.cfg"
+expect 2 'bigcount.cfg:1: spawns\[0\].count: expected an integer of at most 1e12 in magnitude' "$G" check "$T/bigcount.cfg"
+
+printf 'OFF\n3 0 0\n0 0 0\n1 0 0\n0 1 0\n' > "$T/empty.off"
+expect 2 'empty.off: no elements \(3 vertices and not one face' "$G" check --mesh "$T/empty.off"
+
 # An insertion region's attempts inside one step (here 10^7 of them, each against every grain added
 # in the step: days) stop at SIGTERM within a second, with 143 and the checkpoint kept as it was.
 printf 'N_max = 100000; N_spawn = 10000000; R_min = 0.001; R_max = 0.001;\ns_min = [0.0, 0.0, 0.0]; s_max = [1.0, 1.0, 1.0];\nbox_min = [0.0, 0.0, 0.0]; box_max = [1.0, 1.0, 1.0];\n' > "$T/spawnlong.cfg"

@@ -40,5 +40,11 @@ grains_status grains_mesh_read(const char *path, const real *R_mesh, int n_radii
     else
         s = grains_off_parse(text, path, R_mesh, n_radii, out, err);
     free(text);
+    if (s == GRAINS_OK && (*out)->n_elements == 0) { /* nothing a grain could touch: surely not what was meant */
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "no elements (%zu vertices and not one face, segment or "
+                             "point): a mesh file needs at least one", (*out)->n_vertices);
+        grains_mesh_destroy(*out);
+        *out = NULL;
+    }
     return s;
 }

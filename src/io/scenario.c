@@ -414,9 +414,9 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_REAL: return "a finite number";
     case K_VEC3: return "three finite numbers";
     case K_LIST: return "1 to 64 finite numbers";
-    case K_LONG: return "an integer";
-    case K_SEED: return "a non-negative integer";
-    case K_INT: return "an integer";
+    case K_LONG: return "an integer of at most 9e15 in magnitude";
+    case K_SEED: return "a non-negative integer of at most 9e15";
+    case K_INT: return "an integer from -1000000 to 1000000";
     case K_CHOICE: break;
     case K_STRING: return "a string (at most 1023 characters)";
     case K_BOOL: return "true or false";

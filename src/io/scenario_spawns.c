@@ -108,7 +108,10 @@ static grains_status read_region_field(const config_setting_t *s, grains_spawn_r
                    ? GRAINS_OK : bad(s, what, "1 to 16 finite numbers", path, err);
     if (!strcmp(name, "material") || !strcmp(name, "tag") || !strcmp(name, "count") || !strcmp(name, "rate") ||
         !strcmp(name, "full_after"))
-        return read_integer(s, name, r) ? GRAINS_OK : bad(s, what, "an integer", path, err);
+        return read_integer(s, name, r) ? GRAINS_OK
+               : bad(s, what, !strcmp(name, "material") || !strcmp(name, "tag") ? "an integer from -1000000 to 1000000"
+                                                                                 : "an integer of at most 1e12 in magnitude",
+                     path, err);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s: unknown field '%s' (known: %s)", what, name,
                             KNOWN_FIELDS);
 }

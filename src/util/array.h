@@ -9,7 +9,7 @@
 /* *p to exactly `cap` elements of `size` bytes. */
 static inline int array_resize(void **p, size_t cap, size_t size)
 {
-    void *q = realloc(*p, (cap ? cap : 1) * size);
+    void *q = realloc(*p, (cap ? cap : 1) * (size ? size : 1)); /* never 0 bytes: realloc would free *p */
     if (!q)
         return 0;
     *p = q;
