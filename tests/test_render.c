@@ -3,6 +3,7 @@
 #include <cairo.h>
 #include <math.h>
 #include <string.h>
+#include <zlib.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -82,6 +83,52 @@ static void truncations_refused(test_ctx *t, const char *path)
     }
     CHECK(t, accepted == 0, "%d truncated files read as complete", accepted);
     free(text);
+}
+
+/* Base64 of n bytes into out (4 characters per 3 bytes, '=' padded). */
+static size_t base64(const unsigned char *in, size_t n, char *out)
+{
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t k = 0; k < n; k += 3) {
+        uint32_t v = (uint32_t)in[k] << 16 | (k + 1 < n ? (uint32_t)in[k + 1] << 8 : 0) | (k + 2 < n ? in[k + 2] : 0);
+        out[o++] = abc[v >> 18 & 63], out[o++] = abc[v >> 12 & 63];
+        out[o++] = k + 1 < n ? abc[v >> 6 & 63] : '=';
+        out[o++] = k + 2 < n ? abc[v & 63] : '=';
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* A few kilobytes of zlib'd zeros declared as 700,000 points (16.8 MB of
+ * positions, more as doubles): refused before they are inflated, since a
+ * file's arrays may take at most 100 times its size. */
+static void zeros_refused(test_ctx *t)
+{
+    const size_t points = 700000, raw = points * 3 * sizeof(double);
+    unsigned char *zeros = calloc(raw, 1);
+    uLongf z_len = compressBound(raw);
+    unsigned char *z = malloc(z_len), head[32];
+    compress(z, &z_len, zeros, raw);
+    uint64_t h[4] = {1, raw, 0, z_len};
+    memcpy(head, h, sizeof head); /* (little-endian, as the file says) */
+    char *text = malloc(2 * z_len + 4096), *at = text;
+    at += sprintf(at, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+                      "header_type=\"UInt64\" compressor=\"vtkZLibDataCompressor\">\n<PolyData>\n<Piece "
+                      "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
+                      "NumberOfPolys=\"0\">\n<Points>\n<DataArray type=\"Float64\" Name=\"position\" "
+                      "NumberOfComponents=\"3\" format=\"binary\">\n", points);
+    at += base64(head, sizeof head, at);
+    at += base64(z, z_len, at);
+    at += sprintf(at, "\n</DataArray>\n</Points>\n</Piece>\n</PolyData>\n</VTKFile>\n");
+    vtk_polydata d;
+    grains_error err = {0};
+    grains_status s = vtk_polydata_parse(text, (size_t)(at - text), "zeros.vtp", &d, &err);
+    CHECK(t, s == GRAINS_ERR_LIMIT && strstr(err.message, "\"position\" would take 16.8 MB"),
+          "%zu bytes declaring %zu points are refused: %s", (size_t)(at - text), points, err.message);
+    if (s == GRAINS_OK)
+        vtk_polydata_free(&d);
+    free(zeros), free(z), free(text);
 }
 
 static void pixel(cairo_surface_t *s, int x, int y, double rgb[3])
@@ -186,6 +233,7 @@ int main(void)
     truncations_refused(&t, vtp);
     picture(&t, vtp, png);
     tall_scene(&t);
+    zeros_refused(&t);
     thermo_plot(&t, csv, png);
     grains_sim_destroy(sim);
     unlink(vtp), unlink(png), unlink(csv), rmdir(dir);
