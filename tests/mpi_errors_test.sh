@@ -87,7 +87,8 @@ MILLION="run --particles $T/million.csv --mesh none --set R_min=0.001 --set R_ma
 expect "rank 1 out of memory" 2 'grains: rank 1: .*out of memory' -np 2 "$T/limit.sh" "$G" $MILLION
 expect "rank 1 of 3 out of memory" 2 'grains: rank 1: .*out of memory' -np 3 "$T/limit.sh" "$G" $MILLION
 
-# SIGTERM to rank 1 alone, after 3 s of a long run: every rank stops after
+# SIGTERM to rank 1 alone, once the run steps (frame 0 is in thermo.csv,
+# however loaded the machine): every rank stops after
 # the same step (they learn of it from the maximum of the step's largest
 # speed, or a reduction of their own), rank 0 writes the checkpoint, and
 # the run exits with 128 + 15 (a rank that went on would wait for the
@@ -96,12 +97,14 @@ cat >"$T/term1.sh" <<'SH'
 #!/bin/sh
 [ "$OMPI_COMM_WORLD_RANK" = 1 ] || exec "$@"
 "$@" &
-sleep 3
+waited=0
+while [ "$(cat "$STEPPING_WHEN" 2>/dev/null | wc -l)" -lt 2 ] && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
 kill -TERM $!
 wait $!
 SH
+export STEPPING_WHEN="$T/sig/thermo.csv"
 chmod +x "$T/term1.sh"
-expect "SIGTERM to rank 1" 143 'grains: interrupted at step [0-9]* .*checkpoint in' -np 2 "$T/term1.sh" "$G" run \
+expect "SIGTERM to rank 1" 143 'grains: interrupted at step [0-9]* .*checkpoint in' -x STEPPING_WHEN -np 2 "$T/term1.sh" "$G" run \
     --set N_frames=4 --set N_steps=100000 --threads 1 -o "$T/sig"
 [ -s "$T/sig/checkpoint.grains" ] && ok || bad "SIGTERM to rank 1: no checkpoint"
 

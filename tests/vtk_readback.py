@@ -24,15 +24,17 @@ def read(path):
     return r.GetOutput()
 
 
-def check_contacts(directory, frames):
-    """Each contacts frame: a line per contact; on every particle the forces
-    of its contacts (f_n + f_t on a, the opposite on b) sum to the frame's
+def check_contacts(directory, frames, wanted):
+    """Each contacts frame (every frame has one when they are wanted, none
+    otherwise): a line per contact; on every particle the forces of its
+    contacts (f_n + f_t on a, the opposite on b) sum to the frame's
     contact_force, to round-off of the largest contact force."""
     import numpy
     total = 0
     for name in frames:
         path = os.path.join(directory, "contacts" + name[len("particles"):])
-        if not os.path.exists(path):
+        assert os.path.exists(path) == wanted, f"{path}: {'missing' if wanted else 'not asked for'}"
+        if not wanted:
             continue
         c, p = read(path), read(os.path.join(directory, name))
         n = c.GetNumberOfLines()
@@ -57,7 +59,7 @@ def check_contacts(directory, frames):
     return total
 
 
-def main(directory, fmt):
+def main(directory, fmt, wanted):
     tol = 0.0 if fmt != "ascii" else 1e-9
     frames = sorted(f for f in os.listdir(directory) if f.startswith("particles") and f.endswith(".vtp"))
     assert frames, "no particle frames"
@@ -81,7 +83,8 @@ def main(directory, fmt):
                 assert abs(w - g) <= tol * abs(w), f"{name}: particle {i}: VTK {g!r}, CSV {w!r}"
             assert ids[i] == i, f"{name}: id {ids[i]} at {i}"
             compared += 1
-    contacts = check_contacts(directory, frames)
+    contacts = check_contacts(directory, frames, wanted)
+    assert contacts > 0 or not wanted, "contacts asked for, and not one read"
     mesh = read(os.path.join(directory, "mesh.vtp"))
     assert mesh.GetNumberOfCells() > 0 and mesh.GetCellData().GetArray("radius"), "mesh.vtp: no cells or radius"
     print(f"vtk_readback ({fmt}): {len(frames)} frames, {compared} particles equal to the CSV frames"
@@ -90,4 +93,4 @@ def main(directory, fmt):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "contacts")

@@ -4,7 +4,7 @@
 # three integrators against LAMMPS' velocity Verlet.
 # Usage: box_fill.sh EXAMPLE_BOX_FILL SOURCE_DIR. Exit 77 (skipped) without lmp.
 set -eu
-command -v lmp >/dev/null 2>&1 || { echo "lmp (Debian package lammps) not found: skipped"; exit 77; }
+command -v lmp >/dev/null 2>&1 || { echo "lmp (Debian package lammps) not found: skipped"; [ -n "${GRAINS_REQUIRE_PEERS:-}" ] && exit 1; exit 77; }
 D=$(mktemp -d /tmp/grains-peer-XXXXXX)
 trap 'rm -rf "$D"' EXIT
 "$1" --lammps "$D" > "$D/grains.txt"
