@@ -22,6 +22,17 @@ static inline grains_params scene_params(void)
     return p;
 }
 
+/* n steps that must all succeed: a failed step ends the test program
+ * (a failed step moves nothing, and a "nothing moved" check would pass). */
+static inline void advance(grains_sim *sim, long n)
+{
+    grains_error err;
+    if (grains_sim_advance(sim, n, &err) != GRAINS_OK) {
+        fprintf(stderr, "FAIL: a step failed: %s\n", err.message);
+        exit(1);
+    }
+}
+
 static inline grains_sim *scene(const grains_params *p)
 {
     grains_sim *sim = NULL;

@@ -107,12 +107,6 @@ static grains_sim *build(scene_kind kind, grains_integrator in, int threads)
     return sim;
 }
 
-static void advance(grains_sim *sim, long n)
-{
-    grains_error err;
-    must(grains_sim_advance(sim, n, &err), &err, "advance");
-}
-
 /* Whether a and b are the same, bit for bit: every particle by id, every
  * mesh's pose and force, every bond, every membrane vertex. */
 static int same_state(const grains_sim *a, const grains_sim *b)

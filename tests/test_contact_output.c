@@ -33,7 +33,7 @@ static void resting_column(test_ctx *t)
     floor_mesh(sim, 0.01, 0);
     for (int k = 0; k < 5; k++)
         add(sim, (grains_vec3){0, 0, R + 2.0 * R * k + 1e-6 * k}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R);
-    grains_sim_advance(sim, (long)(0.5 / grains_sim_params(sim)->dt), NULL);
+    advance(sim, (long)(0.5 / grains_sim_params(sim)->dt));
     grains_sim_record_contacts(sim, 1);
     step(sim);
     size_t n;

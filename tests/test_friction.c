@@ -46,9 +46,9 @@ static void sticks(test_ctx *t)
     double theta = atan(0.3);
     grains_params p = stiff(theta, 0.5, 0.5);
     grains_sim *sim = sphere_on_floor(&p, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0});
-    grains_sim_advance(sim, steps_for(sim, 0.1), NULL);
+    advance(sim, steps_for(sim, 0.1));
     double x1 = get(sim, 0).x.x;
-    grains_sim_advance(sim, steps_for(sim, 0.1), NULL);
+    advance(sim, steps_for(sim, 0.1));
     grains_particle q = get(sim, 0);
     printf("  stick: drift over the last 0.1 s %.3g m, speed %.3g m/s\n", q.x.x - x1, q.v.x);
     /* free sliding would cover 0.5 g sin(theta) (0.1 s)^2 = 1.4e-2 m */
@@ -98,7 +98,7 @@ static double launched(test_ctx *t, grains_friction_order order, double dt_scale
     p.dt = dt_scale * grains_params_default_dt(&p);
     grains_sim *sim = sphere_on_floor(&p, (grains_vec3){v0, 0, 0}, (grains_vec3){0, 0, 0});
     double a = accel_x(sim, 0.01, 0.03);
-    grains_sim_advance(sim, steps_for(sim, 0.2), NULL);
+    advance(sim, steps_for(sim, 0.2));
     double v = get(sim, 0).v.x;
     CHECK_REL(t, v, 5.0 / 7.0 * v0, 1e-3, "rolls on at 5/7 of the launch speed");
     grains_sim_destroy(sim);
@@ -118,9 +118,9 @@ static double twisting(test_ctx *t, grains_friction_order order, double dt_scale
         p.friction_order = order;
         p.dt = dt_scale * grains_params_default_dt(&p);
         grains_sim *sim = sphere_on_floor(&p, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 50});
-        grains_sim_advance(sim, steps_for(sim, 0.01), NULL);
+        advance(sim, steps_for(sim, 0.01));
         double w1 = get(sim, 0).w.z, t1 = grains_sim_time(sim);
-        grains_sim_advance(sim, steps_for(sim, 0.02), NULL);
+        advance(sim, steps_for(sim, 0.02));
         grains_particle q = get(sim, 0);
         double alpha = (q.w.z - w1) / (grains_sim_time(sim) - t1);
         CHECK(t, q.v.x == 0 && q.v.y == 0 && q.w.x == 0 && q.w.y == 0,
@@ -210,9 +210,9 @@ static void dynamic_friction(test_ctx *t)
     p.mu_t = 0.3, p.mu_t_dyn = 0.1;
     p.friction_order = GRAINS_FRICTION_INCREMENT_THEN_FORCE;
     grains_sim *sim = sphere_on_floor(&p, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 50});
-    grains_sim_advance(sim, steps_for(sim, 0.01), NULL);
+    advance(sim, steps_for(sim, 0.01));
     double w1 = get(sim, 0).w.z, t1 = grains_sim_time(sim);
-    grains_sim_advance(sim, steps_for(sim, 0.02), NULL);
+    advance(sim, steps_for(sim, 0.02));
     double alpha = (get(sim, 0).w.z - w1) / (grains_sim_time(sim) - t1);
     printf("  dynamic twisting: spin decay %.6f 1/s^2 (analytic %.6f)\n", -alpha, 2.5 * 0.1 * g / R);
     CHECK_REL(t, -alpha, 2.5 * 0.1 * g / R, 1e-3, "twisting spin decay 2.5 mu_t_dyn g / R");

@@ -24,9 +24,9 @@ static void grows_linearly(test_ctx *t)
     grains_sim *sim = scene(&p);
     add(sim, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 0.001);
     CHECK_REL(t, get(sim, 0).R, 0.0005, 1e-15, "radius at t = 0 is grow_from x R");
-    grains_sim_advance(sim, 250, NULL);
+    advance(sim, 250);
     CHECK_REL(t, get(sim, 0).R, 0.0005 + 0.0005 * 0.25, 1e-12, "radius a quarter of the way is linear in t");
-    grains_sim_advance(sim, 1000, NULL);
+    advance(sim, 1000);
     grains_particle q = get(sim, 0);
     CHECK_REL(t, q.R, 0.001, 1e-12, "radius after grow_time is R");
     CHECK(t, q.v.x == 0 && q.v.y == 0 && q.v.z == 0, "growth alone does not move a free sphere");
@@ -49,7 +49,7 @@ static void growth_makes_contact(test_ctx *t)
     add(sim, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 0.001);
     add(sim, (grains_vec3){0.0019, 0, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 0.001);
     long steps = (long)ceil(p.grow_time / p.dt) + 10;
-    grains_sim_advance(sim, steps, NULL);
+    advance(sim, steps);
     grains_particle a = get(sim, 0), b = get(sim, 1);
     printf("  two spheres grown into contact: v = %.6g and %.6g m/s\n", a.v.x, b.v.x);
     CHECK(t, a.v.x < 0 && b.v.x > 0, "spheres grown into overlap push each other apart");

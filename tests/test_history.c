@@ -50,7 +50,7 @@ static grains_sim *collide(double skin, int flip, grains_friction_order order)
         add(sim, xb, v, wb, R2);
     }
     add(sim, (grains_vec3){-0.05, 4e-3 - 1e-6, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 4e-3);
-    grains_sim_advance(sim, 500, NULL); /* storage order flips at steps 197 and 327 */
+    advance(sim, 500); /* storage order flips at steps 197 and 327 */
     return sim;
 }
 

@@ -47,15 +47,6 @@ static grains_sim *with_sheet(grains_params *p, int nx, double s)
 
 static double v3n(grains_vec3 a, grains_vec3 b) { return sqrt(pow(a.x - b.x, 2) + pow(a.y - b.y, 2) + pow(a.z - b.z, 2)); }
 
-static void advance(grains_sim *sim, long n)
-{
-    grains_error err;
-    if (grains_sim_advance(sim, n, &err) != GRAINS_OK) {
-        fprintf(stderr, "advance: %s\n", err.message);
-        exit(1);
-    }
-}
-
 static void free_fall(test_ctx *t)
 {
     const char *names[] = {"euler", "verlet"};

@@ -72,7 +72,7 @@ static double rest_on(int kind, double R_e)
     const double R = 4.1e-3;
     add(sim, (grains_vec3){-0.01 * (kind == 3), -0.02 * (kind == 3), R + R_e + 1e-4}, (grains_vec3){0, 0, 0},
         (grains_vec3){0, 0, 0}, R);
-    grains_sim_advance(sim, (long)(0.3 / grains_sim_params(sim)->dt), NULL);
+    advance(sim, (long)(0.3 / grains_sim_params(sim)->dt));
     double z = get(sim, 0).x.z;
     grains_sim_destroy(sim);
     return z;

@@ -15,7 +15,7 @@ static void spiral_exact(test_ctx *t)
     grains_vec3 w = {3.1, -4.7, 12.9};
     add(sim, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, w, 1e-3);
     long n = 10000;
-    grains_sim_advance(sim, n, NULL);
+    advance(sim, n);
     grains_particle q = get(sim, 0);
     double wn = sqrt(w.x * w.x + w.y * w.y + w.z * w.z), half = wn * grains_sim_time(sim) / 2;
     double qn = sqrt(q.q.q0 * q.q.q0 + q.q.q1 * q.q.q1 + q.q.q2 * q.q.q2 + q.q.q3 * q.q.q3);
@@ -42,7 +42,7 @@ static grains_sim *cluster_with(double shift, int mirror, int threads, long step
         add(sim, (grains_vec3){mirror ? -x : x, y, z + shift}, (grains_vec3){mirror ? -0.1 : 0.1, 0, 0},
             (grains_vec3){wx, 0, mirror ? -1.5 : 1.5}, 4e-3 + 1e-4 * (k % 5));
     }
-    grains_sim_advance(sim, steps, NULL);
+    advance(sim, steps);
     return sim;
 }
 
@@ -116,7 +116,7 @@ static void planar(test_ctx *t)
     p.s_max = (grains_vec3){0.05, 0.0123, 0.2};
     grains_sim *sim = scene(&p);
     floor_mesh(sim, 1, 0);
-    grains_sim_advance(sim, 4000, NULL);
+    advance(sim, 4000);
     int in_plane = 1;
     for (size_t i = 0; i < grains_sim_count(sim); i++) {
         grains_particle q = get(sim, i);

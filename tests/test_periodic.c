@@ -38,7 +38,7 @@ static void collide(grains_vec3 centre, grains_particle out[2])
         (grains_vec3){0, 0, 30}, R);
     add(sim, (grains_vec3){centre.x + 1.2 * R, centre.y + 0.5 * R, centre.z + 0.2 * R}, (grains_vec3){-0.5, 0, 0.1},
         (grains_vec3){10, 0, 0}, R);
-    grains_sim_advance(sim, 3000, NULL);
+    advance(sim, 3000);
     for (int k = 0; k < 2; k++) {
         out[k] = get(sim, (size_t)k);
         double *x = &out[k].x.x;
@@ -85,7 +85,7 @@ static void ring(test_ctx *t)
     grains_sim *sim = scene(&p);
     for (int k = 0; k < n; k++)
         add(sim, (grains_vec3){(k + 0.5) * (2 * R - delta), 0, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R);
-    grains_sim_advance(sim, 200, NULL);
+    advance(sim, 200);
     double worst = 0;
     for (int k = 0; k < n; k++)
         worst = fmax(worst, fabs(get(sim, (size_t)k).v.x));
@@ -117,7 +117,7 @@ static grains_sim *gas(int threads, double P0[3])
                 add(sim, (grains_vec3){(i + 0.5) * L / 6, (j + 0.5) * L / 6, (k + 0.5) * L / 6},
                     (grains_vec3){v[0], v[1], v[2]}, (grains_vec3){0, 0, 0}, R);
             }
-    grains_sim_advance(sim, 4000, NULL);
+    advance(sim, 4000);
     return sim;
 }
 

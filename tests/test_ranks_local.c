@@ -390,7 +390,7 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
         }
         if ((s = grains_sim_advance(shared, STEPS, &err)) != GRAINS_OK)
             break;
-        grains_sim_advance(alone, STEPS, NULL);
+        advance(alone, STEPS);
         memset(owners, 0, n * sizeof *owners);
         bad += differ(shared, alone, owners);
         walls_bad += walls_differ(shared, alone);

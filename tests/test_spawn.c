@@ -26,7 +26,7 @@ static grains_sim *spawn_run(long N_max, long steps, int with_floor)
     grains_sim *sim = scene(&p);
     if (with_floor)
         floor_mesh(sim, 1, 0.005);
-    grains_sim_advance(sim, steps, NULL);
+    advance(sim, steps);
     return sim;
 }
 
@@ -129,7 +129,7 @@ static void regions_stop_and_label(test_ctx *t)
     p.spawn[1] = region((grains_vec3){0.1, 0, 0}, (grains_vec3){0.11, 0.01, 0.01}, 20);
     p.spawn[1].full_after = 5, p.spawn[1].tag = 2;
     grains_sim *sim = scene(&p);
-    grains_sim_advance(sim, 200, NULL);
+    advance(sim, 200);
     grains_spawn_report a = grains_sim_spawn_report(sim, 0), b = grains_sim_spawn_report(sim, 1);
     printf("  region 0: %ld added, stop %d at step %ld; region 1: %ld added, stop %d at step %ld\n", a.added, a.stop,
            a.stop_step, b.added, b.stop, b.stop_step);
@@ -162,8 +162,8 @@ static void listed_region_is_the_default(test_ctx *t)
     q.n_spawns = 1;
     q.spawn[0] = grains_params_spawn(&p, 0);
     grains_sim *a = scene(&p), *b = scene(&q);
-    grains_sim_advance(a, 50, NULL);
-    grains_sim_advance(b, 50, NULL);
+    advance(a, 50);
+    advance(b, 50);
     int same = grains_sim_count(a) == grains_sim_count(b) && grains_sim_count(a) == 300;
     for (size_t i = 0; same && i < grains_sim_count(a); i++)
         same = same_particle(get(a, i), get(b, i));
@@ -182,7 +182,7 @@ static grains_sim *fill(grains_size_distribution sizes, long steps, size_t *n)
     p.spawn[0] = region((grains_vec3){0, 0, 0}, (grains_vec3){0.08, 0.08, 0.08}, 200);
     p.spawn[0].sizes = sizes;
     grains_sim *sim = scene(&p);
-    grains_sim_advance(sim, steps, NULL);
+    advance(sim, steps);
     *n = grains_sim_count(sim);
     return sim;
 }
@@ -258,12 +258,12 @@ static void tag_rules(test_ctx *t)
     p.tag_rule[0] = (grains_tag_rule){{-1, -1, -1}, {0.02, 1, 0.05}, 5};
     p.tag_rule[1] = (grains_tag_rule){{0.02, -1, -1}, {1, 1, 0.05}, 6};
     grains_sim *sim = scene(&p);
-    grains_sim_advance(sim, 300, NULL); /* the 40 are in, falling */
+    advance(sim, 300); /* the 40 are in, falling */
     long early = 0, late = 0, wrong = 0;
     for (size_t i = 0; i < grains_sim_count(sim); i++)
         early += get(sim, i).tag == 1;
     double dt = grains_sim_params(sim)->dt;
-    grains_sim_advance(sim, (long)(0.2 / dt), NULL); /* 0.2 s: every grain falls below z = 0.05 */
+    advance(sim, (long)(0.2 / dt)); /* 0.2 s: every grain falls below z = 0.05 */
     for (size_t i = 0; i < grains_sim_count(sim); i++) {
         grains_particle q = get(sim, i);
         late += q.x.z < 0.05;
@@ -285,8 +285,8 @@ static void spawn_ahead(test_ctx *t)
     CHECK(t, grains_sim_count(a) > 0 && grains_sim_count(a) == grains_sim_count(b),
           "before the first step, the %zu particles the first step spawns (%zu)", grains_sim_count(a),
           grains_sim_count(b));
-    grains_sim_advance(a, 30, NULL);
-    grains_sim_advance(b, 29, NULL);
+    advance(a, 30);
+    advance(b, 29);
     int same = grains_sim_count(a) == grains_sim_count(b);
     for (size_t i = 0; same && i < grains_sim_count(a); i++)
         same = same_particle(get(a, i), get(b, i));

@@ -59,7 +59,7 @@ static double pull_off(double factor)
     grains_sim *sim = scene(&p);
     floor_mesh(sim, 10 * R, 0);
     add(sim, (grains_vec3){0, 0, R}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R);
-    grains_sim_advance(sim, 20000, NULL); /* 3e-4 s, about 400 contact times */
+    advance(sim, 20000); /* 3e-4 s, about 400 contact times */
     double gap = get(sim, 0).x.z - R;
     grains_sim_destroy(sim);
     return gap;

@@ -52,15 +52,6 @@ static void add_mesh(grains_sim *sim, grains_mesh *m, const grains_motion *motio
     grains_mesh_destroy(m);
 }
 
-static void advance(grains_sim *sim, long n)
-{
-    grains_error err;
-    if (grains_sim_advance(sim, n, &err) != GRAINS_OK) {
-        fprintf(stderr, "advance: %s\n", err.message);
-        exit(1);
-    }
-}
-
 /* Steps until the particles have touched something and are free again. */
 static void until_parted(grains_sim *sim)
 {
