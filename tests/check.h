@@ -37,6 +37,12 @@ typedef struct {
               fabs(g_ - w_), (double)(tol));                                                            \
     } while (0)
 
+/* The larger and the smaller of two numbers, a NaN in either giving NaN:
+ * fmax and fmin drop a NaN, and a worst case gathered with them would pass
+ * with the NaN it should have failed on. */
+static inline double nan_max(double a, double b) { return a != a || b != b ? NAN : a > b ? a : b; }
+static inline double nan_min(double a, double b) { return a != a || b != b ? NAN : a < b ? a : b; }
+
 static inline int test_report(const test_ctx *t, const char *name)
 {
     printf("%s: %d checks, %d failed\n", name, t->checks, t->failures);

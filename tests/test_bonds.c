@@ -71,7 +71,7 @@ static void rigid_rotation(test_ctx *t)
             step(sim);
             grains_particle a = get(sim, 0), b = get(sim, 1);
             double dx = b.x.x - a.x.x, dy = b.x.y - a.x.y;
-            worst_d = fmax(worst_d, fabs(sqrt(dx * dx + dy * dy) - 2 * R));
+            worst_d = nan_max(worst_d, fabs(sqrt(dx * dx + dy * dy) - 2 * R));
         }
         grains_particle a = get(sim, 0), b = get(sim, 1);
         double L = m * (a.x.x * a.v.y - a.x.y * a.v.x + b.x.x * b.v.y - b.x.y * b.v.x) + I * (a.w.z + b.w.z);

@@ -28,7 +28,7 @@ static impact head_on(double e_n, double dt_scale, double v)
         double d = get(sim, 1).x.x - get(sim, 0).x.x;
         if (d < 2 * R) {
             in_contact++;
-            r.delta_max = fmax(r.delta_max, 2 * R - d);
+            r.delta_max = nan_max(r.delta_max, 2 * R - d);
         } else if (in_contact) {
             break;
         }

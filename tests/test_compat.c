@@ -38,7 +38,7 @@ static double quat_distance(grains_quat a, grains_quat b)
 {
     double d = fabs(a.q0 - b.q0) + fabs(a.q1 - b.q1) + fabs(a.q2 - b.q2) + fabs(a.q3 - b.q3);
     double e = fabs(a.q0 + b.q0) + fabs(a.q1 + b.q1) + fabs(a.q2 + b.q2) + fabs(a.q3 + b.q3);
-    return fmin(d, e); /* q and -q are one rotation */
+    return nan_min(d, e); /* q and -q are one rotation */
 }
 
 static void orientation(test_ctx *t)

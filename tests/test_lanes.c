@@ -74,7 +74,7 @@ static int lanes_differ(const hm_params *hp, contact_lanes *L, int n, int wall, 
                             L->t_j[0][l], L->t_j[1][l], L->t_j[2][l], L->delta[l],  L->R_eff[l],  L->h[0][l],
                             L->h[1][l],   L->h[2][l],   L->h[3][l],   L->h[4][l],   L->h[5][l],   L->h[6][l]};
         differ += memcmp(want, got, sizeof want) != 0;
-        *worst = fmax(*worst, v3_norm(v3_sub(lane_vec(L->f, l), r.f)) / v3_norm(r.f));
+        *worst = nan_max(*worst, v3_norm(v3_sub(lane_vec(L->f, l), r.f)) / v3_norm(r.f));
     }
     return differ;
 }

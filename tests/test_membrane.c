@@ -76,9 +76,9 @@ static void stretching(test_ctx *t)
         for (int c = 0; c < nx; c++) {
             vec3 fi = f[r * nx + c];
             if (c == 0 || c == nx - 1) /* the rim that carries the load: +-k s eps along x */
-                worst_end = fmax(worst_end, fabs(fabs(fi.x) - bond) / bond + fabs(fi.y) / bond);
+                worst_end = nan_max(worst_end, fabs(fabs(fi.x) - bond) / bond + fabs(fi.y) / bond);
             else
-                worst_inside = fmax(worst_inside, v3_norm(fi) / bond);
+                worst_inside = nan_max(worst_inside, v3_norm(fi) / bond);
         }
     double per_height = bond / (s * sqrt(3.0) / 2), want = mat.E * mat.d * eps;
     printf("  uniaxial strain %g: load %.9g N/m per unit height (E d eps = %.9g); inside %.2g, rim %.2g of a bond's "
@@ -113,7 +113,7 @@ static double energy_drift(const membrane *m, double dt, double T)
             v[i] = v3_axpy(v[i], dt / (2 * m->mass[i]), f[i]);
             E += 0.5 * m->mass[i] * v3_dot(v[i], v[i]);
         }
-        worst = fmax(worst, fabs(E - E0) / E0);
+        worst = nan_max(worst, fabs(E - E0) / E0);
     }
     free(x), free(v), free(f);
     return worst;
@@ -215,7 +215,7 @@ static void hinge_balance(test_ctx *t)
     for (int k = 0; k < 4; k++) {
         net = v3_add(net, f[k]);
         torque = v3_add(torque, v3_cross(x[k], f[k]));
-        scale = fmax(scale, v3_norm(f[k]));
+        scale = nan_max(scale, v3_norm(f[k]));
     }
     hinge_state h = membrane_hinge_state(&m.hinges[0], x);
     vec3 printed = v3_sub(v3_add(v3_add(h.u[0], h.u[1]), h.u[2]), h.u[3]); /* Eq. 16 as printed: -u_4 */
@@ -254,8 +254,8 @@ static void flat_stays_flat(test_ctx *t)
     }
     membrane_forces(&m, x, v, m.mat.pressure, f);
     for (size_t i = 0; i < m.n_vertices; i++) {
-        worst = fmax(worst, fabs(f[i].z));
-        scale = fmax(scale, v3_norm(f[i]));
+        worst = nan_max(worst, fabs(f[i].z));
+        scale = nan_max(scale, v3_norm(f[i]));
     }
     CHECK(t, worst == 0 && scale > 0, "a flat sheet stretched in its plane feels no force out of it (%g of %g N)",
           worst, scale);
@@ -308,7 +308,7 @@ static void inflated(test_ctx *t)
             x[i] = v3_scale(at[c], m.x0[i]), v[i] = f[i] = v3(0, 0, 0);
         membrane_forces(&m, x, v, m.mat.pressure, f);
         for (int i = 0; i < 12; i++) {
-            worst[c] = fmax(worst[c], v3_norm(f[i]) / (sigma * a * a));
+            worst[c] = nan_max(worst[c], v3_norm(f[i]) / (sigma * a * a));
             radial[c] += v3_dot(f[i], x[i]) / v3_norm(x[i]) / 12;
         }
     }
@@ -352,8 +352,8 @@ static void cylinder(test_ctx *t)
             continue;
         vec3 r = v3(m.x0[i].x, m.x0[i].y, 0);
         double out = v3_dot(f[i], r) / v3_norm(r);
-        lo = fmin(lo, out), hi = fmax(hi, out);
-        off = fmax(off, v3_norm(v3_sub(f[i], v3_scale(out / v3_norm(r), r))) / out);
+        lo = nan_min(lo, out), hi = nan_max(hi, out);
+        off = nan_max(off, v3_norm(v3_sub(f[i], v3_scale(out / v3_norm(r), r))) / out);
     }
     printf("  cylinder R %g H %g s %g: %zu rings of %zu; inflated by 1e5 Pa, inner vertices pushed out by %.6g N "
            "(spread %.2g, sideways %.2g); net %.2g N\n", Rc, H, s, rings, n_ring, hi, (hi - lo) / hi, off, v3_norm(net));

@@ -64,14 +64,14 @@ static drag_stats drag(grains_sim *sim, long steps, long from, double mu)
     for (long k = 1; k <= steps; k++) {
         step(sim);
         grains_particle p = get(sim, 0);
-        d.x_err = fmax(d.x_err, fabs(p.x.x - (p0.x.x + p0.v.x * dt * (double)k)) + fabs(p.x.y - p0.x.y));
-        d.w_max = fmax(d.w_max, fabs(p.w.x) + fabs(p.w.y) + fabs(p.w.z));
+        d.x_err = nan_max(d.x_err, fabs(p.x.x - (p0.x.x + p0.v.x * dt * (double)k)) + fabs(p.x.y - p0.x.y));
+        d.w_max = nan_max(d.w_max, fabs(p.w.x) + fabs(p.w.y) + fabs(p.w.z));
         d.last = p;
         if (k < from)
             continue;
         grains_vec3 f = grains_sim_guide_force(sim);
         double ratio = -f.x / (mu * f.z);
-        d.ratio_min = fmin(d.ratio_min, ratio), d.ratio_max = fmax(d.ratio_max, ratio);
+        d.ratio_min = nan_min(d.ratio_min, ratio), d.ratio_max = nan_max(d.ratio_max, ratio);
     }
     return d;
 }

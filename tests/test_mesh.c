@@ -134,8 +134,8 @@ static void drawing(test_ctx *t)
             double R = d.cells[DRAW_POLYS].element[c] == 0 ? 0.25 : 0.1;
             double from_p = fabs(v3_norm(x) - R), from_q = fabs(v3_norm(v3_sub(x, v3(1, 0, 0))) - R);
             double from_axis = x.x >= 0 && x.x <= 1 ? fabs(sqrt(x.y * x.y + x.z * x.z) - R) : INFINITY;
-            double r = R + (d.cells[DRAW_POLYS].element[c] == 0 ? from_p : fmin(from_p, fmin(from_q, from_axis)));
-            worst = fmax(worst, fabs(r - R));
+            double r = R + (d.cells[DRAW_POLYS].element[c] == 0 ? from_p : nan_min(from_p, nan_min(from_q, from_axis)));
+            worst = nan_max(worst, fabs(r - R));
         }
     CHECK(t, d.cells[DRAW_VERTS].n == 0 && d.cells[DRAW_LINES].n == 0 && d.cells[DRAW_POLYS].n > 0,
           "drawn as surfaces, not as a dot and a line");

@@ -145,7 +145,7 @@ static void check_pair_blocks(test_ctx *t, const cloud *c, const grains_grid *g,
         const grid_level *lv = &g->level[grid_block_coords(g, b, bc)];
         at[b] = g->origin.x + ((double)bc[0] + 0.5) * lv->block * lv->edge[0];
         if (lv == &g->level[g->n_levels - 1]) /* slabs of the small ones' extent */
-            lo_x = fmin(lo_x, at[b]), hi_x = fmax(hi_x, at[b]);
+            lo_x = nan_min(lo_x, at[b]), hi_x = nan_max(hi_x, at[b]);
     }
     for (uint32_t b = 0; b < g->n_blocks; b++) {
         int slab = (int)(3 * (at[b] - lo_x) / (hi_x - lo_x));
@@ -244,7 +244,7 @@ static void board_fold(void *ctx, real *v, int n, int is_max)
 #pragma omp barrier
     for (int k = 0; k < n; k++)
         for (int s = 0; s < SHARES; s++)
-            v[k] = is_max ? fmax(v[k], b->r[s][k]) : fmin(v[k], b->r[s][k]);
+            v[k] = is_max ? nan_max(v[k], b->r[s][k]) : nan_min(v[k], b->r[s][k]);
 #pragma omp barrier
 }
 
@@ -329,7 +329,7 @@ static double to_big(grains_vec3 x, const grains_vec3 *big, int n)
 {
     double d = INFINITY;
     for (int k = 0; k < n; k++)
-        d = fmin(d, sqrt((x.x - big[k].x) * (x.x - big[k].x) + (x.y - big[k].y) * (x.y - big[k].y) +
+        d = nan_min(d, sqrt((x.x - big[k].x) * (x.x - big[k].x) + (x.y - big[k].y) * (x.y - big[k].y) +
                          (x.z - big[k].z) * (x.z - big[k].z)));
     return d;
 }
@@ -393,7 +393,7 @@ static void mixed_gas_invariants(test_ctx *t)
         grains_particle q = get(a, k);
         struck += fabs(q.v.x - v_big[k].x) + fabs(q.v.y - v_big[k].y) + fabs(q.v.z - v_big[k].z) > 1e-3;
     }
-    double drift = fmax(fabs(P[0] - P0[0]), fmax(fabs(P[1] - P0[1]), fabs(P[2] - P0[2]))) / scale;
+    double drift = nan_max(fabs(P[0] - P0[0]), nan_max(fabs(P[1] - P0[1]), fabs(P[2] - P0[2]))) / scale;
     CHECK(t, struck == 6, "every large sphere changed speed by small ones' impacts (%d of 6): the pairs across "
           "size classes acted", struck);
     grains_thermo th;

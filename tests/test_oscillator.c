@@ -30,7 +30,7 @@ static double curve_error(const double *a, const double *ref)
 {
     double e = 0;
     for (int k = 0; k < OBLIQUE_SAMPLES; k++)
-        e = fmax(e, fabs(a[k] - ref[k]));
+        e = nan_max(e, fabs(a[k] - ref[k]));
     return e;
 }
 
@@ -49,7 +49,7 @@ static void oblique(test_ctx *t, grains_integrator integrator, const char *name)
     }
     double peak = 0;
     for (int k = 0; k < OBLIQUE_SAMPLES; k++)
-        peak = fmax(peak, K_R[2][k]);
+        peak = nan_max(peak, K_R[2][k]);
     double eT[2], eR[2];
     for (int k = 0; k < 2; k++) {
         eT[k] = curve_error(K_T[k], K_T[2]);

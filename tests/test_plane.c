@@ -69,8 +69,8 @@ static void stays_in_plane(test_ctx *t)
         off_plane_v += p.v.y != 0;
         off_axis_w += p.w.x != 0 || p.w.z != 0;
         off_axis_q += p.q.q1 != 0 || p.q.q3 != 0;
-        spin = fmax(spin, fabs(p.w.y));
-        dx = fmax(dx, fabs(p.x.x - start[i].x.x));
+        spin = nan_max(spin, fabs(p.w.y));
+        dx = nan_max(dx, fabs(p.x.x - start[i].x.x));
     }
     grains_thermo th;
     grains_sim_thermo(flat, &th);
@@ -84,7 +84,7 @@ static void stays_in_plane(test_ctx *t)
     grains_sim *deep = pour(3, start);
     double left = 0;
     for (size_t i = 0; i < 120; i++)
-        left = fmax(left, fabs(get(deep, i).x.y - start[i].x.y));
+        left = nan_max(left, fabs(get(deep, i).x.y - start[i].x.y));
     printf("  3D, the same pour: grains left their planes by up to %.3g mm\n", 1e3 * left);
     CHECK(t, left > 1e-4, "3D: the tilted floor pushes the grains out of their planes (%.3g m)", left);
     grains_sim_destroy(flat), grains_sim_destroy(deep);

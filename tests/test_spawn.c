@@ -235,7 +235,7 @@ static void lognormal(test_ctx *t)
     qsort(R, n, sizeof *R, by_value);
     for (size_t i = 0; i < n; i++) {
         double F = lognormal_cdf(&d, R[i]);
-        D = fmax(D, fmax(fabs(F - (double)i / (double)n), fabs(F - (double)(i + 1) / (double)n)));
+        D = nan_max(D, nan_max(fabs(F - (double)i / (double)n), fabs(F - (double)(i + 1) / (double)n)));
     }
     printf("  lognormal: %zu grains, KS distance %.4f (0.1%% critical value %.4f)\n", n, D, 1.95 / sqrt((double)n));
     CHECK(t, n > 3000, "the box fills (%zu grains)", n);

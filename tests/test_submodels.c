@@ -204,7 +204,7 @@ static pull pull_pair(double start_gap, double speed, long steps)
                 out.first_gap = gap;
             out.last_gap = gap;
         }
-        out.least = fmin(out.least, f);
+        out.least = nan_min(out.least, f);
     }
     grains_sim_destroy(sim);
     return out;
@@ -226,7 +226,7 @@ static pull pull_wall(void)
         double f = -w.force.z; /* on the sphere along +z */
         if (f != 0)
             out.last_gap = gap;
-        out.least = fmin(out.least, f);
+        out.least = nan_min(out.least, f);
     }
     grains_sim_destroy(sim);
     return out;

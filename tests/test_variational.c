@@ -105,7 +105,7 @@ static double resting_error(test_ctx *t, grains_integrator integrator, double st
         grains_particle q;
         grains_sim_get_particle(sim, 0, &q);
         double exact = A * exp(-beta * time) * (cos(w_d * time) + beta / w_d * sin(w_d * time));
-        worst = fmax(worst, fabs(R - q.x.z - d_eq - exact) / A);
+        worst = nan_max(worst, fabs(R - q.x.z - d_eq - exact) / A);
     }
     grains_sim_destroy(sim);
     return worst;
@@ -149,7 +149,7 @@ static void impact_run(test_ctx *t, grains_integrator in, double e_n, grains_par
         grains_sim_get_particle(sim, 0, &out[0]);
         grains_sim_get_particle(sim, 1, &out[1]);
         double px = m * (out[0].v.x + out[1].v.x) - p0, py = m * (out[0].v.y + out[1].v.y);
-        *momentum_err = fmax(*momentum_err, sqrt(px * px + py * py));
+        *momentum_err = nan_max(*momentum_err, sqrt(px * px + py * py));
     }
     grains_thermo th;
     grains_sim_thermo(sim, &th);
@@ -167,7 +167,7 @@ static void impact(test_ctx *t)
     impact_run(t, GRAINS_INTEGRATOR_VARIATIONAL_LEFT, 1, v, &pv);
     double dx = 0;
     for (int k = 0; k < 2; k++)
-        dx = fmax(dx, fmax(fabs(e[k].x.x - v[k].x.x), fabs(e[k].x.y - v[k].x.y)));
+        dx = nan_max(dx, nan_max(fabs(e[k].x.x - v[k].x.x), fabs(e[k].x.y - v[k].x.y)));
     printf("  undamped impact: variational_left vs euler, positions %.3g m apart after 400 steps\n", dx);
     CHECK(t, dx < 1e-15, "variational_left without dashpots is symplectic Euler: %.3g m", dx);
     impact_run(t, GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT, 0.5, mid, &pm);
@@ -308,7 +308,7 @@ static void pile(test_ctx *t)
     for (size_t i = 0; i < BOX_N; i++) {
         grains_particle q;
         grains_sim_get_particle(sim, i, &q);
-        top = fmax(top, q.x.z);
+        top = nan_max(top, q.x.z);
     }
     printf("  relaxed pile of %d: %ld pseudo-steps, %ld Newton iterations, imbalance %.3g, %zu contacts, top at "
            "%.3g d, energy %.6g -> %.6g J\n", BOX_N, r.steps, r.newton, r.imbalance, th.n_contacts, top / s.d,

@@ -259,10 +259,10 @@ static void moving_box(test_ctx *t)
         grains_sim_thermo(a, &th);
         for (size_t i = 0; i < 4; i++) {
             grains_particle pa = get(a, i), pb = get(b, i);
-            dx = fmax(dx, fabs(pa.x.x - V.x * T - pb.x.x) + fabs(pa.x.y - V.y * T - pb.x.y) +
+            dx = nan_max(dx, fabs(pa.x.x - V.x * T - pb.x.x) + fabs(pa.x.y - V.y * T - pb.x.y) +
                               fabs(pa.x.z - V.z * T - pb.x.z));
-            dv = fmax(dv, fabs(pa.v.x - V.x - pb.v.x) + fabs(pa.v.y - V.y - pb.v.y) + fabs(pa.v.z - V.z - pb.v.z));
-            dw = fmax(dw, fabs(pa.w.x - pb.w.x) + fabs(pa.w.y - pb.w.y) + fabs(pa.w.z - pb.w.z));
+            dv = nan_max(dv, fabs(pa.v.x - V.x - pb.v.x) + fabs(pa.v.y - V.y - pb.v.y) + fabs(pa.v.z - V.z - pb.v.z));
+            dw = nan_max(dw, fabs(pa.w.x - pb.w.x) + fabs(pa.w.y - pb.w.y) + fabs(pa.w.z - pb.w.z));
         }
         printf("  %s: box moving at (0.3, -0.2, 0.1) m/s vs at rest, %ld steps (t = %.3f s): |dx| %.3g m, |dv| %.3g "
                "m/s, |dw| %.3g rad/s\n", names[k], steps, T, dx, dv, dw);
@@ -312,7 +312,7 @@ static void wall_force_balance(test_ctx *t)
         grains_sim_get_wall(sim, 0, &w);
         double ex = (P1.x - P0.x) / dt - M * p.g.x + w.force.x, ey = (P1.y - P0.y) / dt - M * p.g.y + w.force.y,
                ez = (P1.z - P0.z) / dt - M * p.g.z + w.force.z;
-        worst = fmax(worst, (fabs(ex) + fabs(ey) + fabs(ez)) / (M * 9.81));
+        worst = nan_max(worst, (fabs(ex) + fabs(ey) + fabs(ez)) / (M * 9.81));
     }
     printf("  force on the walls vs the particles' momentum balance, 2000 steps: worst %.3g of the weight\n", worst);
     CHECK(t, worst < 1e-8, "the walls' force is minus the sum of their contact forces (%.3g of the weight)", worst);
