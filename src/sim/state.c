@@ -271,6 +271,25 @@ static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error 
 
 int sim_state_writer(const grains_sim *sim) { return sim->ranks.peers.rank == 0; }
 
+
+/* Every particle's speed and spin squared a double can hold, as the step
+ * needs (speed2_max), and its mass and moment of inertia normal numbers
+ * (sim/scales.c): finite values beyond (|v| > 1e154, R = 1e-320) are damage. */
+static grains_status speeds_squared(const grains_sim *sim, grains_error *err)
+{
+    const grains_particles *pt = &sim->pt;
+    for (size_t i = 0; i < pt->n; i++) {
+        real R = pt->R[i], inv_m = sim->motion[pt->mat[i]].inv_rho_volume / (R * R * R);
+        if (!(speed2_max(0, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i])) < INFINITY) ||
+            !isnormal(inv_m) || !isnormal(2.5 * inv_m / (R * R)))
+            return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0,
+                                    "damaged: particle %u's speed, spin or mass is beyond what a step can take "
+                                    "(|v| %g, |w| %g, R %g)", (unsigned)pt->id[i], v3_norm(pt->v[i]),
+                                    v3_norm(pt->w[i]), R);
+    }
+    return GRAINS_OK;
+}
+
 grains_status sim_write_state(grains_sim *sim, bytes_out *o, grains_error *err)
 {
     if (sim->has_pending)
@@ -336,6 +355,8 @@ static grains_status read_whole(grains_sim *sim, bytes_in *in, grains_error *err
         s = read_scalars(sim, in, err);
     if (s == GRAINS_OK)
         s = particles_read_state(&sim->pt, in, sim->p.n_materials, err);
+    if (s == GRAINS_OK)
+        s = speeds_squared(sim, err);
     if (s == GRAINS_OK)
         s = read_lists(sim, in, sim->pt.n, NULL, err);
     if (s == GRAINS_OK)
