@@ -481,31 +481,44 @@ printf 'a,b\n0,1\0\n' > "$T/nul.bonds"
 expect 2 'nul.bonds:2: a NUL byte' "$G" check --particles "$T/good.csv" --set bonds="$T/nul.bonds" --set bond_kn=1
 # Finite but beyond what a run represents (from its own dt and R_min), refused by check and run alike
 # with the figures: they gave inf and NaN in walls.csv, a grain thrown to z = 1e292, E_kin = inf.
-printf 'R_min = 0.004; R_max = 0.004; N_max = 20; N_spawn = 5; N_frames = 1; N_steps = 10;\nmeshes = (\n  { file = "%s/data/piston_lid.off"; R_mesh = [0.0];\n    motion = { type = "vibrate"; direction = [0.0, 0.0, 1.0]; amplitude = 1e300; frequency = 1e300; }; }\n);\n' "$SRC" > "$T/vib.cfg"
-expect 2 'vib.cfg:3: meshes\[0\]: frequency = 1e\+300: a period is .* steps of dt = .*; a vibration needs at least 2' "$G" check "$T/vib.cfg"
+cat > "$T/vib.cfg" <<EOF
+R_min = 0.004; R_max = 0.004; N_max = 20; N_spawn = 5; N_frames = 1; N_steps = 10;
+meshes = (
+  { file = "$SRC/data/piston_lid.off"; R_mesh = [0.0];
+    motion = { type = "vibrate"; direction = [0.0, 0.0, 1.0]; amplitude = 1e300; frequency = 1e300; }; }
+);
+EOF
+expect 2 'vib.cfg:3: meshes\[0\]: frequency = 1e\+300: a period is .* steps of dt = .*; a vibration needs at least 2' \
+    "$G" check "$T/vib.cfg"
 expect 2 'vib.cfg:3: meshes\[0\]: frequency = 1e\+300' "$G" run "$T/vib.cfg" -o "$T/vib" --quiet
 [ ! -e "$T/vib" ] && ok || bad "a refused vibration still made its output folder"
 sed 's/amplitude = 1e300; frequency = 1e300/amplitude = 1; frequency = 500/' "$T/vib.cfg" > "$T/vib2.cfg"
-expect 2 'vib2.cfg:3: meshes\[0\]: the mesh moves up to 0\.[0-9]* a step \(speed 3141.59, .*more than R_min = 0.004' "$G" check "$T/vib2.cfg"
-expect 2 "R_max: particle radius R = 1e\\+300: its mass or moment of inertia \\(density 1000\\) is beyond what a double holds" \
+expect 2 'vib2.cfg:3: meshes\[0\]: the mesh moves up to 0\.[0-9]* a step \(speed 3141.59, .*more than R_min = 0.004' \
+    "$G" check "$T/vib2.cfg"
+expect 2 "R_max: particle radius R = 1e\\+300: its mass or moment of inertia \\(density 1000\\) is beyond what" \
     "$G" check --set R_max=1e300
 expect 2 'v0: particle speed \|v\| = 1e\+200 moves it .* of its radius' "$G" check --set v0=1e200,0,0
 printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.02,0,0.05,0.005,1e200,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/fast.csv"
 expect 2 'fast.csv: particle 1: particle speed \|v\| = 1e\+200' "$G" run --particles "$T/fast.csv" -o "$T/fast" --quiet
 printf 'OFF\n3 1 0\n-1e300 -1e300 0\n1e300 -1e300 0\n0 1e300 0\n3 0 1 2\n' > "$T/far.off"
-expect 2 'far.off: mesh vertex 0 at \(-1e\+300, -1e\+300, 0\) is farther than 2e\+06 \(10\^9 x R_min' "$G" check --mesh "$T/far.off"
+expect 2 'far.off: mesh vertex 0 at \(-1e\+300, -1e\+300, 0\) is farther than 2e\+06 \(10\^9 x R_min' \
+    "$G" check --mesh "$T/far.off"
 
 printf 'N_steps = 9223372036854775807;\n' > "$T/bigint.cfg"
 expect 2 'bigint.cfg:1: N_steps: expected an integer of at most 9e15 in magnitude' "$G" check "$T/bigint.cfg"
 printf 'spawns = ( { min = [0.0, 0.0, 0.0]; max = [0.1, 0.1, 0.1]; count = 1000000000000000; } );\n' > "$T/bigcount.cfg"
-expect 2 'bigcount.cfg:1: spawns\[0\].count: expected an integer of at most 1e12 in magnitude' "$G" check "$T/bigcount.cfg"
+expect 2 'bigcount.cfg:1: spawns\[0\].count: expected an integer of at most 1e12 in magnitude' \
+    "$G" check "$T/bigcount.cfg"
 
 printf 'OFF\n3 0 0\n0 0 0\n1 0 0\n0 1 0\n' > "$T/empty.off"
 expect 2 'empty.off: no elements \(3 vertices and not one face' "$G" check --mesh "$T/empty.off"
 
 # An insertion region's attempts inside one step (here 10^7 of them, each against every grain added
 # in the step: days) stop at SIGTERM within a second, with 143 and the checkpoint kept as it was.
-printf 'N_max = 100000; N_spawn = 10000000; R_min = 0.001; R_max = 0.001;\ns_min = [0.0, 0.0, 0.0]; s_max = [1.0, 1.0, 1.0];\nbox_min = [0.0, 0.0, 0.0]; box_max = [1.0, 1.0, 1.0];\n' > "$T/spawnlong.cfg"
+cat > "$T/spawnlong.cfg" <<EOF
+N_max = 100000; N_spawn = 10000000; R_min = 0.001; R_max = 0.001;
+s_min = [0.0, 0.0, 0.0]; s_max = [1.0, 1.0, 1.0]; box_min = [0.0, 0.0, 0.0]; box_max = [1.0, 1.0, 1.0];
+EOF
 "$G" run "$T/spawnlong.cfg" -o "$T/spawnlong" --quiet > /dev/null 2> "$T/spawnlong.err" &
 spawn_pid=$!
 sleep 2

@@ -98,13 +98,16 @@ cat >"$T/term1.sh" <<'SH'
 [ "$OMPI_COMM_WORLD_RANK" = 1 ] || exec "$@"
 "$@" &
 waited=0
-while [ "$(cat "$STEPPING_WHEN" 2>/dev/null | wc -l)" -lt 2 ] && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+while [ "$(cat "$STEPPING_WHEN" 2>/dev/null | wc -l)" -lt 2 ] && [ $waited -lt 600 ]; do
+    sleep 0.1; waited=$((waited + 1))
+done
 kill -TERM $!
 wait $!
 SH
 export STEPPING_WHEN="$T/sig/thermo.csv"
 chmod +x "$T/term1.sh"
-expect "SIGTERM to rank 1" 143 'grains: interrupted at step [0-9]* .*checkpoint in' -x STEPPING_WHEN -np 2 "$T/term1.sh" "$G" run \
+expect "SIGTERM to rank 1" 143 'grains: interrupted at step [0-9]* .*checkpoint in' -x STEPPING_WHEN -np 2 \
+    "$T/term1.sh" "$G" run \
     --set N_frames=4 --set N_steps=100000 --threads 1 -o "$T/sig"
 [ -s "$T/sig/checkpoint.grains" ] && ok || bad "SIGTERM to rank 1: no checkpoint"
 

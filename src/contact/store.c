@@ -235,7 +235,8 @@ grains_status store_gather(contact_store *cs, size_t *n, grains_error *err)
 grains_status store_load(contact_store *cs, size_t n, grains_error *err)
 {
     if (n >= STORE_LIMIT)
-        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "%zu contact histories: more than the %zu a store holds",
+        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
+                                "%zu contact histories: more than the %zu a store holds",
                                 n, (size_t)STORE_LIMIT);
     if (!reserve(cs, n ? n : 1))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", n);
@@ -311,7 +312,8 @@ grains_status store_windows(contact_store *cs, const uint32_t *pending, const ui
     /* The histories still lie in their old order until store_permute. */
     size_t need = total > cs->n ? total : cs->n;
     if (need >= STORE_LIMIT)
-        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "%zu contact histories: more than the %zu a store holds",
+        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0,
+                                "%zu contact histories: more than the %zu a store holds",
                                 need, (size_t)STORE_LIMIT);
     if (!reserve(cs, need))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", total);

@@ -106,12 +106,11 @@ static grains_status read_region_field(const config_setting_t *s, grains_spawn_r
     if (strcmp(name, "fractions") == 0)
         return (*n_fractions = config_numbers(s, d->fraction, GRAINS_MAX_SIZES)) >= 1
                    ? GRAINS_OK : bad(s, what, "1 to 16 finite numbers", path, err);
-    if (!strcmp(name, "material") || !strcmp(name, "tag") || !strcmp(name, "count") || !strcmp(name, "rate") ||
-        !strcmp(name, "full_after"))
+    if (!strcmp(name, "material") || !strcmp(name, "tag"))
+        return read_integer(s, name, r) ? GRAINS_OK : bad(s, what, "an integer from -1000000 to 1000000", path, err);
+    if (!strcmp(name, "count") || !strcmp(name, "rate") || !strcmp(name, "full_after"))
         return read_integer(s, name, r) ? GRAINS_OK
-               : bad(s, what, !strcmp(name, "material") || !strcmp(name, "tag") ? "an integer from -1000000 to 1000000"
-                                                                                 : "an integer of at most 1e12 in magnitude",
-                     path, err);
+                                        : bad(s, what, "an integer of at most 1e12 in magnitude", path, err);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s: unknown field '%s' (known: %s)", what, name,
                             KNOWN_FIELDS);
 }

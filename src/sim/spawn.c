@@ -238,7 +238,9 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
 grains_status grains_sim_spawn_ahead(grains_sim *sim, grains_error *err)
 {
     size_t added = 0;
-    grains_status s = sim->stopped ? sim_refuse_stopped(sim, err) : sim->need_rebuild ? sim_rebuild(sim, err) : GRAINS_OK; /* the grid spawning searches */
+    grains_status s = sim->stopped        ? sim_refuse_stopped(sim, err)
+                      : sim->need_rebuild ? sim_rebuild(sim, err) /* the grid spawning searches */
+                                          : GRAINS_OK;
     if (s == GRAINS_OK)
         s = sim_spawn(sim, &added, err);
     if (s == GRAINS_OK && added)

@@ -353,7 +353,8 @@ static long first_non_finite(const grains_sim *sim)
 {
     const grains_particles *pt = &sim->pt;
     for (size_t i = 0; i < pt->n; i++)
-        if (!v3_isfinite(pt->x[i]) || !(speed2_max(0, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i])) < INFINITY))
+        if (!v3_isfinite(pt->x[i]) ||
+            !(speed2_max(0, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i])) < INFINITY))
             return (long)i;
     return -1;
 }
