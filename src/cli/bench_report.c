@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/bench.h"
@@ -77,7 +78,7 @@ static const char plot_script[] =
     "    matplotlib.use('Agg')\n"
     "    import matplotlib.pyplot as plt\n"
     "except ImportError:\n"
-    "    sys.exit('grains: the plot needs matplotlib (Debian: apt install python3-matplotlib)')\n"
+    "    sys.exit(3)\n"
     "def series(path, key):\n"
     "    out = {}\n"
     "    for r in csv.DictReader(open(path)):\n"
@@ -100,24 +101,38 @@ static const char plot_script[] =
     "fig.tight_layout()\n"
     "fig.savefig(sys.argv[2], dpi=120)\n";
 
-/* The plot through python3, the script on its standard input. */
+/* The script's exit status when `python` has no matplotlib. */
+#define NO_MATPLOTLIB 3
+
+/* The plot through `python`, the script on its standard input: its exit
+ * status, or -1 when it could not be run. */
+static int plot_with(const char *python, const char *csv, const char *png, const char *peers)
+{
+    char cmd[3 * 4096 + 64];
+    snprintf(cmd, sizeof cmd, "%s - '%s' '%s'%s%s%s", python, csv, png, peers ? " '" : "", peers ? peers : "",
+             peers ? "'" : "");
+    FILE *p = popen(cmd, "w");
+    if (!p)
+        return -1;
+    fputs(plot_script, p);
+    int rc = pclose(p);
+    return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* The plot through python3, or where that one lacks matplotlib (a
+ * virtual environment's, pyenv's), through Debian's /usr/bin/python3. */
 static int plot(const char *csv, const char *png, const char *peers)
 {
     if (strchr(csv, '\'') || strchr(png, '\'') || (peers && strchr(peers, '\''))) {
         fprintf(stderr, "grains: bench --plot: file names with a ' are not supported\n");
         return 0;
     }
-    char cmd[3 * 4096 + 64];
-    snprintf(cmd, sizeof cmd, "python3 - '%s' '%s'%s%s%s", csv, png, peers ? " '" : "", peers ? peers : "",
-             peers ? "'" : "");
-    FILE *p = popen(cmd, "w");
-    if (!p) {
-        fprintf(stderr, "grains: bench --plot: cannot run python3\n");
-        return 0;
-    }
-    fputs(plot_script, p);
-    int rc = pclose(p);
-    if (rc != 0)
+    int rc = plot_with("python3", csv, png, peers);
+    if (rc == NO_MATPLOTLIB && access("/usr/bin/python3", X_OK) == 0)
+        rc = plot_with("/usr/bin/python3", csv, png, peers);
+    if (rc == NO_MATPLOTLIB)
+        fprintf(stderr, "grains: the plot needs matplotlib (Debian: apt install python3-matplotlib)\n");
+    else if (rc != 0)
         fprintf(stderr, "grains: bench --plot: python3 failed (status %d)\n", rc);
     return rc == 0;
 }
