@@ -181,6 +181,7 @@ static grains_status add_mesh(grains_sim *sim, const grains_mesh *mesh, const gr
     for (size_t k = 0; k < mesh->n_vertices; k++)
         reach = fmax(reach, v3_norm(v3_sub(mesh->vertices[k], motion->point)));
     grains_status s = sim_scale_mesh(sim, mesh, err);
+    /* (a motion motion_check refuses is refused by walls_add below, with its reason) */
     if (s == GRAINS_OK && motion->type != GRAINS_MOTION_FIXED && motion_check(motion, err) == GRAINS_OK)
         s = sim_scale_motion(sim, motion, reach, err);
     if (s == GRAINS_OK)
@@ -497,6 +498,7 @@ int grains_sim_has_tags(const grains_sim *sim)
         tags |= grains_params_spawn(&sim->p, k).tag != 0;
     return tags;
 }
+
 void grains_sim_ask_stop(grains_sim *sim, grains_stop_asked asked, void *ctx)
 {
     sim->stop_asked = asked;
