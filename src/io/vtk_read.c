@@ -207,11 +207,9 @@ static grains_status binary_zlib(vtk_reader *r, const char *name, const char *s,
         st = fail(r, name, "its data is not base64");
     else if (!inflated_size(h, (uint64_t)z_len, &total))
         st = fail(r, name, "its blocks claim more bytes than its compressed data can hold");
-    else if ((st = spend(r, name, total)) != GRAINS_OK)
-        ;
-    else if (!(*raw = malloc((size_t)total + 1)))
+    else if ((st = spend(r, name, total)) == GRAINS_OK && !(*raw = malloc((size_t)total + 1)))
         st = grains_error_set(r->err, GRAINS_ERR_NOMEM, r->name, 0, "out of memory reading \"%s\"", name);
-    else if ((st = zlib_blocks(r, name, h, z, (size_t)z_len, *raw)) == GRAINS_OK)
+    else if (st == GRAINS_OK && (st = zlib_blocks(r, name, h, z, (size_t)z_len, *raw)) == GRAINS_OK)
         *n = (size_t)total;
     free(z);
     free(h);
