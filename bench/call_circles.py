@@ -21,14 +21,14 @@ from collections import defaultdict
 def object_files(build):
     """The object files of the library and the program, by their source path (src/...)."""
     found = {}
-    for target in ("grains_lib.dir", "grains.dir"):
+    for target in ("grains_lib.dir", "grains.dir", "grains_validate.dir", "grains_render.dir", "grains_parallel.dir"):
         top = os.path.join(build, "CMakeFiles", target)
         for folder, _, names in os.walk(top):
             for name in names:
                 if name.endswith(".c.o"):
                     path = os.path.join(folder, name)
                     source = os.path.relpath(path, top)[: -len(".o")]
-                    if source.startswith("src/"):
+                    if source.startswith("src/") and os.path.exists(source):  # not a moved file's stale object
                         found[source] = path
     return found
 

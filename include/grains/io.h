@@ -69,7 +69,9 @@ extern const char grains_hourglass_off[];
 
 /* How a VTK file holds its arrays: zlib-compressed binary (base64, the
  * default), binary (base64), or ASCII text. */
-typedef enum { GRAINS_VTK_COMPRESSED = 0, GRAINS_VTK_BINARY, GRAINS_VTK_ASCII } grains_vtk_format;
+#define GRAINS_ENUM_VTK_FORMAT(id, name, doc) GRAINS_VTK_##id,
+typedef enum { GRAINS_VTK_FORMAT_LIST(GRAINS_ENUM_VTK_FORMAT) } grains_vtk_format;
+#define GRAINS_N_VTK_FORMATS (0 GRAINS_VTK_FORMAT_LIST(GRAINS_COUNT3))
 
 /* VTK XML PolyData: particles as points with radius, velocity, angular
  * velocity, orientation and id; the mesh as vertices, lines and polygons

@@ -8,16 +8,12 @@
 
 #include <stddef.h>
 
+#include "grains/choices.h"
 #include "grains/real.h"
 
-typedef enum {
-    GRAINS_MOTION_FIXED = 0,
-    GRAINS_MOTION_LINEAR,   /* shift = velocity t */
-    GRAINS_MOTION_ROTATE,   /* angle = omega t about axis through point; plus shift = velocity t */
-    GRAINS_MOTION_VIBRATE,  /* shift = amplitude sin(2 pi frequency t + phase) axis */
-    GRAINS_MOTION_TABLE,    /* shift and angle interpolated linearly from samples */
-    GRAINS_MOTION_SERVO     /* shift = s axis, ds/dt from the force on the mesh */
-} grains_motion_type;
+#define GRAINS_ENUM_MOTION(id, name, doc) GRAINS_MOTION_##id,
+typedef enum { GRAINS_MOTION_LIST(GRAINS_ENUM_MOTION) } grains_motion_type;
+#define GRAINS_N_MOTIONS (0 GRAINS_MOTION_LIST(GRAINS_COUNT3))
 
 /* One row of a table motion: at time t the mesh is shifted by x and turned
  * by angle about the axis. */

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "grains/choices.h"
 #include "grains/error.h"
 #include "grains/real.h"
 
@@ -33,92 +34,85 @@ typedef struct {
                       * test's non-interacting fines); 0: they touch */
 } grains_pair_values;
 
-/* When the static friction springs are incremented (TinyDEM Eq. 52). */
+/* When the static friction springs are incremented (TinyDEM Eq. 52; the list in grains/choices.h).
+ * TinyDEM's order (force from the old spring, then u += dt v) creates energy (docs/model.md). */
+#define GRAINS_ENUM_FRICTION_ORDER(id, name, doc) GRAINS_FRICTION_##id,
 typedef enum {
-    /* The compat choice: increment_first, or TinyDEM's order with compat = tinydem. */
-    GRAINS_FRICTION_BY_COMPAT = -1,
-    /* TinyDEM: force from the old spring, then u += dt v (forward Euler). */
-    GRAINS_FRICTION_FORCE_THEN_INCREMENT = 0,
-    /* LAMMPS-like: u += dt v first, then the force from the new spring. */
-    GRAINS_FRICTION_INCREMENT_THEN_FORCE = 1
+    GRAINS_FRICTION_BY_COMPAT = -1, /* increment_first, or TinyDEM's order with compat = tinydem */
+    GRAINS_FRICTION_ORDER_LIST(GRAINS_ENUM_FRICTION_ORDER)
 } grains_friction_order;
+#define GRAINS_N_FRICTION_ORDERS (0 GRAINS_FRICTION_ORDER_LIST(GRAINS_COUNT3))
 
 /* How the particle-particle contacts are evaluated: the same bits either
  * way (tests/test_lanes.c); the scalar kernel is the reference, and the
  * benchmarks' baseline. */
-typedef enum {
-    GRAINS_KERNEL_VECTOR = 0, /* in batches, with the CPU's vector units (contact/lanes.h) */
-    GRAINS_KERNEL_SCALAR = 1  /* one contact at a time */
-} grains_kernel;
+#define GRAINS_ENUM_KERNEL(id, name, doc) GRAINS_KERNEL_##id,
+typedef enum { GRAINS_KERNEL_LIST(GRAINS_ENUM_KERNEL) } grains_kernel;
+#define GRAINS_N_KERNELS (0 GRAINS_KERNEL_LIST(GRAINS_COUNT3))
 
-/* Which conventions the run follows (docs/model.md, "grains and TinyDEM"). */
-typedef enum {
-    /* The physically correct choices: friction springs incremented before the
-     * force (no energy created by a spring that lags a step), orientations
-     * turned by the world-frame spin (left multiplication). */
-    GRAINS_COMPAT_NONE = 0,
-    /* Every TinyDEM convention as printed: the force from the old spring,
-     * then Eq. 52; Eq. 46's right multiplication by the world-frame spin.
-     * Runs then follow TinyDEM's output to round-off. */
-    GRAINS_COMPAT_TINYDEM = 1
-} grains_compat;
+/* Which conventions the run follows (docs/model.md, "grains and TinyDEM"): the physically
+ * correct choices (friction springs incremented before the force, so that no spring that lags a
+ * step creates energy; orientations turned by the world-frame spin, left multiplication), or
+ * every TinyDEM convention as printed (the force from the old spring, then Eq. 52; Eq. 46's right
+ * multiplication by the world-frame spin), so that runs follow TinyDEM's output to round-off. */
+#define GRAINS_ENUM_COMPAT(id, name, doc) GRAINS_COMPAT_##id,
+typedef enum { GRAINS_COMPAT_LIST(GRAINS_ENUM_COMPAT) } grains_compat;
+#define GRAINS_N_COMPATS (0 GRAINS_COMPAT_LIST(GRAINS_COUNT3))
 
-/* Time integration (docs/model.md). */
-typedef enum {
-    /* TinyDEM's semi-implicit Euler with SPIRAL (Eqs. 41-48). */
-    GRAINS_INTEGRATOR_EULER = 0,
-    /* Velocity Verlet as LAMMPS, LIGGGHTS, MercuryDPM (improved-velocity-Verlet
-     * paper Section 3.1, Eqs. 8-20): forces from x(t+dt) and v(t+dt/2). */
-    GRAINS_INTEGRATOR_VERLET = 1,
-    /* The same with the half-step normal for every velocity and spring
-     * (improved-velocity-Verlet paper Section 4, Eqs. 23-26). */
-    GRAINS_INTEGRATOR_VERLET_IMPROVED = 2,
-    /* The variational integrator of the variational-integrator paper
-     * (Section 2, Algorithm 1): implicit, Newton iterations with conjugate
-     * gradients. Needs a potential for every force: frictionless contacts,
-     * no bonds. The potential is taken at q_k+alpha (Eq. 2): */
-    GRAINS_INTEGRATOR_VARIATIONAL_LEFT = 3,     /* alpha = 0, left rule: first order */
-    GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT = 4  /* alpha = 1/2, midpoint rule: second order */
-} grains_integrator;
+/* Time integration (docs/model.md). Euler: forces from x(t), v(t). Velocity Verlet as LAMMPS,
+ * LIGGGHTS, MercuryDPM: forces from x(t+dt) and v(t+dt/2). The variational integrators
+ * (Section 2, Algorithm 1 of their paper) are implicit, Newton iterations with conjugate
+ * gradients; they need a potential for every force (frictionless contacts, no bonds), taken at
+ * q_k+alpha (Eq. 2): alpha = 0, the left rule, first order; alpha = 1/2, the midpoint rule,
+ * second order. */
+#define GRAINS_ENUM_INTEGRATOR(id, name, inc, half, doc) GRAINS_INTEGRATOR_##id,
+typedef enum { GRAINS_INTEGRATOR_LIST(GRAINS_ENUM_INTEGRATOR) } grains_integrator;
+#define GRAINS_N_INTEGRATORS (0 GRAINS_INTEGRATOR_LIST(GRAINS_COUNT5))
 
 static inline int grains_integrator_variational(grains_integrator i)
 {
     return i == GRAINS_INTEGRATOR_VARIATIONAL_LEFT || i == GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT;
 }
 
-/* Normal and tangential contact law (docs/model.md). */
-typedef enum {
-    /* TinyDEM's visco-elastic Hertz-Mindlin (Eqs. 5-25). */
-    GRAINS_CONTACT_HERTZ_MINDLIN = 0,
-    /* Linear spring-dashpot: F_n = k_n delta - eta_n v_n (improved-velocity-
-     * Verlet paper Eqs. 1, 6, 13, 27, 31), k_t = 2(1-nu)/(2-nu) k_n. */
-    GRAINS_CONTACT_LINEAR = 1,
-    /* Hertz with the restitution-exact damping of the improved-velocity-
-     * Verlet paper (Eq. 32, LAMMPS' coeff_restitution): TinyDEM's springs,
-     * the tangential dashpot scaled by sqrt(k_t / k_n) instead of Eq. 25. */
-    GRAINS_CONTACT_HERTZ_RESTITUTION = 2
-} grains_contact_model;
+/* Normal and tangential contact law (docs/model.md): TinyDEM's visco-elastic Hertz-Mindlin;
+ * the linear spring-dashpot F_n = k_n delta - eta_n v_n, k_t = 2(1-nu)/(2-nu) k_n; Hertz with the
+ * restitution-exact damping of Eq. 32 (LAMMPS' coeff_restitution). */
+#define GRAINS_ENUM_CONTACT_MODEL(id, name, doc) GRAINS_CONTACT_##id,
+typedef enum { GRAINS_CONTACT_MODEL_LIST(GRAINS_ENUM_CONTACT_MODEL) } grains_contact_model;
+#define GRAINS_N_CONTACT_MODELS (0 GRAINS_CONTACT_MODEL_LIST(GRAINS_COUNT3))
 
-/* Rolling resistance (docs/model.md, "Contact sub-models"). */
+/* Normal damping law (docs/model.md, "Contact sub-models"); BY_MODEL until derived. */
+#define GRAINS_ENUM_DAMPING(id, name, doc) GRAINS_DAMPING_##id,
 typedef enum {
-    /* TinyDEM's rolling spring and dashpot at the contact point (Eqs. 34-39). */
-    GRAINS_ROLLING_SPRING = 0,
-    /* Ai et al. (2011) model C, the elastic-plastic spring-dashpot: a torque
-     * spring k_r = 2.25 k_n mu_r^2 R*^2 on the relative rotation, limited
-     * to mu_r R* |f_n|, a dashpot rolling_damping x critical below the limit. */
-    GRAINS_ROLLING_TYPE_C = 1
-} grains_rolling_model;
+    GRAINS_DAMPING_BY_MODEL = -1, /* the contact model's own */
+    GRAINS_DAMPING_LIST(GRAINS_ENUM_DAMPING)
+} grains_damping;
+#define GRAINS_N_DAMPINGS (0 GRAINS_DAMPING_LIST(GRAINS_COUNT3))
 
-/* Attraction between surfaces (docs/model.md, "Contact sub-models"). */
-typedef enum {
-    GRAINS_COHESION_NONE = 0,
-    /* Hamaker's van der Waals attraction across the gap (libgran); on when hamaker > 0. */
-    GRAINS_COHESION_VAN_DER_WAALS = 1,
-    /* Johnson, Kendall and Roberts (1971): Hertz with the work of adhesion
-     * W = work_of_adhesion; pull-off force 3/2 pi W R*, the contact holds
-     * until the gap reaches 3/4 (pi^2 W^2 R* / E*^2)^(1/3). */
-    GRAINS_COHESION_JKR = 2
-} grains_cohesion;
+/* Rolling resistance (docs/model.md, "Contact sub-models"). Type C: a torque spring
+ * k_r = 2.25 k_n mu_r^2 R*^2 on the relative rotation, limited to mu_r R* |f_n|, a dashpot
+ * rolling_damping x critical below the limit. */
+#define GRAINS_ENUM_ROLLING(id, name, doc) GRAINS_ROLLING_##id,
+typedef enum { GRAINS_ROLLING_LIST(GRAINS_ENUM_ROLLING) } grains_rolling_model;
+#define GRAINS_N_ROLLINGS (0 GRAINS_ROLLING_LIST(GRAINS_COUNT3))
+
+/* Attraction between surfaces (docs/model.md, "Contact sub-models"). Van der Waals is on when
+ * hamaker > 0. JKR: Hertz with the work of adhesion W = work_of_adhesion; pull-off force
+ * 3/2 pi W R*, the contact holds until the gap reaches 3/4 (pi^2 W^2 R* / E*^2)^(1/3). */
+#define GRAINS_ENUM_COHESION(id, name, doc) GRAINS_COHESION_##id,
+typedef enum { GRAINS_COHESION_LIST(GRAINS_ENUM_COHESION) } grains_cohesion;
+#define GRAINS_N_COHESIONS (0 GRAINS_COHESION_LIST(GRAINS_COUNT3))
+
+/* The damping law a run uses: its own key, or its contact model's (tinydem for hertz_mindlin,
+ * restitution for hertz_restitution, linear for linear). */
+static inline grains_damping grains_damping_of(grains_damping damping, grains_contact_model model)
+{
+    if (damping != GRAINS_DAMPING_BY_MODEL)
+        return damping;
+    return model == GRAINS_CONTACT_LINEAR              ? GRAINS_DAMPING_LINEAR
+           : model == GRAINS_CONTACT_HERTZ_RESTITUTION ? GRAINS_DAMPING_RESTITUTION
+                                                       : GRAINS_DAMPING_TINYDEM;
+}
 
 #define GRAINS_MAX_SPAWNS 8                            /* insertion regions */
 #define GRAINS_MAX_SPAWN_RATE 10000000L                /* spawn attempts per step (each searches the grains and
@@ -128,11 +122,9 @@ typedef enum {
 #define GRAINS_MAX_TAG_RULES 16
 
 /* How an insertion region draws radii (docs/scenario.md, "Insertion"). */
-typedef enum {
-    GRAINS_SIZES_UNIFORM = 0,   /* uniform in [R_lo, R_hi] (TinyDEM Section 3.1) */
-    GRAINS_SIZES_DISCRETE = 1,  /* radii R[k] with fractions of number or of mass */
-    GRAINS_SIZES_LOGNORMAL = 2  /* ln R normal (mean ln median, deviation sigma), kept within [R_lo, R_hi] */
-} grains_size_law;
+#define GRAINS_ENUM_SIZE_LAW(id, name, doc) GRAINS_SIZES_##id,
+typedef enum { GRAINS_SIZE_LAW_LIST(GRAINS_ENUM_SIZE_LAW) } grains_size_law;
+#define GRAINS_N_SIZE_LAWS (0 GRAINS_SIZE_LAW_LIST(GRAINS_COUNT3))
 
 typedef struct {
     grains_size_law law;
@@ -214,6 +206,7 @@ typedef struct {
     grains_friction_order friction_order; /* GRAINS_FRICTION_BY_COMPAT until derived */
     grains_integrator integrator;
     grains_contact_model contact_model;
+    grains_damping damping;               /* GRAINS_DAMPING_BY_MODEL until derived */
     grains_kernel kernel;
     grains_rolling_model rolling_model;
     real rolling_damping;                 /* [-] type C: the rolling dashpot's fraction of critical */

@@ -65,6 +65,7 @@ double tp_critical_ratio(double mu);
  * for any contact model and integrator, dt = t_c / steps_per_tc. */
 typedef struct {
     grains_contact_model model;
+    grains_damping damping;
     grains_integrator integrator;
     double e_n, speed, steps_per_tc;
     double offset;      /* oblique impact: lateral offset of the centres / diameter (0: head-on) */

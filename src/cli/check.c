@@ -56,12 +56,11 @@ static double effective_E(const grains_material *a, const grains_material *b)
 /* Each insertion region: where, how fast, which sizes. */
 static void print_spawns(const grains_params *p)
 {
-    static const char *const laws[] = {"uniform", "discrete", "lognormal"};
     for (int k = 0; k < grains_params_n_spawns(p); k++) {
         grains_spawn_region r = grains_params_spawn(p, k);
         printf("  spawn region %d      : %s [%g, %g, %g] to [%g, %g, %g], %ld attempt%s/step, material %d, tag %d, "
                "radii %s", k, r.cylinder ? "cylinder in" : "box", r.lo.x, r.lo.y, r.lo.z, r.hi.x, r.hi.y, r.hi.z,
-               r.rate, r.rate == 1 ? "" : "s", r.material, r.tag, laws[r.sizes.law]);
+               r.rate, r.rate == 1 ? "" : "s", r.material, r.tag, grains_choice_name(&grains_size_laws, r.sizes.law));
         if (r.count > 0)
             printf(", %ld particles", r.count);
         printf("\n");
@@ -136,10 +135,8 @@ static void print_submodels(const grains_params *p)
 /* Which laws the run uses, and the figures a user checks them by. */
 static void print_models(const grains_params *p)
 {
-    const char *models[] = {"hertz_mindlin", "linear", "hertz_restitution"};
-    const char *integrators[] = {"euler", "verlet", "verlet_improved", "variational_left", "variational_midpoint"};
-    printf("  model               : %s contacts, %s integrator\n", models[p->contact_model],
-           integrators[p->integrator]);
+    printf("  model               : %s contacts, %s integrator\n", grains_choice_name(&grains_contact_models, p->contact_model),
+           grains_choice_name(&grains_integrators, p->integrator));
     if (grains_integrator_variational(p->integrator))
         printf("  implicit steps      : Newton until no update exceeds %g R_min, at most %d iterations\n",
                p->newton_tol, p->newton_max_iter);
@@ -173,14 +170,13 @@ static void print_models(const grains_params *p)
 /* Each entry of `meshes`: its elements and how it moves. */
 static void print_meshes(const grains_scenario *sc, const grains_mesh *mesh)
 {
-    static const char *const types[] = {"fixed", "linear", "rotate", "vibrate", "table", "servo"};
     for (int k = 0; k < sc->n_meshes; k++) {
         const grains_scenario_mesh *e = &sc->meshes[k];
         const grains_motion *m = &e->motion;
         size_t n = 0;
         for (size_t el = 0; mesh && el < mesh->n_elements; el++)
             n += mesh->elements[el].body == k;
-        printf("  mesh %-2d             : %s, %zu elements, %s", k, e->file, n, types[m->type]);
+        printf("  mesh %-2d             : %s, %zu elements, %s", k, e->file, n, grains_choice_name(&grains_motions, m->type));
         switch (m->type) {
         case GRAINS_MOTION_LINEAR: printf(" at (%g, %g, %g) m/s", m->velocity.x, m->velocity.y, m->velocity.z); break;
         case GRAINS_MOTION_ROTATE:

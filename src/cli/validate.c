@@ -13,10 +13,6 @@ typedef struct {
     int rows, failed;
 } tally;
 
-/* grains_integrator's names, in its order. */
-#define N_INTEGRATORS 5
-static const char *const integrators[N_INTEGRATORS] = {"euler", "verlet", "verlet_improved", "variational_left",
-                                                       "variational_midpoint"};
 
 static void row(tally *t, const char *what, const char *expected, double measured, int pass)
 {
@@ -54,17 +50,24 @@ static int three_particle(tally *t)
     return 1;
 }
 
-/* Worst |e - e_n| over impact speeds 0.1, 1, 10 m/s at dt = t_c / 200. */
+/* Worst |e - e_n| over impact speeds 0.1, 1, 10 m/s at dt = t_c / 200, for each contact model
+ * with its own damping and for Hertz with Tsuji's. */
 static int restitution(tally *t)
 {
-    const char *models[] = {"hertz_mindlin", "linear", "hertz_restitution"};
+    static const struct {
+        grains_contact_model model;
+        grains_damping damping;
+    } laws[] = {{GRAINS_CONTACT_HERTZ_MINDLIN, GRAINS_DAMPING_BY_MODEL},
+                {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL},
+                {GRAINS_CONTACT_HERTZ_RESTITUTION, GRAINS_DAMPING_BY_MODEL},
+                {GRAINS_CONTACT_HERTZ_MINDLIN, GRAINS_DAMPING_TSUJI}};
     const double e_n[] = {0.1, 0.5, 0.9};
-    for (int m = 0; m < 3; m++)
-        for (int i = 0; i < N_INTEGRATORS; i++) {
+    for (int m = 0; m < 4; m++)
+        for (int i = 0; i < GRAINS_N_INTEGRATORS; i++) {
             double worst = 0;
             for (int k = 0; k < 3; k++)
                 for (double v = 0.1; v < 20; v *= 10) {
-                    rest_setup s = {(grains_contact_model)m, (grains_integrator)i, e_n[k], v, 200, 0, 0};
+                    rest_setup s = {laws[m].model, laws[m].damping, (grains_integrator)i, e_n[k], v, 200, 0, 0};
                     double e;
                     grains_error err;
                     if (rest_run(&s, &e, &err) != GRAINS_OK)
@@ -72,8 +75,13 @@ static int restitution(tally *t)
                     worst = fmax(worst, fabs(e - e_n[k]));
                 }
             char what[96];
-            snprintf(what, sizeof what, "restitution |e - e_n|, %s, %s", models[m], integrators[i]);
-            if (i == GRAINS_INTEGRATOR_VARIATIONAL_LEFT) /* the dashpot at the step's ends: first order */
+            snprintf(what, sizeof what, "restitution |e - e_n|, %s, %s",
+                     laws[m].damping == GRAINS_DAMPING_TSUJI ? "hertz with tsuji damping"
+                                                             : grains_choice_name(&grains_contact_models, laws[m].model),
+                     grains_choice_name(&grains_integrators, i));
+            if (laws[m].damping == GRAINS_DAMPING_TSUJI) /* a fit (contact/damping_tsuji.h) */
+                row(t, what, "< 3e-3 (the fit to Tsuji's chart 1.1e-3; end of contact)", worst, worst < 3e-3);
+            else if (i == GRAINS_INTEGRATOR_VARIATIONAL_LEFT) /* the dashpot at the step's ends: first order */
                 row(t, what, "< 5e-3 = h/t_c (left rule: first order)", worst, worst < 5e-3);
             else
                 row(t, what, m == 1 ? "< 2e-3 (Eq. 31 exact; end of contact to 1 step)" : "< 2e-3 (Eq. 21 = Eq. 32)",
@@ -86,15 +94,15 @@ static int restitution(tally *t)
 static int oscillator(tally *t)
 {
     const double steps[2] = {16, 160}, tol[2] = {0.1, 0.01};
-    for (int i = 0; i < N_INTEGRATORS; i++)
+    for (int i = 0; i < GRAINS_N_INTEGRATORS; i++)
         for (int k = 0; k < 2; k++) {
-            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.5, 0.1, steps[k], 0, 0};
+            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.5, 0.1, steps[k], 0, 0};
             double e;
             grains_error err;
             if (oscillator_run(&s, &e, &err) != GRAINS_OK)
                 return cli_report(&err), 0;
             char what[96], expected[96];
-            snprintf(what, sizeof what, "impact vs damped oscillator, %s, h = t_c/%g", integrators[i], steps[k]);
+            snprintf(what, sizeof what, "impact vs damped oscillator, %s, h = t_c/%g", grains_choice_name(&grains_integrators, i), steps[k]);
             snprintf(expected, sizeof expected, "< %g of delta_max (var. paper Eqs. 33-34)", tol[k]);
             row(t, what, expected, e, e < tol[k]);
         }
@@ -107,11 +115,11 @@ static int oscillator(tally *t)
 static int oblique(tally *t)
 {
     const double steps[3] = {1600, 160, 16}, tol[3] = {0, 0.01, 0.1};
-    for (int i = 0; i < N_INTEGRATORS; i++) {
+    for (int i = 0; i < GRAINS_N_INTEGRATORS; i++) {
         double K_T[3][OBLIQUE_SAMPLES], K_R[OBLIQUE_SAMPLES];
         double mu = grains_integrator_variational((grains_integrator)i) ? 0 : 0.5;
         for (int k = 0; k < 3; k++) {
-            rest_setup s = {GRAINS_CONTACT_LINEAR, (grains_integrator)i, 0.9, 0.1, steps[k], 0.1, mu};
+            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.9, 0.1, steps[k], 0.1, mu};
             grains_error err;
             if (oblique_run(&s, K_T[k], K_R, &err) != GRAINS_OK)
                 return cli_report(&err), 0;
@@ -122,7 +130,7 @@ static int oblique(tally *t)
                 e = fmax(e, fabs(K_T[k][j] - K_T[0][j]));
             char what[96], expected[96];
             snprintf(what, sizeof what, "oblique impact%s K_T curve, %s, h = t_c/%g", mu > 0 ? "" : " (mu 0)",
-                     integrators[i], steps[k]);
+                     grains_choice_name(&grains_integrators, i), steps[k]);
             snprintf(expected, sizeof expected, "< %g of K0 (vs h = t_c/1600; var. Figs. 6-7)", tol[k]);
             row(t, what, expected, e, e < tol[k]);
         }
@@ -133,7 +141,7 @@ static int oblique(tally *t)
 /* Undamped bouncing between walls: energy error after 250 collisions. */
 static int bounce(tally *t)
 {
-    for (int i = 0; i < N_INTEGRATORS; i++)
+    for (int i = 0; i < GRAINS_N_INTEGRATORS; i++)
         for (double n = 32; n <= 160; n *= 5) {
             bounce_setup s = {(grains_integrator)i, n, 250};
             bounce_result r;
@@ -141,7 +149,7 @@ static int bounce(tally *t)
             if (bounce_run(&s, &r, &err) != GRAINS_OK)
                 return cli_report(&err), 0;
             char what[96], expected[96];
-            snprintf(what, sizeof what, "250 bounces, %s, h = t_c/%g: |E/E0 - 1|", integrators[i], n);
+            snprintf(what, sizeof what, "250 bounces, %s, h = t_c/%g: |E/E0 - 1|", grains_choice_name(&grains_integrators, i), n);
             snprintf(expected, sizeof expected, "< %.2g = 2 (h/t_c)^2 (var. paper ~1e-3 at t_c/32)", 2 / (n * n));
             row(t, what, expected, fabs(r.drift), fabs(r.drift) < 2 / (n * n));
         }
@@ -179,25 +187,25 @@ static int van_der_waals(tally *t)
  * midpoint rule's agree to 0.3%). */
 static int box_fill(tally *t)
 {
-    static box_result r[N_INTEGRATORS];
-    for (int i = 0; i < N_INTEGRATORS; i++) {
+    static box_result r[GRAINS_N_INTEGRATORS];
+    for (int i = 0; i < GRAINS_N_INTEGRATORS; i++) {
         box_setup s = box_default((grains_integrator)i);
         s.z_start = 0.05, s.t_end = 0.25, s.steps_per_tc = 40;
         grains_error err;
         if (box_run(&s, &r[i], &err) != GRAINS_OK)
             return cli_report(&err), 0;
     }
-    for (int i = 0; i < N_INTEGRATORS; i++) {
+    for (int i = 0; i < GRAINS_N_INTEGRATORS; i++) {
         double peak = 0, peak_v = 0;
         for (int k = 0; k < r[i].n; k++)
             peak = fmax(peak, r[i].K[k]), peak_v = fmax(peak_v, r[1].K[k]);
         double last = r[i].K[r[i].n - 1] / peak;
         char what[96];
-        snprintf(what, sizeof what, "box filling, %s: K(0.25 s) / peak K", integrators[i]);
+        snprintf(what, sizeof what, "box filling, %s: K(0.25 s) / peak K", grains_choice_name(&grains_integrators, i));
         row(t, what, "< 1e-2 (var. paper Fig. 11: the bed settles)", last, last < 1e-2);
         if (i == GRAINS_INTEGRATOR_VERLET)
             continue;
-        snprintf(what, sizeof what, "box filling, %s: peak K / Verlet's - 1", integrators[i]);
+        snprintf(what, sizeof what, "box filling, %s: peak K / Verlet's - 1", grains_choice_name(&grains_integrators, i));
         row(t, what, "< 2e-2 (same fall, chaotic impacts)", fabs(peak / peak_v - 1), fabs(peak / peak_v - 1) < 2e-2);
     }
     return 1;
@@ -214,9 +222,9 @@ static int bonded_pair(tally *t)
             return cli_report(&err), 0;
         double h2 = pow(3.14159265358979323846 / s.steps_per_tc, 2), worst = fmax(r.err_contact, r.err_bond);
         char what[96];
-        snprintf(what, sizeof what, "bonded pair, %s: forces vs exact / peak", integrators[i]);
+        snprintf(what, sizeof what, "bonded pair, %s: forces vs exact / peak", grains_choice_name(&grains_integrators, i));
         row(t, what, "< (pi/200)^2 (var. paper Fig. 10; 3 bodies)", worst, worst < h2 && r.bonds == 1 && !r.broken);
-        snprintf(what, sizeof what, "bonded pair, %s: period / 2pi sqrt(m / 2k_B)", integrators[i]);
+        snprintf(what, sizeof what, "bonded pair, %s: period / 2pi sqrt(m / 2k_B)", grains_choice_name(&grains_integrators, i));
         double e = fabs(r.period / bp_bond_period(&s) - 1);
         row(t, what, "< 1e-4 (the pair's own vibration)", e, e < 1e-4);
     }

@@ -11,6 +11,8 @@
  *   (force from the old spring, then Eq. 52) is the default. */
 #include "contact/hertz_mindlin.h"
 
+#include "contact/damping_tsuji.h"
+
 #include <math.h>
 
 #define PI HM_PI
@@ -49,10 +51,35 @@ static real effective_G(const grains_material *a, const grains_material *b)
     return 1 / ((2 - a->nu) / G_a + (2 - b->nu) / G_b);          /* Eq. 16 */
 }
 
+/* The dashpots of a pair by its damping law (grains/choices.h, GRAINS_DAMPING_LIST): beta
+ * scales Eq. 18's sqrt(5 m* k_n) (the linear law's Eq. 31 reads it too), cs_over_cn gives the
+ * tangential one. */
+static void pair_damping(hm_law *l, real e_n, grains_damping damping, int one_nu, real nu, real G_eff)
+{
+    l->beta = hm_beta(e_n); /* Eq. 21 */
+    switch (damping) {
+    case GRAINS_DAMPING_RESTITUTION:
+        /* Eq. 32's eta_n, -2 sqrt(5/6) ln(e) / sqrt(pi^2 + ln^2 e) (R* delta)^(1/4)
+         * sqrt(3/2 (4/3 E*) m*), is Eq. 18's beta sqrt(5 m* k_n) term for term;
+         * the tangential dashpot is scaled by sqrt(k_t / k_n) (Section 5.1). */
+        l->cs_over_cn = sqrt(l->ks / l->kn);
+        break;
+    case GRAINS_DAMPING_TSUJI: /* eta_t = alpha sqrt(m* k_t) (contact/damping_tsuji.h) */
+        l->beta = tsuji_beta(e_n);
+        l->cs_over_cn = sqrt(l->ks / l->kn);
+        break;
+    case GRAINS_DAMPING_TINYDEM:
+    case GRAINS_DAMPING_LINEAR: /* normal_linear.h scales its own by sqrt(k_t / k_n) */
+    default: /* Eq. 19 over Eq. 18: sqrt(k_s / (30 k_n)) = sqrt(G* / (5 E*)), Eq. 25 for one nu */
+        l->cs_over_cn = one_nu ? sqrt((1 - nu) / (10 * (2 - nu))) : sqrt(G_eff / (5 * l->E_eff));
+        break;
+    }
+}
+
 /* The constants of material a against b (NULL: rigid wall) with the pair's
  * restitution and friction v. */
 static hm_law pair_law(const grains_material *a, const grains_material *b, const grains_pair_values *v,
-                       grains_contact_model model)
+                       grains_damping damping)
 {
     hm_law l;
     real E_eff = effective_E(a, b), G_eff = effective_G(a, b);
@@ -60,20 +87,27 @@ static hm_law pair_law(const grains_material *a, const grains_material *b, const
     real nu = a->nu;
     l.kn = 4.0 / 3.0 * E_eff;                                     /* Eq. 12 without a */
     l.ks = 8 * G_eff;                                             /* Eq. 13 without a */
-    l.beta = hm_beta(v->e_n);
-    if (model == GRAINS_CONTACT_HERTZ_RESTITUTION)
-        /* Eq. 32's eta_n, -2 sqrt(5/6) ln(e) / sqrt(pi^2 + ln^2 e) (R* delta)^(1/4)
-         * sqrt(3/2 (4/3 E*) m*), is Eq. 18's beta sqrt(5 m* k_n) term for term;
-         * the tangential dashpot is scaled by sqrt(k_t / k_n) (Section 5.1). */
-        l.cs_over_cn = sqrt(l.ks / l.kn);
-    else /* Eq. 19 over Eq. 18: sqrt(k_s / (30 k_n)) = sqrt(G* / (5 E*)), Eq. 25 for one nu */
-        l.cs_over_cn = one_nu ? sqrt((1 - nu) / (10 * (2 - nu))) : sqrt(G_eff / (5 * E_eff));
+    l.E_eff = E_eff;
+    pair_damping(&l, v->e_n, damping, one_nu, nu, G_eff);
     l.mu_s = v->mu_s, l.mu_r = v->mu_r, l.mu_t = v->mu_t;
     l.mu_s_dyn = v->mu_s_dyn, l.mu_r_dyn = v->mu_r_dyn, l.mu_t_dyn = v->mu_t_dyn;
-    l.E_eff = E_eff;
     l.kt_over_kn = one_nu ? 2 * (1 - nu) / (2 - nu) : 4 * G_eff / E_eff; /* Eq. 6 */
     l.no_contact = v->no_contact;
     return l;
+}
+
+/* Whether the contact springs are incremented before the force, and in the half-step plane:
+ * the integrator's row says (grains/choices.h, GRAINS_INTEGRATOR_LIST). */
+#define INCREMENTS_FIRST(id, name, inc, half, doc) case GRAINS_INTEGRATOR_##id: return inc;
+#define HALF_STEP(id, name, inc, half, doc) case GRAINS_INTEGRATOR_##id: return half;
+static int integrator_increments_first(grains_integrator i)
+{
+    switch (i) { GRAINS_INTEGRATOR_LIST(INCREMENTS_FIRST) default: return 0; }
+}
+
+static int integrator_half_step(grains_integrator i)
+{
+    switch (i) { GRAINS_INTEGRATOR_LIST(HALF_STEP) default: return 0; }
 }
 
 void hm_params_init(hm_params *hp, const grains_params *p)
@@ -84,23 +118,22 @@ void hm_params_init(hm_params *hp, const grains_params *p)
         mat[a] = grains_params_material(p, a);
         hp->rho[a] = mat[a].rho;
     }
+    grains_damping damping = grains_damping_of(p->damping, p->contact_model);
     for (int a = 0; a < p->n_materials; a++) {
         /* a rigid wall takes the particle material's own restitution and friction */
         grains_pair_values own = grains_params_pair(p, a, a);
-        hp->pw[a][0] = pair_law(&mat[a], NULL, &own, p->contact_model);
+        hp->pw[a][0] = pair_law(&mat[a], NULL, &own, damping);
         hp->pw[a][0].no_contact = 0; /* a pair's `contact = false` is no rigid wall's */
         for (int b = 0; b < p->n_materials; b++) {
             grains_pair_values v = grains_params_pair(p, a, b);
-            hp->pp[a][b] = pair_law(&mat[a], &mat[b], &v, p->contact_model);
+            hp->pp[a][b] = pair_law(&mat[a], &mat[b], &v, damping);
             hp->pw[a][b + 1] = hp->pp[a][b];
         }
     }
     hp->dt = p->dt;
-    /* Velocity Verlet increments the springs before the force (improved-
-     * velocity-Verlet paper Eqs. 15-16 and Section 4). */
     hp->increment_first = p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE ||
-                          p->integrator != GRAINS_INTEGRATOR_EULER;
-    hp->half_step = p->integrator == GRAINS_INTEGRATOR_VERLET_IMPROVED;
+                          integrator_increments_first(p->integrator);
+    hp->half_step = integrator_half_step(p->integrator);
     hp->normal = p->contact_model == GRAINS_CONTACT_LINEAR ? HM_NORMAL_LINEAR
                  : p->cohesion == GRAINS_COHESION_JKR    ? HM_NORMAL_JKR
                                                          : HM_NORMAL_HERTZ;

@@ -6,28 +6,22 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Normal and damping come as pairs from contact_model ("hertz_mindlin" is
- * hertz with tinydem damping, "hertz_restitution" hertz with restitution,
- * "linear" linear with its own); the other kinds have keys of their own. */
+/* The damping, rolling and cohesion rows come from their lists (grains/choices.h); the normal
+ * law comes with contact_model ("hertz_mindlin" and "hertz_restitution" are Hertz's), and the
+ * damping is contact_model's own unless the key `damping` names one. */
+#define DAMPING_ROW(id, name, doc) {SUBMODEL_DAMPING, GRAINS_DAMPING_##id, name, 0, doc},
+#define ROLLING_ROW(id, name, doc) {SUBMODEL_ROLLING, GRAINS_ROLLING_##id, name, 3, doc},
+#define COHESION_ROW(id, name, doc) {SUBMODEL_COHESION, GRAINS_COHESION_##id, name, 0, doc},
 static const submodel rows[] = {
     {SUBMODEL_NORMAL, 0, "hertz", 0, "TinyDEM Eqs. 12-17: k_n = 4/3 E* a (contact/normal_hertz.h)"},
     {SUBMODEL_NORMAL, 1, "linear", 0,
      "improved-Verlet Eqs. 1, 6, 27: k_n fixed per pair (contact/normal_linear.h)"},
-    {SUBMODEL_DAMPING, 0, "tinydem", 0, "TinyDEM Eqs. 18-25 (contact/normal_hertz.h)"},
-    {SUBMODEL_DAMPING, 1, "restitution", 0,
-     "improved-Verlet Eq. 32, eta_t = sqrt(k_t / k_n) eta_n (contact/hertz_mindlin.c)"},
-    {SUBMODEL_DAMPING, 2, "linear", 0, "improved-Verlet Eq. 31 (contact/normal_linear.h)"},
+    GRAINS_DAMPING_LIST(DAMPING_ROW)
     {SUBMODEL_SLIDING, 0, "coulomb", 3,
      "TinyDEM Eqs. 10-11, 50-54; Luding's dynamic friction (contact/friction_spring.h)"},
-    {SUBMODEL_ROLLING, GRAINS_ROLLING_SPRING, "spring", 3, "TinyDEM Eqs. 34, 36-39 (contact/friction_spring.h)"},
-    {SUBMODEL_ROLLING, GRAINS_ROLLING_TYPE_C, "type_c", 3,
-     "Ai et al. 2011 model C, elastic-plastic spring-dashpot (contact/rolling_type_c.h)"},
+    GRAINS_ROLLING_LIST(ROLLING_ROW)
     {SUBMODEL_TWISTING, 0, "spring", 1, "TinyDEM Eqs. 35, 38, 40 (contact/friction_spring.h)"},
-    {SUBMODEL_COHESION, GRAINS_COHESION_NONE, "none", 0, "no attraction"},
-    {SUBMODEL_COHESION, GRAINS_COHESION_VAN_DER_WAALS, "van_der_waals", 0,
-     "Hamaker 1937 as libgran, across the gap (contact/van_der_waals.h)"},
-    {SUBMODEL_COHESION, GRAINS_COHESION_JKR, "jkr", 0,
-     "Johnson, Kendall and Roberts 1971 (contact/cohesion_jkr.h)"},
+    GRAINS_COHESION_LIST(COHESION_ROW)
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
@@ -59,8 +53,7 @@ void submodels_chosen(const grains_params *p, const submodel *chosen[SUBMODEL_KI
 {
     int linear = p->contact_model == GRAINS_CONTACT_LINEAR;
     chosen[SUBMODEL_NORMAL] = submodel_of(SUBMODEL_NORMAL, linear);
-    chosen[SUBMODEL_DAMPING] =
-        submodel_of(SUBMODEL_DAMPING, linear ? 2 : p->contact_model == GRAINS_CONTACT_HERTZ_RESTITUTION);
+    chosen[SUBMODEL_DAMPING] = submodel_of(SUBMODEL_DAMPING, grains_damping_of(p->damping, p->contact_model));
     chosen[SUBMODEL_SLIDING] = submodel_of(SUBMODEL_SLIDING, 0);
     chosen[SUBMODEL_ROLLING] = submodel_of(SUBMODEL_ROLLING, p->rolling_model);
     chosen[SUBMODEL_TWISTING] = submodel_of(SUBMODEL_TWISTING, 0);

@@ -60,7 +60,6 @@ static inline real particle_drag(const integrate_view *v, uint32_t i)
 
 typedef struct {
     grains_integrator kind;
-    const char *name;
     real place_at;  /* the boundaries are placed at t + place_at dt ... */
     real rates_at;  /* ... with their rates at t + rates_at dt */
     /* Before the boundaries move (a worksharing loop for every thread of a

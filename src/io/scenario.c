@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/submodels.h"
 #include "grains/ranks.h"
 #include "io/config_value.h"
 #include "io/scenario_friction.h"
@@ -36,190 +35,177 @@ typedef struct {
     size_t offset; /* into grains_scenario */
     const char *unit;
     const char *doc;
-    const char *const *choices; /* K_CHOICE: names of the enum's values 0, 1, ..., then NULL */
-    int submodel;               /* K_CHOICE without choices: 1 + the submodel_kind whose rows name the values */
+    const grains_choice_list *choices; /* K_CHOICE: the names of the enum's values 0, 1, ... */
 } key_info;
 
-static const char *const friction_orders[] = {"tinydem", "increment_first", NULL};
-static const char *const compats[] = {"none", "tinydem", NULL};
-static const char *const integrators[] = {"euler", "verlet", "verlet_improved", "variational_left",
-                                           "variational_midpoint", NULL};
 /* indexed by the axis mask: bit 0 x, bit 1 y, bit 2 z */
-static const char *const periodic_axes[] = {"none", "x", "y", "xy", "z", "xz", "yz", "xyz", NULL};
-static const char *const spawn_regions[] = {"box", "cylinder", NULL};
-static const char *const contact_models[] = {"hertz_mindlin", "linear", "hertz_restitution", NULL};
-static const char *const kernels[] = {"vector", "scalar", NULL};
-static const char *const axis_names[] = {"x", "y", "z", NULL};
-static const char *const vtk_formats[] = {"compressed", "binary", "ascii", NULL};
+static const char *const periodic_names[] = {"none", "x", "y", "xy", "z", "xz", "yz", "xyz", NULL};
+static const grains_choice_list periodic_axes = {periodic_names, NULL, 8};
+static const char *const axis_list[] = {"x", "y", "z", NULL};
+static const grains_choice_list axis_names = {axis_list, NULL, 3};
 
 #define P(field) offsetof(grains_scenario, params.field)
 #define S(field) offsetof(grains_scenario, field)
 
 static const key_info keys[] = {
-    {"R_min", K_REAL, P(R_min), "L", "minimum particle radius (> 0); sets dt by Eq. 49", NULL, 0},
-    {"R_max", K_REAL, P(R_max), "L", "maximum particle radius (>= R_min)", NULL, 0},
-    {"R_mesh", K_LIST, P(R_mesh), "L", "mesh radii, indexed by the OFF radius index (>= 0 each)", NULL, 0},
-    {"s_min", K_VEC3, P(s_min), "L", "spawn box lower corner", NULL, 0},
-    {"s_max", K_VEC3, P(s_max), "L", "spawn box upper corner (>= s_min)", NULL, 0},
+    {"R_min", K_REAL, P(R_min), "L", "minimum particle radius (> 0); sets dt by Eq. 49", NULL},
+    {"R_max", K_REAL, P(R_max), "L", "maximum particle radius (>= R_min)", NULL},
+    {"R_mesh", K_LIST, P(R_mesh), "L", "mesh radii, indexed by the OFF radius index (>= 0 each)", NULL},
+    {"s_min", K_VEC3, P(s_min), "L", "spawn box lower corner", NULL},
+    {"s_max", K_VEC3, P(s_max), "L", "spawn box upper corner (>= s_min)", NULL},
     {"spawn_region", K_CHOICE, P(spawn_cylinder), "-",
-     "\"box\" (s_min to s_max) or \"cylinder\" (along z, inscribed in that box)", spawn_regions, 0},
-    {"rho", K_REAL, P(rho), "M/L^3", "mass density (> 0)", NULL, 0},
-    {"E", K_REAL, P(E), "M/LT^2", "Young's modulus (> 0)", NULL, 0},
-    {"nu", K_REAL, P(nu), "-", "Poisson's ratio, in (-1, 0.5]", NULL, 0},
-    {"e_n", K_REAL, P(e_n), "-", "coefficient of normal restitution, in [0, 1]", NULL, 0},
-    {"mu_s", K_REAL, P(mu_s), "-", "sliding friction coefficient (>= 0)", NULL, 0},
-    {"mu_r", K_REAL, P(mu_r), "-", "rolling friction coefficient (>= 0)", NULL, 0},
-    {"mu_t", K_REAL, P(mu_t), "-", "twisting friction coefficient (>= 0); default 2 mu_s / 3", NULL, 0},
-    {"mu_s_dyn", K_REAL, P(mu_s_dyn), "-", "dynamic sliding friction, in [0, mu_s]; default mu_s (Luding 2008)", NULL, 0},
-    {"mu_r_dyn", K_REAL, P(mu_r_dyn), "-", "dynamic rolling friction, in [0, mu_r]; default mu_r", NULL, 0},
-    {"mu_t_dyn", K_REAL, P(mu_t_dyn), "-", "dynamic twisting friction, in [0, mu_t]; default mu_t", NULL, 0},
-    {"eta", K_REAL, P(eta), "M/LT", "fluid viscosity for Stokes drag (>= 0)", NULL, 0},
+     "where spawns go: between s_min and s_max, or in the cylinder along z inscribed in that box", &grains_spawn_regions},
+    {"rho", K_REAL, P(rho), "M/L^3", "mass density (> 0)", NULL},
+    {"E", K_REAL, P(E), "M/LT^2", "Young's modulus (> 0)", NULL},
+    {"nu", K_REAL, P(nu), "-", "Poisson's ratio, in (-1, 0.5]", NULL},
+    {"e_n", K_REAL, P(e_n), "-", "coefficient of normal restitution, in [0, 1]", NULL},
+    {"mu_s", K_REAL, P(mu_s), "-", "sliding friction coefficient (>= 0)", NULL},
+    {"mu_r", K_REAL, P(mu_r), "-", "rolling friction coefficient (>= 0)", NULL},
+    {"mu_t", K_REAL, P(mu_t), "-", "twisting friction coefficient (>= 0); default 2 mu_s / 3", NULL},
+    {"mu_s_dyn", K_REAL, P(mu_s_dyn), "-", "dynamic sliding friction, in [0, mu_s]; default mu_s (Luding 2008)", NULL},
+    {"mu_r_dyn", K_REAL, P(mu_r_dyn), "-", "dynamic rolling friction, in [0, mu_r]; default mu_r", NULL},
+    {"mu_t_dyn", K_REAL, P(mu_t_dyn), "-", "dynamic twisting friction, in [0, mu_t]; default mu_t", NULL},
+    {"eta", K_REAL, P(eta), "M/LT", "fluid viscosity for Stokes drag (>= 0)", NULL},
     {"materials", K_MATERIALS, P(material), "-",
-     "materials 1, 2, ...: ( { rho = ...; E = ...; nu = ...; }, ... ); material 0 is rho, E, nu", NULL, 0},
+     "materials 1, 2, ...: ( { rho = ...; E = ...; nu = ...; }, ... ); material 0 is rho, E, nu", NULL},
     {"pairs", K_PAIRS, P(pair), "-",
-     "per pair of materials: ( { between = [a, b]; e_n = ...; mu_s = ...; ... }, ... ); else e_n, mu_s, ...", NULL, 0},
-    {"spawn_material", K_INT, P(spawn_material), "-", "material of spawned particles", NULL, 0},
+     "per pair of materials: ( { between = [a, b]; e_n = ...; mu_s = ...; ... }, ... ); else e_n, mu_s, ...", NULL},
+    {"spawn_material", K_INT, P(spawn_material), "-", "material of spawned particles", NULL},
     {"mesh_material", K_INT, P(mesh_material), "-",
-     "material of mesh faces that name none; -1 = rigid (TinyDEM's walls)", NULL, 0},
-    {"v0", K_VEC3, P(v0), "L/T", "velocity of spawned particles", NULL, 0},
-    {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles", NULL, 0},
-    {"g", K_VEC3, P(g), "L/T^2", "gravitational acceleration", NULL, 0},
-    {"dt", K_REAL, P(dt), "T", "timestep (> 0); default Eq. 49", NULL, 0},
-    {"N_max", K_LONG, P(N_max), "-", "spawning stops when this many particles exist in all (>= 0)", NULL, 0},
-    {"N_frames", K_LONG, P(N_frames), "-", "number of output frames after the initial one (>= 0)", NULL, 0},
-    {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)", NULL, 0},
+     "material of mesh faces that name none; -1 = rigid (TinyDEM's walls)", NULL},
+    {"v0", K_VEC3, P(v0), "L/T", "velocity of spawned particles", NULL},
+    {"w0", K_VEC3, P(w0), "1/T", "angular velocity of spawned particles", NULL},
+    {"g", K_VEC3, P(g), "L/T^2", "gravitational acceleration", NULL},
+    {"dt", K_REAL, P(dt), "T", "timestep (> 0); default Eq. 49", NULL},
+    {"N_max", K_LONG, P(N_max), "-", "spawning stops when this many particles exist in all (>= 0)", NULL},
+    {"N_frames", K_LONG, P(N_frames), "-", "number of output frames after the initial one (>= 0)", NULL},
+    {"N_steps", K_LONG, P(N_steps), "-", "timesteps per frame (>= 0)", NULL},
     {"t_end", K_REAL, S(t_end), "T",
-     "simulated duration (> 0), instead of N_frames: N_frames = round(t_end / (N_steps dt)), at least 1", NULL, 0},
+     "simulated duration (> 0), instead of N_frames: N_frames = round(t_end / (N_steps dt)), at least 1", NULL},
     {"frame_interval", K_REAL, S(frame_interval), "T",
-     "time between frames (> 0), instead of N_steps: N_steps = round(frame_interval / dt), at least 1", NULL, 0},
+     "time between frames (> 0), instead of N_steps: N_steps = round(frame_interval / dt), at least 1", NULL},
     {"dimension", K_INT, P(dimension), "-",
      "3, or 2: every particle stays in its plane normal to plane_normal (no velocity along it, spin only "
-     "about it), whatever the mesh does", NULL, 0},
-    {"plane_normal", K_CHOICE, P(plane_normal), "-", "dimension = 2: the planes' normal, \"x\", \"y\" (default) "
-     "or \"z\"", axis_names, 0},
-    {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep, 0 to 1e7", NULL, 0},
+     "about it), whatever the mesh does", NULL},
+    {"plane_normal", K_CHOICE, P(plane_normal), "-", "dimension = 2: the planes' normal; default y", &axis_names},
+    {"N_spawn", K_LONG, P(N_spawn), "-", "spawn attempts per timestep, 0 to 1e7", NULL},
     {"spawns", K_SPAWNS, P(spawn), "-",
      "insertion regions, each with its own material, tag, rate and sizes: ( { region = \"box\"; min = [...]; max = "
      "[...]; material = 0; tag = 0; count = ...; rate = ...; full_after = ...; v0 = [...]; sizes = \"uniform\", "
      "\"discrete\" or \"lognormal\"; R_min = ...; R_max = ...; radii = [...]; fractions = [...]; fractions_of = "
      "\"number\" or \"mass\"; median = ...; sigma = ...; }, ... ); a field left out is the run's own",
-     NULL, 0},
+     NULL},
     {"tag_regions", K_TAG_RULES, P(tag_rule), "-",
      "boxes that set the tag of every particle whose centre is in them, after each step: ( { min = [...]; max = "
      "[...]; tag = 1; }, ... )",
-     NULL, 0},
-    {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL, 0},
+     NULL},
+    {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL},
     {"compat", K_CHOICE, P(compat), "-",
-     "\"none\" (the physically correct choices) or \"tinydem\" (every TinyDEM convention: friction order, Eq. 46 "
-     "as printed; runs follow TinyDEM to round-off)",
-     compats, 0},
+     "which conventions: the physically correct choices, or every TinyDEM convention (friction order, Eq. 46 as "
+     "printed; runs follow TinyDEM to round-off)", &grains_compats},
     {"friction_order", K_CHOICE, P(friction_order), "-",
-     "\"increment_first\" (default; Eq. 52, then the force) or \"tinydem\" (force from the old spring, then Eq. 52; "
-     "the default with compat = \"tinydem\"); euler only", friction_orders, 0},
+     "when the friction springs are incremented (euler only); default increment_first, tinydem with "
+     "compat = \"tinydem\"", &grains_friction_orders},
     {"integrator", K_CHOICE, P(integrator), "-",
-     "\"euler\" (TinyDEM), \"verlet\", \"verlet_improved\", or the implicit \"variational_left\" (first order) or "
-     "\"variational_midpoint\" (second order; frictionless, no bonds)",
-     integrators, 0},
+     "time integration; the implicit variational ones are frictionless, without bonds", &grains_integrators},
     {"newton_tol", K_REAL, P(newton_tol), "-",
      "variational integrator: Newton stops when no particle moves more than this x R_min, in (0, 1); default 1e-10",
-     NULL, 0},
+     NULL},
     {"newton_max_iter", K_INT, P(newton_max_iter), "-",
-     "variational integrator: Newton iterations per step at most, in [1, 1000]; default 20", NULL, 0},
-    {"contact_model", K_CHOICE, P(contact_model), "-", "\"hertz_mindlin\" (TinyDEM), \"linear\" or \"hertz_restitution\" (Eq. 32)",
-     contact_models, 0},
+     "variational integrator: Newton iterations per step at most, in [1, 1000]; default 20", NULL},
+    {"contact_model", K_CHOICE, P(contact_model), "-",
+     "normal force law with its own damping; default hertz_mindlin (TinyDEM)", &grains_contact_models},
+    {"damping", K_CHOICE, P(damping), "-",
+     "normal damping law; default the contact model's own (tinydem, restitution or linear); tsuji: Hertz only",
+     &grains_dampings},
     {"kernel", K_CHOICE, P(kernel), "-",
-     "\"vector\" (default: contacts in batches, with the CPU's vector units) or \"scalar\" (one at a time); the "
-     "same results to the bit",
-     kernels, 0},
+     "how contacts are evaluated, the same results to the bit; default vector", &grains_kernels},
     {"rolling_model", K_CHOICE, P(rolling_model), "-",
-     "rolling resistance: \"spring\" (TinyDEM Eqs. 34-39) or \"type_c\" (Ai et al. 2011, elastic-plastic "
-     "spring-dashpot)", NULL, 1 + SUBMODEL_ROLLING},
+     "rolling resistance; default spring (TinyDEM Eqs. 34-39)", &grains_rollings},
     {"rolling_damping", K_REAL, P(rolling_damping), "-",
-     "type_c rolling: the dashpot's fraction of critical damping, in [0, 1]; default 0.3", NULL, 0},
+     "type_c rolling: the dashpot's fraction of critical damping, in [0, 1]; default 0.3", NULL},
     {"cohesion", K_CHOICE, P(cohesion), "-",
-     "\"none\", \"van_der_waals\" (with hamaker > 0; the default then) or \"jkr\" (Johnson-Kendall-Roberts, "
-     "with work_of_adhesion)", NULL, 1 + SUBMODEL_COHESION},
+     "attraction between surfaces; default none (van_der_waals with hamaker > 0); jkr with work_of_adhesion",
+     &grains_cohesions},
     {"work_of_adhesion", K_REAL, P(work_of_adhesion), "M/T^2",
-     "JKR: work of adhesion W (> 0), = 2 gamma for two like surfaces; pull-off force 3/2 pi W R*", NULL, 0},
-    {"k_n", K_REAL, P(k_n), "M/T^2", "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27", NULL, 0},
-    {"V0", K_REAL, P(V0), "L/T", "linear model: characteristic impact velocity of Eqs. 1 and 27 (> 0)", NULL, 0},
+     "JKR: work of adhesion W (> 0), = 2 gamma for two like surfaces; pull-off force 3/2 pi W R*", NULL},
+    {"k_n", K_REAL, P(k_n), "M/T^2", "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27", NULL},
+    {"V0", K_REAL, P(V0), "L/T", "linear model: characteristic impact velocity of Eqs. 1 and 27 (> 0)", NULL},
     {"overlap_tol", K_REAL, P(overlap_tol), "-",
-     "linear model: k_n by Eq. 27 for this overlap / smaller diameter, in [0, 1); 0 = Eq. 1", NULL, 0},
+     "linear model: k_n by Eq. 27 for this overlap / smaller diameter, in [0, 1); 0 = Eq. 1", NULL},
     {"hamaker", K_REAL, P(hamaker), "ML^2/T^2", "Hamaker constant of the van der Waals attraction (>= 0); 0 = off",
-     NULL, 0},
-    {"vdw_delta0", K_REAL, P(vdw_delta0), "L", "van der Waals saturation gap (> 0); default 0.4e-9", NULL, 0},
+     NULL},
+    {"vdw_delta0", K_REAL, P(vdw_delta0), "L", "van der Waals saturation gap (> 0); default 0.4e-9", NULL},
     {"vdw_cutoff", K_REAL, P(vdw_cutoff), "L", "gap beyond which the attraction is 0 (> vdw_delta0); default 100 vdw_delta0",
-     NULL, 0},
-    {"bond_kn", K_REAL, P(bond_kn), "M/T^2", "bonds: normal stiffness (>= 0); 0 = no bonds", NULL, 0},
-    {"bond_kt", K_REAL, P(bond_kt), "M/T^2", "bonds: sliding stiffness (>= 0); default 2(1-nu)/(2-nu) bond_kn", NULL, 0},
-    {"bond_kr", K_REAL, P(bond_kr), "M/T^2", "bonds: rolling stiffness (>= 0); default bond_kn", NULL, 0},
-    {"bond_ko", K_REAL, P(bond_ko), "M/T^2", "bonds: twisting stiffness (>= 0); default bond_kt", NULL, 0},
+     NULL},
+    {"bond_kn", K_REAL, P(bond_kn), "M/T^2", "bonds: normal stiffness (>= 0); 0 = no bonds", NULL},
+    {"bond_kt", K_REAL, P(bond_kt), "M/T^2", "bonds: sliding stiffness (>= 0); default 2(1-nu)/(2-nu) bond_kn", NULL},
+    {"bond_kr", K_REAL, P(bond_kr), "M/T^2", "bonds: rolling stiffness (>= 0); default bond_kn", NULL},
+    {"bond_ko", K_REAL, P(bond_ko), "M/T^2", "bonds: twisting stiffness (>= 0); default bond_kt", NULL},
     {"bond_damping", K_REAL, P(bond_damping), "-", "bonds: each dashpot's fraction of critical damping (>= 0)",
-     NULL, 0},
+     NULL},
     {"bond_max_force", K_REAL, P(bond_max_force), "ML/T^2",
-     "bonds break when tension or shear exceeds this (>= 0); 0 = never", NULL, 0},
+     "bonds break when tension or shear exceeds this (>= 0); 0 = never", NULL},
     {"bond_max_torque", K_REAL, P(bond_max_torque), "ML^2/T^2",
-     "bonds break when the rolling or twisting torque exceeds this (>= 0); 0 = never", NULL, 0},
+     "bonds break when the rolling or twisting torque exceeds this (>= 0); 0 = never", NULL},
     {"bond_tolerance", K_REAL, P(bond_tolerance), "-",
-     "bond particles whose |gap| < this x smaller diameter at the start, in [0, 0.1]; 0 = none", NULL, 0},
-    {"bonds", K_STRING, S(bonds), "-", "bonds file: header a,b then two particle ids per line, or \"\"", NULL, 0},
-    {"periodic", K_CHOICE, P(periodic), "-", "periodic axes: \"none\", \"x\", \"y\", \"xy\", \"z\", \"xz\", \"yz\" or \"xyz\"",
-     periodic_axes, 0},
-    {"box_min", K_VEC3, P(box_min), "L", "lower corner of the periodic box", NULL, 0},
-    {"box_max", K_VEC3, P(box_max), "L", "upper corner of the periodic box (> box_min along periodic axes)", NULL, 0},
-    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 min(R_max, 2 R_min)", NULL, 0},
-    {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL, 0},
+     "bond particles whose |gap| < this x smaller diameter at the start, in [0, 0.1]; 0 = none", NULL},
+    {"bonds", K_STRING, S(bonds), "-", "bonds file: header a,b then two particle ids per line, or \"\"", NULL},
+    {"periodic", K_CHOICE, P(periodic), "-", "periodic axes", &periodic_axes},
+    {"box_min", K_VEC3, P(box_min), "L", "lower corner of the periodic box", NULL},
+    {"box_max", K_VEC3, P(box_max), "L", "upper corner of the periodic box (> box_min along periodic axes)", NULL},
+    {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 min(R_max, 2 R_min)", NULL},
+    {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL},
     {"grow_from", K_REAL, P(grow_from), "-",
-     "densify: radii start at this fraction of their size, in [0.01, 1], and grow linearly to it; 1 = none", NULL, 0},
+     "densify: radii start at this fraction of their size, in [0.01, 1], and grow linearly to it; 1 = none", NULL},
     {"grow_time", K_REAL, P(grow_time), "T", "densify: the radii reach their size at this time (> 0 with grow_from)",
-     NULL, 0},
-    {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL, 0},
+     NULL},
+    {"threads", K_INT, P(threads), "-", "OpenMP threads, 0 = OMP_NUM_THREADS or all cores", NULL},
     {"mesh", K_STRING, S(mesh), "-",
      "one fixed mesh: OFF or STL file, \"builtin:hourglass\", or \"\" for none; default the hourglass, or none with "
      "meshes",
-     NULL, 0},
+     NULL},
     {"meshes", K_MESHES, S(meshes), "-",
      "meshes that may move: ( { file = ...; R_mesh = [...]; material = ...; motion = { type = ...; ... }; }, ... )",
-     NULL, 0},
+     NULL},
     {"membranes", K_MEMBRANES, S(membranes), "-",
      "membranes: ( { shape = \"cylinder\" or \"sheet\", or file = ...; spacing = ...; E = ...; pressure = ...; "
      "pin_bottom = ...; ... }, ... )",
-     NULL, 0},
+     NULL},
     {"triaxial", K_TRIAXIAL, S(triaxial), "-",
-     "triaxial.csv per frame: { membrane = 0; bottom = 0; top = 1; } (the cylinder and the platens)", NULL, 0},
+     "triaxial.csv per frame: { membrane = 0; bottom = 0; top = 1; } (the cylinder and the platens)", NULL},
     {"friction_test", K_FRICTION, S(friction), "-",
      "a sphere dragged at a constant velocity, free along one axis, not rotating; friction.csv per frame: { radius = "
      "...; position = [...]; velocity = [...]; axis = [0, 0, 1]; material = 0; }",
-     NULL, 0},
-    {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\"", NULL, 0},
-    {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL, 0},
-    {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL, 0},
+     NULL},
+    {"particles", K_STRING, S(particles), "-", "TinyDEM CSV file of initial particles, or \"\"", NULL},
+    {"output_dir", K_STRING, S(output_dir), "-", "directory for frames and thermo table", NULL},
+    {"vtk", K_BOOL, S(write_vtk), "-", "write VTK frames (.vtp + particles.pvd)", NULL},
     {"vtk_format", K_CHOICE, S(vtk_format), "-",
-     "\"compressed\" (default: zlib-compressed binary), \"binary\" (base64) or \"ascii\" (text) VTK arrays",
-     vtk_formats, 0},
-    {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv", NULL, 0},
+     "how VTK frames hold their arrays; default compressed (zlib, exact doubles)", &grains_vtk_formats},
+    {"csv", K_BOOL, S(write_csv), "-", "write TinyDEM CSV frames particlesNNNNNN.csv", NULL},
     {"contacts", K_BOOL, S(write_contacts), "-",
      "write contactsNNNNNN.vtp (a line per contact with its forces and overlap) and each particle's coordination, "
-     "contact force and stress in its frames, all from each frame's last step (explicit integrators)", NULL, 0},
+     "contact force and stress in its frames, all from each frame's last step (explicit integrators)", NULL},
     {"rebalance", K_REAL, S(rebalance), "-",
      "under mpirun: at a rebuild the blocks keep their ranks' planes unless the most work a rank would get over "
      "the mean passes this (>= 1); 1 = cut anew at every rebuild",
-     NULL, 0},
+     NULL},
     {"thermo_imbalance", K_BOOL, S(thermo_imbalance), "-",
      "add thermo.csv's column imbalance: the last cut's most work a rank got over the mean (1 in one process; "
      "the one column that depends on the number of ranks)",
-     NULL, 0},
+     NULL},
     {"rank_holds_all", K_BOOL, S(rank_holds_all), "-",
      "under mpirun: every rank reads and holds every particle, not its own and their partners alone (more "
      "memory per rank, the same bytes written)",
-     NULL, 0},
+     NULL},
     {"frame_window", K_LONG, S(frame_window), "-",
      "under mpirun: the particles rank 0 is sent at a time to write a frame (1 .. 16777216; its memory for them, "
      "120 bytes each; the same bytes written for any)",
-     NULL, 0},
+     NULL},
     {"checkpoint_every", K_LONG, S(checkpoint_every), "-",
      "steps between checkpoints (output_dir/checkpoint.grains, for grains run --resume), >= 0; 0 = none; "
-     "default every frame (N_steps)", NULL, 0},
+     "default every frame (N_steps)", NULL},
 };
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -316,18 +302,10 @@ static grains_status bad_value(const char *where, int line, const key_info *k, c
 /* An enum key by the name of its value. */
 static int set_choice(grains_scenario *sc, const key_info *k, const char *v)
 {
-    if (k->submodel) {
-        const submodel *row = submodel_find((submodel_kind)(k->submodel - 1), v);
-        if (row)
-            *(int *)((char *)sc + k->offset) = row->id;
-        return row != NULL;
-    }
-    for (int c = 0; k->choices[c]; c++)
-        if (strcmp(v, k->choices[c]) == 0) {
-            *(int *)((char *)sc + k->offset) = c;
-            return 1;
-        }
-    return 0;
+    int c = grains_choice_find(k->choices, v);
+    if (c >= 0)
+        *(int *)((char *)sc + k->offset) = c;
+    return c >= 0;
 }
 
 static int set_string(grains_scenario *sc, const key_info *k, const char *v)
@@ -398,18 +376,8 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
 /* What a key's value must be; `buf` holds a choice list. */
 static const char *expected(const key_info *k, char *buf, size_t size)
 {
-    if (k->kind == K_CHOICE) {
-        size_t used = 0;
-        buf[0] = '\0';
-        for (int c = 0; used < size; c++) {
-            const submodel *row = k->submodel ? submodel_nth((submodel_kind)(k->submodel - 1), c) : NULL;
-            const char *name = k->submodel ? (row ? row->name : NULL) : k->choices[c];
-            if (!name)
-                break;
-            used += (size_t)snprintf(buf + used, size - used, "%s\"%s\"", c == 0 ? "one of " : ", ", name);
-        }
-        return buf;
-    }
+    if (k->kind == K_CHOICE)
+        return grains_choice_expected(k->choices, buf, size);
     switch (k->kind) {
     case K_REAL: return "a finite number";
     case K_VEC3: return "three finite numbers";
@@ -840,6 +808,10 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
 
 void grains_scenario_list_keys(FILE *out)
 {
-    for (int k = 0; k < N_KEYS; k++)
-        fprintf(out, "  %-15s [%s] %s\n", keys[k].name, keys[k].unit, keys[k].doc);
+    for (int k = 0; k < N_KEYS; k++) {
+        fprintf(out, "  %-15s [%s] %s", keys[k].name, keys[k].unit, keys[k].doc);
+        for (int c = 0; keys[k].choices && c < keys[k].choices->n; c++)
+            fprintf(out, "%s\"%s\"", c == 0 ? ": " : ", ", keys[k].choices->names[c]);
+        fprintf(out, "\n");
+    }
 }

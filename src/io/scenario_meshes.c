@@ -21,8 +21,6 @@
 
 #define PI 3.14159265358979323846
 
-static const char *const motion_types[] = {"fixed", "linear", "rotate", "vibrate", "table", "servo", NULL};
-
 static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
 
 static grains_status bad(const config_setting_t *s, const char *what, const char *expected, const char *path,
@@ -60,13 +58,14 @@ static grains_status read_string(const config_setting_t *s, char *dst, const cha
 static grains_status read_type(const config_setting_t *s, grains_motion *m, const char *what, const char *path,
                                grains_error *err)
 {
-    if (config_setting_type(s) == CONFIG_TYPE_STRING)
-        for (int k = 0; motion_types[k]; k++)
-            if (strcmp(config_setting_get_string(s), motion_types[k]) == 0) {
-                m->type = (grains_motion_type)k;
-                return GRAINS_OK;
-            }
-    return bad(s, what, "one of \"fixed\", \"linear\", \"rotate\", \"vibrate\", \"table\", \"servo\"", path, err);
+    int k = config_setting_type(s) == CONFIG_TYPE_STRING ? grains_choice_find(&grains_motions, config_setting_get_string(s))
+                                                          : -1;
+    if (k >= 0) {
+        m->type = (grains_motion_type)k;
+        return GRAINS_OK;
+    }
+    char names[128];
+    return bad(s, what, grains_choice_expected(&grains_motions, names, sizeof names), path, err);
 }
 
 /* Servo targets given as a stress over an area. */

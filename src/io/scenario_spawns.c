@@ -27,14 +27,9 @@ static grains_status bad(const config_setting_t *s, const char *what, const char
 }
 
 /* The index of a string setting's value in `names`, or -1. */
-static int choice_of(const config_setting_t *s, const char *const *names)
+static int choice_of(const config_setting_t *s, const grains_choice_list *list)
 {
-    if (config_setting_type(s) != CONFIG_TYPE_STRING)
-        return -1;
-    for (int c = 0; names[c]; c++)
-        if (strcmp(config_setting_get_string(s), names[c]) == 0)
-            return c;
-    return -1;
+    return config_setting_type(s) == CONFIG_TYPE_STRING ? grains_choice_find(list, config_setting_get_string(s)) : -1;
 }
 
 static int integer_of(const config_setting_t *s, long lo, long hi, long *out)
@@ -69,9 +64,8 @@ static int read_integer(const config_setting_t *s, const char *name, grains_spaw
     return integer_of(s, -1000000000000L, 1000000000000L, dst);
 }
 
-static const char *const region_kinds[] = {"box", "cylinder", NULL};
-static const char *const laws[] = {"uniform", "discrete", "lognormal", NULL};
-static const char *const shares[] = {"number", "mass", NULL};
+static const char *const share_names[] = {"number", "mass", NULL};
+static const grains_choice_list shares = {share_names, NULL, 2};
 
 #define KNOWN_FIELDS "region, min, max, material, tag, count, rate, full_after, v0, w0, sizes, R_min, R_max, radii, " \
                      "fractions, fractions_of, median, sigma"
@@ -82,16 +76,23 @@ static grains_status read_region_field(const config_setting_t *s, grains_spawn_r
 {
     const char *name = config_setting_name(s);
     grains_size_distribution *d = &r->sizes;
-    int c;
-    if (strcmp(name, "region") == 0)
-        return (c = choice_of(s, region_kinds)) < 0 ? bad(s, what, "\"box\" or \"cylinder\"", path, err)
-                                                    : (r->cylinder = c, GRAINS_OK);
-    if (strcmp(name, "sizes") == 0)
-        return (c = choice_of(s, laws)) < 0 ? bad(s, what, "\"uniform\", \"discrete\" or \"lognormal\"", path, err)
-                                            : (d->law = (grains_size_law)c, GRAINS_OK);
-    if (strcmp(name, "fractions_of") == 0)
-        return (c = choice_of(s, shares)) < 0 ? bad(s, what, "\"number\" or \"mass\"", path, err)
-                                              : (d->by_mass = c, GRAINS_OK);
+    const grains_choice_list *list = strcmp(name, "region") == 0  ? &grains_spawn_regions
+                                     : strcmp(name, "sizes") == 0 ? &grains_size_laws
+                                     : strcmp(name, "fractions_of") == 0 ? &shares
+                                                                          : NULL;
+    if (list) {
+        int c = choice_of(s, list);
+        char names[128];
+        if (c < 0)
+            return bad(s, what, grains_choice_expected(list, names, sizeof names), path, err);
+        if (list == &grains_spawn_regions)
+            r->cylinder = c;
+        else if (list == &shares)
+            d->by_mass = c;
+        else
+            d->law = (grains_size_law)c;
+        return GRAINS_OK;
+    }
     grains_vec3 *v = strcmp(name, "min") == 0 ? &r->lo : strcmp(name, "max") == 0 ? &r->hi
                    : strcmp(name, "v0") == 0 ? &r->v0 : strcmp(name, "w0") == 0 ? &r->w0 : NULL;
     if (v)

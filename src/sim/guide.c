@@ -60,7 +60,7 @@ grains_status grains_sim_guide(grains_sim *sim, const grains_guide *g, grains_er
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "guide: integrator \"%s\" is implicit; a guided particle needs an explicit one "
                                 "(euler, verlet, verlet_improved)",
-                                sim->integrator->name);
+                                grains_choice_name(&grains_integrators, (int)sim->integrator->kind));
     sim->guide = (sim_guide){1, (uint32_t)g->id, v, n, v3(0, 0, 0)};
     uint32_t i = sim->pt.slot[g->id];
     grains_particles *pt = &sim->pt;

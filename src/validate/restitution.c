@@ -22,6 +22,7 @@ static grains_params collision_params(const rest_setup *s, double *t_c, double *
     p.g = (grains_vec3){0, 0, 0};
     p.N_max = 0, p.N_spawn = 0;
     p.contact_model = s->model;
+    p.damping = s->damping;
     p.integrator = s->integrator;
     p.V0 = s->speed;
     p.threads = 1;

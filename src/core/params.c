@@ -43,6 +43,7 @@ void grains_params_default(grains_params *p)
     p->friction_order = GRAINS_FRICTION_BY_COMPAT;
     p->integrator = GRAINS_INTEGRATOR_EULER;
     p->contact_model = GRAINS_CONTACT_HERTZ_MINDLIN;
+    p->damping = GRAINS_DAMPING_BY_MODEL;
     p->kernel = GRAINS_KERNEL_VECTOR;
     p->dimension = 3;
     p->plane_normal = 1;
@@ -138,6 +139,7 @@ void grains_params_derive(grains_params *p)
         p->mu_t_dyn = p->mu_t;
     if (p->cohesion == GRAINS_COHESION_NONE && p->hamaker > 0)
         p->cohesion = GRAINS_COHESION_VAN_DER_WAALS;
+    p->damping = grains_damping_of(p->damping, p->contact_model);
     if (p->friction_order == GRAINS_FRICTION_BY_COMPAT) /* docs/model.md: TinyDEM's order creates energy */
         p->friction_order = p->compat == GRAINS_COMPAT_TINYDEM ? GRAINS_FRICTION_FORCE_THEN_INCREMENT
                                                                 : GRAINS_FRICTION_INCREMENT_THEN_FORCE;
@@ -151,7 +153,7 @@ static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isf
 /* One attraction at a time, with what it needs. */
 static grains_status check_cohesion(const grains_params *p, grains_error *err)
 {
-    REQUIRE(p->cohesion >= GRAINS_COHESION_NONE && p->cohesion <= GRAINS_COHESION_JKR, "cohesion: unknown value");
+    REQUIRE(p->cohesion >= 0 && p->cohesion < GRAINS_N_COHESIONS, "cohesion: unknown value");
     REQUIRE(isfinite(p->work_of_adhesion) && p->work_of_adhesion >= 0,
             "work_of_adhesion = %g: must be >= 0", p->work_of_adhesion);
     REQUIRE(p->cohesion != GRAINS_COHESION_VAN_DER_WAALS || p->hamaker > 0,
@@ -165,6 +167,22 @@ static grains_status check_cohesion(const grains_params *p, grains_error *err)
     REQUIRE(p->contact_model != GRAINS_CONTACT_LINEAR,
             "cohesion = \"jkr\" is Hertz's contact with adhesion: it needs contact_model = \"hertz_mindlin\" or "
             "\"hertz_restitution\", not \"linear\"");
+    return GRAINS_OK;
+}
+
+/* A damping law with the normal law it was made for: Eqs. 18-21, Eq. 32 and Tsuji's fit are
+ * Hertz's, Eq. 31 the linear spring's. */
+static grains_status check_damping(const grains_params *p, grains_error *err)
+{
+    REQUIRE(p->contact_model >= 0 && p->contact_model < GRAINS_N_CONTACT_MODELS, "contact_model: unknown value");
+    REQUIRE(p->damping >= GRAINS_DAMPING_BY_MODEL && p->damping < GRAINS_N_DAMPINGS, "damping: unknown value");
+    grains_damping d = grains_damping_of(p->damping, p->contact_model);
+    int linear = p->contact_model == GRAINS_CONTACT_LINEAR;
+    REQUIRE(linear == (d == GRAINS_DAMPING_LINEAR),
+            "damping = \"%s\" with contact_model = \"%s\": %s", grains_choice_name(&grains_dampings, d),
+            grains_choice_name(&grains_contact_models, p->contact_model),
+            linear ? "the linear spring takes its own damping, \"linear\" (Eq. 31)"
+                   : "\"linear\" is the linear spring's (Eq. 31); Hertz takes \"tinydem\", \"restitution\" or \"tsuji\"");
     return GRAINS_OK;
 }
 
@@ -278,16 +296,12 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(p->N_steps >= 0, "N_steps = %ld: must be >= 0", p->N_steps);
     REQUIRE(p->N_spawn >= 0 && p->N_spawn <= GRAINS_MAX_SPAWN_RATE,
             "N_spawn = %ld: spawn attempts per step must be 0 to %ld", p->N_spawn, GRAINS_MAX_SPAWN_RATE);
-    REQUIRE(p->compat == GRAINS_COMPAT_NONE || p->compat == GRAINS_COMPAT_TINYDEM, "compat: unknown value");
-    REQUIRE(p->friction_order == GRAINS_FRICTION_BY_COMPAT || p->friction_order == GRAINS_FRICTION_FORCE_THEN_INCREMENT ||
-            p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE, "friction_order: unknown value");
-    REQUIRE(p->integrator >= GRAINS_INTEGRATOR_EULER && p->integrator <= GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT,
-            "integrator: unknown value");
-    REQUIRE(p->contact_model >= GRAINS_CONTACT_HERTZ_MINDLIN && p->contact_model <= GRAINS_CONTACT_HERTZ_RESTITUTION,
-            "contact_model: unknown value");
-    REQUIRE(p->kernel == GRAINS_KERNEL_VECTOR || p->kernel == GRAINS_KERNEL_SCALAR, "kernel: unknown value");
-    REQUIRE(p->rolling_model == GRAINS_ROLLING_SPRING || p->rolling_model == GRAINS_ROLLING_TYPE_C,
-            "rolling_model: unknown value");
+    REQUIRE(p->compat >= 0 && p->compat < GRAINS_N_COMPATS, "compat: unknown value");
+    REQUIRE(p->friction_order >= GRAINS_FRICTION_BY_COMPAT && p->friction_order < GRAINS_N_FRICTION_ORDERS,
+            "friction_order: unknown value");
+    REQUIRE(p->integrator >= 0 && p->integrator < GRAINS_N_INTEGRATORS, "integrator: unknown value");
+    REQUIRE(p->kernel >= 0 && p->kernel < GRAINS_N_KERNELS, "kernel: unknown value");
+    REQUIRE(p->rolling_model >= 0 && p->rolling_model < GRAINS_N_ROLLINGS, "rolling_model: unknown value");
     REQUIRE(isfinite(p->rolling_damping) && p->rolling_damping >= 0 && p->rolling_damping <= 1,
             "rolling_damping = %g: the type C rolling dashpot's fraction of critical must be in [0, 1]",
             p->rolling_damping);
@@ -400,6 +414,8 @@ static grains_status check_dimension(const grains_params *p, grains_error *err)
 grains_status grains_params_check(const grains_params *p, grains_error *err)
 {
     grains_status s = check_geometry(p, err);
+    if (s == GRAINS_OK)
+        s = check_damping(p, err);
     if (s == GRAINS_OK)
         s = check_material(p, err);
     if (s == GRAINS_OK)
