@@ -432,7 +432,7 @@ rm -f "$T/ckm/walls.csv" && ln -s "$T/planted" "$T/ckm/walls.csv"
 expect 2 'walls.csv: cannot read: Too many levels of symbolic links' "$G" run --resume "$T/ckm" --set N_frames=4
 [ ! -e "$T/planted" ] && ok || bad "a symlink planted as walls.csv was followed"
 
-# --- scenario text that libconfig alone would misread (io/scenario_text.c) ---
+# --- scenario text that libconfig alone would misread (scenario/scenario_text.c) ---
 printf 'N_steps = 5000000000;\nN_frames = 0;\nE = 70000000000; # Pa\n/* 3000000000 */\n' > "$T/bigint.cfg"
 expect 0 '0 frames of 5000000000' "$G" check "$T/bigint.cfg"
 expect 0 'timestep dt *: 2.28[0-9]*e-07' "$G" check "$T/bigint.cfg"

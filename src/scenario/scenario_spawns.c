@@ -6,13 +6,13 @@
  *   tag_regions = ( { min = [-1, -1, 0]; max = [0, 1, 0.1]; tag = 2; } );
  *
  * A field a region leaves out is the run's own (scenario_spawns_finish). */
-#include "io/scenario_spawns.h"
+#include "scenario/scenario_spawns.h"
 
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
-#include "io/config_value.h"
+#include "scenario/config_value.h"
 
 #define UNSET_INT INT_MIN
 #define UNSET_LONG LONG_MIN

@@ -1,6 +1,6 @@
 /* The scenario's `membranes` list and `triaxial` group. */
-#ifndef GRAINS_IO_SCENARIO_MEMBRANES_H
-#define GRAINS_IO_SCENARIO_MEMBRANES_H
+#ifndef GRAINS_SCENARIO_SCENARIO_MEMBRANES_H
+#define GRAINS_SCENARIO_SCENARIO_MEMBRANES_H
 
 #include <libconfig.h>
 

@@ -9,8 +9,8 @@
  * but a regular file) is an error at its line; an integer literal beyond
  * 32 bits gets libconfig's 64-bit suffix L, so that it reads right (in
  * an included file, it is an error asking for the L). */
-#ifndef GRAINS_IO_SCENARIO_TEXT_H
-#define GRAINS_IO_SCENARIO_TEXT_H
+#ifndef GRAINS_SCENARIO_SCENARIO_TEXT_H
+#define GRAINS_SCENARIO_SCENARIO_TEXT_H
 
 #include "grains/error.h"
 

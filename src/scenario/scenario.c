@@ -11,13 +11,13 @@
 #include <string.h>
 
 #include "grains/ranks.h"
-#include "io/config_value.h"
-#include "io/scenario_friction.h"
-#include "io/scenario_materials.h"
-#include "io/scenario_membranes.h"
-#include "io/scenario_meshes.h"
-#include "io/scenario_spawns.h"
-#include "io/scenario_text.h"
+#include "scenario/config_value.h"
+#include "scenario/scenario_friction.h"
+#include "scenario/scenario_materials.h"
+#include "scenario/scenario_membranes.h"
+#include "scenario/scenario_meshes.h"
+#include "scenario/scenario_spawns.h"
+#include "scenario/scenario_text.h"
 #include "io/text.h"
 
 /* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,

@@ -11,13 +11,13 @@
  *
  * Values are checked where they are read, pins against `meshes` when the
  * scenario is finished; errors name the entry's line. */
-#include "io/scenario_membranes.h"
+#include "scenario/scenario_membranes.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "io/config_value.h"
+#include "scenario/config_value.h"
 
 static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
 

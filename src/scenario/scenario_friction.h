@@ -1,6 +1,6 @@
 /* The scenario's `friction_test` group (docs/scenario.md, "Friction test"). */
-#ifndef GRAINS_IO_SCENARIO_FRICTION_H
-#define GRAINS_IO_SCENARIO_FRICTION_H
+#ifndef GRAINS_SCENARIO_SCENARIO_FRICTION_H
+#define GRAINS_SCENARIO_SCENARIO_FRICTION_H
 
 #include <libconfig.h>
 

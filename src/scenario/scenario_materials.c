@@ -7,9 +7,9 @@
  * Material 0 is the run's own rho, E, nu; a field a material leaves out is
  * material 0's (filled by scenario_materials_finish, after every override).
  * A pair value left out is -1: the run's value (grains_params_pair). */
-#include "io/scenario_materials.h"
+#include "scenario/scenario_materials.h"
 
-#include "io/config_value.h"
+#include "scenario/config_value.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The scenario's `spawns` (insertion regions) and `tag_regions` lists
  * (docs/scenario.md, "Insertion" and "Tags"). */
-#ifndef GRAINS_IO_SCENARIO_SPAWNS_H
-#define GRAINS_IO_SCENARIO_SPAWNS_H
+#ifndef GRAINS_SCENARIO_SCENARIO_SPAWNS_H
+#define GRAINS_SCENARIO_SCENARIO_SPAWNS_H
 
 #include <libconfig.h>
 

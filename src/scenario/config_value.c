@@ -1,5 +1,5 @@
 /* Numbers from libconfig settings. */
-#include "io/config_value.h"
+#include "scenario/config_value.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* Numbers from libconfig settings, for every scenario reader. */
-#ifndef GRAINS_IO_CONFIG_VALUE_H
-#define GRAINS_IO_CONFIG_VALUE_H
+#ifndef GRAINS_SCENARIO_CONFIG_VALUE_H
+#define GRAINS_SCENARIO_CONFIG_VALUE_H
 
 #include <libconfig.h>
 

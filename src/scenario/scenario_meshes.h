@@ -1,6 +1,6 @@
 /* The scenario's `meshes` list: files, radii, materials and motions. */
-#ifndef GRAINS_IO_SCENARIO_MESHES_H
-#define GRAINS_IO_SCENARIO_MESHES_H
+#ifndef GRAINS_SCENARIO_SCENARIO_MESHES_H
+#define GRAINS_SCENARIO_SCENARIO_MESHES_H
 
 #include <libconfig.h>
 

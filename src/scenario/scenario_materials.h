@@ -1,6 +1,6 @@
 /* The scenario's lists of materials and of pair values (libconfig groups). */
-#ifndef GRAINS_IO_SCENARIO_MATERIALS_H
-#define GRAINS_IO_SCENARIO_MATERIALS_H
+#ifndef GRAINS_SCENARIO_SCENARIO_MATERIALS_H
+#define GRAINS_SCENARIO_SCENARIO_MATERIALS_H
 
 #include <libconfig.h>
 

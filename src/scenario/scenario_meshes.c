@@ -9,14 +9,14 @@
  *
  * Each motion is checked as a whole (boundary/motion.c) and its errors name
  * the entry's line. */
-#include "io/scenario_meshes.h"
+#include "scenario/scenario_meshes.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "boundary/motion.h"
-#include "io/config_value.h"
+#include "scenario/config_value.h"
 #include "grains/mesh.h"
 
 #define PI 3.14159265358979323846

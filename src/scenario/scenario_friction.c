@@ -8,12 +8,12 @@
  *
  * Values are checked where they are read, the material and the velocity's
  * direction when the scenario is finished; errors name the group's line. */
-#include "io/scenario_friction.h"
+#include "scenario/scenario_friction.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "io/config_value.h"
+#include "scenario/config_value.h"
 
 static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
 

@@ -1,6 +1,6 @@
 /* A scenario file's text, checked and prepared for libconfig (io/scenario_text.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "io/scenario_text.h"
+#include "scenario/scenario_text.h"
 
 #include <errno.h>
 #include <limits.h>
