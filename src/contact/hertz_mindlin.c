@@ -64,7 +64,7 @@ static void pair_damping(hm_law *l, real e_n, grains_damping damping, int one_nu
          * the tangential dashpot is scaled by sqrt(k_t / k_n) (Section 5.1). */
         l->cs_over_cn = sqrt(l->ks / l->kn);
         break;
-    case GRAINS_DAMPING_TSUJI: /* eta_t = alpha sqrt(m* k_t) (contact/damping_tsuji.h) */
+    case GRAINS_DAMPING_TSUJI: /* sqrt(2) alpha sqrt(m* k), normal and tangential (contact/damping_tsuji.h) */
         l->beta = tsuji_beta(e_n);
         l->cs_over_cn = sqrt(l->ks / l->kn);
         break;

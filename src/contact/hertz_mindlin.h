@@ -12,9 +12,9 @@
  * wall, derived once (TinyDEM Eqs. 12-25 without the contact radius a). */
 typedef struct {
     real kn, ks;         /* 4/3 E* and 8 G* (Eqs. 12-13, 15-16) */
-    real beta;           /* damping factor of the pair's e_n, Eq. 21 */
-    real cs_over_cn;     /* sqrt((1-nu) / (10 (2-nu))), Eq. 25, or sqrt(k_s / k_n) for
-                          *   hertz_restitution (improved-velocity-Verlet Section 5.1) */
+    real beta;           /* damping factor of the pair's e_n, Eq. 21 (or Tsuji's, damping_tsuji.h) */
+    real cs_over_cn;     /* sqrt((1-nu) / (10 (2-nu))), Eq. 25, or sqrt(k_s / k_n) for the
+                          *   damping laws restitution (improved-velocity-Verlet Section 5.1) and tsuji */
     real mu_s, mu_r, mu_t;
     real mu_s_dyn, mu_r_dyn, mu_t_dyn; /* Luding's dynamic coefficients (= static for TinyDEM) */
     real E_eff;          /* E*, for the linear model's Eq. 1 */
