@@ -152,7 +152,7 @@ fi
 # lists and histories of the others' blocks as one process holds them
 # (without them its checkpoint differs), and every rank of the resumed run
 # reads its share of them, the lists and histories as they were, alone
-# (sim/state.c's read_share, sim/rank_resume.c).
+# (sim/state.c's read_share, decomp/rank_resume.c).
 resumed() {
     name=$1; shift
     rm -rf "$T/out" "$T/whole"

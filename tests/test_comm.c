@@ -10,9 +10,9 @@
 #include "check.h"
 #include "cloud.h"
 #include "parallel/comm.h"
-#include "sim/block_table.h"
-#include "sim/rank_cut.h"
-#include "sim/rank_move.h"
+#include "decomp/block_table.h"
+#include "decomp/rank_cut.h"
+#include "decomp/rank_move.h"
 
 static void share_case(test_ctx *t, grains_comm *comm, double ratio, int periodic, int halo)
 {

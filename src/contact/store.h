@@ -211,7 +211,7 @@ grains_status store_windows(contact_store *cs, const uint32_t *pending, const ui
 void store_permute(contact_store *cs, store_key *keys, size_t n);
 
 /* Block b's histories replaced by the n entries at e, in list order (a
- * rank's copy of a block that another rank owns, sim/ranks.c); between
+ * rank's copy of a block that another rank owns, decomp/ranks.c); between
  * steps. */
 grains_status store_block_set(contact_store *cs, uint32_t b, const real *e, size_t n, grains_error *err);
 

@@ -25,7 +25,7 @@ typedef struct {
 
 /* What a particle loop of an integrator reads: the particles, the run's
  * constants, each material's, and the particles [lo, hi) it moves (all of
- * them, but for a rank's update: its own, sim/ranks.c). */
+ * them, but for a rank's update: its own, decomp/ranks.c). */
 typedef struct {
     grains_particles *pt;
     const grains_params *p;

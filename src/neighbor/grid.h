@@ -125,14 +125,14 @@ void grid_free(grains_grid *g);
 
 /* The grid of some of its particles, as a build of them alone in the same
  * frame makes it: count[c] of cell c's particles kept, in their order (a
- * rank that read every particle keeping its share, sim/rank_resume.c).
+ * rank that read every particle keeping its share, decomp/rank_resume.c).
  * The cells and blocks left empty go; the levels keep their frame and
  * their counts of the whole (cells_whole, n_particles, which size the
  * blocks and the lists' search). 0: out of memory. */
 int grid_keep(grains_grid *g, const uint32_t *count);
 
 /* The whole's blocks as a checkpoint of ranks holding their own particles
- * alone writes its grid, which no rank holds whole (sim/rank_stream.c): in
+ * alone writes its grid, which no rank holds whole (decomp/rank_stream.c): in
  * the grid's order, each block's key and numbers of cells and particles. */
 typedef struct {
     const uint64_t *key;

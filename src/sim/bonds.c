@@ -58,7 +58,7 @@ static grains_status add_bond(grains_sim *sim, size_t a, size_t b, grains_error 
 }
 
 /* Ranks holding their own particles alone keep the bonds of their own
- * (sim/rank_bonds.c): a bond added on every rank alike after the first
+ * (decomp/rank_bonds.c): a bond added on every rank alike after the first
  * step would be held where neither of its particles is. */
 static grains_status refuse_on_shares(const grains_sim *sim, const char *what, grains_error *err)
 {
@@ -253,7 +253,7 @@ static int bond_apply(grains_sim *sim, size_t k, const bond_push *p)
  * evaluates and adds each bond in turn).
  * Shared among ranks with steps that send the halo alone, a rank
  * evaluates the bonds of its own particles alone (listed at the cut,
- * sim/ranks.c): their partners are in its halo, so the two owners of a
+ * decomp/ranks.c): their partners are in its halo, so the two owners of a
  * bond evaluate it from the same inputs and get the same bits. */
 void sim_bond_forces(grains_sim *sim, force_diag *d)
 {

@@ -8,7 +8,7 @@
  * On ranks that hold their own particles alone, the checks are
  * collective and read no rank's copy of every particle: the extent is
  * each rank's own merged, and the cells and pairs are checked by the home
- * ranks of their cell blocks (sim/rank_start.c). Where particles tie, the
+ * ranks of their cell blocks (decomp/rank_start.c). Where particles tie, the
  * smaller id is named, so that the messages are one process's on any
  * number of ranks. */
 #include <stdlib.h>
@@ -224,7 +224,7 @@ static grains_status check_crowding(const grains_sim *sim, const start_set *set,
 }
 
 /* On ranks that hold their own alone, collective: every rank returns the
- * same. No rank reads every particle (sim/rank_start.c). */
+ * same. No rank reads every particle (decomp/rank_start.c). */
 grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err)
 {
     start_set own, spread = {0};
@@ -353,7 +353,7 @@ static void merge_overlaps(grains_start_overlaps *o, const grains_start_overlaps
 }
 
 /* On ranks that hold their own alone, collective: every rank returns the
- * same, found by the homes of the particles' blocks (sim/rank_start.c). */
+ * same, found by the homes of the particles' blocks (decomp/rank_start.c). */
 grains_status grains_sim_start_overlaps(const grains_sim *sim, grains_start_overlaps *out, grains_error *err)
 {
     grains_start_overlaps mine = {.pair_a = -1, .pair_b = -1, .wall_particle = -1};

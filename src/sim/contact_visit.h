@@ -31,7 +31,7 @@ static inline real *contact_history(store_stream *s, uint32_t *entry)
 }
 
 /* Leaves the contact of list entry `entry` as it is: a pair that another
- * rank evaluates (sim/ranks.c). */
+ * rank evaluates (decomp/ranks.c). */
 static inline void pass_contact(store_stream *s, uint32_t entry)
 {
     if (entry & STORE_HIST_BIT)

@@ -1,7 +1,7 @@
 /* A particle as bytes between ranks: every field a rank holds it by (not f
  * and t, which a rebuild zeroes, nor slot, the holder's own), in one order
- * for the rebuild's move (sim/rank_move.c) and the writer's gather
- * (sim/rank_writer.c). */
+ * for the rebuild's move (decomp/rank_move.c) and the writer's gather
+ * (decomp/rank_writer.c). */
 #ifndef GRAINS_SIM_PARTICLE_RECORD_H
 #define GRAINS_SIM_PARTICLE_RECORD_H
 

@@ -576,7 +576,7 @@ void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle
 
 /* Serial sums in the ids' order, so that the figures are the same for any
  * thread count, and any rank count (whose windows of ids give rank 0 the
- * same particles in the same order: sim/rank_window.c). */
+ * same particles in the same order: decomp/rank_window.c). */
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
 {
     thermo_sums sums = sim->ranks.thermo;

@@ -18,8 +18,8 @@
 #include "sim/contact_record.h"
 #include "sim/membranes.h"
 #include "sim/mesh_select.h"
-#include "sim/rank_cut.h"
-#include "sim/rank_move.h"
+#include "decomp/rank_cut.h"
+#include "decomp/rank_move.h"
 #include "util/rng.h"
 
 /* An insertion region's progress (sim/spawn.c). */
@@ -137,7 +137,7 @@ typedef struct {
     vec3 f_contact;  /* its contact force at the last step, before the guide */
 } sim_guide;
 
-/* The simulation shared among ranks (grains/ranks.h, sim/ranks.c). The
+/* The simulation shared among ranks (grains/ranks.h, decomp/ranks.c). The
  * cell blocks are cut among the ranks by recursive bisection of space,
  * balanced by work; a rank owns the particles of its blocks (runs of
  * storage slots) and every contact they list. Alone: one rank owns
@@ -204,7 +204,7 @@ typedef struct {
                            * (not sim_ranks_sums_each_step): rank 0 gathers them to write */
     grains_ranks_stats stats;
     /* A rank's arrays of its own particles and their partners alone
-     * (peers.local; sim/rank_local.c): */
+     * (peers.local; decomp/rank_local.c): */
     block_table table;    /* the whole's blocks, merged over the ranks */
     int *table_owner;     /* per entry: its rank */
     size_t table_owner_cap;
@@ -215,14 +215,14 @@ typedef struct {
     int holds_share;      /* pt holds the own particles and copies alone (after a first rebuild) */
     int dealt;            /* holds_share before a first rebuild: the particles the run starts
                            * with, each held by one rank alone (grains_sim_add_dealt;
-                           * sim/rank_deal.c): */
+                           * decomp/rank_deal.c): */
     size_t dealt_from, dealt_to; /* the ids dealt, held by one rank each */
     size_t range_next, range_end; /* this rank's range of them (grains_sim_deal_range) */
     int ranged;           /* a range was dealt: its particles alone are added dealt */
     grains_particles whole; /* rank 0: every particle in the whole's order, to write
-                             * (writer_whole; sim/rank_writer.c) */
+                             * (writer_whole; decomp/rank_writer.c) */
     uint32_t *window_order; /* own particles by window of their ids, to write a frame */
-    size_t window_order_cap; /* without the whole (sim/rank_window.c) */
+    size_t window_order_cap; /* without the whole (decomp/rank_window.c) */
     size_t *window_start;   /* per window, and one more: its first in window_order */
     size_t window_start_cap;
     size_t windows_held;    /* the particles held when indexed */
@@ -231,13 +231,13 @@ typedef struct {
     int thermo_whole;       /* until the next step: grains_sim_gather_thermo) */
     uint64_t *table_first; /* per entry of the table, and one more: the particles before its block */
     size_t table_first_cap;
-    sim_bonds whole_bonds; /* rank 0: every bond, to write (writer_whole; sim/rank_bonds.c) */
+    sim_bonds whole_bonds; /* rank 0: every bond, to write (writer_whole; decomp/rank_bonds.c) */
     patch_log *named_logs; /* with membranes, every rank: the last step's logs of the blocks that */
     uint32_t *log_entry;   /* gave anything, in the whole's order, and their table entries */
     patch_record *named_records;
     size_t n_named_logs, named_logs_cap, log_entry_cap, named_records_cap;
     size_t bonds_whole;   /* the whole's bonds at the last cut, or formed since (holds_share) */
-    void *points;         /* room for the bisection (sim/ranks.c) */
+    void *points;         /* room for the bisection (decomp/ranks.c) */
     size_t points_cap;
     size_t n_points;      /* the last cut's points */
     int *point_owner;     /* and their ranks (by point.b): ranks.owner, or table_owner */
@@ -381,7 +381,7 @@ grains_status sim_scale_regions(const grains_sim *sim, grains_error *err);
 /* Why a step stopped part-way (grains_sim_stopped). */
 typedef enum { SIM_STOPPED_ASKED = 1, SIM_STOPPED_LOST } sim_stopped;
 
-/* A simulation shared among ranks (sim/ranks.c). */
+/* A simulation shared among ranks (decomp/ranks.c). */
 static inline int sim_shared(const grains_sim *sim) { return sim->ranks.peers.size > 1; }
 /* The runs of particles this rank moves: its own, or alone all (one run,
  * in `alone`). */
@@ -429,7 +429,7 @@ grains_status sim_ranks_mark_owned(grains_sim *sim, grains_error *err);
 /* Which particles' lists this rank builds (ranks.listed, listing_some). */
 void sim_ranks_plan_lists(grains_sim *sim);
 /* A rank's arrays of its own particles and their partners alone
- * (grains_ranks.local, sim/rank_local.c): whether this simulation's are;
+ * (grains_ranks.local, decomp/rank_local.c): whether this simulation's are;
  * what they cannot hold yet (an error, on every rank alike); and a
  * rebuild's sort of them, in place of sort_particles and the plan: the
  * histories named by the own blocks (keys, in the order held before)
@@ -450,7 +450,7 @@ void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle
  * their indices at *own. */
 size_t sim_ranks_window_own(grains_sim *sim, size_t w, const uint32_t **own);
 /* Rank 0's thermo sums from windows of the particles (collective:
- * sim/rank_window.c), when the ranks hold their own alone. */
+ * decomp/rank_window.c), when the ranks hold their own alone. */
 void sim_ranks_window_thermo(grains_sim *sim);
 /* The first `bytes` of the send buffer (ranks.send) to rank 0, every rank
  * sending its own (collective): what rank 0 received from them all, *total
@@ -470,18 +470,18 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
                                                                                             : &sim->pt;
 }
 /* Whether particle i, held and added since the last cut, is this rank's
- * own (sim/rank_deal.c): dealt to it, or, added by every rank alike, of an
+ * own (decomp/rank_deal.c): dealt to it, or, added by every rank alike, of an
  * id that is this rank's modulo the ranks. */
 int sim_ranks_added_own(const grains_sim *sim, uint32_t i);
 /* Whether held particle i is this rank's own, when the ranks hold their
  * own alone: dealt to it, else of its blocks at the last cut, or added
- * since as the next cut will take it (sim/rank_window.c). */
+ * since as the next cut will take it (decomp/rank_window.c). */
 int sim_ranks_owns(const grains_sim *sim, uint32_t i);
 /* While the particles are dealt, whether any ever had a tag (the frames'
  * columns, the checkpoint), which each rank knows of its own alone: over
  * the ranks (collective), before they write or cut. */
 void sim_ranks_dealt_tags(grains_sim *sim);
-/* Bonds with ranks holding their own particles alone (sim/rank_bonds.c):
+/* Bonds with ranks holding their own particles alone (decomp/rank_bonds.c):
  * whether the whole has any (the same on every rank); after bonds formed
  * at the first step, the whole's count (collective); the copies a cut
  * sends for them, (rank << 32 | held index) of own particles, *n of them
@@ -504,11 +504,11 @@ static inline const sim_bonds *sim_bonds_read(const grains_sim *sim)
 }
 /* The state a checkpoint holds, when the ranks hold their own alone,
  * written by rank 0 into o (NULL: nothing written) as every rank sends its
- * share a window at a time (collective; sim/rank_stream.c): the particles'
+ * share a window at a time (collective; decomp/rank_stream.c): the particles'
  * arrays, returning rank 0's slots (each id's place in the whole's order;
  * NULL elsewhere), and, after a first rebuild, the grid, lists and
  * histories, whose partners the slots place. Each id's own particle
- * places itself (sim/rank_writer.c: malloc'd, per held particle). The
+ * places itself (decomp/rank_writer.c: malloc'd, per held particle). The
  * last step's wall sums into rank 0's walls, to write (collective). */
 uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o);
 void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot);
@@ -527,7 +527,7 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
 /* The whole's table of blocks (ranks.table) from this rank's entries,
  * those of the blocks holding particles without copy[i] set, merged over
  * the ranks; copy NULL: the grid is the whole's, held alike by every rank
- * (a resumed run's, sim/rank_resume.c), and nothing is merged. Then the
+ * (a resumed run's, decomp/rank_resume.c), and nothing is merged. Then the
  * cut of the table: ranks.table_owner per entry. */
 void sim_ranks_cut_table(grains_sim *sim, const uint8_t *copy);
 /* Each block's rank in this rank's grid (ranks.owner), from the table. */
@@ -538,7 +538,7 @@ void sim_ranks_place_table(grains_sim *sim);
  * hold their own particles alone, when every rank read the whole state:
  * each keeps its own particles by the cut of the whole's blocks and the
  * copies its steps read, with the lists and histories as they were read,
- * as a rebuild on ranks would leave them (sim/rank_resume.c). Collective;
+ * as a rebuild on ranks would leave them (decomp/rank_resume.c). Collective;
  * nothing where the lists are stale (the first step rebuilds on ranks). */
 grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err);
 /* Or as each rank reads the checkpoint (sim/state.c, ranks holding their
@@ -563,7 +563,7 @@ grains_status sim_size_from_lists(grains_sim *sim, grains_error *err);
 grains_status sim_attach_histories(grains_sim *sim, store_key *keys, size_t n, uint32_t *first, grains_error *err);
 /* ranks.listed: the own particles (ranks.mine), and those of the cells
  * from which a pair with one of them may be listed; their blocks get
- * visit 1 (sim/rank_reach.c). */
+ * visit 1 (decomp/rank_reach.c). */
 void sim_ranks_mark_reach(grains_sim *sim);
 /* Whether block b's pairs are this rank's to evaluate: 2 all (own), 1
  * those with an own partner, 0 none. */

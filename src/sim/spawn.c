@@ -5,7 +5,7 @@
  * overlap with particles or mesh; until the region's count, or N_max
  * particles in all, or the region stays full for full_after steps. Ranks
  * attempt alike (the same random numbers, the particles within the
- * regions' reach held by every rank: sim/ranks.c's halo, sim/rank_local.c)
+ * regions' reach held by every rank: decomp/ranks.c's halo, decomp/rank_local.c)
  * and add the same particles, the whole's count against N_max. */
 #include <string.h>
 

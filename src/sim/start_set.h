@@ -1,6 +1,6 @@
 /* The particles the start's checks read (sim/check_start.c): one
  * process's, or on ranks that hold their own alone, each rank's own, then
- * spread by cell block to their blocks' home ranks (sim/rank_start.c), so
+ * spread by cell block to their blocks' home ranks (decomp/rank_start.c), so
  * that no rank reads every particle and each cell and each pair is
  * checked on one rank whole. */
 #ifndef GRAINS_SIM_START_SET_H

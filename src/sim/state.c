@@ -235,7 +235,7 @@ static void write_parts(const grains_sim *sim, bytes_out *o)
 
 /* Ranks that hold their own particles alone: rank 0 writes the whole's
  * particles, grid, lists and histories as the ranks send them
- * (sim/rank_stream.c), every bond, gathered (sim/rank_bonds.c), and the
+ * (decomp/rank_stream.c), every bond, gathered (decomp/rank_bonds.c), and the
  * patch logs every rank holds named, per block of the whole, with the
  * rest, which every rank holds alike. Collective; o NULL: rank 0 writes
  * nothing. Dealt particles (no rebuild yet, on any rank) have no grid,
@@ -365,7 +365,7 @@ static grains_status read_whole(grains_sim *sim, bytes_in *in, grains_error *err
     return s;
 }
 
-/* Ranks holding their own alone: each its share (sim/rank_resume.c). The
+/* Ranks holding their own alone: each its share (decomp/rank_resume.c). The
  * particles' fields and the histories' springs, most of the state, are
  * passed over; the rest, which names which of them each rank keeps, is
  * read; then each rank reads the fields and springs it keeps, and checks

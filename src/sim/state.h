@@ -13,7 +13,7 @@
  * rank calls it (collective) and rank 0 writes, what one process would:
  * ranks holding every particle make rank 0's copy whole (grains_sim_gather)
  * and rank 0 writes it; ranks holding their own alone send theirs, a
- * window at a time, as rank 0 writes (sim/rank_stream.c). o: rank 0's
+ * window at a time, as rank 0 writes (decomp/rank_stream.c). o: rank 0's
  * stream (NULL: it writes nothing, and takes part); the others' unused. */
 grains_status sim_write_state(grains_sim *sim, bytes_out *o, grains_error *err);
 /* Whether this process writes the state: rank 0, or one alone. */

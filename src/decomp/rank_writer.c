@@ -1,13 +1,13 @@
 /* Rank 0's copy of every particle, to write, when the ranks hold their own
- * particles alone (grains_ranks.local; sim/rank_local.c). Every rank sends
+ * particles alone (grains_ranks.local; decomp/rank_local.c). Every rank sends
  * its own particles with their places in the whole's order: the particles
  * of the blocks before theirs in the merged table, plus their places in
  * their blocks, which their owner holds whole (before the first rebuild of
  * dealt particles, whose whole's order is the ids', their ids). Rank 0
  * lays them out as one process stores them, so that the checkpoint and
  * the start's checks read the single process's values in its order; and
- * every bond (sim/rank_bonds.c). They come a window of ids at a time
- * (sim/rank_window.c), so that rank 0 holds the copy and a window's
+ * every bond (decomp/rank_bonds.c). They come a window of ids at a time
+ * (decomp/rank_window.c), so that rank 0 holds the copy and a window's
  * records, not the copy and every record. Collective; the copy holds until
  * the next step or rebuild. */
 #include <stdint.h>

@@ -1,19 +1,19 @@
 /* A rebuild's move of the particles among ranks, without any rank holding
- * them all (sim/ranks.c): each rank has binned its own particles in a grid
+ * them all (decomp/ranks.c): each rank has binned its own particles in a grid
  * of the whole's frame, and every rank holds the merged table of the
- * whole's blocks with each block's new owner (sim/block_table.h,
- * sim/rank_cut.h). Each particle goes whole to the owner of its block, and
+ * whole's blocks with each block's new owner (decomp/block_table.h,
+ * decomp/rank_cut.h). Each particle goes whole to the owner of its block, and
  * as a copy to the owners of the blocks that may hold a partner of it in a
  * listed pair (grid_pair_blocks): each rank then holds its own particles
  * and every partner of them, and, binned with the copies counted out
  * (grid_particles.n_copies), stores them in the whole's relative order. */
-#ifndef GRAINS_SIM_RANK_MOVE_H
-#define GRAINS_SIM_RANK_MOVE_H
+#ifndef GRAINS_DECOMP_RANK_MOVE_H
+#define GRAINS_DECOMP_RANK_MOVE_H
 
 #include "grains/ranks.h"
 #include "neighbor/grid.h"
 #include "particles/particles.h"
-#include "sim/block_table.h"
+#include "decomp/block_table.h"
 
 /* The particles held after the move: `own` of them, then the copies. */
 typedef struct {

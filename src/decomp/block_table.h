@@ -1,13 +1,13 @@
 /* The occupied cell blocks of the whole grid, known on every rank without
- * any rank holding every particle (sim/ranks.c): each rank bins its own
+ * any rank holding every particle (decomp/ranks.c): each rank bins its own
  * particles in a grid of the whole's frame (neighbor/grid.h, grid_share)
  * and lists the blocks they occupy, with its counts of their particles and
  * contacts; the lists of every rank, gathered and merged, are the whole
  * grid's blocks in the whole grid's order, with its counts, whichever rank
- * held which particle. The cut bisects them (sim/rank_cut.h), and a block's
+ * held which particle. The cut bisects them (decomp/rank_cut.h), and a block's
  * key finds its entry, so its owner. */
-#ifndef GRAINS_SIM_BLOCK_TABLE_H
-#define GRAINS_SIM_BLOCK_TABLE_H
+#ifndef GRAINS_DECOMP_BLOCK_TABLE_H
+#define GRAINS_DECOMP_BLOCK_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>

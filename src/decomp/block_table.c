@@ -1,5 +1,5 @@
-/* The whole grid's blocks from every rank's own (sim/block_table.h). */
-#include "sim/block_table.h"
+/* The whole grid's blocks from every rank's own (decomp/block_table.h). */
+#include "decomp/block_table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * particles and contacts; a rank's blocks are runs of the force loop's
  * order, so of storage slots, list entries and history windows. A rank
  * then builds the lists of its own particles and of those in the blocks
- * within reach of its own (sim/rank_reach.c), when nothing else reads the
+ * within reach of its own (decomp/rank_reach.c), when nothing else reads the
  * others' lists (the steps send the halo alone, no membranes).
  *
  * A rank walks its own blocks whole, and of the other blocks only the
@@ -36,7 +36,7 @@
  * every particle (every position whole at a rebuild): this shares the
  * force loop, the lists, the update and the histories, not the particles'
  * memory. Ranks that hold their own particles and their partners alone
- * (grains_ranks.local) rebuild instead as sim/rank_local.c says, and then
+ * (grains_ranks.local) rebuild instead as decomp/rank_local.c says, and then
  * walk their blocks, lists and halo through this file as the others do. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1622,7 +1622,7 @@ static void take_positions(unpack *u, grains_sim *sim, int r, void *ctx)
  * to each new owner of one of its particles that owned neither before
  * (send_bonds); rank 0's copy is made whole before it writes
  * (bonds_to_writer). (Ranks holding their own particles alone hold the
- * bonds of their own alone: sim/rank_bonds.c.) */
+ * bonds of their own alone: decomp/rank_bonds.c.) */
 
 static void put_bond(pack *k, const sim_bond *bd)
 {
@@ -1749,7 +1749,7 @@ void sim_ranks_complete_positions(grains_sim *sim)
     sim_ranks *rk = &sim->ranks;
     rk->moving = 0;
     if (!sim_shared(sim) || !rk->valid || !rk->stale || rk->holds_share)
-        return; /* (a rank holding its own alone sends them whole after the cut: sim/rank_local.c) */
+        return; /* (a rank holding its own alone sends them whole after the cut: decomp/rank_local.c) */
     if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
         exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
     sim_ranks_frame_old(rk); /* a copy in the new order's terms from here */

@@ -1,5 +1,5 @@
-/* A rebuild's move of the particles among ranks (sim/rank_move.h). */
-#include "sim/rank_move.h"
+/* A rebuild's move of the particles among ranks (decomp/rank_move.h). */
+#include "decomp/rank_move.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
-/* Recursive coordinate bisection of cell blocks among ranks (sim/ranks.c):
+/* Recursive coordinate bisection of cell blocks among ranks (decomp/ranks.c):
  * the blocks as points at the centres of their regions, weighted by their
  * work, split along the widest axis where the work divides as the ranks
  * do. The points come from a block's level and coordinates alone (its key,
  * neighbor/grid.h), so any rank cuts them alike from its own grid of the
  * same frame, whichever particles it binned. */
-#ifndef GRAINS_SIM_RANK_CUT_H
-#define GRAINS_SIM_RANK_CUT_H
+#ifndef GRAINS_DECOMP_RANK_CUT_H
+#define GRAINS_DECOMP_RANK_CUT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * alone (grains_ranks.local): every rank has read the whole state, the
  * lists and histories of the last rebuild with it, and keeps, before its
  * first step, what a rebuild on ranks would have left it
- * (sim/rank_local.c), without rebuilding (a rebuild now would sort the
+ * (decomp/rank_local.c), without rebuilding (a rebuild now would sort the
  * particles at other positions than the run that never stopped, and sum
  * in another order):
  *  1. the whole's blocks, which every rank holds alike, are cut by their
@@ -125,7 +125,7 @@ static uint8_t *mark_kept(const grains_sim *sim)
 }
 
 /* The bonds with an own particle: the first, or the second of an intact
- * one (sim/rank_bonds.c); ranks.bonds_whole counts every bond. */
+ * one (decomp/rank_bonds.c); ranks.bonds_whole counts every bond. */
 static void keep_bonds(grains_sim *sim)
 {
     sim_bonds *bs = &sim->bonds;

@@ -1,4 +1,4 @@
-/* The particles a rank lists (sim/ranks.c): its own, and those of the
+/* The particles a rank lists (decomp/ranks.c): its own, and those of the
  * other ranks' cells from which a pair with one of its own may be listed.
  * Found from the cell blocks' coordinates alone, before any list is
  * built, so that a rank builds its part of the lists only. */

@@ -4,11 +4,11 @@
  * every particle) or that of its range of ids (grains_sim_deal_range, each
  * rank given its own, as it reads its part of a file), so that no rank
  * holds every particle at the start. The first step's rebuild moves each
- * to the owner of its block (sim/rank_local.c, mark_copies). Until then
+ * to the owner of its block (decomp/rank_local.c, mark_copies). Until then
  * the whole's order is the ids' (one process has not sorted yet): rank 0's
- * copy to write takes each particle at its id (sim/rank_writer.c), and the
+ * copy to write takes each particle at its id (decomp/rank_writer.c), and the
  * checkpoint's grid, lists and histories are the unbuilt ones that every
- * rank, and one process, holds alike (sim/rank_state.c, sim/state.c). */
+ * rank, and one process, holds alike (decomp/rank_state.c, sim/state.c). */
 #include "sim/sim_internal.h"
 
 /* Whether the particles added now may be dealt: ranks holding their own

@@ -1,5 +1,5 @@
-/* Recursive coordinate bisection of cell blocks (sim/rank_cut.h). */
-#include "sim/rank_cut.h"
+/* Recursive coordinate bisection of cell blocks (decomp/rank_cut.h). */
+#include "decomp/rank_cut.h"
 
 #include <math.h>
 #include <stdlib.h>

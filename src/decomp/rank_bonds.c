@@ -1,5 +1,5 @@
 /* Bonds when the ranks hold their own particles alone (grains_ranks.local;
- * sim/rank_local.c). A rank keeps the bonds with an own particle: the two
+ * decomp/rank_local.c). A rank keeps the bonds with an own particle: the two
  * owners of a bond evaluate it from the same inputs (the partner's copy is
  * in the halo) and get the same bits, as when every rank holds every
  * particle (sim/bonds.c, sim_bond_forces). So at a cut:

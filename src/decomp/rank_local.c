@@ -2,21 +2,21 @@
  * may pair with them, alone (grains_ranks.local; docs/architecture.md,
  * "MPI", stage 2). A rebuild here takes the place of the one that sorts
  * every particle on every rank (sim/rebuild.c's sort_particles and
- * sim/ranks.c's plan):
+ * decomp/ranks.c's plan):
  *  1. each rank bins what it holds, its own particles counted and the
  *     copies not, in a grid framed by reductions over the ranks (the
  *     whole's), and renames its own blocks' histories after that order;
  *  2. the blocks its own particles occupy, with their particles and
  *     contacts, are merged over the ranks into the whole's table of blocks
- *     (sim/block_table.c), which every rank cuts alike (sim/rank_cut.c);
+ *     (decomp/block_table.c), which every rank cuts alike (decomp/rank_cut.c);
  *  3. each history goes, named by ids, to the ranks that evaluate its pair
  *     (the new owners of its particles);
  *  4. each particle goes whole to its new owner and as a copy to the ranks
- *     that may pair it (sim/rank_move.c);
+ *     that may pair it (decomp/rank_move.c);
  *  5. each rank bins what it now holds, which stores it in the whole's
  *     relative order, and finds its histories' particles by id.
  * The lists, the force loop and the halo then go as when every rank holds
- * every particle (sim/ranks.c): each own particle's list and the order of
+ * every particle (decomp/ranks.c): each own particle's list and the order of
  * its force sum are the single process's. */
 #include <limits.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Rank 0's particles a window of ids at a time, to write a frame, when
  * the ranks hold their own particles alone (grains_ranks.local) and rank
- * 0 has not gathered them all (sim/rank_writer.c): each rank sends the
+ * 0 has not gathered them all (decomp/rank_writer.c): each rank sends the
  * fields asked of its own particles in the window, with their ids, and
  * rank 0 lays them out by id. The frames are by id, so rank 0 holds a
  * window where the gather held every particle (and a checkpoint's copy
@@ -38,7 +38,7 @@ static void window_failed(const grains_sim *sim)
 
 /* Whether held particle i is this rank's own: dealt, its dealer's (as the
  * writer's gather sends them); else of its blocks at the last cut, or
- * added since as the next cut will take it (sim/rank_local.c,
+ * added since as the next cut will take it (decomp/rank_local.c,
  * mark_copies). */
 int sim_ranks_owns(const grains_sim *sim, uint32_t i)
 {
