@@ -30,11 +30,6 @@ static uint32_t held(const grains_sim *sim, uint32_t id)
     return id < sim->ranks.n_ids ? sim->pt.slot[id] : UINT32_MAX;
 }
 
-int sim_bonds_any(const grains_sim *sim)
-{
-    return sim->ranks.holds_share ? sim->ranks.bonds_whole > 0 : sim->bonds.n > 0;
-}
-
 size_t sim_ranks_bonds_formed(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;

@@ -26,8 +26,6 @@
 #include "util/array.h"
 #include "util/order.h"
 
-int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.peers.local; }
-
 /* What ranks holding their own particles alone do not take yet, or NULL. */
 static const char *not_taken(const grains_sim *sim)
 {

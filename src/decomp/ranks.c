@@ -853,14 +853,6 @@ static void take_diag(unpack *u, grains_sim *sim, int r, void *ctx)
             take_block_sums(u, sim, run);
 }
 
-int sim_ranks_sums_each_step(const grains_sim *sim)
-{
-    for (size_t k = 0; k < sim->wl.n; k++)
-        if (sim->wl.body[k].motion.type == GRAINS_MOTION_SERVO)
-            return 1;
-    return sim->mb.n > 0;
-}
-
 force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
 {
     sim_ranks *rk = &sim->ranks;
@@ -1158,8 +1150,6 @@ static real exchange_halo(grains_sim *sim, real v2)
     count_received(rk);
     return largest_speed2(sim, v2);
 }
-
-int sim_ranks_halo_steps(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.valid && sim->ranks.halo_steps; }
 
 void sim_ranks_begun(grains_sim *sim)
 {

@@ -440,7 +440,7 @@ void sim_ranks_plan_lists(grains_sim *sim);
  * particles are the ones to send and whose histories are named by ranks. */
 /* A particle's values as grains_sim_add_particle checks them. */
 grains_status sim_check_particle(const grains_sim *sim, const grains_particle *p, grains_error *err);
-int sim_ranks_local(const grains_sim *sim);
+static inline int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.peers.local; }
 /* The thermo's sums of the particles, one by one in the ids' order, so
  * that every copy of them gives the same bits (sim/sim.c). */
 void sim_thermo_start(const grains_sim *sim, thermo_sums *s);
@@ -491,7 +491,10 @@ void sim_ranks_dealt_tags(grains_sim *sim);
  * the n ids, slot[id]: those of rank 0's copy after
  * sim_ranks_local_gather, or a checkpoint's stream's); and the bonds as one reads and writes them:
  * that copy on rank 0 once gathered, else the bonds. */
-int sim_bonds_any(const grains_sim *sim);
+static inline int sim_bonds_any(const grains_sim *sim)
+{
+    return sim->ranks.holds_share ? sim->ranks.bonds_whole > 0 : sim->bonds.n > 0;
+}
 size_t sim_ranks_bonds_formed(grains_sim *sim);
 uint64_t *sim_ranks_bond_copies(const grains_sim *sim, const uint8_t *copy, size_t *n);
 void sim_ranks_move_bonds(grains_sim *sim, const uint8_t *copy);
@@ -582,12 +585,21 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
  * walls they are pinned to, and read the patch logs). Otherwise only the
  * output reads the walls' force, and the sums go to the writer alone,
  * when it writes (grains_sim_gather_particles). */
-int sim_ranks_sums_each_step(const grains_sim *sim);
+static inline int sim_ranks_sums_each_step(const grains_sim *sim)
+{
+    for (size_t k = 0; k < sim->wl.n; k++)
+        if (sim->wl.body[k].motion.type == GRAINS_MOTION_SERVO)
+            return 1;
+    return sim->mb.n > 0;
+}
 /* Whether the steps send the halo alone (halo_suffices) in a valid cut:
  * then a row's begin moves every copy, but the largest speed is over the
  * own particles', and sim_ranks_begun makes it every rank's largest
  * (sim->v2_thread[0] holds it). */
-int sim_ranks_halo_steps(const grains_sim *sim);
+static inline int sim_ranks_halo_steps(const grains_sim *sim)
+{
+    return sim_shared(sim) && sim->ranks.valid && sim->ranks.halo_steps;
+}
 void sim_ranks_begun(grains_sim *sim);
 /* After the update: every rank's particles, or the halo each reads, and
  * the largest speed, to every rank (sim->v2_thread[0] holds it). */
