@@ -13,6 +13,7 @@ Usage: bench/call_circles.py [BUILD_DIR] [--calls]    (default build; from the r
 Exit status 1 if a circle has more than three files or spans two folders.
 """
 import os
+import signal
 import subprocess
 import sys
 from collections import defaultdict
@@ -111,6 +112,7 @@ def lines_per_folder(root):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quietly, when piped into head
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     build = args[0] if args else "build"
     objects = object_files(build)

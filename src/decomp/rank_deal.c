@@ -9,7 +9,7 @@
  * copy to write takes each particle at its id (decomp/rank_writer.c), and the
  * checkpoint's grid, lists and histories are the unbuilt ones that every
  * rank, and one process, holds alike (decomp/rank_state.c, sim/state.c). */
-#include "sim/sim_internal.h"
+#include "decomp/decomp.h"
 
 /* Whether the particles added now may be dealt: ranks holding their own
  * alone, before the first step and the first rebuild, the ids dealt so far

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "decomp/decomp.h"
 #include "util/array.h"
 #include "util/order.h"
 

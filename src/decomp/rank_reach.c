@@ -4,7 +4,7 @@
  * built, so that a rank builds its part of the lists only. */
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "decomp/decomp.h"
 
 /* The cells of level l [lo, hi] (per axis) that may hold a particle
  * listing a partner in block b, of level m >= l. A pair is listed by its

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "decomp/decomp.h"
 #include "util/array.h"
 
 /* A rank that cannot keep its part (memory) stops every rank: the others

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decomp/decomp.h"
 #include "sim/start_set.h"
 #include "util/array.h"
 #include "util/order.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "decomp/decomp.h"
 #include "util/array.h"
 
 size_t grains_sim_frame_window(const grains_sim *sim)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "sim/particle_record.h"
-#include "sim/sim_internal.h"
+#include "decomp/decomp.h"
 #include "util/array.h"
 
 /* A particle as it travels to the writer: its place, then its record

@@ -43,6 +43,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "decomp/decomp.h"
 #include "sim/contact_visit.h"
 #include "util/array.h"
 #include "util/order.h"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decomp/decomp.h"
 #include "sim/sim_internal.h"
 
 /* `bytes` of the dead memory at `dead` (of `dead_bytes`), or of its own. */

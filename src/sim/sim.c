@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "membrane/forces.h"
+#include "decomp/decomp.h"
 #include "sim/sim_internal.h"
 
 #ifdef _OPENMP

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decomp/decomp.h"
 #include "sim/sim_internal.h"
 
 #ifdef _OPENMP
