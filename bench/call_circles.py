@@ -8,7 +8,7 @@ A circle is a set of files each of which reaches every other by such calls (a st
 component of more than one file). The layout wants none of more than three files, and none
 across folders.
 
-Usage: bench/call_circles.py [BUILD_DIR] [--calls]    (default build; from the repository root)
+Usage: bench/call_circles.py [BUILD_DIR] [--calls]    (default: build)
   --calls   also print, for each file, the names it takes from each other file
 Exit status 1 if a circle has more than three files or spans two folders.
 """
@@ -17,6 +17,9 @@ import signal
 import subprocess
 import sys
 from collections import defaultdict
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def object_files(build):
@@ -29,7 +32,7 @@ def object_files(build):
                 if name.endswith(".c.o"):
                     path = os.path.join(folder, name)
                     source = os.path.relpath(path, top)[: -len(".o")]
-                    if source.startswith("src/") and os.path.exists(source):  # not a moved file's stale object
+                    if source.startswith("src/") and os.path.exists(os.path.join(ROOT, source)):  # not a moved file's stale object
                         found[source] = path
     return found
 
@@ -135,7 +138,7 @@ def main():
                         print(f"    {a} -> {b}: {' '.join(sorted(calls[a][b]))}")
     if not found:
         print("no circles")
-    lines = lines_per_folder(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    lines = lines_per_folder(ROOT)
     total = sum(lines.values())
     print(f"lines of src/: {total}")
     for folder, n in sorted(lines.items(), key=lambda kv: -kv[1]):

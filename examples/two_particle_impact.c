@@ -19,7 +19,8 @@ int main(void)
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < N; i++) {
             double mu = grains_integrator_variational((grains_integrator)i) ? 0 : 0.5;
-            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.9, 0.1, steps[h], 0.1, mu};
+            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.9, 0.1, steps[h],
+                            0.1, mu};
             grains_error err;
             if (oblique_run(&s, K_T[h][i], K_R[h][i], &err) != GRAINS_OK) {
                 fprintf(stderr, "%s\n", err.message);

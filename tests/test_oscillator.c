@@ -40,7 +40,8 @@ static void oblique(test_ctx *t, grains_integrator integrator, const char *name)
     const int frictionless = grains_integrator_variational(integrator);
     double K_T[3][OBLIQUE_SAMPLES], K_R[3][OBLIQUE_SAMPLES];
     for (int k = 0; k < 3; k++) {
-        rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, integrator, 0.9, 0.1, steps[k], 0.1, frictionless ? 0 : 0.5};
+        rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, integrator, 0.9, 0.1, steps[k], 0.1,
+                        frictionless ? 0 : 0.5};
         grains_error e;
         if (oblique_run(&s, K_T[k], K_R[k], &e) != GRAINS_OK) {
             CHECK(t, 0, "%s: oblique_run: %s", name, e.message);

@@ -135,7 +135,8 @@ static void print_submodels(const grains_params *p)
 /* Which laws the run uses, and the figures a user checks them by. */
 static void print_models(const grains_params *p)
 {
-    printf("  model               : %s contacts, %s integrator\n", grains_choice_name(&grains_contact_models, p->contact_model),
+    printf("  model               : %s contacts, %s integrator\n",
+           grains_choice_name(&grains_contact_models, p->contact_model),
            grains_choice_name(&grains_integrators, p->integrator));
     if (grains_integrator_variational(p->integrator))
         printf("  implicit steps      : Newton until no update exceeds %g R_min, at most %d iterations\n",
@@ -176,7 +177,8 @@ static void print_meshes(const grains_scenario *sc, const grains_mesh *mesh)
         size_t n = 0;
         for (size_t el = 0; mesh && el < mesh->n_elements; el++)
             n += mesh->elements[el].body == k;
-        printf("  mesh %-2d             : %s, %zu elements, %s", k, e->file, n, grains_choice_name(&grains_motions, m->type));
+        printf("  mesh %-2d             : %s, %zu elements, %s", k, e->file, n,
+               grains_choice_name(&grains_motions, m->type));
         switch (m->type) {
         case GRAINS_MOTION_LINEAR: printf(" at (%g, %g, %g) m/s", m->velocity.x, m->velocity.y, m->velocity.z); break;
         case GRAINS_MOTION_ROTATE:

@@ -14,6 +14,8 @@ typedef struct {
 } tally;
 
 
+static const char *integrator_name(int i) { return grains_choice_name(&grains_integrators, i); }
+
 static void row(tally *t, const char *what, const char *expected, double measured, int pass)
 {
     t->rows++;
@@ -75,10 +77,10 @@ static int restitution(tally *t)
                     worst = fmax(worst, fabs(e - e_n[k]));
                 }
             char what[96];
-            snprintf(what, sizeof what, "restitution |e - e_n|, %s, %s",
-                     laws[m].damping == GRAINS_DAMPING_TSUJI ? "hertz with tsuji damping"
-                                                             : grains_choice_name(&grains_contact_models, laws[m].model),
-                     grains_choice_name(&grains_integrators, i));
+            const char *law = laws[m].damping == GRAINS_DAMPING_TSUJI
+                                  ? "tsuji damping"
+                                  : grains_choice_name(&grains_contact_models, laws[m].model);
+            snprintf(what, sizeof what, "restitution |e - e_n|, %s, %s", law, integrator_name(i));
             if (laws[m].damping == GRAINS_DAMPING_TSUJI) /* a fit (contact/damping_tsuji.h) */
                 row(t, what, "< 3e-3 (the fit to Tsuji's chart 1.1e-3; end of contact)", worst, worst < 3e-3);
             else if (i == GRAINS_INTEGRATOR_VARIATIONAL_LEFT) /* the dashpot at the step's ends: first order */
@@ -96,13 +98,14 @@ static int oscillator(tally *t)
     const double steps[2] = {16, 160}, tol[2] = {0.1, 0.01};
     for (int i = 0; i < GRAINS_N_INTEGRATORS; i++)
         for (int k = 0; k < 2; k++) {
-            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.5, 0.1, steps[k], 0, 0};
+            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.5, 0.1, steps[k],
+                            0, 0};
             double e;
             grains_error err;
             if (oscillator_run(&s, &e, &err) != GRAINS_OK)
                 return cli_report(&err), 0;
             char what[96], expected[96];
-            snprintf(what, sizeof what, "impact vs damped oscillator, %s, h = t_c/%g", grains_choice_name(&grains_integrators, i), steps[k]);
+            snprintf(what, sizeof what, "impact vs damped oscillator, %s, h = t_c/%g", integrator_name(i), steps[k]);
             snprintf(expected, sizeof expected, "< %g of delta_max (var. paper Eqs. 33-34)", tol[k]);
             row(t, what, expected, e, e < tol[k]);
         }
@@ -119,7 +122,8 @@ static int oblique(tally *t)
         double K_T[3][OBLIQUE_SAMPLES], K_R[OBLIQUE_SAMPLES];
         double mu = grains_integrator_variational((grains_integrator)i) ? 0 : 0.5;
         for (int k = 0; k < 3; k++) {
-            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.9, 0.1, steps[k], 0.1, mu};
+            rest_setup s = {GRAINS_CONTACT_LINEAR, GRAINS_DAMPING_BY_MODEL, (grains_integrator)i, 0.9, 0.1, steps[k],
+                            0.1, mu};
             grains_error err;
             if (oblique_run(&s, K_T[k], K_R, &err) != GRAINS_OK)
                 return cli_report(&err), 0;
@@ -130,7 +134,7 @@ static int oblique(tally *t)
                 e = fmax(e, fabs(K_T[k][j] - K_T[0][j]));
             char what[96], expected[96];
             snprintf(what, sizeof what, "oblique impact%s K_T curve, %s, h = t_c/%g", mu > 0 ? "" : " (mu 0)",
-                     grains_choice_name(&grains_integrators, i), steps[k]);
+                     integrator_name(i), steps[k]);
             snprintf(expected, sizeof expected, "< %g of K0 (vs h = t_c/1600; var. Figs. 6-7)", tol[k]);
             row(t, what, expected, e, e < tol[k]);
         }
@@ -149,7 +153,7 @@ static int bounce(tally *t)
             if (bounce_run(&s, &r, &err) != GRAINS_OK)
                 return cli_report(&err), 0;
             char what[96], expected[96];
-            snprintf(what, sizeof what, "250 bounces, %s, h = t_c/%g: |E/E0 - 1|", grains_choice_name(&grains_integrators, i), n);
+            snprintf(what, sizeof what, "250 bounces, %s, h = t_c/%g: |E/E0 - 1|", integrator_name(i), n);
             snprintf(expected, sizeof expected, "< %.2g = 2 (h/t_c)^2 (var. paper ~1e-3 at t_c/32)", 2 / (n * n));
             row(t, what, expected, fabs(r.drift), fabs(r.drift) < 2 / (n * n));
         }
@@ -201,11 +205,11 @@ static int box_fill(tally *t)
             peak = fmax(peak, r[i].K[k]), peak_v = fmax(peak_v, r[1].K[k]);
         double last = r[i].K[r[i].n - 1] / peak;
         char what[96];
-        snprintf(what, sizeof what, "box filling, %s: K(0.25 s) / peak K", grains_choice_name(&grains_integrators, i));
+        snprintf(what, sizeof what, "box filling, %s: K(0.25 s) / peak K", integrator_name(i));
         row(t, what, "< 1e-2 (var. paper Fig. 11: the bed settles)", last, last < 1e-2);
         if (i == GRAINS_INTEGRATOR_VERLET)
             continue;
-        snprintf(what, sizeof what, "box filling, %s: peak K / Verlet's - 1", grains_choice_name(&grains_integrators, i));
+        snprintf(what, sizeof what, "box filling, %s: peak K / Verlet's - 1", integrator_name(i));
         row(t, what, "< 2e-2 (same fall, chaotic impacts)", fabs(peak / peak_v - 1), fabs(peak / peak_v - 1) < 2e-2);
     }
     return 1;
@@ -222,9 +226,9 @@ static int bonded_pair(tally *t)
             return cli_report(&err), 0;
         double h2 = pow(3.14159265358979323846 / s.steps_per_tc, 2), worst = fmax(r.err_contact, r.err_bond);
         char what[96];
-        snprintf(what, sizeof what, "bonded pair, %s: forces vs exact / peak", grains_choice_name(&grains_integrators, i));
+        snprintf(what, sizeof what, "bonded pair, %s: forces vs exact / peak", integrator_name(i));
         row(t, what, "< (pi/200)^2 (var. paper Fig. 10; 3 bodies)", worst, worst < h2 && r.bonds == 1 && !r.broken);
-        snprintf(what, sizeof what, "bonded pair, %s: period / 2pi sqrt(m / 2k_B)", grains_choice_name(&grains_integrators, i));
+        snprintf(what, sizeof what, "bonded pair, %s: period / 2pi sqrt(m / 2k_B)", integrator_name(i));
         double e = fabs(r.period / bp_bond_period(&s) - 1);
         row(t, what, "< 1e-4 (the pair's own vibration)", e, e < 1e-4);
     }

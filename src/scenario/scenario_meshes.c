@@ -58,8 +58,9 @@ static grains_status read_string(const config_setting_t *s, char *dst, const cha
 static grains_status read_type(const config_setting_t *s, grains_motion *m, const char *what, const char *path,
                                grains_error *err)
 {
-    int k = config_setting_type(s) == CONFIG_TYPE_STRING ? grains_choice_find(&grains_motions, config_setting_get_string(s))
-                                                          : -1;
+    int k = -1;
+    if (config_setting_type(s) == CONFIG_TYPE_STRING)
+        k = grains_choice_find(&grains_motions, config_setting_get_string(s));
     if (k >= 0) {
         m->type = (grains_motion_type)k;
         return GRAINS_OK;
