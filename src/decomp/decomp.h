@@ -95,10 +95,9 @@ uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o);
 void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot);
 uint32_t *sim_ranks_own_places(grains_sim *sim);
 void sim_ranks_writer_sums(grains_sim *sim);
-/* A rank's diagnostics with its particles' places in the whole's order in
- * place of their indices (their ids noted), so that they merge over the
- * ranks as one process's. */
-force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d);
+/* Every rank's particles into rank 0's copy (each sharing every particle),
+ * after steps that sent the halo alone (collective). */
+void sim_ranks_particles_to_writer(grains_sim *sim);
 /* What ranks holding their own alone cannot hold yet: an error on every rank alike. */
 grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err);
 /* The reductions over the ranks that frame a share's grid as the whole's
@@ -128,8 +127,9 @@ void sim_ranks_place_table(grains_sim *sim);
  * hold their own particles alone, when every rank read the whole state:
  * each keeps its own particles by the cut of the whole's blocks and the
  * copies its steps read, with the lists and histories as they were read,
- * as a rebuild on ranks would leave them (decomp/rank_resume.c). Collective;
- * nothing where the lists are stale (the first step rebuilds on ranks). */
+ * as a rebuild on ranks would leave them (decomp/rank_resume.c). Collective,
+ * from grains_sim_share; nothing where the lists are stale (the first step
+ * rebuilds on ranks). */
 grains_status sim_ranks_resume_local(grains_sim *sim, grains_error *err);
 /* Or as each rank reads the checkpoint (sim/state.c, ranks holding their
  * own alone): whether the lists read for n particles hold (else the state

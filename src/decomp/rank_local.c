@@ -422,33 +422,6 @@ void sim_ranks_place_table(grains_sim *sim)
         r->table_first[k + 1] = r->table_first[k] + r->table.e[k].particles;
 }
 
-/* The place in the whole's order of own particle i (held index). */
-static uint64_t place_of(const grains_sim *sim, uint32_t i)
-{
-    const grains_grid *g = &sim->grid;
-    uint32_t lo = 0, hi = (uint32_t)g->n_blocks; /* i's block: the last whose first particle is at most i */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        *(g->first[g->block_start[mid]] <= i ? &lo : &hi) = mid;
-    }
-    size_t t = block_table_find(&sim->ranks.table, grid_block_key(g, lo));
-    return sim->ranks.table_first[t] + (i - g->first[g->block_start[lo]]);
-}
-
-force_diag sim_ranks_local_diag(const grains_sim *sim, force_diag d)
-{
-    const grains_particles *pt = &sim->pt;
-    if (d.max_overlap_i >= 0) {
-        d.overlap_id = pt->id[d.max_overlap_i];
-        d.max_overlap_i = (long)place_of(sim, (uint32_t)d.max_overlap_i);
-    }
-    if (d.non_finite != LONG_MAX) {
-        d.non_finite_id = pt->id[d.non_finite];
-        d.non_finite = (long)place_of(sim, (uint32_t)d.non_finite);
-    }
-    return d;
-}
-
 /* Steps 4 and 5: the particles moved (to the ranks that may pair them,
  * and those `also` names); what this rank holds now binned, its blocks'
  * owners, and the histories it evaluates (ranks.keys, *n_keys). */

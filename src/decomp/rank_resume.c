@@ -25,7 +25,8 @@
  * and folds it into the file's CRC. The ranks then gather what they found,
  * so that a damaged file gives every rank the error one process reading
  * it whole would give, and the CRC of the whole. Ranks shared after the read
- * hold every particle until their first step, which cuts them. */
+ * (grains_sim_share on a simulation that holds the whole) cut it as they
+ * are shared, before any step. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

@@ -19,18 +19,6 @@ size_t grains_sim_frame_window(const grains_sim *sim)
     return w ? w : GRAINS_FRAME_WINDOW;
 }
 
-void sim_ranks_frame_old(sim_ranks *r)
-{
-    r->writer_whole = 0;
-    r->thermo_whole = 0;
-    r->windows_valid = 0;
-    if (r->whole.cap) /* rank 0's copy of every particle, once read */
-        particles_free(&r->whole);
-    free(r->window_order); /* (4 bytes an own particle: held until the next frame) */
-    r->window_order = NULL;
-    r->window_order_cap = 0;
-}
-
 static void window_failed(const grains_sim *sim)
 {
     sim_ranks_stop(sim, "out of memory sending the particles to write: stopping them all");

@@ -134,3 +134,36 @@ void sim_ranks_local_gather(grains_sim *sim)
     sim_ranks_drop_exchange(r, 1, 1);
     r->writer_whole = 1;
 }
+
+grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
+{
+    if (sim_ranks_local(sim) && sim->ranks.holds_share) {
+        sim_ranks_writer_sums(sim);
+        sim_ranks_local_gather(sim);
+        return GRAINS_OK;
+    }
+    return sim_ranks_exchange_contacts(sim, err);
+}
+
+void grains_sim_gather_thermo(grains_sim *sim)
+{
+    sim_ranks *r = &sim->ranks;
+    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole) {
+        grains_sim_gather_particles(sim);
+        return;
+    }
+    sim_ranks_writer_sums(sim);
+    sim_ranks_dealt_tags(sim); /* (the frames' columns) */
+    sim_ranks_window_thermo(sim);
+}
+
+void grains_sim_gather_particles(grains_sim *sim)
+{
+    if (sim_ranks_local(sim)) {
+        sim_ranks_writer_sums(sim);
+        sim_ranks_local_gather(sim);
+    } else if (sim_shared(sim) && sim->ranks.valid) {
+        sim_ranks_particles_to_writer(sim);
+        sim_ranks_writer_sums(sim);
+    }
+}

@@ -132,7 +132,7 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
     r->planes = planes;
     r->peers = *ranks;
     r->valid = 0;
-    return GRAINS_OK;
+    return sim_ranks_resume_local(sim, err); /* a whole state read before: each rank its share now, not at a step */
 }
 
 void sim_ranks_free(sim_ranks *r)
@@ -171,6 +171,18 @@ void sim_ranks_free(sim_ranks *r)
     free(r->recv);
     free(r->window_order);
     free(r->window_start);
+}
+
+void sim_ranks_frame_old(sim_ranks *r)
+{
+    r->writer_whole = 0;
+    r->thermo_whole = 0;
+    r->windows_valid = 0;
+    if (r->whole.cap) /* rank 0's copy of every particle, once read */
+        particles_free(&r->whole);
+    free(r->window_order); /* (4 bytes an own particle: held until the next frame) */
+    r->window_order = NULL;
+    r->window_order_cap = 0;
 }
 
 grains_status sim_ranks_check(const grains_sim *sim, grains_error *err)
@@ -843,6 +855,35 @@ static void count_received(sim_ranks *rk)
         rk->stats.received += r == rk->peers.rank ? 0 : (double)rk->counts[r];
 }
 
+/* The place in the whole's order of own particle i (held index). */
+static uint64_t place_of(const grains_sim *sim, uint32_t i)
+{
+    const grains_grid *g = &sim->grid;
+    uint32_t lo = 0, hi = (uint32_t)g->n_blocks; /* i's block: the last whose first particle is at most i */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        *(g->first[g->block_start[mid]] <= i ? &lo : &hi) = mid;
+    }
+    size_t t = block_table_find(&sim->ranks.table, grid_block_key(g, lo));
+    return sim->ranks.table_first[t] + (i - g->first[g->block_start[lo]]);
+}
+
+/* Ranks holding their own alone: the particles the diagnostics name, by
+ * their places in the whole's order (as one process names them). */
+static force_diag local_diag(const grains_sim *sim, force_diag d)
+{
+    const grains_particles *pt = &sim->pt;
+    if (d.max_overlap_i >= 0) {
+        d.overlap_id = pt->id[d.max_overlap_i];
+        d.max_overlap_i = (long)place_of(sim, (uint32_t)d.max_overlap_i);
+    }
+    if (d.non_finite != LONG_MAX) {
+        d.non_finite_id = pt->id[d.non_finite];
+        d.non_finite = (long)place_of(sim, (uint32_t)d.non_finite);
+    }
+    return d;
+}
+
 /* Rank r's diagnostics merged into ctx's total, its blocks' sums taken. */
 static void take_diag(unpack *u, grains_sim *sim, int r, void *ctx)
 {
@@ -858,7 +899,7 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
 {
     sim_ranks *rk = &sim->ranks;
     if (rk->holds_share)
-        own = sim_ranks_local_diag(sim, own);
+        own = local_diag(sim, own);
     pack k = pack_start(sim);
     put(&k, &own, sizeof own);
     int named = rk->holds_share && (sim->wl.n || sim->mb.n);
@@ -1361,7 +1402,7 @@ static void take_field(unpack *u, grains_sim *sim, int r, void *ctx)
  * halo alone; the other copies stay as they are (old beyond the halo). A
  * field at a time: the buffers hold 32 bytes of each particle at most, not
  * all 156 (at 10^6 on 2 ranks, 16 MB where they held 76). */
-static void particles_to_writer(grains_sim *sim)
+void sim_ranks_particles_to_writer(grains_sim *sim)
 {
     sim_ranks *rk = &sim->ranks;
     if (!rk->stale || rk->writer_whole)
@@ -1417,7 +1458,7 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
 {
     if (!sim_shared(sim) || !sim->ranks.valid)
         return GRAINS_OK; /* every copy is the same */
-    particles_to_writer(sim);
+    sim_ranks_particles_to_writer(sim);
     sums_to_writer(sim);
     if (!sim->nb.n_particles)
         return GRAINS_OK;
@@ -1813,37 +1854,4 @@ static void send_movers(grains_sim *sim)
 }
 
 
-grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
-{
-    if (sim_ranks_local(sim) && sim->ranks.holds_share) {
-        sums_to_writer(sim);
-        sim_ranks_local_gather(sim);
-        return GRAINS_OK;
-    }
-    return sim_ranks_exchange_contacts(sim, err);
-}
-
 void sim_ranks_writer_sums(grains_sim *sim) { sums_to_writer(sim); }
-
-void grains_sim_gather_thermo(grains_sim *sim)
-{
-    sim_ranks *r = &sim->ranks;
-    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole) {
-        grains_sim_gather_particles(sim);
-        return;
-    }
-    sums_to_writer(sim);
-    sim_ranks_dealt_tags(sim); /* (the frames' columns) */
-    sim_ranks_window_thermo(sim);
-}
-
-void grains_sim_gather_particles(grains_sim *sim)
-{
-    if (sim_ranks_local(sim)) {
-        sums_to_writer(sim);
-        sim_ranks_local_gather(sim);
-    } else if (sim_shared(sim) && sim->ranks.valid) {
-        particles_to_writer(sim);
-        sums_to_writer(sim);
-    }
-}

@@ -558,8 +558,11 @@ grains_status sim_implicit_field(grains_sim *sim, implicit_field *f, grains_erro
 void sim_implicit_terms_free(sim_implicit_terms *t);
 
 /* A step that failed its check: the last good state stays, the error names
- * the particle (sim/step.c). */
+ * the particle (sim/verdict.c). */
 grains_status sim_report_unstable(const grains_sim *sim, const force_diag *total, grains_error *err);
+/* A step whose update left a speed that is not finite: the state put back
+ * where it was kept, the particle named (sim/verdict.c). */
+grains_status sim_non_finite_state(grains_sim *sim, grains_error *err);
 
 /* Whether the forces of a step may be applied: finite, overlaps within bounds. */
 int sim_stable(const grains_sim *sim, const force_diag *total);

@@ -39,53 +39,6 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
     return walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
 }
 
-/* The id of the particle at storage index i, or (ranks holding their own
- * alone: i a place in the whole's order) the id noted with it. */
-static long id_noted(const grains_sim *sim, long i, long id)
-{
-    return sim->ranks.holds_share ? id : (long)particles_id_of(&sim->pt, (uint32_t)i);
-}
-
-/* The message names the particle's id. */
-static grains_status unstable(const grains_sim *sim, long i, grains_error *err, const char *what)
-{
-    double t = grains_sim_time(sim), dt49 = grains_params_default_dt(&sim->p);
-    char cause[320];
-    if (sim->p.dt > dt49 * (1 + 1e-12))
-        snprintf(cause, sizeof cause, "the timestep dt = %g is above Eq. 49's %g for this stiffness", sim->p.dt, dt49);
-    else if (sim->step < 3)
-        snprintf(cause, sizeof cause, "particles placed overlapping (or on a wall: mind its radius R_mesh) at the start");
-    else
-        snprintf(cause, sizeof cause,
-                 "a material too soft for the speeds here (E = %g: raise it, or lower the speeds), or grains "
-                 "pressed together by a wall or a load; dt = %g already follows Eq. 49", sim->p.E, sim->p.dt);
-    grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0, "%s on particle %ld at t = %.9g (step %ld); likely cause: %s",
-                     what, i, t, sim->step, cause);
-    if (err) {
-        err->particle = i;
-        err->time = t;
-    }
-    return GRAINS_ERR_UNSTABLE;
-}
-
-/* Whether the forces of this step may be applied: finite, overlaps within
- * bounds. A pure function of the reduced diagnostics, so every thread of
- * the step's team reaches the same verdict. */
-int sim_stable(const grains_sim *sim, const force_diag *total)
-{
-    return total->non_finite == LONG_MAX && !(total->max_num > sim->p.max_overlap * total->max_den);
-}
-
-grains_status sim_report_unstable(const grains_sim *sim, const force_diag *total, grains_error *err)
-{
-    if (total->non_finite != LONG_MAX)
-        return unstable(sim, id_noted(sim, total->non_finite, total->non_finite_id), err, "non-finite contact force");
-    char what[160];
-    snprintf(what, sizeof what, "overlap delta/(2R*) = %.3g beyond max_overlap = %g", sim->max_overlap,
-             sim->p.max_overlap);
-    return unstable(sim, id_noted(sim, total->max_overlap_i, total->overlap_id), err, what);
-}
-
 /* What each thread of the step's team does: every loop is shared out among
  * the team, with no fork and join between them. */
 static void forces_and_motion_team(grains_sim *sim)
@@ -340,58 +293,17 @@ static grains_status after_begin(grains_sim *sim, grains_error *err)
     return in->advance ? implicit_advance(sim, err) : explicit_advance(sim, err);
 }
 
-grains_status sim_refuse_stopped(const grains_sim *sim, grains_error *err)
-{
-    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "step %ld %s: the simulation is in no state of the run; "
-                            "go on from a checkpoint", sim->step,
-                            sim->stopped == SIM_STOPPED_ASKED ? "was stopped part-way on request"
-                                                              : "left a state that is not finite and was not kept");
-}
-
-/* The first particle (storage index) whose position is not finite, or
- * whose velocity or spin squared is not (as speed2_max counts them), or -1. */
-static long first_non_finite(const grains_sim *sim)
-{
-    const grains_particles *pt = &sim->pt;
-    for (size_t i = 0; i < pt->n; i++)
-        if (!v3_isfinite(pt->x[i]) ||
-            !(speed2_max(0, v3_dot(pt->v[i], pt->v[i]), v3_dot(pt->w[i], pt->w[i])) < INFINITY))
-            return (long)i;
-    return -1;
-}
-
-/* After a step whose update left a speed that is not finite (a finite
- * force that overflowed a velocity: the update counts it as infinite):
- * the particle named, the state put back where it was kept (sim/last_good.c);
- * where it was not, the simulation takes no step more. */
-static grains_status non_finite_state(grains_sim *sim, grains_error *err)
-{
-    long i = first_non_finite(sim);
-    long id = i < 0 ? -1 : id_noted(sim, i, (long)sim->pt.id[i]);
-    const sim_last_good *g = &sim->last_good;
-    int kept = g->held && (g->n > 0 || sim->pt.n == 0); /* the particles too, not the meshes alone */
-    sim_last_good_restore(sim);
-    if (!kept) {
-        sim->stopped = SIM_STOPPED_LOST;
-        return unstable(sim, id, err, "a velocity or spin whose square is not finite (the state before the step "
-                                      "was not kept: it is lost)");
-    }
-    return unstable(sim, id, err, "a velocity or spin whose square is not finite");
-}
-
 grains_status grains_sim_step(grains_sim *sim, grains_error *err)
 {
     grains_status s;
     if (sim->stopped)
         return sim_refuse_stopped(sim, err);
-    if ((s = sim_ranks_resume_local(sim, err)) != GRAINS_OK) /* (read whole, on ranks holding their own) */
-        return s;
     if ((s = sim_last_good_take(sim, sim_last_good_needed(sim, sqrt(max_speed2(sim))), err)) != GRAINS_OK)
         return s;
     begin(sim); /* (a Verlet drift's speeds, or else the last update's, finite) */
-    s = max_speed2(sim) < INFINITY ? after_begin(sim, err) : non_finite_state(sim, err);
+    s = max_speed2(sim) < INFINITY ? after_begin(sim, err) : sim_non_finite_state(sim, err);
     if (s == GRAINS_OK && !(max_speed2(sim) < INFINITY))
-        s = non_finite_state(sim, err);
+        s = sim_non_finite_state(sim, err);
     if (s != GRAINS_OK) {
         sim_last_good_restore(sim);
         return s;

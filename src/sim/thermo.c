@@ -1,0 +1,98 @@
+/* The thermo figures: energies, counts and lost grains, summed in the ids' order. */
+#include <math.h>
+
+#include "sim/sim_internal.h"
+
+#define PI 3.14159265358979323846
+
+/* The box out of which a particle is lost: that of every mesh vertex and
+ * (while spawning) the spawn box, grown by R_max and the largest element
+ * radius; it reaches without end against gravity (grains resting on a
+ * floor are above its box, not lost), and periodic axes are aside. No
+ * mesh: none is lost. */
+static void lost_box(const grains_sim *sim, thermo_sums *s)
+{
+    const grains_mesh *m = sim->mesh;
+    s->boxed = m && m->n_vertices;
+    if (!s->boxed)
+        return;
+    vec3 lo = m->vertices[0], hi = m->vertices[0];
+    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
+        grains_spawn_region r = grains_params_spawn(&sim->p, k);
+        lo = v3(fmin(lo.x, r.lo.x), fmin(lo.y, r.lo.y), fmin(lo.z, r.lo.z));
+        hi = v3(fmax(hi.x, r.hi.x), fmax(hi.y, r.hi.y), fmax(hi.z, r.hi.z));
+    }
+    for (size_t v = 0; v < m->n_vertices; v++) {
+        vec3 p = m->vertices[v];
+        lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+        hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    }
+    real pad = sim->p.R_max;
+    for (size_t e = 0; e < m->n_elements; e++)
+        pad = fmax(pad, sim->p.R_max + m->elements[e].R);
+    s->lo = lo;
+    s->hi = hi;
+    s->pad = pad;
+}
+
+static int lost(const grains_sim *sim, const thermo_sums *s, vec3 x)
+{
+    for (int k = 0; k < 3 && s->boxed; k++) {
+        real c = (&x.x)[k], g = (&sim->p.g.x)[k];
+        if (!(sim->box.mask >> k & 1) &&
+            ((c < (&s->lo.x)[k] - s->pad && !(g > 0)) || (c > (&s->hi.x)[k] + s->pad && !(g < 0))))
+            return 1;
+    }
+    return 0;
+}
+
+void sim_thermo_start(const grains_sim *sim, thermo_sums *s)
+{
+    *s = (thermo_sums){0};
+    lost_box(sim, s);
+}
+
+void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p)
+{
+    real R = p->R;
+    real m = 4 * PI / 3 * sim->hp.rho[p->material] * R * R * R;
+    s->e_kin += 0.5 * m * v3_dot(p->v, p->v);
+    s->e_rot += 0.5 * (0.4 * m * R * R) * v3_dot(p->w, p->w);
+    s->lost += (size_t)lost(sim, s, p->x);
+}
+
+/* Serial sums in the ids' order, so that the figures are the same for any
+ * thread count, and any rank count (whose windows of ids give rank 0 the
+ * same particles in the same order: decomp/rank_window.c). */
+void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
+{
+    thermo_sums sums = sim->ranks.thermo;
+    if (!sim->ranks.thermo_whole) {
+        sim_thermo_start(sim, &sums);
+        grains_particle p;
+        for (size_t id = 0, n = grains_sim_count(sim); id < n; id++) {
+            grains_sim_get_particle(sim, id, &p);
+            sim_thermo_add(sim, &sums, &p);
+        }
+    }
+    out->step = sim->step;
+    out->time = grains_sim_time(sim);
+    out->n_particles = grains_sim_count(sim);
+    out->n_contacts = sim->diag.n_contacts;
+    if (!sim->ranks.thermo_whole) {
+        const sim_bonds *bs = sim_bonds_read(sim);
+        for (size_t k = 0; k < bs->n; k++)
+            bs->list[k].broken ? sums.broken++ : sums.bonds++;
+    }
+    out->n_bonds = sums.bonds;
+    out->n_broken = sums.broken;
+    out->e_kin = sums.e_kin;
+    out->e_rot = sums.e_rot;
+    out->max_overlap = sim->max_overlap;
+    out->newton = sim->vi.newton_last;
+    out->newton_most = sim->vi.newton_most;
+    out->cg = sim->vi.cg_last;
+    out->newton_update = sim->vi.update_last;
+    out->e_membrane = sim_membranes_energy(&sim->mb);
+    out->n_lost = sums.lost;
+}
