@@ -1,4 +1,4 @@
-/* Radius growth (grow_from, grow_time; sim/grow.c). Each test states the
+/* Radius growth (grow_from, grow_time; insert/grow.c). Each test states the
  * physical fact it checks:
  * - a free sphere grows linearly from grow_from x R to R by grow_time and
  *   stays there (to the round-off of the per-step ratios, 1e-12);

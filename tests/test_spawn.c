@@ -7,7 +7,7 @@
  * statistics of the draws; tag rules relabel the grains that cross them. */
 #include <string.h>
 
-#include "sim/size_draw.h"
+#include "insert/size_draw.h"
 
 #include "check.h"
 #include "support.h"

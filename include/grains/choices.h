@@ -79,12 +79,12 @@
     X(TABLE, "table", "shift and angle interpolated linearly from a table of samples")                      \
     X(SERVO, "servo", "shift along an axis, its speed from the force on the mesh")
 
-/* Where an insertion region puts its centres (sim/spawn.c). X(ID, name, doc) */
+/* Where an insertion region puts its centres (insert/spawn.c). X(ID, name, doc) */
 #define GRAINS_SPAWN_REGION_LIST(X)                                                                         \
     X(BOX, "box", "the box between min and max")                                                            \
     X(CYLINDER, "cylinder", "the cylinder along z inscribed in that box")
 
-/* How an insertion region draws radii (sim/size_draw.c). X(ID, name, doc) */
+/* How an insertion region draws radii (insert/size_draw.c). X(ID, name, doc) */
 #define GRAINS_SIZE_LAW_LIST(X)                                                                             \
     X(UNIFORM, "uniform", "uniform in [R_min, R_max] (TinyDEM Section 3.1)")                                \
     X(DISCRETE, "discrete", "radii with fractions of number or of mass")                                    \

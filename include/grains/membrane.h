@@ -12,7 +12,7 @@
  * (their push on the membrane, radial about the material's axis, over its
  * area: grains_sim_membrane_load), held by a servo that adds to the pressure
  * applied, as a triaxial cell's controller does; the pressure applied stays
- * within [0, 10 pressure] (src/sim/confine.c). */
+ * within [0, 10 pressure] (src/membrane/confine.c). */
 typedef enum { GRAINS_PRESSURE_APPLIED, GRAINS_PRESSURE_FELT } grains_pressure_control;
 
 /* The material of one membrane. */

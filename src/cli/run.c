@@ -433,7 +433,7 @@ static int run_to_frame(grains_sim *sim, run_output *o, long f, long every, prog
     const grains_params *p = grains_sim_params(sim);
     grains_error err;
     while (grains_sim_steps(sim) < f * p->N_steps) {
-        /* the frame's contacts: those of its last step (sim/contact_record.h) */
+        /* the frame's contacts: those of its last step (interact/contact_record.h) */
         grains_sim_record_contacts(sim, o->sc->write_contacts && grains_sim_steps(sim) == f * p->N_steps - 1);
         if (grains_sim_step(sim, &err) != GRAINS_OK)
             return err.status == GRAINS_ERR_STOPPED ? stopped_in_step(o, &err) : step_failed(sim, o, &err);

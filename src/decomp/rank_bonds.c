@@ -2,7 +2,7 @@
  * decomp/rank_local.c). A rank keeps the bonds with an own particle: the two
  * owners of a bond evaluate it from the same inputs (the partner's copy is
  * in the halo) and get the same bits, as when every rank holds every
- * particle (sim/bonds.c, sim_bond_forces). So at a cut:
+ * particle (bonds/bonds.c, sim_bond_forces). So at a cut:
  *   - each bond goes from the old owner of its first particle (by id),
  *     whose copy is current, to the new owners of its particles (of the
  *     first alone once broken: its partner may be held nowhere near);

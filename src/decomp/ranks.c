@@ -44,7 +44,7 @@
 #include <time.h>
 
 #include "decomp/decomp.h"
-#include "sim/contact_visit.h"
+#include "interact/contact_visit.h"
 #include "util/array.h"
 #include "util/order.h"
 
@@ -99,40 +99,6 @@ static size_t unique_sorted(uint64_t *v, size_t n)
         if (v[k] != v[m - 1])
             v[m++] = v[k];
     return m;
-}
-
-grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
-{
-    if (!ranks || ranks->size < 1 || ranks->rank < 0 || ranks->rank >= ranks->size ||
-        (ranks->size > 1 &&
-         (!ranks->allgather || !ranks->alltoall || !ranks->sum || !ranks->max || !ranks->neighbours)) ||
-        !(ranks->rebalance == 0 || ranks->rebalance >= 1))
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "ranks: a rank in [0, size), the five collectives and a rebalance of 0 or >= 1");
-    sim_ranks *r = &sim->ranks;
-    size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
-    if (counts)
-        r->counts = counts;
-    size_t P = (size_t)ranks->size;
-    size_t *to = counts ? realloc(r->halo_to_start, (P + 1) * sizeof *to) : NULL;
-    if (to)
-        r->halo_to_start = to;
-    size_t *from = to ? realloc(r->halo_from_start, (P + 1) * sizeof *from) : NULL;
-    if (from)
-        r->halo_from_start = from;
-    size_t *sends = from ? realloc(r->send_counts, P * sizeof *sends) : NULL;
-    if (sends)
-        r->send_counts = sends;
-    uint64_t *work = sends ? realloc(r->work, P * sizeof *work) : NULL;
-    if (work)
-        r->work = work;
-    cut_plane *planes = work ? realloc(r->planes, (size_t)ranks->size * sizeof *planes) : NULL;
-    if (!planes)
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %d ranks", ranks->size);
-    r->planes = planes;
-    r->peers = *ranks;
-    r->valid = 0;
-    return sim_ranks_resume_local(sim, err); /* a whole state read before: each rank its share now, not at a step */
 }
 
 void sim_ranks_free(sim_ranks *r)
@@ -371,7 +337,7 @@ static int note_read(const sim_ranks *r, uint32_t i, uint32_t j, uint64_t **read
 }
 
 /* Our particles that the insertion regions' attempts may read, in every
- * other rank's halo: every rank attempts alike (sim/spawn.c). 0: out of
+ * other rank's halo: every rank attempts alike (insert/spawn.c). 0: out of
  * memory. */
 static int note_spawn_reads(const grains_sim *sim, uint64_t **reads, size_t *n, size_t *cap)
 {

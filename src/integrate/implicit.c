@@ -1,7 +1,7 @@
 /* Newton's method and matrix-free conjugate gradients for the implicit
  * steps (see implicit.h for the equations).
  *
- * The field's pair loops are thread-count independent (sim/implicit_field.c),
+ * The field's pair loops are thread-count independent (interact/implicit_field.c),
  * and each dot product here sums fixed chunks of particles in a fixed
  * order: results are bit-identical for any number of threads. */
 #include <math.h>

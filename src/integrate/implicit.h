@@ -15,7 +15,7 @@
  *
  * The solver knows particles and vectors only. F, Q and the pairs' part of
  * A come from an implicit_field, which the simulation provides over its
- * neighbour lists and meshes (sim/implicit_field.c). */
+ * neighbour lists and meshes (interact/implicit_field.c). */
 #ifndef GRAINS_INTEGRATE_IMPLICIT_H
 #define GRAINS_INTEGRATE_IMPLICIT_H
 

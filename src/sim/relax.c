@@ -1,5 +1,5 @@
 /* grains_sim_relax: relaxation to a static packing (integrate/relax.c)
- * over the simulation's force field (sim/implicit_field.c). */
+ * over the simulation's force field (interact/implicit_field.c). */
 #include <string.h>
 
 #include "sim/sim_internal.h"

@@ -262,7 +262,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
 }
 
 /* An implicit row's advance: Newton iterations over the force field of
- * this step's lists (sim/implicit_field.c), the check, the update. */
+ * this step's lists (interact/implicit_field.c), the check, the update. */
 static grains_status implicit_advance(grains_sim *sim, grains_error *err)
 {
     sim->rec.valid = 0; /* recording: explicit rows only */

@@ -3,7 +3,7 @@
  * counts), a floor's motion (type and every number of it) and two grains'
  * radii, velocities and spins. Whatever the numbers, each is refused with
  * an error or runs, and a run's state stays finite after every step that
- * succeeds (sim/scales.c, sim/step.c): a non-finite one aborts, which
+ * succeeds (sim/scales.c, sim/verdict.c): a non-finite one aborts, which
  * libFuzzer reports as a crash. The input is read as doubles, then bytes. */
 #include <math.h>
 

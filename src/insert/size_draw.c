@@ -1,5 +1,5 @@
 /* Radii drawn from an insertion region's size distribution (size_draw.h). */
-#include "sim/size_draw.h"
+#include "insert/size_draw.h"
 
 #include <math.h>
 

@@ -1,11 +1,11 @@
 /* The steps of one listed contact's visit that the scalar force loops
- * (sim/forces.c) and the lanes (sim/force_lanes.c) share: its history in
+ * (interact/forces.c) and the lanes (interact/force_lanes.c) share: its history in
  * the block's stream, a wall's motion at the contact point and the sums of
  * what a wall gave, and which of a particle's listed mesh elements make
  * contacts. Both paths take the same steps in the same order, so they give
  * the same bits. */
-#ifndef GRAINS_SIM_CONTACT_VISIT_H
-#define GRAINS_SIM_CONTACT_VISIT_H
+#ifndef GRAINS_INTERACT_CONTACT_VISIT_H
+#define GRAINS_INTERACT_CONTACT_VISIT_H
 
 #include "sim/sim_internal.h"
 

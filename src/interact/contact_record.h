@@ -2,8 +2,8 @@
  * the contacts output: grains_sim_record_contacts). Each block appends its
  * contacts to its own buffer in its visiting order, so the list read back
  * block by block is the same for any thread count. */
-#ifndef GRAINS_SIM_CONTACT_RECORD_H
-#define GRAINS_SIM_CONTACT_RECORD_H
+#ifndef GRAINS_INTERACT_CONTACT_RECORD_H
+#define GRAINS_INTERACT_CONTACT_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>

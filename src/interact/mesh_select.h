@@ -1,7 +1,7 @@
 /* Ghost-free contacts with meshes: the selection rule of the membrane
  * paper's Table 1 (Hu et al. 2013), made deterministic. */
-#ifndef GRAINS_SIM_MESH_SELECT_H
-#define GRAINS_SIM_MESH_SELECT_H
+#ifndef GRAINS_INTERACT_MESH_SELECT_H
+#define GRAINS_INTERACT_MESH_SELECT_H
 
 #include "contact/hertz_mindlin.h"
 #include "geometry/features.h"

@@ -7,8 +7,8 @@
  * other three start at zero when the bond forms and grow with the relative
  * motion (TinyDEM Eqs. 26-28, 36-38, 50-52), kept in the tangent plane.
  * Torques as for a contact (Eqs. 31-33, 55-59). */
-#ifndef GRAINS_CONTACT_BOND_H
-#define GRAINS_CONTACT_BOND_H
+#ifndef GRAINS_BONDS_BOND_H
+#define GRAINS_BONDS_BOND_H
 
 #include "contact/hertz_mindlin.h"
 

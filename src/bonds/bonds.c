@@ -1,6 +1,6 @@
 /* Bonded pairs (libgran): the list of bonds by particle id, its index by
  * storage slot for the force loop, formation from initial proximity, and
- * the bond forces of one step (contact/bond.h).
+ * the bond forces of one step (bonds/bond.h).
  *
  * The bonds are kept sorted by (a, b), a < b, so that their forces are
  * summed in one order whatever the thread count or the storage order. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/bond.h"
+#include "bonds/bond.h"
 #include "geometry/periodic.h"
 #include "sim/sim_internal.h"
 #include "util/array.h"

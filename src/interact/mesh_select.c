@@ -1,5 +1,5 @@
 /* Ghost-free contacts with meshes (membrane paper Table 1, Section 2.5). */
-#include "sim/mesh_select.h"
+#include "interact/mesh_select.h"
 
 /* The normals of p and q within 45 degrees of each other. */
 static int alike(const mesh_candidate *p, const mesh_candidate *q)

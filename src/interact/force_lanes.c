@@ -1,5 +1,5 @@
 /* The common run's contacts in lanes (contact/lanes.h). A block's particles
- * are walked as the scalar loop walks them (sim/forces.c): each touching
+ * are walked as the scalar loop walks them (interact/forces.c): each touching
  * partner, and each wall contact that the mesh selection keeps, takes a
  * lane of its kind, with its history's place in the block's stream. When a
  * kind's lanes are full, both kinds are evaluated and their results applied
@@ -9,7 +9,7 @@
  * register sums. The same operations in the same order: the same bits
  * (tests/test_lanes.c). */
 #include "contact/lanes.h"
-#include "sim/contact_visit.h"
+#include "interact/contact_visit.h"
 
 _Static_assert(LANE_SPRINGS == STORE_FULL_WIDTH, "a lane holds a whole history");
 
@@ -138,7 +138,7 @@ static inline int touches(lane_walk *w, uint32_t *entry, uint32_t i, real d2, re
 
 /* Particle i's contact with the wall element of list entry *entry at dx
  * (centre minus closest point), which takes over the springs `inherit` if
- * it is new and has them: wall_contact (sim/forces.c) for the common run,
+ * it is new and has them: wall_contact (interact/forces.c) for the common run,
  * with the kernel in a lane. */
 static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const hm_history *inherit)
 {
@@ -165,7 +165,7 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
 }
 
 /* Particle i's listed elements [k0, end): the selection of mesh_contacts
- * (sim/forces.c), and the contacts in lanes. */
+ * (interact/forces.c), and the contacts in lanes. */
 static void mesh_lanes(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
 {
     grains_sim *sim = w->sim;
@@ -200,7 +200,7 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
 }
 
 /* Particle i's listed partners j > i, then its mesh elements: contacts_of
- * (sim/forces.c) for the common run, with the contacts in lanes. */
+ * (interact/forces.c) for the common run, with the contacts in lanes. */
 static void lane_contacts_of(lane_walk *w, uint32_t i)
 {
     grains_particles *pt = &w->sim->pt;

@@ -1,5 +1,5 @@
-/* A simulation's membranes (sim/membranes.h). */
-#include "sim/membranes.h"
+/* A simulation's membranes (membrane/membranes.h). */
+#include "membrane/membranes.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Radii drawn from an insertion region's size distribution. */
-#ifndef GRAINS_SIM_SIZE_DRAW_H
-#define GRAINS_SIM_SIZE_DRAW_H
+#ifndef GRAINS_INSERT_SIZE_DRAW_H
+#define GRAINS_INSERT_SIZE_DRAW_H
 
 #include "grains/params.h"
 #include "util/rng.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sim/sim_internal.h"
-#include "sim/size_draw.h"
+#include "insert/size_draw.h"
 
 /* Whether a sphere (x, R) overlaps a particle binned at `level` of the
  * last rebuild: those in the cells its reach covers, grown by the grid's pad

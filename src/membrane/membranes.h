@@ -1,7 +1,7 @@
 /* A simulation's membranes (membrane/membrane.h): their vertices as point
  * masses, one array each for all membranes together. */
-#ifndef GRAINS_SIM_MEMBRANES_H
-#define GRAINS_SIM_MEMBRANES_H
+#ifndef GRAINS_MEMBRANE_MEMBRANES_H
+#define GRAINS_MEMBRANE_MEMBRANES_H
 
 #include "boundary/walls.h"
 #include "membrane/membrane.h"

@@ -4,7 +4,7 @@
  * Newton's matrix (variational-integrator paper Section 2).
  *
  * The pair loops go block colour by block colour as the force loop does
- * (sim/forces.c): within a colour no two blocks write to the same particle,
+ * (interact/forces.c): within a colour no two blocks write to the same particle,
  * so results are bit-identical for any number of threads. */
 #include <math.h>
 #include <stdlib.h>
@@ -104,7 +104,7 @@ static int partner_of(const grains_sim *sim, uint32_t i, const vec3 *x, const ve
 }
 
 /* Particle i's listed elements from entry *first on (they come last), with
- * the ghost-free selection (sim/mesh_select.h) at positions x in c: an
+ * the ghost-free selection (interact/mesh_select.h) at positions x in c: an
  * element that touches but makes no contact is a ghost. None with compat =
  * "tinydem", or with fewer than two elements. */
 static int select_ghosts(const grains_sim *sim, uint32_t i, const vec3 *x, mesh_candidate *c, uint32_t *first)

@@ -1,5 +1,5 @@
-/* The contacts of a recorded step (sim/contact_record.h). */
-#include "sim/contact_record.h"
+/* The contacts of a recorded step (interact/contact_record.h). */
+#include "interact/contact_record.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,8 +17,8 @@
 #endif
 
 #include "contact/van_der_waals.h"
-#include "sim/mesh_select.h"
-#include "sim/contact_visit.h"
+#include "interact/mesh_select.h"
+#include "interact/contact_visit.h"
 
 /* The van der Waals force on i across gap s along the unit normal n (from
  * the partner to i). */
@@ -243,7 +243,7 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *
 }
 
 /* The candidates of particle i's listed elements [k0, end): closest points,
- * features, whether they touch, and which make contacts (sim/mesh_select.h). */
+ * features, whether they touch, and which make contacts (interact/mesh_select.h). */
 void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
                                mesh_candidate *c, const int mixed, const int extended)
 {
@@ -266,7 +266,7 @@ void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int m
 
 /* The listed elements [k0, end) of particle i, ghost-free: a particle
  * touching several elements at a vertex or edge they share gets one
- * contact there (sim/mesh_select.h). */
+ * contact there (interact/mesh_select.h). */
 __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
                                                                 uint32_t end, store_stream *s, force_diag *d,
                                                                 vec3 *wall_sum, patch_log *plog, mesh_candidate *c,
@@ -384,7 +384,7 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
 }
 
 /* Particle i's listed elements [k0, end) in the common run, one contact at
- * a time (sim/force_lanes.c, where they cannot go into lanes). */
+ * a time (interact/force_lanes.c, where they cannot go into lanes). */
 void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i)
 {

@@ -1,0 +1,65 @@
+/* Bonds between particles: the list, its index by slot, formation, forces and the checkpoint's
+ * part (bonds/bonds.c; the law of one bond in bonds/bond.h, the ranks' part in
+ * decomp/rank_bonds.c, the file in io/bonds_csv.c). */
+#ifndef GRAINS_BONDS_BONDS_H
+#define GRAINS_BONDS_BONDS_H
+
+#include <stdint.h>
+
+#include "contact/hertz_mindlin.h"
+#include "grains/sim.h"
+#include "interact/force_diag.h"
+#include "util/bytes.h"
+
+/* One bond between particles a < b (ids), its springs and last forces. */
+typedef struct {
+    uint32_t a, b;
+    int broken;
+    hm_history h;        /* sliding, rolling, twisting springs (bonds/bond.h) */
+    real force, torque;  /* magnitudes on a at the last step */
+} sim_bond;
+
+/* A bond's push on its two particles in a step (f on a, -f on b), found
+ * by any thread, added to their sums in the bonds' order by one. */
+typedef struct {
+    vec3 f, t_a, t_b;
+    int state;           /* BOND_PUSHES, BOND_BROKE (this step) or BOND_IDLE (broken before) */
+} bond_push;
+
+/* The bonds sorted by (a, b), and for each storage slot its bonded
+ * partners' slots, rebuilt with the lists (bonds/bonds.c). */
+typedef struct {
+    sim_bond *list;
+    size_t n, cap;
+    int sorted;
+    int formed;          /* bond_tolerance's bonds have been formed */
+    uint32_t *start, *partner;
+    size_t start_cap, partner_cap;
+    size_t indexed;      /* particles the index covers (start has one more) */
+    bond_push *push;     /* per bond evaluated in a step: its result, applied in the bonds' order */
+    size_t push_cap;
+} sim_bonds;
+
+
+/* Bonds (bonds/bonds.c): the index by slot after a rebuild, formation from
+ * proximity at the first step, the forces of a step (a worksharing loop
+ * of the step's team: evaluated by every thread, added in the bonds'
+ * order by one, which notes in d whether one broke), and whether slots i
+ * and j are bonded (intact). */
+grains_status sim_bonds_index(grains_sim *sim, grains_error *err);
+grains_status sim_bonds_form(grains_sim *sim, grains_error *err);
+void sim_bond_forces(grains_sim *sim, force_diag *d);
+void sim_bonds_free(sim_bonds *bs);
+void sim_bonds_sort(sim_bonds *bs);
+/* For each of n particles, its partners through the bonds for which
+ * keep[k] is set (NULL: the intact ones), slot[id] their places: the
+ * index sim_bonds_index builds; 0 out of memory. */
+int sim_bonds_fill_index(sim_bonds *bs, size_t n, const uint32_t *slot, const uint8_t *keep);
+
+/* The bonds, their springs and the index by slot as it stands (it keeps a
+ * bond broken since the last rebuild, as the force loop does) for
+ * checkpoints, and back for n particles; an error without a file name. */
+void sim_bonds_write_state(const sim_bonds *bs, size_t n_particles, bytes_out *o);
+grains_status sim_bonds_read_state(sim_bonds *bs, bytes_in *in, size_t n_particles, grains_error *err);
+
+#endif
