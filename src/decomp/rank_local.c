@@ -488,5 +488,7 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
     free((void *)also.to);
     free(copy);
     *keys = r->keys;
+    if (s == GRAINS_OK)
+        sim_ranks_plan_lists(sim);
     return s;
 }

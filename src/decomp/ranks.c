@@ -151,7 +151,8 @@ void sim_ranks_frame_old(sim_ranks *r)
     r->window_order_cap = 0;
 }
 
-grains_status sim_ranks_check(const grains_sim *sim, grains_error *err)
+/* What the step does not share yet: an error on every rank. */
+static grains_status refuse_unshared(const grains_sim *sim, grains_error *err)
 {
     const char *what = sim->integrator->advance ? "an implicit integrator"
                        : sim->rec.requested    ? "the contacts output"
@@ -590,6 +591,22 @@ void sim_ranks_plan_lists(grains_sim *sim)
     r->listing_some = halo_suffices(sim) && !sim->mb.n;
     if (r->listing_some)
         sim_ranks_mark_reach(sim);
+}
+
+grains_status sim_ranks_before_forces(grains_sim *sim, grains_error *err)
+{
+    grains_status s = refuse_unshared(sim, err);
+    return s == GRAINS_OK ? sim_ranks_cut(sim, err) : s;
+}
+
+static grains_status share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err);
+
+grains_status sim_ranks_plan_rebuild(grains_sim *sim, store_key **keys, size_t *n, int by_ranks, grains_error *err)
+{
+    grains_status s = sim_ranks_plan(sim, *keys, *n, by_ranks, err);
+    if (s == GRAINS_OK && by_ranks)
+        s = share_histories(sim, keys, n, err);
+    return s;
 }
 
 static void send_movers(grains_sim *sim);
@@ -1563,7 +1580,7 @@ static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pac
     free(at);
 }
 
-grains_status sim_ranks_share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err)
+static grains_status share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err)
 {
     sim_ranks *rk = &sim->ranks;
     int me = rk->peers.rank;

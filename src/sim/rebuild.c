@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decomp/decomp.h"
+#include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 
 /* `bytes` of the dead memory at `dead` (of `dead_bytes`), or of its own. */
@@ -22,7 +22,7 @@ typedef struct {
     store_key *keys;
     size_t n;            /* histories */
     uint32_t *first;     /* per particle: the place of its first history */
-    void *table;         /* keys and first as allocated (keys may move on: sim_ranks_share_histories) */
+    void *table;         /* keys and first as allocated (keys may move on: sim_ranks_plan_rebuild) */
     int owned;
     int by_ranks;        /* named by each rank in its own blocks (sim_ranks_name_contacts) */
 } history_names;
@@ -143,15 +143,11 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     if (s == GRAINS_OK && sim_ranks_local(sim)) { /* each rank its own particles and their partners alone */
         s = sim_ranks_local_sort(sim, &hn.keys, &hn.n, hn.by_ranks, list_pad(sim), err);
         hn.first = sim->ranks.first;
-        if (s == GRAINS_OK)
-            sim_ranks_plan_lists(sim);
     } else {
         if (s == GRAINS_OK)
             s = sort_particles(sim, &hn, err);
         if (s == GRAINS_OK && sim_shared(sim))
-            s = sim_ranks_plan(sim, hn.keys, hn.n, hn.by_ranks, err);
-        if (s == GRAINS_OK && hn.by_ranks)
-            s = sim_ranks_share_histories(sim, &hn.keys, &hn.n, err);
+            s = sim_ranks_plan_rebuild(sim, &hn.keys, &hn.n, hn.by_ranks, err);
     }
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "membrane/forces.h"
-#include "decomp/decomp.h"
+#include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 
 #ifdef _OPENMP

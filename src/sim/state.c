@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decomp/decomp.h"
+#include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 
 /* What must be the same in the run that wrote the state and this one. */

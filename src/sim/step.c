@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decomp/decomp.h"
+#include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 
 #ifdef _OPENMP
@@ -226,8 +226,8 @@ static grains_status sources(grains_sim *sim, grains_error *err)
 static grains_status explicit_advance(grains_sim *sim, grains_error *err)
 {
     grains_status s = membrane_forces(sim, err);
-    if (s == GRAINS_OK && sim_shared(sim) && (s = sim_ranks_check(sim, err)) == GRAINS_OK)
-        s = sim_ranks_cut(sim, err);
+    if (s == GRAINS_OK && sim_shared(sim))
+        s = sim_ranks_before_forces(sim, err); /* what the ranks do not share refused; the cut, if none holds */
     if (s != GRAINS_OK)
         return s;
     sim->rec.valid = 0;

@@ -1,0 +1,102 @@
+/* What the core of the simulation (src/sim/) asks of the decomposition among ranks, and
+ * nothing else: the step's hooks, the rebuild's, the checkpoint's and the lifetime's. Each
+ * is called only where sim_shared (or sim_ranks_local) says the simulation is shared; the
+ * force loops read the state's predicates (sim/sim_internal.h), never these. The library's
+ * own calls (grains_sim_share, grains_sim_gather, the windows) are in grains/ranks.h. */
+#ifndef GRAINS_DECOMP_HOOKS_H
+#define GRAINS_DECOMP_HOOKS_H
+
+#include "sim/sim_internal.h"
+
+/* ---- The step (sim/step.c), in its order ---- */
+
+/* After the row's begin moved every copy: the largest speed over every
+ * rank's own particles, to every rank (sim->v2_thread[0] holds it). */
+void sim_ranks_begun(grains_sim *sim);
+/* After bonds formed at the first step: the whole's count (collective). */
+size_t sim_ranks_bonds_formed(grains_sim *sim);
+/* Before the forces: what the step does not share yet refused (an error
+ * on every rank), and the cut of the blocks among the ranks when none
+ * holds (a state read, a simulation shared). */
+grains_status sim_ranks_before_forces(grains_sim *sim, grains_error *err);
+/* The diagnostics of every rank's own blocks, merged in rank order; with
+ * them every rank's blocks' wall sums and patch logs, when a step reads
+ * them (sim_ranks_sums_each_step). On the team's master thread. */
+force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
+/* After the update: the exchange (every rank's particles, or the halo
+ * each reads) and the largest speed, to every rank. */
+void sim_ranks_exchange_step(grains_sim *sim);
+
+/* ---- The rebuild (sim/rebuild.c) ---- */
+
+/* A rebuild of a shared simulation: after steps that sent the halo
+ * alone, sim_ranks_complete_positions makes every copy's positions whole
+ * (the sort, the cut and the lists read no more), sim_ranks_follow notes
+ * each particle's owner before the cut under the sort's `where`, and
+ * sim_ranks_planned sends the rest of each particle that changed owner to
+ * its new owner, then the new halo to its readers. When sim_ranks_names:
+ * sim_ranks_name_contacts counts the histories this rank keeps in its own
+ * blocks (*n), sim_ranks_take_names writes their keys to `keys` and keeps
+ * the histories aside (the store is not read again), sim_ranks_rename
+ * renames them after the sort. sim_ranks_plan_rebuild cuts the blocks
+ * weighed by the contacts the keys name (by_ranks: each rank's, summed over
+ * the ranks), marks the particles this rank lists, and (by_ranks) sends each
+ * history with its key to the other ranks that evaluate its pair and loads
+ * the store with those this rank evaluates, *keys then theirs (*n of them,
+ * kept in ranks.keys). Nothing needs the lists of the others' blocks, nor all
+ * keys on every rank. */
+void sim_ranks_complete_positions(grains_sim *sim);
+void sim_ranks_follow(grains_sim *sim, const uint32_t *where);
+int sim_ranks_names(const grains_sim *sim);
+grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err);
+void sim_ranks_take_names(grains_sim *sim, store_key *keys);
+void sim_ranks_rename(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where);
+grains_status sim_ranks_plan_rebuild(grains_sim *sim, store_key **keys, size_t *n, int by_ranks, grains_error *err);
+void sim_ranks_planned(grains_sim *sim);
+
+/* A rebuild's sort of a rank's own particles and their partners alone, in
+ * place of sort_particles and the plan: the histories named by the own
+ * blocks (keys, in the order held before) come back as those of the pairs
+ * this rank evaluates, in the new order (ranks.keys), with room for each
+ * particle's first (ranks.first). cut_before: the ranks, each holding every
+ * particle, stepped in a cut of the old order (a resumed run's, until its
+ * first rebuild), whose own particles are the ones to send and whose
+ * histories are named by ranks. Then the particles this rank lists are
+ * marked (sim_ranks_plan_lists). */
+grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
+                                   grains_error *err);
+
+/* ---- The checkpoint (sim/state.c) ---- */
+
+/* The state a checkpoint holds, when the ranks hold their own alone,
+ * written by rank 0 into o (NULL: nothing written) as every rank sends its
+ * share a window at a time (collective; decomp/rank_stream.c): the particles'
+ * arrays, returning rank 0's slots (each id's place in the whole's order;
+ * NULL elsewhere), and, after a first rebuild, the grid, lists and
+ * histories, whose partners the slots place. Each id's own particle
+ * places itself (decomp/rank_writer.c: malloc'd, per held particle). The
+ * last step's wall sums into rank 0's walls, to write (collective). */
+uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o);
+void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot);
+void sim_ranks_writer_sums(grains_sim *sim);
+/* Rank 0's copy of every bond (ranks.whole_bonds, collective; its index
+ * by the places of the n ids, slot[id]: those of rank 0's copy after
+ * sim_ranks_local_gather, or a checkpoint's stream's). */
+void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n);
+/* Or as each rank reads the checkpoint (sim/state.c, ranks holding their
+ * own alone): whether the lists read for n particles hold (else the state
+ * is read whole); then, with every part but the particles' fields and the
+ * histories' springs read (pt.slot the whole's, the store's counts alone),
+ * the same share, those fields and springs it keeps read from the spans,
+ * and its slice of them (every value checked, joined into the CRC: the
+ * spans are read as the ranks agree). Collective once nothing is left to
+ * read. */
+int sim_ranks_resume_reads(const grains_sim *sim, size_t n);
+grains_status sim_ranks_resume_read(grains_sim *sim, bytes_in *in, size_t n, bytes_span *fields,
+                                    bytes_span *springs, grains_error *err);
+
+/* ---- The lifetime (sim/sim.c) ---- */
+
+void sim_ranks_free(sim_ranks *r);
+
+#endif
