@@ -18,6 +18,18 @@
 
 #include <math.h>
 
+#include "grains/params.h"
+
+/* Its coefficient: the work of adhesion W [M/T^2] (0 unless JKR is the cohesion). */
+typedef struct {
+    real W;
+} jkr_coeffs;
+
+static inline jkr_coeffs jkr_coeffs_of(const grains_params *p)
+{
+    return (jkr_coeffs){p->cohesion == GRAINS_COHESION_JKR ? p->work_of_adhesion : 0};
+}
+
 /* The pull-off force F_c = 3/2 pi W R*. */
 static inline real jkr_pull_off(real W, real R_eff) { return 1.5 * HM_PI * W * R_eff; }
 

@@ -138,11 +138,10 @@ void hm_params_init(hm_params *hp, const grains_params *p)
                  : p->cohesion == GRAINS_COHESION_JKR    ? HM_NORMAL_JKR
                                                          : HM_NORMAL_HERTZ;
     hp->type_c = p->rolling_model == GRAINS_ROLLING_TYPE_C;
-    hp->rolling_damping = p->rolling_damping;
-    hp->W = p->cohesion == GRAINS_COHESION_JKR ? p->work_of_adhesion : 0;
-    hp->k_n = p->k_n;
-    hp->V0 = p->V0;
-    hp->overlap_tol = p->overlap_tol;
+    hp->rolling = type_c_coeffs_of(p);
+    hp->jkr = jkr_coeffs_of(p);
+    hp->linear = linear_coeffs_of(p);
+    hp->vdw = vdw_coeffs_of(p);
 }
 
 real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)
@@ -158,7 +157,7 @@ real hm_max_hold_gap(const hm_params *hp, real R_max)
     real gap = 0; /* R* <= R_max (a wall), E* >= the least */
     for (int a = 0; a < hp->n_materials; a++)
         for (int b = 0; b <= hp->n_materials; b++)
-            gap = fmax(gap, jkr_snap_gap(hp->W, R_max, hp->pw[a][b].E_eff));
+            gap = fmax(gap, jkr_snap_gap(hp->jkr.W, R_max, hp->pw[a][b].E_eff));
     return gap;
 }
 

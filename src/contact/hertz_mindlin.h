@@ -25,6 +25,24 @@ typedef struct {
 /* The normal sub-models the kernel tells apart. */
 enum { HM_NORMAL_HERTZ = 0, HM_NORMAL_LINEAR = 1, HM_NORMAL_JKR = 2 };
 
+#define HM_PI 3.14159265358979323846
+
+/* Spring and dashpot coefficients of one contact. */
+typedef struct {
+    real kn, ks, cn, cs;
+} coefficients;
+
+/* The sub-models, one header each (contact/submodels.c lists them): each
+ * owns its coefficients (read from the parameters by its *_coeffs_of, kept
+ * in hm_params under its name), its springs and dashpots, and where it acts
+ * beyond touching, its reach; a normal law its stiffness and potential
+ * energy for the implicit rows. */
+#include "contact/cohesion_jkr.h"
+#include "contact/normal_hertz.h"
+#include "contact/normal_linear.h"
+#include "contact/rolling_type_c.h"
+#include "contact/van_der_waals.h"
+
 /* Constants fixed for the run. */
 typedef struct {
     int n_materials;
@@ -37,12 +55,10 @@ typedef struct {
     int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */
     int normal;          /* HM_NORMAL_*: the normal sub-model (contact/submodels.h) */
     int type_c;          /* rolling sub-model type_c (contact/rolling_type_c.h), else spring */
-    real rolling_damping; /* [-] type C's dashpot, fraction of critical */
-    real W;              /* [M/T^2] JKR's work of adhesion (contact/cohesion_jkr.h) */
-    /* Linear spring-dashpot model (improved-velocity-Verlet paper Eqs. 1, 6, 27, 31) */
-    real k_n;            /* [M/T^2] fixed normal stiffness, or 0 */
-    real V0;             /* [L/T] impact velocity of Eqs. 1 and 27 */
-    real overlap_tol;    /* [-] Eq. 27's overlap / smaller diameter, or 0 for Eq. 1 */
+    type_c_coeffs rolling; /* type C's (contact/rolling_type_c.h) */
+    jkr_coeffs jkr;      /* JKR's (contact/cohesion_jkr.h) */
+    linear_coeffs linear; /* the linear spring-dashpot's (contact/normal_linear.h) */
+    vdw_coeffs vdw;      /* van der Waals' (contact/van_der_waals.h) */
 } hm_params;
 
 /* Static friction springs of one contact (Eq. 50), zero at first touch. */
@@ -92,9 +108,6 @@ real hm_max_hold_gap(const hm_params *hp, real R_max);
 
 /* Eq. 21: beta = 1 / sqrt(1 + (pi / ln e_n)^2); 1 at e_n = 0, 0 at e_n = 1. */
 real hm_beta(real e_n);
-
-/* Eq. 1: the linear stiffness whose contact time matches Hertz's at V0. */
-real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0);
 
 /* hm_contact(hp, pair, history, result) evaluates one overlapping contact
  * (the caller checked |x_ij| < R_i + R_j) and advances its springs by one

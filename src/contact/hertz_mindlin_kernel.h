@@ -7,19 +7,7 @@
 
 #include <math.h>
 
-#define HM_PI 3.14159265358979323846
-
-/* Spring and dashpot coefficients of one contact. */
-typedef struct {
-    real kn, ks, cn, cs;
-} coefficients;
-
-/* The sub-models, one header each (contact/submodels.c lists them). */
-#include "contact/cohesion_jkr.h"
 #include "contact/friction_spring.h"
-#include "contact/normal_hertz.h"
-#include "contact/normal_linear.h"
-#include "contact/rolling_type_c.h"
 
 /* The branches of the kernel that depend on the run's sub-models: read
  * from hm_params at run time (hm_case_of), or constants where a loop is
@@ -123,11 +111,11 @@ __attribute__((always_inline)) static inline coefficients normal_part(const hm_p
     const hm_law *law = pr->law;
     coefficients c;
     if (normal == HM_NORMAL_JKR) {
-        real a = jkr_contact_radius(hp->W, k->R_eff, law->E_eff, k->delta);
+        real a = jkr_contact_radius(hp->jkr.W, k->R_eff, law->E_eff, k->delta);
         c = hertz_coefficients_at(law, a, k->m_eff);
-        *f_elastic = jkr_force(hp->W, k->R_eff, law->E_eff, a);
+        *f_elastic = jkr_force(hp->jkr.W, k->R_eff, law->E_eff, a);
     } else if (normal == HM_NORMAL_LINEAR) {
-        c = linear_coefficients(hp, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
+        c = linear_coefficients(&hp->linear, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
         *f_elastic = c.kn * k->delta;
     } else {
         c = contact_coefficients(law, k->R_eff, k->m_eff, k->delta);
@@ -147,7 +135,7 @@ static inline vec3 type_c_part(const hm_params *hp, const hm_pair *pr, const hm_
     real k_r = 2.25 * kn * law->mu_r * law->mu_r * k->R_eff * k->R_eff;
     real J_i = type_c_inertia(pr->rho_i, pr->R_i);
     real I_r = pr->wall ? J_i : 1 / (1 / J_i + 1 / type_c_inertia(pr->rho_j, pr->R_j));
-    real c_r = hp->rolling_damping * 2 * sqrt(I_r * k_r);
+    real c_r = hp->rolling.damping * 2 * sqrt(I_r * k_r);
     return type_c_torque(u_r, w_r, k_r, c_r, law->mu_r * k->R_eff * load, law->mu_r_dyn * k->R_eff * load, hp->dt,
                          hp->increment_first);
 }
@@ -205,7 +193,7 @@ __attribute__((always_inline)) static inline void hm_contact_in(const hm_params 
 
     /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54; the
      * load of an adhesive contact is |f_n + 2 F_c| (cohesion_jkr.h). */
-    real load = jkr ? fabs(f_n + 2 * jkr_pull_off(hp->W, k.R_eff)) : fabs(f_n);
+    real load = jkr ? fabs(f_n + 2 * jkr_pull_off(hp->jkr.W, k.R_eff)) : fabs(f_n);
     f_s = coulomb_vector(f_s, law->mu_s, law->mu_s_dyn, load, c.ks, c.cs, v_s, &u_s);
     if (!type_c)
         f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, load, c.kn, c.cn, v_r, &u_r);
@@ -216,7 +204,7 @@ __attribute__((always_inline)) static inline void hm_contact_in(const hm_params 
     h->ut = u_t;
 
     hm_compose(&k, f_n, f_s, tau_r, f_t, pr->wall, out);
-    out->k_tangent = cs.normal == HM_NORMAL_LINEAR ? c.kn : 1.5 * c.kn; /* Hertz: k delta^(3/2) */
+    out->k_tangent = cs.normal == HM_NORMAL_LINEAR ? linear_stiffness(&c) : hertz_stiffness(&c);
     out->c_n = c.cn;
 }
 

@@ -25,4 +25,10 @@ static inline coefficients contact_coefficients(const hm_law *law, real R_eff, r
     return hertz_coefficients_at(law, sqrt(R_eff * delta), m_eff); /* Eq. 14 */
 }
 
+/* d f_n / d delta of f_n = K delta^(3/2) (3/2 K delta^(1/2), K delta^(1/2) the
+ * coefficient kn at delta), and the spring's energy 2/5 K delta^(5/2) = 4/15 k delta^2
+ * at that stiffness k. */
+static inline real hertz_stiffness(const coefficients *c) { return 1.5 * c->kn; }
+static inline real hertz_energy(real k, real delta) { return 4.0 / 15 * k * delta * delta; }
+
 #endif

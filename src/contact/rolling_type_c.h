@@ -18,6 +18,16 @@
 
 #include <math.h>
 
+#include "grains/params.h"
+#include "math/vec3.h"
+
+/* Its coefficient: the rolling dashpot's fraction of critical [-]. */
+typedef struct {
+    real damping;
+} type_c_coeffs;
+
+static inline type_c_coeffs type_c_coeffs_of(const grains_params *p) { return (type_c_coeffs){p->rolling_damping}; }
+
 /* I + m R^2 = 7/5 m R^2 of a solid sphere about a point of its surface. */
 static inline real type_c_inertia(real rho, real R) { return 1.4 * (4 * HM_PI / 3 * rho * R * R * R) * R * R; }
 

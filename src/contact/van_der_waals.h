@@ -12,7 +12,21 @@
 #ifndef GRAINS_CONTACT_VAN_DER_WAALS_H
 #define GRAINS_CONTACT_VAN_DER_WAALS_H
 
-#include "grains/real.h"
+#include "grains/params.h"
+
+/* Its coefficients: the Hamaker constant A [M L^2/T^2] (0: none), the
+ * minimum gap delta0 [L] and the cut-off gap [L]. */
+typedef struct {
+    real A, delta0, cutoff;
+} vdw_coeffs;
+
+static inline vdw_coeffs vdw_coeffs_of(const grains_params *p)
+{
+    return (vdw_coeffs){p->hamaker, p->vdw_delta0, p->vdw_cutoff};
+}
+
+/* How far beyond touching it acts: the cut-off, where there is any. */
+static inline real vdw_reach(const vdw_coeffs *v) { return v->A > 0 ? v->cutoff : 0; }
 
 /* Magnitude of the attraction at gap s (any sign); 0 beyond cut_off. */
 static inline real vdw_attraction(real A, real delta0, real cut_off, real R_1, real R_2, int wall, real s)

@@ -22,20 +22,20 @@
 
 /* The van der Waals force on i across gap s along the unit normal n (from
  * the partner to i). */
-static inline vec3 attraction(const grains_params *p, vec3 n, real R_i, real R_j, int wall, real s)
+static inline vec3 attraction(const vdw_coeffs *v, vec3 n, real R_i, real R_j, int wall, real s)
 {
-    return v3_scale(-vdw_attraction(p->hamaker, p->vdw_delta0, p->vdw_cutoff, R_i, R_j, wall, s), n);
+    return v3_scale(-vdw_attraction(v->A, v->delta0, v->cutoff, R_i, R_j, wall, s), n);
 }
 
 /* The attraction on i of a partner at dx that is not touching it (d2 =
  * |dx|^2 >= reach^2): 0 beyond the cut-off. */
-static inline vec3 far_attraction(const grains_params *p, vec3 dx, real d2, real R_i, real R_j, int wall)
+static inline vec3 far_attraction(const vdw_coeffs *v, vec3 dx, real d2, real R_i, real R_j, int wall)
 {
-    real reach = R_i + R_j + p->vdw_cutoff;
+    real reach = R_i + R_j + v->cutoff;
     if (d2 >= reach * reach)
         return v3(0, 0, 0);
     real d = sqrt(d2);
-    return attraction(p, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
+    return attraction(v, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
 }
 
 /* One contact through the kernel with its springs in the store's entry e:
@@ -62,7 +62,7 @@ static inline real hold_gap(const hm_params *hp, const hm_law *law, real R_i, re
 {
     if (!(entry & STORE_HIST_BIT))
         return 0;
-    return jkr_snap_gap(hp->W, wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
+    return jkr_snap_gap(hp->jkr.W, wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
 }
 
 /* A servo wall's control needs its contacts' stiffness and damping. */
@@ -179,7 +179,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
         end_contact(s, entry);
         if (!attracting)
             return 0;
-        r->f = far_attraction(&sim->p, dx, d2, pt->R[i], R_e, 1);
+        r->f = far_attraction(&sim->hp.vdw, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
         real a[3];
         if (el->body < 0)
@@ -213,7 +213,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     }
     contact_in_entry(sim, &pr, h, r, extended);
     if (attracting)
-        r->f = v3_add(r->f, attraction(&sim->p, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
+        r->f = v3_add(r->f, attraction(&sim->hp.vdw, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     if (extended && sim->rec.requested)
         contact_record_add(sim, i, e, 1, pt->x[i], v3_sub(pt->x[i], dx), r->f, r->delta);
     react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
@@ -346,7 +346,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
         if (d2 >= reach * reach) {
             end_contact(s, entry);
             if (attracting) {
-                vec3 f = far_attraction(&sim->p, dx, d2, R_i, pt->R[j], 0);
+                vec3 f = far_attraction(&sim->hp.vdw, dx, d2, R_i, pt->R[j], 0);
                 f_i = v3_add(f_i, f);
                 pt->f[j] = v3_sub(pt->f[j], f);
             }
@@ -363,7 +363,7 @@ __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, u
                       hp->rho[mat_i], hp->rho[mat_j]};
         contact_in_entry(sim, &pr, h, &r, extended);
         if (attracting)
-            r.f = v3_add(r.f, attraction(&sim->p, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
+            r.f = v3_add(r.f, attraction(&sim->hp.vdw, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
         if (extended && sim->rec.requested)
             contact_record_add(sim, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
         f_i = v3_add(f_i, r.f);
@@ -399,7 +399,7 @@ __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim,
                                                                 force_diag *d, vec3 *wall_sum, patch_log *plog,
                                                                 mesh_candidate *cand, const uint8_t *mine)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, sim->box.mask != 0, sim->p.hamaker > 0, sim->mixed,
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, sim->box.mask != 0, sim->hp.vdw.A > 0, sim->mixed,
                 sim->bonds.n > 0, 1);
 }
 
@@ -433,7 +433,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
     const grains_grid *g = &sim->grid;
-    const int general = sim->box.mask != 0 || sim->p.hamaker > 0 || sim->mixed || sim_bonds_any(sim) ||
+    const int general = sim->box.mask != 0 || sim->hp.vdw.A > 0 || sim->mixed || sim_bonds_any(sim) ||
                         sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c ||
                         sim->cs.layout.width != STORE_FULL_WIDTH || sim->rec.requested;
     const int lanes = !general && sim->p.kernel == GRAINS_KERNEL_VECTOR;

@@ -44,9 +44,8 @@ typedef struct {
 static int pair_terms_of(const grains_sim *sim, const hm_law *law, vec3 dx, real R_i, real R_j, int wall,
                          real rho_i, real rho_j, const implicit_term *frozen, pair_terms *t)
 {
-    const grains_params *p = &sim->p;
     const hm_params *hp = &sim->hp;
-    real d2 = v3_dot(dx, dx), reach = R_i + R_j + (p->hamaker > 0 ? p->vdw_cutoff : 0);
+    real d2 = v3_dot(dx, dx), reach = R_i + R_j + vdw_reach(&hp->vdw);
     if ((d2 >= reach * reach && !(frozen && frozen->touching)) || d2 == 0)
         return 0;
     const vec3 zero = {0, 0, 0};
@@ -58,14 +57,15 @@ static int pair_terms_of(const grains_sim *sim, const hm_law *law, vec3 dx, real
     t->f = t->k = t->c = 0;
     t->touching = frozen ? frozen->touching : m.delta > 0;
     if (t->touching) {
-        coefficients c = hp->normal == HM_NORMAL_LINEAR ? linear_coefficients(hp, law, m.R_eff, m.m_eff, wall ? R_i : fmin(R_i, R_j))
-                                    : contact_coefficients(law, m.R_eff, m.m_eff, fmax(m.delta, 0));
+        int linear = hp->normal == HM_NORMAL_LINEAR;
+        coefficients c = linear ? linear_coefficients(&hp->linear, law, m.R_eff, m.m_eff, wall ? R_i : fmin(R_i, R_j))
+                                : contact_coefficients(law, m.R_eff, m.m_eff, fmax(m.delta, 0));
         t->f = c.kn * m.delta;
-        t->k = hp->normal == HM_NORMAL_LINEAR ? c.kn : 1.5 * c.kn; /* Hertz: f ~ delta^(3/2) */
+        t->k = linear ? linear_stiffness(&c) : hertz_stiffness(&c);
         t->c = frozen ? frozen->c : c.cn;      /* Hertz's ~ delta^(1/4) has no derivative at 0 */
     }
-    if (p->hamaker > 0)
-        t->f -= vdw_attraction(p->hamaker, p->vdw_delta0, p->vdw_cutoff, R_i, R_j, wall, -m.delta);
+    if (hp->vdw.A > 0)
+        t->f -= vdw_attraction(hp->vdw.A, hp->vdw.delta0, hp->vdw.cutoff, R_i, R_j, wall, -m.delta);
     return 1;
 }
 
@@ -151,7 +151,7 @@ static double energy(void *self)
                 !pair_terms_of(sim, o.law, o.dx, pt->R[i], o.R, o.wall, sim->hp.rho[pt->mat[i]], o.rho, NULL, &t) ||
                 !t.touching)
                 continue;
-            V += (sim->hp.normal == HM_NORMAL_LINEAR ? 0.5 : 4.0 / 15) * t.k * t.delta * t.delta; /* Hertz: 2/5 K delta^(5/2), k = 3/2 K delta^(1/2) */
+            V += sim->hp.normal == HM_NORMAL_LINEAR ? linear_energy(t.k, t.delta) : hertz_energy(t.k, t.delta);
         }
     }
     return V;
