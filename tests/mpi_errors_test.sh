@@ -4,8 +4,8 @@
 # file; particles given twice, which the rank checking their cell finds
 # among the particles the ranks were dealt), and a failure on one rank alone (it runs out of memory) stops
 # every rank too, with one message that names that rank, instead of
-# leaving the others waiting for it in an exchange (docs/architecture.md,
-# "MPI"). Every run is bounded by `timeout`: a hang fails the case.
+# leaving the others waiting for it in an exchange (docs/internals.md,
+# "Ranks"). Every run is bounded by `timeout`: a hang fails the case.
 # Usage: mpi_errors_test.sh GRAINS_BINARY
 # More ranks x threads than cores: OpenMP threads that spin at their barriers
 # take the cores of the ranks they wait for (3 ranks x 2 threads on 2 cores:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The promise of ranks: a run under mpirun -np N writes byte for byte the
-# frames, tables and checkpoint of the run in one process (docs/architecture.md,
-# "MPI"). Cases (each rank holding its own grains and their partners alone
+# frames, tables and checkpoint of the run in one process (docs/internals.md,
+# "Ranks"). Cases (each rank holding its own grains and their partners alone
 # but where rank_holds_all is set): the default
 # run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds (breaking, and stretched

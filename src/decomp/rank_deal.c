@@ -8,7 +8,7 @@
  * the whole's order is the ids' (one process has not sorted yet): rank 0's
  * copy to write takes each particle at its id (decomp/rank_writer.c), and the
  * checkpoint's grid, lists and histories are the unbuilt ones that every
- * rank, and one process, holds alike (decomp/rank_state.c, sim/state.c). */
+ * rank, and one process, holds alike (decomp/rank_stream.c, sim/state.c). */
 #include "decomp/decomp.h"
 
 /* Whether the particles added now may be dealt: ranks holding their own

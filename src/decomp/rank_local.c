@@ -1,6 +1,6 @@
 /* A rank's arrays of its own particles and of the copies of others' that
- * may pair with them, alone (grains_ranks.local; docs/architecture.md,
- * "MPI", stage 2). A rebuild here takes the place of the one that sorts
+ * may pair with them, alone (grains_ranks.local; docs/internals.md,
+ * "Ranks"). A rebuild here takes the place of the one that sorts
  * every particle on every rank (sim/rebuild.c's sort_particles and
  * decomp/ranks.c's plan):
  *  1. each rank bins what it holds, its own particles counted and the

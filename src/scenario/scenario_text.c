@@ -1,4 +1,4 @@
-/* A scenario file's text, checked and prepared for libconfig (io/scenario_text.h). */
+/* A scenario file's text, checked and prepared for libconfig (scenario/scenario_text.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "scenario/scenario_text.h"
 
