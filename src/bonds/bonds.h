@@ -40,7 +40,6 @@ typedef struct {
     size_t push_cap;
 } sim_bonds;
 
-
 /* Bonds (bonds/bonds.c): the index by slot after a rebuild, formation from
  * proximity at the first step, the forces of a step (a worksharing loop
  * of the step's team: evaluated by every thread, added in the bonds'

@@ -128,7 +128,6 @@ typedef struct {
     size_t recv_cap;
 } sim_ranks;
 
-
 /* What a contact costs a step against a particle, for the cut's weights:
  * in the settled 10^5 box (2.6 contacts per particle) the contact loop
  * takes about 3/4 of a step's samples in perf, and the update, list scan

@@ -17,7 +17,6 @@ typedef struct {
     long stop_step;             /* the step it stopped in */
 } spawn_state;
 
-
 /* Spawn attempts of one step (Section 3.1); returns how many were added. */
 grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err);
 

@@ -50,7 +50,6 @@ static inline void note_singular(force_diag *d, long i)
     d->max_overlap_i = i;
 }
 
-
 /* d's findings added to total's (order-free: sums, maxima, ties to the
  * lowest index). */
 void force_diag_merge(force_diag *total, const force_diag *d);

@@ -26,7 +26,6 @@ typedef struct {
     size_t cap;
 } sim_implicit_terms;
 
-
 /* The next three are worksharing loops for every thread of one parallel
  * region (grains_sim_step), each thread passing its own diag slot. */
 
@@ -52,19 +51,15 @@ void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, s
 void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
                               mesh_candidate *c, int mixed, int extended);
 
-
 /* Notes the lowest particle whose force or torque is not finite. */
 void sim_check_finite(const grains_sim *sim, force_diag *d);
-
 
 /* The threads' diag slots combined (order-free: sums and maxima). */
 force_diag sim_reduce_diag(const grains_sim *sim);
 
-
 /* The springs of grains_sim_set_contacts into the store (cs.c[0 .. n_pending))
  * with their keys by storage slot, in place of the gathered ones (interact/contacts.c). */
 grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *err);
-
 
 /* The implicit solver's force field over this simulation's lists, with
  * room for the terms of every listed pair (interact/implicit_field.c). */

@@ -23,22 +23,18 @@ typedef struct {
     uint32_t n;
 } patch_log;
 
-
 /* Room in each block's patch log for its particles' listed patches. */
 grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err);
-
 
 /* The grains' push on membrane k's vertices in the patch logs (the last
  * step's), each along its vertex's outward direction from the axis through
  * point along the unit axis. */
 double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 axis);
 
-
 /* The patch logs' forces onto the membranes' vertices, blocks in order
  * (the whole's: ranks holding their own particles alone read every
  * rank's, ranks.named_logs). */
 void sim_gather_patch_logs(grains_sim *sim);
-
 
 /* After a step that held: each membrane under GRAINS_PRESSURE_FELT moves
  * its servo's addition to the pressure towards the felt stress asked for
@@ -48,7 +44,6 @@ void sim_hold_confinement(grains_sim *sim);
  * entry of the whole's table, as one process's per block, to write
  * (malloc'd, pointing into ranks.named_records), or NULL. */
 patch_log *sim_patch_logs_whole(const grains_sim *sim);
-
 
 /* The patch logs of the last step (membrane/patches.c), for checkpoints (those
  * of n_blocks blocks: the grid's, or the whole's on rank 0 of ranks that

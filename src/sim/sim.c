@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "membrane/forces.h"
 #include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 

@@ -1,8 +1,6 @@
 /* One timestep, one shape for every integrator (integrate/integrator.h):
  * the integrator begins, boundaries move, neighbours update if stale,
  * sources add (bonds, spawning), the integrator advances, time advances. */
-#include <limits.h>
-#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
