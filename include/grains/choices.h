@@ -96,6 +96,18 @@
     X(BINARY, "binary", "base64, uncompressed")                                                             \
     X(ASCII, "ascii", "text, 10 significant digits")
 
+/* A particle's fields, read and written in bulk, by id (grains/sim.h: grains_sim_get_reals,
+ * _get_ints, _set_reals, _set_ints; dispatch: sim/access.c). WIDTH: values per particle; REAL:
+ * 1 for doubles, 0 for 64-bit integers. X(ID, name, WIDTH, REAL, doc) */
+#define GRAINS_BULK_FIELD_LIST(X)                                                                                \
+    X(ID, "id", 1, 0, "the particle's id: its number, 0 to grains_sim_count - 1 (read only)")             \
+    X(POSITION, "position", 3, 1, "[L] the centre, x y z")                                                 \
+    X(VELOCITY, "velocity", 3, 1, "[L/T] x y z")                                                           \
+    X(ANGULAR_VELOCITY, "angular_velocity", 3, 1, "[1/T] x y z")                                           \
+    X(RADIUS, "radius", 1, 1, "[L] > 0")                                                                   \
+    X(TAG, "tag", 1, 0, "the particle's tag (tag rules, tables and frames)")                               \
+    X(MATERIAL, "material", 1, 0, "0 to n_materials - 1")
+
 /* +1 for each row, to count a list: enum { N = 0 LIST(GRAINS_COUNT3) }. */
 #define GRAINS_COUNT3(id, name, doc) +1
 #define GRAINS_COUNT5(id, name, inc, half, doc) +1
@@ -109,7 +121,7 @@ typedef struct {
 
 extern const grains_choice_list grains_integrators, grains_contact_models, grains_dampings, grains_rollings,
     grains_cohesions, grains_friction_orders, grains_compats, grains_kernels, grains_motions,
-    grains_spawn_regions, grains_size_laws, grains_vtk_formats;
+    grains_spawn_regions, grains_size_laws, grains_vtk_formats, grains_fields;
 
 /* The name of value v of a list, or "?" beyond it. */
 const char *grains_choice_name(const grains_choice_list *list, int v);

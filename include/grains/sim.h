@@ -4,7 +4,9 @@
 #define GRAINS_SIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "grains/choices.h"
 #include "grains/error.h"
 #include "grains/membrane.h"
 #include "grains/mesh.h"
@@ -224,6 +226,27 @@ int grains_sim_threads(const grains_sim *sim);
 void grains_sim_get_particle(const grains_sim *sim, size_t id, grains_particle *out);
 /* (A material that does not exist is ignored: the particle keeps its own.) */
 void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *p);
+
+/* A particle's fields in bulk (grains/choices.h, GRAINS_BULK_FIELD_LIST). */
+#define GRAINS_ENUM_BULK_FIELD(id, name, width, is_real, doc) GRAINS_BULK_##id,
+typedef enum { GRAINS_BULK_FIELD_LIST(GRAINS_ENUM_BULK_FIELD) } grains_bulk_field;
+/* The values of `field` (width w of its row) of the particles with ids [first, first + count),
+ * in id order: out[w * k + c] is component c of particle first + k. _reals for the REAL rows
+ * (doubles), _ints for the others (64-bit). Where a particle is not held (grains_sim_get_particle),
+ * not a number, or -1. ARG error, nothing written, for a field of the other kind or ids beyond
+ * grains_sim_count. */
+grains_status grains_sim_get_reals(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                   double *out, grains_error *err);
+grains_status grains_sim_get_ints(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                  int64_t *out, grains_error *err);
+/* The values of `field` set for the particles with ids [first, first + count), laid out as the
+ * gets give them. Every value is checked first (finite; a radius > 0 and what the run can
+ * represent; a material of the run; a tag of 32 bits); on an error nothing changes. The id is
+ * read only. */
+grains_status grains_sim_set_reals(grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                   const double *in, grains_error *err);
+grains_status grains_sim_set_ints(grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                  const int64_t *in, grains_error *err);
 const grains_params *grains_sim_params(const grains_sim *sim);
 /* Adds now the particles the next step would spawn (against the meshes
  * where they are now), and that step spawns none: a first frame then shows

@@ -6,7 +6,7 @@
 
 #define NAME(id, name, doc) name,
 #define DOC(id, name, doc) doc,
-/* The integrators' rows carry two more columns. */
+/* The integrators' and the fields' rows carry two more columns. */
 #define NAME5(id, name, inc, half, doc) name,
 #define DOC5(id, name, inc, half, doc) doc,
 
@@ -31,6 +31,10 @@ CHOICE_LIST(grains_motions, GRAINS_MOTION_LIST)
 CHOICE_LIST(grains_spawn_regions, GRAINS_SPAWN_REGION_LIST)
 CHOICE_LIST(grains_size_laws, GRAINS_SIZE_LAW_LIST)
 CHOICE_LIST(grains_vtk_formats, GRAINS_VTK_FORMAT_LIST)
+
+static const char *const field_names[] = {GRAINS_BULK_FIELD_LIST(NAME5) 0};
+static const char *const field_docs[] = {GRAINS_BULK_FIELD_LIST(DOC5) 0};
+const grains_choice_list grains_fields = {field_names, field_docs, 0 GRAINS_BULK_FIELD_LIST(GRAINS_COUNT5)};
 
 const char *grains_choice_name(const grains_choice_list *list, int v)
 {
