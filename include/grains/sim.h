@@ -233,7 +233,7 @@ typedef enum { GRAINS_BULK_FIELD_LIST(GRAINS_ENUM_BULK_FIELD) } grains_bulk_fiel
 /* The values of `field` (width w of its row) of the particles with ids [first, first + count),
  * in id order: out[w * k + c] is component c of particle first + k. _reals for the REAL rows
  * (doubles), _ints for the others (64-bit). Where a particle is not held (grains_sim_get_particle),
- * not a number, or -1. ARG error, nothing written, for a field of the other kind or ids beyond
+ * its reals are not a number, its material -1 and its tag 0. ARG error, nothing written, for a field of the other kind or ids beyond
  * grains_sim_count. */
 grains_status grains_sim_get_reals(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
                                    double *out, grains_error *err);

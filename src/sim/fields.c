@@ -92,6 +92,16 @@ static int held(const grains_sim *sim, size_t id, grains_particle *p)
     return 1;
 }
 
+/* Held particle `id` with the values v of field f (its width) in place of its own; 0 where this
+ * process does not hold it. */
+static int held_with(const grains_sim *sim, size_t id, grains_bulk_field f, const double *v, grains_particle *p)
+{
+    if (!held(sim, id, p))
+        return 0;
+    memcpy(reals_of(p, f), v, (size_t)field_width(f) * sizeof *v);
+    return 1;
+}
+
 /* err's message prefixed with the particle and field it is about. */
 static grains_status about(grains_error *err, size_t id, grains_bulk_field f)
 {
@@ -114,16 +124,11 @@ grains_status grains_sim_set_reals(grains_sim *sim, grains_bulk_field field, siz
     size_t w = (size_t)field_width(field);
     grains_particle p;
     for (size_t k = 0; k < count; k++) /* every value checked before any is set */
-        if (held(sim, first + k, &p)) {
-            memcpy(reals_of(&p, field), in + w * k, w * sizeof *in);
-            if (sim_check_particle(sim, &p, err) != GRAINS_OK)
-                return about(err, first + k, field);
-        }
+        if (held_with(sim, first + k, field, in + w * k, &p) && sim_check_particle(sim, &p, err) != GRAINS_OK)
+            return about(err, first + k, field);
     for (size_t k = 0; k < count; k++)
-        if (held(sim, first + k, &p)) {
-            memcpy(reals_of(&p, field), in + w * k, w * sizeof *in);
+        if (held_with(sim, first + k, field, in + w * k, &p))
             grains_sim_set_particle(sim, first + k, &p);
-        }
     return GRAINS_OK;
 }
 
