@@ -30,3 +30,19 @@ awk '{ for (i = 1; i < NF; i++) if ($i == "e" && $(i + 1) == "=") e = $(i + 2) +
      END { if (e < 0.49 || e > 0.51) { print "FAIL: e = " e ", not 0.5 within 1e-2"; exit 1 } }' out
 LD_LIBRARY_PATH="$libdir" ldd ./two_spheres | grep -q "=> $libdir/libgrains.so.0" || { echo "FAIL: not linked to the installed library"; exit 1; }
 echo "install_lib_test: installed library, headers and grains.pc build and run examples/two_spheres.c"
+# The Python module, where it was built: imported from the installed tree (lib/python3.X/dist-packages,
+# where Debian's python3 finds it for /usr/local), it finds the installed library by its RPATH.
+py=$(find "$T/prefix" -path '*dist-packages/grains/__init__.py')
+if [ -n "$py" ]; then
+    PYTHONPATH=$(dirname "$(dirname "$py")") /usr/bin/python3 -c '
+import os, grains
+sim = grains.Simulation(set={"N_frames": 1})
+sim.advance(10)
+assert sim.steps == 10 and len(sim) > 0
+loaded = {os.path.realpath(l.split()[-1]) for l in open("/proc/self/maps") if "libgrains.so" in l}
+print("installed module:", grains.__file__, len(sim), "particles")
+print("library:", *loaded)' | tee pyout
+    grep -q "^installed module: $T/prefix" pyout || { echo "FAIL: the installed module is not the one imported"; exit 1; }
+    grep -q "^library: $(realpath "$libdir")/libgrains.so.0" pyout ||
+        { echo "FAIL: the installed module does not load the installed library"; exit 1; }
+fi

@@ -180,6 +180,10 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
 /* Adds a particle; checks that all values are finite, R > 0, |q| = 1 and
  * that its material exists. */
 grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err);
+/* Adds n particles, ids in their order: every one checked first, as
+ * grains_sim_add_particle checks it, and none added when one is refused
+ * (the error names it). */
+grains_status grains_sim_add_particles(grains_sim *sim, size_t n, const grains_particle *ps, grains_error *err);
 
 /* Whether the run can start: the particles (and the spawn box, while it
  * spawns) lie within the 2^18 cells the neighbour grid spans along each

@@ -54,10 +54,10 @@ static void print_spawn_reports(const grains_sim *sim)
 }
 
 /* Under mpirun: what rank 0's steps exchanged, and the time it took. */
-static void print_ranks_report(const run_output *o, const grains_sim *sim, double seconds)
+static void print_ranks_report(const run_job *j, const grains_sim *sim, double seconds)
 {
     grains_ranks_stats st = grains_sim_ranks_stats(sim);
-    if (!o->rk || o->rk->share.size < 2 || st.steps == 0)
+    if (!j->rk || j->rk->share.size < 2 || st.steps == 0)
         return;
     double cuts = st.cuts ? (double)st.cuts : 1;
     char readers[64] = ""; /* the halo's messages, when the steps sent it alone */
@@ -73,14 +73,15 @@ static void print_ranks_report(const run_output *o, const grains_sim *sim, doubl
            "and built the lists of %.3g%% of the "
            "particles%s; the most work a rank got over the mean: %.3f (mean of %ld cuts, %ld of them bisected anew), "
            "%.3f at worst\n",
-           o->rk->share.size, st.bytes / (double)st.steps, st.received / (double)st.steps, st.halo_steps, st.steps,
+           j->rk->share.size, st.bytes / (double)st.steps, st.received / (double)st.steps, st.halo_steps, st.steps,
            st.particles > 0 ? 100 * st.halo / st.particles : 0.0, readers, st.seconds,
            seconds > 0 ? 100 * st.seconds / seconds : 0.0, st.cuts ? 100 * st.listed / cuts : 100.0, held,
            st.cuts ? st.imbalance / cuts : 1.0, st.cuts, st.bisections, st.worst);
 }
 
-void banner_end(const run_output *o, const grains_sim *sim, long steps, double seconds)
+void banner_end(const run_job *j, const grains_sim *sim, long steps, double seconds)
 {
+    const run_output *o = &j->out;
     if (o->quiet)
         return;
     const grains_scenario *sc = o->sc;
@@ -88,7 +89,7 @@ void banner_end(const run_output *o, const grains_sim *sim, long steps, double s
            "checkpoints)\n", steps, seconds, seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim),
            o->output_seconds);
     print_spawn_reports(sim);
-    print_ranks_report(o, sim, seconds);
+    print_ranks_report(j, sim, seconds);
     if (sc->write_vtk)
         printf("open %s/particles.pvd in ParaView%s%s; the thermo table is %s/thermo.csv\n", sc->output_dir,
                grains_sim_mesh_count(sim) ? (o->meshes_move ? ", and mesh.pvd" : ", and mesh.vtp") : "",

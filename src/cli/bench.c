@@ -14,6 +14,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "util/clock.h"
 #include "util/rng.h"
 
 #define BENCH_R_MIN 0.0045

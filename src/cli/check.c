@@ -227,10 +227,10 @@ static void print_membranes(const grains_scenario *sc, const grains_sim *sim)
 int cli_check(int argc, char **argv)
 {
     grains_scenario sc;
-    cli_flags fl;
+    run_flags fl;
     grains_error err;
     grains_sim *sim = NULL;
-    if (cli_scenario(argc, argv, &sc, &fl, &err) != GRAINS_OK || cli_load(&sc, NULL, &sim, &err) != GRAINS_OK) {
+    if (run_scenario_args(argc, argv, &sc, &fl, &err) != GRAINS_OK || run_load(&sc, NULL, &sim, &err) != GRAINS_OK) {
         cli_report(&err);
         return EXIT_INPUT;
     }

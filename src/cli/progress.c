@@ -1,14 +1,6 @@
 /* A one-line progress display, redrawn at most four times a second. */
-#include <time.h>
-
 #include "cli/cli.h"
-
-double wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 void progress_init(progress *pg, int enabled)
 {

@@ -153,3 +153,10 @@ int cli_deals(const cli_ranks *rk, const grains_scenario *sc)
 {
     return rk && rk->share.size > 1 && !sc->rank_holds_all && !sc->bonds[0];
 }
+
+int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *sim)
+{
+    grains_error err;
+    int bad = run_check_start(sc, sim, &err) != GRAINS_OK; /* (the same on every rank) */
+    return cli_ranks_failed(rk, bad ? &err : NULL);
+}

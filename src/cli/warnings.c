@@ -9,6 +9,8 @@
 
 #include "cli/cli.h"
 
+#define PI 3.14159265358979323846
+
 #define STEPS_PER_CONTACT 10
 
 double cli_hertz_time(double E_eff, double R_eff, double m_eff, double v)
@@ -119,7 +121,7 @@ static double stiffest_wall(const grains_params *p, const grains_mesh *m)
 static void warn_stiffness(const grains_params *p, const grains_sim *sim, const grain_survey *gs)
 {
     double fall, v = impact_speed(p, sim, gs, &fall);
-    double m = 4 * PI_CLI / 3 * p->rho * p->R_min * p->R_min * p->R_min, E_pw;
+    double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min, E_pw;
     double c = sqrt(p->E / p->rho);
     if (!(c >= 1 && c <= 1e5))
         warn("E = %g and rho = %g give a sound speed sqrt(E/rho) = %g, outside 1 to 1e5 m/s of real grains: "

@@ -43,6 +43,22 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
     return GRAINS_OK;
 }
 
+grains_status grains_sim_add_particles(grains_sim *sim, size_t n, const grains_particle *ps, grains_error *err)
+{
+    if (n && !ps)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%zu particles to add and no array", n);
+    grains_error why;
+    for (size_t k = 0; k < n; k++) /* every one checked before any is added */
+        if (sim_check_particle(sim, &ps[k], &why) != GRAINS_OK)
+            return grains_error_set(err, why.status, NULL, 0, "particle %zu of the %zu to add: %s", k, n, why.message);
+    grains_status s = particles_reserve(&sim->pt, sim->pt.n + n, err);
+    if (s == GRAINS_OK && sim->ranks.holds_share)
+        s = particles_reserve_ids(&sim->pt, grains_sim_count(sim) + n, err);
+    for (size_t k = 0; s == GRAINS_OK && k < n; k++) /* (room made: none is refused now) */
+        s = grains_sim_add_particle(sim, &ps[k], err);
+    return s;
+}
+
 grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err)
 {
     return particles_reserve(&sim->pt, n, err);

@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "cli/cli.h"
+#include "run/run.h"
 
-grains_status cli_table_open(FILE **f, const char *dir, const char *name, const char *header, long resume_len,
+grains_status run_table_open(FILE **f, const char *dir, const char *name, const char *header, long resume_len,
                              grains_error *err)
 {
     char path[2 * GRAINS_PATH_MAX];
@@ -38,16 +38,16 @@ grains_status cli_table_open(FILE **f, const char *dir, const char *name, const 
     return GRAINS_OK;
 }
 
-long cli_table_length(FILE *f)
+long run_table_length(FILE *f)
 {
     if (!f || fflush(f) != 0)
         return 0;
     return ftell(f);
 }
 
-grains_status cli_table_sum_extend(FILE *f, const char *name, cli_table_sum *sum, grains_error *err)
+grains_status run_table_sum_extend(FILE *f, const char *name, run_table_sum *sum, grains_error *err)
 {
-    long len = cli_table_length(f);
+    long len = run_table_length(f);
     unsigned char buf[65536];
     while (sum->len < len) {
         size_t want = (size_t)(len - sum->len) < sizeof buf ? (size_t)(len - sum->len) : sizeof buf;
@@ -61,7 +61,7 @@ grains_status cli_table_sum_extend(FILE *f, const char *name, cli_table_sum *sum
     return GRAINS_OK;
 }
 
-grains_status cli_table_verify(const char *dir, const char *name, cli_table_sum sum, grains_error *err)
+grains_status run_table_verify(const char *dir, const char *name, run_table_sum sum, grains_error *err)
 {
     char path[2 * GRAINS_PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, name);

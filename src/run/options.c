@@ -2,7 +2,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "run/run.h"
 
 static grains_status need_value(int a, int argc, char **argv, grains_error *err)
 {
@@ -11,7 +11,7 @@ static grains_status need_value(int a, int argc, char **argv, grains_error *err)
     return GRAINS_OK;
 }
 
-static grains_status apply_option(grains_scenario *sc, cli_flags *fl, int argc, char **argv, int *a,
+static grains_status apply_option(grains_scenario *sc, run_flags *fl, int argc, char **argv, int *a,
                                   grains_error *err)
 {
     const char *opt = argv[*a];
@@ -45,7 +45,7 @@ static grains_status apply_option(grains_scenario *sc, cli_flags *fl, int argc, 
     return grains_scenario_set(sc, buf, err);
 }
 
-grains_status cli_scenario(int argc, char **argv, grains_scenario *sc, cli_flags *flags, grains_error *err)
+grains_status run_scenario_args(int argc, char **argv, grains_scenario *sc, run_flags *flags, grains_error *err)
 {
     grains_scenario_default(sc);
     flags->quiet = 0;

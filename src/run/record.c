@@ -1,11 +1,11 @@
-/* A run's record in its checkpoint (cli/run.h): encoded with the
+/* A run's record in its checkpoint (run/run.h): encoded with the
  * checkpoint's own little-endian streams, checked when read back. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "cli/run.h"
+#include "run/run.h"
 #include "io/text.h"
 #include "util/bytes.h"
 

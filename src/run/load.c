@@ -4,15 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "run/run.h"
 #include "membrane/sheet.h"
-
-void cli_report(const grains_error *err)
-{
-    char msg[2048];
-    grains_error_format(err, msg, sizeof msg);
-    fprintf(stderr, "grains: %s\n", msg);
-}
 
 /* The simulation's error about element e of a mesh read from `path`
  * ("mesh element e ..."), located at the element's line there; about one
@@ -171,7 +164,7 @@ static grains_status load_membrane(const grains_scenario *sc, int k, grains_sim 
     return at_entry(s, sc, "membranes", k, sc->membranes[k].line, err);
 }
 
-grains_status cli_add_row(void *ctx, size_t row, const grains_particle *p, grains_error *err)
+grains_status run_add_row(void *ctx, size_t row, const grains_particle *p, grains_error *err)
 {
     grains_status s = grains_sim_add_dealt(ctx, p, err); /* (dealt among ranks holding their own alone) */
     if (s != GRAINS_OK && err) {
@@ -189,8 +182,8 @@ static grains_status load_particles(const grains_scenario *sc, const grains_rank
 {
     if (!sc->particles[0])
         return GRAINS_OK;
-    grains_status s = deal && deal->size > 1 ? cli_load_part(sc->particles, deal, sim, err)
-                                             : grains_csv_each(sc->particles, cli_add_row, sim, err);
+    grains_status s = deal && deal->size > 1 ? run_load_part(sc->particles, deal, sim, err)
+                                             : grains_csv_each(sc->particles, run_add_row, sim, err);
     s = named_file(s, sc, "particles", grains_scenario_line(sc, "particles"), sc->particles, err);
     if (s != GRAINS_OK && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", sc->particles);
@@ -212,8 +205,7 @@ static grains_status load_friction_sphere(const grains_scenario *sc, grains_sim 
     return at_entry(s, sc, "friction_test", -1, f->line, err);
 }
 
-/* grains_sim_check_start, its error at the particles' file when it gave them. */
-static grains_status check_start(const grains_scenario *sc, const grains_sim *sim, grains_error *err)
+grains_status run_check_start(const grains_scenario *sc, const grains_sim *sim, grains_error *err)
 {
     grains_status s = grains_sim_check_start(sim, err);
     if (s != GRAINS_OK && err && !err->file[0] && sc->particles[0])
@@ -221,14 +213,7 @@ static grains_status check_start(const grains_scenario *sc, const grains_sim *si
     return s;
 }
 
-int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *sim)
-{
-    grains_error err;
-    int bad = check_start(sc, sim, &err) != GRAINS_OK; /* (the same on every rank) */
-    return cli_ranks_failed(rk, bad ? &err : NULL);
-}
-
-grains_status cli_load_setting(const grains_scenario *sc, const grains_ranks *share, grains_sim **out,
+grains_status run_load_setting(const grains_scenario *sc, const grains_ranks *share, grains_sim **out,
                                grains_error *err)
 {
     grains_sim *sim;
@@ -250,10 +235,10 @@ grains_status cli_load_setting(const grains_scenario *sc, const grains_ranks *sh
     return GRAINS_OK;
 }
 
-grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err)
+grains_status run_load(const grains_scenario *sc, const grains_ranks *deal, grains_sim **out, grains_error *err)
 {
     grains_sim *sim;
-    grains_status s = cli_load_setting(sc, deal, &sim, err);
+    grains_status s = run_load_setting(sc, deal, &sim, err);
     if (s != GRAINS_OK)
         return s;
     s = load_particles(sc, deal, sim, err);
@@ -263,7 +248,7 @@ grains_status cli_load(const grains_scenario *sc, const grains_ranks *deal, grai
         s = named_file(grains_bonds_read(sc->bonds, sim, err), sc, "bonds", grains_scenario_line(sc, "bonds"),
                        sc->bonds, err);
     if (s == GRAINS_OK && !deal)
-        s = check_start(sc, sim, err);
+        s = run_check_start(sc, sim, err);
     if (s != GRAINS_OK) {
         grains_sim_destroy(sim);
         return s;

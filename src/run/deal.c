@@ -9,7 +9,7 @@
  * only when the failure was that rank's alone (memory). */
 #include <stdlib.h>
 
-#include "cli/cli.h"
+#include "run/run.h"
 
 /* A rank's verdict as the ranks exchange it, with its part's counts. */
 typedef struct {
@@ -58,10 +58,10 @@ static grains_status take_row(void *ctx, size_t row, const grains_particle *p, g
 {
     part_rows *pr = ctx;
     pr->taken++;
-    return cli_add_row(pr->sim, row, p, err);
+    return run_add_row(pr->sim, row, p, err);
 }
 
-grains_status cli_load_part(const char *path, const grains_ranks *r, grains_sim *sim, grains_error *err)
+grains_status run_load_part(const char *path, const grains_ranks *r, grains_sim *sim, grains_error *err)
 {
     grains_csv_count own = {0, 0}, before = {0, 0}, whole = {0, 0};
     grains_csv_count *counts = malloc((size_t)r->size * sizeof *counts);

@@ -4,7 +4,7 @@
  * along each (fx, fz): the friction it feels and the surface's push. */
 #include <math.h>
 
-#include "cli/cli.h"
+#include "run/run.h"
 
 grains_status friction_open(friction_log *l, const grains_scenario *sc, const grains_sim *sim, long resume_len,
                             grains_error *err)
@@ -12,8 +12,8 @@ grains_status friction_open(friction_log *l, const grains_scenario *sc, const gr
     l->f = NULL;
     if (!sc->friction.on)
         return GRAINS_OK;
-    l->id = grains_sim_count(sim) - 1; /* cli_load adds it last (a resumed run's record says which) */
-    return cli_table_open(&l->f, sc->output_dir, "friction.csv", "x,fx,fz,z\n", resume_len, err);
+    l->id = grains_sim_count(sim) - 1; /* run_load adds it last (a resumed run's record says which) */
+    return run_table_open(&l->f, sc->output_dir, "friction.csv", "x,fx,fz,z\n", resume_len, err);
 }
 
 static double dot(grains_vec3 a, grains_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }

@@ -5,7 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "run/run.h"
+
+#define PI 3.14159265358979323846
 
 /* The mean height of mesh k's vertices where its file puts them. */
 static double file_height(const grains_sim *sim, int k)
@@ -28,7 +30,7 @@ grains_status triaxial_open(triaxial_log *t, const grains_scenario *sc, const gr
     memset(t, 0, sizeof *t);
     if (!sc->triaxial.on)
         return GRAINS_OK;
-    grains_status s = cli_table_open(&t->f, sc->output_dir, "triaxial.csv",
+    grains_status s = run_table_open(&t->f, sc->output_dir, "triaxial.csv",
                                      "time,strain,sigma_c,sigma_p,sigma_d,height,radius,sigma_c_applied\n", resume_len,
                                      err);
     if (s != GRAINS_OK)
@@ -57,7 +59,7 @@ grains_status triaxial_row(triaxial_log *t, const grains_scenario *sc, const gra
     grains_membrane_load load;
     const grains_scenario_membrane *e = &sc->membranes[sc->triaxial.membrane];
     grains_sim_membrane_load(sim, (size_t)sc->triaxial.membrane, e->origin, (grains_vec3){0, 0, 1}, &load);
-    double area = PI_CLI * load.mean_radius * load.mean_radius;
+    double area = PI * load.mean_radius * load.mean_radius;
     double sigma_c = load.radial_push / load.area, sigma_p = (top.force.z - bottom.force.z) / 2 / area;
     fprintf(t->f, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", grains_sim_time(sim), log(t->h0 / h), sigma_c,
             sigma_p, sigma_p - sigma_c, h, load.mean_radius, load.pressure);

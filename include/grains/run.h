@@ -1,0 +1,60 @@
+/* A run steered from a program (the Python module, docs/python.md): the
+ * scenario read as `grains run` reads its file and options, the simulation
+ * built from it, and the run's own outputs (frames with their .pvd series,
+ * thermo.csv and the other tables, checkpoints that `grains run --resume`
+ * and grains_run_resume continue), written when the program asks. The
+ * program steps it, reads and changes the simulation between steps
+ * (grains/sim.h), and gets the bits `grains run` gets for the same steps.
+ * One process: no ranks. */
+#ifndef GRAINS_RUN_H
+#define GRAINS_RUN_H
+
+#include <stddef.h>
+
+#include "grains/error.h"
+#include "grains/scenario.h"
+#include "grains/sim.h"
+
+typedef struct grains_run grains_run;
+
+/* A new run from the words that follow `grains run` on a command line
+ * (argc of them: "FILE", "--set", "KEY=VALUE", "--threads", "N", "-o",
+ * "DIR", "--csv", ...; paths from the current folder, as there). Its first
+ * spawned grains are placed at once when it starts empty, as `grains run`
+ * does for its frame 0. Nothing is written until a frame or checkpoint is
+ * asked for. An error names the option, or the scenario's file and line. */
+grains_status grains_run_open(grains_run **out, int argc, const char *const *argv, grains_error *err);
+
+/* The run whose checkpoint is at `path` (written by
+ * grains_run_write_checkpoint or by `grains run`): built again from the
+ * scenario and options it began with, read in the folder it began in
+ * (which is the current one again on return), refused when any of its
+ * input files changed since; its outputs go on where they stood when the
+ * checkpoint was written. `argc` words more may follow its own (only
+ * "--set N_frames=N", "--set t_end=T" and "--threads N": the rest would not
+ * be the same run). */
+grains_status grains_run_resume(grains_run **out, const char *path, int argc, const char *const *argv,
+                                grains_error *err);
+
+void grains_run_close(grains_run *run);
+
+grains_sim *grains_run_sim(grains_run *run);
+const grains_scenario *grains_run_scenario(const grains_run *run);
+
+/* `n` steps (n >= 0); the last one records the contacts for the next frame
+ * when the scenario writes them. On an error (GRAINS_ERR_UNSTABLE: the
+ * state is the last good one) the steps before it stand. */
+grains_status grains_run_advance(grains_run *run, long n, grains_error *err);
+
+/* A frame at this step, as `grains run` writes its frames: the particles'
+ * files (numbered from 0 by the frames written), the series, a row of
+ * thermo.csv and of the run's other tables. The first one opens the
+ * outputs (the folder made, the tables begun). */
+grains_status grains_run_write_frame(grains_run *run, grains_error *err);
+size_t grains_run_frames(const grains_run *run);
+
+/* The simulation and where the outputs stand, in `path` (NULL:
+ * output_dir/checkpoint.grains), written whole or not at all. */
+grains_status grains_run_write_checkpoint(grains_run *run, const char *path, grains_error *err);
+
+#endif

@@ -1,0 +1,97 @@
+"""Writes the C source of the module grains._grains (cffi's API mode) from
+the library's public headers: python3 build_ffi.py OUT.c. CMake compiles it
+against libgrains.so (CMakeLists.txt, GRAINS_PYTHON); the compiler checks
+every declaration below against the headers, so a layout cannot drift."""
+import sys
+
+import cffi
+
+DECLARATIONS = """
+typedef double real;
+typedef struct { real x, y, z; } grains_vec3;
+typedef struct { real q0, q1, q2, q3; } grains_quat;
+
+typedef enum { GRAINS_OK, GRAINS_ERR_NOMEM, GRAINS_ERR_IO, GRAINS_ERR_PARSE, GRAINS_ERR_RANGE, GRAINS_ERR_ARG,
+               GRAINS_ERR_LIMIT, GRAINS_ERR_UNSTABLE, GRAINS_ERR_STOPPED, ... } grains_status;
+typedef struct { grains_status status; char file[...]; int line; long particle; double time; char message[...]; } grains_error;
+void grains_error_format(const grains_error *err, char *buf, size_t size);
+
+typedef struct grains_sim grains_sim;
+typedef struct grains_run grains_run;
+
+typedef struct {
+    grains_vec3 x, v, w;
+    grains_quat q;
+    real R;
+    int material, tag;
+    ...;
+} grains_particle;
+
+typedef struct {
+    long step; double time; size_t n_particles, n_contacts; double e_kin, e_rot, max_overlap;
+    size_t n_bonds, n_broken; int newton, newton_most; long cg; double newton_update, e_membrane; size_t n_lost;
+    ...;
+} grains_thermo;
+
+typedef struct {
+    grains_vec3 shift; double angle; grains_vec3 velocity; double omega; grains_vec3 force, torque;
+    int moving; double t_pose, travel, stiffness, damping;
+    ...;
+} grains_wall;
+
+typedef enum { GRAINS_BULK_ID, GRAINS_BULK_POSITION, GRAINS_BULK_VELOCITY, GRAINS_BULK_ANGULAR_VELOCITY,
+               GRAINS_BULK_RADIUS, GRAINS_BULK_TAG, GRAINS_BULK_MATERIAL, ... } grains_bulk_field;
+
+grains_status grains_run_open(grains_run **out, int argc, const char *const *argv, grains_error *err);
+grains_status grains_run_resume(grains_run **out, const char *path, int argc, const char *const *argv,
+                                grains_error *err);
+void grains_run_close(grains_run *run);
+grains_sim *grains_run_sim(grains_run *run);
+grains_status grains_run_advance(grains_run *run, long n, grains_error *err);
+grains_status grains_run_write_frame(grains_run *run, grains_error *err);
+size_t grains_run_frames(const grains_run *run);
+grains_status grains_run_write_checkpoint(grains_run *run, const char *path, grains_error *err);
+const char *grains_py_output_dir(const grains_run *run);
+const char *grains_py_source(const grains_run *run);
+
+size_t grains_sim_count(const grains_sim *sim);
+int grains_sim_threads(const grains_sim *sim);
+double grains_sim_time(const grains_sim *sim);
+long grains_sim_steps(const grains_sim *sim);
+double grains_py_dt(const grains_sim *sim);
+void grains_sim_thermo(const grains_sim *sim, grains_thermo *out);
+grains_status grains_sim_get_reals(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                   double *out, grains_error *err);
+grains_status grains_sim_get_ints(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                  int64_t *out, grains_error *err);
+grains_status grains_sim_set_reals(grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                   const double *in, grains_error *err);
+grains_status grains_sim_set_ints(grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
+                                  const int64_t *in, grains_error *err);
+grains_status grains_sim_add_particles(grains_sim *sim, size_t n, const grains_particle *ps, grains_error *err);
+size_t grains_sim_mesh_count(const grains_sim *sim);
+void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
+grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *in, grains_error *err);
+"""
+
+SOURCE = """
+#include "grains/run.h"
+#include "grains/sim.h"
+
+/* What the module reads of a run's scenario and parameters, without
+ * declaring their large structs to cffi. */
+static const char *grains_py_output_dir(const grains_run *run) { return grains_run_scenario(run)->output_dir; }
+static const char *grains_py_source(const grains_run *run) { return grains_run_scenario(run)->source; }
+static double grains_py_dt(const grains_sim *sim) { return grains_sim_params(sim)->dt; }
+"""
+
+
+def main():
+    ffi = cffi.FFI()
+    ffi.cdef(DECLARATIONS)
+    ffi.set_source("grains._grains", SOURCE)
+    ffi.emit_c_code(sys.argv[1])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,366 @@
+"""grains from Python: a run built from a scenario, stepped, read and changed
+between steps, its outputs written when asked (docs/python.md).
+
+    import grains
+    sim = grains.Simulation("examples/hourglass.cfg", set={"N_frames": 4}, threads=2)
+    sim.advance(500)
+    x = sim.positions            # (N, 3) float64
+
+A Simulation is the run `grains run` makes of the same scenario and options:
+the same steps give the same bits. The library reports errors as exceptions
+(GrainsError and its kinds), with the scenario's file and line where it has
+them; Ctrl-C stops a long advance between two steps (KeyboardInterrupt), the
+state that of the last step made.
+"""
+import numbers
+import time as _time
+
+import numpy as np
+
+from grains._grains import ffi as _ffi, lib as _lib
+
+__all__ = ["Simulation", "Wall", "GrainsError", "InputError", "UnstableError", "ConditionNotMet"]
+
+
+class GrainsError(Exception):
+    """An error of the library: its message, and where it has one the file
+    and line it names (`file`, `line`), the particle (`particle`, else -1)."""
+
+    def __init__(self, message, status=None, file="", line=0, particle=-1):
+        super().__init__(message)
+        self.status, self.file, self.line, self.particle = status, file, line, particle
+
+
+class InputError(GrainsError, ValueError):
+    """A scenario, option, file or value the library refuses; nothing changed."""
+
+
+class UnstableError(GrainsError, RuntimeError):
+    """A step became unstable; the simulation is at its last good state."""
+
+
+class ConditionNotMet(GrainsError, RuntimeError):
+    """run_until's condition did not hold within its max_steps."""
+
+
+_INPUT = {_lib.GRAINS_ERR_PARSE, _lib.GRAINS_ERR_RANGE, _lib.GRAINS_ERR_ARG, _lib.GRAINS_ERR_LIMIT}
+
+
+def _raise(err):
+    """The exception for a filled grains_error."""
+    buf = _ffi.new("char[]", 2048)
+    _lib.grains_error_format(err, buf, 2048)
+    message = _ffi.string(buf).decode("utf-8", "replace")
+    file = _ffi.string(err.file).decode("utf-8", "replace")
+    status = err.status
+    args = (message, status, file, err.line, err.particle)
+    if status == _lib.GRAINS_ERR_NOMEM:
+        raise MemoryError(message)
+    if status == _lib.GRAINS_ERR_IO:
+        raise type("GrainsIOError", (GrainsError, OSError), {})(*args)
+    if status == _lib.GRAINS_ERR_UNSTABLE:
+        raise UnstableError(*args)
+    if status in _INPUT:
+        raise InputError(*args)
+    raise GrainsError(*args)
+
+
+def _call(fn, *args):
+    """fn(*args, err), raising on a status other than GRAINS_OK."""
+    err = _ffi.new("grains_error *")
+    if fn(*args, err) != _lib.GRAINS_OK:
+        _raise(err)
+
+
+def _words(scenario, set, threads, output, csv):
+    """The command line's words after `grains run` for these arguments."""
+    words = [] if scenario is None else [str(scenario)]
+    for key, value in (set or {}).items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        elif isinstance(value, (list, tuple, np.ndarray)):  # vectors and lists: comma-separated numbers
+            value = ",".join(repr(float(v)) for v in value)
+        elif isinstance(value, float):
+            value = repr(value)
+        words += ["--set", "%s=%s" % (key, value)]
+    if threads is not None:
+        words += ["--threads", str(int(threads))]
+    if output is not None:
+        words += ["-o", str(output)]
+    if csv:
+        words.append("--csv")
+    return words
+
+
+def _argv(words):
+    keep = [_ffi.new("char[]", w.encode()) for w in words]
+    return _ffi.new("const char *[]", keep + [_ffi.NULL]), keep
+
+
+# The bulk fields: (the library's field, columns, numpy dtype).
+_FIELDS = {
+    "ids": (_lib.GRAINS_BULK_ID, 1, np.int64),
+    "positions": (_lib.GRAINS_BULK_POSITION, 3, np.float64),
+    "velocities": (_lib.GRAINS_BULK_VELOCITY, 3, np.float64),
+    "angular_velocities": (_lib.GRAINS_BULK_ANGULAR_VELOCITY, 3, np.float64),
+    "radii": (_lib.GRAINS_BULK_RADIUS, 1, np.float64),
+    "tags": (_lib.GRAINS_BULK_TAG, 1, np.int64),
+    "materials": (_lib.GRAINS_BULK_MATERIAL, 1, np.int64),
+}
+
+
+def _field(name):
+    field, width, dtype = _FIELDS[name]
+
+    def get(self):
+        n = len(self)
+        out = np.empty((n, width) if width > 1 else (n,), dtype=dtype)
+        fn = _lib.grains_sim_get_reals if dtype is np.float64 else _lib.grains_sim_get_ints
+        ctype = "double *" if dtype is np.float64 else "int64_t *"
+        _call(fn, self._sim, field, 0, n, _ffi.cast(ctype, _ffi.from_buffer(out, require_writable=True)))
+        return out
+
+    def set(self, values):
+        if name == "ids":
+            raise AttributeError("ids are the library's: they cannot be set")
+        n = len(self)
+        shape = (n, width) if width > 1 else (n,)
+        a = np.asarray(values)
+        if a.shape != shape:
+            raise InputError("%s: an array of shape %s for %d particles, not %s" % (name, shape, n, a.shape))
+        kind = "f" if dtype is np.float64 else "i"
+        if a.dtype.kind not in (("f", "i", "u") if kind == "f" else ("i", "u")):
+            raise InputError("%s: %s values, not %s" % (name, "real" if kind == "f" else "integer", a.dtype))
+        a = np.ascontiguousarray(a, dtype=dtype)
+        fn = _lib.grains_sim_set_reals if dtype is np.float64 else _lib.grains_sim_set_ints
+        ctype = "const double *" if dtype is np.float64 else "const int64_t *"
+        _call(fn, self._sim, field, 0, n, _ffi.cast(ctype, _ffi.from_buffer(a)))
+
+    doc = "%s of every particle, in id order: numpy (N%s) %s" % (name, ", %d" % width if width > 1 else ",",
+                                                                  np.dtype(dtype).name)
+    return property(get, set, doc=doc)
+
+
+def _thermo(name, doc):
+    def get(self):
+        th = _ffi.new("grains_thermo *")
+        _lib.grains_sim_thermo(self._sim, th)
+        return getattr(th, name)
+    return property(get, doc=doc)
+
+
+def _vec(v):
+    return np.array([v.x, v.y, v.z])
+
+
+class Wall:
+    """Mesh k of a simulation: where it is and what the grains do to it."""
+
+    def __init__(self, sim, k):
+        self._owner, self.index = sim, k
+
+    def _get(self):
+        w = _ffi.new("grains_wall *")
+        _lib.grains_sim_get_wall(self._owner._sim, self.index, w)
+        return w
+
+    def _set(self, **values):
+        w = self._get()
+        for key, value in values.items():
+            if key in ("shift", "velocity"):
+                v = np.asarray(value, dtype=float)
+                if v.shape != (3,):
+                    raise InputError("wall %d: %s takes 3 values, not %s" % (self.index, key, v.shape))
+                setattr(w, key, {"x": v[0], "y": v[1], "z": v[2]})
+            else:
+                setattr(w, key, float(value))
+        _call(_lib.grains_sim_set_wall, self._owner._sim, self.index, w)
+
+    position = property(lambda self: _vec(self._get().shift), lambda self, v: self._set(shift=v),
+                        doc="[L] its translation from where its file puts it (settable: a servo or a fixed "
+                            "mesh's pose; a prescribed motion puts it back at its pose for the next step)")
+    angle = property(lambda self: self._get().angle, lambda self, a: self._set(angle=a),
+                     doc="[rad] its turn about its motion's axis")
+    velocity = property(lambda self: _vec(self._get().velocity), lambda self, v: self._set(velocity=v),
+                        doc="[L/T] of its reference point")
+    omega = property(lambda self: self._get().omega, doc="[1/T] about its motion's axis")
+    force = property(lambda self: _vec(self._get().force), doc="[ML/T^2] of the grains on it, last step")
+    torque = property(lambda self: _vec(self._get().torque), doc="[ML^2/T^2] about its reference point")
+    moving = property(lambda self: bool(self._get().moving), doc="whether its motion is not fixed")
+
+    def __repr__(self):
+        return "<grains.Wall %d at %s, force %s>" % (self.index, self.position, self.force)
+
+
+class _Walls:
+    def __init__(self, sim):
+        self._sim = sim
+
+    def __len__(self):
+        return _lib.grains_sim_mesh_count(self._sim._sim)
+
+    def __getitem__(self, k):
+        n = len(self)
+        if not isinstance(k, numbers.Integral) or not -n <= k < n:
+            raise IndexError("wall %r: the run has %d meshes" % (k, n))
+        return Wall(self._sim, k % n)
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self)))
+
+
+class Simulation:
+    """A run of a scenario file (None: the default simulation), with `set`
+    ({key: value}, as --set KEY=VALUE), `threads` (the results are the same
+    for any), `output` (the output folder, as -o) and `csv` (CSV frames
+    too), as `grains run FILE --set ... --threads N -o DIR --csv` makes it."""
+
+    def __init__(self, scenario=None, set=None, threads=None, output=None, csv=False):
+        argv, keep = _argv(_words(scenario, set, threads, output, csv))
+        self._open(_lib.grains_run_open, len(keep), argv)
+
+    def _open(self, fn, *args):
+        run = _ffi.new("grains_run **")
+        _call(fn, run, *args)
+        self._run = _ffi.gc(run[0], _lib.grains_run_close)
+        self._sim = _lib.grains_run_sim(self._run)
+
+    @classmethod
+    def resume(cls, path, set=None, threads=None):
+        """The run whose checkpoint is `path`, built again from its scenario and
+        options (which must not have changed), its outputs going on where they
+        stood; `set` may change only N_frames or t_end."""
+        self = cls.__new__(cls)
+        argv, keep = _argv(_words(None, set, threads, None, False))
+        self._open(_lib.grains_run_resume, str(path).encode(), len(keep), argv)
+        return self
+
+    def close(self):
+        """Closes the outputs and frees the simulation (also when it is collected)."""
+        if getattr(self, "_run", None) is not None:
+            _ffi.gc(self._run, None)  # (no longer closed when collected)
+            _lib.grains_run_close(self._run)
+            self._run = self._sim = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __len__(self):
+        return _lib.grains_sim_count(self._sim)
+
+    time = property(lambda self: _lib.grains_sim_time(self._sim), doc="[T] the simulated time")
+    steps = property(lambda self: _lib.grains_sim_steps(self._sim), doc="steps made since the run began")
+    dt = property(lambda self: _lib.grains_py_dt(self._sim), doc="[T] the timestep")
+    threads = property(lambda self: _lib.grains_sim_threads(self._sim), doc="the threads it runs on")
+    output_dir = property(lambda self: _ffi.string(_lib.grains_py_output_dir(self._run)).decode(),
+                          doc="where write_frame and save_checkpoint write")
+    frames = property(lambda self: _lib.grains_run_frames(self._run), doc="frames written")
+
+    ids = _field("ids")
+    positions = _field("positions")
+    velocities = _field("velocities")
+    angular_velocities = _field("angular_velocities")
+    radii = _field("radii")
+    tags = _field("tags")
+    materials = _field("materials")
+
+    kinetic_energy = _thermo("e_kin", "[ML^2/T^2] translational kinetic energy (thermo.csv's E_kin)")
+    rotational_energy = _thermo("e_rot", "[ML^2/T^2] rotational kinetic energy (E_rot)")
+    contacts = _thermo("n_contacts", "contacts, particle-particle and particle-mesh, at the last step")
+    max_overlap = _thermo("max_overlap", "the largest overlap over 2 R* at the last step")
+    bonds = _thermo("n_bonds", "bonds holding")
+    broken_bonds = _thermo("n_broken", "bonds broken so far")
+    membrane_energy = _thermo("e_membrane", "[ML^2/T^2] the membranes' kinetic and elastic energy")
+    lost = _thermo("n_lost", "grains outside the box of the meshes (thermo.csv's lost)")
+
+    def thermo(self):
+        """Every thermo figure at the last step, as a dict."""
+        th = _ffi.new("grains_thermo *")
+        _lib.grains_sim_thermo(self._sim, th)
+        return {name: getattr(th, name) for name in dir(th)}
+
+    @property
+    def walls(self):
+        """The meshes, walls[k] for mesh k (as the scenario lists them)."""
+        return _Walls(self)
+
+    def advance(self, steps):
+        """`steps` steps. Ctrl-C stops between two steps (KeyboardInterrupt);
+        an unstable step raises UnstableError at the last good state."""
+        if not isinstance(steps, numbers.Integral) or steps < 0:
+            raise InputError("advance(%r): a number of steps, 0 or more" % (steps,))
+        left, chunk = int(steps), 1
+        while left > 0:  # in chunks of about 0.1 s, so that Ctrl-C is felt between them
+            k = min(left, chunk)
+            t0 = _time.perf_counter()
+            _call(_lib.grains_run_advance, self._run, k)
+            left -= k
+            if _time.perf_counter() - t0 < 0.05:
+                chunk *= 2
+
+    def run_until(self, condition, every=100, max_steps=10 ** 6):
+        """Advances `every` steps at a time until condition(self) is true;
+        the steps made. ConditionNotMet after max_steps without it."""
+        if not callable(condition):
+            raise InputError("run_until: the condition must be callable, given %r" % (condition,))
+        if not isinstance(every, numbers.Integral) or every < 1:
+            raise InputError("run_until: every = %r: a number of steps, 1 or more" % (every,))
+        made = 0
+        while not condition(self):
+            if made >= max_steps:
+                raise ConditionNotMet("run_until: the condition did not hold within max_steps = %d (t = %.6g)"
+                                      % (max_steps, self.time))
+            k = min(every, max_steps - made)
+            self.advance(k)
+            made += k
+        return made
+
+    def add_particles(self, positions, radii, velocities=None, tag=0, material=0):
+        """Adds grains at `positions` ((n, 3)) with `radii` ((n,) or one value),
+        `velocities` ((n, 3), else at rest), a tag and a material (one value or
+        (n,) each); their new ids. Every grain is checked first: a refused one
+        adds none."""
+        x = self._array("positions", positions, (-1, 3))
+        n = x.shape[0]
+        R = self._array("radii", np.broadcast_to(np.asarray(radii, dtype=float), (n,)), (n,))
+        v = np.zeros((n, 3)) if velocities is None else self._array("velocities", velocities, (n, 3))
+        tags = np.broadcast_to(np.asarray(tag), (n,))
+        mats = np.broadcast_to(np.asarray(material), (n,))
+        if tags.dtype.kind not in "iu" or mats.dtype.kind not in "iu":
+            raise InputError("add_particles: tag and material are integers")
+        ps = _ffi.new("grains_particle[]", max(n, 1))
+        for k in range(n):
+            p = ps[k]
+            p.x.x, p.x.y, p.x.z = x[k]
+            p.v.x, p.v.y, p.v.z = v[k]
+            p.q.q0 = 1.0
+            p.R, p.tag, p.material = R[k], int(tags[k]), int(mats[k])
+        first = len(self)
+        _call(_lib.grains_sim_add_particles, self._sim, n, ps)
+        return np.arange(first, first + n, dtype=np.int64)
+
+    @staticmethod
+    def _array(name, values, shape):
+        a = np.asarray(values)
+        if a.dtype.kind not in "fiu":
+            raise InputError("%s: real values, not %s" % (name, a.dtype))
+        if a.ndim != len(shape) or any(want not in (-1, got) for want, got in zip(shape, a.shape)):
+            raise InputError("%s: an array of shape %s, not %s" % (name, tuple("n" if s < 0 else s for s in shape),
+                                                                    a.shape))
+        return np.ascontiguousarray(a, dtype=np.float64)
+
+    def write_frame(self):
+        """A frame at this step, as grains run writes it (particles, series,
+        a row of thermo.csv and the other tables), in output_dir."""
+        _call(_lib.grains_run_write_frame, self._run)
+
+    def save_checkpoint(self, path=None):
+        """The whole state and where the outputs stand, in `path` (None:
+        output_dir/checkpoint.grains); Simulation.resume(path) goes on from it."""
+        _call(_lib.grains_run_write_checkpoint, self._run, _ffi.NULL if path is None else str(path).encode())
+
+    def __repr__(self):
+        return "<grains.Simulation: %d particles, t = %.6g, step %d>" % (len(self), self.time, self.steps)

@@ -1,0 +1,144 @@
+/* A run resumed from its checkpoint: what may change (more frames, the
+ * threads), the run's options again, its scenario rebuilt in the folder it
+ * began in with its inputs checked unchanged, the temporaries a killed run
+ * left. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grains/checkpoint.h"
+#include "run/run.h"
+
+/* Whether `name` is a temporary of an output file (NAME.XXXXXX, from
+ * io/atomic_file.c) that a killed run left behind. */
+static int stale_temporary(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 12 || name[n - 7] != '.')
+        return 0;
+    for (size_t k = n - 6; k < n; k++)
+        if (!((name[k] >= '0' && name[k] <= '9') || (name[k] >= 'a' && name[k] <= 'z') ||
+              (name[k] >= 'A' && name[k] <= 'Z')))
+            return 0;
+    const char *ext[] = {".vtp", ".pvd", ".csv", ".grains"};
+    for (size_t e = 0; e < sizeof ext / sizeof *ext; e++) {
+        size_t m = strlen(ext[e]);
+        if (n - 7 > m && strncmp(name + n - 7 - m, ext[e], m) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The temporaries a killed run left in its output folder. */
+void run_remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));)
+        if (stale_temporary(e->d_name)) {
+            char path[PATH_MAX + 256];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+}
+
+grains_status run_resume_parse(int argc, char **argv, run_resume_options *ro, grains_error *err)
+{
+    memset(ro, 0, sizeof *ro);
+    for (int a = 0; a < argc; a++) {
+        const char *opt = argv[a];
+        if (strcmp(opt, "--quiet") == 0 || strcmp(opt, "-q") == 0) {
+            ro->quiet = 1;
+            continue;
+        }
+        int takes = strcmp(opt, "--resume") == 0 || strcmp(opt, "--set") == 0 || strcmp(opt, "--threads") == 0;
+        if (!takes || a + 1 >= argc)
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                    "%s%s: a resumed run takes only --resume DIR, --set N_frames=N (or t_end=T), "
+                                    "--threads N and --quiet (the rest is the run's own)",
+                                    opt, takes ? " needs a value" : "");
+        const char *value = argv[++a];
+        if (strcmp(opt, "--resume") == 0) {
+            ro->dir = value;
+        } else if (strcmp(opt, "--set") == 0 && strncmp(value, "N_frames=", 9) != 0 &&
+                   strncmp(value, "t_end=", 6) != 0) {
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                    "--set %s: a resumed run may change only N_frames, or t_end where the run gives "
+                                    "it (the rest would not be the same run)", value);
+        } else if (ro->n_extra + 2 > 8) {
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%s %s: too many options for a resumed run", opt,
+                                    value);
+        } else {
+            ro->extra[ro->n_extra++] = opt;
+            ro->extra[ro->n_extra++] = value;
+        }
+    }
+    return GRAINS_OK;
+}
+
+/* The run's options, then the resume's. */
+char **run_resume_args(const run_record *r, const run_resume_options *ro, int quiet, int *argc)
+{
+    char **argv = calloc((size_t)r->argc + (size_t)ro->n_extra + 2, sizeof *argv);
+    if (!argv)
+        return NULL;
+    int n = 0;
+    for (int a = 0; a < r->argc; a++)
+        argv[n++] = r->argv[a];
+    for (int a = 0; a < ro->n_extra; a++)
+        argv[n++] = (char *)ro->extra[a];
+    if (quiet)
+        argv[n++] = "--quiet";
+    *argc = n;
+    return argv;
+}
+
+/* The scenario again, in the folder the run began in, writing to `out`;
+ * refused when an input changed since (checked where `checks`: rank 0
+ * alone reads the inputs through, the particles' file too, which the
+ * checkpoint replaces). */
+grains_status run_rebuild_scenario(const run_record *r, char **argv, int argc, const char *out, int checks,
+                                      grains_scenario *sc, run_flags *fl, grains_error *err)
+{
+    if (chdir(r->cwd) != 0)
+        return grains_error_set(err, GRAINS_ERR_IO, r->cwd, 0, "cannot enter the folder the run began in: %s",
+                                strerror(errno));
+    grains_status s = run_scenario_args(argc, argv, sc, fl, err);
+    uint32_t crc = r->inputs_crc;
+    if (s == GRAINS_OK && checks)
+        s = run_inputs_crc(sc, &crc, err);
+    if (s == GRAINS_OK && crc != r->inputs_crc)
+        s = grains_error_set(err, GRAINS_ERR_ARG, sc->source[0] ? sc->source : NULL, 0,
+                             "the scenario or a file it reads has changed since the run began: a resumed run needs "
+                             "the inputs it began with");
+    if (!out) /* (the scenario's own) */
+        return s;
+    size_t len = strlen(out);
+    if (len >= sizeof sc->output_dir) /* (realpath gives up to PATH_MAX) */
+        return grains_error_set(err, GRAINS_ERR_ARG, out, 0, "the output folder's path is too long");
+    memcpy(sc->output_dir, out, len + 1);
+    return s;
+}
+
+/* An error met before the state is read, or a run with no state left to
+ * read, may come of a damaged record: its bytes were peeked at, not
+ * checked (grains_checkpoint_peek_app). The whole file's CRC, checked
+ * now, names the damage where there is any. */
+grains_status run_checked_record(const char *path, grains_status s, grains_error *err)
+{
+    void *app = NULL;
+    size_t n = 0;
+    grains_error damaged;
+    if (grains_checkpoint_read_app(path, &app, &n, &damaged) != GRAINS_OK) {
+        *err = damaged;
+        s = damaged.status;
+    }
+    free(app);
+    return s;
+}
+

@@ -1,0 +1,216 @@
+/* A run steered from a program (grains/run.h): `grains run`'s scenario,
+ * simulation and outputs in one process, stepped and written when the
+ * program asks. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grains/checkpoint.h"
+#include "grains/run.h"
+#include "run/run.h"
+
+struct grains_run {
+    grains_scenario sc;
+    grains_sim *sim;
+    run_record record;  /* its options (argv, owned here) and folder */
+    int decoded;        /* the record read from a checkpoint (run_record_free frees it) */
+    char **words;       /* the options the record points to, when not decoded */
+    run_output out;
+    int opened;         /* the outputs opened (the first frame or checkpoint) */
+};
+
+static grains_status out_of_memory(grains_error *err)
+{
+    return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a run");
+}
+
+/* The options copied, for the record the run's checkpoints keep. */
+static grains_status keep_words(grains_run *run, int argc, const char *const *argv, grains_error *err)
+{
+    if (argc < 0 || (argc > 0 && !argv))
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a run's options: %d of them and no list", argc);
+    if (!(run->words = calloc((size_t)argc + 1, sizeof *run->words)))
+        return out_of_memory(err);
+    for (int a = 0; a < argc; a++)
+        if (!argv[a] || !(run->words[a] = strdup(argv[a])))
+            return argv[a] ? out_of_memory(err)
+                           : grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a run's option %d is missing", a + 1);
+    run->record.argc = argc;
+    run->record.argv = run->words;
+    return GRAINS_OK;
+}
+
+grains_status grains_run_open(grains_run **out, int argc, const char *const *argv, grains_error *err)
+{
+    grains_run *run = calloc(1, sizeof *run);
+    if (!run)
+        return out_of_memory(err);
+    run_flags fl;
+    grains_status s = keep_words(run, argc, argv, err);
+    if (s == GRAINS_OK)
+        s = run_record_check(run->record.argc, run->record.argv, err);
+    if (s == GRAINS_OK)
+        s = run_scenario_args(run->record.argc, run->record.argv, &run->sc, &fl, err);
+    if (s == GRAINS_OK && !getcwd(run->record.cwd, sizeof run->record.cwd))
+        s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot name the current folder: %s", strerror(errno));
+    if (s == GRAINS_OK)
+        s = run_load(&run->sc, NULL, &run->sim, err);
+    if (s == GRAINS_OK)
+        s = run_inputs_crc(&run->sc, &run->record.inputs_crc, err);
+    /* a run that starts empty shows its first spawned grains in frame 0, as grains run's */
+    if (s == GRAINS_OK && grains_sim_count(run->sim) == 0)
+        s = grains_sim_spawn_ahead(run->sim, err);
+    if (s != GRAINS_OK) {
+        grains_run_close(run);
+        return s;
+    }
+    *out = run;
+    return GRAINS_OK;
+}
+
+/* The run of the checkpoint's record, built in the folder it began in:
+ * its scenario, its setting and the checkpoint's state. */
+static grains_status rebuild(grains_run *run, const char *path, const run_resume_options *ro, grains_error *err)
+{
+    int argc = 0;
+    char **argv = run_resume_args(&run->record, ro, 1, &argc);
+    if (!argv)
+        return out_of_memory(err);
+    run_flags fl;
+    grains_status s = run_rebuild_scenario(&run->record, argv, argc, NULL, 1, &run->sc, &fl, err);
+    if (s == GRAINS_OK && run->sc.output_dir[0] != '/') { /* (from the folder the run began in) */
+        char dir[GRAINS_PATH_MAX];
+        int n = snprintf(dir, sizeof dir, "%s/%s", run->record.cwd, run->sc.output_dir);
+        if (n < 0 || (size_t)n >= sizeof dir)
+            s = grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "the output folder's path is too long");
+        else
+            memcpy(run->sc.output_dir, dir, (size_t)n + 1);
+    }
+    if (s == GRAINS_OK)
+        s = run_load_setting(&run->sc, NULL, &run->sim, err);
+    if (s == GRAINS_OK)
+        s = grains_checkpoint_read_sim(path, run->sim, err);
+    free(argv);
+    return s;
+}
+
+/* The checkpoint's record, and the words that may follow its own. */
+static grains_status read_record(grains_run *run, const char *path, int argc, const char *const *argv,
+                                 run_resume_options *ro, grains_error *err)
+{
+    char **words = calloc((size_t)argc + 3, sizeof *words);
+    if (!words)
+        return out_of_memory(err);
+    words[0] = "--resume";
+    words[1] = (char *)path;
+    for (int a = 0; a < argc; a++)
+        words[a + 2] = (char *)argv[a];
+    grains_status s = run_resume_parse(argc + 2, words, ro, err);
+    free(words);
+    void *bytes = NULL;
+    size_t n = 0;
+    if (s == GRAINS_OK)
+        s = grains_checkpoint_peek_app(path, &bytes, &n, err);
+    if (s == GRAINS_OK && (s = run_record_decode(&run->record, bytes, n, path, err)) == GRAINS_OK)
+        run->decoded = 1;
+    if (s != GRAINS_OK && bytes)
+        s = run_checked_record(path, s, err);
+    free(bytes);
+    return s;
+}
+
+grains_status grains_run_resume(grains_run **out, const char *path, int argc, const char *const *argv,
+                                grains_error *err)
+{
+    char full[PATH_MAX];
+    grains_run *run = calloc(1, sizeof *run);
+    if (!run)
+        return out_of_memory(err);
+    run_resume_options ro;
+    grains_status s = read_record(run, path, argc, argv, &ro, err);
+    if (s == GRAINS_OK && !realpath(path, full)) /* (read again from the run's folder) */
+        s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot resolve: %s", strerror(errno));
+    int here = s == GRAINS_OK ? open(".", O_RDONLY | O_DIRECTORY) : -1;
+    if (s == GRAINS_OK && here < 0)
+        s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot open the current folder: %s", strerror(errno));
+    if (s == GRAINS_OK)
+        s = rebuild(run, full, &ro, err);
+    if (here >= 0 && (fchdir(here) != 0 || close(here) != 0) && s == GRAINS_OK)
+        s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot return to the current folder: %s",
+                             strerror(errno));
+    if (s != GRAINS_OK) {
+        grains_run_close(run);
+        return s;
+    }
+    *out = run;
+    return GRAINS_OK;
+}
+
+void grains_run_close(grains_run *run)
+{
+    if (!run)
+        return;
+    if (run->opened)
+        run_close_outputs(&run->out);
+    grains_sim_destroy(run->sim);
+    if (run->decoded)
+        run_record_free(&run->record);
+    for (int a = 0; run->words && run->words[a]; a++)
+        free(run->words[a]);
+    free(run->words);
+    free(run);
+}
+
+grains_sim *grains_run_sim(grains_run *run) { return run->sim; }
+
+const grains_scenario *grains_run_scenario(const grains_run *run) { return &run->sc; }
+
+grains_status grains_run_advance(grains_run *run, long n, grains_error *err)
+{
+    if (n < 0)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%ld steps: a run advances 0 steps or more", n);
+    for (long k = 0; k < n; k++) {
+        /* a frame's contacts: those of the step before it (interact/contact_record.h) */
+        grains_sim_record_contacts(run->sim, run->sc.write_contacts && k == n - 1);
+        grains_status s = grains_sim_step(run->sim, err);
+        if (s != GRAINS_OK)
+            return s;
+    }
+    return GRAINS_OK;
+}
+
+/* The outputs, at the first frame or checkpoint: a resumed run's as its
+ * checkpoint left them. */
+static grains_status open_outputs(grains_run *run, grains_error *err)
+{
+    if (run->opened)
+        return GRAINS_OK;
+    run->out = (run_output){.sc = &run->sc, .quiet = 1, .record = &run->record};
+    if (run->decoded)
+        run_remove_stale_temporaries(run->sc.output_dir);
+    grains_status s = run_open_outputs(&run->out, run->sim, err);
+    if (s != GRAINS_OK) {
+        run_close_outputs(&run->out);
+        return s;
+    }
+    run->opened = 1;
+    return GRAINS_OK;
+}
+
+grains_status grains_run_write_frame(grains_run *run, grains_error *err)
+{
+    grains_status s = open_outputs(run, err);
+    return s == GRAINS_OK ? run_write_frame(&run->out, run->sim, NULL, err) : s;
+}
+
+size_t grains_run_frames(const grains_run *run) { return run->opened ? run->out.n_frames : run->record.n_frames; }
+
+grains_status grains_run_write_checkpoint(grains_run *run, const char *path, grains_error *err)
+{
+    grains_status s = open_outputs(run, err);
+    return s == GRAINS_OK ? run_write_checkpoint(&run->out, run->sim, path, err) : s;
+}

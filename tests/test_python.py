@@ -1,0 +1,231 @@
+"""The Python module (python/grains, docs/python.md) against the command and
+against itself. Usage: test_python.py GRAINS_BINARY SOURCE_DIR, with the
+module on PYTHONPATH (ctest sets it). Each check states the fact it tests."""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import numpy as np
+
+import grains
+
+GRAINS, SRC = sys.argv[1], sys.argv[2]
+HOURGLASS = os.path.join(SRC, "examples", "hourglass.cfg")
+# four frames of 500 steps: the grains fall at 1 m/s onto the cone and pile up in it
+SHORT = {"N_frames": 4, "N_steps": 500}
+failures = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAILED: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def raises(kind, fn, what):
+    try:
+        fn()
+    except kind as e:
+        print("ok: %s (%s: %s)" % (what, type(e).__name__, e))
+        return e
+    except Exception as e:  # the wrong kind
+        check(False, "%s: %s raised, not %s: %s" % (what, type(e).__name__, kind.__name__, e))
+        return None
+    check(False, "%s: nothing raised" % what)
+    return None
+
+
+def files_equal(a, b):
+    def listed(d):  # (a checkpoint records its command line, which differs)
+        return sorted(n for n in os.listdir(d) if not n.startswith("checkpoint"))
+    names = listed(a)
+    if names != listed(b):
+        return False, "files %s and %s" % (names, listed(b))
+    for name in names:
+        with open(os.path.join(a, name), "rb") as fa, open(os.path.join(b, name), "rb") as fb:
+            if fa.read() != fb.read():
+                return False, name
+    return True, "%d files" % len(names)
+
+
+def same_bits_as_the_command(tmp):
+    """A run stepped from Python writes the bytes `grains run` writes for the
+    same scenario and options: frames, series and tables, on 1 and 2 threads."""
+    words = ["--set", "N_frames=4", "--set", "N_steps=500", "--csv", "--quiet"]
+    subprocess.run([GRAINS, "run", HOURGLASS, "-o", tmp + "/cmd", "--threads", "1"] + words, check=True)
+    for threads in (1, 2):
+        out = "%s/py%d" % (tmp, threads)
+        sim = grains.Simulation(HOURGLASS, set=SHORT, threads=threads, output=out, csv=True)
+        sim.write_frame()
+        for _ in range(SHORT["N_frames"]):
+            sim.advance(SHORT["N_steps"])
+            sim.write_frame()
+        ok, what = files_equal(tmp + "/cmd", out)
+        check(ok and sim.frames == 5, "the same bytes as grains run on %d thread(s): %s" % (threads, what))
+        sim.close()
+
+
+def bulk_reads(tmp):
+    """The bulk fields are the particles' values: positions as the CSV frame
+    writes them (%.17g, exact), ids 0..N-1, in shapes (N, 3) and (N,)."""
+    sim = grains.Simulation(HOURGLASS, set=SHORT, output=tmp + "/bulk", csv=True)
+    sim.advance(300)
+    sim.write_frame()
+    x, v, R, ids = sim.positions, sim.velocities, sim.radii, sim.ids
+    n = len(sim)
+    check(x.shape == (n, 3) and x.dtype == np.float64 and R.shape == (n,) and ids.dtype == np.int64,
+          "shapes and dtypes: positions (%d, 3) float64, radii (%d,), ids int64" % (n, n))
+    check(np.array_equal(ids, np.arange(n)), "ids are 0 .. N-1 in order")
+    rows = np.genfromtxt(tmp + "/bulk/particles000000.csv", delimiter=",", names=True)
+    check(np.array_equal(rows["x"], x[:, 0]) and np.array_equal(rows["vz"], v[:, 2]),
+          "positions and velocities are the frame's to the bit")
+    sim.close()
+
+
+def sets_and_refusals():
+    """A set is read back exactly; an array of the wrong shape or dtype, a
+    grain the library refuses, a wrong id changes nothing."""
+    sim = grains.Simulation(HOURGLASS, set=SHORT)
+    sim.advance(10)
+    v = sim.velocities
+    v[:, 2] = -2.0
+    sim.velocities = v
+    check(np.array_equal(sim.velocities, v), "velocities set are read back exactly")
+    before = sim.positions
+    raises(grains.InputError, lambda: setattr(sim, "positions", before[:-1]), "positions of the wrong shape")
+    raises(grains.InputError, lambda: setattr(sim, "positions", before.astype(str)), "positions of strings")
+    bad = before.copy()
+    bad[7, 1] = np.nan
+    e = raises(grains.InputError, lambda: setattr(sim, "positions", bad), "a NaN position")
+    check(e is not None and "7" in str(e), "the error names particle 7")
+    check(np.array_equal(sim.positions, before), "refused sets changed nothing")
+    n = len(sim)
+    R = sim.radii
+    R[3] = -1
+    raises(grains.InputError, lambda: setattr(sim, "radii", R), "a negative radius")
+    raises(grains.InputError, lambda: sim.add_particles([[0, 0, 0.35], [0, 0.05, 0.35]], [0.005, -0.005]),
+           "add_particles with a negative radius")
+    raises(grains.InputError, lambda: sim.add_particles([0, 0, 0.35], 0.005), "add_particles of shape (3,)")
+    check(len(sim) == n, "refused additions added none (%d particles)" % len(sim))
+    ids = sim.add_particles([[0, 0, 0.5], [0.03, 0, 0.5]], 0.005, velocities=[[0, 0, -1], [0, 0, -1]], tag=3)
+    check(list(ids) == [n, n + 1] and len(sim) == n + 2 and list(sim.tags[-2:]) == [3, 3],
+          "add_particles gives ids %d, %d with their tag" % (n, n + 1))
+    z0 = sim.positions[-1, 2]
+    sim.advance(100)
+    check(sim.positions[-1, 2] < z0, "an added grain falls")
+    raises(IndexError, lambda: sim.walls[5], "walls[5] of a run with one mesh")
+    raises(grains.InputError, lambda: sim.advance(-1), "advance(-1)")
+    raises(grains.ConditionNotMet, lambda: sim.run_until(lambda s: False, every=50, max_steps=200),
+           "run_until a condition that never holds")
+    s0 = sim.steps
+    made = sim.run_until(lambda s: s.steps >= s0 + 100, every=50)
+    check(sim.steps == s0 + 100 and made == 100, "run_until stops at the first check that holds (%d steps)" % made)
+    w = sim.walls[0]
+    check(w.force.shape == (3,) and not w.moving and abs(w.force[2]) > 0,
+          "the hourglass's wall carries the grains (force %s)" % w.force)
+    sim.close()
+
+
+def bad_scenarios(tmp):
+    """Errors raise exceptions with the library's message and file:line."""
+    bad = tmp + "/bad.cfg"
+    with open(bad, "w") as f:
+        f.write("N_frames = 3;\nmu_s = -1.0;\n")
+    e = raises(grains.InputError, lambda: grains.Simulation(bad), "a negative mu_s")
+    check(e is not None and e.file == bad and e.line == 2 and "bad.cfg:2" in str(e), "the error is at bad.cfg:2")
+    raises(OSError, lambda: grains.Simulation(tmp + "/none.cfg"), "a scenario that does not exist")
+    raises(grains.InputError, lambda: grains.Simulation(HOURGLASS, set={"no_such_key": 1}), "an unknown key")
+    raises(grains.InputError, lambda: grains.Simulation(HOURGLASS, threads=-3), "threads = -3")
+
+
+def resume_same_bits(tmp):
+    """A run saved and resumed takes the same steps, bit for bit, as the run
+    never stopped, and its outputs go on where they stood."""
+    out = tmp + "/resume"
+    sim = grains.Simulation(HOURGLASS, set=SHORT, threads=2, output=out, csv=True)
+    sim.write_frame()
+    sim.advance(400)
+    sim.write_frame()
+    sim.save_checkpoint(tmp + "/mid.grains")
+    sim.advance(400)
+    sim.write_frame()
+    x, w = sim.positions, sim.angular_velocities
+    with open(out + "/thermo.csv") as f:
+        rows = f.read()
+    sim.close()
+    again = grains.Simulation.resume(tmp + "/mid.grains", threads=1)
+    check(again.steps == 400 and again.frames == 2, "resumed at step 400 with 2 frames written")
+    again.advance(400)
+    again.write_frame()
+    check(np.array_equal(again.positions, x) and np.array_equal(again.angular_velocities, w),
+          "the resumed run's positions and spins are the unbroken run's bits")
+    with open(out + "/thermo.csv") as f:
+        check(f.read() == rows, "thermo.csv cut back and written on: the unbroken run's bytes")
+    raises(grains.InputError, lambda: grains.Simulation.resume(tmp + "/mid.grains", set={"mu_s": 0.1}),
+           "a resume that changes mu_s")
+    with open(tmp + "/mid.grains", "r+b") as f:
+        f.seek(200)
+        f.write(b"\x00garbage")
+    raises(grains.GrainsError, lambda: grains.Simulation.resume(tmp + "/mid.grains"), "a damaged checkpoint")
+
+
+def unstable():
+    """A step that cannot be made raises UnstableError naming the grain, at
+    the last good state."""
+    sim = grains.Simulation(HOURGLASS, set=SHORT)
+    sim.advance(5)
+    x = sim.positions
+    x[0] = x[1] + [1e-4, 0, 0]  # two grains nearly one on the other
+    sim.positions = x
+    e = raises(grains.UnstableError, lambda: sim.advance(50), "two grains set one inside the other")
+    check(e is not None and e.particle in (0, 1), "the error names one of them (%s)" % (e and e.particle))
+    # (grains spawned in the failed step stay where they were placed: sim/last_good.c)
+    check(np.array_equal(sim.positions[:len(x)], x) and sim.steps == 5, "the state is the last good one, step 5")
+
+
+CTRL_C = """
+import sys, time, grains
+sim = grains.Simulation(sys.argv[1], set={"N_frames": 1000})
+print("started", flush=True)
+try:
+    sim.advance(10 ** 9)
+except KeyboardInterrupt:
+    n = sim.steps
+    sim.advance(1)
+    print("stopped at", n, "went on to", sim.steps, flush=True)
+"""
+
+
+def ctrl_c(tmp):
+    """Ctrl-C stops a long advance between steps; the run goes on after it."""
+    script = tmp + "/ctrl_c.py"
+    with open(script, "w") as f:
+        f.write(textwrap.dedent(CTRL_C))
+    p = subprocess.Popen([sys.executable, script, HOURGLASS], stdout=subprocess.PIPE, text=True)
+    p.stdout.readline()
+    import time
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    try:
+        out, _ = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out = "(still running 60 s after SIGINT)"
+    words = out.split()
+    check(p.returncode == 0 and len(words) == 7 and int(words[6]) == int(words[2]) + 1,
+          "SIGINT stopped advance(10^9): %s" % out.strip())
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    same_bits_as_the_command(tmp)
+    bulk_reads(tmp)
+    sets_and_refusals()
+    bad_scenarios(tmp)
+    resume_same_bits(tmp)
+    unstable()
+    ctrl_c(tmp)
+print("%d failed" % len(failures))
+sys.exit(1 if failures else 0)
