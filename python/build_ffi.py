@@ -39,6 +39,19 @@ typedef struct {
     ...;
 } grains_wall;
 
+typedef enum { GRAINS_MOTION_FIXED, GRAINS_MOTION_LINEAR, GRAINS_MOTION_ROTATE, GRAINS_MOTION_VIBRATE,
+               GRAINS_MOTION_TABLE, GRAINS_MOTION_SERVO, ... } grains_motion_type;
+typedef struct { real t; grains_vec3 x; real angle; ...; } grains_motion_sample;
+typedef struct {
+    grains_motion_type type;
+    grains_vec3 velocity, axis, point;
+    real omega, amplitude, frequency, phase;
+    const grains_motion_sample *table;
+    size_t n_table;
+    real force, max_speed, gain, travel, load_after, load_speed;
+    ...;
+} grains_motion;
+
 typedef enum { GRAINS_BULK_ID, GRAINS_BULK_POSITION, GRAINS_BULK_VELOCITY, GRAINS_BULK_ANGULAR_VELOCITY,
                GRAINS_BULK_RADIUS, GRAINS_BULK_TAG, GRAINS_BULK_MATERIAL, ... } grains_bulk_field;
 
@@ -72,6 +85,7 @@ grains_status grains_sim_add_particles(grains_sim *sim, size_t n, const grains_p
 size_t grains_sim_mesh_count(const grains_sim *sim);
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
 grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *in, grains_error *err);
+grains_status grains_sim_set_motion(grains_sim *sim, size_t k, const grains_motion *motion, grains_error *err);
 """
 
 SOURCE = """

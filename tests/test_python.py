@@ -126,6 +126,18 @@ def sets_and_refusals():
     w = sim.walls[0]
     check(w.force.shape == (3,) and not w.moving and abs(w.force[2]) > 0,
           "the hourglass's wall carries the grains (force %s)" % w.force)
+    z, t0 = w.position[2], sim.time
+    w.set_motion("linear", velocity=[0, 0, 0.5])
+    sim.advance(100)
+    check(abs(w.position[2] - z - 0.5 * (w.time - t0)) < 1e-12 and w.moving and w.time > t0,
+          "a wall given a motion moves from where it was at 0.5 m/s (%.6g m in %.6g s)" % (w.position[2] - z,
+                                                                                          w.time - t0))
+    w.stop()
+    z = w.position[2]
+    sim.advance(10)
+    check(w.position[2] == z and not w.moving, "a stopped wall stays")
+    raises(grains.InputError, lambda: w.set_motion("sideways"), "a motion type that does not exist")
+    raises(grains.InputError, lambda: w.set_motion("linear", velocity=[0, 0, float("nan")]), "a NaN velocity")
     sim.close()
 
 

@@ -16,8 +16,13 @@
  *   a fresh simulation with its contacts, the walls' state and the step
  *   count, continues bit for bit; without the walls' state the lid starts
  *   again from its file's pose;
+ * - a floor started mid-run as a belt is shifted by V (t - t1) and gives a
+ *   sphere on it 2V/7; stopped, it stays; a checkpoint keeps its motion;
  * - all of it gives the same bits on any number of threads. */
+#include <string.h>
+
 #include "check.h"
+#include "grains/checkpoint.h"
 #include "support.h"
 
 #define PI 3.14159265358979323846
@@ -550,6 +555,91 @@ static void threads_agree(test_ctx *t)
     grains_sim_destroy(c);
 }
 
+/* A floor at rest under a sphere resting on it (R = 0.01), started at t1 as
+ * a belt at V along x by grains_sim_set_motion, then stopped: the floor's
+ * shift is V (t - t1) while it moves and stays when it stops; the sphere
+ * ends rolling at 2V/7 on the belt, as one dropped on a belt moving from
+ * the start (a motion given mid-run is a motion). */
+static grains_sim *floor_started(int threads, double V, long settle, long belt_steps)
+{
+    const double R = 0.01;
+    grains_params p = impact_params(1);
+    p.g = (grains_vec3){0, 0, -9.81};
+    p.mu_s = 0.5, p.mu_r = 0, p.mu_t = 0;
+    p.threads = threads;
+    grains_sim *sim = scene(&p);
+    const grains_vec3 c[4] = {{-1, -0.1, 0}, {1, -0.1, 0}, {1, 0.1, 0}, {-1, 0.1, 0}};
+    add_mesh(sim, rectangles(c, 1), NULL);
+    add(sim, (grains_vec3){0, 0, R}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R);
+    advance(sim, settle);
+    grains_motion m = grains_motion_fixed();
+    m.type = GRAINS_MOTION_LINEAR;
+    m.velocity = (grains_vec3){V, 0, 0};
+    grains_error err;
+    if (grains_sim_set_motion(sim, 0, &m, &err) != GRAINS_OK) {
+        fprintf(stderr, "set_motion: %s\n", err.message);
+        exit(1);
+    }
+    advance(sim, belt_steps);
+    return sim;
+}
+
+static void motion_given_mid_run(test_ctx *t)
+{
+    const double V = 0.1;
+    grains_sim *sim = floor_started(1, V, 2000, 0);
+    double t1 = grains_sim_time(sim);
+    advance(sim, (long)(0.2 / grains_sim_params(sim)->dt)); /* slipping ends after 2V / (7 mu g) = 6 ms */
+    grains_wall w;
+    grains_sim_get_wall(sim, 0, &w);
+    double T = grains_sim_time(sim) - t1;
+    grains_particle s = get(sim, 0);
+    printf("  belt started at t = %.4f s: shift %.9f m after %.4f s (V t = %.9f), sphere at %.6f m/s (2V/7 = %.6f)\n",
+           t1, w.shift.x, T, V * T, s.v.x, 2 * V / 7);
+    CHECK_ABS(t, w.shift.x, V * T, 1e-12, "a floor started at t1 is shifted by V (t - t1)");
+    CHECK(t, w.moving && w.velocity.x == V, "and moves at V");
+    CHECK_REL(t, s.v.x, 2 * V / 7, 1e-3, "a sphere on a floor started as a belt ends at 2V/7");
+    grains_motion stop = grains_motion_fixed();
+    grains_error err;
+    CHECK(t, grains_sim_set_motion(sim, 0, &stop, &err) == GRAINS_OK, "stopped: %s", err.message);
+    advance(sim, 100);
+    grains_wall after;
+    grains_sim_get_wall(sim, 0, &after);
+    CHECK(t, !after.moving && after.shift.x == w.shift.x && after.velocity.x == 0,
+          "a stopped floor stays where it stopped (%.9f m)", after.shift.x);
+    grains_motion bad = grains_motion_fixed();
+    bad.type = GRAINS_MOTION_LINEAR;
+    bad.velocity = (grains_vec3){NAN, 0, 0};
+    CHECK(t, grains_sim_set_motion(sim, 0, &bad, &err) != GRAINS_OK && grains_sim_set_motion(sim, 3, &stop, &err) ==
+          GRAINS_ERR_RANGE, "a motion that is not finite and a mesh that does not exist are refused");
+    grains_sim_destroy(sim);
+}
+
+/* A motion given mid-run is in the checkpoint: saved after it, the run
+ * read into a simulation built with the floor at rest goes on bit for bit
+ * (on two threads). */
+static void motion_given_resumed(test_ctx *t)
+{
+    const char *path = "test_walls_motion.grains";
+    grains_sim *a = floor_started(1, 0.1, 500, 300);
+    grains_error err;
+    grains_status s = grains_checkpoint_write(path, a, NULL, 0, &err);
+    grains_sim *b = floor_started(2, 0, 0, 0); /* (its motion linear at 0: the checkpoint's replaces it) */
+    s = s == GRAINS_OK ? grains_checkpoint_read_sim(path, b, &err) : s;
+    CHECK(t, s == GRAINS_OK, "the checkpoint reads back: %s", s == GRAINS_OK ? "" : err.message);
+    advance(a, 700);
+    advance(b, 700);
+    grains_wall wa, wb;
+    grains_sim_get_wall(a, 0, &wa);
+    grains_sim_get_wall(b, 0, &wb);
+    grains_particle pa = get(a, 0), pb = get(b, 0);
+    CHECK(t, same_wall(&wa, &wb) && memcmp(&pa.x, &pb.x, sizeof pa.x) == 0 && memcmp(&pa.w, &pb.w, sizeof pa.w) == 0,
+          "resumed after a motion given mid-run: the floor and sphere go on bit for bit");
+    remove(path);
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -562,5 +652,7 @@ int main(void)
     servo_lid(&t);
     servo_state_put_back(&t);
     threads_agree(&t);
+    motion_given_mid_run(&t);
+    motion_given_resumed(&t);
     return test_report(&t, "test_walls");
 }

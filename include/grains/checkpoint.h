@@ -18,7 +18,7 @@
 #include "grains/error.h"
 #include "grains/sim.h"
 
-#define GRAINS_CHECKPOINT_FORMAT 3
+#define GRAINS_CHECKPOINT_FORMAT 4
 
 /* Writes `path` in full or not at all: a temporary of an unpredictable
  * name beside it, flushed to the disk, then renamed over it. `app` holds

@@ -177,6 +177,15 @@ void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
  * pose other than its file's. */
 grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *in, grains_error *err);
 
+/* Mesh k moves by `motion` from now on, starting where it is: its pose at
+ * a later time t is its pose now changed by what the motion does between
+ * now and t (times are the run's: a table's rows, a vibration's phase), a
+ * servo travels from here, and GRAINS_MOTION_FIXED stops it where it is.
+ * A mesh turned from its file's pose keeps its axis and point. The motion
+ * is checked as grains_sim_add_mesh checks one; checkpoints keep it. On an
+ * error nothing changes. Ranks: every rank alike, between steps. */
+grains_status grains_sim_set_motion(grains_sim *sim, size_t k, const grains_motion *motion, grains_error *err);
+
 /* Adds a particle; checks that all values are finite, R > 0, |q| = 1 and
  * that its material exists. */
 grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p, grains_error *err);

@@ -19,7 +19,7 @@ import numpy as np
 
 from grains._grains import ffi as _ffi, lib as _lib
 
-__all__ = ["Simulation", "Wall", "GrainsError", "InputError", "UnstableError", "ConditionNotMet"]
+__all__ = ["Simulation", "Wall", "GrainsError", "InputError", "GrainsIOError", "UnstableError", "ConditionNotMet"]
 
 
 class GrainsError(Exception):
@@ -33,6 +33,10 @@ class GrainsError(Exception):
 
 class InputError(GrainsError, ValueError):
     """A scenario, option, file or value the library refuses; nothing changed."""
+
+
+class GrainsIOError(GrainsError, OSError):
+    """A file that cannot be read or written."""
 
 
 class UnstableError(GrainsError, RuntimeError):
@@ -57,7 +61,7 @@ def _raise(err):
     if status == _lib.GRAINS_ERR_NOMEM:
         raise MemoryError(message)
     if status == _lib.GRAINS_ERR_IO:
-        raise type("GrainsIOError", (GrainsError, OSError), {})(*args)
+        raise GrainsIOError(*args)
     if status == _lib.GRAINS_ERR_UNSTABLE:
         raise UnstableError(*args)
     if status in _INPUT:
@@ -149,6 +153,14 @@ def _thermo(name, doc):
     return property(get, doc=doc)
 
 
+# grains_particle as a numpy record, at the offsets the compiler gave its fields.
+_PARTICLE = np.dtype({
+    "names": ["x", "v", "w", "q", "R", "material", "tag"],
+    "formats": [(np.float64, 3), (np.float64, 3), (np.float64, 3), (np.float64, 4), np.float64, np.intc, np.intc],
+    "offsets": [_ffi.offsetof("grains_particle", f) for f in ("x", "v", "w", "q", "R", "material", "tag")],
+    "itemsize": _ffi.sizeof("grains_particle")})
+
+
 def _vec(v):
     return np.array([v.x, v.y, v.z])
 
@@ -187,6 +199,49 @@ class Wall:
     force = property(lambda self: _vec(self._get().force), doc="[ML/T^2] of the grains on it, last step")
     torque = property(lambda self: _vec(self._get().torque), doc="[ML^2/T^2] about its reference point")
     moving = property(lambda self: bool(self._get().moving), doc="whether its motion is not fixed")
+    time = property(lambda self: self._get().t_pose, doc="[T] when it was put at this pose (the integrator's "
+                                                         "time for the walls: Euler's a step behind the clock)")
+
+    def set_motion(self, type, velocity=(0, 0, 0), axis=(0, 0, 1), point=(0, 0, 0), omega=0.0, amplitude=0.0,
+                   frequency=0.0, phase=0.0, table=None, force=0.0, max_speed=0.0, gain=0.0, travel=0.0,
+                   load_after=0.0, load_speed=0.0):
+        """Moves the mesh by a new motion from now on, starting where it is
+        (its pose changes by what the motion does from now; times are the
+        run's): type "fixed" (stops it), "linear", "rotate", "vibrate",
+        "table" (rows t, x, y, z, angle) or "servo", with the keys of a
+        scenario's motion group (docs/scenario.md). A turned mesh keeps its
+        axis and point. Checkpoints keep the motion."""
+        types = {"fixed": _lib.GRAINS_MOTION_FIXED, "linear": _lib.GRAINS_MOTION_LINEAR,
+                 "rotate": _lib.GRAINS_MOTION_ROTATE, "vibrate": _lib.GRAINS_MOTION_VIBRATE,
+                 "table": _lib.GRAINS_MOTION_TABLE, "servo": _lib.GRAINS_MOTION_SERVO}
+        if type not in types:
+            raise InputError("wall %d: motion type %r: one of %s" % (self.index, type, ", ".join(types)))
+        m = _ffi.new("grains_motion *")
+        m.type = types[type]
+        for key, value in (("velocity", velocity), ("axis", axis), ("point", point)):
+            v = np.asarray(value, dtype=float)
+            if v.shape != (3,):
+                raise InputError("wall %d: %s takes 3 values, not %s" % (self.index, key, v.shape))
+            setattr(m, key, {"x": v[0], "y": v[1], "z": v[2]})
+        for key, value in (("omega", omega), ("amplitude", amplitude), ("frequency", frequency), ("phase", phase),
+                           ("force", force), ("max_speed", max_speed), ("gain", gain), ("travel", travel),
+                           ("load_after", load_after), ("load_speed", load_speed)):
+            setattr(m, key, float(value))
+        rows = None
+        if table is not None:
+            t = np.asarray(table, dtype=float)
+            if t.ndim != 2 or t.shape[1] != 5:
+                raise InputError("wall %d: a table's rows are t, x, y, z, angle: shape (n, 5), not %s"
+                                 % (self.index, t.shape))
+            rows = _ffi.new("grains_motion_sample[]", len(t))
+            for k, (tk, x, y, z, angle) in enumerate(t):
+                rows[k].t, rows[k].x, rows[k].angle = tk, {"x": x, "y": y, "z": z}, angle
+            m.table, m.n_table = rows, len(t)
+        _call(_lib.grains_sim_set_motion, self._owner._sim, self.index, m)
+
+    def stop(self):
+        """Stops the mesh where it is (set_motion("fixed"))."""
+        self.set_motion("fixed")
 
     def __repr__(self):
         return "<grains.Wall %d at %s, force %s>" % (self.index, self.position, self.force)
@@ -331,13 +386,12 @@ class Simulation:
         mats = np.broadcast_to(np.asarray(material), (n,))
         if tags.dtype.kind not in "iu" or mats.dtype.kind not in "iu":
             raise InputError("add_particles: tag and material are integers")
+        if n and (min(tags.min(), mats.min()) < -2 ** 31 or max(tags.max(), mats.max()) >= 2 ** 31):
+            raise InputError("add_particles: a tag or material beyond 32 bits")
         ps = _ffi.new("grains_particle[]", max(n, 1))
-        for k in range(n):
-            p = ps[k]
-            p.x.x, p.x.y, p.x.z = x[k]
-            p.v.x, p.v.y, p.v.z = v[k]
-            p.q.q0 = 1.0
-            p.R, p.tag, p.material = R[k], int(tags[k]), int(mats[k])
+        rows = np.frombuffer(_ffi.buffer(ps), dtype=_PARTICLE, count=n)  # (the C array, seen by numpy)
+        rows["x"], rows["v"], rows["R"], rows["tag"], rows["material"] = x, v, R, tags, mats
+        rows["q"] = (1.0, 0.0, 0.0, 0.0)
         first = len(self)
         _call(_lib.grains_sim_add_particles, self._sim, n, ps)
         return np.arange(first, first + n, dtype=np.int64)

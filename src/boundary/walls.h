@@ -25,6 +25,11 @@ typedef struct {
     vec3 force, torque;          /* of the particles on the mesh at the last step; the torque
                                   * about point + shift */
     real stiffness, damping;     /* servo: sums of its contacts' d|f_n|/d delta and dashpots */
+    /* given a new motion mid-run (walls_set_motion): it moves from its pose `from` at t_from by
+     * what its motion does after t_from (a servo: travels from there) */
+    int changed;
+    motion_state from;
+    real t_from;
 } wall_body;
 
 /* Per cell block and body: force and moment (about the origin) on the
@@ -48,6 +53,17 @@ typedef struct {
  * nothing is added. */
 grains_status walls_add(walls *w, grains_mesh *combined, uint32_t first, uint32_t n, const grains_motion *m, real t,
                         grains_error *err);
+
+/* The largest distance of body k's vertices, where its file puts them, from `point`. */
+real walls_reach(const walls *w, size_t k, vec3 point);
+
+/* Body k moves by `m` from time t on, from where it is: its pose at a
+ * later t' is its pose now changed by what m does between t and t' (the
+ * shift's and angle's differences; a servo travels from here; "fixed"
+ * stops it where it is). A turned body (angle != 0) takes only a motion
+ * about the same axis and point. On an error nothing changes. */
+grains_status walls_set_motion(walls *w, grains_mesh *combined, size_t k, const grains_motion *m, real t,
+                               grains_error *err);
 
 /* Moves every body to its pose at t_pose with rates at t_rate (servos
  * advance from their last pose by the force of the last step) and writes

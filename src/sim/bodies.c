@@ -155,7 +155,7 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
     if (!wall_finite(in))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "wall %zu: every value must be finite", k);
     wall_body *b = &sim->wl.body[k];
-    if (!b->moving && (v3_dot(in->shift, in->shift) != 0 || in->angle != 0))
+    if (!b->moving && !b->changed && (v3_dot(in->shift, in->shift) != 0 || in->angle != 0))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "wall %zu is fixed: its pose is its file's (shift 0, angle 0)", k);
     b->now = (motion_state){in->shift, in->angle, in->velocity, in->omega};
@@ -168,6 +168,26 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
     walls_place(&sim->wl, sim->mesh, k);
     sim->need_rebuild = 1; /* element boxes and the lists' poses */
     return GRAINS_OK;
+}
+
+grains_status grains_sim_set_motion(grains_sim *sim, size_t k, const grains_motion *motion, grains_error *err)
+{
+    if (k >= sim->wl.n)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "mesh %zu: there are %zu meshes", k, sim->wl.n);
+    if (!motion)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "mesh %zu: no motion given", k);
+    if (motion->type != GRAINS_MOTION_FIXED && grains_integrator_variational(sim->p.integrator))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "a moving mesh needs an explicit integrator (euler, verlet or verlet_improved): the "
+                                "variational integrators take walls as fixed");
+    grains_status s = motion_check(motion, err);
+    if (s == GRAINS_OK && motion->type != GRAINS_MOTION_FIXED)
+        s = sim_scale_motion(sim, motion, walls_reach(&sim->wl, k, motion->point), err);
+    if (s == GRAINS_OK)
+        s = walls_set_motion(&sim->wl, sim->mesh, k, motion, grains_sim_time(sim), err);
+    if (s == GRAINS_OK)
+        sim->need_rebuild = 1; /* element boxes and the lists' poses */
+    return s;
 }
 
 const grains_mesh *grains_sim_mesh(const grains_sim *sim) { return sim->mesh; }
