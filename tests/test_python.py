@@ -231,6 +231,20 @@ def ctrl_c(tmp):
           "SIGINT stopped advance(10^9): %s" % out.strip())
 
 
+def hopper_study(tmp):
+    """examples/hopper_study.py (docs/python.md) runs to its end in a short
+    form, 300 grains through the opening and the discharge: every grain
+    leaves the hopper and the rate is positive."""
+    out = subprocess.run([sys.executable, os.path.join(SRC, "examples", "hopper_study.py"), "--grains", "300",
+                          "-o", tmp + "/study"], capture_output=True, text=True)
+    print(out.stdout, out.stderr, end="")
+    words = out.stdout.split()
+    ok = out.returncode == 0 and "discharge:" in words and words[words.index("discharge:") + 1] == "300"
+    rate = float(words[words.index("rate") + 1]) if ok and "rate" in words else 0
+    check(ok and rate > 0 and os.path.exists(tmp + "/study/discharge.csv"),
+          "the hopper study empties 300 grains through the outlet at %g grains/s" % rate)
+
+
 with tempfile.TemporaryDirectory() as tmp:
     same_bits_as_the_command(tmp)
     bulk_reads(tmp)
@@ -239,5 +253,6 @@ with tempfile.TemporaryDirectory() as tmp:
     resume_same_bits(tmp)
     unstable()
     ctrl_c(tmp)
+    hopper_study(tmp)
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

@@ -2,6 +2,7 @@
  * grains_sim_get_particle and grains_sim_set_particle do one at a time, for a run of ids in one
  * call. A set checks every value before it changes anything. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,6 +52,18 @@ static double *reals_of(grains_particle *p, grains_bulk_field f)
     }
 }
 
+/* The stored reals of `f` for particle index i (width 3 or 1), of the particles as read. */
+static const real *stored_reals(const grains_particles *pt, grains_bulk_field f, size_t i)
+{
+    switch (f) {
+    case GRAINS_BULK_POSITION: return &pt->x[i].x;
+    case GRAINS_BULK_VELOCITY: return &pt->v[i].x;
+    case GRAINS_BULK_ANGULAR_VELOCITY: return &pt->w[i].x;
+    default: return &pt->R[i];
+    }
+}
+
+/* (the values grains_sim_get_particle gives, one field at a time: a copy per id, not per particle) */
 grains_status grains_sim_get_reals(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
                                    double *out, grains_error *err)
 {
@@ -58,10 +71,11 @@ grains_status grains_sim_get_reals(const grains_sim *sim, grains_bulk_field fiel
     if (s != GRAINS_OK)
         return s;
     size_t w = (size_t)field_width(field);
-    grains_particle p;
+    const grains_particles *pt = sim_particles_read(sim);
     for (size_t k = 0; k < count; k++) {
-        grains_sim_get_particle(sim, first + k, &p);
-        memcpy(out + w * k, reals_of(&p, field), w * sizeof *out);
+        size_t i = pt->slot[first + k];
+        for (size_t c = 0; c < w; c++) /* (NaN where not held: grains_sim_get_particle) */
+            out[w * k + c] = i < pt->n ? stored_reals(pt, field, i)[c] : (double)NAN;
     }
     return GRAINS_OK;
 }
@@ -72,10 +86,13 @@ grains_status grains_sim_get_ints(const grains_sim *sim, grains_bulk_field field
     grains_status s = field_range(sim, field, 0, first, count, err);
     if (s != GRAINS_OK)
         return s;
-    grains_particle p;
+    const grains_particles *pt = sim_particles_read(sim);
     for (size_t k = 0; k < count; k++) {
-        grains_sim_get_particle(sim, first + k, &p);
-        out[k] = field == GRAINS_BULK_ID ? (int64_t)(first + k) : field == GRAINS_BULK_TAG ? p.tag : p.material;
+        size_t i = pt->slot[first + k];
+        out[k] = field == GRAINS_BULK_ID ? (int64_t)(first + k)
+                 : i >= pt->n            ? (field == GRAINS_BULK_TAG ? 0 : -1) /* (not held) */
+                 : field == GRAINS_BULK_TAG ? pt->tag[i]
+                                            : pt->mat[i];
     }
     return GRAINS_OK;
 }

@@ -12,6 +12,7 @@
 
 #include "fuzz_input.h"
 #include "grains/checkpoint.h"
+#include "grains/mesh.h"
 #include "grains/sim.h"
 #include "contact/store.h"
 #include "particles/particles.h"
@@ -19,7 +20,7 @@
 #include "sim/state.h"
 #include "util/bytes.h"
 
-/* The scene of the seed: a floor and 20 falling grains, 30 steps. */
+/* The scene of the seed: a floor given a table motion and 20 falling grains, 30 steps. */
 grains_sim *fuzz_checkpoint_scene(void);
 grains_sim *fuzz_checkpoint_scene(void)
 {
@@ -36,6 +37,23 @@ grains_sim *fuzz_checkpoint_scene(void)
         grains_particle q = {{0.009 * (k % 5), 0.009 * (k / 5), 0.2}, {0, 0, -1}, {0, 0, 0}, {1, 0, 0, 0}, 0.004, 0, 0};
         grains_sim_add_particle(sim, &q, &err);
     }
+    /* the floor, given a table motion mid-run: the state's meshes with a motion of their own */
+    grains_mesh *floor = NULL;
+    const uint32_t v[4] = {0, 1, 2, 3};
+    const grains_vec3 c[4] = {{-0.1, -0.1, 0}, {0.1, -0.1, 0}, {0.1, 0.1, 0}, {-0.1, 0.1, 0}};
+    const grains_motion_sample rows[2] = {{0, {0, 0, 0}, 0}, {1, {0.1, 0, 0}, 0.5}};
+    grains_motion m = grains_motion_fixed();
+    m.type = GRAINS_MOTION_TABLE;
+    m.table = rows;
+    m.n_table = 2;
+    int ok = grains_mesh_create(&floor, &err) == GRAINS_OK;
+    for (int k = 0; ok && k < 4; k++)
+        ok = grains_mesh_add_vertex(floor, c[k], &err) == GRAINS_OK;
+    ok = ok && grains_mesh_add_element(floor, 4, v, 0, 0, &err) == GRAINS_OK &&
+         grains_sim_add_mesh(sim, floor, NULL, &err) == GRAINS_OK && grains_sim_set_motion(sim, 0, &m, &err) == GRAINS_OK;
+    grains_mesh_destroy(floor);
+    if (!ok)
+        abort();
     return sim;
 }
 

@@ -1,0 +1,89 @@
+"""The hopper of examples/hopper.cfg, studied from Python (docs/python.md):
+fill it, let it settle, open the gate, and measure the discharge rate.
+
+    PYTHONPATH=build/python python3 examples/hopper_study.py [--grains N] [-o DIR]
+
+The run is the scenario's, with its gate's timed opening replaced by steps
+that wait on the grains: the gate stays shut until the filling is done and
+the grains are at rest, then slides away at 0.5 m/s. Frames go to DIR every
+0.02 s (ParaView: DIR/particles.pvd and mesh.pvd); the discharge (grains
+below the outlet against time) to DIR/discharge.csv.
+"""
+import argparse
+import os
+
+import numpy as np
+
+import grains
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUTLET_Z = 0.099   # [m] the gate's plane, under the hopper's outlet (data/hopper_gate.off)
+OUTLET_SIDE = 0.03  # [m] the square outlet's side (data/make_hopper.py)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--grains", type=int, default=1000, help="grains poured in (default 1000)")
+    ap.add_argument("-o", "--output", default="output/hopper_study", help="output folder")
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args()
+
+    sim = grains.Simulation(os.path.join(HERE, "hopper.cfg"), set={"N_max": args.grains},
+                            threads=args.threads, output=args.output)
+    gate = sim.walls[1]
+    gate.stop()  # shut until the grains say otherwise (the scenario's table would open it at 0.4 s)
+    frame_every = int(round(0.02 / sim.dt))
+
+    def frames_while(condition):
+        """Steps, a frame every 0.02 s, while condition() holds."""
+        while condition():
+            sim.advance(frame_every)
+            sim.write_frame()
+
+    sim.write_frame()
+    # 1. fill: the insertion region adds grains at its rate until N_max
+    frames_while(lambda: len(sim) < args.grains)
+    print("filled: %d grains at t = %.3f s" % (len(sim), sim.time))
+    # 2. settle: at rest when the kinetic energy is below 1e-7 J a grain
+    frames_while(lambda: sim.kinetic_energy > 1e-7 * len(sim))
+    print("settled at t = %.3f s: E_kin = %.3g J" % (sim.time, sim.kinetic_energy))
+    # 3. open: the gate slides 60 mm along x at 0.5 m/s, then stays
+    t_open = sim.time
+    gate.set_motion("linear", velocity=[0.5, 0, 0])
+    sim.run_until(lambda s: gate.position[0] >= 0.06, every=10)
+    gate.stop()
+    # 4. discharge: grains below the outlet against time, until none is left above it
+    mass = 4 / 3 * np.pi * sim.radii ** 3 * 2500.0
+    times, counts, below_mass = [], [], []
+    while True:
+        below = sim.positions[:, 2] < OUTLET_Z
+        times.append(sim.time - t_open)
+        counts.append(int(below.sum()))
+        below_mass.append(mass[below].sum())
+        if counts[-1] == len(sim) or sim.time - t_open > 5:
+            break
+        sim.advance(frame_every // 4)
+        if len(times) % 4 == 0:
+            sim.write_frame()
+    sim.write_frame()
+    t, n, m = np.array(times), np.array(counts), np.array(below_mass)
+    np.savetxt(os.path.join(sim.output_dir, "discharge.csv"), np.column_stack([t, n, m]), delimiter=",",
+               header="t_since_opening,grains_below,mass_below", comments="")
+    # the steady flow: from a fifth to four fifths of the grains out, a least-squares line
+    steady = (n >= 0.2 * len(sim)) & (n <= 0.8 * len(sim))
+    if steady.sum() < 3:
+        print("too few samples in the steady flow to fit a rate (%d)" % steady.sum())
+        return
+    rate, _ = np.polyfit(t[steady], n[steady], 1)
+    mass_rate, _ = np.polyfit(t[steady], m[steady], 1)
+    print("discharge: %d grains out in %.3f s; steady rate %.0f grains/s, %.4f kg/s (%d samples)"
+          % (n[-1], t[-1], rate, mass_rate, steady.sum()))
+    # Beverloo's law for comparison: W = C rho_b sqrt(g) (D - k d)^(5/2), C = 0.58, k = 1.5,
+    # bulk density 0.6 rho, the square outlet's side as D (a rough guide for a 7-bead outlet)
+    d = 2 * sim.radii.mean()
+    beverloo = 0.58 * 0.6 * 2500.0 * np.sqrt(9.81) * (OUTLET_SIDE - 1.5 * d) ** 2.5
+    print("Beverloo's estimate: %.4f kg/s (measured / Beverloo = %.2f)" % (beverloo, mass_rate / beverloo))
+
+
+if __name__ == "__main__":
+    main()
