@@ -81,6 +81,7 @@ grains_status grains_sim_set_reals(grains_sim *sim, grains_bulk_field field, siz
                                    const double *in, grains_error *err);
 grains_status grains_sim_set_ints(grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
                                   const int64_t *in, grains_error *err);
+grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, grains_error *err);
 grains_status grains_sim_add_particles(grains_sim *sim, size_t n, const grains_particle *ps, grains_error *err);
 size_t grains_sim_mesh_count(const grains_sim *sim);
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);

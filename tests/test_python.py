@@ -120,6 +120,16 @@ def sets_and_refusals():
     raises(grains.InputError, lambda: sim.advance(-1), "advance(-1)")
     raises(grains.ConditionNotMet, lambda: sim.run_until(lambda s: False, every=50, max_steps=200),
            "run_until a condition that never holds")
+    n = len(sim)
+    x, tags = sim.positions, sim.tags
+    sim.remove([n - 1, 0])
+    check(len(sim) == n - 2 and np.array_equal(sim.positions, x[1:-1]) and np.array_equal(sim.tags, tags[1:-1]),
+          "remove([last, 0]): the others close up, their state kept")
+    raises(grains.InputError, lambda: sim.remove([3, 3]), "remove an id twice")
+    raises(grains.InputError, lambda: sim.remove([len(sim)]), "remove an id that does not exist")
+    raises(grains.InputError, lambda: sim.remove([1.5]), "remove a fractional id")
+    check(len(sim) == n - 2, "refused removals removed none")
+    sim.advance(20)
     s0 = sim.steps
     made = sim.run_until(lambda s: s.steps >= s0 + 100, every=50)
     check(sim.steps == s0 + 100 and made == 100, "run_until stops at the first check that holds (%d steps)" % made)

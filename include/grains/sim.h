@@ -177,6 +177,14 @@ void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
  * pose other than its file's. */
 grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *in, grains_error *err);
 
+/* Removes the n particles `ids` between steps: the others keep their
+ * order, and their ids close up (an id above removed ones goes down by
+ * their number: ids stay 0 .. grains_sim_count - 1); the contacts and
+ * bonds of the removed particles end, the others' springs go on. An id
+ * that does not exist, one named twice or the guided particle is an ARG
+ * error, and nothing changes. (Not yet in a run shared among ranks.) */
+grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, grains_error *err);
+
 /* Mesh k moves by `motion` from now on, starting where it is: its pose at
  * a later time t is its pose now changed by what the motion does between
  * now and t (times are the run's: a table's rows, a vibration's phase), a

@@ -396,6 +396,19 @@ class Simulation:
         _call(_lib.grains_sim_add_particles, self._sim, n, ps)
         return np.arange(first, first + n, dtype=np.int64)
 
+    def remove(self, ids):
+        """Removes the grains `ids` (integers, each once); the ids above a removed
+        one close up (ids stay 0 .. N-1). Their contacts and bonds end. An id
+        that does not exist or is named twice removes none."""
+        a = np.atleast_1d(np.asarray(ids))
+        if a.ndim != 1 or (a.size and a.dtype.kind not in "iu"):
+            raise InputError("remove: integer ids in a 1-d array, not %s of %s" % (a.shape, a.dtype))
+        if a.size and (a.min() < 0 or a.max() >= len(self)):
+            bad = a[(a < 0) | (a >= len(self))][0]
+            raise InputError("remove: particle %d does not exist (ids 0 to %d)" % (bad, len(self) - 1))
+        a = np.ascontiguousarray(a, dtype=np.uintp)
+        _call(_lib.grains_sim_remove, self._sim, a.size, _ffi.cast("const size_t *", _ffi.from_buffer(a)))
+
     @staticmethod
     def _array(name, values, shape):
         a = np.asarray(values)

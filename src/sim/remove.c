@@ -1,0 +1,117 @@
+/* Particles removed between steps (grains_sim_remove): the others keep
+ * their order and close up, their ids renumbered down past the removed
+ * ones (ids stay 0 .. N-1), their contacts' springs carried over by ids,
+ * the contacts and bonds of the removed ones ended. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+/* Of the n ids in `ids`: 1 in gone[id] for each, or an error naming one
+ * that does not exist, is given twice or is the guided particle. */
+static grains_status mark(const grains_sim *sim, const size_t *ids, size_t n, uint8_t *gone, grains_error *err)
+{
+    size_t count = grains_sim_count(sim);
+    for (size_t k = 0; k < n; k++) {
+        if (ids[k] >= count)
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "particle %zu does not exist (ids 0 to %zu)",
+                                    ids[k], count - 1);
+        if (gone[ids[k]])
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "particle %zu is named twice", ids[k]);
+        if (sim->guide.on && sim->guide.id == ids[k])
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                    "particle %zu is the guided one (the friction test's sphere)", ids[k]);
+        gone[ids[k]] = 1;
+    }
+    return GRAINS_OK;
+}
+
+/* The contacts whose particles stay, renamed (their order, by names, is kept). */
+static size_t keep_contacts(grains_contact *c, size_t n, const uint8_t *gone, const uint32_t *renamed)
+{
+    size_t kept = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (gone[c[k].a] || (!c[k].wall && gone[c[k].b]))
+            continue;
+        c[kept] = c[k];
+        c[kept].a = renamed[c[k].a];
+        if (!c[k].wall)
+            c[kept].b = renamed[c[k].b];
+        kept++;
+    }
+    return kept;
+}
+
+/* The bonds whose particles stay, renamed; those of removed ones end. */
+static void keep_bonds(sim_bonds *bs, const uint8_t *gone, const uint32_t *renamed)
+{
+    size_t kept = 0;
+    for (size_t k = 0; k < bs->n; k++) {
+        sim_bond b = bs->list[k];
+        if (gone[b.a] || gone[b.b])
+            continue;
+        b.a = renamed[b.a];
+        b.b = renamed[b.b];
+        bs->list[kept++] = b;
+    }
+    bs->n = kept;
+}
+
+/* The particles that stay close up in storage order, renamed. */
+static void close_up(grains_particles *pt, const uint8_t *gone, const uint32_t *renamed)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < pt->n; i++) {
+        if (gone[pt->id[i]])
+            continue;
+        pt->x[j] = pt->x[i], pt->v[j] = pt->v[i], pt->w[j] = pt->w[i], pt->q[j] = pt->q[i];
+        pt->R[j] = pt->R[i], pt->mat[j] = pt->mat[i], pt->tag[j] = pt->tag[i];
+        pt->f[j] = pt->f[i], pt->t[j] = pt->t[i]; /* (the last step's sums: Verlet's next half kick) */
+        pt->id[j] = renamed[pt->id[i]];
+        j++;
+    }
+    pt->n = j;
+    for (size_t i = 0; i < pt->n; i++)
+        pt->slot[pt->id[i]] = (uint32_t)i;
+}
+
+grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, grains_error *err)
+{
+    if (n && !ids)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%zu particles to remove and no ids", n);
+    if (sim_shared(sim))
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "removing particles from a run shared among ranks is not supported yet");
+    if (n == 0)
+        return GRAINS_OK;
+    size_t count = grains_sim_count(sim), n_contacts = grains_sim_contact_count(sim), got = 0;
+    uint8_t *gone = calloc(count, sizeof *gone);
+    uint32_t *renamed = malloc(count * sizeof *renamed);
+    grains_contact *contacts = malloc((n_contacts ? n_contacts : 1) * sizeof *contacts);
+    grains_status s = gone && renamed && contacts
+                          ? mark(sim, ids, n, gone, err)
+                          : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing particles");
+    if (s == GRAINS_OK)
+        s = grains_sim_get_contacts(sim, contacts, n_contacts, &got, err);
+    if (s == GRAINS_OK) { /* nothing fails from here on */
+        uint32_t next = 0;
+        for (size_t id = 0; id < count; id++)
+            renamed[id] = gone[id] ? UINT32_MAX : next++;
+        free(sim->pending);
+        sim->pending = contacts;
+        sim->n_pending = keep_contacts(contacts, got, gone, renamed);
+        sim->has_pending = 1;
+        contacts = NULL;
+        keep_bonds(&sim->bonds, gone, renamed);
+        close_up(&sim->pt, gone, renamed);
+        if (sim->guide.on)
+            sim->guide.id = renamed[sim->guide.id];
+        sim->last_good.held = 0; /* (taken before a step; the next one takes its own) */
+        sim->rec.valid = 0;      /* the recorded contacts name the old ids */
+        sim->need_rebuild = 1;
+    }
+    free(gone);
+    free(renamed);
+    free(contacts);
+    return s;
+}
