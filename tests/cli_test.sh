@@ -233,6 +233,17 @@ printf 'spawns = ( { radii = [0.003]; fractions = [1]; sizes = "discrete"; R_max
 expect 2 "spawns\[0\]: R_min = 0.002, R_max = 0.02 must satisfy R_min <= R_max within the run's" "$G" check "$T/sp5.cfg"
 printf 'tag_regions = ( { min = [0, 0, 0]; tag = 1; } );\n' > "$T/sp6.cfg"
 expect 2 'sp6.cfg:1: tag_regions\[0\]: expected \{ min = \[x, y, z\]; max = \[x, y, z\]; tag = integer; \}' "$G" check "$T/sp6.cfg"
+# sinks: a field it does not know, one without max, one of no volume, one outside the periodic box
+printf 'N_max = 10;\nsinks = ( { min = [0, 0, 0]; max = [1, 1, 1]; radius = 2.0; } );\n' > "$T/sk1.cfg"
+expect 2 "sk1.cfg:2: sinks\\[0\\]: unknown field 'radius' \\(known: min, max, region\\)" "$G" check "$T/sk1.cfg"
+printf 'sinks = (\n { min = [0, 0, 0]; } );\n' > "$T/sk2.cfg"
+expect 2 'sk2.cfg:2: sinks\[0\]: expected \{ min = \[x, y, z\]; max = \[x, y, z\]; region' "$G" check "$T/sk2.cfg"
+printf 'sinks = ( { min = [0, 0, 0]; max = [1, 1, 0]; } );\n' > "$T/sk3.cfg"
+expect 2 'sinks\[0\]: min and max must be finite, max > min on every axis \(an empty sink removes nothing\)' "$G" check "$T/sk3.cfg"
+printf 'periodic = "x";\nbox_min = [0, 0, 0];\nbox_max = [1, 1, 1];\nsinks = ( { min = [2, 0, 0]; max = [3, 1, 1]; } );\n' > "$T/sk4.cfg"
+expect 2 'sinks\[0\]: on the periodic axis x it lies outside the periodic box \[0, 1\]: it can remove nothing' "$G" check "$T/sk4.cfg"
+printf 'sinks = ( { min = [0, 0, 0]; max = [1, 1, 1]; region = "sphere"; } );\n' > "$T/sk5.cfg"
+expect 2 'sk5.cfg:1: sinks\[0\].region: expected' "$G" check "$T/sk5.cfg"
 printf '%s,material,tag\n0,0,0,0.001,0,0,0,1,0,0,0,0,0,0,0,1.5\n' "$H" > "$T/badtag.csv"
 expect 2 'badtag.csv:2: tag = 1.5: expected an integer' "$G" check --particles "$T/badtag.csv"
 # --- contacts output: a series beside the frames, which it leaves as they were ---

@@ -120,6 +120,7 @@ static inline grains_damping grains_damping_of(grains_damping damping, grains_co
                                                         * interrupted) */
 #define GRAINS_MAX_SIZES 16                            /* radii of a discrete size distribution */
 #define GRAINS_MAX_TAG_RULES 16
+#define GRAINS_MAX_SINKS 8                             /* outlets */
 
 /* How an insertion region draws radii (docs/scenario.md, "Insertion"). */
 #define GRAINS_ENUM_SIZE_LAW(id, name, doc) GRAINS_SIZES_##id,
@@ -160,6 +161,14 @@ typedef struct {
     int tag;
 } grains_tag_rule;
 
+/* An outlet: every particle whose centre is in the box [lo, hi] (cylinder: the
+ * cylinder along z inscribed in it, as an insertion region's) at the end of a
+ * step is removed then (grains_sim_remove; grains_sim_removals logs it). */
+typedef struct {
+    grains_vec3 lo, hi;
+    int cylinder;
+} grains_sink;
+
 typedef struct {
     /* geometry */
     real R_min;                           /* [L] minimum particle radius */
@@ -191,6 +200,10 @@ typedef struct {
     grains_spawn_region spawn[GRAINS_MAX_SPAWNS];
     int n_tag_rules;
     grains_tag_rule tag_rule[GRAINS_MAX_TAG_RULES]; /* applied in order after every step */
+    int n_sinks;
+    grains_sink sink[GRAINS_MAX_SINKS];   /* outlets, checked after every step in their order */
+    int remove_lost;                      /* 1: a particle lost out of the meshes' box (grains_thermo's
+                                           * n_lost) is removed as by a sink */
     int mesh_material;                    /* material of mesh elements that name none;
                                            * GRAINS_RIGID = infinitely stiff (TinyDEM) */
     /* kinetic */

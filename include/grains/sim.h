@@ -185,6 +185,24 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
  * error, and nothing changes. (Not yet in a run shared among ranks.) */
 grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, grains_error *err);
 
+/* A particle an outlet removed (grains_params.sink, remove_lost). */
+typedef struct {
+    long step;          /* the step at whose end it was removed */
+    double time;        /* [T] then */
+    int sink;           /* its sink, or -1: lost out of the meshes' box (remove_lost) */
+    size_t id;          /* its id then (the ids above it closed up after) */
+    int tag;
+    grains_vec3 x, v;   /* [L], [L/T] its centre and velocity then */
+} grains_removal;
+
+/* The removals since grains_sim_clear_removals, oldest first (borrowed:
+ * valid until the next step). */
+size_t grains_sim_removals(const grains_sim *sim, const grains_removal **log);
+void grains_sim_clear_removals(grains_sim *sim);
+/* Particles removed so far by sink k (-1: as lost) with tag `tag`; with
+ * any_tag, with any. Checkpoints keep the counts. */
+size_t grains_sim_removed(const grains_sim *sim, int sink, int tag, int any_tag);
+
 /* Mesh k moves by `motion` from now on, starting where it is: its pose at
  * a later time t is its pose now changed by what the motion does between
  * now and t (times are the run's: a table's rows, a vibration's phase), a

@@ -87,6 +87,22 @@ static grains_status check_region(const grains_params *p, const grains_spawn_reg
     return check_sizes(p, &r->sizes, k, err);
 }
 
+/* Sink k removes something: a box of some volume, finite,
+ * on a periodic axis overlapping the periodic box. */
+static grains_status check_sink(const grains_params *p, const grains_sink *k_sink, int k, grains_error *err)
+{
+    const real *lo = &k_sink->lo.x, *hi = &k_sink->hi.x;
+    REQUIRE(finite3(k_sink->lo) && finite3(k_sink->hi) && hi[0] > lo[0] && hi[1] > lo[1] && hi[2] > lo[2],
+            "sinks[%d]: min and max must be finite, max > min on every axis (an empty sink removes nothing)", k);
+    for (int a = 0; a < 3; a++) {
+        const real *plo = &p->box_min.x, *phi = &p->box_max.x;
+        REQUIRE(!(p->periodic & (1 << a)) || (hi[a] > plo[a] && lo[a] < phi[a]),
+                "sinks[%d]: on the periodic axis %c it lies outside the periodic box [%g, %g]: it can remove "
+                "nothing", k, "xyz"[a], plo[a], phi[a]);
+    }
+    return GRAINS_OK;
+}
+
 grains_status params_check_spawns(const grains_params *p, grains_error *err)
 {
     REQUIRE(p->n_spawns >= 0 && p->n_spawns <= GRAINS_MAX_SPAWNS, "spawns: at most %d regions, got %d",
@@ -103,5 +119,13 @@ grains_status params_check_spawns(const grains_params *p, grains_error *err)
         REQUIRE(finite3(t->lo) && finite3(t->hi) && t->hi.x >= t->lo.x && t->hi.y >= t->lo.y && t->hi.z >= t->lo.z,
                 "tag_regions[%d]: min and max must be finite, max >= min", k);
     }
+    REQUIRE(p->n_sinks >= 0 && p->n_sinks <= GRAINS_MAX_SINKS, "sinks: at most %d, got %d", GRAINS_MAX_SINKS,
+            p->n_sinks);
+    for (int k = 0; k < p->n_sinks; k++) {
+        grains_status s = check_sink(p, &p->sink[k], k, err);
+        if (s != GRAINS_OK)
+            return s;
+    }
+    REQUIRE(p->remove_lost == 0 || p->remove_lost == 1, "remove_lost must be true or false");
     return GRAINS_OK;
 }

@@ -75,13 +75,69 @@ static grains_status write_series_frame(run_output *o, const grains_sim *sim, co
     return s;
 }
 
-/* thermo.csv's header: the columns this run writes. */
-static void thermo_header(const run_output *o, const grains_sim *sim, char *h, size_t size)
+/* Whether the run removes particles (sinks, remove_lost). */
+static int removes(const run_output *o) { return o->sc->params.n_sinks > 0 || o->sc->params.remove_lost; }
+
+/* The tags the run's insertion regions and tag rules give, sorted, each once. */
+static void declared_tags(run_output *o)
 {
-    snprintf(h, size, "step,time,N,contacts,E_kin,E_rot,max_overlap%s%s%s%s%s\n",
-             grains_sim_membrane_count(sim) ? ",E_membrane" : "", o->sc->params.bond_kn > 0 ? ",bonds,broken" : "",
-             grains_integrator_variational(o->sc->params.integrator) ? ",newton,newton_most,cg,newton_update" : "",
-             grains_sim_mesh(sim) ? ",lost" : "", o->sc->thermo_imbalance ? ",imbalance" : "");
+    const grains_params *p = &o->sc->params;
+    int n = 0;
+    for (int k = 0; k < grains_params_n_spawns(p); k++)
+        o->tags[n++] = grains_params_spawn(p, k).tag;
+    for (int k = 0; k < p->n_tag_rules; k++)
+        o->tags[n++] = p->tag_rule[k].tag;
+    for (int a = 1; a < n; a++) /* (a few: insertion sort) */
+        for (int b = a; b > 0 && o->tags[b - 1] > o->tags[b]; b--) {
+            int t = o->tags[b];
+            o->tags[b] = o->tags[b - 1];
+            o->tags[b - 1] = t;
+        }
+    o->n_tags = 0;
+    for (int a = 0; a < n; a++)
+        if (o->n_tags == 0 || o->tags[o->n_tags - 1] != o->tags[a])
+            o->tags[o->n_tags++] = o->tags[a];
+}
+
+/* The removal counts' columns: per sink (sinkK, and lost_removed), then with two
+ * tags or more per sink and tag (sinkK_tagT, lost_removed_tagT). */
+static void removal_columns(const run_output *o, FILE *f, const grains_sim *sim)
+{
+    const grains_params *p = &o->sc->params;
+    int by_tag = o->n_tags >= 2;
+    for (int k = p->remove_lost ? -1 : 0; k < p->n_sinks; k++) {
+        int kk = k < 0 ? p->n_sinks : k; /* (lost last) */
+        int sink = kk == p->n_sinks ? -1 : kk;
+        if (sim) {
+            fprintf(f, ",%zu", grains_sim_removed(sim, sink, 0, 1));
+            for (int t = 0; by_tag && t < o->n_tags; t++)
+                fprintf(f, ",%zu", grains_sim_removed(sim, sink, o->tags[t], 0));
+        } else {
+            fprintf(f, sink < 0 ? ",lost_removed" : ",sink%d", sink);
+            for (int t = 0; by_tag && t < o->n_tags; t++)
+                fprintf(f, sink < 0 ? ",lost_removed_tag%d" : ",sink%d_tag%d", sink < 0 ? o->tags[t] : sink, o->tags[t]);
+        }
+    }
+}
+
+/* thermo.csv's header: the columns this run writes. */
+static grains_status open_thermo(run_output *o, const grains_sim *sim, long resume_len, grains_error *err)
+{
+    char *h = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&h, &size);
+    if (!mem)
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for thermo.csv's header");
+    fprintf(mem, "step,time,N,contacts,E_kin,E_rot,max_overlap%s%s%s%s%s",
+            grains_sim_membrane_count(sim) ? ",E_membrane" : "", o->sc->params.bond_kn > 0 ? ",bonds,broken" : "",
+            grains_integrator_variational(o->sc->params.integrator) ? ",newton,newton_most,cg,newton_update" : "",
+            grains_sim_mesh(sim) ? ",lost" : "", o->sc->thermo_imbalance ? ",imbalance" : "");
+    removal_columns(o, mem, NULL);
+    fputc('\n', mem);
+    grains_status s = fclose(mem) == 0 ? run_table_open(&o->thermo, o->sc->output_dir, "thermo.csv", h, resume_len, err)
+                                       : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+    free(h);
+    return s;
 }
 
 /* A resumed run's frame series as they were: their names and times. */
@@ -106,11 +162,12 @@ static grains_status restore_series(run_output *o, const grains_sim *sim, grains
     return GRAINS_OK;
 }
 
-static const char *const table_names[RUN_TABLES] = {"thermo.csv", "walls.csv", "triaxial.csv", "friction.csv"};
+static const char *const table_names[RUN_TABLES] = {"thermo.csv", "walls.csv", "triaxial.csv", "friction.csv",
+                                                    "sinks.csv"};
 
 static FILE *table_file(const run_output *o, int k)
 {
-    FILE *const files[RUN_TABLES] = {o->thermo, o->walls, o->triaxial.f, o->friction.f};
+    FILE *const files[RUN_TABLES] = {o->thermo, o->walls, o->triaxial.f, o->friction.f, o->sinks};
     return files[k];
 }
 
@@ -129,10 +186,12 @@ static grains_status verify_tables(const run_output *o, grains_error *err)
 static grains_status open_tables(run_output *o, const grains_sim *sim, grains_error *err)
 {
     const run_table_sum *t = o->record->table;
-    char header[160];
-    thermo_header(o, sim, header, sizeof header);
     memcpy(o->sums, t, sizeof o->sums); /* (zeros for a new run) */
-    grains_status s = run_table_open(&o->thermo, o->sc->output_dir, "thermo.csv", header, t[TABLE_THERMO].len, err);
+    declared_tags(o);
+    grains_status s = open_thermo(o, sim, t[TABLE_THERMO].len, err);
+    if (s == GRAINS_OK && removes(o))
+        s = run_table_open(&o->sinks, o->sc->output_dir, "sinks.csv", "step,time,sink,id,tag,x,y,z,vx,vy,vz\n",
+                           t[TABLE_SINKS].len, err);
     if (s == GRAINS_OK)
         s = triaxial_open(&o->triaxial, o->sc, sim, t[TABLE_TRIAXIAL].len, err);
     if (s == GRAINS_OK)
@@ -199,6 +258,8 @@ void run_close_outputs(run_output *o)
     free(o->mesh_files);
     if (o->walls)
         fclose(o->walls);
+    if (o->sinks)
+        fclose(o->sinks);
     free(o->times);
     if (o->thermo)
         fclose(o->thermo);
@@ -222,12 +283,31 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
         grains_ranks_stats st = grains_sim_ranks_stats(sim);
         fprintf(o->thermo, ",%.4f", st.cuts ? st.last : 1.0);
     }
+    removal_columns(o, o->thermo, sim);
     fputc('\n', o->thermo);
     if (fflush(o->thermo) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write thermo.csv");
     if (!o->quiet)
         printf("frame %zu: t=%.6g, %zu particles, %zu contacts, E_kin=%.4g, E_rot=%.4g\n", o->n_frames, th.time,
                th.n_particles, th.n_contacts, th.e_kin, th.e_rot);
+    return GRAINS_OK;
+}
+
+/* sinks.csv: a row per particle the outlets removed since the last rows, then the log cleared. */
+static grains_status write_removals(run_output *o, grains_sim *sim, grains_error *err)
+{
+    if (!o->sinks)
+        return GRAINS_OK;
+    const grains_removal *log;
+    size_t n = grains_sim_removals(sim, &log);
+    for (size_t k = 0; k < n; k++) {
+        const grains_removal *r = &log[k];
+        fprintf(o->sinks, "%ld,%.9g,%d,%zu,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r->step, r->time, r->sink, r->id,
+                r->tag, r->x.x, r->x.y, r->x.z, r->v.x, r->v.y, r->v.z);
+    }
+    if (fflush(o->sinks) != 0)
+        return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write sinks.csv");
+    grains_sim_clear_removals(sim);
     return GRAINS_OK;
 }
 
@@ -291,6 +371,8 @@ static grains_status write_frame_now(run_output *o, grains_sim *sim, const char 
         s = write_thermo(o, sim, err);
     if (s == GRAINS_OK)
         s = write_walls(o, sim, err);
+    if (s == GRAINS_OK)
+        s = write_removals(o, sim, err);
     o->n_frames++;
     return s;
 }
@@ -334,6 +416,9 @@ static grains_status write_checkpoint_now(run_output *o, grains_sim *sim, const 
 {
     if (!writes(o))
         return grains_checkpoint_write(NULL, sim, NULL, 0, err);
+    grains_status removals = write_removals(o, sim, err); /* (the log is not in the checkpoint) */
+    if (removals != GRAINS_OK)
+        return removals;
     run_record r = *o->record;
     r.n_frames = o->n_frames;
     r.times = o->times;

@@ -93,7 +93,7 @@ void friction_close(friction_log *l);
 grains_status run_check_start(const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 
 /* The tables a run appends a row to per frame. */
-enum { TABLE_THERMO, TABLE_WALLS, TABLE_TRIAXIAL, TABLE_FRICTION, RUN_TABLES };
+enum { TABLE_THERMO, TABLE_WALLS, TABLE_TRIAXIAL, TABLE_FRICTION, TABLE_SINKS, RUN_TABLES };
 
 /* A run's record in its checkpoint: how to build it again, and where its
  * outputs stood (src/run/record.c). */
@@ -121,6 +121,10 @@ typedef struct {
     size_t cap;        /* room in those arrays */
     FILE *thermo;
     FILE *walls;       /* walls.csv, with meshes */
+    FILE *sinks;       /* sinks.csv, with sinks or remove_lost */
+    int tags[GRAINS_MAX_SPAWNS + GRAINS_MAX_TAG_RULES]; /* the run's declared tags, sorted (thermo's
+                                                         * removed counts by tag: two or more) */
+    int n_tags;
     run_table_sum sums[RUN_TABLES]; /* each table's bytes and CRC at the last checkpoint */
     triaxial_log triaxial;
     friction_log friction;

@@ -23,10 +23,10 @@
 /* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,
  * K_MESHES by io/scenario_meshes.c, K_MEMBRANES and K_TRIAXIAL by
  * io/scenario_membranes.c, K_FRICTION by io/scenario_friction.c, K_SPAWNS and
- * K_TAG_RULES by io/scenario_spawns.c; given in a scenario file only. */
+ * K_TAG_RULES and K_SINKS by io/scenario_spawns.c; given in a scenario file only. */
 typedef enum {
     K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL,
-    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION, K_SPAWNS, K_TAG_RULES
+    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION, K_SPAWNS, K_TAG_RULES, K_SINKS
 } key_kind;
 
 typedef struct {
@@ -100,6 +100,11 @@ static const key_info keys[] = {
      "boxes that set the tag of every particle whose centre is in them, after each step: ( { min = [...]; max = "
      "[...]; tag = 1; }, ... )",
      NULL},
+    {"sinks", K_SINKS, P(sink), "-",
+     "outlets: every particle whose centre is in one at the end of a step is removed then (sinks.csv logs it, "
+     "thermo.csv counts it): ( { min = [...]; max = [...]; region = \"box\" or \"cylinder\"; }, ... )", NULL},
+    {"remove_lost", K_BOOL, P(remove_lost), "-",
+     "remove a particle lost out of the box of the meshes (thermo.csv's lost) as a sink would", NULL},
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL},
     {"compat", K_CHOICE, P(compat), "-",
      "which conventions: the physically correct choices, or every TinyDEM convention (friction order, Eq. 46 as "
@@ -369,7 +374,8 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
     case K_TRIAXIAL:
     case K_FRICTION:
     case K_SPAWNS:
-    case K_TAG_RULES: return 0; /* scenario files only */
+    case K_TAG_RULES:
+    case K_SINKS: return 0; /* scenario files only */
     }
     return 0;
 }
@@ -397,6 +403,7 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_FRICTION: return "a group { radius = ...; position = [...]; velocity = [...]; }, given in a scenario file";
     case K_SPAWNS: return "a list of groups { min = [...]; max = [...]; rate = ...; sizes = ...; }, given in a scenario file";
     case K_TAG_RULES: return "a list of groups { min = [...]; max = [...]; tag = ...; }, given in a scenario file";
+    case K_SINKS: return "a list of groups { min = [...]; max = [...]; region = ...; }, given in a scenario file";
     }
     return "a value";
 }
@@ -491,7 +498,8 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
     case K_TRIAXIAL:
     case K_FRICTION:
     case K_SPAWNS:
-    case K_TAG_RULES: break; /* read_setting reads them */
+    case K_TAG_RULES:
+    case K_SINKS: break; /* read_setting reads them */
     }
     return 0;
 }
@@ -527,6 +535,8 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         st = scenario_read_spawns(&sc->params, s, path, err);
     else if (keys[k].kind == K_TAG_RULES)
         st = scenario_read_tag_rules(&sc->params, s, path, err);
+    else if (keys[k].kind == K_SINKS)
+        st = scenario_read_sinks(&sc->params, s, path, err);
     else if (!set_from_config(sc, &keys[k], s))
         return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
     if (st != GRAINS_OK)

@@ -1,9 +1,10 @@
-/* The scenario's `spawns` and `tag_regions` lists: groups of named fields.
+/* The scenario's `spawns`, `tag_regions` and `sinks` lists: groups of named fields.
  *
  *   spawns = ( { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; tag = 1; count = 500;
  *                sizes = "discrete"; radii = [0.002, 0.004]; fractions = [0.5, 0.5];
  *                fractions_of = "mass"; } );
  *   tag_regions = ( { min = [-1, -1, 0]; max = [0, 1, 0.1]; tag = 2; } );
+ *   sinks = ( { min = [-1, -1, -0.2]; max = [1, 1, -0.1]; region = "box"; } );
  *
  * A field a region leaves out is the run's own (scenario_spawns_finish). */
 #include "scenario/scenario_spawns.h"
@@ -183,6 +184,51 @@ grains_status scenario_read_tag_rules(grains_params *p, const config_setting_t *
     }
     if (s == GRAINS_OK)
         p->n_tag_rules = n;
+    return s;
+}
+
+/* One sink: { min = [...]; max = [...]; region = "box" or "cylinder"; }. */
+static grains_status read_sink(const config_setting_t *g, grains_sink *k_sink, int k, const char *path,
+                               grains_error *err)
+{
+    int has_lo = 0, has_hi = 0;
+    *k_sink = (grains_sink){{0, 0, 0}, {0, 0, 0}, 0};
+    for (int b = 0; b < config_setting_length(g); b++) {
+        const config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
+        const char *name = config_setting_name(f);
+        char what[32], names[128];
+        snprintf(what, sizeof what, "sinks[%d]", k);
+        if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) {
+            int lo = name[1] == 'i';
+            if (!vec3_of(f, lo ? &k_sink->lo : &k_sink->hi))
+                return bad(f, what, "three finite numbers", path, err);
+            *(lo ? &has_lo : &has_hi) = 1;
+        } else if (strcmp(name, "region") == 0) {
+            int c = choice_of(f, &grains_spawn_regions);
+            if (c < 0)
+                return bad(f, what, grains_choice_expected(&grains_spawn_regions, names, sizeof names), path, err);
+            k_sink->cylinder = c;
+        } else {
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f),
+                                    "%s: unknown field '%s' (known: min, max, region)", what, name);
+        }
+    }
+    if (!has_lo || !has_hi)
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g),
+                                "sinks[%d]: expected { min = [x, y, z]; max = [x, y, z]; region = \"box\" or "
+                                "\"cylinder\"; }", k);
+    return GRAINS_OK;
+}
+
+grains_status scenario_read_sinks(grains_params *p, const config_setting_t *list, const char *path,
+                                  grains_error *err)
+{
+    grains_status s = config_group_list(list, "sinks", GRAINS_MAX_SINKS, path, err);
+    int n = s == GRAINS_OK ? config_setting_length(list) : 0;
+    for (int a = 0; s == GRAINS_OK && a < n; a++)
+        s = read_sink(config_setting_get_elem(list, (unsigned)a), &p->sink[a], a, path, err);
+    if (s == GRAINS_OK)
+        p->n_sinks = n;
     return s;
 }
 

@@ -1,5 +1,5 @@
-/* The scenario's `spawns` (insertion regions) and `tag_regions` lists
- * (docs/scenario.md, "Insertion" and "Tags"). */
+/* The scenario's `spawns` (insertion regions), `tag_regions` and `sinks` lists
+ * (docs/scenario.md, "Insertion", "Tags" and "Outlets"). */
 #ifndef GRAINS_SCENARIO_SCENARIO_SPAWNS_H
 #define GRAINS_SCENARIO_SCENARIO_SPAWNS_H
 
@@ -11,6 +11,8 @@ grains_status scenario_read_spawns(grains_params *p, const config_setting_t *lis
                                    grains_error *err);
 grains_status scenario_read_tag_rules(grains_params *p, const config_setting_t *list, const char *path,
                                       grains_error *err);
+grains_status scenario_read_sinks(grains_params *p, const config_setting_t *list, const char *path,
+                                  grains_error *err);
 
 /* A field a region leaves out is the run's own (s_min, N_spawn, v0, R_min,
  * ...), taken after every override. */

@@ -1,7 +1,10 @@
 /* Particles removed between steps (grains_sim_remove): the others keep
  * their order and close up, their ids renumbered down past the removed
- * ones (ids stay 0 .. N-1), their contacts' springs carried over by ids,
- * the contacts and bonds of the removed ones ended. */
+ * ones (ids stay 0 .. N-1), their contacts' springs carried over by ids
+ * into lists rebuilt at once (so that the state is a whole one, which a
+ * checkpoint may take), the contacts and bonds of the removed ones ended.
+ * The last step's force sums, which Verlet's next half kick reads, follow
+ * their particles through the rebuild. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +78,22 @@ static void close_up(grains_particles *pt, const uint8_t *gone, const uint32_t *
         pt->slot[pt->id[i]] = (uint32_t)i;
 }
 
+/* The rebuild with the pending contacts; the force sums (f, t) kept by id across it. */
+static grains_status rebuild_keeping_sums(grains_sim *sim, vec3 *f_by_id, vec3 *t_by_id, grains_error *err)
+{
+    grains_particles *pt = &sim->pt;
+    for (size_t i = 0; i < pt->n; i++) {
+        f_by_id[pt->id[i]] = pt->f[i];
+        t_by_id[pt->id[i]] = pt->t[i];
+    }
+    grains_status s = sim_rebuild(sim, err);
+    for (size_t i = 0; s == GRAINS_OK && i < pt->n; i++) {
+        pt->f[i] = f_by_id[pt->id[i]];
+        pt->t[i] = t_by_id[pt->id[i]];
+    }
+    return s;
+}
+
 grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, grains_error *err)
 {
     if (n && !ids)
@@ -88,12 +107,13 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
     uint8_t *gone = calloc(count, sizeof *gone);
     uint32_t *renamed = malloc(count * sizeof *renamed);
     grains_contact *contacts = malloc((n_contacts ? n_contacts : 1) * sizeof *contacts);
-    grains_status s = gone && renamed && contacts
+    vec3 *sums = malloc(2 * count * sizeof *sums);
+    grains_status s = gone && renamed && contacts && sums
                           ? mark(sim, ids, n, gone, err)
                           : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing particles");
     if (s == GRAINS_OK)
         s = grains_sim_get_contacts(sim, contacts, n_contacts, &got, err);
-    if (s == GRAINS_OK) { /* nothing fails from here on */
+    if (s == GRAINS_OK) { /* nothing fails from here on but the rebuild's memory */
         uint32_t next = 0;
         for (size_t id = 0; id < count; id++)
             renamed[id] = gone[id] ? UINT32_MAX : next++;
@@ -108,10 +128,11 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
             sim->guide.id = renamed[sim->guide.id];
         sim->last_good.held = 0; /* (taken before a step; the next one takes its own) */
         sim->rec.valid = 0;      /* the recorded contacts name the old ids */
-        sim->need_rebuild = 1;
+        s = rebuild_keeping_sums(sim, sums, sums + count, err);
     }
     free(gone);
     free(renamed);
     free(contacts);
+    free(sums);
     return s;
 }

@@ -33,6 +33,7 @@
 #include "membrane/membranes.h"
 #include "membrane/patches.h"
 #include "sim/last_good.h"
+#include "sim/sinks.h"
 
 /* The guided particle (grains_sim_guide, sim/guide.c). */
 typedef struct {
@@ -69,6 +70,7 @@ struct grains_sim {
     int need_rebuild;
     size_t n_rebuilds;
     sim_bonds bonds;
+    sim_sinks sinks;            /* what the outlets removed (sim/sinks.c) */
     implicit_solver vi;         /* the implicit rows' solver (integrate/implicit.h) */
     sim_implicit_terms terms;
     grains_rng rng;
@@ -136,6 +138,9 @@ static inline int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim
 /* The thermo's sums of the particles, one by one in the ids' order, so
  * that every copy of them gives the same bits (sim/thermo.c). */
 void sim_thermo_start(const grains_sim *sim, thermo_sums *s);
+/* The box out of which a particle is lost (into s), and whether x is lost out of it. */
+void sim_lost_box(const grains_sim *sim, thermo_sums *s);
+int sim_lost(const grains_sim *sim, const thermo_sums *s, vec3 x);
 void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p);
 static inline const grains_particles *sim_particles_read(const grains_sim *sim)
 {

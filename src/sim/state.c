@@ -73,6 +73,7 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     bytes_put_u32(o, (uint32_t)vi->newton_most);
     bytes_put_i64(o, vi->cg_last);
     bytes_put_real(o, vi->update_last);
+    sim_sinks_write_state(&sim->sinks, o);
 }
 
 /* Each region's next radius within the run's [R_min, R_max], its counts
@@ -122,6 +123,9 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     vi->newton_most = (int)(bytes_get_u32(in) & 0xFFFFFF);
     vi->cg_last = (long)bytes_get_i64(in);
     vi->update_last = bytes_get_real(in);
+    grains_status s = sim_sinks_read_state(&sim->sinks, in, sim->p.n_sinks, err);
+    if (s != GRAINS_OK)
+        return s;
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its counters");
     if (sim->step < 0 || !spawn_states_valid(sim) || sim->spawned_ahead < -1 ||

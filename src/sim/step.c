@@ -310,7 +310,7 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     sim->step++;
     sim_grow(sim, t_old, grains_sim_time(sim));
     sim_apply_tag_rules(sim);
-    return GRAINS_OK;
+    return sim_sinks_apply(sim, err);
 }
 
 int grains_sim_stopped(const grains_sim *sim) { return sim->stopped != 0; }

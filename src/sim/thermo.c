@@ -10,7 +10,7 @@
  * radius; it reaches without end against gravity (grains resting on a
  * floor are above its box, not lost), and periodic axes are aside. No
  * mesh: none is lost. */
-static void lost_box(const grains_sim *sim, thermo_sums *s)
+void sim_lost_box(const grains_sim *sim, thermo_sums *s)
 {
     const grains_mesh *m = sim->mesh;
     s->boxed = m && m->n_vertices;
@@ -35,7 +35,7 @@ static void lost_box(const grains_sim *sim, thermo_sums *s)
     s->pad = pad;
 }
 
-static int lost(const grains_sim *sim, const thermo_sums *s, vec3 x)
+int sim_lost(const grains_sim *sim, const thermo_sums *s, vec3 x)
 {
     for (int k = 0; k < 3 && s->boxed; k++) {
         real c = (&x.x)[k], g = (&sim->p.g.x)[k];
@@ -49,7 +49,7 @@ static int lost(const grains_sim *sim, const thermo_sums *s, vec3 x)
 void sim_thermo_start(const grains_sim *sim, thermo_sums *s)
 {
     *s = (thermo_sums){0};
-    lost_box(sim, s);
+    sim_lost_box(sim, s);
 }
 
 void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p)
@@ -58,7 +58,7 @@ void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle
     real m = 4 * PI / 3 * sim->hp.rho[p->material] * R * R * R;
     s->e_kin += 0.5 * m * v3_dot(p->v, p->v);
     s->e_rot += 0.5 * (0.4 * m * R * R) * v3_dot(p->w, p->w);
-    s->lost += (size_t)lost(sim, s, p->x);
+    s->lost += (size_t)sim_lost(sim, s, p->x);
 }
 
 /* Serial sums in the ids' order, so that the figures are the same for any
