@@ -241,6 +241,23 @@ def ctrl_c(tmp):
           "SIGINT stopped advance(10^9): %s" % out.strip())
 
 
+def sinks(tmp):
+    """A scenario's sinks remove grains in Python as in the command: every grain
+    spawned is either still in the run or counted removed, and the log names
+    each with its tag; sinks.csv gets the log at the next frame."""
+    sim = grains.Simulation(os.path.join(SRC, "tests", "sinks.cfg"), output=tmp + "/sinks")
+    sim.write_frame()
+    sim.run_until(lambda s: s.removed(0) >= 50, every=500, max_steps=40000)
+    log = sim.removals()
+    total = sim.removed(0) + sim.removed(-1)
+    check(len(sim) + total == 400 and len(log) == total and set(log["tag"]) <= {1, 2} and (log["sink"] == 0).all()
+          and sim.removed(0, 1) + sim.removed(0, 2) == sim.removed(0),
+          "%d grains in the run and %d removed: 400; the log names each, with its tag" % (len(sim), total))
+    sim.write_frame()
+    rows = np.genfromtxt(tmp + "/sinks/sinks.csv", delimiter=",", names=True)
+    check(len(rows) == total and len(sim.removals()) == 0, "sinks.csv took the log at the frame")
+
+
 def hopper_study(tmp):
     """examples/hopper_study.py (docs/python.md) runs to its end in a short
     form, 300 grains through the opening and the discharge: every grain
@@ -263,6 +280,7 @@ with tempfile.TemporaryDirectory() as tmp:
     resume_same_bits(tmp)
     unstable()
     ctrl_c(tmp)
+    sinks(tmp)
     hopper_study(tmp)
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

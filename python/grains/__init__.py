@@ -409,6 +409,25 @@ class Simulation:
         a = np.ascontiguousarray(a, dtype=np.uintp)
         _call(_lib.grains_sim_remove, self._sim, a.size, _ffi.cast("const size_t *", _ffi.from_buffer(a)))
 
+    def removals(self):
+        """The grains the outlets (the scenario's sinks, remove_lost) removed
+        since the last frame or checkpoint written, oldest first: a numpy
+        record array with step, time, sink (-1: lost), id (its id then), tag,
+        x, v (3 each). The run's sinks.csv gets them at its next frame."""
+        log = _ffi.new("const grains_removal **")
+        n = _lib.grains_sim_removals(self._sim, log)
+        out = np.zeros(n, dtype=[("step", np.int64), ("time", np.float64), ("sink", np.int64), ("id", np.int64),
+                                 ("tag", np.int64), ("x", np.float64, 3), ("v", np.float64, 3)])
+        for k in range(n):
+            r = log[0][k]
+            out[k] = (r.step, r.time, r.sink, r.id, r.tag, (r.x.x, r.x.y, r.x.z), (r.v.x, r.v.y, r.v.z))
+        return out
+
+    def removed(self, sink, tag=None):
+        """Grains removed so far by sink `sink` (-1: as lost), with tag `tag`
+        (None: any)."""
+        return _lib.grains_sim_removed(self._sim, int(sink), 0 if tag is None else int(tag), int(tag is None))
+
     @staticmethod
     def _array(name, values, shape):
         a = np.asarray(values)
