@@ -244,6 +244,9 @@ printf 'periodic = "x";\nbox_min = [0, 0, 0];\nbox_max = [1, 1, 1];\nsinks = ( {
 expect 2 'sinks\[0\]: on the periodic axis x it lies outside the periodic box \[0, 1\]: it can remove nothing' "$G" check "$T/sk4.cfg"
 printf 'sinks = ( { min = [0, 0, 0]; max = [1, 1, 1]; region = "sphere"; } );\n' > "$T/sk5.cfg"
 expect 2 'sk5.cfg:1: sinks\[0\].region: expected' "$G" check "$T/sk5.cfg"
+# a sink above the hourglass and its spawn box, against gravity: no grain can reach it
+printf 'sinks = ( { min = [-1.0, -1.0, -1.0]; max = [1.0, 1.0, 0.0]; },\n          { min = [-1.0, -1.0, 0.5]; max = [1.0, 1.0, 0.6]; } );\n' > "$T/sk6.cfg"
+expect 2 'sk6.cfg:1: sinks\[1\] lies wholly above, against gravity, all that the grains start from or can rise to' "$G" check "$T/sk6.cfg"
 printf '%s,material,tag\n0,0,0,0.001,0,0,0,1,0,0,0,0,0,0,0,1.5\n' "$H" > "$T/badtag.csv"
 expect 2 'badtag.csv:2: tag = 1.5: expected an integer' "$G" check --particles "$T/badtag.csv"
 # --- contacts output: a series beside the frames, which it leaves as they were ---

@@ -249,6 +249,8 @@ grains_status run_load(const grains_scenario *sc, const grains_ranks *deal, grai
                        sc->bonds, err);
     if (s == GRAINS_OK && !deal)
         s = run_check_start(sc, sim, err);
+    if (s == GRAINS_OK && !deal)
+        s = run_check_sinks(sc, sim, err);
     if (s != GRAINS_OK) {
         grains_sim_destroy(sim);
         return s;

@@ -89,6 +89,11 @@ grains_status friction_open(friction_log *l, const grains_scenario *sc, const gr
 grains_status friction_row(friction_log *l, const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 void friction_close(friction_log *l);
 
+/* Each sink can remove a grain: under gravity, with meshes that do not move, none lies wholly
+ * above all that the grains start from or can rise to (src/run/sink_reach.c); an error at the
+ * scenario's line of `sinks`. */
+grains_status run_check_sinks(const grains_scenario *sc, const grains_sim *sim, grains_error *err);
+
 /* grains_sim_check_start, its error at the particles' file when it gave them. */
 grains_status run_check_start(const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 
