@@ -244,6 +244,37 @@ printf 'periodic = "x";\nbox_min = [0, 0, 0];\nbox_max = [1, 1, 1];\nsinks = ( {
 expect 2 'sinks\[0\]: on the periodic axis x it lies outside the periodic box \[0, 1\]: it can remove nothing' "$G" check "$T/sk4.cfg"
 printf 'sinks = ( { min = [0, 0, 0]; max = [1, 1, 1]; region = "sphere"; } );\n' > "$T/sk5.cfg"
 expect 2 'sk5.cfg:1: sinks\[0\].region: expected' "$G" check "$T/sk5.cfg"
+# stages: two ends, settled without kinetic_energy, an unknown field, an until_time past the run's end or
+# before the stage can begin, a mesh or region the run lacks, a table motion; a stage that cannot settle
+# within its max_time stops the run (exit 1) naming it
+st() { printf 'N_frames = 4;\n%s\n' "$1" > "$T/st.cfg"; }
+st 'stages = ( { name = "a"; duration = 0.1; until_time = 0.2; } );'
+expect 2 'st.cfg:2: stages\[0\]: give one end: duration = T, until_time = T, or until = "settled"' "$G" check "$T/st.cfg"
+st 'stages = ( { until = "settled"; max_time = 1.0; } );'
+expect 2 'st.cfg:2: stages\[0\]: until = "settled" goes with kinetic_energy = E and max_time = T' "$G" check "$T/st.cfg"
+st 'stages = ( { duration = 0.1; colour = 2; } );'
+expect 2 "st.cfg:2: stages\\[0\\]: unknown field 'colour'" "$G" check "$T/st.cfg"
+st 'stages = ( { until_time = 99.0; } );'
+expect 2 'st.cfg:2: stages\[0\]: until_time = 99 is past the run.s end \(t = 0.12.*\): it can never be met' "$G" check "$T/st.cfg"
+st 'stages = ( { duration = 0.1; }, { until_time = 0.05; } );'
+expect 2 'st.cfg:2: stages\[1\]: until_time = 0.05: the stage begins at 0.1 or later: it can never end there' "$G" check "$T/st.cfg"
+st 'stages = ( { duration = 0.1; motions = ( { mesh = 3; type = "linear"; velocity = [1.0, 0.0, 0.0]; } ); } );'
+expect 2 'st.cfg:2: stages\[0\].motions\[0\]: mesh 3: the run has 0' "$G" check "$T/st.cfg"
+st 'stages = ( { duration = 0.1; open = [5]; } );'
+expect 2 'st.cfg:2: stages\[0\]: open or close names an insertion region the run does not have \(it has 1\)' "$G" check "$T/st.cfg"
+st 'stages = ( { duration = 0.1; motions = ( { mesh = 0; type = "table"; table = "x.csv"; } ); } );'
+expect 2 'stages\[0\].motions\[0\]: a stage.s motion cannot be a table' "$G" check "$T/st.cfg"
+st 'stages = ( { until = "settled"; kinetic_energy = 1e-12; max_time = 0.01; check_every = 50; } );'
+expect 1 'st.cfg:2: stages\[0\] \(""\) did not settle within max_time = 0.01: E_kin \+ E_rot = .*, above kinetic_energy = 1e-12' "$G" run "$T/st.cfg" -o "$T/st" --quiet --set N_steps=400
+# the stages' example: each begins in turn, the gate moves 60 mm while "open" and stays, and thermo.csv says the
+# stage (4: after the last ended)
+"$G" run "$SRC/tests/stages.cfg" -o "$T/stages" >"$T/out" 2>"$T/err" || bad "stages: $(cat "$T/err")"
+grep -q 'stage 1 (settle) begins at t = 0.1 s' "$T/out" && grep -q 'stage 3 (pour) begins' "$T/out" && ok ||
+    bad "stages: $(cat "$T/out")"
+tail -1 "$T/stages/walls.csv" | awk -F, '{ exit !($3 == 1 && $4 > 0.0599 && $4 < 0.0601) }' && ok ||
+    bad "stages: the gate is not 60 mm on: $(tail -1 "$T/stages/walls.csv")"
+head -1 "$T/stages/thermo.csv" | grep -q ',stage$' && tail -1 "$T/stages/thermo.csv" | grep -q ',4$' && ok ||
+    bad "stages: thermo.csv's stage: $(tail -1 "$T/stages/thermo.csv")"
 # a sink above the hourglass and its spawn box, against gravity: no grain can reach it
 printf 'sinks = ( { min = [-1.0, -1.0, -1.0]; max = [1.0, 1.0, 0.0]; },\n          { min = [-1.0, -1.0, 0.5]; max = [1.0, 1.0, 0.6]; } );\n' > "$T/sk6.cfg"
 expect 2 'sk6.cfg:1: sinks\[1\] lies wholly above, against gravity, all that the grains start from or can rise to' "$G" check "$T/sk6.cfg"

@@ -66,6 +66,18 @@ def same_bits_as_the_command(tmp):
         ok, what = files_equal(tmp + "/cmd", out)
         check(ok and sim.frames == 5, "the same bytes as grains run on %d thread(s): %s" % (threads, what))
         sim.close()
+    # a scenario in stages: the stages change the run between the same steps in both
+    stages = os.path.join(SRC, "tests", "stages.cfg")
+    subprocess.run([GRAINS, "run", stages, "-o", tmp + "/cmd_stages", "--quiet", "--csv"], check=True)
+    sim = grains.Simulation(stages, output=tmp + "/py_stages", csv=True)
+    sim.write_frame()
+    every = int(round(0.02 / sim.dt))
+    for _ in range(50):
+        sim.advance(every)
+        sim.write_frame()
+    ok, what = files_equal(tmp + "/cmd_stages", tmp + "/py_stages")
+    check(ok, "a scenario in stages: the same bytes as grains run: %s" % what)
+    sim.close()
 
 
 def bulk_reads(tmp):

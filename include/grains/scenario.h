@@ -71,6 +71,29 @@ typedef struct {
     int line;
 } grains_scenario_friction;
 
+/* One of `stages = ( { name = "settle"; until = "settled"; kinetic_energy = 1e-4; max_time = 1.0; },
+ * ... )` (docs/scenario.md, "Stages"): what changes when it begins, and when it ends. */
+#define GRAINS_MAX_STAGES 16
+#define GRAINS_MAX_STAGE_MOTIONS 4
+typedef struct {
+    char name[32];
+    int line;                            /* of its group in the scenario file */
+    /* its end: one of */
+    real duration;                       /* [T] > 0 after it begins; or 0 */
+    real until_time;                     /* [T] the run's time; or -1 */
+    int settled;                         /* until = "settled": E_kin + E_rot below kinetic_energy */
+    real kinetic_energy;                 /* [ML^2/T^2] settled: the threshold (> 0) */
+    real max_time;                       /* [T] settled: not settled this long after it began is an error */
+    long check_every;                    /* settled: steps between looks (default 100) */
+    /* what changes as it begins */
+    int n_motions;
+    int motion_mesh[GRAINS_MAX_STAGE_MOTIONS]; /* the run's mesh index (walls.csv's: `mesh` first when given) */
+    grains_motion motion[GRAINS_MAX_STAGE_MOTIONS];
+    uint32_t open, close;                /* insertion regions (bit k: spawns[k]) that open, close */
+    int set_g;
+    grains_vec3 g;                       /* [L/T^2] gravity from now on, when set_g */
+} grains_scenario_stage;
+
 typedef struct {
     grains_params params;
     grains_scenario_mesh meshes[GRAINS_SCENARIO_MESHES];
@@ -79,6 +102,8 @@ typedef struct {
     int n_membranes;
     grains_scenario_triaxial triaxial;
     grains_scenario_friction friction;
+    grains_scenario_stage stages[GRAINS_MAX_STAGES];
+    int n_stages;
     char source[GRAINS_PATH_MAX];        /* scenario file, "" when none */
     char mesh[GRAINS_PATH_MAX];          /* one fixed mesh: OFF or STL file, GRAINS_BUILTIN_HOURGLASS,
                                           * or "" for none ("" by default when `meshes` is given) */

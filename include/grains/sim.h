@@ -31,7 +31,8 @@ typedef enum {
     GRAINS_SPAWN_ACTIVE = 0,        /* it still tries */
     GRAINS_SPAWN_COUNT_REACHED = 1, /* it added its count */
     GRAINS_SPAWN_FULL = 2,          /* no attempt fit for full_after steps in a row */
-    GRAINS_SPAWN_N_MAX = 3          /* the run holds N_max particles */
+    GRAINS_SPAWN_N_MAX = 3,         /* the run holds N_max particles */
+    GRAINS_SPAWN_CLOSED = 4         /* closed (grains_sim_spawn_open: a stage) */
 } grains_spawn_stop;
 
 typedef struct {
@@ -202,6 +203,14 @@ void grains_sim_clear_removals(grains_sim *sim);
 /* Particles removed so far by sink k (-1: as lost) with tag `tag`; with
  * any_tag, with any. Checkpoints keep the counts. */
 size_t grains_sim_removed(const grains_sim *sim, int sink, int tag, int any_tag);
+
+/* Gravity from the next step on (finite; in a 2D run, in the plane). */
+grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_error *err);
+
+/* Insertion region k opens (adds grains again, its count and full_after
+ * counted on) or closes (GRAINS_SPAWN_CLOSED) from the next step on. A
+ * region that reached its count stays so. Checkpoints keep it. */
+grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_error *err);
 
 /* Mesh k moves by `motion` from now on, starting where it is: its pose at
  * a later time t is its pose now changed by what the motion does between

@@ -43,6 +43,7 @@ static void print_spawn_reports(const grains_sim *sim)
                    grains_params_spawn(p, k).full_after);
             break;
         case GRAINS_SPAWN_N_MAX: printf("the run holds N_max = %ld particles\n", p->N_max); break;
+        case GRAINS_SPAWN_CLOSED: printf("closed by a stage at t = %.6g s\n", (double)r.stop_step * dt); break;
         case GRAINS_SPAWN_ACTIVE:
             if (r.idle_steps > 0)
                 printf("still adding; full for the last %ld steps (no attempt fit)\n", r.idle_steps);

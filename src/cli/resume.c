@@ -48,6 +48,8 @@ static int resume_run(const run_resume_options *ro, run_record *r, const char *p
     } else { /* its particles are the checkpoint's: each rank reads its share */
         grains_ranks share = cli_share(rk, &sc, !sc.rank_holds_all);
         s = run_load_setting(&sc, &share, &sim, &err);
+        if (s == GRAINS_OK) /* the stages' changes up to its own, then the state replaces what they set */
+            s = run_stages_start(&sc, r, sim, 1, &err);
         if (s == GRAINS_OK) /* (the CRC checked as the state is read) */
             s = grains_checkpoint_read_sim(path, sim, &err);
         if (cli_ranks_failed(rk, s != GRAINS_OK ? &err : NULL)) { /* a rank may run out of memory alone */

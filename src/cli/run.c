@@ -95,6 +95,29 @@ static int output_failed(const run_job *j, const grains_error *err)
     return EXIT_INPUT;
 }
 
+/* The stage the run is in ends before this step when it says so, and the next one's changes are
+ * made; an error (a settled stage past its max_time, a change refused) stops the run, its last
+ * checkpoint kept: 0 or the exit status. */
+static int next_stage(grains_sim *sim, run_job *j)
+{
+    run_output *o = &j->out;
+    grains_error err;
+    int began;
+    if (run_stages_step(o->sc, o->record, sim, &began, &err) != GRAINS_OK) {
+        if (j->rk && j->rk->share.rank != 0) /* (every rank found the same: rank 0 says it) */
+            return EXIT_UNSTABLE;
+        cli_report(&err);
+        fprintf(stderr, "grains: the last checkpoint stays\n");
+        return EXIT_UNSTABLE;
+    }
+    if (began && !o->quiet) {
+        const grains_scenario_stage *st = &o->sc->stages[o->record->stage];
+        printf("stage %d%s%s%s begins at t = %.6g s\n", o->record->stage, st->name[0] ? " (" : "", st->name,
+               st->name[0] ? ")" : "", grains_sim_time(sim));
+    }
+    return 0;
+}
+
 /* The steps up to frame f, then the frame; 0 or the exit status. */
 static int run_to_frame(grains_sim *sim, run_job *j, long f, long every, progress *pg, double t_end)
 {
@@ -102,6 +125,9 @@ static int run_to_frame(grains_sim *sim, run_job *j, long f, long every, progres
     run_output *o = &j->out;
     grains_error err;
     while (grains_sim_steps(sim) < f * p->N_steps) {
+        int stopped = o->sc->n_stages ? next_stage(sim, j) : 0;
+        if (stopped)
+            return stopped;
         /* the frame's contacts: those of its last step (interact/contact_record.h) */
         grains_sim_record_contacts(sim, o->sc->write_contacts && grains_sim_steps(sim) == f * p->N_steps - 1);
         if (grains_sim_step(sim, &err) != GRAINS_OK)
@@ -195,6 +221,8 @@ static grains_status prepare(int argc, char **argv, const cli_ranks *rk, grains_
     *dealt = cli_deals(rk, sc);
     grains_ranks deal = *dealt ? cli_share(rk, sc, 1) : (grains_ranks){0};
     s = run_load(sc, *dealt ? &deal : NULL, sim, err);
+    if (s == GRAINS_OK)
+        s = run_stages_start(sc, r, *sim, 0, err);
     if (s == GRAINS_OK && (!rk || rk->share.rank == 0)) /* (its failure is agreed with the load's) */
         s = run_inputs_crc(sc, &r->inputs_crc, err);
     return s;

@@ -133,6 +133,8 @@ static grains_status open_thermo(run_output *o, const grains_sim *sim, long resu
             grains_integrator_variational(o->sc->params.integrator) ? ",newton,newton_most,cg,newton_update" : "",
             grains_sim_mesh(sim) ? ",lost" : "", o->sc->thermo_imbalance ? ",imbalance" : "");
     removal_columns(o, mem, NULL);
+    if (o->sc->n_stages)
+        fputs(",stage", mem);
     fputc('\n', mem);
     grains_status s = fclose(mem) == 0 ? run_table_open(&o->thermo, o->sc->output_dir, "thermo.csv", h, resume_len, err)
                                        : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
@@ -230,6 +232,8 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu frames", cap);
     o->cap = cap;
     o->meshes_move = any_moving(sim);
+    for (int k = 0; k < o->sc->n_stages; k++) /* (a stage may set a mesh moving: frames of the meshes) */
+        o->meshes_move |= o->sc->stages[k].n_motions > 0;
     if (o->record->n_frames)
         s = restore_series(o, sim, err);
     else if (o->sc->write_vtk && grains_sim_mesh(sim) && !o->meshes_move) {
@@ -284,6 +288,8 @@ static grains_status write_thermo(run_output *o, const grains_sim *sim, grains_e
         fprintf(o->thermo, ",%.4f", st.cuts ? st.last : 1.0);
     }
     removal_columns(o, o->thermo, sim);
+    if (o->sc->n_stages)
+        fprintf(o->thermo, ",%d", o->record->stage);
     fputc('\n', o->thermo);
     if (fflush(o->thermo) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write thermo.csv");

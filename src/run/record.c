@@ -1,6 +1,7 @@
 /* A run's record in its checkpoint (run/run.h): encoded with the
  * checkpoint's own little-endian streams, checked when read back. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -55,6 +56,9 @@ grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, gr
     }
     bytes_put_real(&o, r->triaxial_h0);
     bytes_put_u64(&o, r->friction_id);
+    bytes_put_u32(&o, (uint32_t)r->stage);
+    bytes_put_real(&o, r->stage_began);
+    bytes_put_i64(&o, r->stage_step);
     int failed = fclose(mem) != 0 || o.failed;
     if (failed) {
         free(buf);
@@ -103,7 +107,12 @@ static int get_frames(run_record *r, bytes_in *in)
     }
     r->triaxial_h0 = bytes_get_real(in);
     r->friction_id = (size_t)bytes_get_u64(in);
-    return !in->bad && r->n_frames > 0;
+    uint32_t stage = bytes_get_u32(in);
+    r->stage = stage <= GRAINS_MAX_STAGES ? (int)stage : -1;
+    r->stage_began = bytes_get_real(in);
+    r->stage_step = (long)bytes_get_i64(in);
+    /* (no frame yet: a program's checkpoint before its first) */
+    return !in->bad && r->stage >= 0 && isfinite(r->stage_began) && r->stage_step >= 0;
 }
 
 grains_status run_record_decode(run_record *r, const void *bytes, size_t n, const char *path, grains_error *err)

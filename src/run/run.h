@@ -112,6 +112,9 @@ typedef struct {
     run_table_sum table[RUN_TABLES]; /* each table's bytes written (0: none) and their CRC */
     double triaxial_h0;
     size_t friction_id;
+    int stage;                  /* the stage it is in (n_stages: after the last; src/run/stages.c) */
+    double stage_began;         /* [T] when that stage began */
+    long stage_step;            /* and at which step */
 } run_record;
 
 /* A run's outputs (src/run/outputs.c). */
@@ -139,6 +142,16 @@ typedef struct {
     int rank;          /* this process's among the ranks sharing the run: rank 0 writes */
     double output_seconds; /* [s] spent writing frames and checkpoints (gathers included) */
 } run_output;
+
+/* A run's stages (src/run/stages.c). At its start: stage 0's changes (a
+ * new run), or those of every stage up to the record's (a resumed one, before
+ * its checkpoint's state is read). Before each step: whether the stage
+ * ended, and the next one's changes (*began then); an error for a settled
+ * stage past its max_time. Every rank alike. */
+grains_status run_stages_start(const grains_scenario *sc, run_record *r, grains_sim *sim, int resumed,
+                               grains_error *err);
+grains_status run_stages_step(const grains_scenario *sc, run_record *r, grains_sim *sim, int *began,
+                              grains_error *err);
 
 /* Opens the outputs of a new run (record->n_frames == 0) or of one resumed
  * from `record`: the tables cut back to their length at the checkpoint

@@ -61,6 +61,8 @@ grains_status grains_run_open(grains_run **out, int argc, const char *const *arg
         s = run_load(&run->sc, NULL, &run->sim, err);
     if (s == GRAINS_OK)
         s = run_inputs_crc(&run->sc, &run->record.inputs_crc, err);
+    if (s == GRAINS_OK)
+        s = run_stages_start(&run->sc, &run->record, run->sim, 0, err);
     /* a run that starts empty shows its first spawned grains in frame 0, as grains run's */
     if (s == GRAINS_OK && grains_sim_count(run->sim) == 0)
         s = grains_sim_spawn_ahead(run->sim, err);
@@ -92,6 +94,8 @@ static grains_status rebuild(grains_run *run, const char *path, const run_resume
     }
     if (s == GRAINS_OK)
         s = run_load_setting(&run->sc, NULL, &run->sim, err);
+    if (s == GRAINS_OK) /* the stages' changes up to its own, then the state replaces what they set */
+        s = run_stages_start(&run->sc, &run->record, run->sim, 1, err);
     if (s == GRAINS_OK)
         s = grains_checkpoint_read_sim(path, run->sim, err);
     free(argv);
@@ -174,9 +178,13 @@ grains_status grains_run_advance(grains_run *run, long n, grains_error *err)
     if (n < 0)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%ld steps: a run advances 0 steps or more", n);
     for (long k = 0; k < n; k++) {
+        int began;
+        grains_status s = run_stages_step(&run->sc, &run->record, run->sim, &began, err);
+        if (s != GRAINS_OK)
+            return s;
         /* a frame's contacts: those of the step before it (interact/contact_record.h) */
         grains_sim_record_contacts(run->sim, run->sc.write_contacts && k == n - 1);
-        grains_status s = grains_sim_step(run->sim, err);
+        s = grains_sim_step(run->sim, err);
         if (s != GRAINS_OK)
             return s;
     }

@@ -17,16 +17,18 @@
 #include "scenario/scenario_membranes.h"
 #include "scenario/scenario_meshes.h"
 #include "scenario/scenario_spawns.h"
+#include "scenario/scenario_stages.h"
 #include "scenario/scenario_text.h"
 #include "io/text.h"
 
 /* K_MATERIALS and K_PAIRS are lists of groups, read by io/scenario_materials.c,
  * K_MESHES by io/scenario_meshes.c, K_MEMBRANES and K_TRIAXIAL by
  * io/scenario_membranes.c, K_FRICTION by io/scenario_friction.c, K_SPAWNS and
- * K_TAG_RULES and K_SINKS by io/scenario_spawns.c; given in a scenario file only. */
+ * K_TAG_RULES and K_SINKS by io/scenario_spawns.c, K_STAGES by scenario_stages.c; given in a
+ * scenario file only. */
 typedef enum {
     K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL,
-    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION, K_SPAWNS, K_TAG_RULES, K_SINKS
+    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION, K_SPAWNS, K_TAG_RULES, K_SINKS, K_STAGES
 } key_kind;
 
 typedef struct {
@@ -180,6 +182,11 @@ static const key_info keys[] = {
      NULL},
     {"triaxial", K_TRIAXIAL, S(triaxial), "-",
      "triaxial.csv per frame: { membrane = 0; bottom = 0; top = 1; } (the cylinder and the platens)", NULL},
+    {"stages", K_STAGES, S(stages), "-",
+     "stages of the run, each ending after a duration, at a time or when settled, and changing motions, insertion "
+     "regions and gravity as it begins: ( { name = \"...\"; duration = T; until_time = T; until = \"settled\"; "
+     "kinetic_energy = E; max_time = T; check_every = N; motions = ( { mesh = k; type = ...; } ); open = [...]; "
+     "close = [...]; g = [...]; }, ... )", NULL},
     {"friction_test", K_FRICTION, S(friction), "-",
      "a sphere dragged at a constant velocity, free along one axis, not rotating; friction.csv per frame: { radius = "
      "...; position = [...]; velocity = [...]; axis = [0, 0, 1]; material = 0; }",
@@ -375,7 +382,8 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
     case K_FRICTION:
     case K_SPAWNS:
     case K_TAG_RULES:
-    case K_SINKS: return 0; /* scenario files only */
+    case K_SINKS:
+    case K_STAGES: return 0; /* scenario files only */
     }
     return 0;
 }
@@ -404,6 +412,7 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_SPAWNS: return "a list of groups { min = [...]; max = [...]; rate = ...; sizes = ...; }, given in a scenario file";
     case K_TAG_RULES: return "a list of groups { min = [...]; max = [...]; tag = ...; }, given in a scenario file";
     case K_SINKS: return "a list of groups { min = [...]; max = [...]; region = ...; }, given in a scenario file";
+    case K_STAGES: return "a list of groups { name = ...; duration = ...; ... }, given in a scenario file";
     }
     return "a value";
 }
@@ -499,7 +508,8 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
     case K_FRICTION:
     case K_SPAWNS:
     case K_TAG_RULES:
-    case K_SINKS: break; /* read_setting reads them */
+    case K_SINKS:
+    case K_STAGES: break; /* read_setting reads them */
     }
     return 0;
 }
@@ -537,6 +547,8 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         st = scenario_read_tag_rules(&sc->params, s, path, err);
     else if (keys[k].kind == K_SINKS)
         st = scenario_read_sinks(&sc->params, s, path, err);
+    else if (keys[k].kind == K_STAGES)
+        st = scenario_read_stages(sc, s, path, err);
     else if (!set_from_config(sc, &keys[k], s))
         return bad_value(path, line, &keys[k], expected(&keys[k], choices, sizeof choices), err);
     if (st != GRAINS_OK)
@@ -804,7 +816,7 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
     if (s == GRAINS_OK)
         s = grains_params_check(&sc->params, e);
     if (s == GRAINS_OK)
-        return s;
+        return scenario_finish_stages(sc, e); /* (its errors name their stage's line) */
     int k = key_of_message(e->message);
     if (k >= 0 && !sc->origin[k]) /* a default in conflict with a key that was set: blame that one */
         k = other_key_set(sc, e->message, k);

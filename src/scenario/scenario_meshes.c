@@ -113,19 +113,19 @@ static grains_status read_motion_field(const config_setting_t *f, grains_scenari
                             what, name);
 }
 
-/* The motion group, then the motion checked as a whole at its line. */
-static grains_status read_motion(const config_setting_t *g, grains_scenario_mesh *e, const char *what,
-                                 const char *path, grains_error *err)
+grains_status scenario_read_motion(const config_setting_t *g, grains_scenario_mesh *e, const char *here,
+                                   const char *skip, const char *path, grains_error *err)
 {
-    char here[48];
-    snprintf(here, sizeof here, "%s.motion", what);
     if (config_setting_type(g) != CONFIG_TYPE_GROUP)
         return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g), "%s: expected a group { type = ...; ... }",
                                 here);
     servo_stress ss = {NAN, NAN};
     grains_status s = GRAINS_OK;
-    for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
-        s = read_motion_field(config_setting_get_elem(g, (unsigned)b), e, &ss, here, path, err);
+    for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++) {
+        const config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
+        if (!skip || strcmp(config_setting_name(f), skip) != 0)
+            s = read_motion_field(f, e, &ss, here, path, err);
+    }
     if (s != GRAINS_OK)
         return s;
     if (!isnan(ss.stress) || !isnan(ss.area)) {
@@ -151,6 +151,15 @@ static grains_status read_motion(const config_setting_t *g, grains_scenario_mesh
     return s;
 }
 
+/* An entry's motion group. */
+static grains_status read_motion_of(const config_setting_t *g, grains_scenario_mesh *e, const char *what,
+                                    const char *path, grains_error *err)
+{
+    char here[48];
+    snprintf(here, sizeof here, "%s.motion", what);
+    return scenario_read_motion(g, e, here, NULL, path, err);
+}
+
 static grains_status read_entry_field(const config_setting_t *f, grains_scenario_mesh *e, const char *what,
                                       const char *path, grains_error *err)
 {
@@ -159,7 +168,7 @@ static grains_status read_entry_field(const config_setting_t *f, grains_scenario
     if (strcmp(name, "file") == 0)
         return read_string(f, e->file, what, path, err);
     if (strcmp(name, "motion") == 0)
-        return read_motion(f, e, what, path, err);
+        return read_motion_of(f, e, what, path, err);
     if (strcmp(name, "R_mesh") == 0) {
         int n = config_numbers(f, e->R_mesh, GRAINS_MAX_MESH_RADII);
         if (n < 1)

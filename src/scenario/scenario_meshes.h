@@ -10,4 +10,9 @@
 grains_status scenario_read_meshes(grains_scenario *sc, const config_setting_t *list, const char *path,
                                    grains_error *err);
 
+/* A motion group (`here` names it in errors; a field named `skip`, if any, is not the motion's)
+ * into e->motion (a table's file into e->table), checked as a whole at its line. */
+grains_status scenario_read_motion(const config_setting_t *g, grains_scenario_mesh *e, const char *here,
+                                   const char *skip, const char *path, grains_error *err);
+
 #endif

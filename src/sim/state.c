@@ -83,7 +83,8 @@ static int spawn_states_valid(const grains_sim *sim)
     for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
         const spawn_state *r = &sim->spawn[k];
         if (!(r->R_next >= sim->p.R_min && r->R_next <= sim->p.R_max) || r->added < 0 || r->idle_steps < 0 ||
-            r->stop < GRAINS_SPAWN_ACTIVE || r->stop > GRAINS_SPAWN_FULL || r->stop_step < 0)
+            r->stop < GRAINS_SPAWN_ACTIVE || r->stop > GRAINS_SPAWN_CLOSED || r->stop == GRAINS_SPAWN_N_MAX ||
+            r->stop_step < 0)
             return 0;
     }
     return 1;
