@@ -206,6 +206,22 @@ def resume_same_bits(tmp):
     raises(grains.GrainsError, lambda: grains.Simulation.resume(tmp + "/mid.grains"), "a damaged checkpoint")
 
 
+def resume_mid_stage(tmp):
+    """A run in stages saved while the grains settle and resumed goes on in
+    that stage: the same stage transitions and bits as the run never stopped."""
+    stages = os.path.join(SRC, "tests", "stages.cfg")
+    sim = grains.Simulation(stages, output=tmp + "/mid_stage")
+    sim.advance(int(round(0.25 / sim.dt)))  # in "settle" (0.1 s to about 0.4 s)
+    sim.save_checkpoint(tmp + "/settling.grains")
+    sim.advance(int(round(0.35 / sim.dt)))  # past "open" into "pour"
+    x, gate = sim.positions, sim.walls[1].position
+    sim.close()
+    again = grains.Simulation.resume(tmp + "/settling.grains")
+    again.advance(int(round(0.35 / again.dt)))
+    check(np.array_equal(again.positions, x) and np.array_equal(again.walls[1].position, gate) and gate[0] > 0.0599,
+          "resumed while settling: the gate opened at the same step, the same bits (gate at %.6f m)" % gate[0])
+
+
 def unstable():
     """A step that cannot be made raises UnstableError naming the grain, at
     the last good state."""
@@ -290,6 +306,7 @@ with tempfile.TemporaryDirectory() as tmp:
     sets_and_refusals()
     bad_scenarios(tmp)
     resume_same_bits(tmp)
+    resume_mid_stage(tmp)
     unstable()
     ctrl_c(tmp)
     sinks(tmp)
