@@ -91,6 +91,10 @@ size_t grains_sim_mesh_count(const grains_sim *sim);
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
 grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *in, grains_error *err);
 grains_status grains_sim_set_motion(grains_sim *sim, size_t k, const grains_motion *motion, grains_error *err);
+grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *err);
+grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_error *err);
+grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_error *err);
+double grains_py_gravity(const grains_sim *sim, int axis);
 """
 
 SOURCE = """
@@ -102,6 +106,7 @@ SOURCE = """
 static const char *grains_py_output_dir(const grains_run *run) { return grains_run_scenario(run)->output_dir; }
 static const char *grains_py_source(const grains_run *run) { return grains_run_scenario(run)->source; }
 static double grains_py_dt(const grains_sim *sim) { return grains_sim_params(sim)->dt; }
+static double grains_py_gravity(const grains_sim *sim, int axis) { return (&grains_sim_params(sim)->g.x)[axis]; }
 """
 
 

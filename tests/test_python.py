@@ -159,6 +159,13 @@ def sets_and_refusals():
     sim.advance(10)
     check(w.position[2] == z and not w.moving, "a stopped wall stays")
     raises(grains.InputError, lambda: w.set_motion("sideways"), "a motion type that does not exist")
+    sim.gravity = [0, 0, -5.0]
+    check(list(sim.gravity) == [0, 0, -5.0], "gravity set is read back")
+    raises(grains.InputError, lambda: setattr(sim, "gravity", [0, float("inf"), 0]), "an infinite gravity")
+    raises(grains.InputError, lambda: sim.open_region(3), "a region the run does not have")
+    w.remove()
+    sim.advance(10)
+    check(w.force[2] == 0, "a removed wall feels no force")
     raises(grains.InputError, lambda: w.set_motion("linear", velocity=[0, 0, float("nan")]), "a NaN velocity")
     sim.close()
 

@@ -18,6 +18,7 @@
  *   again from its file's pose;
  * - a floor started mid-run as a belt is shifted by V (t - t1) and gives a
  *   sphere on it 2V/7; stopped, it stays; a checkpoint keeps its motion;
+ * - a sphere whose floor is removed falls freely, touching nothing;
  * - all of it gives the same bits on any number of threads. */
 #include <string.h>
 
@@ -640,6 +641,56 @@ static void motion_given_resumed(test_ctx *t)
     grains_sim_destroy(b);
 }
 
+/* A sphere resting on a floor (mesh 0) that is removed: it falls freely
+ * (v = g t) with no contact left, the floor's force is 0, and a checkpoint
+ * taken after keeps the floor removed (resumed on 2 threads: the same bits). */
+static grains_sim *floor_removed(int threads, long rest, long after)
+{
+    grains_sim *sim = floor_started(threads, 0, rest, 0); /* (its motion linear at 0) */
+    grains_error err;
+    if (grains_sim_remove_mesh(sim, 0, &err) != GRAINS_OK) {
+        fprintf(stderr, "remove_mesh: %s\n", err.message);
+        exit(1);
+    }
+    advance(sim, after);
+    return sim;
+}
+
+static void mesh_removed(test_ctx *t)
+{
+    grains_sim *sim = floor_removed(1, 3000, 0);
+    double dt = grains_sim_params(sim)->dt, v0 = get(sim, 0).v.z;
+    long n = (long)(0.05 / dt);
+    advance(sim, n);
+    grains_thermo th;
+    grains_sim_thermo(sim, &th);
+    grains_wall w;
+    grains_sim_get_wall(sim, 0, &w);
+    double v = get(sim, 0).v.z, T = (double)n * dt;
+    printf("  floor removed: the sphere falls at %.6f m/s after %.3f s (g t = %.6f), %zu contacts\n", -v, T, 9.81 * T,
+           th.n_contacts);
+    /* (the first step's half kick still has the floor's last push: within g dt) */
+    CHECK_ABS(t, v - v0, -9.81 * T, 9.81 * dt, "a sphere whose floor is removed falls freely: dv = -g t");
+    CHECK(t, th.n_contacts == 0 && w.force.z == 0, "no contact is left, and the floor feels no force");
+    grains_error err;
+    CHECK(t, grains_sim_remove_mesh(sim, 1, &err) == GRAINS_ERR_RANGE, "a mesh that does not exist: %s", err.message);
+    grains_sim_destroy(sim);
+    const char *path = "test_walls_removed.grains";
+    grains_sim *a = floor_removed(1, 3000, 10);
+    grains_status s = grains_checkpoint_write(path, a, NULL, 0, &err);
+    grains_sim *b = floor_started(2, 0, 0, 0);
+    s = s == GRAINS_OK ? grains_checkpoint_read_sim(path, b, &err) : s;
+    CHECK(t, s == GRAINS_OK, "read back: %s", s == GRAINS_OK ? "" : err.message);
+    advance(a, 500);
+    advance(b, 500);
+    grains_particle pa = get(a, 0), pb = get(b, 0);
+    CHECK(t, memcmp(&pa.x, &pb.x, sizeof pa.x) == 0 && pa.v.z < -9.81 * 500 * grains_sim_params(a)->dt,
+          "resumed: the floor stays removed (the sphere falls on at %.4f m/s), the same bits", -pa.v.z);
+    remove(path);
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -654,5 +705,6 @@ int main(void)
     threads_agree(&t);
     motion_given_mid_run(&t);
     motion_given_resumed(&t);
+    mesh_removed(&t);
     return test_report(&t, "test_walls");
 }

@@ -25,6 +25,7 @@ typedef struct {
     int body;               /* in a simulation: which of its meshes the element belongs to */
     int line;               /* the line of its file that gave it (OFF, ASCII STL), or 0 */
     grains_vec3 lo, hi;     /* bounding box of the vertices, grown by R */
+    int off;                /* in a simulation: its mesh removed (grains_sim_remove_mesh): nothing meets it */
 } grains_mesh_element;
 
 typedef struct {

@@ -90,6 +90,7 @@ typedef struct {
     int motion_mesh[GRAINS_MAX_STAGE_MOTIONS]; /* the run's mesh index (walls.csv's: `mesh` first when given) */
     grains_motion motion[GRAINS_MAX_STAGE_MOTIONS];
     uint32_t open, close;                /* insertion regions (bit k: spawns[k]) that open, close */
+    uint32_t remove;                     /* meshes (bit k: the run's mesh k) removed */
     int set_g;
     grains_vec3 g;                       /* [L/T^2] gravity from now on, when set_g */
 } grains_scenario_stage;

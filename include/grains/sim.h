@@ -204,6 +204,12 @@ void grains_sim_clear_removals(grains_sim *sim);
  * any_tag, with any. Checkpoints keep the counts. */
 size_t grains_sim_removed(const grains_sim *sim, int sink, int tag, int any_tag);
 
+/* Mesh k is removed from the next step on: no grain meets it, its
+ * contacts end, it is no more in the mesh frames nor in the box out of
+ * which grains are lost; its index stays (walls.csv gives it no force). A
+ * mesh holding a membrane's pinned vertices is refused. Checkpoints keep it. */
+grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *err);
+
 /* Gravity from the next step on (finite; in a 2D run, in the plane). */
 grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_error *err);
 

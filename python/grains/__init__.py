@@ -243,6 +243,11 @@ class Wall:
         """Stops the mesh where it is (set_motion("fixed"))."""
         self.set_motion("fixed")
 
+    def remove(self):
+        """Removes the mesh from the next step on: no grain meets it, its
+        contacts end; its index stays."""
+        _call(_lib.grains_sim_remove_mesh, self._owner._sim, self.index)
+
     def __repr__(self):
         return "<grains.Wall %d at %s, force %s>" % (self.index, self.position, self.force)
 
@@ -330,6 +335,22 @@ class Simulation:
     broken_bonds = _thermo("n_broken", "bonds broken so far")
     membrane_energy = _thermo("e_membrane", "[ML^2/T^2] the membranes' kinetic and elastic energy")
     lost = _thermo("n_lost", "grains outside the box of the meshes (thermo.csv's lost)")
+
+    def _get_gravity(self):
+        return np.array([_lib.grains_py_gravity(self._sim, a) for a in range(3)])
+
+    def _set_gravity(self, g):
+        v = np.asarray(g, dtype=float)
+        if v.shape != (3,):
+            raise InputError("gravity takes 3 values, not %s" % (v.shape,))
+        _call(_lib.grains_sim_set_gravity, self._sim, {"x": v[0], "y": v[1], "z": v[2]})
+
+    gravity = property(_get_gravity, _set_gravity, doc="[L/T^2] gravity; settable (from the next step on)")
+
+    def open_region(self, k, open=True):
+        """Insertion region k adds grains again (open=True) or stops (False)
+        from the next step on; one that added its count stays done."""
+        _call(_lib.grains_sim_spawn_open, self._sim, int(k), int(bool(open)))
 
     def thermo(self):
         """Every thermo figure at the last step, as a dict."""

@@ -340,6 +340,7 @@ void walls_write_state(const walls *w, bytes_out *o)
         bytes_put_reals(o, (const real *)&b->torque, 3);
         bytes_put_real(o, b->stiffness);
         bytes_put_real(o, b->damping);
+        bytes_put_u32(o, (uint32_t)b->removed);
         bytes_put_u32(o, (uint32_t)b->changed);
         if (b->changed) {
             put_motion(o, &b->motion);
@@ -408,6 +409,7 @@ grains_status walls_read_state(walls *w, bytes_in *in, grains_error *err)
         b->damping = bytes_get_real(in);
         if (!in->bad && !body_finite(b))
             return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: mesh %zu's state is not finite", k);
+        b->removed = bytes_get_u32(in) != 0;
         grains_status s = bytes_get_u32(in) ? read_changed(w, k, in, err) : GRAINS_OK;
         if (s != GRAINS_OK)
             return s;

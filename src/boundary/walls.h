@@ -30,6 +30,7 @@ typedef struct {
     int changed;
     motion_state from;
     real t_from;
+    int removed;                 /* grains_sim_remove_mesh: its elements are off */
 } wall_body;
 
 /* Per cell block and body: force and moment (about the origin) on the

@@ -57,7 +57,7 @@ static int touches_mesh(const grains_mesh *mesh, vec3 x, real R)
 {
     for (size_t e = 0; mesh && e < mesh->n_elements; e++) {
         const grains_mesh_element *el = &mesh->elements[e];
-        if (x.x < el->lo.x - R || x.y < el->lo.y - R || x.z < el->lo.z - R || x.x > el->hi.x + R ||
+        if (el->off || x.x < el->lo.x - R || x.y < el->lo.y - R || x.z < el->lo.z - R || x.x > el->hi.x + R ||
             x.y > el->hi.y + R || x.z > el->hi.z + R)
             continue;
         vec3 dx = grains_mesh_offset(mesh, e, x);

@@ -123,7 +123,8 @@ grains_status mesh_drawing_build(mesh_drawing *d, const grains_mesh *m, grains_e
         ok = add_point(d, m->vertices[k], &id);
     }
     for (uint32_t e = 0; ok && e < m->n_elements; e++)
-        ok = m->elements[e].body < 0 || draw_element(d, m, e); /* a membrane's: in its own file */
+        ok = m->elements[e].body < 0 || m->elements[e].off || draw_element(d, m, e); /* (a membrane's: in its own
+                                                                                     * file; a removed mesh's: none) */
     if (ok)
         return GRAINS_OK;
     mesh_drawing_free(d);

@@ -164,7 +164,7 @@ static int collect_mesh(grains_neighbors *nb, size_t *count, const grains_grid *
 {
     *count = 0;
     for (size_t e = 0; mesh && e < mesh->n_elements; e++)
-        for (int level = 0; level < g->n_levels; level++)
+        for (int level = 0; level < g->n_levels && !mesh->elements[e].off; level++)
             if (!element_candidates(nb, count, g, level, mesh, e, x, R, pad))
                 return 0;
     return 1;

@@ -9,13 +9,16 @@
 
 #include "run/run.h"
 
-/* Stage k's changes, in the order: motions, regions closed, opened, gravity. */
+/* Stage k's changes, in the order: motions, meshes removed, regions closed or opened, gravity. */
 static grains_status apply(const grains_scenario *sc, int k, grains_sim *sim, grains_error *err)
 {
     const grains_scenario_stage *st = &sc->stages[k];
     grains_status s = GRAINS_OK;
     for (int m = 0; s == GRAINS_OK && m < st->n_motions; m++)
         s = grains_sim_set_motion(sim, (size_t)st->motion_mesh[m], &st->motion[m], err);
+    for (int r = 0; s == GRAINS_OK && r < 32; r++)
+        if (st->remove >> r & 1)
+            s = grains_sim_remove_mesh(sim, (size_t)r, err);
     for (int r = 0; s == GRAINS_OK && r < GRAINS_MAX_SPAWNS; r++)
         if ((st->close >> r & 1) || (st->open >> r & 1))
             s = grains_sim_spawn_open(sim, r, (int)(st->open >> r & 1), err);

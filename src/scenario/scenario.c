@@ -185,8 +185,8 @@ static const key_info keys[] = {
     {"stages", K_STAGES, S(stages), "-",
      "stages of the run, each ending after a duration, at a time or when settled, and changing motions, insertion "
      "regions and gravity as it begins: ( { name = \"...\"; duration = T; until_time = T; until = \"settled\"; "
-     "kinetic_energy = E; max_time = T; check_every = N; motions = ( { mesh = k; type = ...; } ); open = [...]; "
-     "close = [...]; g = [...]; }, ... )", NULL},
+     "kinetic_energy = E; max_time = T; check_every = N; motions = ( { mesh = k; type = ...; } ); remove_meshes "
+     "= [...]; open = [...]; close = [...]; g = [...]; }, ... )", NULL},
     {"friction_test", K_FRICTION, S(friction), "-",
      "a sphere dragged at a constant velocity, free along one axis, not rotating; friction.csv per frame: { radius = "
      "...; position = [...]; velocity = [...]; axis = [0, 0, 1]; material = 0; }",

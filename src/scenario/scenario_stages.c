@@ -28,16 +28,16 @@ static grains_status bad(const config_setting_t *s, const char *what, const char
                             config_setting_name(s), expected);
 }
 
-/* A list of insertion region indices as a bit mask. */
-static int regions_of(const config_setting_t *s, uint32_t *mask)
+/* A list of indices below `most` (insertion regions, meshes) as a bit mask. */
+static int indices_of(const config_setting_t *s, int most, uint32_t *mask)
 {
-    real r[GRAINS_MAX_SPAWNS];
+    real r[32];
     int n = config_setting_type(s) == CONFIG_TYPE_ARRAY || config_setting_type(s) == CONFIG_TYPE_LIST
-                ? config_numbers(s, r, GRAINS_MAX_SPAWNS) : -1;
+                ? config_numbers(s, r, 32) : -1;
     if (n < 0 || n != config_setting_length(s))
         return 0;
     for (int k = 0; k < n; k++) {
-        if (r[k] != floor(r[k]) || r[k] < 0 || r[k] >= GRAINS_MAX_SPAWNS)
+        if (r[k] != floor(r[k]) || r[k] < 0 || r[k] >= most)
             return 0;
         *mask |= 1u << (int)r[k];
     }
@@ -104,8 +104,12 @@ static grains_status read_field(const config_setting_t *f, grains_scenario_stage
         return GRAINS_OK;
     }
     if (strcmp(name, "open") == 0 || strcmp(name, "close") == 0)
-        return regions_of(f, name[0] == 'o' ? &st->open : &st->close)
+        return indices_of(f, GRAINS_MAX_SPAWNS, name[0] == 'o' ? &st->open : &st->close)
                    ? GRAINS_OK : bad(f, what, "a list of insertion regions' indices, 0 to 7", path, err);
+    if (strcmp(name, "remove_meshes") == 0)
+        return indices_of(f, GRAINS_SCENARIO_MESHES + 1, &st->remove)
+                   ? GRAINS_OK : bad(f, what, "a list of the run's mesh indices (as walls.csv numbers them)", path,
+                                     err);
     if (strcmp(name, "g") == 0) {
         real r[3];
         if (config_numbers(f, r, 3) != 3)
@@ -118,7 +122,7 @@ static grains_status read_field(const config_setting_t *f, grains_scenario_stage
         return read_motions(f, st, what, path, err);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f),
                             "%s: unknown field '%s' (known: name, duration, until_time, until, kinetic_energy, "
-                            "max_time, check_every, motions, open, close, g)", what, name);
+                            "max_time, check_every, motions, remove_meshes, open, close, g)", what, name);
 }
 
 /* Stage k's end: one way, with what it needs, and nothing another way reads. */
@@ -180,6 +184,10 @@ grains_status scenario_finish_stages(const grains_scenario *sc, grains_error *er
                                         "stages[%d].motions[%d]: mesh %d: the run has %d (0 is `mesh` when it is "
                                         "given, then meshes[] in order, as walls.csv numbers them)", k, m,
                                         st->motion_mesh[m], meshes);
+        if (st->remove >> meshes)
+            return grains_error_set(err, GRAINS_ERR_RANGE, sc->source, st->line,
+                                    "stages[%d]: remove_meshes names a mesh the run does not have (it has %d)", k,
+                                    meshes);
         uint32_t regions = (1u << grains_params_n_spawns(p)) - 1;
         if ((st->open | st->close) & ~regions)
             return grains_error_set(err, GRAINS_ERR_RANGE, sc->source, st->line,

@@ -170,6 +170,34 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
     return GRAINS_OK;
 }
 
+void sim_meshes_mark_off(grains_sim *sim)
+{
+    for (size_t e = 0; sim->mesh && e < sim->mesh->n_elements; e++) {
+        grains_mesh_element *el = &sim->mesh->elements[e];
+        el->off = el->body >= 0 && (size_t)el->body < sim->wl.n && sim->wl.body[el->body].removed;
+    }
+}
+
+grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *err)
+{
+    if (k >= sim->wl.n)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "mesh %zu: there are %zu meshes", k, sim->wl.n);
+    for (size_t v = 0; sim->mb.pin && v < sim->mb.n_vertices; v++) /* (it would hang from nothing) */
+        if (sim->mb.pin[v] == (int)k)
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "mesh %zu holds a membrane's pinned vertices: "
+                                    "it cannot be removed", k);
+    wall_body *b = &sim->wl.body[k];
+    grains_motion stop = grains_motion_fixed();
+    grains_status s = b->removed ? GRAINS_OK : walls_set_motion(&sim->wl, sim->mesh, k, &stop, grains_sim_time(sim), err);
+    if (s != GRAINS_OK)
+        return s;
+    b->removed = 1;
+    b->force = b->torque = v3(0, 0, 0);
+    sim_meshes_mark_off(sim);
+    sim->need_rebuild = 1; /* its contacts end with the lists */
+    return GRAINS_OK;
+}
+
 grains_status grains_sim_set_motion(grains_sim *sim, size_t k, const grains_motion *motion, grains_error *err)
 {
     if (k >= sim->wl.n)

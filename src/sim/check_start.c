@@ -321,7 +321,7 @@ static void wall_overlaps(const grains_sim *sim, const start_set *own, grains_st
             const grains_mesh_element *el = &m->elements[e];
             vec3 x = own->x[i];
             real r = own->R[i];
-            if (x.x < el->lo.x - r || x.y < el->lo.y - r || x.z < el->lo.z - r || x.x > el->hi.x + r ||
+            if (el->off || x.x < el->lo.x - r || x.y < el->lo.y - r || x.z < el->lo.z - r || x.x > el->hi.x + r ||
                 x.y > el->hi.y + r || x.z > el->hi.z + r)
                 continue;
             real gap = v3_norm(grains_mesh_offset(m, e, x)) - r - el->R;

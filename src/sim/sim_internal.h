@@ -98,6 +98,9 @@ struct grains_sim {
  * particle lists (none with compat = "tinydem"). */
 grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err);
 
+/* The elements of removed meshes (grains_sim_remove_mesh) marked off, the others on. */
+void sim_meshes_mark_off(grains_sim *sim);
+
 /* The guided particle held (sim/guide.c): its contact force noted, then
  * its force across the axis and its torque replaced by what keeps its
  * velocity there and its spin as they are. Between the forces and an

@@ -341,6 +341,8 @@ static grains_status read_rest(grains_sim *sim, bytes_in *in, size_t n, grains_e
     if (s == GRAINS_OK)
         s = walls_read_state(&sim->wl, in, err);
     if (s == GRAINS_OK)
+        sim_meshes_mark_off(sim); /* (the removed meshes' elements) */
+    if (s == GRAINS_OK)
         s = sim_membranes_read_state(&sim->mb, in, err);
     if (s == GRAINS_OK)
         s = sim_bonds_read_state(&sim->bonds, in, n, err);

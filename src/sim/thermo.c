@@ -5,6 +5,17 @@
 
 #define PI 3.14159265358979323846
 
+/* Whether vertex v of the combined mesh is a removed mesh's. */
+static int removed_vertex(const grains_sim *sim, size_t v)
+{
+    for (size_t k = 0; k < sim->wl.n; k++) {
+        const wall_body *b = &sim->wl.body[k];
+        if (b->removed && v >= b->first_vertex && v < (size_t)b->first_vertex + b->n_vertices)
+            return 1;
+    }
+    return 0;
+}
+
 /* The box out of which a particle is lost: that of every mesh vertex and
  * (while spawning) the spawn box, grown by R_max and the largest element
  * radius; it reaches without end against gravity (grains resting on a
@@ -16,20 +27,23 @@ void sim_lost_box(const grains_sim *sim, thermo_sums *s)
     s->boxed = m && m->n_vertices;
     if (!s->boxed)
         return;
-    vec3 lo = m->vertices[0], hi = m->vertices[0];
+    vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
     for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
         grains_spawn_region r = grains_params_spawn(&sim->p, k);
         lo = v3(fmin(lo.x, r.lo.x), fmin(lo.y, r.lo.y), fmin(lo.z, r.lo.z));
         hi = v3(fmax(hi.x, r.hi.x), fmax(hi.y, r.hi.y), fmax(hi.z, r.hi.z));
     }
     for (size_t v = 0; v < m->n_vertices; v++) {
+        if (removed_vertex(sim, v))
+            continue;
         vec3 p = m->vertices[v];
         lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
         hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
     }
+    s->boxed = lo.x <= hi.x; /* (every mesh removed, no spawn box: none is lost) */
     real pad = sim->p.R_max;
     for (size_t e = 0; e < m->n_elements; e++)
-        pad = fmax(pad, sim->p.R_max + m->elements[e].R);
+        pad = m->elements[e].off ? pad : fmax(pad, sim->p.R_max + m->elements[e].R);
     s->lo = lo;
     s->hi = hi;
     s->pad = pad;
