@@ -264,6 +264,10 @@ st 'stages = ( { duration = 0.1; open = [5]; } );'
 expect 2 'st.cfg:2: stages\[0\]: open or close names an insertion region the run does not have \(it has 1\)' "$G" check "$T/st.cfg"
 st 'stages = ( { duration = 0.1; motions = ( { mesh = 0; type = "table"; table = "x.csv"; } ); } );'
 expect 2 'stages\[0\].motions\[0\]: a stage.s motion cannot be a table' "$G" check "$T/st.cfg"
+st 'stages = ( { duration = 0.1; set = { E = 1e8; }; } );'
+expect 2 "st.cfg:2: stages\\[0\\].set: 'E' cannot change mid-run" "$G" check "$T/st.cfg"
+st 'stages = ( { duration = 0.05; }, { duration = 0.05; set = { mu_s = -1.0; }; } );'
+expect 2 'st.cfg:2: stages\[1\]: mu_s = -1: sliding friction coefficient must be >= 0' "$G" check "$T/st.cfg"
 st 'stages = ( { until = "settled"; kinetic_energy = 1e-12; max_time = 0.01; check_every = 50; } );'
 expect 1 'st.cfg:2: stages\[0\] \(""\) did not settle within max_time = 0.01: E_kin \+ E_rot = .*, above kinetic_energy = 1e-12' "$G" run "$T/st.cfg" -o "$T/st" --quiet --set N_steps=400
 # the stages' example: each begins in turn, the gate moves 60 mm while "open" and stays, and thermo.csv says the

@@ -71,6 +71,12 @@ typedef struct {
     int line;
 } grains_scenario_friction;
 
+/* The parameters a stage may change (`set = { mu_s = 0.2; e_n = 0.3; }`; grains_sim_set_params).
+ * X(name) */
+#define GRAINS_STAGE_PARAMS(X) X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta)
+#define GRAINS_STAGE_PARAM_COUNT(name) +1
+enum { GRAINS_STAGE_N_PARAMS = 0 GRAINS_STAGE_PARAMS(GRAINS_STAGE_PARAM_COUNT) };
+
 /* One of `stages = ( { name = "settle"; until = "settled"; kinetic_energy = 1e-4; max_time = 1.0; },
  * ... )` (docs/scenario.md, "Stages"): what changes when it begins, and when it ends. */
 #define GRAINS_MAX_STAGES 16
@@ -93,6 +99,7 @@ typedef struct {
     uint32_t remove;                     /* meshes (bit k: the run's mesh k) removed */
     int set_g;
     grains_vec3 g;                       /* [L/T^2] gravity from now on, when set_g */
+    real set[GRAINS_STAGE_N_PARAMS];     /* GRAINS_STAGE_PARAMS' new values; NAN: unchanged */
 } grains_scenario_stage;
 
 typedef struct {
@@ -143,6 +150,12 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err);
 /* Where key `name` was set: its line in the scenario file (> 0), -1 by
  * --set, 0 not at all (its default) or no such key. */
 int grains_scenario_line(const grains_scenario *sc, const char *name);
+
+/* The run's parameters as of stage k: the scenario's with the `set` and `g` of stages 0 .. k
+ * (mu_t following 2 mu_s / 3 where neither the scenario nor a stage gave it), for
+ * grains_sim_set_params. Whether a stage sets any parameter. */
+void grains_scenario_stage_params(const grains_scenario *sc, int k, grains_params *out);
+int grains_scenario_stage_sets(const grains_scenario_stage *st);
 
 /* One line per key: name, unit, default, meaning (for --help and docs). */
 void grains_scenario_list_keys(FILE *out);

@@ -210,6 +210,14 @@ size_t grains_sim_removed(const grains_sim *sim, int sink, int tag, int any_tag)
  * mesh holding a membrane's pinned vertices is refused. Checkpoints keep it. */
 grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *err);
 
+/* The parameters from the next step on: only mu_s, mu_r, mu_t, their
+ * dynamic values, e_n, eta and g may differ from the run's (the rest is
+ * its own: an ARG error), checked and derived as grains_sim_create does;
+ * a friction that acts in no pair may not start acting, nor one that acts
+ * stop (the contacts keep its springs or not). Not in checkpoints (a
+ * scenario's stages set them again on a resume). */
+grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, grains_error *err);
+
 /* Gravity from the next step on (finite; in a 2D run, in the plane). */
 grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_error *err);
 

@@ -9,7 +9,8 @@
 
 #include "run/run.h"
 
-/* Stage k's changes, in the order: motions, meshes removed, regions closed or opened, gravity. */
+/* Stage k's changes, in the order: motions, meshes removed, regions closed or opened, parameters
+ * and gravity. */
 static grains_status apply(const grains_scenario *sc, int k, grains_sim *sim, grains_error *err)
 {
     const grains_scenario_stage *st = &sc->stages[k];
@@ -22,8 +23,13 @@ static grains_status apply(const grains_scenario *sc, int k, grains_sim *sim, gr
     for (int r = 0; s == GRAINS_OK && r < GRAINS_MAX_SPAWNS; r++)
         if ((st->close >> r & 1) || (st->open >> r & 1))
             s = grains_sim_spawn_open(sim, r, (int)(st->open >> r & 1), err);
-    if (s == GRAINS_OK && st->set_g)
+    if (s == GRAINS_OK && grains_scenario_stage_sets(st)) { /* the parameters as of this stage, g with them */
+        grains_params p;
+        grains_scenario_stage_params(sc, k, &p);
+        s = grains_sim_set_params(sim, &p, err);
+    } else if (s == GRAINS_OK && st->set_g) {
         s = grains_sim_set_gravity(sim, st->g, err);
+    }
     if (s != GRAINS_OK && err) {
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);

@@ -72,6 +72,32 @@ static grains_status read_motions(const config_setting_t *list, grains_scenario_
     return s;
 }
 
+#define STAGE_PARAM_NAME(name) #name,
+static const char *const param_names[GRAINS_STAGE_N_PARAMS] = {GRAINS_STAGE_PARAMS(STAGE_PARAM_NAME)};
+
+/* set = { mu_s = 0.2; ... }: the parameters a stage changes (GRAINS_STAGE_PARAMS). */
+static grains_status read_set(const config_setting_t *g, grains_scenario_stage *st, const char *what,
+                              const char *path, grains_error *err)
+{
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+        return bad(g, what, "a group { mu_s = ...; e_n = ...; }", path, err);
+    for (int b = 0; b < config_setting_length(g); b++) {
+        const config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
+        int k = 0;
+        while (k < GRAINS_STAGE_N_PARAMS && strcmp(param_names[k], config_setting_name(f)) != 0)
+            k++;
+        char here[48];
+        snprintf(here, sizeof here, "%s.set", what);
+        if (k == GRAINS_STAGE_N_PARAMS)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f),
+                                    "%s: '%s' cannot change mid-run (a stage may set mu_s, mu_r, mu_t, mu_s_dyn, "
+                                    "mu_r_dyn, mu_t_dyn, e_n and eta; g beside set)", here, config_setting_name(f));
+        if (!config_number(f, &st->set[k]))
+            return bad(f, here, "a finite number", path, err);
+    }
+    return GRAINS_OK;
+}
+
 /* One field of stage `what`. */
 static grains_status read_field(const config_setting_t *f, grains_scenario_stage *st, const char *what, const char *path,
                                 grains_error *err)
@@ -120,9 +146,11 @@ static grains_status read_field(const config_setting_t *f, grains_scenario_stage
     }
     if (strcmp(name, "motions") == 0)
         return read_motions(f, st, what, path, err);
+    if (strcmp(name, "set") == 0)
+        return read_set(f, st, what, path, err);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f),
                             "%s: unknown field '%s' (known: name, duration, until_time, until, kinetic_energy, "
-                            "max_time, check_every, motions, remove_meshes, open, close, g)", what, name);
+                            "max_time, check_every, motions, remove_meshes, open, close, g, set)", what, name);
 }
 
 /* Stage k's end: one way, with what it needs, and nothing another way reads. */
@@ -158,6 +186,8 @@ grains_status scenario_read_stages(grains_scenario *sc, const config_setting_t *
         const config_setting_t *g = config_setting_get_elem(list, (unsigned)k);
         grains_scenario_stage *st = &sc->stages[k];
         *st = (grains_scenario_stage){.until_time = -1, .check_every = 100, .line = line_of(g)};
+        for (int p = 0; p < GRAINS_STAGE_N_PARAMS; p++)
+            st->set[p] = NAN;
         char what[32];
         snprintf(what, sizeof what, "stages[%d]", k);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
@@ -168,6 +198,33 @@ grains_status scenario_read_stages(grains_scenario *sc, const config_setting_t *
     if (s == GRAINS_OK)
         sc->n_stages = n;
     return s;
+}
+
+void grains_scenario_stage_params(const grains_scenario *sc, int k, grains_params *out)
+{
+    *out = sc->params;
+    int mu_t_given = grains_scenario_line(sc, "mu_t") != 0;
+    for (int j = 0; j <= k && j < sc->n_stages; j++) {
+        const grains_scenario_stage *st = &sc->stages[j];
+        real *to[GRAINS_STAGE_N_PARAMS] = {&out->mu_s, &out->mu_r, &out->mu_t, &out->mu_s_dyn, &out->mu_r_dyn,
+                                           &out->mu_t_dyn, &out->e_n, &out->eta}; /* (GRAINS_STAGE_PARAMS' order) */
+        for (int p = 0; p < GRAINS_STAGE_N_PARAMS; p++)
+            if (!isnan(st->set[p]))
+                *to[p] = st->set[p];
+        mu_t_given |= !isnan(st->set[2]);
+        if (!isnan(st->set[0]) && !mu_t_given) /* Section 2.2, as the scenario derives it */
+            out->mu_t = 2 * out->mu_s / 3;
+        if (st->set_g)
+            out->g = st->g;
+    }
+}
+
+int grains_scenario_stage_sets(const grains_scenario_stage *st)
+{
+    for (int p = 0; p < GRAINS_STAGE_N_PARAMS; p++)
+        if (!isnan(st->set[p]))
+            return 1;
+    return 0;
 }
 
 grains_status scenario_finish_stages(const grains_scenario *sc, grains_error *err)
@@ -202,6 +259,11 @@ grains_status scenario_finish_stages(const grains_scenario *sc, grains_error *er
                                     "stages[%d]: until_time = %g is past the run's end (t = %g): it can never be met",
                                     k, st->until_time, t_end);
         known = st->until_time != -1 ? st->until_time : known + st->duration; /* (settled: at least its start) */
+        grains_params p_k;
+        grains_scenario_stage_params(sc, k, &p_k);
+        grains_error why;
+        if (grains_params_check(&p_k, &why) != GRAINS_OK)
+            return grains_error_set(err, why.status, sc->source, st->line, "stages[%d]: %s", k, why.message);
     }
     return GRAINS_OK;
 }

@@ -1,6 +1,7 @@
 /* What a run changes between steps besides its particles and meshes (a
  * scenario's stages, a program): gravity, and which insertion regions add. */
 #include <math.h>
+#include <string.h>
 
 #include "sim/sim_internal.h"
 
@@ -12,6 +13,45 @@ grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_erro
     if (s == GRAINS_OK)
         sim->p.g = g;
     return s;
+}
+
+/* The parameters a run may change between steps (grains_sim_set_params). */
+static void take_changeable(grains_params *to, const grains_params *from)
+{
+    to->mu_s = from->mu_s, to->mu_r = from->mu_r, to->mu_t = from->mu_t;
+    to->mu_s_dyn = from->mu_s_dyn, to->mu_r_dyn = from->mu_r_dyn, to->mu_t_dyn = from->mu_t_dyn;
+    to->e_n = from->e_n;
+    to->eta = from->eta;
+    to->g = from->g;
+}
+
+grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, grains_error *err)
+{
+    grains_status s = grains_params_check(p, err);
+    if (s != GRAINS_OK)
+        return s;
+    grains_params next = *p, same = *p;
+    grains_params_derive(&next);
+    grains_params_derive(&same);
+    take_changeable(&same, &sim->p);
+    if (memcmp(&same, &sim->p, sizeof same) != 0)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "a run may change only mu_s, mu_r, mu_t (and their dynamic values), e_n, eta and g "
+                                "between steps: the other parameters are its own");
+    hm_params hp;
+    hm_params_init(&hp, &next);
+    int modes[2][3];
+    hm_spring_modes(&sim->hp, &modes[0][0], &modes[0][1], &modes[0][2]);
+    hm_spring_modes(&hp, &modes[1][0], &modes[1][1], &modes[1][2]);
+    if (memcmp(modes[0], modes[1], sizeof modes[0]) != 0)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "a friction (sliding, rolling or twisting) that acts in no pair cannot start acting "
+                                "mid-run, nor one that acts stop (the contacts keep its springs or not)");
+    sim->p = next;
+    sim->hp = hp;
+    for (int k = 0; k < sim->p.n_materials; k++) /* Eq. 3: the drag follows eta */
+        sim->motion[k].drag = 9 * sim->p.eta / (2 * sim->hp.rho[k]);
+    return GRAINS_OK;
 }
 
 grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_error *err)
