@@ -229,6 +229,31 @@ def resume_mid_stage(tmp):
           "resumed while settling: the gate opened at the same step, the same bits (gate at %.6f m)" % gate[0])
 
 
+def mesh_series(tmp):
+    """A mesh set moving after the first frames starts the mesh series there:
+    mesh.pvd lists mesh.vtp for the frames before and a file per frame after,
+    every one there, also after a resume."""
+    out = tmp + "/series"
+    sim = grains.Simulation(HOURGLASS, set=SHORT, output=out)
+    sim.write_frame()
+    sim.advance(100)
+    sim.write_frame()
+    sim.walls[0].set_motion("linear", velocity=[0, 0, -0.1])
+    sim.advance(100)
+    sim.write_frame()
+    sim.save_checkpoint(tmp + "/series.grains")
+    sim.close()
+    again = grains.Simulation.resume(tmp + "/series.grains")
+    again.advance(100)
+    again.write_frame()
+    import re
+    with open(out + "/mesh.pvd") as f:
+        names = re.findall(r'file="([^"]+)"', f.read())
+    check(names == ["mesh.vtp", "mesh.vtp", "mesh000002.vtp", "mesh000003.vtp"] and
+          all(os.path.exists(os.path.join(out, n)) for n in names),
+          "the mesh series begins where the mesh began moving, and goes on after a resume: %s" % names)
+
+
 def unstable():
     """A step that cannot be made raises UnstableError naming the grain, at
     the last good state."""
@@ -314,6 +339,7 @@ with tempfile.TemporaryDirectory() as tmp:
     bad_scenarios(tmp)
     resume_same_bits(tmp)
     resume_mid_stage(tmp)
+    mesh_series(tmp)
     unstable()
     ctrl_c(tmp)
     sinks(tmp)

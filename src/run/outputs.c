@@ -151,7 +151,10 @@ static grains_status restore_series(run_output *o, const grains_sim *sim, grains
         o->times[k] = r->times[k];
         snprintf(name, sizeof name, "particles%06zu.vtp", k);
         int ok = !o->sc->write_vtk || (o->files[k] = strdup(name));
-        snprintf(name, sizeof name, "mesh%06zu.vtp", k);
+        if (r->mesh_from < 0 || (long)k < r->mesh_from)
+            snprintf(name, sizeof name, "mesh.vtp");
+        else
+            snprintf(name, sizeof name, "mesh%06zu.vtp", k);
         ok = ok && (!o->sc->write_vtk || !o->meshes_move || (o->mesh_files[k] = strdup(name)));
         snprintf(name, sizeof name, "membranes%06zu.vtp", k);
         ok = ok && (!o->sc->write_vtk || !grains_sim_membrane_count(sim) || (o->membrane_files[k] = strdup(name)));
@@ -231,9 +234,14 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
     if (!o->files || !o->mesh_files || !o->membrane_files || !o->contact_files || !o->times)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu frames", cap);
     o->cap = cap;
-    o->meshes_move = any_moving(sim);
-    for (int k = 0; k < o->sc->n_stages; k++) /* (a stage may set a mesh moving: frames of the meshes) */
-        o->meshes_move |= o->sc->stages[k].n_motions > 0;
+    if (o->record->n_frames) {
+        o->meshes_move = o->record->mesh_from >= 0;
+    } else {
+        o->meshes_move = any_moving(sim);
+        for (int k = 0; k < o->sc->n_stages; k++) /* (a stage may set a mesh moving: frames of the meshes) */
+            o->meshes_move |= o->sc->stages[k].n_motions > 0;
+        o->record->mesh_from = o->meshes_move ? 0 : -1;
+    }
     if (o->record->n_frames)
         s = restore_series(o, sim, err);
     else if (o->sc->write_vtk && grains_sim_mesh(sim) && !o->meshes_move) {
@@ -342,6 +350,18 @@ static grains_status write_particle_files(run_output *o, grains_sim *sim, const 
     return s;
 }
 
+/* A mesh set moving after the outputs opened (a program's grains_sim_set_motion): its series
+ * begins with this frame, the frames before it showing mesh.vtp, written when they opened. */
+static grains_status begin_mesh_series(run_output *o, grains_error *err)
+{
+    for (size_t k = 0; k < o->n_frames; k++)
+        if (!(o->mesh_files[k] = strdup("mesh.vtp")))
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+    o->meshes_move = 1;
+    o->record->mesh_from = (long)o->n_frames;
+    return GRAINS_OK;
+}
+
 /* Writes frame number `k` (or a frame with the given label). */
 static grains_status write_frame_now(run_output *o, grains_sim *sim, const char *label, grains_error *err)
 {
@@ -361,6 +381,8 @@ static grains_status write_frame_now(run_output *o, grains_sim *sim, const char 
             snprintf(path, sizeof path, "%s/particles.pvd", dir);
             s = grains_pvd_write(path, (const char *const *)o->files, o->times, o->n_frames + 1, err);
         }
+        if (s == GRAINS_OK && !o->meshes_move && grains_sim_mesh(sim) && any_moving(sim))
+            s = begin_mesh_series(o, err);
         if (s == GRAINS_OK && o->meshes_move)
             s = write_series_frame(o, sim, label, "mesh", write_mesh_file, o->mesh_files, err);
         if (s == GRAINS_OK && grains_sim_membrane_count(sim))

@@ -56,6 +56,7 @@ grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, gr
     }
     bytes_put_real(&o, r->triaxial_h0);
     bytes_put_u64(&o, r->friction_id);
+    bytes_put_i64(&o, r->mesh_from);
     bytes_put_u32(&o, (uint32_t)r->stage);
     bytes_put_real(&o, r->stage_began);
     bytes_put_i64(&o, r->stage_step);
@@ -107,12 +108,14 @@ static int get_frames(run_record *r, bytes_in *in)
     }
     r->triaxial_h0 = bytes_get_real(in);
     r->friction_id = (size_t)bytes_get_u64(in);
+    r->mesh_from = (long)bytes_get_i64(in);
     uint32_t stage = bytes_get_u32(in);
     r->stage = stage <= GRAINS_MAX_STAGES ? (int)stage : -1;
     r->stage_began = bytes_get_real(in);
     r->stage_step = (long)bytes_get_i64(in);
     /* (no frame yet: a program's checkpoint before its first) */
-    return !in->bad && r->stage >= 0 && isfinite(r->stage_began) && r->stage_step >= 0;
+    return !in->bad && r->stage >= 0 && isfinite(r->stage_began) && r->stage_step >= 0 && r->mesh_from >= -1 &&
+           r->mesh_from <= (long)r->n_frames;
 }
 
 grains_status run_record_decode(run_record *r, const void *bytes, size_t n, const char *path, grains_error *err)

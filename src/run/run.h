@@ -112,6 +112,8 @@ typedef struct {
     run_table_sum table[RUN_TABLES]; /* each table's bytes written (0: none) and their CRC */
     double triaxial_h0;
     size_t friction_id;
+    long mesh_from;             /* the first frame of the mesh series (meshNNNNNN.vtp; those before
+                                 * show mesh.vtp), or -1: the meshes never moved, mesh.vtp alone */
     int stage;                  /* the stage it is in (n_stages: after the last; src/run/stages.c) */
     double stage_began;         /* [T] when that stage began */
     long stage_step;            /* and at which step */

@@ -184,9 +184,10 @@ static const key_info keys[] = {
      "triaxial.csv per frame: { membrane = 0; bottom = 0; top = 1; } (the cylinder and the platens)", NULL},
     {"stages", K_STAGES, S(stages), "-",
      "stages of the run, each ending after a duration, at a time or when settled, and changing motions, meshes, "
-     "insertion regions, gravity and friction, restitution or drag as it begins: ( { name = \"...\"; duration = T; until_time = T; until = \"settled\"; "
-     "kinetic_energy = E; max_time = T; check_every = N; motions = ( { mesh = k; type = ...; } ); remove_meshes "
-     "= [...]; open = [...]; close = [...]; g = [...]; set = { mu_s = ...; e_n = ...; }; }, ... )", NULL},
+     "insertion regions, gravity and friction, restitution or drag as it begins: ( { name = \"...\"; duration "
+     "= T; until_time = T; until = \"settled\"; kinetic_energy = E; max_time = T; check_every = N; motions = ( { "
+     "mesh = k; type = ...; } ); remove_meshes = [...]; open = [...]; close = [...]; g = [...]; set = { mu_s = "
+     "...; e_n = ...; }; }, ... )", NULL},
     {"friction_test", K_FRICTION, S(friction), "-",
      "a sphere dragged at a constant velocity, free along one axis, not rotating; friction.csv per frame: { radius = "
      "...; position = [...]; velocity = [...]; axis = [0, 0, 1]; material = 0; }",
