@@ -69,6 +69,17 @@ static inline int same_particle(grains_particle p, grains_particle q)
            memcmp(&p.R, &q.R, sizeof p.R) == 0 && p.material == q.material && p.tag == q.tag;
 }
 
+/* The same particles, bit for bit, in the same number. */
+static inline int same_particles(const grains_sim *a, const grains_sim *b)
+{
+    if (grains_sim_count(a) != grains_sim_count(b))
+        return 0;
+    for (size_t i = 0; i < grains_sim_count(a); i++)
+        if (!same_particle(get(a, i), get(b, i)))
+            return 0;
+    return 1;
+}
+
 static inline void step(grains_sim *sim)
 {
     grains_error err;

@@ -8,7 +8,7 @@
 #include "run/run.h"
 #include "util/clock.h"
 
-static int any_moving(const grains_sim *sim)
+int run_meshes_move(const grains_sim *sim)
 {
     grains_wall w;
     for (size_t k = 0; k < grains_sim_mesh_count(sim); k++) {
@@ -237,7 +237,7 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
     if (o->record->n_frames) {
         o->meshes_move = o->record->mesh_from >= 0;
     } else {
-        o->meshes_move = any_moving(sim);
+        o->meshes_move = run_meshes_move(sim);
         for (int k = 0; k < o->sc->n_stages; k++) /* (a stage may set a mesh moving: frames of the meshes) */
             o->meshes_move |= o->sc->stages[k].n_motions > 0;
         o->record->mesh_from = o->meshes_move ? 0 : -1;
@@ -381,7 +381,7 @@ static grains_status write_frame_now(run_output *o, grains_sim *sim, const char 
             snprintf(path, sizeof path, "%s/particles.pvd", dir);
             s = grains_pvd_write(path, (const char *const *)o->files, o->times, o->n_frames + 1, err);
         }
-        if (s == GRAINS_OK && !o->meshes_move && grains_sim_mesh(sim) && any_moving(sim))
+        if (s == GRAINS_OK && !o->meshes_move && grains_sim_mesh(sim) && run_meshes_move(sim))
             s = begin_mesh_series(o, err);
         if (s == GRAINS_OK && o->meshes_move)
             s = write_series_frame(o, sim, label, "mesh", write_mesh_file, o->mesh_files, err);

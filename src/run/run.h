@@ -155,6 +155,9 @@ grains_status run_stages_start(const grains_scenario *sc, run_record *r, grains_
 grains_status run_stages_step(const grains_scenario *sc, run_record *r, grains_sim *sim, int *began,
                               grains_error *err);
 
+/* Whether a mesh of the run moves now (src/run/outputs.c). */
+int run_meshes_move(const grains_sim *sim);
+
 /* Opens the outputs of a new run (record->n_frames == 0) or of one resumed
  * from `record`: the tables cut back to their length at the checkpoint
  * once every one of them is known to hold the bytes the checkpoint

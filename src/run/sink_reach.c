@@ -31,13 +31,7 @@ static double box_height(grains_vec3 g, double gn, grains_vec3 lo, grains_vec3 h
 /* Whether a mesh moves (it may throw grains up) or the run has membranes. */
 static int may_lift(const grains_sim *sim)
 {
-    grains_wall w;
-    for (size_t k = 0; k < grains_sim_mesh_count(sim); k++) {
-        grains_sim_get_wall(sim, k, &w);
-        if (w.moving)
-            return 1;
-    }
-    return grains_sim_membrane_count(sim) > 0;
+    return run_meshes_move(sim) || grains_sim_membrane_count(sim) > 0;
 }
 
 /* The highest any grain can reach against gravity. */

@@ -131,6 +131,12 @@ grains_status grains_run_resume(grains_run **out, const char *path, int argc, co
                                 grains_error *err)
 {
     char full[PATH_MAX];
+    if (!path || argc < 0 || (argc > 0 && !argv))
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a resume needs a checkpoint's path, and its %d options",
+                                argc);
+    for (int a = 0; a < argc; a++)
+        if (!argv[a])
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a resume's option %d is missing", a + 1);
     grains_run *run = calloc(1, sizeof *run);
     if (!run)
         return out_of_memory(err);
