@@ -38,11 +38,12 @@ expect() {
 # Every rank reads the same bad value: one message, from rank 0, naming no rank.
 expect "bad input" 2 'grains: --set: mu_s = -1: sliding friction' -np 2 "$G" run --set mu_s=-1 -o "$T/run"
 expect "bad input, 3 ranks" 2 'grains: --set: mu_s = -1: sliding friction' -np 3 "$G" run --set mu_s=-1 -o "$T/run"
-# Outlets among ranks are refused before anything is written (not supported yet).
-printf 'sinks = ( { min = [-1, -1, -1]; max = [1, 1, 0]; } );\n' >"$T/sinks.cfg"
-expect "sinks among ranks" 2 'sinks and remove_lost among ranks are not supported yet' -np 2 "$G" run "$T/sinks.cfg" \
-    -o "$T/sinks"
-[ ! -e "$T/sinks" ] && ok || bad "sinks among ranks: $T/sinks was made"
+# Outlets among ranks that each hold every grain (rank_holds_all) are refused before anything is
+# written (ranks holding their own alone, the default, take them: mpi_identity_test.sh).
+printf 'sinks = ( { min = [-1, -1, -1]; max = [1, 1, 0]; } );\nrank_holds_all = true;\n' >"$T/sinks.cfg"
+expect "sinks among ranks holding all" 2 'sinks and remove_lost among ranks that each hold every particle (rank_holds_all) are not supported' \
+    -np 2 "$G" run "$T/sinks.cfg" -o "$T/sinks"
+[ ! -e "$T/sinks" ] && ok || bad "sinks among ranks holding all: $T/sinks was made"
 
 # A particles' file that gives one grain 1,000 times: dealt among the ranks
 # (each holds its share alone), the home rank of their cell block finds

@@ -12,8 +12,9 @@
 # threads per rank, Verlet on 2, with tag regions) and a periodic box whose
 # ranks hold their own grains and their partners alone, send only the halo
 # and list only their particles' reach (bonds stretched and the hopper on 2
-# threads with NP = 2 alone); with NP = 3, the settled hopper on 8 ranks too;
-# and a checkpoint written by 2 ranks resumed by NP.
+# threads with NP = 2 alone); outlets (sinks, remove_lost) removing grains, bonded ones too;
+# with NP = 3, the settled hopper on 8 ranks too; and a checkpoint written by 2 ranks resumed by
+# NP.
 # Usage: mpi_identity_test.sh GRAINS_BINARY SOURCE_DIR NP
 # More ranks x threads than cores: OpenMP threads that spin at their barriers
 # take the cores of the ranks they wait for (3 ranks x 2 threads on 2 cores:
@@ -114,6 +115,20 @@ printf 'particles = "%s";\ntag_regions = ( { min = [-1.0, -1.0, -1.0]; max = [0.
 case_ halo_tags "$T/tags.cfg" --set N_max=0 --set skin=0.02 $SHORT --csv --set frame_window=100
 # and across the periodic faces (each rank lists its own particles and those within reach, through them)
 case_ halo_periodic --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC $SHORT
+# outlets (tests/sinks.cfg: a hopper pours 400 grains of two tags into a cylinder sink, and grains
+# thrown out of the meshes' box go too): each rank finds its own grains' removals, every rank
+# removes them all alike and renames the ids past them; Verlet's next half kick reads the force
+# sums, which travel with their grains through the removal's rebuild (without them frame 3
+# differs on 3 ranks)
+case_ sinks "$SRC/tests/sinks.cfg" --csv
+THREADS=2 case_ sinks_verlet "$SRC/tests/sinks.cfg" --set integrator=verlet
+# bonded grains removed: half the hourglass's grains at the first step, then those that fall
+printf 'particles = "%s";\nsinks = ( { min = [0.02, -1.0, -1.0]; max = [1.0, 1.0, 1.0]; },
+    { min = [-1.0, -1.0, -1.0]; max = [1.0, 1.0, 0.15]; } );\n' "$T/default.1/particles000006.csv" >"$T/bonds_sinks.cfg"
+case_ sinks_bonds "$T/bonds_sinks.cfg" --set N_max=0 --set bond_kn=2000 --set bond_tolerance=0.05 \
+    --set bond_max_force=2 $SHORT --csv
+awk -F, 'NR > 1 && $1 == 1 { first++ } NR > 1 { all++ } END { exit !(first > 100 && all > first) }' \
+    "$T/sinks_bonds.1/sinks.csv" && ok || bad "sinks_bonds: not many grains removed at the first step and later"
 if [ "$NP" -gt 1 ]; then
     mpi "$NP" "$G" run $HALO -o "$T/halo_report" --threads 1 >"$T/report" 2>&1
     grep -q "halo alone on [1-9]" "$T/report" && ok || bad "halo: no step sent the halo alone: $(grep ranks: "$T/report")"
@@ -177,6 +192,11 @@ RS=300 # steps a frame
 [ "$NP" -gt 1 ] && resumed triaxial "$SRC/examples/triaxial_case1.cfg" --set grow_time=0.002
 # and its servo's addition to the pressure (the felt stress held from 0.5 ms)
 [ "$NP" -gt 1 ] && resumed triaxial_felt "$T/triaxial_felt.cfg" --set grow_time=0.002
+# outlets removing grains before and after the checkpoint (0.3 s of the hopper's 0.6)
+sed -e "s|\.\./data/|$SRC/data/|" -e '/^dt = /d' "$SRC/tests/sinks.cfg" >"$T/sinks_steps.cfg"
+echo 'dt = 2.5e-5;' >>"$T/sinks_steps.cfg"
+RS=4000
+[ "$NP" -gt 1 ] && resumed sinks "$T/sinks_steps.cfg" --csv
 # a lattice of 1,000 grains 3R apart falling, 2 steps a frame: the resumed run steps on the lists of
 # the checkpoint (no rebuild yet). Ranks that each stepped with every grain there until their first
 # rebuild (until 2026-11-28) wrote other kinetic energies and frames than one process.

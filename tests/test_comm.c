@@ -162,6 +162,9 @@ static void move_case(test_ctx *t, grains_comm *comm, double ratio, int periodic
     s = s == GRAINS_OK ? bin_share(&g, &mine, NULL, &share, &c.box, pad, &err) : s;
     uint32_t *odd = odd_ids(&g, mine.id);
     grains_ranks ranks = comm_ranks(comm);
+    const int with_sums = ratio > 2; /* (a removal's rebuild: the force sums travel too) */
+    for (size_t m = 0; m < mine.n; m++)
+        mine.f[m] = v3(0, 0, mine.id[m]), mine.t[m] = v3(mine.id[m], 0, 0);
     s = s == GRAINS_OK ? block_table_own(&tb, &g, NULL, odd, &err) : s;
     s = s == GRAINS_OK ? block_table_merge(&tb, &ranks, &err) : s;
     CHECK(t, s == GRAINS_OK, "%s: shares binned, tables merged", what);
@@ -172,7 +175,7 @@ static void move_case(test_ctx *t, grains_comm *comm, double ratio, int periodic
           "%s: the cut of the table is the cut of the whole grid's blocks", what);
 
     rank_held held = {0};
-    s = s == GRAINS_OK ? rank_move(&mine, NULL, NULL, &g, &tb, owner, &ranks, &held, &err) : s;
+    s = s == GRAINS_OK ? rank_move(&mine, NULL, NULL, &g, &tb, owner, &ranks, with_sums, &held, &err) : s;
     CHECK(t, s == GRAINS_OK, "%s: moved", what);
     uint8_t *holds = calloc(c.n, 1); /* 1 own, 2 a copy */
     int *of = malloc(c.n * sizeof *of), fields = 1;
@@ -183,7 +186,8 @@ static void move_case(test_ctx *t, grains_comm *comm, double ratio, int periodic
         uint32_t id = held.pt.id[m];
         holds[id] |= (uint8_t)(m < held.own ? 1 : 2);
         fields = fields && held.pt.v[m].x == id && held.pt.w[m].y == id && held.pt.tag[m] == -(int32_t)id &&
-                 held.pt.mat[m] == id % 3 && held.pt.R[m] == c.R[id] && held.pt.x[m].z == c.x[id].z;
+                 held.pt.mat[m] == id % 3 && held.pt.R[m] == c.R[id] && held.pt.x[m].z == c.x[id].z &&
+                 held.pt.f[m].z == (with_sums ? id : 0) && held.pt.t[m].x == (with_sums ? id : 0);
     }
     size_t own_right = 0, own_wrong = 0, missing = 0, needed = 0, copies = held.pt.n - held.own;
     for (uint32_t i = 0; i < c.n; i++) {
@@ -201,7 +205,8 @@ static void move_case(test_ctx *t, grains_comm *comm, double ratio, int periodic
     for (uint32_t i = 0; i < c.n; i++)
         needed += needs[i];
     CHECK(t, own_right == c.n && own_wrong == 0 && fields,
-          "%s: each rank holds its blocks' particles as its own, once, with every field", what);
+          "%s: each rank holds its blocks' particles as its own, once, with every field (%s the force sums)", what,
+          with_sums ? "and" : "not");
     CHECK(t, missing == 0, "%s: every partner of an own particle is held (%zu copies for the %zu the pairs need, "
           "%zu missing)", what, copies, needed, missing);
     printf("  %-32s %zu own, %zu copies held for the %zu the pairs need\n", what, held.own, copies, needed);

@@ -36,7 +36,7 @@
 
 static const double R = 1e-3;
 enum { ROUNDS = 3, STEPS = 300 };
-enum { FREE, BONDED };
+enum { FREE, BONDED, VERLET }; /* (BONDED and VERLET combine) */
 
 /* Bonds from each lattice site (i, j, k) to (i + 2, j, k) and (i, j + 1,
  * k), across the periodic faces: 9.2 R and 4.6 R apart, pulled together
@@ -59,7 +59,8 @@ enum { WHOLE, BY_ID, BY_RANGE };
 /* A gas of 10 x 10 x 10 spheres of radius R and 2R on a lattice, with
  * random velocities of up to 1 m/s, the last tagged; open, on a floor under
  * a servo lid (their force summed from the blocks of every rank), or
- * periodic, then free or bonded (bond_lattice); added whole on every rank,
+ * periodic, then free or bonded (bond_lattice), stepped by the default
+ * row or VERLET; added whole on every rank,
  * or shared among `deal` first and dealt among them: BY_ID, every rank
  * given every sphere (grains_sim_add_dealt); BY_RANGE, each its range of
  * ids alone (grains_sim_deal_range; the tagged sphere then is the last
@@ -75,7 +76,9 @@ static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains
     p.mu_s = 0.3, p.mu_r = 0.1, p.mu_t = 0.1;
     p.skin = 0.3 * R;
     p.threads = threads;
-    if (bonded)
+    if (bonded & VERLET)
+        p.integrator = GRAINS_INTEGRATOR_VERLET;
+    if (bonded & BONDED)
         p.bond_kn = 0.15, p.bond_kt = 0.1, p.bond_max_force = 1.2e-3;
     grains_sim *sim = scene(&p);
     size_t n = 1000, lo = 0, hi = n;
@@ -103,7 +106,7 @@ static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains
                 if ((how == WHOLE ? grains_sim_add_particle : grains_sim_add_dealt)(sim, &q, NULL) != GRAINS_OK)
                     exit(1);
             }
-    if (bonded)
+    if (bonded & BONDED)
         bond_lattice(sim);
     if (periodic)
         return sim;
@@ -471,6 +474,80 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     grains_sim_destroy(alone), grains_sim_destroy(shared);
 }
 
+/* Particles removed between steps (grains_sim_remove, as the outlets
+ * remove them) by ranks holding their own alone: the periodic bonded gas
+ * stepped by Verlet, whose next half kick reads the force sums (they
+ * travel with their particles through the removal's rebuild), 100 steps,
+ * then 1 id in 7 and the last removed on every rank alike: the ids close
+ * up and the removed ones' bonds end as in one process, and the ranks keep
+ * one process's bits (each own particle and the checkpoint's state right
+ * after the removal; 200 steps later, those, rank 0's gathered copy, the
+ * thermo and every bond). An id that does not exist, or one named twice,
+ * is refused on every rank, and nothing changes. */
+static void remove_case(test_ctx *t, grains_comm *comm)
+{
+    int rank = comm_rank(comm);
+    grains_ranks ranks = comm_ranks(comm);
+    ranks.local = 1;
+    ranks.window = 5;
+    grains_sim *alone = gas(1, 1, BONDED | VERLET), *shared = gas(1, 2, BONDED | VERLET);
+    grains_error err, no_such, twice;
+    grains_status s = grains_sim_share(shared, &ranks, &err);
+    if (s == GRAINS_OK)
+        s = grains_sim_advance(shared, 100, &err);
+    advance(alone, 100);
+    size_t n = grains_sim_count(alone), ids[160], m = 0, bonds_before = grains_sim_bond_count(alone);
+    for (size_t id = 3; id < n; id += 7)
+        ids[m++] = id;
+    ids[m++] = n - 1;
+    size_t beyond[2] = {5, n}, eight_twice[3] = {8, 1, 8};
+    int refused = s == GRAINS_OK && grains_sim_remove(shared, 2, beyond, &no_such) == GRAINS_ERR_ARG &&
+                  strstr(no_such.message, "does not exist") && grains_sim_remove(shared, 3, eight_twice, &twice) ==
+                  GRAINS_ERR_ARG && strstr(twice.message, "named twice") && grains_sim_count(shared) == n;
+    if (s == GRAINS_OK)
+        s = grains_sim_remove(shared, m, ids, &err);
+    if (grains_sim_remove(alone, m, ids, NULL) != GRAINS_OK)
+        exit(1);
+    uint64_t *owners = calloc(n, sizeof *owners);
+    size_t bad = s == GRAINS_OK ? differ(shared, alone, owners) : 1;
+    int state_bad = s == GRAINS_OK ? state_differs(shared, alone) : 1;
+    if (s == GRAINS_OK)
+        s = grains_sim_advance(shared, 200, &err);
+    advance(alone, 200);
+    memset(owners, 0, n * sizeof *owners);
+    bad += s == GRAINS_OK ? differ(shared, alone, owners) : 1;
+    ranks.sum(ranks.ctx, owners, n);
+    size_t unowned = 0, written_bad = 0, bonds_bad = 0, broken = 0;
+    for (size_t id = 0; id < n; id++)
+        unowned += owners[id] != (id < n - m);
+    if (s == GRAINS_OK)
+        grains_sim_gather_particles(shared);
+    if (s == GRAINS_OK && rank == 0) {
+        written_bad = written_differ(shared, alone);
+        bonds_bad = bonds_differ(shared, alone, &broken);
+    }
+    state_bad += s == GRAINS_OK ? state_differs(shared, alone) : 1;
+    char what[64];
+    snprintf(what, sizeof what, "rank %d of %d, removals, Verlet", rank, comm_size(comm));
+    CHECK(t, refused, "%s: particle %zu, which does not exist, and particle 8 named twice are refused on every "
+          "rank, nothing removed", what, n);
+    CHECK(t, s == GRAINS_OK && grains_sim_count(shared) == n - m && grains_sim_count(alone) == n - m,
+          "%s: %zu of %zu particles removed after 100 steps (%s)", what, m, n, s == GRAINS_OK ? "ok" : err.message);
+    CHECK(t, bad == 0 && unowned == 0 && state_bad == 0,
+          "%s: each own particle and the checkpoint's state right after the removal, and 200 steps later, are one "
+          "process's, bit for bit, each id owned by one rank (%zu particles, %d states differ, %zu ids unowned)", what,
+          bad, state_bad, unowned);
+    if (rank == 0)
+        CHECK(t, written_bad == 0 && bonds_bad == 0 && grains_sim_bond_count(alone) < bonds_before,
+              "%s: gathered to rank 0, every particle, the thermo and every bond are one process's, the removed "
+              "ones' %zu bonds ended (%zu differ)", what, bonds_before - grains_sim_bond_count(alone),
+              written_bad + bonds_bad);
+    printf("  %-44s %zu of %zu removed; %zu of %zu bonds ended\n", what, m, n, bonds_before - grains_sim_bond_count(alone),
+           bonds_before);
+    free(owners);
+    grains_sim_destroy(alone), grains_sim_destroy(shared);
+}
+
 enum { SOUND, CROWDED, FAR };
 
 /* Spheres of radius R' = 2^-10 on a 10 x 10 x 10 lattice, 1.75 R' apart
@@ -634,6 +711,7 @@ int main(int argc, char **argv)
     gas_case(&t, comm, 1, FREE, 1, 1, BY_RANGE);
     gas_case(&t, comm, 0, FREE, 2, 1.5, BY_ID);
     gas_case(&t, comm, 1, BONDED, 2, 1, WHOLE);
+    remove_case(&t, comm);
     start_checks_case(&t, comm);
     damaged_case(&t, comm);
     char name[40];

@@ -183,7 +183,9 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
  * their number: ids stay 0 .. grains_sim_count - 1); the contacts and
  * bonds of the removed particles end, the others' springs go on. An id
  * that does not exist, one named twice or the guided particle is an ARG
- * error, and nothing changes. (Not yet in a run shared among ranks.) */
+ * error, and nothing changes. Shared among ranks: collective, the same
+ * ids on every rank, with the ranks holding their own particles alone
+ * (grains_ranks.local; an ARG error otherwise). */
 grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, grains_error *err);
 
 /* A particle an outlet removed (grains_params.sink, remove_lost). */

@@ -166,6 +166,14 @@ int sim_bonds_fill_index(sim_bonds *bs, size_t n, const uint32_t *slot, const ui
 
 /* For each slot, its partners through intact bonds (CSR), after the
  * rebuild's reordering. */
+void sim_bonds_drop_index(sim_bonds *bs)
+{
+    free(bs->start);
+    free(bs->partner);
+    bs->start = bs->partner = NULL;
+    bs->start_cap = bs->partner_cap = bs->indexed = 0;
+}
+
 grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
 {
     sim_bonds *bs = &sim->bonds;

@@ -54,6 +54,8 @@ void sim_bonds_sort(sim_bonds *bs);
  * keep[k] is set (NULL: the intact ones), slot[id] their places: the
  * index sim_bonds_index builds; 0 out of memory. */
 int sim_bonds_fill_index(sim_bonds *bs, size_t n, const uint32_t *slot, const uint8_t *keep);
+/* The index let go (no bond left: as one that never had any). */
+void sim_bonds_drop_index(sim_bonds *bs);
 
 /* The bonds, their springs and the index by slot as it stands (it keeps a
  * bond broken since the last rebuild, as the force loop does) for

@@ -71,6 +71,12 @@ int sim_ranks_owns(const grains_sim *sim, uint32_t i);
  * columns, the checkpoint), which each rank knows of its own alone: over
  * the ranks (collective), before they write or cut. */
 void sim_ranks_dealt_tags(grains_sim *sim);
+/* A removal's rebuild (decomp/rank_remove.c): whether `id` is one it lets
+ * go of; each id held, bond and the guided particle renamed past the
+ * removed ones (the bonds of removed ones ended), the whole's count less
+ * them and slot anew for what is held. */
+int sim_ranks_removing(const grains_sim *sim, uint32_t id);
+void sim_ranks_renumber(grains_sim *sim);
 /* Bonds with ranks holding their own particles alone (decomp/rank_bonds.c;
  * the whole's count and rank 0's copy: decomp/hooks.h): the copies a cut sends for them, (rank << 32 | held index) of own
  * particles, *n of them (copy[]: the old cut's copies; the new cut's

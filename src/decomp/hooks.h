@@ -66,6 +66,20 @@ void sim_ranks_planned(grains_sim *sim);
 grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
                                    grains_error *err);
 
+/* ---- Removals (sim/remove.c, sim/sinks.c; decomp/rank_remove.c) ---- */
+
+/* A removal of n > 0 particles by ids (the same on every rank), with the
+ * ranks holding their own alone: the ids checked (each exists once, not
+ * the guided one) and kept for the rebuild that follows at once, which
+ * lets go of them and renames the ids above them down (the wall sums of
+ * the last step to the writer first); then, after it, the whole's count
+ * of bonds anew. Collective. */
+grains_status sim_ranks_removal_begin(grains_sim *sim, size_t n, const size_t *ids, grains_error *err);
+void sim_ranks_removal_end(grains_sim *sim, int rebuilt);
+/* Every rank's removals (own[0 .. n_own) of its own particles), to every
+ * rank, in rank order: *n_all of them, malloc'd. Collective. */
+grains_removal *sim_ranks_gather_removals(grains_sim *sim, const grains_removal *own, size_t n_own, size_t *n_all);
+
 /* ---- The checkpoint (sim/state.c) ---- */
 
 /* The state a checkpoint holds, when the ranks hold their own alone,

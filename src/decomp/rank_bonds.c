@@ -184,8 +184,15 @@ static void take_all_bonds(grains_sim *sim, bond_record *rec, size_t n, const ui
 void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n_ids)
 {
     sim_ranks *r = &sim->ranks;
-    if (!sim_bonds_any(sim))
+    if (!sim_bonds_any(sim)) { /* none, or the last ones removed: as one process without bonds writes them */
+        if (r->peers.rank == 0) {
+            r->whole_bonds.n = 0;
+            r->whole_bonds.sorted = 0;
+            r->whole_bonds.formed = sim->bonds.formed;
+            sim_bonds_drop_index(&r->whole_bonds);
+        }
         return;
+    }
     size_t total;
     bond_record *all = (bond_record *)sim_ranks_to_writer(sim, put_own_bonds(sim), &total);
     if (r->peers.rank == 0)

@@ -156,7 +156,7 @@ static grains_status sort_held(grains_sim *sim, uint8_t *copy, store_key *keys, 
         if (n_keys)
             sim_ranks_rename(sim, keys, n_keys, where);
         permute_marks(copy, where, sim->pt.n);
-        particles_permute(&sim->pt, where);
+        particles_permute(&sim->pt, where, sim->keep_sums);
     }
     free(where);
     return s;
@@ -338,6 +338,32 @@ static void keep_own_names(grains_sim *sim, const uint8_t *copy, store_key *keys
     *n = m;
 }
 
+/* What this rank holds where keep[i] is set, in its order, the rest let
+ * go; the histories' keys (none naming one let go) renamed, copy[] with
+ * them. */
+static void keep_held(grains_sim *sim, const uint8_t *keep, uint8_t *copy, store_key *keys, size_t n_keys)
+{
+    grains_particles *pt = &sim->pt;
+    size_t n = pt->n, kept = 0;
+    for (size_t i = 0; i < n; i++)
+        kept += keep[i];
+    if (kept == n)
+        return;
+    uint32_t *where = malloc((n + 1) * sizeof *where);
+    if (!where)
+        local_failed(sim);
+    for (size_t i = 0, in = 0, out = kept; i < n; i++)
+        where[i] = (uint32_t)(keep[i] ? in++ : out++); /* the kept in their order, first */
+    if (n_keys)
+        sim_ranks_rename(sim, keys, n_keys, where);
+    permute_marks(copy, where, n);
+    particles_permute(pt, where, sim->keep_sums);
+    for (size_t i = kept; i < n; i++)
+        pt->slot[pt->id[i]] = UINT32_MAX;
+    pt->n = kept;
+    free(where);
+}
+
 /* After steps that sent the halo alone, the copies of others' particles
  * outside it are as old as the last rebuild: let go before this one bins
  * what is held, whose corners they would move (a grain that moved inward
@@ -348,33 +374,47 @@ static void keep_own_names(grains_sim *sim, const uint8_t *copy, store_key *keys
 static void drop_stale_copies(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys)
 {
     sim_ranks *r = &sim->ranks;
-    grains_particles *pt = &sim->pt;
-    size_t n = pt->n, kept = 0, P = (size_t)r->peers.size;
+    size_t n = sim->pt.n, P = (size_t)r->peers.size;
     if (!r->holds_share || !r->halo_steps)
         return;
     uint8_t *keep = malloc(n + 1);
-    uint32_t *where = malloc((n + 1) * sizeof *where);
-    if (!keep || !where)
+    if (!keep)
         local_failed(sim);
     for (size_t i = 0; i < n; i++)
         keep[i] = !copy[i];
     for (size_t h = 0; h < r->halo_from_start[P]; h++)
         keep[r->halo_from[h]] = 1;
-    for (size_t i = 0; i < n; i++)
-        kept += keep[i];
-    for (size_t i = 0, in = 0, out = kept; i < n; i++)
-        where[i] = (uint32_t)(keep[i] ? in++ : out++); /* the kept in their order, first */
-    if (kept < n) {
-        if (n_keys)
-            sim_ranks_rename(sim, keys, n_keys, where);
-        permute_marks(copy, where, n);
-        particles_permute(pt, where);
-        for (size_t i = kept; i < n; i++)
-            pt->slot[pt->id[i]] = UINT32_MAX;
-        pt->n = kept;
-    }
+    keep_held(sim, keep, copy, keys, n_keys);
     free(keep);
-    free(where);
+}
+
+/* A removal's rebuild (decomp/rank_remove.c): what this rank holds of the
+ * removed particles let go, with their histories (springs in ranks.own),
+ * and the ids renamed past them. */
+static void drop_removed(grains_sim *sim, uint8_t *copy, store_key *keys, size_t *n_keys)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_particles *pt = &sim->pt;
+    if (!r->n_removing)
+        return;
+    uint8_t *keep = malloc(pt->n + 1);
+    if (!keep)
+        local_failed(sim);
+    for (size_t i = 0; i < pt->n; i++)
+        keep[i] = !sim_ranks_removing(sim, pt->id[i]);
+    size_t width = (size_t)sim->cs.layout.width * sizeof(real), m = 0;
+    for (size_t k = 0; k < *n_keys; k++) {
+        store_key key = keys[k];
+        if (!keep[key.i] || (!(key.j & STORE_MESH_BIT) && !keep[key.j & STORE_INDEX_MASK]))
+            continue; /* its contact ends */
+        keys[m] = key;
+        memmove((char *)r->own + m * width, (const char *)r->own + k * width, width);
+        m++;
+    }
+    *n_keys = m;
+    keep_held(sim, keep, copy, keys, m);
+    free(keep);
+    sim_ranks_renumber(sim);
 }
 
 /* Who holds a particle beyond the ranks that may pair it (rank_also):
@@ -429,8 +469,8 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank
                                 size_t self_bytes, size_t *n_keys, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
-    if (rank_move(&sim->pt, copy, also, &sim->grid, &r->table, r->table_owner, &r->peers, &r->held, err) !=
-        GRAINS_OK)
+    if (rank_move(&sim->pt, copy, also, &sim->grid, &r->table, r->table_owner, &r->peers, sim->keep_sums, &r->held,
+                  err) != GRAINS_OK)
         local_failed(sim);
     install_held(sim);
     sim_ranks_frame_old(r);
@@ -479,6 +519,7 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
     drop_stale_copies(sim, copy, *keys, *n_keys);
     if (!r->holds_share && !cut_before)
         keep_own_names(sim, copy, *keys, n_keys);
+    drop_removed(sim, copy, *keys, n_keys);
     size_t self_bytes = 0;
     rank_also also = {NULL, NULL, 0};
     s = cut_held(sim, copy, *keys, *n_keys, pad, &self_bytes, &also, err);

@@ -9,18 +9,31 @@
 #include "util/order.h"
 
 /* A particle as it travels: whether it is the receiver's own, then its
- * record (sim/particle_record.h). */
-static size_t record_bytes(const grains_particles *pt) { return 1 + particle_record_bytes(pt); }
-
-static char *put_record(char *at, const grains_particles *pt, uint32_t i, uint8_t own)
+ * record (sim/particle_record.h), then, with_sums, its force sums. */
+static size_t record_bytes(const grains_particles *pt, int with_sums)
 {
-    *at++ = (char)own;
-    return particle_record_put(at, pt, i);
+    return 1 + particle_record_bytes(pt) + (with_sums ? sizeof *pt->f + sizeof *pt->t : 0);
 }
 
-static const char *take_record(const char *at, grains_particles *pt, size_t i)
+static char *put_record(char *at, const grains_particles *pt, uint32_t i, uint8_t own, int with_sums)
 {
-    return particle_record_take(at + 1, pt, i);
+    *at++ = (char)own;
+    at = particle_record_put(at, pt, i);
+    if (with_sums) {
+        memcpy(at, &pt->f[i], sizeof *pt->f);
+        memcpy(at + sizeof *pt->f, &pt->t[i], sizeof *pt->t);
+        at += sizeof *pt->f + sizeof *pt->t;
+    }
+    return at;
+}
+
+static void take_record(const char *at, grains_particles *pt, size_t i, int with_sums)
+{
+    at = particle_record_take(at + 1, pt, i);
+    if (with_sums) {
+        memcpy(&pt->f[i], at, sizeof *pt->f);
+        memcpy(&pt->t[i], at + sizeof *pt->f, sizeof *pt->t);
+    }
 }
 
 /* The ranks a particle goes to: (rank << 32 | i), growing. */
@@ -99,9 +112,9 @@ static void plan_sends(sends *s, int *home, const grains_particles *pt, const ui
 /* The records for the other ranks, in rank order (send_counts per rank,
  * 0 for this one: what stays here is copied, not packed). */
 static int pack_sends(rank_held *to, const sends *s, const int *home, const grains_particles *pt, int me, size_t P,
-                      size_t *send_counts)
+                      int with_sums, size_t *send_counts)
 {
-    size_t record = record_bytes(pt), n_out = 0;
+    size_t record = record_bytes(pt, with_sums), n_out = 0;
     for (size_t k = 0; k < s->n; k++)
         n_out += (int)(s->v[k] >> 32) != me;
     if (!array_reserve(&to->send, &to->send_cap, (n_out + 1) * record, 1, 4))
@@ -113,25 +126,28 @@ static int pack_sends(rank_held *to, const sends *s, const int *home, const grai
         uint32_t i = (uint32_t)s->v[k];
         if (d == me)
             continue;
-        at = put_record(at, pt, i, (uint8_t)(home[i] == d));
+        at = put_record(at, pt, i, (uint8_t)(home[i] == d), with_sums);
         send_counts[d] += record;
     }
     return 1;
 }
 
-/* One particle of `from` copied to place m of `to`. */
-static void copy_particle(grains_particles *to, size_t m, const grains_particles *from, uint32_t i)
+/* One particle of `from` copied to place m of `to` (with_sums: its force sums too). */
+static void copy_particle(grains_particles *to, size_t m, const grains_particles *from, uint32_t i, int with_sums)
 {
 #define COPY(field) to->field[m] = from->field[i];
     PARTICLE_RECORD_FIELDS(COPY)
 #undef COPY
+    if (with_sums)
+        to->f[m] = from->f[i], to->t[m] = from->t[i];
 }
 
 /* What this rank holds now: the records received (`bytes` of them) and its
  * own particles that stay here, as its own or as copies (the sends to this
  * rank); the own first, then the copies. */
 static grains_status take_held(rank_held *to, const char *recv, size_t bytes, size_t record, const sends *s,
-                               const int *home, const grains_particles *from, int me, grains_error *err)
+                               const int *home, const grains_particles *from, int me, int with_sums,
+                               grains_error *err)
 {
     size_t n = bytes / record, own = 0;
     for (size_t k = 0; k < s->n; k++)
@@ -149,10 +165,10 @@ static grains_status take_held(rank_held *to, const char *recv, size_t bytes, si
     for (size_t k = 0; k < s->n; k++)
         if ((int)(s->v[k] >> 32) == me) {
             uint32_t i = (uint32_t)s->v[k];
-            copy_particle(&to->pt, home[i] == me ? next_own++ : next_copy++, from, i);
+            copy_particle(&to->pt, home[i] == me ? next_own++ : next_copy++, from, i, with_sums);
         }
     for (size_t at = 0; at < bytes; at += record)
-        take_record(recv + at, &to->pt, recv[at] ? next_own++ : next_copy++);
+        take_record(recv + at, &to->pt, recv[at] ? next_own++ : next_copy++, with_sums);
     to->pt.n = n;
     to->own = own;
     return GRAINS_OK;
@@ -172,7 +188,7 @@ static void let_go(void **buf, size_t *cap, size_t used)
 
 grains_status rank_move(const grains_particles *from, const uint8_t *copy, const rank_also *also,
                         const grains_grid *g, const block_table *t, const int *owner, const grains_ranks *ranks,
-                        rank_held *to, grains_error *err)
+                        int with_sums, rank_held *to, grains_error *err)
 {
     size_t P = (size_t)ranks->size, n = g->n_particles;
     sends s = {NULL, 0, 0, 0};
@@ -181,7 +197,7 @@ grains_status rank_move(const grains_particles *from, const uint8_t *copy, const
     if (home && counts)
         plan_sends(&s, home, from, copy, also, ranks->size, g, t, owner);
     grains_status st = GRAINS_ERR_NOMEM;
-    if (home && counts && !s.failed && pack_sends(to, &s, home, from, ranks->rank, P, counts)) {
+    if (home && counts && !s.failed && pack_sends(to, &s, home, from, ranks->rank, P, with_sums, counts)) {
         size_t *received = counts + P, sent = 0, bytes = 0;
         for (size_t r = 0; r < P; r++)
             sent += counts[r];
@@ -189,7 +205,8 @@ grains_status rank_move(const grains_particles *from, const uint8_t *copy, const
             to->recv = ranks->alltoall(ranks->ctx, to->send, counts, received, to->recv, &to->recv_cap);
         for (size_t r = 0; r < P; r++)
             bytes += received[r];
-        st = take_held(to, to->recv, bytes, record_bytes(from), &s, home, from, ranks->rank, err);
+        st = take_held(to, to->recv, bytes, record_bytes(from, with_sums), &s, home, from, ranks->rank, with_sums,
+                       err);
         let_go(&to->send, &to->send_cap, sent);
         let_go(&to->recv, &to->recv_cap, bytes);
     } else {

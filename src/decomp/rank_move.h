@@ -17,7 +17,7 @@
 
 /* The particles held after the move: `own` of them, then the copies. */
 typedef struct {
-    grains_particles pt; /* every field but f, t and slot; n = own + copies */
+    grains_particles pt; /* every field but slot, and f and t with_sums alone; n = own + copies */
     size_t own;
     void *send, *recv;   /* the exchange's buffers, kept for the next */
     size_t send_cap, recv_cap;
@@ -37,12 +37,12 @@ typedef struct {
  * rank's own, and copies of others' where copy[i] is set, which stay; copy
  * NULL: none) to the ranks that must hold them: the owner of each block of
  * the table t is owner[k] for its entry k; and those `also` names (NULL:
- * none). Fills
- * `to` (any earlier contents replaced). Collective (ranks->alltoall); an
- * error (memory) on this rank alone. */
+ * none); with_sums, their force sums f and t too (else not: a rebuild
+ * zeroes them). Fills `to` (any earlier contents replaced). Collective
+ * (ranks->alltoall); an error (memory) on this rank alone. */
 grains_status rank_move(const grains_particles *from, const uint8_t *copy, const rank_also *also,
                         const grains_grid *g, const block_table *t, const int *owner, const grains_ranks *ranks,
-                        rank_held *to, grains_error *err);
+                        int with_sums, rank_held *to, grains_error *err);
 
 void rank_held_free(rank_held *h);
 

@@ -119,6 +119,7 @@ void sim_ranks_free(sim_ranks *r)
     free(r->send_counts);
     free(r->own);
     free(r->keys);
+    free(r->removing);
     free(r->work);
     free(r->planes);
     free(r->halo_to);

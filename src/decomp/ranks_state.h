@@ -91,6 +91,8 @@ typedef struct {
     uint32_t *first;      /* per particle held: its first history (the rebuild's reattach) */
     size_t first_cap;
     size_t n_ids;         /* particles in the whole (ids 0 .. n_ids - 1) */
+    uint32_t *removing;   /* the ids a removal's rebuild lets go of, sorted (decomp/rank_remove.c) */
+    size_t n_removing;
     int holds_share;      /* pt holds the own particles and copies alone (after a first rebuild) */
     int dealt;            /* holds_share before a first rebuild: the particles the run starts
                            * with, each held by one rank alone (grains_sim_add_dealt;

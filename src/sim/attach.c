@@ -61,6 +61,8 @@ grains_status sim_size_from_lists(grains_sim *sim, grains_error *err)
     grains_status s = GRAINS_OK;
     if (sim->bonds.n)
         s = sim_bonds_index(sim, err);
+    else if (sim->bonds.start) /* (the last ones removed) */
+        sim_bonds_drop_index(&sim->bonds);
     if (s == GRAINS_OK && sim->mesh)
         s = sim_reserve_mesh_candidates(sim, err);
     if (s == GRAINS_OK && sim->mb.n)

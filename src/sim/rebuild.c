@@ -40,9 +40,10 @@ static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_er
         return s;
     if (sim->has_pending) /* grains_sim_set_contacts: those, named by ids, replace all */
         hn->n = sim->n_pending;
+    void *dead = sim->keep_sums ? NULL : sim->pt.f; /* (kept: not scratch) */
     size_t ft_bytes = 2 * sim->pt.cap * sizeof(vec3); /* f and t are one block */
     size_t key_bytes = hn->n * sizeof *hn->keys;
-    hn->table = hn->keys = scratch(sim->pt.f, ft_bytes, key_bytes + sim->pt.n * sizeof *hn->first, &hn->owned);
+    hn->table = hn->keys = scratch(dead, ft_bytes, key_bytes + sim->pt.n * sizeof *hn->first, &hn->owned);
     if (!hn->keys)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory renaming contacts");
     hn->first = (uint32_t *)(hn->keys + hn->n);
@@ -91,7 +92,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
             sim_ranks_rename(sim, hn->keys, hn->n, where);
         else
             store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
-        particles_permute(pt, where);
+        particles_permute(pt, where, sim->keep_sums);
     }
     if (owned)
         free(where);
@@ -161,11 +162,20 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         sim_ranks_planned(sim);
     if (hn.owned)
         free(hn.table);
-    /* The key table may have stood in the force sums, which must start at zero. */
-    if (sim->pt.f)
+    /* The key table may have stood in the force sums, which must start at zero
+     * (unless kept: then the table stood elsewhere). */
+    if (sim->pt.f && !sim->keep_sums)
         memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
     sim->displacement = 0;
     sim->need_rebuild = 0;
     sim->n_rebuilds++;
+    return s;
+}
+
+grains_status sim_rebuild_keeping_sums(grains_sim *sim, grains_error *err)
+{
+    sim->keep_sums = 1;
+    grains_status s = sim_rebuild(sim, err);
+    sim->keep_sums = 0;
     return s;
 }

@@ -4,10 +4,11 @@
  * into lists rebuilt at once (so that the state is a whole one, which a
  * checkpoint may take), the contacts and bonds of the removed ones ended.
  * The last step's force sums, which Verlet's next half kick reads, follow
- * their particles through the rebuild. */
+ * their particles through the rebuild. Among ranks: decomp/rank_remove.c. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 
 /* Of the n ids in `ids`: 1 in gone[id] for each, or an error naming one
@@ -57,6 +58,8 @@ static void keep_bonds(sim_bonds *bs, const uint8_t *gone, const uint32_t *renam
         b.b = renamed[b.b];
         bs->list[kept++] = b;
     }
+    if (kept == 0)
+        bs->sorted = 0; /* as a list that never had any (the rebuild lets its index go) */
     bs->n = kept;
 }
 
@@ -78,19 +81,19 @@ static void close_up(grains_particles *pt, const uint8_t *gone, const uint32_t *
         pt->slot[pt->id[i]] = (uint32_t)i;
 }
 
-/* The rebuild with the pending contacts; the force sums (f, t) kept by id across it. */
-static grains_status rebuild_keeping_sums(grains_sim *sim, vec3 *f_by_id, vec3 *t_by_id, grains_error *err)
+/* Among ranks: every rank lets go of the same ids in the rebuild
+ * (decomp/rank_remove.c). */
+static grains_status remove_among_ranks(grains_sim *sim, size_t n, const size_t *ids, grains_error *err)
 {
-    grains_particles *pt = &sim->pt;
-    for (size_t i = 0; i < pt->n; i++) {
-        f_by_id[pt->id[i]] = pt->f[i];
-        t_by_id[pt->id[i]] = pt->t[i];
-    }
-    grains_status s = sim_rebuild(sim, err);
-    for (size_t i = 0; s == GRAINS_OK && i < pt->n; i++) {
-        pt->f[i] = f_by_id[pt->id[i]];
-        pt->t[i] = t_by_id[pt->id[i]];
-    }
+    if (n == 0)
+        return GRAINS_OK;
+    grains_status s = sim_ranks_removal_begin(sim, n, ids, err);
+    if (s != GRAINS_OK)
+        return s;
+    sim->last_good.held = 0; /* (taken before a step; the next one takes its own) */
+    sim->rec.valid = 0;      /* the recorded contacts name the old ids */
+    s = sim_rebuild_keeping_sums(sim, err);
+    sim_ranks_removal_end(sim, s == GRAINS_OK);
     return s;
 }
 
@@ -98,17 +101,15 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
 {
     if (n && !ids)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%zu particles to remove and no ids", n);
-    if (sim_shared(sim))
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "removing particles from a run shared among ranks is not supported yet");
+    if (sim_shared(sim)) /* (the same ids on every rank) */
+        return remove_among_ranks(sim, n, ids, err);
     if (n == 0)
         return GRAINS_OK;
     size_t count = grains_sim_count(sim), n_contacts = grains_sim_contact_count(sim), got = 0;
     uint8_t *gone = calloc(count, sizeof *gone);
     uint32_t *renamed = malloc(count * sizeof *renamed);
     grains_contact *contacts = malloc((n_contacts ? n_contacts : 1) * sizeof *contacts);
-    vec3 *sums = malloc(2 * count * sizeof *sums);
-    grains_status s = gone && renamed && contacts && sums
+    grains_status s = gone && renamed && contacts
                           ? mark(sim, ids, n, gone, err)
                           : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing particles");
     if (s == GRAINS_OK)
@@ -128,11 +129,10 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
             sim->guide.id = renamed[sim->guide.id];
         sim->last_good.held = 0; /* (taken before a step; the next one takes its own) */
         sim->rec.valid = 0;      /* the recorded contacts name the old ids */
-        s = rebuild_keeping_sums(sim, sums, sums + count, err);
+        s = sim_rebuild_keeping_sums(sim, err); /* (with the pending contacts) */
     }
     free(gone);
     free(renamed);
     free(contacts);
-    free(sums);
     return s;
 }

@@ -68,6 +68,8 @@ struct grains_sim {
     long step;
     real displacement;          /* [L] bound on any particle's motion since the last rebuild */
     int need_rebuild;
+    int keep_sums;              /* the next rebuild keeps the force sums f and t with their particles
+                                 * (a removal's, between steps: Verlet's next half kick reads them) */
     size_t n_rebuilds;
     sim_bonds bonds;
     sim_sinks sinks;            /* what the outlets removed (sim/sinks.c) */
@@ -207,6 +209,9 @@ static inline integrate_view sim_view(grains_sim *sim, size_t lo, size_t hi)
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
+/* The same, the force sums f and t kept with their particles (keep_sums):
+ * a removal's, between steps, whose next half kick (Verlet) reads them. */
+grains_status sim_rebuild_keeping_sums(grains_sim *sim, grains_error *err);
 
 /* The ARG error for a step asked of a simulation stopped part-way
  * (grains_sim_ask_stop). */

@@ -3,10 +3,13 @@
  * remove_lost, lost out of the meshes' box (sim/thermo.c) is logged with
  * its step, time, id, tag, place and velocity, counted by sink and tag,
  * and removed (grains_sim_remove): in id order, from positions alone, so
- * the same on any number of threads and across a checkpoint. */
+ * the same on any number of threads and across a checkpoint. Among ranks,
+ * each finds those of its own particles, and every rank logs and removes
+ * them all (decomp/rank_remove.c). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 #include "util/array.h"
 
@@ -57,15 +60,47 @@ static int count_one(sim_sinks *k, int sink, int tag)
     return 1;
 }
 
-/* Particle `id` (stored at i) logged and counted as removed by `sink`; 0 out of memory. */
-static int note(grains_sim *sim, size_t id, size_t i, int sink)
+/* A removal logged and counted; 0 out of memory. */
+static int note(sim_sinks *k, const grains_removal *r)
 {
-    sim_sinks *k = &sim->sinks;
-    const grains_particles *pt = &sim->pt;
     if (!array_reserve((void **)&k->log, &k->cap_log, k->n_log + 1, sizeof *k->log, 64) ||
-        !count_one(k, sink, pt->tag[i]))
+        !count_one(k, r->sink, r->tag))
         return 0;
-    k->log[k->n_log++] = (grains_removal){sim->step, grains_sim_time(sim), sink, id, pt->tag[i], pt->x[i], pt->v[i]};
+    k->log[k->n_log++] = *r;
+    return 1;
+}
+
+static int by_id(const void *a, const void *b)
+{
+    size_t x = ((const grains_removal *)a)->id, y = ((const grains_removal *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/* The removals of the particles this process moves (its own, among
+ * ranks), in storage order: *n of them at *found (malloc'd); 0 out of
+ * memory. */
+static int find(const grains_sim *sim, grains_removal **found, size_t *n)
+{
+    thermo_sums box;
+    sim_lost_box(sim, &box);
+    const grains_particles *pt = &sim->pt;
+    slot_run alone;
+    size_t n_runs, cap = 0;
+    const slot_run *runs = sim_own_runs(sim, &alone, &n_runs);
+    *found = NULL;
+    *n = 0;
+    for (size_t r = 0; r < n_runs; r++)
+        for (uint32_t i = runs[r].lo; i < runs[r].hi; i++) {
+            int sink = sink_of(sim, &box, pt->x[i]);
+            if (sink == -2)
+                continue;
+            if (!array_reserve((void **)found, &cap, *n + 1, sizeof **found, 16))
+                return 0;
+            grains_removal *rec = &(*found)[(*n)++];
+            memset(rec, 0, sizeof *rec); /* (the padding too: the bytes travel among ranks) */
+            rec->step = sim->step, rec->time = grains_sim_time(sim), rec->sink = sink;
+            rec->id = pt->id[i], rec->tag = pt->tag[i], rec->x = pt->x[i], rec->v = pt->v[i];
+        }
     return 1;
 }
 
@@ -73,24 +108,25 @@ grains_status sim_sinks_apply(grains_sim *sim, grains_error *err)
 {
     if (!sim->p.n_sinks && !sim->p.remove_lost)
         return GRAINS_OK;
-    if (sim_shared(sim))
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "sinks in a run shared among ranks: not supported yet");
-    thermo_sums box;
-    sim_lost_box(sim, &box);
-    const grains_particles *pt = &sim->pt;
-    size_t count = grains_sim_count(sim), n = 0, *ids = NULL, cap = 0;
-    for (size_t id = 0; id < count; id++) {
-        size_t i = pt->slot[id];
-        int sink = i < pt->n ? sink_of(sim, &box, pt->x[i]) : -2;
-        if (sink == -2)
-            continue;
-        if (!array_reserve((void **)&ids, &cap, n + 1, sizeof *ids, 16) || !note(sim, id, i, sink)) {
-            free(ids);
-            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing particles at the sinks");
-        }
-        ids[n++] = id;
+    grains_removal *found;
+    size_t n;
+    int ok = find(sim, &found, &n);
+    if (sim_shared(sim)) { /* every rank's, to every rank (this one's none if short of memory: no rank waits) */
+        grains_removal *all = sim_ranks_gather_removals(sim, ok ? found : NULL, ok ? n : 0, &n);
+        free(found);
+        found = all;
     }
-    grains_status s = grains_sim_remove(sim, n, ids, err);
+    if (n)
+        qsort(found, n, sizeof *found, by_id);
+    size_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    for (size_t k = 0; ok && ids && k < n; k++) {
+        ok = note(&sim->sinks, &found[k]);
+        ids[k] = found[k].id;
+    }
+    grains_status s = ok && ids ? grains_sim_remove(sim, n, ids, err)
+                                : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0,
+                                                   "out of memory removing particles at the sinks");
+    free(found);
     free(ids);
     return s;
 }

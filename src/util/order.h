@@ -12,4 +12,11 @@ static inline int order_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Unsigned 32-bit integers, growing. */
+static inline int order_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 #endif
