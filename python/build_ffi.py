@@ -95,6 +95,8 @@ grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *er
 grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_error *err);
 grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_error *err);
 double grains_py_gravity(const grains_sim *sim, int axis);
+double grains_py_param(const grains_sim *sim, int k);
+grains_status grains_py_set_params(grains_sim *sim, const int *which, const double *values, int n, grains_error *err);
 """
 
 SOURCE = """
@@ -107,6 +109,32 @@ static const char *grains_py_output_dir(const grains_run *run) { return grains_r
 static const char *grains_py_source(const grains_run *run) { return grains_run_scenario(run)->source; }
 static double grains_py_dt(const grains_sim *sim) { return grains_sim_params(sim)->dt; }
 static double grains_py_gravity(const grains_sim *sim, int axis) { return (&grains_sim_params(sim)->g.x)[axis]; }
+
+/* The parameters a run may change (grains_sim_set_params), k in the order of
+ * grains/__init__.py's CHANGEABLE. */
+static real *grains_py_field(grains_params *p, int k)
+{
+    real *field[] = {&p->mu_s, &p->mu_r, &p->mu_t, &p->mu_s_dyn, &p->mu_r_dyn, &p->mu_t_dyn, &p->e_n, &p->eta};
+    return field[k];
+}
+
+static double grains_py_param(const grains_sim *sim, int k)
+{
+    grains_params p = *grains_sim_params(sim);
+    return *grains_py_field(&p, k);
+}
+
+static grains_status grains_py_set_params(grains_sim *sim, const int *which, const double *values, int n,
+                                          grains_error *err)
+{
+    grains_params p = *grains_sim_params(sim);
+    for (int k = 0; k < 3; k++) /* a dynamic value equal to its static one follows it (-1), unless given */
+        if (*grains_py_field(&p, 3 + k) == *grains_py_field(&p, k))
+            *grains_py_field(&p, 3 + k) = -1;
+    for (int k = 0; k < n; k++)
+        *grains_py_field(&p, which[k]) = values[k];
+    return grains_sim_set_params(sim, &p, err);
+}
 """
 
 

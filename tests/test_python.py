@@ -66,6 +66,19 @@ def same_bits_as_the_command(tmp):
         ok, what = files_equal(tmp + "/cmd", out)
         check(ok and sim.frames == 5, "the same bytes as grains run on %d thread(s): %s" % (threads, what))
         sim.close()
+    # parameters set before the first step: the bytes of a run created with them
+    changed = {"e_n": 0.4, "mu_s": 0.3, "mu_t": 0.25}
+    subprocess.run([GRAINS, "run", HOURGLASS, "-o", tmp + "/cmd_set"] + words +
+                   sum((["--set", "%s=%r" % kv] for kv in changed.items()), []), check=True)
+    sim = grains.Simulation(HOURGLASS, set=SHORT, output=tmp + "/py_set", csv=True)
+    sim.set_params(**changed)
+    sim.write_frame()
+    for _ in range(SHORT["N_frames"]):
+        sim.advance(SHORT["N_steps"])
+        sim.write_frame()
+    ok, what = files_equal(tmp + "/cmd_set", tmp + "/py_set")
+    check(ok, "set_params(e_n, mu_s, mu_t) before the first step: the bytes of grains run --set: %s" % what)
+    sim.close()
     # a scenario in stages: the stages change the run between the same steps in both
     stages = os.path.join(SRC, "tests", "stages.cfg")
     subprocess.run([GRAINS, "run", stages, "-o", tmp + "/cmd_stages", "--quiet", "--csv"], check=True)
@@ -163,6 +176,13 @@ def sets_and_refusals():
     check(list(sim.gravity) == [0, 0, -5.0], "gravity set is read back")
     raises(grains.InputError, lambda: setattr(sim, "gravity", [0, float("inf"), 0]), "an infinite gravity")
     raises(grains.InputError, lambda: sim.open_region(3), "a region the run does not have")
+    sim.set_params(mu_s=0.2, e_n=0.3)
+    check(sim.params["mu_s"] == 0.2 and sim.params["e_n"] == 0.3, "parameters set are read back")
+    was = sim.params
+    raises(grains.InputError, lambda: sim.set_params(mu_s=0.1, E=1e8), "E, which cannot change during a run")
+    e = raises(grains.InputError, lambda: sim.set_params(mu_r=0.1, mu_s=-1), "a negative mu_s")
+    check(e is not None and "mu_s" in str(e), "the error names mu_s: %s" % e)
+    check(sim.params == was, "refused parameters changed none")
     w.remove()
     sim.advance(10)
     check(w.force[2] == 0, "a removed wall feels no force")

@@ -19,7 +19,7 @@ import numpy as np
 
 from grains._grains import ffi as _ffi, lib as _lib
 
-__all__ = ["Simulation", "Wall", "GrainsError", "InputError", "GrainsIOError", "UnstableError", "ConditionNotMet"]
+__all__ = ["Simulation", "Wall", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError", "ConditionNotMet"]
 
 
 class GrainsError(Exception):
@@ -46,6 +46,9 @@ class UnstableError(GrainsError, RuntimeError):
 class ConditionNotMet(GrainsError, RuntimeError):
     """run_until's condition did not hold within its max_steps."""
 
+
+# The parameters a run may change as it goes (Simulation.set_params; a stage's `set`).
+CHANGEABLE = ("mu_s", "mu_r", "mu_t", "mu_s_dyn", "mu_r_dyn", "mu_t_dyn", "e_n", "eta")
 
 _INPUT = {_lib.GRAINS_ERR_PARSE, _lib.GRAINS_ERR_RANGE, _lib.GRAINS_ERR_ARG, _lib.GRAINS_ERR_LIMIT}
 
@@ -346,6 +349,26 @@ class Simulation:
         _call(_lib.grains_sim_set_gravity, self._sim, {"x": v[0], "y": v[1], "z": v[2]})
 
     gravity = property(_get_gravity, _set_gravity, doc="[L/T^2] gravity; settable (from the next step on)")
+
+    @property
+    def params(self):
+        """The parameters a run may change (set_params), as a dict."""
+        return {name: _lib.grains_py_param(self._sim, k) for k, name in enumerate(CHANGEABLE)}
+
+    def set_params(self, **values):
+        """Friction, restitution or drag changed from the next step on, as a
+        stage's `set` changes them: any of CHANGEABLE (mu_s=0.2, e_n=0.3, ...;
+        a dynamic value equal to its static one follows it; mu_t does not
+        follow mu_s here). Checked as at creation; on a refusal none changes.
+        Not kept in checkpoints: set them again after a resume."""
+        unknown = sorted(set(values) - set(CHANGEABLE))
+        if unknown:
+            raise InputError("set_params: %s cannot change during a run (these can: %s)"
+                             % (", ".join(unknown), ", ".join(CHANGEABLE)))
+        names = list(values)
+        which = _ffi.new("int[]", [CHANGEABLE.index(name) for name in names])
+        vals = _ffi.new("double[]", [float(values[name]) for name in names])
+        _call(_lib.grains_py_set_params, self._sim, which, vals, len(names))
 
     def open_region(self, k, open=True):
         """Insertion region k adds grains again (open=True) or stops (False)
