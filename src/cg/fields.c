@@ -1,0 +1,247 @@
+/* Coarse-grained fields, averaged over frames (grains/fields.h; after
+ * Weinhart et al. 2012: density, momentum, the kinetic stress from the
+ * velocities less the field's, the contact stress along each branch). A
+ * frame's grains and contacts go to their cells' sums through the kernel's
+ * weights; the sums give the frame's fields; the frames' fields give their
+ * mean and the spread about it (Welford's running sums). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg/kernel.h"
+
+#define CG_MAX_CELLS ((size_t)1 << 21)
+#define CG_MAX_PER_AXIS 1024
+#define CG_MAX_QUADRATURE 64
+
+/* A frame's sums in a cell: mass, mass times velocity, mass times each
+ * product of velocities (xx, xy, xz, yy, yz, zz), grains, contacts, volume. */
+enum { S_M, S_MV = 1, S_MVV = 4, S_N = 10, S_Z, S_VOL, N_SUMS };
+
+struct grains_cg {
+    cg_kernel k;
+    size_t cells, frames;
+    double cell_volume;
+    double *sums;    /* per cell N_SUMS */
+    double *contact; /* per cell 9: the branches times the forces */
+    double *frame;   /* per cell GRAINS_CG_COMPONENTS: this frame's fields */
+    double *mean, *m2;
+    size_t *at;      /* a point's nodes and weights (cg_kernel_weights) */
+    double *w;
+};
+
+#define CG_WIDTH(id, name, comps, doc) case GRAINS_CG_##id: return comps;
+#define CG_NAME(id, name, comps, doc) case GRAINS_CG_##id: return name;
+
+int grains_cg_offset(grains_cg_field f)
+{
+    if (f < 0 || f >= GRAINS_CG_N_FIELDS)
+        return -1;
+    int at = 0;
+    for (int k = 0; k < (int)f; k++)
+        at += grains_cg_width((grains_cg_field)k);
+    return at;
+}
+
+int grains_cg_width(grains_cg_field f)
+{
+    switch (f) { GRAINS_CG_FIELD_LIST(CG_WIDTH) default: return 0; }
+}
+
+const char *grains_cg_name(grains_cg_field f)
+{
+    switch (f) { GRAINS_CG_FIELD_LIST(CG_NAME) default: return NULL; }
+}
+
+static grains_status check_grid(const grains_cg_grid *g, grains_error *err)
+{
+    const double lo[3] = {g->lo.x, g->lo.y, g->lo.z}, hi[3] = {g->hi.x, g->hi.y, g->hi.z};
+    const char *axis = "xyz";
+    size_t cells = 1;
+    for (int a = 0; a < 3; a++) {
+        if (!(isfinite(lo[a]) && isfinite(hi[a]) && hi[a] > lo[a]))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the grid has no extent along %c "
+                                    "(%g to %g)", axis[a], lo[a], hi[a]);
+        if (g->n[a] < 1 || g->n[a] > CG_MAX_PER_AXIS || (g->averaged[a] && g->n[a] != 1))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: %d cells along %c: 1 to %d, and 1 "
+                                    "along an averaged axis", g->n[a], axis[a], CG_MAX_PER_AXIS);
+        double cell = (hi[a] - lo[a]) / g->n[a];
+        if (!g->averaged[a] && !(isfinite(g->width) && g->width >= cell / 2))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the width %g does not reach the "
+                                    "nodes: at least half a cell (%g along %c)", g->width, cell / 2, axis[a]);
+        cells *= (size_t)g->n[a];
+    }
+    if (!(g->width > 0 && isfinite(g->width)) || (g->kernel != GRAINS_CG_GAUSSIAN && g->kernel != GRAINS_CG_LUCY))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: a width > 0 and a Gaussian or Lucy kernel");
+    if (cells > CG_MAX_CELLS)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: %zu cells, more than %zu", cells,
+                                CG_MAX_CELLS);
+    return GRAINS_OK;
+}
+
+grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grains_error *err)
+{
+    *out = NULL;
+    grains_status s = check_grid(grid, err);
+    if (s != GRAINS_OK)
+        return s;
+    grains_cg *cg = calloc(1, sizeof *cg);
+    if (cg) {
+        cg_kernel_init(&cg->k, grid);
+        cg->cells = (size_t)grid->n[0] * (size_t)grid->n[1] * (size_t)grid->n[2];
+        cg->cell_volume = cg->k.cell[0] * cg->k.cell[1] * cg->k.cell[2];
+        cg->sums = malloc(cg->cells * N_SUMS * sizeof *cg->sums);
+        cg->contact = malloc(cg->cells * 9 * sizeof *cg->contact);
+        cg->frame = malloc(cg->cells * GRAINS_CG_COMPONENTS * sizeof *cg->frame);
+        cg->mean = calloc(cg->cells * GRAINS_CG_COMPONENTS, sizeof *cg->mean);
+        cg->m2 = calloc(cg->cells * GRAINS_CG_COMPONENTS, sizeof *cg->m2);
+        cg->at = malloc(cg->k.stencil * sizeof *cg->at);
+        cg->w = malloc(cg->k.stencil * sizeof *cg->w);
+    }
+    if (!cg || !cg->sums || !cg->contact || !cg->frame || !cg->mean || !cg->m2 || !cg->at || !cg->w) {
+        grains_cg_destroy(cg);
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the fields' %d x %d x %d cells",
+                                grid->n[0], grid->n[1], grid->n[2]);
+    }
+    *out = cg;
+    return GRAINS_OK;
+}
+
+void grains_cg_destroy(grains_cg *cg)
+{
+    if (!cg)
+        return;
+    free(cg->sums), free(cg->contact), free(cg->frame), free(cg->mean), free(cg->m2), free(cg->at), free(cg->w);
+    free(cg);
+}
+
+/* value[0 .. n) times each weight of the point p into per-cell arrays of
+ * `stride` values, from `offset` on. */
+static void spread(grains_cg *cg, const double p[3], const double *value, int n, double *to, int stride)
+{
+    size_t m = cg_kernel_weights(&cg->k, p, cg->at, cg->w);
+    for (size_t q = 0; q < m; q++) {
+        double *cell = to + cg->at[q] * (size_t)stride;
+        for (int c = 0; c < n; c++)
+            cell[c] += cg->w[q] * value[c];
+    }
+}
+
+static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* Grain i's sums to its cells. */
+static void spread_grain(grains_cg *cg, const grains_cg_frame *f, size_t i)
+{
+    grains_vec3 v = f->v[i];
+    double m = f->mass[i];
+    double value[N_SUMS] = {m, m * v.x, m * v.y, m * v.z, m * v.x * v.x, m * v.x * v.y, m * v.x * v.z,
+                            m * v.y * v.y, m * v.y * v.z, m * v.z * v.z, 1, f->coordination ? f->coordination[i] : 0,
+                            f->volume[i]};
+    const double p[3] = {f->x[i].x, f->x[i].y, f->x[i].z};
+    spread(cg, p, value, N_SUMS, cg->sums, N_SUMS);
+}
+
+/* A contact's branch times its force along the branch (the line integral
+ * of the kernel from x_a to x_b, by the midpoint rule at points w/2 apart
+ * at most). */
+static void spread_contact(grains_cg *cg, const grains_cg_contact *c)
+{
+    double b[3] = {c->x_b.x - c->x_a.x, c->x_b.y - c->x_a.y, c->x_b.z - c->x_a.z}, f[3] = {c->f.x, c->f.y, c->f.z};
+    double length = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    int n = (int)fmin(CG_MAX_QUADRATURE, fmax(1, ceil(length / (cg->k.grid.width / 2))));
+    double value[9];
+    for (int r = 0; r < 3; r++)
+        for (int s = 0; s < 3; s++)
+            value[3 * r + s] = b[r] * f[s] / n;
+    for (int q = 0; q < n; q++) {
+        double t = (q + 0.5) / n, p[3] = {c->x_a.x + t * b[0], c->x_a.y + t * b[1], c->x_a.z + t * b[2]};
+        spread(cg, p, value, 9, cg->contact, 9);
+    }
+}
+
+/* The first value of the frame that is not finite (or a mass that is not
+ * positive), named in err. */
+static grains_status check_frame(const grains_cg_frame *f, grains_error *err)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!finite3(f->x[i]) || !finite3(f->v[i]) || !(f->mass[i] > 0 && isfinite(f->mass[i])) ||
+            !(f->volume[i] >= 0 && isfinite(f->volume[i])) || (f->coordination && f->coordination[i] < 0))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: grain %zu has a value that is not "
+                                    "finite, a mass <= 0 or a negative volume or coordination", i);
+    for (size_t c = 0; c < f->n_contacts; c++)
+        if (!finite3(f->contacts[c].x_a) || !finite3(f->contacts[c].x_b) || !finite3(f->contacts[c].f))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: contact %zu is not finite", c);
+    return GRAINS_OK;
+}
+
+/* A cell's sums into its fields. */
+static void cell_fields(const double *s, const double *contact, double volume, double *out)
+{
+    double rho = s[S_M] / volume, j[3] = {s[S_MV] / volume, s[S_MV + 1] / volume, s[S_MV + 2] / volume};
+    double *vel = out + grains_cg_offset(GRAINS_CG_VELOCITY), *kin = out + grains_cg_offset(GRAINS_CG_STRESS_KINETIC);
+    double *con = out + grains_cg_offset(GRAINS_CG_STRESS_CONTACT), *all = out + grains_cg_offset(GRAINS_CG_STRESS);
+    static const int sym[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5}; /* row-major (r, s) into the sums' xx, xy, xz, yy, yz, zz */
+    out[grains_cg_offset(GRAINS_CG_DENSITY)] = rho;
+    for (int a = 0; a < 3; a++) {
+        out[grains_cg_offset(GRAINS_CG_MOMENTUM) + a] = j[a];
+        vel[a] = rho > 0 ? j[a] / rho : 0;
+    }
+    out[grains_cg_offset(GRAINS_CG_NUMBER)] = s[S_N] / volume;
+    out[grains_cg_offset(GRAINS_CG_COORDINATION)] = s[S_N] > 0 ? s[S_Z] / s[S_N] : 0;
+    out[grains_cg_offset(GRAINS_CG_SOLID_FRACTION)] = s[S_VOL] / volume;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) { /* -(sum m v v - rho V V): tension positive */
+            int e = 3 * r + c;
+            kin[e] = -(s[S_MVV + sym[e]] / volume - (rho > 0 ? j[r] * j[c] / rho : 0));
+            con[e] = contact[e] / volume;
+            all[e] = kin[e] + con[e];
+        }
+}
+
+grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *f, grains_error *err)
+{
+    grains_status s = check_frame(f, err);
+    if (s != GRAINS_OK)
+        return s;
+    memset(cg->sums, 0, cg->cells * N_SUMS * sizeof *cg->sums);
+    memset(cg->contact, 0, cg->cells * 9 * sizeof *cg->contact);
+    for (size_t i = 0; i < f->n; i++)
+        spread_grain(cg, f, i);
+    for (size_t c = 0; c < f->n_contacts; c++)
+        spread_contact(cg, &f->contacts[c]);
+    cg->frames++;
+    size_t K = GRAINS_CG_COMPONENTS;
+    for (size_t cell = 0; cell < cg->cells; cell++) {
+        double *out = cg->frame + cell * K, *mean = cg->mean + cell * K, *m2 = cg->m2 + cell * K;
+        cell_fields(cg->sums + cell * N_SUMS, cg->contact + cell * 9, cg->cell_volume, out);
+        for (size_t c = 0; c < K; c++) { /* Welford: the mean and the squares about it */
+            double d = out[c] - mean[c];
+            mean[c] += d / (double)cg->frames;
+            m2[c] += d * (out[c] - mean[c]);
+        }
+    }
+    return GRAINS_OK;
+}
+
+size_t grains_cg_cells(const grains_cg *cg) { return cg->cells; }
+
+size_t grains_cg_frames(const grains_cg *cg) { return cg->frames; }
+
+void grains_cg_mean(const grains_cg *cg, double *out)
+{
+    memcpy(out, cg->mean, cg->cells * GRAINS_CG_COMPONENTS * sizeof *out);
+}
+
+void grains_cg_sem(const grains_cg *cg, double *out)
+{
+    size_t n = cg->frames;
+    for (size_t c = 0; c < cg->cells * GRAINS_CG_COMPONENTS; c++)
+        out[c] = n > 1 ? sqrt(cg->m2[c] / (double)(n - 1) / (double)n) : 0;
+}
+
+grains_vec3 grains_cg_centre(const grains_cg *cg, int i, int j, int k)
+{
+    const grains_cg_grid *g = &cg->k.grid;
+    return (grains_vec3){g->lo.x + (i + 0.5) * cg->k.cell[0], g->lo.y + (j + 0.5) * cg->k.cell[1],
+                         g->lo.z + (k + 0.5) * cg->k.cell[2]};
+}
