@@ -26,8 +26,8 @@ struct grains_cg {
     double *contact; /* per cell 9: the branches times the forces */
     double *frame;   /* per cell GRAINS_CG_COMPONENTS: this frame's fields */
     double *mean, *m2;
-    size_t *at;      /* a point's nodes and weights (cg_kernel_weights) */
-    double *w;
+    size_t *at;      /* a point's nodes and weights (cg_kernel_weights), and their scratch */
+    double *w, *scratch;
 };
 
 #define CG_WIDTH(id, name, comps, doc) case GRAINS_CG_##id: return comps;
@@ -97,8 +97,9 @@ grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grai
         cg->m2 = calloc(cg->cells * GRAINS_CG_COMPONENTS, sizeof *cg->m2);
         cg->at = malloc(cg->k.stencil * sizeof *cg->at);
         cg->w = malloc(cg->k.stencil * sizeof *cg->w);
+        cg->scratch = malloc(6 * cg->k.row * sizeof *cg->scratch);
     }
-    if (!cg || !cg->sums || !cg->contact || !cg->frame || !cg->mean || !cg->m2 || !cg->at || !cg->w) {
+    if (!cg || !cg->sums || !cg->contact || !cg->frame || !cg->mean || !cg->m2 || !cg->at || !cg->w || !cg->scratch) {
         grains_cg_destroy(cg);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the fields' %d x %d x %d cells",
                                 grid->n[0], grid->n[1], grid->n[2]);
@@ -112,6 +113,7 @@ void grains_cg_destroy(grains_cg *cg)
     if (!cg)
         return;
     free(cg->sums), free(cg->contact), free(cg->frame), free(cg->mean), free(cg->m2), free(cg->at), free(cg->w);
+    free(cg->scratch);
     free(cg);
 }
 
@@ -119,7 +121,7 @@ void grains_cg_destroy(grains_cg *cg)
  * `stride` values, from `offset` on. */
 static void spread(grains_cg *cg, const double p[3], const double *value, int n, double *to, int stride)
 {
-    size_t m = cg_kernel_weights(&cg->k, p, cg->at, cg->w);
+    size_t m = cg_kernel_weights(&cg->k, p, cg->at, cg->w, cg->scratch);
     for (size_t q = 0; q < m; q++) {
         double *cell = to + cg->at[q] * (size_t)stride;
         for (int c = 0; c < n; c++)

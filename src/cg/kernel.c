@@ -3,17 +3,15 @@
 
 #include <math.h>
 
-/* The kernel's shape at distance r (< reach), unnormalized: the
- * normalization is the nodes' sum. The Gaussian is lowered to 0 at its cut:
- * a kernel that jumps at its edge leaves a ripple of the grains' layers in
- * the fields (a lattice's density at w = a: 1.3% cut as it is, 0.32%
- * lowered; tests/test_cg.c). */
-static double shape(const cg_kernel *k, double r)
+/* The kernels' shapes, unnormalized (the normalization is the nodes' sum).
+ * The Gaussian, exp(-r^2 / 2w^2), is taken as the product of its axes'
+ * factors (cg_kernel_weights), lowered to 0 at its cut 3w: a kernel that
+ * jumps at its edge leaves a ripple of the grains' layers in the fields (a
+ * lattice's density at w = a: 1.3% cut as it is, 0.32% lowered;
+ * tests/test_cg.c). Lucy's at r < c = 2w: */
+static double lucy(const cg_kernel *k, double r)
 {
-    double w = k->grid.width;
-    if (k->grid.kernel == GRAINS_CG_GAUSSIAN)
-        return exp(-r * r / (2 * w * w)) - exp(-4.5); /* (0 at r = 3w) */
-    double u = r / k->reach; /* Lucy: c = 2w */
+    double u = r / k->reach;
     return (1 + 3 * u) * (1 - u) * (1 - u) * (1 - u);
 }
 
@@ -23,10 +21,12 @@ void cg_kernel_init(cg_kernel *k, const grains_cg_grid *grid)
     k->reach = grid->kernel == GRAINS_CG_GAUSSIAN ? 3 * grid->width : 2 * grid->width;
     const double lo[3] = {grid->lo.x, grid->lo.y, grid->lo.z}, hi[3] = {grid->hi.x, grid->hi.y, grid->hi.z};
     k->stencil = 1;
+    k->row = 1;
     for (int a = 0; a < 3; a++) {
         k->cell[a] = (hi[a] - lo[a]) / grid->n[a];
         k->half[a] = grid->averaged[a] ? 0 : (int)ceil(k->reach / k->cell[a]);
         k->stencil *= (size_t)(2 * k->half[a] + 1);
+        k->row = (size_t)(2 * k->half[a] + 1) > k->row ? (size_t)(2 * k->half[a] + 1) : k->row;
     }
 }
 
@@ -45,34 +45,37 @@ static int axis_nodes(const cg_kernel *k, int a, double p, double lo, double hi,
     return 1;
 }
 
-size_t cg_kernel_weights(const cg_kernel *k, const double p[3], size_t *at, double *w)
+size_t cg_kernel_weights(const cg_kernel *k, const double p[3], size_t *at, double *w, double *scratch)
 {
     const grains_cg_grid *g = &k->grid;
     const double lo[3] = {g->lo.x, g->lo.y, g->lo.z}, hi[3] = {g->hi.x, g->hi.y, g->hi.z};
     int j0[3], j1[3];
-    for (int a = 0; a < 3; a++)
+    double *d2[3], *e[3]; /* per axis, per node within reach: the squared distance, and its Gaussian factor */
+    for (int a = 0; a < 3; a++) {
         if (!axis_nodes(k, a, p[a], lo[a], hi[a], &j0[a], &j1[a]))
             return 0;
-    double sum = 0;
+        d2[a] = scratch + (size_t)(2 * a) * (size_t)k->row, e[a] = d2[a] + k->row;
+        for (int j = j0[a]; j <= j1[a]; j++) {
+            double d = g->averaged[a] ? 0 : lo[a] + (j + 0.5) * k->cell[a] - p[a];
+            d2[a][j - j0[a]] = d * d;
+            e[a][j - j0[a]] = exp(-d * d / (2 * g->width * g->width)); /* (the Gaussian is their product) */
+        }
+    }
+    double sum = 0, reach2 = k->reach * k->reach;
     size_t m = 0;
-    int j[3];
-    for (j[2] = j0[2]; j[2] <= j1[2]; j[2]++)
-        for (j[1] = j0[1]; j[1] <= j1[1]; j[1]++)
-            for (j[0] = j0[0]; j[0] <= j1[0]; j[0]++) {
-                double r2 = 0;
-                for (int a = 0; a < 3; a++)
-                    if (!g->averaged[a]) {
-                        double d = lo[a] + (j[a] + 0.5) * k->cell[a] - p[a];
-                        r2 += d * d;
-                    }
-                double r = sqrt(r2);
-                if (r >= k->reach)
+    for (int z = j0[2]; z <= j1[2]; z++)
+        for (int y = j0[1]; y <= j1[1]; y++)
+            for (int x = j0[0]; x <= j1[0]; x++) {
+                int i[3] = {x - j0[0], y - j0[1], z - j0[2]};
+                double r2 = d2[0][i[0]] + d2[1][i[1]] + d2[2][i[2]];
+                if (r2 >= reach2)
                     continue;
-                double phi = shape(k, r);
+                double phi = g->kernel == GRAINS_CG_GAUSSIAN ? e[0][i[0]] * e[1][i[1]] * e[2][i[2]] - exp(-4.5)
+                                                             : lucy(k, sqrt(r2));
                 sum += phi; /* every node of the lattice: the grid's and beyond */
-                if (j[0] < 0 || j[0] >= g->n[0] || j[1] < 0 || j[1] >= g->n[1] || j[2] < 0 || j[2] >= g->n[2])
+                if (x < 0 || x >= g->n[0] || y < 0 || y >= g->n[1] || z < 0 || z >= g->n[2])
                     continue;
-                at[m] = (size_t)j[0] + (size_t)g->n[0] * ((size_t)j[1] + (size_t)g->n[1] * (size_t)j[2]);
+                at[m] = (size_t)x + (size_t)g->n[0] * ((size_t)y + (size_t)g->n[1] * (size_t)z);
                 w[m++] = phi;
             }
     for (size_t q = 0; q < m; q++)

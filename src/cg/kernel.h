@@ -15,6 +15,7 @@ typedef struct {
     double reach;     /* [L] where the kernel ends */
     int half[3];      /* nodes within reach on either side (0 along an averaged axis) */
     size_t stencil;   /* nodes in a point's reach: the product of 2 half + 1 */
+    size_t row;       /* the most along one axis */
 } cg_kernel;
 
 /* The kernel of a checked grid (grains_cg_create checks it). */
@@ -23,7 +24,8 @@ void cg_kernel_init(cg_kernel *k, const grains_cg_grid *grid);
 /* A point's weights: the nodes within reach, at most k->stencil of them,
  * as cell indices (at[m], into the grid's x-fastest order) and weights
  * (w[m]) that sum to 1 over every node of the lattice, those inside the
- * grid kept; how many. 0 if the point reaches no node. */
-size_t cg_kernel_weights(const cg_kernel *k, const double p[3], size_t *at, double *w);
+ * grid kept; how many. 0 if the point reaches no node. scratch: room for
+ * 6 k->row values. */
+size_t cg_kernel_weights(const cg_kernel *k, const double p[3], size_t *at, double *w, double *scratch);
 
 #endif
