@@ -117,8 +117,8 @@ void grains_cg_destroy(grains_cg *cg)
     free(cg);
 }
 
-/* value[0 .. n) times each weight of the point p into per-cell arrays of
- * `stride` values, from `offset` on. */
+/* value[0 .. n) times each weight of the point p into the first n of the
+ * per-cell arrays of `stride` values at `to`. */
 static void spread(grains_cg *cg, const double p[3], const double *value, int n, double *to, int stride)
 {
     size_t m = cg_kernel_weights(&cg->k, p, cg->at, cg->w, cg->scratch);
@@ -144,8 +144,9 @@ static void spread_grain(grains_cg *cg, const grains_cg_frame *f, size_t i)
 }
 
 /* A contact's branch times its force along the branch (the line integral
- * of the kernel from x_a to x_b, by the midpoint rule at points w/2 apart
- * at most). */
+ * of the kernel from x_a to x_b, by the midpoint rule at points w/2 apart,
+ * CG_MAX_QUADRATURE of them at most: a branch beyond 32w, a stretched bond's,
+ * is sampled more coarsely; each point's share still sums exactly). */
 static void spread_contact(grains_cg *cg, const grains_cg_contact *c)
 {
     double b[3] = {c->x_b.x - c->x_a.x, c->x_b.y - c->x_a.y, c->x_b.z - c->x_a.z}, f[3] = {c->f.x, c->f.y, c->f.z};

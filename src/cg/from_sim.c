@@ -67,8 +67,9 @@ grains_status grains_cg_add_sim(grains_cg *cg, const grains_sim *sim, grains_err
             f.coordination[id] = 0;
         for (size_t c = 0; c < got; c++) {
             const grains_contact_force *r = &f.recorded[c];
-            f.coordination[r->a]++;
-            if (!r->wall)
+            if (r->a < n) /* (grains added since the recorded step come after its ids) */
+                f.coordination[r->a]++;
+            if (!r->wall && r->b < n)
                 f.coordination[r->b]++;
             grains_vec3 force = {r->f_n.x + r->f_t.x, r->f_n.y + r->f_t.y, r->f_n.z + r->f_t.z};
             grains_vec3 a = wrapped(grains_sim_params(sim), r->x_a); /* the branch from there */

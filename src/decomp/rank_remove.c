@@ -97,13 +97,13 @@ static grains_status take_ids(grains_sim *sim, size_t n, const size_t *ids, grai
     if (!v)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing %zu particles", n);
     for (size_t k = 0; k < n; k++) {
-        const char *why = ids[k] >= count                             ? "does not exist"
-                          : sim->guide.on && sim->guide.id == ids[k] ? "is the guided one (the friction test's sphere)"
-                                                                      : NULL;
-        if (why) {
-            free(v);
-            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "particle %zu %s (ids 0 to %zu)", ids[k], why,
-                                    count - 1);
+        if (ids[k] >= count || (sim->guide.on && sim->guide.id == ids[k])) {
+            free(v); /* (the messages of one process's removal, sim/remove.c) */
+            if (ids[k] >= count)
+                return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "particle %zu does not exist (ids 0 to %zu)",
+                                        ids[k], count - 1);
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                    "particle %zu is the guided one (the friction test's sphere)", ids[k]);
         }
         v[k] = (uint32_t)ids[k];
     }
