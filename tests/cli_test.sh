@@ -691,5 +691,34 @@ mkdir -p "$T/cut"
 printf '<VTKFile type="PolyData" version="1.0">\n<PolyData><Piece NumberOfPoints="1">' >"$T/cut/particles000000.vtp"
 expect 2 'particles000000.vtp: no </VTKFile>' "$G" render "$T/cut"
 
+# --- grains fields: the contacts run's profile along z, its files, the grains' mass in it, refusals ---
+expect 0 'grains fields: 2 frames \(1 to 2\), 1 x 1 x [0-9]+ cells, Gaussian kernel .* contacts included' \
+    "$G" fields "$T/ct" --average xy --frames 1:
+python3 "$SRC/tests/check_vtk.py" "$T/ct/fields" >/dev/null && ok || bad "fields.vti failed the XML check"
+# the profile holds the grains' mass: the density integrated over the grid's volume is the frames' mean
+# total mass (the default box reaches 3w beyond every grain), to the CSV's 10 digits
+python3 - "$T/ct" "$SRC/tests" <<'PYEOF2' && ok || bad "the fields' profile does not hold the grains' mass"
+import csv, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from check_vtk import values
+rows = list(csv.DictReader(open(d + "/fields/fields.csv")))
+img = ET.parse(d + "/fields/fields.vti").getroot().find("ImageData")
+sx, sy, sz = (float(v) for v in img.get("Spacing").split())
+held = sum(float(r["density"]) for r in rows) * sx * sy * sz
+masses = []
+for k in (1, 2):  # the frames' masses, as their mass arrays hold them
+    root = ET.parse(d + "/particles%06d.vtp" % k).getroot()
+    masses.append(sum(values(root.find("PolyData/Piece/PointData/DataArray[@Name='mass']"), root)))
+want = sum(masses) / 2
+assert abs(held - want) <= 1e-8 * want, (held, want)
+PYEOF2
+expect 2 'the run in .* has frames 0 to 2' "$G" fields "$T/ct" --frames 1:5
+expect 2 'usage: grains fields' "$G" fields "$T/ct" --kernel cubic
+expect 2 'usage: grains fields' "$G" fields "$T/ct" --average xw
+expect 2 'at most 1024 \(a larger --cell, or --box\)' "$G" fields "$T/ct" --cell 1e-7 -o "$T/nofields"
+[ ! -e "$T/nofields" ] && ok || bad "a refused grains fields made its folder"
+expect 2 'not the output folder of a run' "$G" fields "$T/tiny3"
+
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -18,14 +18,25 @@
  *    the grid reaches 3w below the floor, so that no grain's kernel is cut);
  *  - frames averaged: the mean and the standard error of the mean of a field
  *    that alternates between two values are theirs;
+ *  - the turned grid's axes: the contact stress integral is the branches
+ *    times the forces in those axes (E S E^T), to round-off;
+ *  - the settled column's step written as a run's frame (VTK) and read back
+ *    gives the same fields to round-off; the reader refuses what is not a
+ *    frame;
  *  - grids that cannot be are refused. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "grains/fields.h"
+#include "grains/io.h"
+#include "io/cg_read.h"
 #include "support.h"
+
+/* No axes of the grid's own: x, y and z. */
+#define WORLD_AXES {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}
 
 static const double R = 1e-3, RHO = 2500, PI = 3.14159265358979323846;
 enum { SIDE = 16 };
@@ -74,7 +85,7 @@ static grains_cg_grid lattice_grid(grains_cg_kernel kernel, double width)
 {
     double L = SIDE * 2 * R;
     int n = 35;
-    return (grains_cg_grid){{0, 0, 0}, {L, L, L}, {n, n, n}, {0, 0, 0}, kernel, width};
+    return (grains_cg_grid){{0, 0, 0}, {L, L, L}, {n, n, n}, {0, 0, 0}, kernel, width, WORLD_AXES};
 }
 
 /* Whether cell (i, j, k)'s centre is a kernel's reach and a lattice
@@ -176,15 +187,52 @@ static grains_cg_contact *scatter_contacts(size_t n, double L, double sum[9])
     return c;
 }
 
-static void contact_stress_integral(test_ctx *t, int profile)
+/* Grid axes turned 0.7 rad about (1, 2, 3): their rows. */
+static void turned_axes(grains_vec3 e[3])
 {
-    double L = SIDE * 2 * R, sum[9];
+    double n = sqrt(14.0), u[3] = {1 / n, 2 / n, 3 / n}, c = cos(0.7), s = sin(0.7), m[3][3];
+    for (int r = 0; r < 3; r++) /* Rodrigues: c I + s [u]x + (1 - c) u u^T */
+        for (int q = 0; q < 3; q++)
+            m[r][q] = c * (r == q) + (1 - c) * u[r] * u[q];
+    m[0][1] -= s * u[2], m[0][2] += s * u[1], m[1][0] += s * u[2], m[1][2] -= s * u[0], m[2][0] -= s * u[1],
+        m[2][1] += s * u[0];
+    for (int r = 0; r < 3; r++)
+        e[r] = (grains_vec3){m[r][0], m[r][1], m[r][2]};
+}
+
+/* T in axes e: E T E^T. */
+static void tensor_in_axes(const grains_vec3 e[3], const double T[9], double out[9])
+{
+    const double E[3][3] = {{e[0].x, e[0].y, e[0].z}, {e[1].x, e[1].y, e[1].z}, {e[2].x, e[2].y, e[2].z}};
+    for (int r = 0; r < 3; r++)
+        for (int q = 0; q < 3; q++) {
+            out[3 * r + q] = 0;
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    out[3 * r + q] += E[r][a] * T[3 * a + b] * E[q][b];
+        }
+}
+
+enum { ON_GRID, ON_PROFILE, ON_TURNED_PROFILE };
+
+/* mode: a 20^3 grid; a profile along z; a profile along turned axes' third,
+ * whose sum is then the branches times the forces in those axes. */
+static void contact_stress_integral(test_ctx *t, int mode)
+{
+    static const char *what[] = {"grid", "profile along z", "profile along turned axes"};
+    double L = SIDE * 2 * R, sum[9], want[9];
     enum { N = 500 };
     grains_cg_contact *c = scatter_contacts(N, L, sum);
     grains_cg_grid g = {{-4 * R, -4 * R, -4 * R}, {L + 4 * R, L + 4 * R, L + 4 * R}, {20, 20, 20}, {0, 0, 0},
-                        GRAINS_CG_GAUSSIAN, 1.5 * R};
-    if (profile)
+                        GRAINS_CG_GAUSSIAN, 1.5 * R, WORLD_AXES};
+    if (mode != ON_GRID)
         g.n[0] = g.n[1] = 1, g.averaged[0] = g.averaged[1] = 1;
+    memcpy(want, sum, sizeof want);
+    if (mode == ON_TURNED_PROFILE) { /* (the contacts lie within 2L of the origin along any axis) */
+        turned_axes(g.axis);
+        tensor_in_axes(g.axis, sum, want);
+        g.lo.z = -2 * L, g.hi.z = 2 * L, g.n[2] = 60;
+    }
     grains_cg *cg;
     grains_error err;
     grains_cg_frame f = {0, NULL, NULL, NULL, NULL, NULL, N, c};
@@ -201,12 +249,11 @@ static void contact_stress_integral(test_ctx *t, int profile)
         for (int e = 0; e < 9; e++)
             total[e] += mean[m * GRAINS_CG_COMPONENTS + grains_cg_offset(GRAINS_CG_STRESS_CONTACT) + e] * volume;
     for (int e = 0; e < 9; e++)
-        scale = fmax(scale, fabs(sum[e]));
+        scale = fmax(scale, fabs(want[e]));
     for (int e = 0; e < 9; e++)
-        worst = fmax(worst, fabs(total[e] - sum[e]) / scale);
+        worst = fmax(worst, fabs(total[e] - want[e]) / scale);
     CHECK(t, worst < 1e-13, "%d contacts on a %s: the contact stress over the grid's volume is the sum of the "
-          "branches times the forces to %.2g of its largest component", N, profile ? "profile along z" : "grid",
-          worst);
+          "branches times the forces (in the grid's axes) to %.2g of its largest component", N, what[mode], worst);
     free(mean);
     free(c);
     grains_cg_destroy(cg);
@@ -253,6 +300,52 @@ static grains_sim *settled_column(test_ctx *t)
     return sim;
 }
 
+/* The same step written as a run's frame (particles and contacts VTK) and
+ * read back as grains fields reads it: the profile `want` again, each
+ * field to 1e-12 of its largest value (the branch taken from the files'
+ * ends rather than the wrapped one: round-off). */
+static void frame_from_files(test_ctx *t, const grains_sim *sim, const grains_cg_grid *grid, const double *want)
+{
+    char dir[] = "/tmp/grains_cg_XXXXXX", particles[64], contacts[64];
+    grains_error err;
+    grains_cg *cg = NULL;
+    cg_frame_in f = {0};
+    if (!mkdtemp(dir)) {
+        CHECK(t, 0, "a temporary folder");
+        return;
+    }
+    snprintf(particles, sizeof particles, "%s/particles000000.vtp", dir);
+    snprintf(contacts, sizeof contacts, "%s/contacts000000.vtp", dir);
+    grains_status s = grains_vtk_write_particles(particles, sim, GRAINS_VTK_COMPRESSED, &err);
+    if (s == GRAINS_OK)
+        s = grains_vtk_write_contacts(contacts, sim, GRAINS_VTK_COMPRESSED, &err);
+    if (s == GRAINS_OK)
+        s = cg_frame_read(particles, contacts, 0, &f, &err);
+    if (s == GRAINS_OK && (s = grains_cg_create(&cg, grid, &err)) == GRAINS_OK)
+        s = grains_cg_add_frame(cg, &f.frame, &err);
+    size_t cells = cg ? grains_cg_cells(cg) : 0;
+    double *got = malloc((cells + 1) * GRAINS_CG_COMPONENTS * sizeof *got), worst = 0;
+    if (s == GRAINS_OK) {
+        grains_cg_mean(cg, got);
+        for (int field = 0; field < GRAINS_CG_N_FIELDS; field++) {
+            int at = grains_cg_offset((grains_cg_field)field), comps = grains_cg_width((grains_cg_field)field);
+            double scale = 0, diff = 0;
+            for (size_t m = 0; m < cells * GRAINS_CG_COMPONENTS; m++) {
+                int c = (int)(m % GRAINS_CG_COMPONENTS);
+                if (c >= at && c < at + comps)
+                    scale = fmax(scale, fabs(want[m])), diff = fmax(diff, fabs(got[m] - want[m]));
+            }
+            worst = fmax(worst, scale > 0 ? diff / scale : diff);
+        }
+    }
+    CHECK(t, s == GRAINS_OK && worst < 1e-12, "the frame written as VTK and read back gives the same fields to %.2g "
+          "of each field's largest value (%s)", worst, s == GRAINS_OK ? "read" : err.message);
+    free(got);
+    grains_cg_destroy(cg);
+    cg_frame_free(&f);
+    remove(particles), remove(contacts), rmdir(dir);
+}
+
 static void column_stress(test_ctx *t)
 {
     grains_sim *sim = settled_column(t);
@@ -261,7 +354,7 @@ static void column_stress(test_ctx *t)
     for (size_t i = 0; i < n; i++)
         top = fmax(top, get(sim, i).x.z + get(sim, i).R);
     int cells = 60;
-    grains_cg_grid grid = {{0, 0, -3 * w}, {L, L, 1.2 * top}, {1, 1, cells}, {1, 1, 0}, GRAINS_CG_GAUSSIAN, w};
+    grains_cg_grid grid = {{0, 0, -3 * w}, {L, L, 1.2 * top}, {1, 1, cells}, {1, 1, 0}, GRAINS_CG_GAUSSIAN, w, WORLD_AXES};
     grains_cg *cg;
     grains_error err;
     if (grains_cg_create(&cg, &grid, &err) != GRAINS_OK || grains_cg_add_sim(cg, sim, &err) != GRAINS_OK) {
@@ -293,6 +386,7 @@ static void column_stress(test_ctx *t)
           top, checked, 100 * worst, 100 * worst_sharp);
     printf("  column: %zu grains, %d heights, sigma_zz within %.2g%% of the weight above (%.2g%% of the sharp "
            "count's)\n", n, checked, 100 * worst, 100 * worst_sharp);
+    frame_from_files(t, sim, &grid, mean);
     free(mean);
     grains_cg_destroy(cg);
     grains_sim_destroy(sim);
@@ -301,7 +395,7 @@ static void column_stress(test_ctx *t)
 /* A field that is 1 then 3: mean 2, standard error of the mean 1 (sd sqrt 2 over sqrt 2). */
 static void frames_averaged(test_ctx *t)
 {
-    grains_cg_grid g = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, GRAINS_CG_GAUSSIAN, 1};
+    grains_cg_grid g = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, GRAINS_CG_GAUSSIAN, 1, WORLD_AXES};
     grains_cg *cg;
     grains_error err;
     grains_vec3 x = {0.5, 0.5, 0.5}, v = {0, 0, 0};
@@ -323,15 +417,96 @@ static void frames_averaged(test_ctx *t)
     grains_cg_destroy(cg);
 }
 
+/* A particles file of two grains in ASCII, with `extra` point arrays
+ * after position, velocity and radius. */
+static void two_grains(char *out, size_t size, const char *radius, const char *extra)
+{
+    snprintf(out, size, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+             "header_type=\"UInt64\">\n<PolyData>\n<Piece NumberOfPoints=\"2\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n<Points>\n<DataArray type=\"Float64\" Name=\"position\" "
+             "NumberOfComponents=\"3\" format=\"ascii\">0 0 0 1 0 0</DataArray>\n</Points>\n<PointData>\n"
+             "<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">0 0 0 0 0 0"
+             "</DataArray>\n<DataArray type=\"Float64\" Name=\"radius\" NumberOfComponents=\"1\" format=\"ascii\">%s"
+             "</DataArray>\n%s</PointData>\n</Piece>\n</PolyData>\n</VTKFile>\n", radius, extra);
+}
+
+/* One contact between points `ends`, its force on the first, and grains a, b of kind 0. */
+static void one_contact(char *out, size_t size, const char *ends, const char *ab)
+{
+    snprintf(out, size, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+             "header_type=\"UInt64\">\n<PolyData>\n<Piece NumberOfPoints=\"2\" NumberOfVerts=\"0\" NumberOfLines=\"1\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n<Points>\n<DataArray type=\"Float64\" Name=\"position\" "
+             "NumberOfComponents=\"3\" format=\"ascii\">0 0 0 1 0 0</DataArray>\n</Points>\n<CellData>\n"
+             "<DataArray type=\"Float64\" Name=\"force_normal\" NumberOfComponents=\"3\" format=\"ascii\">-1 0 0"
+             "</DataArray>\n<DataArray type=\"Float64\" Name=\"force_tangential\" NumberOfComponents=\"3\" "
+             "format=\"ascii\">0 0 0</DataArray>\n<DataArray type=\"Int32\" Name=\"kind\" NumberOfComponents=\"1\" "
+             "format=\"ascii\">0</DataArray>\n%s</CellData>\n<Lines>\n<DataArray type=\"Int64\" Name=\"connectivity\" "
+             "NumberOfComponents=\"1\" format=\"ascii\">%s</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" "
+             "NumberOfComponents=\"1\" format=\"ascii\">2</DataArray>\n</Lines>\n</Piece>\n</PolyData>\n</VTKFile>\n",
+             ab, ends);
+}
+
+/* What the frames' reader takes (a contact read whole, coordination
+ * counted from it) and what it refuses, nothing held after. */
+static void frames_read(test_ctx *t)
+{
+    static const char *mass = "<DataArray type=\"Float64\" Name=\"mass\" NumberOfComponents=\"1\" "
+                              "format=\"ascii\">1 1</DataArray>\n";
+    static const char *ab = "<DataArray type=\"Int64\" Name=\"a\" NumberOfComponents=\"1\" format=\"ascii\">0"
+                            "</DataArray>\n<DataArray type=\"Int64\" Name=\"b\" NumberOfComponents=\"1\" "
+                            "format=\"ascii\">%s</DataArray>\n";
+    struct {
+        const char *radius, *mass, *ends, *b;
+        double rho;
+        grains_status want;
+        const char *what;
+    } cases[] = {
+        {"0.5 0.5", "", "0 1", "1", 1000, GRAINS_OK, "no mass array, a density given"},
+        {"0.5 0.5", "", "0 1", "1", 0, GRAINS_ERR_PARSE, "no mass array and no density"},
+        {"0.5 -0.5", "m", "0 1", "1", 0, GRAINS_ERR_RANGE, "a negative radius"},
+        {"0.5 0.5", "m", "0 2", "1", 0, GRAINS_ERR_PARSE, "a contact's end beyond the points"},
+        {"0.5 0.5", "m", "0 1", "2", 0, GRAINS_ERR_RANGE, "a contact naming grain 2 of 2"},
+        {"0.5 0.5", "m", "0 1", "1", 0, GRAINS_OK, "a whole frame"},
+    };
+    int all = 1;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char pt[2048], ct[2048], abt[512];
+        vtk_polydata d, c;
+        grains_error err;
+        cg_frame_in f;
+        two_grains(pt, sizeof pt, cases[k].radius, cases[k].mass[0] ? mass : "");
+        snprintf(abt, sizeof abt, ab, cases[k].b);
+        one_contact(ct, sizeof ct, cases[k].ends, abt);
+        if (vtk_polydata_parse(pt, strlen(pt), "p", &d, &err) != GRAINS_OK ||
+            vtk_polydata_parse(ct, strlen(ct), "c", &c, &err) != GRAINS_OK) {
+            CHECK(t, 0, "the test's files parse: %s", err.message);
+            return;
+        }
+        grains_status s = cg_frame_from_polydata(&d, "p", &c, "c", cases[k].rho, &f, &err);
+        int ok = s == cases[k].want && (s != GRAINS_OK || (f.frame.n == 2 && f.frame.n_contacts == 1 &&
+                                                            f.coordination[0] == 1 && f.coordination[1] == 1 &&
+                                                            f.contacts[0].x_b.x == 1 && f.contacts[0].f.x == -1));
+        if (!ok)
+            printf("  frames' reader: %s: status %d, wanted %d (%s)\n", cases[k].what, s, cases[k].want, err.message);
+        all = all && ok;
+        if (s == GRAINS_OK)
+            cg_frame_free(&f);
+        vtk_polydata_free(&d), vtk_polydata_free(&c);
+    }
+    CHECK(t, all, "the frames' reader takes a whole frame (coordination counted from its contact) and one without "
+          "masses given a density; it refuses no masses and no density, a negative radius, a contact's end beyond "
+          "the points and a contact naming a grain that is not there");
+}
+
 static void refused(test_ctx *t)
 {
     const grains_cg_grid bad[] = {
-        {{0, 0, 0}, {0, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5},  /* no extent */
-        {{0, 0, 0}, {1, 1, 1}, {0, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5},  /* no cell */
-        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {1, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5},  /* averaged, 4 cells */
-        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.1},  /* reaches no node */
-        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_LUCY, NAN},     /* width NaN */
-        {{0, 0, 0}, {1, 1, 1}, {1024, 1024, 4}, {0, 0, 0}, GRAINS_CG_LUCY, 1}, /* 4M cells */
+        {{0, 0, 0}, {0, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, WORLD_AXES},  /* no extent */
+        {{0, 0, 0}, {1, 1, 1}, {0, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, WORLD_AXES},  /* no cell */
+        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {1, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, WORLD_AXES},  /* averaged, 4 cells */
+        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.1, WORLD_AXES},  /* reaches no node */
+        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_LUCY, NAN, WORLD_AXES},     /* width NaN */
+        {{0, 0, 0}, {1, 1, 1}, {1024, 1024, 4}, {0, 0, 0}, GRAINS_CG_LUCY, 1, WORLD_AXES}, /* 4M cells */
     };
     int all = 1;
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
@@ -352,10 +527,12 @@ int main(void)
     lattice_at_rest(&t, GRAINS_CG_LUCY, 3 * R);
     lattice_at_rest(&t, GRAINS_CG_LUCY, 4 * R);
     lattice_moving(&t);
-    contact_stress_integral(&t, 0);
-    contact_stress_integral(&t, 1);
+    contact_stress_integral(&t, ON_GRID);
+    contact_stress_integral(&t, ON_PROFILE);
+    contact_stress_integral(&t, ON_TURNED_PROFILE);
     column_stress(&t);
     frames_averaged(&t);
     refused(&t);
+    frames_read(&t);
     return test_report(&t, "test_cg");
 }

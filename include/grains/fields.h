@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "grains/io.h"
 #include "grains/sim.h"
 
 typedef enum {
@@ -30,13 +31,18 @@ typedef enum {
  * it: every grain counts, whatever its coordinate along it, over that span
  * (averaged along x and y, a profile in z: a periodic box's span, or the
  * width of a chute). The width must reach the nodes: w at least half a cell
- * along every axis not averaged. */
+ * along every axis not averaged. The grid's axes are x, y and z, or the
+ * orthonormal axis[0..2] (given in x, y, z) when axis[0] is not zero: then
+ * lo and hi, and every vector and tensor of the fields, are in those axes'
+ * coordinates (a profile across a drum's flowing layer, along its surface's
+ * normal: the velocity along the slope). */
 typedef struct {
     grains_vec3 lo, hi;      /* [L] */
     int n[3];
     int averaged[3];
     grains_cg_kernel kernel;
     double width;            /* [L] w */
+    grains_vec3 axis[3];     /* the grid's axes; all zero: x, y, z */
 } grains_cg_grid;
 
 /* A contact as the fields read it: the force f on a, and its branch from a's
@@ -87,7 +93,8 @@ typedef struct grains_cg grains_cg;
 
 /* A RANGE error names a grid that cannot be (no volume, a count below 1 or
  * above 2^10 along an axis, an averaged axis with more than one cell, a
- * width that is not finite or does not reach the nodes). */
+ * width that is not finite or does not reach the nodes, axes that are not
+ * orthonormal to 1e-9). */
 grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grains_error *err);
 void grains_cg_destroy(grains_cg *cg);
 /* One more frame's fields into the averages (its values checked finite:
@@ -103,7 +110,19 @@ size_t grains_cg_frames(const grains_cg *cg);
  * standard deviation over the root of their number; 0 with one frame). */
 void grains_cg_mean(const grains_cg *cg, double *out);
 void grains_cg_sem(const grains_cg *cg, double *out);
-/* Cell (i, j, k)'s centre. */
+/* Cell (i, j, k)'s centre, in the grid's axes. */
 grains_vec3 grains_cg_centre(const grains_cg *cg, int i, int j, int k);
+/* The grid the fields were made on (its axes x, y, z when given none). */
+grains_cg_grid grains_cg_grid_of(const grains_cg *cg);
+
+/* The fields' mean and standard error as VTK ImageData (one cell of the
+ * image per cell of the grid: ParaView's cell data, `name` and `name_sem`
+ * per field; a grid with axes of its own writes them as the image's
+ * Direction), and as CSV, a row per cell: its centre's coordinates along
+ * the axes not averaged, then each component's mean and standard error.
+ * Either file is written whole or not at all. */
+grains_status grains_cg_write_vti(const grains_cg *cg, const char *path, grains_vtk_format format,
+                                  grains_error *err);
+grains_status grains_cg_write_csv(const grains_cg *cg, const char *path, grains_error *err);
 
 #endif

@@ -286,6 +286,10 @@ grains_spawn_region grains_params_spawn(const grains_params *p, int k);
 /* Material k (0: rho, E, nu). */
 grains_material grains_params_material(const grains_params *p, int k);
 
+/* [M] A sphere's mass: 4 pi / 3 rho R^3 of its material (the frames'
+ * mass array and the fields take it so, to the same bits). */
+double grains_params_mass(const grains_params *p, int material, double R);
+
 /* The restitution and friction of materials a and b, resolved (no -1). */
 grains_pair_values grains_params_pair(const grains_params *p, int a, int b);
 

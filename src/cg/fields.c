@@ -20,6 +20,7 @@ enum { S_M, S_MV = 1, S_MVV = 4, S_N = 10, S_Z, S_VOL, N_SUMS };
 
 struct grains_cg {
     cg_kernel k;
+    double axis[3][3]; /* rows: the grid's axes in x, y, z */
     size_t cells, frames;
     double cell_volume;
     double *sums;    /* per cell N_SUMS */
@@ -53,6 +54,22 @@ const char *grains_cg_name(grains_cg_field f)
     switch (f) { GRAINS_CG_FIELD_LIST(CG_NAME) default: return NULL; }
 }
 
+static int zero(grains_vec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
+
+static double dot(grains_vec3 a, grains_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+/* The grid's axes, orthonormal to 1e-9, or none given. */
+static int axes_valid(const grains_cg_grid *g)
+{
+    if (zero(g->axis[0]) && zero(g->axis[1]) && zero(g->axis[2]))
+        return 1;
+    for (int a = 0; a < 3; a++)
+        for (int b = a; b < 3; b++)
+            if (!(fabs(dot(g->axis[a], g->axis[b]) - (a == b)) <= 1e-9))
+                return 0;
+    return 1;
+}
+
 static grains_status check_grid(const grains_cg_grid *g, grains_error *err)
 {
     const double lo[3] = {g->lo.x, g->lo.y, g->lo.z}, hi[3] = {g->hi.x, g->hi.y, g->hi.z};
@@ -76,6 +93,8 @@ static grains_status check_grid(const grains_cg_grid *g, grains_error *err)
     if (cells > CG_MAX_CELLS)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: %zu cells, more than %zu", cells,
                                 CG_MAX_CELLS);
+    if (!axes_valid(g))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the grid's axes are not orthonormal");
     return GRAINS_OK;
 }
 
@@ -88,6 +107,12 @@ grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grai
     grains_cg *cg = calloc(1, sizeof *cg);
     if (cg) {
         cg_kernel_init(&cg->k, grid);
+        int own = !zero(grid->axis[0]);
+        for (int a = 0; a < 3; a++) {
+            grains_vec3 e = own ? grid->axis[a] : (grains_vec3){a == 0, a == 1, a == 2};
+            cg->axis[a][0] = e.x, cg->axis[a][1] = e.y, cg->axis[a][2] = e.z;
+            cg->k.grid.axis[a] = e;
+        }
         cg->cells = (size_t)grid->n[0] * (size_t)grid->n[1] * (size_t)grid->n[2];
         cg->cell_volume = cg->k.cell[0] * cg->k.cell[1] * cg->k.cell[2];
         cg->sums = malloc(cg->cells * N_SUMS * sizeof *cg->sums);
@@ -131,15 +156,23 @@ static void spread(grains_cg *cg, const double p[3], const double *value, int n,
 
 static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
+/* u in the grid's axes. */
+static grains_vec3 in_axes(const grains_cg *cg, grains_vec3 u)
+{
+    const double(*e)[3] = cg->axis;
+    return (grains_vec3){e[0][0] * u.x + e[0][1] * u.y + e[0][2] * u.z, e[1][0] * u.x + e[1][1] * u.y + e[1][2] * u.z,
+                         e[2][0] * u.x + e[2][1] * u.y + e[2][2] * u.z};
+}
+
 /* Grain i's sums to its cells. */
 static void spread_grain(grains_cg *cg, const grains_cg_frame *f, size_t i)
 {
-    grains_vec3 v = f->v[i];
+    grains_vec3 v = in_axes(cg, f->v[i]), x = in_axes(cg, f->x[i]);
     double m = f->mass[i];
     double value[N_SUMS] = {m, m * v.x, m * v.y, m * v.z, m * v.x * v.x, m * v.x * v.y, m * v.x * v.z,
                             m * v.y * v.y, m * v.y * v.z, m * v.z * v.z, 1, f->coordination ? f->coordination[i] : 0,
                             f->volume[i]};
-    const double p[3] = {f->x[i].x, f->x[i].y, f->x[i].z};
+    const double p[3] = {x.x, x.y, x.z};
     spread(cg, p, value, N_SUMS, cg->sums, N_SUMS);
 }
 
@@ -149,7 +182,9 @@ static void spread_grain(grains_cg *cg, const grains_cg_frame *f, size_t i)
  * is sampled more coarsely; each point's share still sums exactly). */
 static void spread_contact(grains_cg *cg, const grains_cg_contact *c)
 {
-    double b[3] = {c->x_b.x - c->x_a.x, c->x_b.y - c->x_a.y, c->x_b.z - c->x_a.z}, f[3] = {c->f.x, c->f.y, c->f.z};
+    grains_vec3 a = in_axes(cg, c->x_a), branch = in_axes(cg, (grains_vec3){c->x_b.x - c->x_a.x, c->x_b.y - c->x_a.y,
+                                                                          c->x_b.z - c->x_a.z}), force = in_axes(cg, c->f);
+    double b[3] = {branch.x, branch.y, branch.z}, f[3] = {force.x, force.y, force.z};
     double length = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
     int n = (int)fmin(CG_MAX_QUADRATURE, fmax(1, ceil(length / (cg->k.grid.width / 2))));
     double value[9];
@@ -157,7 +192,7 @@ static void spread_contact(grains_cg *cg, const grains_cg_contact *c)
         for (int s = 0; s < 3; s++)
             value[3 * r + s] = b[r] * f[s] / n;
     for (int q = 0; q < n; q++) {
-        double t = (q + 0.5) / n, p[3] = {c->x_a.x + t * b[0], c->x_a.y + t * b[1], c->x_a.z + t * b[2]};
+        double t = (q + 0.5) / n, p[3] = {a.x + t * b[0], a.y + t * b[1], a.z + t * b[2]};
         spread(cg, p, value, 9, cg->contact, 9);
     }
 }
@@ -248,3 +283,5 @@ grains_vec3 grains_cg_centre(const grains_cg *cg, int i, int j, int k)
     return (grains_vec3){g->lo.x + (i + 0.5) * cg->k.cell[0], g->lo.y + (j + 0.5) * cg->k.cell[1],
                          g->lo.z + (k + 0.5) * cg->k.cell[2]};
 }
+
+grains_cg_grid grains_cg_grid_of(const grains_cg *cg) { return cg->k.grid; }

@@ -45,7 +45,7 @@ static void take_grains(const grains_sim *sim, size_t n, sim_frame *f)
         double volume = 4.0 / 3.0 * CG_PI * q.R * q.R * q.R;
         f->x[id] = wrapped(p, q.x), f->v[id] = q.v;
         f->volume[id] = volume;
-        f->mass[id] = grains_params_material(p, q.material).rho * volume;
+        f->mass[id] = grains_params_mass(p, q.material, q.R);
     }
 }
 

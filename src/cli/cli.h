@@ -50,6 +50,12 @@ int cli_check(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_render(int argc, char **argv);
+int cli_fields(int argc, char **argv);
+
+/* A run's output folder (src/cli/frames.c): whether a regular file is at
+ * path; how many particle frames (particlesNNNNNN.vtp from 0 on) it holds. */
+int cli_file_exists(const char *path);
+size_t cli_count_frames(const char *dir);
 
 /* Prints "grains: file:line: message" to stderr. */
 void cli_report(const grains_error *err);

@@ -102,29 +102,14 @@ static int parse_opts(int argc, char **argv, render_opts *o)
     return 0;
 }
 
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* DIR/STEM%06d.vtp for frame k, or DIR/STEM.vtp (one file for all). */
 static int frame_file(char *path, size_t size, const char *dir, const char *stem, size_t k)
 {
     snprintf(path, size, "%s/%s%06zu.vtp", dir, stem, k);
-    if (exists(path))
+    if (cli_file_exists(path))
         return 1;
     snprintf(path, size, "%s/%s.vtp", dir, stem);
-    return exists(path);
-}
-
-static size_t count_frames(const char *dir)
-{
-    char path[4200];
-    size_t n = 0;
-    while (snprintf(path, sizeof path, "%s/particles%06zu.vtp", dir, n), exists(path))
-        n++;
-    return n;
+    return cli_file_exists(path);
 }
 
 /* The frames' times from particles.pvd's timestep attributes (NAN where
@@ -282,7 +267,7 @@ static int finish(const render_opts *o, size_t drawn)
     printf("grains render: %zu frames in %s/frame000000.png ...\n", drawn, o->out);
     snprintf(csv, sizeof csv, "%s/thermo.csv", o->dir);
     snprintf(png, sizeof png, "%s/thermo.png", o->out);
-    if (exists(csv)) {
+    if (cli_file_exists(csv)) {
         if (render_thermo_png(csv, png, &err) != GRAINS_OK)
             return cli_report(&err), EXIT_INPUT;
         printf("grains render: the thermo table plotted in %s\n", png);
@@ -302,7 +287,7 @@ int cli_render(int argc, char **argv)
     if (rc)
         return rc;
     grains_error err;
-    size_t frames = count_frames(o.dir);
+    size_t frames = cli_count_frames(o.dir);
     if (frames == 0) {
         fprintf(stderr, "grains render: no %s/particles000000.vtp: not the output folder of a run\n", o.dir);
         return EXIT_INPUT;

@@ -76,6 +76,12 @@ grains_material grains_params_material(const grains_params *p, int k)
     return k == 0 ? (grains_material){p->rho, p->E, p->nu} : p->material[k];
 }
 
+double grains_params_mass(const grains_params *p, int material, double R)
+{
+    const double pi = 3.14159265358979323846;
+    return grains_params_material(p, material).rho * (4.0 / 3.0 * pi * R * R * R);
+}
+
 /* A pair value: the pair's own, else the run's. */
 static real pick(real own, real run) { return own < 0 ? run : own; }
 

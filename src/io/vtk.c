@@ -33,6 +33,9 @@ static void source_fill(const particle_source *src, unsigned fields, size_t firs
         grains_sim_get_particle(src->sim, first + k, &out[k]);
 }
 
+/* A grain's mass comes from its radius and its material's density. */
+enum { MASS_FIELDS = GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL };
+
 /* A frame's arrays of the particles, in the file's order; `before` opens
  * the element it is the first of. */
 typedef struct {
@@ -44,6 +47,7 @@ typedef struct {
 static const particle_array particle_arrays_table[] = {
     {"position", "Float64", "<Points>\n", GRAINS_FIELD_X, 3},
     {"radius", "Float64", "</Points>\n<PointData Scalars=\"radius\" Vectors=\"velocity\">\n", GRAINS_FIELD_R, 1},
+    {"mass", "Float64", "", MASS_FIELDS, 1},
     {"velocity", "Float64", "", GRAINS_FIELD_V, 3},
     {"angular_velocity", "Float64", "", GRAINS_FIELD_W, 3},
     {"orientation", "Float64", "", GRAINS_FIELD_Q, 4},
@@ -53,14 +57,15 @@ static const particle_array particle_arrays_table[] = {
 };
 
 /* One array's values of a window (p: its particles from `first`). */
-static void window_values(const particle_array *a, const grains_particle *p, size_t first, size_t count,
-                          double *b, int64_t *ib)
+static void window_values(const particle_array *a, const grains_params *params, const grains_particle *p,
+                          size_t first, size_t count, double *b, int64_t *ib)
 {
     for (size_t k = 0; k < count; k++) {
         const grains_particle *q = &p[k];
         switch (a->field) {
         case GRAINS_FIELD_X: memcpy(b + 3 * k, (const double[3]){q->x.x, q->x.y, q->x.z}, 3 * sizeof *b); break;
         case GRAINS_FIELD_R: b[k] = q->R; break;
+        case MASS_FIELDS: b[k] = grains_params_mass(params, q->material, q->R); break;
         case GRAINS_FIELD_V: memcpy(b + 3 * k, (const double[3]){q->v.x, q->v.y, q->v.z}, 3 * sizeof *b); break;
         case GRAINS_FIELD_W: memcpy(b + 3 * k, (const double[3]){q->w.x, q->w.y, q->w.z}, 3 * sizeof *b); break;
         case GRAINS_FIELD_Q:
@@ -96,7 +101,7 @@ static void write_array(vtk_out *o, const particle_source *src, const particle_a
             source_fill(src, a->field, first, count, w->p);
         if (!o)
             continue;
-        window_values(a, w->p, first, count, w->b, w->ib);
+        window_values(a, grains_sim_params(src->sim), w->p, first, count, w->b, w->ib);
         if (ints)
             vtk_stream_ints(&s, w->ib, count * (size_t)a->comps);
         else
