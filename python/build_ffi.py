@@ -97,9 +97,38 @@ grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_err
 double grains_py_gravity(const grains_sim *sim, int axis);
 double grains_py_param(const grains_sim *sim, int k);
 grains_status grains_py_set_params(grains_sim *sim, const int *which, const double *values, int n, grains_error *err);
+void grains_run_record_contacts(grains_run *run, int on);
+
+typedef enum { GRAINS_CG_GAUSSIAN, GRAINS_CG_LUCY, ... } grains_cg_kernel;
+typedef struct {
+    grains_vec3 lo, hi;
+    int n[3];
+    int averaged[3];
+    grains_cg_kernel kernel;
+    double width;
+    grains_vec3 axis[3];
+    ...;
+} grains_cg_grid;
+typedef struct grains_cg grains_cg;
+#define GRAINS_CG_N_FIELDS ...
+#define GRAINS_CG_COMPONENTS ...
+typedef enum { GRAINS_CG_DENSITY, ... } grains_cg_field;
+int grains_cg_offset(grains_cg_field f);
+int grains_cg_width(grains_cg_field f);
+const char *grains_cg_name(grains_cg_field f);
+grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grains_error *err);
+void grains_cg_destroy(grains_cg *cg);
+grains_status grains_cg_add_sim(grains_cg *cg, const grains_sim *sim, grains_error *err);
+size_t grains_cg_cells(const grains_cg *cg);
+size_t grains_cg_frames(const grains_cg *cg);
+void grains_cg_mean(const grains_cg *cg, double *out);
+void grains_cg_sem(const grains_cg *cg, double *out);
+grains_vec3 grains_cg_centre(const grains_cg *cg, int i, int j, int k);
+grains_status grains_py_cg_write(const grains_cg *cg, const char *path, int vti, grains_error *err);
 """
 
 SOURCE = """
+#include "grains/fields.h"
 #include "grains/run.h"
 #include "grains/sim.h"
 
@@ -116,6 +145,12 @@ static real *grains_py_field(grains_params *p, int k)
 {
     real *field[] = {&p->mu_s, &p->mu_r, &p->mu_t, &p->mu_s_dyn, &p->mu_r_dyn, &p->mu_t_dyn, &p->e_n, &p->eta};
     return field[k];
+}
+
+/* The fields' files: VTK ImageData (compressed) or CSV. */
+static grains_status grains_py_cg_write(const grains_cg *cg, const char *path, int vti, grains_error *err)
+{
+    return vti ? grains_cg_write_vti(cg, path, GRAINS_VTK_COMPRESSED, err) : grains_cg_write_csv(cg, path, err);
 }
 
 static double grains_py_param(const grains_sim *sim, int k)

@@ -352,6 +352,38 @@ def hopper_study(tmp):
           "the hopper study empties 300 grains through the outlet at %g grains/s" % rate)
 
 
+def fields(tmp):
+    """grains.Fields on the hourglass's grains piling in the cone: the same
+    profile as grains fields gives from the frame written at that step (the
+    contacts recorded by the step before it), to round-off; the density
+    integrated over the grid is the grains' mass; a step without recorded
+    contacts is refused."""
+    out = tmp + "/fields"
+    sim = grains.Simulation(HOURGLASS, set={"contacts": True, "N_frames": 1}, output=out)
+    sim.record_contacts = True
+    sim.advance(1500)
+    sim.write_frame()
+    lo, hi = (-0.5, -0.5, -0.1), (0.5, 0.5, 0.6)
+    f = grains.Fields(lo, hi, cells=(1, 1, 70), width=0.01, average="xy")
+    f.add(sim)
+    subprocess.run([GRAINS, "fields", out, "--average", "xy", "--width", "0.01", "--cell", "0.01", "--box",
+                    ",".join(str(v) for v in lo + hi)], check=True, capture_output=True)
+    rows = np.genfromtxt(out + "/fields/fields.csv", delimiter=",", names=True)
+    szz, rho = f.mean("stress")[:, 2, 2], f.mean("density")
+    scale = np.abs(szz).max()
+    check(np.allclose(rows["z"], f.centres("z"), rtol=0, atol=1e-12) and
+          np.abs(rows["stress_zz"] - szz).max() < 1e-9 * scale and np.abs(rows["density"] - rho).max() < 1e-9 * rho.max(),
+          "Fields.add(sim) and grains fields on the frame of that step give the same profile (sigma_zz to %.2g of "
+          "its largest)" % (np.abs(rows["stress_zz"] - szz).max() / scale))
+    mass = (4 / 3 * np.pi * sim.radii ** 3).sum() * 1000  # (rho of examples/hourglass.cfg)
+    held = rho.sum() * 1.0 * 1.0 * 0.01
+    check(abs(held - mass) < 1e-12 * mass, "the profile holds the grains' mass (%.6g kg of %.6g)" % (held, mass))
+    sim.record_contacts = False
+    sim.advance(10)
+    raises(grains.InputError, lambda: f.add(sim), "a step that recorded no contacts is refused")
+    check(f.frames == 1, "nothing was added")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     same_bits_as_the_command(tmp)
     bulk_reads(tmp)
@@ -364,5 +396,6 @@ with tempfile.TemporaryDirectory() as tmp:
     ctrl_c(tmp)
     sinks(tmp)
     hopper_study(tmp)
+    fields(tmp)
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

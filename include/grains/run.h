@@ -45,6 +45,10 @@ const grains_scenario *grains_run_scenario(const grains_run *run);
  * when the scenario writes them. On an error (GRAINS_ERR_UNSTABLE: the
  * state is the last good one) the steps before it stand. */
 grains_status grains_run_advance(grains_run *run, long n, grains_error *err);
+/* Whether each advance's last step records its contacts even when the
+ * scenario writes none: what grains_cg_add_sim reads (the same bits as
+ * without; that step costs the vector kernel). */
+void grains_run_record_contacts(grains_run *run, int on);
 
 /* A frame at this step, as `grains run` writes its frames: the particles'
  * files (numbered from 0 by the frames written), the series, a row of

@@ -19,7 +19,7 @@ import numpy as np
 
 from grains._grains import ffi as _ffi, lib as _lib
 
-__all__ = ["Simulation", "Wall", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError", "ConditionNotMet"]
+__all__ = ["Simulation", "Fields", "Wall", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError", "ConditionNotMet"]
 
 
 class GrainsError(Exception):
@@ -168,6 +168,10 @@ def _vec(v):
     return np.array([v.x, v.y, v.z])
 
 
+def _c_vec(a):
+    return {"x": float(a[0]), "y": float(a[1]), "z": float(a[2])}
+
+
 class Wall:
     """Mesh k of a simulation: where it is and what the grains do to it."""
 
@@ -270,6 +274,89 @@ class _Walls:
 
     def __iter__(self):
         return (self[k] for k in range(len(self)))
+
+
+class Fields:
+    """Coarse-grained fields (docs/analysis.md) of a simulation's steps,
+    averaged over the steps added, with their standard errors: `cells`
+    cells (nx, ny, nz) between `lo` and `hi`; `average`, letters of "xyz"
+    averaged along (one cell each: "xy" is a profile in z); a "gaussian" or
+    "lucy" kernel of `width` w (at least half a cell along the axes kept);
+    `axes`, the grid's three orthonormal axes as rows (None: x, y, z), in
+    which lo, hi and every vector and tensor are given."""
+
+    def __init__(self, lo, hi, cells, width, average="", kernel="gaussian", axes=None):
+        g = _ffi.new("grains_cg_grid *")
+        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        if lo.shape != (3,) or hi.shape != (3,) or len(cells) != 3:
+            raise InputError("Fields: lo, hi and cells take 3 values each")
+        if kernel not in ("gaussian", "lucy") or any(a not in "xyz" for a in average):
+            raise InputError("Fields: kernel 'gaussian' or 'lucy', average letters of 'xyz' (given %r, %r)"
+                             % (kernel, average))
+        g.lo, g.hi = _c_vec(lo), _c_vec(hi)
+        for a in range(3):
+            g.n[a] = 1 if "xyz"[a] in average else int(cells[a])
+            g.averaged[a] = int("xyz"[a] in average)
+        g.kernel = _lib.GRAINS_CG_LUCY if kernel == "lucy" else _lib.GRAINS_CG_GAUSSIAN
+        g.width = float(width)
+        if axes is not None:
+            e = np.asarray(axes, dtype=float)
+            if e.shape != (3, 3):
+                raise InputError("Fields: axes are three rows of 3 values")
+            for a in range(3):
+                g.axis[a] = _c_vec(e[a])
+        out = _ffi.new("grains_cg **")
+        _call(_lib.grains_cg_create, out, g)
+        self._cg = _ffi.gc(out[0], _lib.grains_cg_destroy)
+        self.cells = tuple(g.n[a] for a in range(3))
+        self.averaged = tuple(bool(g.averaged[a]) for a in range(3))
+        self.names = [_ffi.string(_lib.grains_cg_name(f)).decode() for f in range(_lib.GRAINS_CG_N_FIELDS)]
+
+    def add(self, sim):
+        """The simulation's last step into the averages: its grains, and the
+        contacts that step recorded (sim.record_contacts = True before it)."""
+        if sim.contacts and not sim.record_contacts:
+            raise InputError("Fields.add: the last step recorded no contacts: set sim.record_contacts = True "
+                             "before advancing")
+        _call(_lib.grains_cg_add_sim, self._cg, sim._sim)
+
+    frames = property(lambda self: _lib.grains_cg_frames(self._cg), doc="the steps averaged over")
+
+    def _values(self, fn, name):
+        if name not in self.names:
+            raise InputError("Fields: no field %r (there are %s)" % (name, ", ".join(self.names)))
+        f = self.names.index(name)
+        n = _lib.grains_cg_cells(self._cg)
+        a = np.empty(n * _lib.GRAINS_CG_COMPONENTS)
+        fn(self._cg, _ffi.cast("double *", _ffi.from_buffer(a)))
+        at, width = _lib.grains_cg_offset(f), _lib.grains_cg_width(f)
+        v = a.reshape(self.cells[2], self.cells[1], self.cells[0], _lib.GRAINS_CG_COMPONENTS)[..., at:at + width]
+        v = v.transpose(2, 1, 0, 3)  # [i, j, k]: x, y, z
+        v = v[tuple(0 if avg else slice(None) for avg in self.averaged)]
+        return v.reshape(v.shape[:-1] + {1: (), 3: (3,), 9: (3, 3)}[width]).copy()
+
+    def mean(self, name):
+        """Field `name` (self.names) per cell, indexed [i, j, k] along the axes
+        kept (averaged axes dropped), then its components ((3,) or (3, 3))."""
+        return self._values(_lib.grains_cg_mean, name)
+
+    def sem(self, name):
+        """The standard error of mean(name) over the steps added (0 with one)."""
+        return self._values(_lib.grains_cg_sem, name)
+
+    def centres(self, axis):
+        """The cells' centres along `axis` ("x", "y" or "z"), in the grid's axes."""
+        a = "xyz".index(axis)
+        return np.array([getattr(_lib.grains_cg_centre(self._cg, *[m if b == a else 0 for b in range(3)]), axis)
+                         for m in range(self.cells[a])])
+
+    def write_vti(self, path):
+        """The fields and their errors as VTK ImageData (ParaView), as grains fields writes them."""
+        _call(_lib.grains_py_cg_write, self._cg, str(path).encode(), 1)
+
+    def write_csv(self, path):
+        """A row per cell: its centre along the axes kept, each component's mean and error."""
+        _call(_lib.grains_py_cg_write, self._cg, str(path).encode(), 0)
 
 
 class Simulation:
@@ -385,6 +472,14 @@ class Simulation:
     def walls(self):
         """The meshes, walls[k] for mesh k (as the scenario lists them)."""
         return _Walls(self)
+
+    def _set_record_contacts(self, on):
+        self._record_contacts = bool(on)
+        _lib.grains_run_record_contacts(self._run, int(self._record_contacts))
+
+    record_contacts = property(lambda self: getattr(self, "_record_contacts", False), _set_record_contacts,
+                               doc="the last step of each advance records its contacts, for Fields.add "
+                                   "(the same results; that step is a little slower)")
 
     def advance(self, steps):
         """`steps` steps. Ctrl-C stops between two steps (KeyboardInterrupt);

@@ -21,6 +21,7 @@ struct grains_run {
     char **words;       /* the options the record points to, when not decoded */
     run_output out;
     int opened;         /* the outputs opened (the first frame or checkpoint) */
+    int record_last;    /* each advance's last step records its contacts (grains_run_record_contacts) */
 };
 
 static grains_status out_of_memory(grains_error *err)
@@ -179,6 +180,8 @@ grains_sim *grains_run_sim(grains_run *run) { return run->sim; }
 
 const grains_scenario *grains_run_scenario(const grains_run *run) { return &run->sc; }
 
+void grains_run_record_contacts(grains_run *run, int on) { run->record_last = on != 0; }
+
 grains_status grains_run_advance(grains_run *run, long n, grains_error *err)
 {
     if (n < 0)
@@ -189,7 +192,7 @@ grains_status grains_run_advance(grains_run *run, long n, grains_error *err)
         if (s != GRAINS_OK)
             return s;
         /* a frame's contacts: those of the step before it (interact/contact_record.h) */
-        grains_sim_record_contacts(run->sim, run->sc.write_contacts && k == n - 1);
+        grains_sim_record_contacts(run->sim, (run->sc.write_contacts || run->record_last) && k == n - 1);
         s = grains_sim_step(run->sim, err);
         if (s != GRAINS_OK)
             return s;
