@@ -98,6 +98,11 @@ double grains_py_gravity(const grains_sim *sim, int axis);
 double grains_py_param(const grains_sim *sim, int k);
 grains_status grains_py_set_params(grains_sim *sim, const int *which, const double *values, int n, grains_error *err);
 void grains_run_record_contacts(grains_run *run, int on);
+typedef struct { int tag, size_class; long number; double mass; grains_vec3 momentum; ...; } grains_probe_row;
+grains_status grains_sim_probe_rows(const grains_sim *sim, int k, grains_probe_row **rows, size_t *n, grains_error *err);
+int grains_py_n_probes(const grains_sim *sim);
+const char *grains_py_probe_name(const grains_run *run, int k);
+void free(void *p);
 
 typedef enum { GRAINS_CG_GAUSSIAN, GRAINS_CG_LUCY, ... } grains_cg_kernel;
 typedef struct {
@@ -128,6 +133,8 @@ grains_status grains_py_cg_write(const grains_cg *cg, const char *path, int vti,
 """
 
 SOURCE = """
+#include <stdlib.h>
+
 #include "grains/fields.h"
 #include "grains/run.h"
 #include "grains/sim.h"
@@ -137,6 +144,8 @@ SOURCE = """
 static const char *grains_py_output_dir(const grains_run *run) { return grains_run_scenario(run)->output_dir; }
 static const char *grains_py_source(const grains_run *run) { return grains_run_scenario(run)->source; }
 static double grains_py_dt(const grains_sim *sim) { return grains_sim_params(sim)->dt; }
+static int grains_py_n_probes(const grains_sim *sim) { return grains_sim_params(sim)->n_probes; }
+static const char *grains_py_probe_name(const grains_run *run, int k) { return grains_run_scenario(run)->probe_name[k]; }
 static double grains_py_gravity(const grains_sim *sim, int axis) { return (&grains_sim_params(sim)->g.x)[axis]; }
 
 /* The parameters a run may change (grains_sim_set_params), k in the order of

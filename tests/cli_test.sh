@@ -691,6 +691,38 @@ mkdir -p "$T/cut"
 printf '<VTKFile type="PolyData" version="1.0">\n<PolyData><Piece NumberOfPoints="1">' >"$T/cut/particles000000.vtp"
 expect 2 'particles000000.vtp: no </VTKFile>' "$G" render "$T/cut"
 
+# --- probes: the hopper's outlet plane counts, at every frame, the grains the sink removed by then
+# plus those below the plane (a box probe), exactly; their mass to the table's 12 digits; the rows
+# of each tag and size class add up to the total; the hopper's box empties ---
+"$G" run "$SRC/tests/probes.cfg" -o "$T/probes" --quiet && ok || bad "the probes run failed"
+python3 - "$T/probes" <<'PYEOF2' && ok || bad "the outlet probe does not count the grains that left"
+import csv, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/probes.csv")))
+removed = [float(r["time"]) for r in csv.DictReader(open(d + "/sinks.csv"))]
+times = sorted({float(r["time"]) for r in rows})
+assert len(times) == 13, times
+for t in times:
+    at = {(r["probe"], r["tag"], r["size_class"]): r for r in rows if float(r["time"]) == t}
+    out, below = at[("outlet", "all", "all")], at[("below", "all", "all")]
+    gone = sum(1 for s in removed if s <= t + 1e-9)
+    assert int(out["number"]) == gone + int(below["number"]), (t, out["number"], gone, below["number"])
+    parts = [r for k, r in at.items() if k[0] == "outlet" and k[1] != "all"]
+    assert sum(int(r["number"]) for r in parts) == int(out["number"])
+    assert {k[1] for k in at if k[0] == "outlet" and k[1] != "all"} <= {"1", "2"}
+    assert {k[2] for k in at if k[0] == "outlet" and k[2] != "all"} <= {"0", "1"}
+last = {(r["probe"], r["tag"]): r for r in rows if float(r["time"]) == times[-1]}
+assert int(last[("outlet", "all")]["number"]) == 400 and int(last[("hopper", "all")]["number"]) == 0
+PYEOF2
+printf 'probes = ( { name = "a"; point = [0.0, 0.0, 0.0]; normal = [0.0, 0.0, 2.0]; } );\n' >"$T/probe_normal.cfg"
+expect 2 'probes\[0\]: a plane needs a finite point, a unit normal' "$G" check "$T/probe_normal.cfg"
+printf 'probes = ( { name = "a"; point = [0.0, 0.0, 0.0]; min = [0.0, 0.0, 0.0]; } );\n' >"$T/probe_mixed.cfg"
+expect 2 'probe_mixed.cfg:1: probes\[0\]: expected \{ name' "$G" check "$T/probe_mixed.cfg"
+printf 'probes = ( { name = "a b"; min = [0.0, 0.0, 0.0]; max = [1.0, 1.0, 1.0]; } );\n' >"$T/probe_name.cfg"
+expect 2 'probes\[0\].name: expected a name of letters' "$G" check "$T/probe_name.cfg"
+printf 'probes = ( { name = "a"; min = [0.0, 0.0, 0.0]; max = [1.0, 1.0, 1.0]; },\n { name = "a"; min = [0.0, 0.0, 0.0]; max = [1.0, 1.0, 1.0]; } );\n' >"$T/probe_twice.cfg"
+expect 2 'probe_twice.cfg:2: probes\[1\]: the name "a" is probes\[0\]' "$G" check "$T/probe_twice.cfg"
+
 # --- grains fields: the contacts run's profile along z, its files, the grains' mass in it, refusals ---
 expect 0 'grains fields: 2 frames \(1 to 2\), 1 x 1 x [0-9]+ cells, Gaussian kernel .* contacts included' \
     "$G" fields "$T/ct" --average xy --frames 1:

@@ -44,6 +44,10 @@ printf 'sinks = ( { min = [-1, -1, -1]; max = [1, 1, 0]; } );\nrank_holds_all = 
 expect "sinks among ranks holding all" 2 'sinks and remove_lost among ranks that each hold every particle (rank_holds_all) are not supported' \
     -np 2 "$G" run "$T/sinks.cfg" -o "$T/sinks"
 [ ! -e "$T/sinks" ] && ok || bad "sinks among ranks holding all: $T/sinks was made"
+# Probes among ranks: not yet; refused before anything is written
+printf 'probes = ( { name = "a"; min = [-1.0, -1.0, -1.0]; max = [1.0, 1.0, 0.0]; } );\n' >"$T/probes.cfg"
+expect "probes among ranks" 2 'probes among ranks are not supported yet' -np 2 "$G" run "$T/probes.cfg" -o "$T/probes"
+[ ! -e "$T/probes" ] && ok || bad "probes among ranks: $T/probes was made"
 
 # A particles' file that gives one grain 1,000 times: dealt among the ranks
 # (each holds its share alone), the home rank of their cell block finds

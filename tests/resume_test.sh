@@ -5,7 +5,8 @@
 # Cases: both Verlet integrators and Euler, a variational one, a turning
 # drum, a servo piston, bonds, a membrane with a guided sphere, two
 # insertion regions still adding, with a tag rule, grains poured into a
-# sink (sinks.csv and the counts in thermo.csv), a run in stages (fill,
+# sink (sinks.csv and the counts in thermo.csv), the same through probes
+# (probes.csv), a run in stages (fill,
 # settle, open a gate, pour on under another gravity); and a run
 # given in time (t_end) extended by its resume.
 # Usage: resume_test.sh GRAINS_BINARY SOURCE_DIR
@@ -80,6 +81,7 @@ case_ bonds KILL --particles "$T/euler.whole/particles000006.csv" --set N_max=0 
 case_ membrane KILL "$SRC/examples/membrane_friction.cfg" --set N_frames=40
 case_ insertion TERM "$SRC/examples/insertion.cfg" --set N_frames=6 --set N_steps=150 --csv
 case_ sinks KILL "$SRC/tests/sinks.cfg" --csv
+case_ probes TERM "$SRC/tests/probes.cfg"
 case_ stages TERM "$SRC/tests/stages.cfg" --csv
 
 # A run given in time (3 frames of 0.018 s), extended by its resume to

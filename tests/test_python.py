@@ -352,6 +352,21 @@ def hopper_study(tmp):
           "the hopper study empties 300 grains through the outlet at %g grains/s" % rate)
 
 
+def probes(tmp):
+    """sim.probe on tests/probes.cfg: the rows of probes.csv at the last
+    frame, and the hopper's discharge counted once per grain."""
+    out = tmp + "/probes"
+    sim = grains.Simulation(os.path.join(SRC, "tests", "probes.cfg"), output=out, set={"t_end": 0.3})
+    check(sim.probes == ["outlet", "below", "hopper"], "the scenario's probes by name: %s" % sim.probes)
+    sim.advance(12000)
+    sim.write_frame()
+    rows = sim.probe("outlet")
+    table = [r for r in open(out + "/probes.csv").read().split("\n")[1:] if r.startswith("0.3,outlet,") and ",all," not in r]
+    check(len(rows) == len(table) and all(int(t.split(",")[4]) == r["number"] for t, r in zip(table, rows)) and
+          rows["number"].sum() > 0, "sim.probe('outlet') gives probes.csv's rows (%d grains crossed)" % rows["number"].sum())
+    raises(grains.InputError, lambda: sim.probe("nosuch"), "a probe the scenario lacks is refused")
+
+
 def fields(tmp):
     """grains.Fields on the hourglass's grains piling in the cone: the same
     profile as grains fields gives from the frame written at that step (the
@@ -397,5 +412,6 @@ with tempfile.TemporaryDirectory() as tmp:
     sinks(tmp)
     hopper_study(tmp)
     fields(tmp)
+    probes(tmp)
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

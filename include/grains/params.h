@@ -121,6 +121,8 @@ static inline grains_damping grains_damping_of(grains_damping damping, grains_co
 #define GRAINS_MAX_SIZES 16                            /* radii of a discrete size distribution */
 #define GRAINS_MAX_TAG_RULES 16
 #define GRAINS_MAX_SINKS 8                             /* outlets */
+#define GRAINS_MAX_PROBES 16
+#define GRAINS_MAX_PROBE_SIZES 8                       /* radii between the probes' size classes */
 
 /* How an insertion region draws radii (docs/scenario.md, "Insertion"). */
 #define GRAINS_ENUM_SIZE_LAW(id, name, doc) GRAINS_SIZES_##id,
@@ -169,6 +171,22 @@ typedef struct {
     int cylinder;
 } grains_sink;
 
+/* A probe (grains_sim_probe_rows): a plane counts the grains that cross it
+ * during each step, by the side their centres are on at its start and its
+ * end (along the normal: +1 and +m, +m v; against it: -1, -m, -m v; within
+ * `radius` of `point` when radius > 0); a box counts the grains whose
+ * centres it holds when asked. Both by tag and by size class: class k holds
+ * the radii in [size[k-1], size[k]) (class 0 those below size[0], class
+ * n_sizes those from size[n_sizes-1] on). */
+typedef struct {
+    int box;                              /* 0: a plane; 1: a box */
+    grains_vec3 point, normal;            /* [L], [-] the plane */
+    real radius;                          /* [L] the plane's disc about point; 0: the whole plane */
+    grains_vec3 lo, hi;                   /* [L] the box */
+    int n_sizes;
+    real size[GRAINS_MAX_PROBE_SIZES];    /* [L] radii between size classes, ascending */
+} grains_probe;
+
 typedef struct {
     /* geometry */
     real R_min;                           /* [L] minimum particle radius */
@@ -204,6 +222,8 @@ typedef struct {
     grains_sink sink[GRAINS_MAX_SINKS];   /* outlets, checked after every step in their order */
     int remove_lost;                      /* 1: a particle lost out of the meshes' box (grains_thermo's
                                            * n_lost) is removed as by a sink */
+    int n_probes;
+    grains_probe probe[GRAINS_MAX_PROBES];
     int mesh_material;                    /* material of mesh elements that name none;
                                            * GRAINS_RIGID = infinitely stiff (TinyDEM) */
     /* kinetic */

@@ -112,6 +112,7 @@ typedef struct {
     grains_scenario_friction friction;
     grains_scenario_stage stages[GRAINS_MAX_STAGES];
     int n_stages;
+    char probe_name[GRAINS_MAX_PROBES][32]; /* params.probe[k]'s, in probes.csv */
     char source[GRAINS_PATH_MAX];        /* scenario file, "" when none */
     char mesh[GRAINS_PATH_MAX];          /* one fixed mesh: OFF or STL file, GRAINS_BUILTIN_HOURGLASS,
                                           * or "" for none ("" by default when `meshes` is given) */

@@ -478,6 +478,22 @@ typedef struct {
     real delta;           /* [L] overlap (Eq. 7); < 0 for a JKR contact holding across a gap */
 } grains_contact_force;
 
+/* A probe's counts (grains_params.probe) for one tag and size class (0 ..
+ * n_probe_sizes, by grains_params.probe_size): a plane's over the grains
+ * that crossed it since the run began (net: along its normal +, against
+ * it -), a box's over the grains it holds now. */
+typedef struct {
+    int tag, size_class;
+    long number;
+    double mass;            /* [M] */
+    grains_vec3 momentum;   /* [ML/T] */
+} grains_probe_row;
+
+/* Probe k's rows, sorted by (tag, size class), in *rows (the caller frees
+ * it), *n of them (none for a plane nothing crossed). In one process. */
+grains_status grains_sim_probe_rows(const grains_sim *sim, int k, grains_probe_row **rows, size_t *n,
+                                    grains_error *err);
+
 /* While on, each step records its contacts as the force loop evaluates
  * them (explicit integrators; the same bits as without). Costs the step
  * the vector kernel: turn it on for the step before a frame. */

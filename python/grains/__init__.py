@@ -473,6 +473,30 @@ class Simulation:
         """The meshes, walls[k] for mesh k (as the scenario lists them)."""
         return _Walls(self)
 
+    @property
+    def probes(self):
+        """The names of the scenario's probes, in its order."""
+        return [_ffi.string(_lib.grains_py_probe_name(self._run, k)).decode()
+                for k in range(_lib.grains_py_n_probes(self._sim))]
+
+    def probe(self, name):
+        """Probe `name`'s counts now, a row per tag and size class (as
+        probes.csv's, without the total): a numpy record array of tag,
+        size_class, number, mass, momentum (3). A plane: what crossed it
+        since the run began (net along its normal); a box: what it holds."""
+        names = self.probes
+        if name not in names:
+            raise InputError("probe %r: the scenario's probes are %s" % (name, names or "none"))
+        rows, n = _ffi.new("grains_probe_row **"), _ffi.new("size_t *")
+        _call(_lib.grains_sim_probe_rows, self._sim, names.index(name), rows, n)
+        out = np.zeros(n[0], dtype=[("tag", np.int64), ("size_class", np.int64), ("number", np.int64),
+                                    ("mass", np.float64), ("momentum", np.float64, 3)])
+        for k in range(n[0]):
+            r = rows[0][k]
+            out[k] = (r.tag, r.size_class, r.number, r.mass, _vec(r.momentum))
+        _lib.free(rows[0])
+        return out
+
     def _set_record_contacts(self, on):
         self._record_contacts = bool(on)
         _lib.grains_run_record_contacts(self._run, int(self._record_contacts))

@@ -103,6 +103,38 @@ static grains_status check_sink(const grains_params *p, const grains_sink *k_sin
     return GRAINS_OK;
 }
 
+/* Probe k counts something: a plane of a unit normal (to 1e-6) and a
+ * radius >= 0, or a box of some volume; finite. */
+static grains_status check_probe(const grains_probe *q, int k, grains_error *err)
+{
+    real n2 = q->normal.x * q->normal.x + q->normal.y * q->normal.y + q->normal.z * q->normal.z;
+    if (q->box)
+        REQUIRE(finite3(q->lo) && finite3(q->hi) && q->hi.x > q->lo.x && q->hi.y > q->lo.y && q->hi.z > q->lo.z,
+                "probes[%d]: a box's min and max must be finite, max > min on every axis", k);
+    else
+        REQUIRE(finite3(q->point) && finite3(q->normal) && fabs(n2 - 1) <= 1e-6 && q->radius >= 0 &&
+                    isfinite(q->radius),
+                "probes[%d]: a plane needs a finite point, a unit normal and a radius >= 0 (0: the whole plane)", k);
+    REQUIRE(q->n_sizes >= 0 && q->n_sizes <= GRAINS_MAX_PROBE_SIZES, "probes[%d]: at most %d sizes", k,
+            GRAINS_MAX_PROBE_SIZES);
+    for (int c = 0; c < q->n_sizes; c++)
+        REQUIRE(q->size[c] > 0 && isfinite(q->size[c]) && (c == 0 || q->size[c] > q->size[c - 1]),
+                "probes[%d]: sizes are radii > 0 in ascending order (the bounds of the size classes)", k);
+    return GRAINS_OK;
+}
+
+static grains_status check_probes(const grains_params *p, grains_error *err)
+{
+    REQUIRE(p->n_probes >= 0 && p->n_probes <= GRAINS_MAX_PROBES, "probes: at most %d, got %d", GRAINS_MAX_PROBES,
+            p->n_probes);
+    for (int k = 0; k < p->n_probes; k++) {
+        grains_status s = check_probe(&p->probe[k], k, err);
+        if (s != GRAINS_OK)
+            return s;
+    }
+    return GRAINS_OK;
+}
+
 grains_status params_check_spawns(const grains_params *p, grains_error *err)
 {
     REQUIRE(p->n_spawns >= 0 && p->n_spawns <= GRAINS_MAX_SPAWNS, "spawns: at most %d regions, got %d",
@@ -127,5 +159,5 @@ grains_status params_check_spawns(const grains_params *p, grains_error *err)
             return s;
     }
     REQUIRE(p->remove_lost == 0 || p->remove_lost == 1, "remove_lost must be true or false");
-    return GRAINS_OK;
+    return check_probes(p, err);
 }

@@ -17,6 +17,9 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "sinks and remove_lost among ranks that each hold every particle (rank_holds_all) "
                                 "are not supported: leave rank_holds_all off");
+    if (ranks->size > 1 && sim->p.n_probes)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "probes among ranks are not supported yet: run a "
+                                "scenario with probes in one process (any number of threads)");
     sim_ranks *r = &sim->ranks;
     size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
     if (counts)

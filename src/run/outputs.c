@@ -168,11 +168,11 @@ static grains_status restore_series(run_output *o, const grains_sim *sim, grains
 }
 
 static const char *const table_names[RUN_TABLES] = {"thermo.csv", "walls.csv", "triaxial.csv", "friction.csv",
-                                                    "sinks.csv"};
+                                                    "sinks.csv", "probes.csv"};
 
 static FILE *table_file(const run_output *o, int k)
 {
-    FILE *const files[RUN_TABLES] = {o->thermo, o->walls, o->triaxial.f, o->friction.f, o->sinks};
+    FILE *const files[RUN_TABLES] = {o->thermo, o->walls, o->triaxial.f, o->friction.f, o->sinks, o->probes};
     return files[k];
 }
 
@@ -197,6 +197,8 @@ static grains_status open_tables(run_output *o, const grains_sim *sim, grains_er
     if (s == GRAINS_OK && removes(o))
         s = run_table_open(&o->sinks, o->sc->output_dir, "sinks.csv", "step,time,sink,id,tag,x,y,z,vx,vy,vz\n",
                            t[TABLE_SINKS].len, err);
+    if (s == GRAINS_OK && o->sc->params.n_probes)
+        s = run_probes_open(o, t[TABLE_PROBES].len, err);
     if (s == GRAINS_OK)
         s = triaxial_open(&o->triaxial, o->sc, sim, t[TABLE_TRIAXIAL].len, err);
     if (s == GRAINS_OK)
@@ -272,6 +274,8 @@ void run_close_outputs(run_output *o)
         fclose(o->walls);
     if (o->sinks)
         fclose(o->sinks);
+    if (o->probes)
+        fclose(o->probes);
     free(o->times);
     if (o->thermo)
         fclose(o->thermo);
@@ -401,6 +405,8 @@ static grains_status write_frame_now(run_output *o, grains_sim *sim, const char 
         s = write_walls(o, sim, err);
     if (s == GRAINS_OK)
         s = write_removals(o, sim, err);
+    if (s == GRAINS_OK && o->probes)
+        s = run_probes_write(o, sim, err);
     o->n_frames++;
     return s;
 }

@@ -50,7 +50,7 @@ grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, gr
     bytes_put_u64(&o, r->n_frames);
     for (size_t k = 0; k < r->n_frames; k++)
         bytes_put_real(&o, r->times[k]);
-    for (int k = 0; k < RUN_TABLES; k++) {
+    for (int k = 0; k < TABLE_PROBES; k++) {
         bytes_put_i64(&o, r->table[k].len);
         bytes_put_u32(&o, r->table[k].crc);
     }
@@ -60,6 +60,8 @@ grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, gr
     bytes_put_u32(&o, (uint32_t)r->stage);
     bytes_put_real(&o, r->stage_began);
     bytes_put_i64(&o, r->stage_step);
+    bytes_put_i64(&o, r->table[TABLE_PROBES].len); /* (last: a record of before probes ends above) */
+    bytes_put_u32(&o, r->table[TABLE_PROBES].crc);
     int failed = fclose(mem) != 0 || o.failed;
     if (failed) {
         free(buf);
@@ -100,7 +102,7 @@ static int get_frames(run_record *r, bytes_in *in)
         return 0;
     for (size_t k = 0; k < r->n_frames; k++)
         r->times[k] = bytes_get_real(in);
-    for (int k = 0; k < RUN_TABLES; k++) {
+    for (int k = 0; k < TABLE_PROBES; k++) {
         r->table[k].len = bytes_get_i64(in);
         r->table[k].crc = bytes_get_u32(in);
         if (r->table[k].len < 0)
@@ -113,6 +115,12 @@ static int get_frames(run_record *r, bytes_in *in)
     r->stage = stage <= GRAINS_MAX_STAGES ? (int)stage : -1;
     r->stage_began = bytes_get_real(in);
     r->stage_step = (long)bytes_get_i64(in);
+    if (in->left > 0) { /* (a record of before probes ends here) */
+        r->table[TABLE_PROBES].len = bytes_get_i64(in);
+        r->table[TABLE_PROBES].crc = bytes_get_u32(in);
+    }
+    if (r->table[TABLE_PROBES].len < 0)
+        return 0;
     /* (no frame yet: a program's checkpoint before its first) */
     return !in->bad && r->stage >= 0 && isfinite(r->stage_began) && r->stage_step >= 0 && r->mesh_from >= -1 &&
            r->mesh_from <= (long)r->n_frames;

@@ -98,7 +98,7 @@ grains_status run_check_sinks(const grains_scenario *sc, const grains_sim *sim, 
 grains_status run_check_start(const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 
 /* The tables a run appends a row to per frame. */
-enum { TABLE_THERMO, TABLE_WALLS, TABLE_TRIAXIAL, TABLE_FRICTION, TABLE_SINKS, RUN_TABLES };
+enum { TABLE_THERMO, TABLE_WALLS, TABLE_TRIAXIAL, TABLE_FRICTION, TABLE_SINKS, TABLE_PROBES, RUN_TABLES };
 
 /* A run's record in its checkpoint: how to build it again, and where its
  * outputs stood (src/run/record.c). */
@@ -132,6 +132,7 @@ typedef struct {
     FILE *thermo;
     FILE *walls;       /* walls.csv, with meshes */
     FILE *sinks;       /* sinks.csv, with sinks or remove_lost */
+    FILE *probes;      /* probes.csv, with probes */
     int tags[GRAINS_MAX_SPAWNS + GRAINS_MAX_TAG_RULES]; /* the run's declared tags, sorted (thermo's
                                                          * removed counts by tag: two or more) */
     int n_tags;
@@ -165,6 +166,12 @@ int run_meshes_move(const grains_sim *sim);
  * were. */
 grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_error *err);
 void run_close_outputs(run_output *o);
+
+/* probes.csv (src/run/probes_table.c): opened as the other tables (with
+ * probes), and at each frame a row per probe, tag and size class, after
+ * each probe's total ("all"). */
+grains_status run_probes_open(run_output *o, long resume_len, grains_error *err);
+grains_status run_probes_write(run_output *o, const grains_sim *sim, grains_error *err);
 
 /* A frame: the particles' files labelled `label` (frame n_frames as
  * %06zu when NULL), the series' .pvd files, a row of every table. Every

@@ -28,7 +28,7 @@
  * scenario file only. */
 typedef enum {
     K_REAL, K_VEC3, K_LIST, K_LONG, K_SEED, K_INT, K_CHOICE, K_STRING, K_BOOL,
-    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION, K_SPAWNS, K_TAG_RULES, K_SINKS, K_STAGES
+    K_MATERIALS, K_PAIRS, K_MESHES, K_MEMBRANES, K_TRIAXIAL, K_FRICTION, K_SPAWNS, K_TAG_RULES, K_SINKS, K_PROBES, K_STAGES
 } key_kind;
 
 typedef struct {
@@ -105,6 +105,10 @@ static const key_info keys[] = {
     {"sinks", K_SINKS, P(sink), "-",
      "outlets: every particle whose centre is in one at the end of a step is removed then (sinks.csv logs it, "
      "thermo.csv counts it): ( { min = [...]; max = [...]; region = \"box\" or \"cylinder\"; }, ... )", NULL},
+    {"probes", K_PROBES, P(probe), "-",
+     "planes that count the grains crossing them and boxes that count the grains they hold, by tag and size "
+     "(probes.csv, a row per probe, tag and size class per frame): ( { name = \"outlet\"; point = [...]; normal = "
+     "[...]; radius = ...; sizes = [...]; }, { name = \"bin\"; min = [...]; max = [...]; }, ... )", NULL},
     {"remove_lost", K_BOOL, P(remove_lost), "-",
      "remove a particle lost out of the box of the meshes (thermo.csv's lost) as a sink would", NULL},
     {"seed", K_SEED, P(seed), "-", "seed of the spawn random numbers (>= 0)", NULL},
@@ -384,6 +388,7 @@ static int set_from_text(grains_scenario *sc, const key_info *k, const char *v)
     case K_SPAWNS:
     case K_TAG_RULES:
     case K_SINKS:
+    case K_PROBES:
     case K_STAGES: return 0; /* scenario files only */
     }
     return 0;
@@ -413,6 +418,8 @@ static const char *expected(const key_info *k, char *buf, size_t size)
     case K_SPAWNS: return "a list of groups { min = [...]; max = [...]; rate = ...; sizes = ...; }, given in a scenario file";
     case K_TAG_RULES: return "a list of groups { min = [...]; max = [...]; tag = ...; }, given in a scenario file";
     case K_SINKS: return "a list of groups { min = [...]; max = [...]; region = ...; }, given in a scenario file";
+    case K_PROBES: return "a list of groups { name = ...; point = [...]; normal = [...]; } or { name = ...; min = "
+                          "[...]; max = [...]; }, given in a scenario file";
     case K_STAGES: return "a list of groups { name = ...; duration = ...; ... }, given in a scenario file";
     }
     return "a value";
@@ -510,6 +517,7 @@ static int set_from_config(grains_scenario *sc, const key_info *k, const config_
     case K_SPAWNS:
     case K_TAG_RULES:
     case K_SINKS:
+    case K_PROBES:
     case K_STAGES: break; /* read_setting reads them */
     }
     return 0;
@@ -548,6 +556,8 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
         st = scenario_read_tag_rules(&sc->params, s, path, err);
     else if (keys[k].kind == K_SINKS)
         st = scenario_read_sinks(&sc->params, s, path, err);
+    else if (keys[k].kind == K_PROBES)
+        st = scenario_read_probes(sc, s, path, err);
     else if (keys[k].kind == K_STAGES)
         st = scenario_read_stages(sc, s, path, err);
     else if (!set_from_config(sc, &keys[k], s))

@@ -1,14 +1,17 @@
-/* The scenario's `spawns`, `tag_regions` and `sinks` lists: groups of named fields.
+/* The scenario's `spawns`, `tag_regions`, `sinks` and `probes` lists: groups of named fields.
  *
  *   spawns = ( { min = [-0.1, -0.1, 0.3]; max = [0.1, 0.1, 0.4]; tag = 1; count = 500;
  *                sizes = "discrete"; radii = [0.002, 0.004]; fractions = [0.5, 0.5];
  *                fractions_of = "mass"; } );
  *   tag_regions = ( { min = [-1, -1, 0]; max = [0, 1, 0.1]; tag = 2; } );
  *   sinks = ( { min = [-1, -1, -0.2]; max = [1, 1, -0.1]; region = "box"; } );
+ *   probes = ( { name = "outlet"; point = [0, 0, 0.1]; normal = [0, 0, -1]; sizes = [0.003]; },
+ *              { name = "bin"; min = [-1, -1, -0.2]; max = [1, 1, 0]; } );
  *
  * A field a region leaves out is the run's own (scenario_spawns_finish). */
 #include "scenario/scenario_spawns.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -218,6 +221,88 @@ static grains_status read_sink(const config_setting_t *g, grains_sink *k_sink, i
                                 "sinks[%d]: expected { min = [x, y, z]; max = [x, y, z]; region = \"box\" or "
                                 "\"cylinder\"; }", k);
     return GRAINS_OK;
+}
+
+/* A probe's name: letters, digits, '_' and '-', 1 to 31 of them. */
+static int name_valid(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 31)
+        return 0;
+    for (size_t c = 0; c < n; c++)
+        if (!(isalnum((unsigned char)name[c]) || name[c] == '_' || name[c] == '-'))
+            return 0;
+    return 1;
+}
+
+/* One probe's field into q (its name into name); 0 if it is none of them. */
+static grains_status probe_field(const config_setting_t *f, grains_probe *q, char *name, unsigned *given, int k,
+                                 const char *path, grains_error *err)
+{
+    static const char *const fields[] = {"name", "point", "normal", "radius", "min", "max", "sizes"};
+    const char *field = config_setting_name(f);
+    char what[32];
+    snprintf(what, sizeof what, "probes[%d]", k);
+    int which = -1;
+    for (int a = 0; a < 7; a++)
+        if (strcmp(field, fields[a]) == 0)
+            which = a;
+    grains_vec3 *vec[] = {NULL, &q->point, &q->normal, NULL, &q->lo, &q->hi};
+    int ok = 1;
+    if (which == 0)
+        ok = config_setting_type(f) == CONFIG_TYPE_STRING && name_valid(config_setting_get_string(f)) &&
+             snprintf(name, 32, "%s", config_setting_get_string(f)) > 0;
+    else if (which == 3)
+        ok = config_number(f, &q->radius);
+    else if (which == 6)
+        ok = (q->n_sizes = config_numbers(f, q->size, GRAINS_MAX_PROBE_SIZES)) >= 1;
+    else if (which > 0)
+        ok = vec3_of(f, vec[which]);
+    else
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f), "%s: unknown field '%s' (known: name, point, "
+                                "normal, radius, min, max, sizes)", what, field);
+    *given |= 1u << which;
+    return ok ? GRAINS_OK : bad(f, what, which == 0 ? "a name of letters, digits, _ and - (1 to 31)" :
+                                         which == 3 ? "a finite number" : which == 6 ? "1 to 8 radii" :
+                                         "three finite numbers", path, err);
+}
+
+/* One probe: a plane (point and normal) or a box (min and max). */
+static grains_status read_probe(const config_setting_t *g, grains_probe *q, char *name, int k, const char *path,
+                                grains_error *err)
+{
+    unsigned given = 0;
+    *q = (grains_probe){0};
+    for (int b = 0; b < config_setting_length(g); b++) {
+        grains_status s = probe_field(config_setting_get_elem(g, (unsigned)b), q, name, &given, k, path, err);
+        if (s != GRAINS_OK)
+            return s;
+    }
+    int plane = (given & 6u) == 6u, box = (given & 48u) == 48u, name_given = given & 1u;
+    q->box = box;
+    if (!name_given || plane == box || (box && (given & 14u)) || (plane && (given & 48u)))
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g), "probes[%d]: expected { name = \"...\"; "
+                                "point = [x, y, z]; normal = [x, y, z]; } (a plane; radius and sizes optional) or "
+                                "{ name = \"...\"; min = [x, y, z]; max = [x, y, z]; } (a box)", k);
+    return GRAINS_OK;
+}
+
+grains_status scenario_read_probes(grains_scenario *sc, const config_setting_t *list, const char *path,
+                                   grains_error *err)
+{
+    grains_status s = config_group_list(list, "probes", GRAINS_MAX_PROBES, path, err);
+    int n = s == GRAINS_OK ? config_setting_length(list) : 0;
+    for (int a = 0; s == GRAINS_OK && a < n; a++) {
+        const config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
+        s = read_probe(g, &sc->params.probe[a], sc->probe_name[a], a, path, err);
+        for (int b = 0; s == GRAINS_OK && b < a; b++)
+            if (strcmp(sc->probe_name[a], sc->probe_name[b]) == 0)
+                s = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g), "probes[%d]: the name \"%s\" is "
+                                     "probes[%d]'s too", a, sc->probe_name[a], b);
+    }
+    if (s == GRAINS_OK)
+        sc->params.n_probes = n;
+    return s;
 }
 
 grains_status scenario_read_sinks(grains_params *p, const config_setting_t *list, const char *path,

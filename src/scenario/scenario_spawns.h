@@ -6,11 +6,16 @@
 #include <libconfig.h>
 
 #include "grains/params.h"
+#include "grains/scenario.h"
 
 grains_status scenario_read_spawns(grains_params *p, const config_setting_t *list, const char *path,
                                    grains_error *err);
 grains_status scenario_read_tag_rules(grains_params *p, const config_setting_t *list, const char *path,
                                       grains_error *err);
+/* `probes`: planes { name; point; normal; radius; sizes; } and boxes
+ * { name; min; max; sizes; }, names unique (sc->probe_name). */
+grains_status scenario_read_probes(grains_scenario *sc, const config_setting_t *list, const char *path,
+                                   grains_error *err);
 grains_status scenario_read_sinks(grains_params *p, const config_setting_t *list, const char *path,
                                   grains_error *err);
 

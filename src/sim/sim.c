@@ -105,6 +105,7 @@ void grains_sim_destroy(grains_sim *sim)
     sim_ranks_free(&sim->ranks);
     sim_bonds_free(&sim->bonds);
     sim_sinks_free(&sim->sinks);
+    sim_probes_free(&sim->probes);
     sim_last_good_free(&sim->last_good);
     implicit_solver_free(&sim->vi);
     sim_implicit_terms_free(&sim->terms);

@@ -33,6 +33,7 @@
 #include "membrane/membranes.h"
 #include "membrane/patches.h"
 #include "sim/last_good.h"
+#include "sim/probes.h"
 #include "sim/sinks.h"
 
 /* The guided particle (grains_sim_guide, sim/guide.c). */
@@ -73,6 +74,7 @@ struct grains_sim {
     size_t n_rebuilds;
     sim_bonds bonds;
     sim_sinks sinks;            /* what the outlets removed (sim/sinks.c) */
+    sim_probes probes;          /* what crossed the probes' planes (sim/probes.c) */
     implicit_solver vi;         /* the implicit rows' solver (integrate/implicit.h) */
     sim_implicit_terms terms;
     grains_rng rng;

@@ -74,6 +74,8 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     bytes_put_i64(o, vi->cg_last);
     bytes_put_real(o, vi->update_last);
     sim_sinks_write_state(&sim->sinks, o);
+    if (sim->p.n_probes) /* (a run without probes: the bytes of before them) */
+        sim_probes_write_state(&sim->probes, o);
 }
 
 /* Each region's next radius within the run's [R_min, R_max], its counts
@@ -125,6 +127,8 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     vi->cg_last = (long)bytes_get_i64(in);
     vi->update_last = bytes_get_real(in);
     grains_status s = sim_sinks_read_state(&sim->sinks, in, sim->p.n_sinks, err);
+    if (s == GRAINS_OK && sim->p.n_probes)
+        s = sim_probes_read_state(&sim->probes, in, &sim->p, err);
     if (s != GRAINS_OK)
         return s;
     if (in->bad)

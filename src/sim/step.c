@@ -298,6 +298,8 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
         return sim_refuse_stopped(sim, err);
     if ((s = sim_last_good_take(sim, sim_last_good_needed(sim, sqrt(max_speed2(sim))), err)) != GRAINS_OK)
         return s;
+    if (sim->p.n_probes && (s = sim_probes_before(sim, err)) != GRAINS_OK)
+        return s;
     begin(sim); /* (a Verlet drift's speeds, or else the last update's, finite) */
     s = max_speed2(sim) < INFINITY ? after_begin(sim, err) : sim_non_finite_state(sim, err);
     if (s == GRAINS_OK && !(max_speed2(sim) < INFINITY))
@@ -310,6 +312,8 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     sim->step++;
     sim_grow(sim, t_old, grains_sim_time(sim));
     sim_apply_tag_rules(sim);
+    if (sim->p.n_probes && (s = sim_probes_after(sim, err)) != GRAINS_OK)
+        return s;
     return sim_sinks_apply(sim, err);
 }
 
