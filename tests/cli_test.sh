@@ -687,6 +687,17 @@ expect 2 'has a point array "nosuch"' "$G" render "$T/banner" --color nosuch -o 
 expect 2 'not the output folder of a run' "$G" render "$T/tiny3"
 expect 2 'unknown option' "$G" render "$T/banner" --view sideways
 expect 2 'LO,HI with LO < HI' "$G" render "$T/banner" --range 0,1x -o "$T/render3"   # nothing after HI
+# the run's frame numbers name the PNGs whatever --frame and --every pick; the camera's box, a clip
+# plane, and a coarse-grained field behind the grains
+expect 0 '1 frames in .*/r1/frame000001.png' "$G" render "$T/banner" --frame 1 -o "$T/r1" --no-movie
+[ -s "$T/r1/frame000001.png" ] && [ ! -e "$T/r1/frame000000.png" ] && ok || bad "--frame 1 did not write frame000001.png"
+expect 0 'frames in' "$G" render "$T/ct" --fit particles --clip 0,0,0,0,-1,0 --slice velocity_z --log -o "$T/r2" --no-movie
+[ "$(head -c 4 "$T/r2/frame000002.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] && ok ||
+    bad "render --clip --slice: no frame000002.png"
+expect 0 'frames in' "$G" render "$T/ct" --box -0.2,-0.2,-0.2,0.2,0.2,0.2 --slice stress_zz -o "$T/r3" --no-movie
+expect 2 'usage: grains render' "$G" render "$T/ct" --slice nosuch
+expect 2 'usage: grains render' "$G" render "$T/ct" --box 0,0,0,1,1
+expect 2 'usage: grains render' "$G" render "$T/ct" --clip 0,0,0,0,0,0
 mkdir -p "$T/cut"
 printf '<VTKFile type="PolyData" version="1.0">\n<PolyData><Piece NumberOfPoints="1">' >"$T/cut/particles000000.vtp"
 expect 2 'particles000000.vtp: no </VTKFile>' "$G" render "$T/cut"
@@ -751,6 +762,15 @@ expect 2 'usage: grains fields' "$G" fields "$T/ct" --average xw
 expect 2 'at most 1024 \(a larger --cell, or --box\)' "$G" fields "$T/ct" --cell 1e-7 -o "$T/nofields"
 [ ! -e "$T/nofields" ] && ok || bad "a refused grains fields made its folder"
 expect 2 'not the output folder of a run' "$G" fields "$T/tiny3"
+
+# --- grains plot: the probes' table and a profile, as PNGs; what is not there is named ---
+expect 0 'grains plot: .*/probes/probes.png' "$G" plot "$T/probes"
+expect 0 'grains plot: .*/ct/fields/profile.png' "$G" plot "$T/ct" --profile --y density,velocity_z,stress_zz
+for f in "$T/probes/probes.png" "$T/ct/fields/profile.png"; do
+    [ "$(head -c 4 "$f" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] && ok || bad "grains plot: no PNG $f"
+done
+expect 2 'probes.csv: cannot read' "$G" plot "$T/ct"
+expect 2 'no column "nosuch"' "$G" plot "$T/ct" --profile --y nosuch
 
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

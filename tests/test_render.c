@@ -1,5 +1,8 @@
 /* grains render's pieces: the VTK reader gives back what the writer wrote,
- * and the picture shows the scene as an orthographic camera sees it. */
+ * and the picture shows the scene as an orthographic camera sees it; a clip
+ * plane hides what lies beyond it; coplanar triangles are one face, drawn
+ * without a seam along their shared edge; plots' ticks fall on round
+ * numbers. */
 #include <cairo.h>
 #include <math.h>
 #include <string.h>
@@ -8,6 +11,8 @@
 
 #include "check.h"
 #include "grains/io.h"
+#include "render/faces.h"
+#include "render/plot.h"
 #include "render/render.h"
 #include "support.h"
 
@@ -159,7 +164,7 @@ static void picture(test_ctx *t, const char *vtp, const char *png)
      * margin of 4% of the larger on each side */
     CHECK_REL(t, cam.hi[0] - cam.lo[0], 1.0 / 3 + 0.1 + 0.3 + 0.08 * 1.1, 1e-12, "the fitted width");
     CHECK_REL(t, cam.hi[1] - cam.lo[1], 1.1 * 1.08, 1e-12, "the fitted height");
-    render_frame f = {&d, {NULL, NULL}, 0, "test"};
+    render_frame f = {&d, {NULL, NULL}, 0, "test", {0, {0, 0, 0}, {0, 0, 0}}, NULL};
     CHECK(t, render_frame_png(&cam, &colour, &f, png, &err) == GRAINS_OK, "render: %s", err.message);
     cairo_surface_t *s = cairo_image_surface_create_from_png(png);
     CHECK(t, cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(s) == 400,
@@ -182,7 +187,7 @@ static void thermo_plot(test_ctx *t, const char *csv, const char *png)
     fputs("step,time,N,E_kin\n0,0,1,0.5\n10,0.1,2,0.25\n20,0.2,3,0.125\n", f);
     fclose(f);
     grains_error err;
-    CHECK(t, render_thermo_png(csv, png, &err) == GRAINS_OK, "thermo plot: %s", err.message);
+    CHECK(t, render_thermo_png(csv, png, 0, &err) == GRAINS_OK, "thermo plot: %s", err.message);
     cairo_surface_t *s = cairo_image_surface_create_from_png(png);
     CHECK(t, cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(s) > 0,
           "the plot is a PNG");
@@ -190,15 +195,116 @@ static void thermo_plot(test_ctx *t, const char *csv, const char *png)
     f = fopen(csv, "w");
     fputs("step,time,N\n0,0,nan\n", f);
     fclose(f);
-    CHECK(t, render_thermo_png(csv, png, &err) == GRAINS_ERR_PARSE && strstr(err.message, "3 numbers"),
+    CHECK(t, render_thermo_png(csv, png, 0, &err) == GRAINS_ERR_PARSE && strstr(err.message, "3 numbers"),
           "a NaN row is refused: %s", err.message);
     f = fopen(csv, "w"); /* a header of 33 columns: the limit is named */
     for (int c = 0; c < 33; c++)
         fprintf(f, "%sc%d", c ? "," : "", c);
     fputs("\n", f);
     fclose(f);
-    CHECK(t, render_thermo_png(csv, png, &err) == GRAINS_ERR_PARSE && strstr(err.message, "3 to 32 columns"),
+    CHECK(t, render_thermo_png(csv, png, 0, &err) == GRAINS_ERR_PARSE && strstr(err.message, "3 to 32 columns"),
           "a header of 33 columns is refused, naming the limit: %s", err.message);
+}
+
+/* The three spheres with the clip plane y = 0 facing the camera (normal
+ * -y): the nearer orange sphere is cut away and the blue one shows at the
+ * centre. */
+static void clipped(test_ctx *t, const char *vtp, const char *png)
+{
+    vtk_polydata d;
+    grains_error err;
+    render_camera cam;
+    render_colour colour = {"tag", 0, 1, 1};
+    if (vtk_polydata_read(vtp, &d, &err) != GRAINS_OK)
+        return;
+    camera_init(&cam, RENDER_FRONT);
+    camera_include(&cam, &d);
+    camera_fit(&cam, 400);
+    render_frame f = {&d, {NULL, NULL}, 0, NULL, {1, {0, 0, 0}, {0, -1, 0}}, NULL};
+    render_frame_png(&cam, &colour, &f, png, &err);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    double x, y, z, c[3];
+    camera_project(&cam, (double[]){0, 0, 0}, &x, &y, &z);
+    pixel(s, (int)x, (int)y, c);
+    CHECK(t, c[2] > c[0] + 0.1, "clipped at y = 0: the farther blue sphere shows at the centre (rgb %.2f %.2f %.2f)",
+          c[0], c[1], c[2]);
+    cairo_surface_destroy(s);
+    vtk_polydata_free(&d);
+}
+
+/* A surface of n points and the triangles `tris` (3 indices each) in ASCII VTK. */
+static grains_status surface(const double *pts, int n, const int *tris, int m, vtk_polydata *d)
+{
+    char text[4096];
+    int at = snprintf(text, sizeof text, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+                      "header_type=\"UInt64\">\n<PolyData>\n<Piece NumberOfPoints=\"%d\" NumberOfVerts=\"0\" "
+                      "NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n<Points>\n<DataArray "
+                      "type=\"Float64\" Name=\"position\" NumberOfComponents=\"3\" format=\"ascii\">", n, m);
+    for (int k = 0; k < 3 * n; k++)
+        at += snprintf(text + at, sizeof text - (size_t)at, " %g", pts[k]);
+    at += snprintf(text + at, sizeof text - (size_t)at, "</DataArray>\n</Points>\n<Polys>\n<DataArray type=\"Int64\" "
+                   "Name=\"connectivity\" format=\"ascii\">");
+    for (int k = 0; k < 3 * m; k++)
+        at += snprintf(text + at, sizeof text - (size_t)at, " %d", tris[k]);
+    at += snprintf(text + at, sizeof text - (size_t)at, "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" "
+                   "format=\"ascii\">");
+    for (int k = 0; k < m; k++)
+        at += snprintf(text + at, sizeof text - (size_t)at, " %d", 3 * k + 3);
+    snprintf(text + at, sizeof text - (size_t)at, "</DataArray>\n</Polys>\n</Piece>\n</PolyData>\n</VTKFile>\n");
+    grains_error err;
+    return vtk_polydata_parse(text, strlen(text), "surface", d, &err);
+}
+
+/* A unit cube of 12 triangles: 6 faces of 2 triangles, each outlined by
+ * its 4 sides (no diagonal); a square of 2 triangles drawn translucent
+ * facing the camera: the pixels on its diagonal are those beside it. */
+static void faces(test_ctx *t, const char *png)
+{
+    static const double cube[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+    static const int tris[] = {0, 1, 2, 0, 2, 3, 4, 6, 5, 4, 7, 6, 0, 5, 1, 0, 4, 5,
+                               1, 6, 2, 1, 5, 6, 2, 7, 3, 2, 6, 7, 3, 4, 0, 3, 7, 4};
+    vtk_polydata d;
+    surface_faces f;
+    int whole = surface(cube, 8, tris, 12, &d) == GRAINS_OK && surface_faces_build(&d, &f);
+    for (size_t k = 0; whole && k < f.n; k++)
+        whole = f.polygon_start[k + 1] - f.polygon_start[k] == 2 && f.edge_start[k + 1] - f.edge_start[k] == 4;
+    CHECK(t, whole && f.n == 6, "a cube of 12 triangles: %zu faces of 2 triangles and 4 outline edges each", f.n);
+    if (whole)
+        surface_faces_free(&f), vtk_polydata_free(&d);
+    static const double square[] = {0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1};
+    static const int two[] = {0, 1, 2, 0, 2, 3};
+    if (surface(square, 4, two, 2, &d) != GRAINS_OK)
+        return;
+    render_camera cam;
+    render_colour colour = {"velocity", 0, 1, 0};
+    grains_error err;
+    camera_init(&cam, RENDER_FRONT);
+    camera_include(&cam, &d);
+    camera_fit(&cam, 200);
+    render_frame fr = {NULL, {&d, NULL}, 1, NULL, {0, {0, 0, 0}, {0, 0, 0}}, NULL};
+    render_frame_png(&cam, &colour, &fr, png, &err);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    double worst = 0, x, y, z, on[3], off[3];
+    for (int k = 1; k < 10; k++) { /* along the diagonal from (0, 0) to (1, 1), and a little above it */
+        camera_project(&cam, (double[]){0.1 * k, 0, 0.1 * k}, &x, &y, &z);
+        pixel(s, (int)x, (int)y, on);
+        pixel(s, (int)x, (int)y - 6, off);
+        for (int c = 0; c < 3; c++)
+            worst = fmax(worst, fabs(on[c] - off[c]));
+    }
+    CHECK(t, worst <= 1.0 / 255, "a translucent square of two triangles: no seam along the diagonal (%.3g)", worst);
+    cairo_surface_destroy(s);
+    vtk_polydata_free(&d);
+}
+
+/* Ticks at multiples of 1, 2 or 5 times a power of ten, inside the range. */
+static void ticks(test_ctx *t)
+{
+    double v[32];
+    int n = plot_ticks(0, 0.145, 5, v, 32), round = n >= 4 && n <= 10;
+    for (int k = 0; k < n; k++)
+        round = round && v[k] >= 0 && v[k] <= 0.145 && fabs(v[k] / 0.02 - floor(v[k] / 0.02 + 0.5)) < 1e-9;
+    CHECK(t, round, "ticks of [0, 0.145]: %d at multiples of 0.02", n);
 }
 
 /* A scene four times taller than wide at the largest --width: its image
@@ -232,6 +338,9 @@ int main(void)
     reads_back(&t, sim, GRAINS_VTK_COMPRESSED, vtp);
     truncations_refused(&t, vtp);
     picture(&t, vtp, png);
+    clipped(&t, vtp, png);
+    faces(&t, png);
+    ticks(&t);
     tall_scene(&t);
     zeros_refused(&t);
     thermo_plot(&t, csv, png);

@@ -51,6 +51,7 @@ int cli_bench(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_render(int argc, char **argv);
 int cli_fields(int argc, char **argv);
+int cli_plot(int argc, char **argv);
 
 /* A run's output folder (src/cli/frames.c): whether a regular file is at
  * path; how many particle frames (particlesNNNNNN.vtp from 0 on) it holds. */

@@ -20,15 +20,24 @@ static void usage(FILE *out)
           "                                   the dense-box benchmark (particle-steps per second); --ratio\n"
           "                                   adds a few grains r times larger; --plot: time against N\n"
           "       grains render DIR [-o OUT] [--color FIELD] [--view front|side|top|iso] [--width PX]\n"
-          "                    [--range LO,HI] [--every K] [--frame K] [--no-mesh] [--no-movie]\n"
+          "                    [--range LO,HI] [--every K] [--frame K] [--fit particles|meshes]\n"
+          "                    [--box X0,Y0,Z0,X1,Y1,Z1] [--clip PX,PY,PZ,NX,NY,NZ] [--slice FIELD]\n"
+          "                    [--slice-cells N] [--slice-width W] [--slice-range LO,HI] [--log]\n"
+          "                    [--no-mesh] [--no-movie]\n"
           "                                   a PNG per frame of the run in DIR (default OUT: DIR/render),\n"
-          "                                   thermo.png, and movie.mp4 when ffmpeg is on the PATH\n"
+          "                                   named by the run's frame numbers; --clip hides what lies beyond\n"
+          "                                   the plane; --slice draws a coarse-grained field behind the grains;\n"
+          "                                   thermo.png (--log: energies on log axes), and movie.mp4 when\n"
+          "                                   ffmpeg is on the PATH\n"
           "       grains fields DIR [-o OUT] [--frames FIRST[:LAST]] [--width W] [--kernel gaussian|lucy] [--cell H]\n"
           "                    [--average AXES] [--box X0,Y0,Z0,X1,Y1,Z1] [--axes AX,AY,AZ,BX,BY,BZ] [--rho RHO]\n"
           "                    [--no-contacts]\n"
           "                                   coarse-grained density, velocity, stress, ... of the run in DIR,\n"
           "                                   averaged over its frames, with their standard errors: OUT/fields.vti\n"
           "                                   and OUT/fields.csv (default OUT: DIR/fields; docs/analysis.md)\n"
+          "       grains plot DIR [--profile [--y COLUMN,...]] [-o PNG]\n"
+          "                                   DIR/probes.csv drawn (DIR/probes.png), or with --profile the profile\n"
+          "                                   of grains fields (DIR/fields/profile.png) with its standard errors\n"
           "       grains validate [--quick]    the papers' test cases, short: expected, measured, pass/fail\n"
           "                                   (--quick: without the triaxial and friction tests)\n"
           "       grains --help | --version\n"
@@ -95,7 +104,7 @@ static int tinydem_run(int argc, char **argv, const cli_ranks *rk)
     return status;
 }
 
-static const char *const commands[] = {"run", "check", "bench", "render", "fields", "validate"};
+static const char *const commands[] = {"run", "check", "bench", "render", "fields", "plot", "validate"};
 
 static int is_command(const char *word)
 {
@@ -143,13 +152,15 @@ static int command(int argc, char **argv, const cli_ranks *rk)
         return cli_render(argc - 2, argv + 2);
     if (strcmp(cmd, "fields") == 0)
         return cli_fields(argc - 2, argv + 2);
+    if (strcmp(cmd, "plot") == 0)
+        return cli_plot(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)
         return cli_validate(argc - 2, argv + 2);
     if (tinydem_argument(cmd))
         return tinydem_run(argc - 1, argv + 1, rk);
     if (cmd[0] == '-')
         return options_first(argc, argv, rk);
-    fprintf(stderr, "grains: unknown command '%s': the commands are run, check, bench, render, fields and validate, or a "
+    fprintf(stderr, "grains: unknown command '%s': the commands are run, check, bench, render, fields, plot and validate, or a "
                     "mesh file as TinyDEM's first argument (grains --help lists every command and option)\n", cmd);
     return EXIT_INPUT;
 }

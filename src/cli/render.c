@@ -15,24 +15,67 @@
 
 #include "cli/cli.h"
 #include "io/text.h"
+#include "cli/render_slice.h"
 #include "render/render.h"
 
 extern char **environ;
 
+/* What the camera is fitted to: every particle and surface, the particles
+ * alone, the surfaces alone, or a box. */
+typedef enum { FIT_ALL, FIT_PARTICLES, FIT_MESHES, FIT_BOX } render_fit;
+
 typedef struct {
     const char *dir, *out, *field;
     render_view view;
-    int width, every, has_range, mesh, movie;
+    int width, every, has_range, mesh, movie, log;
     long only; /* --frame K: that frame alone (-1: the last); -2: every frame */
     double lo, hi;
+    render_fit fit;
+    double box[6];
+    render_clip clip;
+    slice_opts slice;      /* spec NULL: none */
     char out_buf[4096];
 } render_opts;
 
 static int usage(const char *why)
 {
     fprintf(stderr, "grains render: %s\nusage: grains render DIR [-o OUT] [--color FIELD] [--view front|side|top|iso] "
-                    "[--width PX] [--range LO,HI] [--every K] [--frame K] [--no-mesh] [--no-movie]\n", why);
+                    "[--width PX] [--range LO,HI] [--every K] [--frame K] [--fit particles|meshes] "
+                    "[--box X0,Y0,Z0,X1,Y1,Z1] [--clip PX,PY,PZ,NX,NY,NZ] [--slice FIELD [--slice-cells N] "
+                    "[--slice-width W] [--slice-range LO,HI]] [--log] [--no-mesh] [--no-movie]\n", why);
     return EXIT_INPUT;
+}
+
+/* n comma-separated finite numbers, and nothing after them. */
+static int parse_numbers(const char *v, double *out, int n)
+{
+    for (int k = 0; k < n; k++) {
+        char *end;
+        out[k] = strtod(v, &end);
+        if (end == v || !isfinite(out[k]) || *end != (k + 1 < n ? ',' : '\0'))
+            return 0;
+        v = end + 1;
+    }
+    return 1;
+}
+
+/* --box: a box of some volume; --clip: a point and a direction (made unit). */
+static int parse_box(const char *v, render_opts *o)
+{
+    double *b = o->box;
+    return parse_numbers(v, b, 6) && b[3] > b[0] && b[4] > b[1] && b[5] > b[2] && (o->fit = FIT_BOX);
+}
+
+static int parse_clip(const char *v, render_clip *c)
+{
+    double a[6];
+    if (!parse_numbers(v, a, 6))
+        return 0;
+    double n = sqrt(a[3] * a[3] + a[4] * a[4] + a[5] * a[5]);
+    if (!(n > 0) || !isfinite(n))
+        return 0;
+    *c = (render_clip){1, {a[0], a[1], a[2]}, {a[3] / n, a[4] / n, a[5] / n}};
+    return 1;
 }
 
 /* "LO,HI": two finite numbers, LO < HI, and nothing after them. */
@@ -54,7 +97,8 @@ static int parse_view(const char *s, render_view *v)
 
 static int parse_opts(int argc, char **argv, render_opts *o)
 {
-    *o = (render_opts){.field = "velocity", .width = 800, .every = 1, .mesh = 1, .movie = 1, .only = -2};
+    *o = (render_opts){.field = "velocity", .width = 800, .every = 1, .mesh = 1, .movie = 1, .only = -2,
+                       .slice = {.cells = 120}};
     for (int k = 0; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         long n;
@@ -64,6 +108,10 @@ static int parse_opts(int argc, char **argv, render_opts *o)
         }
         if (strcmp(a, "--no-movie") == 0) {
             o->movie = 0;
+            continue;
+        }
+        if (strcmp(a, "--log") == 0) {
+            o->log = 1;
             continue;
         }
         if (a[0] != '-') {
@@ -89,9 +137,25 @@ static int parse_opts(int argc, char **argv, render_opts *o)
             o->only = n;
         else if (strcmp(a, "--range") == 0 && parse_range(v, &o->lo, &o->hi))
             o->has_range = 1;
+        else if (strcmp(a, "--fit") == 0 && (strcmp(v, "particles") == 0 || strcmp(v, "meshes") == 0))
+            o->fit = v[0] == 'p' ? FIT_PARTICLES : FIT_MESHES;
+        else if (strcmp(a, "--box") == 0 && parse_box(v, o))
+            continue;
+        else if (strcmp(a, "--clip") == 0 && parse_clip(v, &o->clip))
+            continue;
+        else if (strcmp(a, "--slice") == 0 && slice_parse(v, &o->slice))
+            continue;
+        else if (strcmp(a, "--slice-cells") == 0 && parse_long(v, strlen(v), &n) && n >= 2 && n <= 1024)
+            o->slice.cells = (int)n;
+        else if (strcmp(a, "--slice-width") == 0 && parse_numbers(v, &o->slice.width, 1) && o->slice.width > 0)
+            continue;
+        else if (strcmp(a, "--slice-range") == 0 && parse_range(v, &o->slice.lo, &o->slice.hi))
+            o->slice.has_range = 1;
         else
             return usage("an unknown option or a value out of range (--width 64..8192, --every >= 1, "
-                         "--frame K >= -1, --range LO,HI with LO < HI)");
+                         "--frame K >= -1, --range LO,HI with LO < HI, --fit particles or meshes, --box with "
+                         "max > min, --clip a point and a direction, --slice a field of grains fields (density, "
+                         "velocity_x, stress_zz, ...), --slice-cells 2..1024, --slice-width > 0)");
     }
     if (!o->dir)
         return usage("which output folder? (grains render output)");
@@ -182,9 +246,13 @@ static grains_status survey(const render_opts *o, size_t frames, render_camera *
                 if (isfinite(v[i]))
                     lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
         }
-        camera_include(cam, &d);
-        for (int j = 0; j < n; j++)
-            camera_include(cam, &s[j]), vtk_polydata_free(&s[j]);
+        if (o->fit == FIT_ALL || o->fit == FIT_PARTICLES)
+            camera_include(cam, &d);
+        for (int j = 0; j < n; j++) {
+            if (o->fit == FIT_ALL || o->fit == FIT_MESHES)
+                camera_include(cam, &s[j]);
+            vtk_polydata_free(&s[j]);
+        }
         vtk_polydata_free(&d);
         free(v);
         if (st != GRAINS_OK)
@@ -195,11 +263,23 @@ static grains_status survey(const render_opts *o, size_t frames, render_camera *
                                 "(try velocity, radius, angular_velocity, id, tag)", c->field);
     c->lo = o->has_range ? o->lo : lo;
     c->hi = o->has_range ? o->hi : hi;
+    if (o->fit == FIT_BOX)
+        camera_include_box(cam, o->box, o->box + 3);
     return GRAINS_OK;
 }
 
+/* Frame k's slice, from its particles and (when written) contacts. */
+static grains_status frame_slice(const render_opts *o, const render_camera *cam, size_t k, render_slice *slice,
+                                 double **values, grains_error *err)
+{
+    char particles[4200], contacts[4200];
+    snprintf(particles, sizeof particles, "%s/particles%06zu.vtp", o->dir, k);
+    snprintf(contacts, sizeof contacts, "%s/contacts%06zu.vtp", o->dir, k);
+    return slice_make(&o->slice, cam, particles, cli_file_exists(contacts) ? contacts : NULL, slice, values, err);
+}
+
 static grains_status draw_frame(const render_opts *o, const render_camera *cam, const render_colour *c, size_t k,
-                                size_t number, double t, grains_error *err)
+                                double t, grains_error *err)
 {
     char path[4200], png[4200], label[64];
     vtk_polydata d, s[2];
@@ -213,9 +293,15 @@ static grains_status draw_frame(const render_opts *o, const render_camera *cam, 
             snprintf(label, sizeof label, "t = %.4g s   N = %zu", t, d.points);
         else
             snprintf(label, sizeof label, "frame %zu   N = %zu", k, d.points);
-        render_frame f = {&d, {&s[0], &s[1]}, n, label};
-        snprintf(png, sizeof png, "%s/frame%06zu.png", o->out, number);
-        st = render_frame_png(cam, c, &f, png, err);
+        render_frame f = {&d, {&s[0], &s[1]}, n, label, o->clip, NULL};
+        render_slice slice;
+        double *values = NULL;
+        if (o->slice.spec && (st = frame_slice(o, cam, k, &slice, &values, err)) == GRAINS_OK)
+            f.slice = &slice;
+        snprintf(png, sizeof png, "%s/frame%06zu.png", o->out, k); /* the run's frame number */
+        if (st == GRAINS_OK)
+            st = render_frame_png(cam, c, &f, png, err);
+        free(values);
     }
     for (int j = 0; j < n; j++)
         vtk_polydata_free(&s[j]);
@@ -238,21 +324,24 @@ static int have_ffmpeg(void)
     return 0;
 }
 
-/* OUT/movie.mp4 from the frames at 10 per second; '%' in OUT is escaped
- * for ffmpeg's pattern. No shell: the names go to ffmpeg as they are. */
-static int make_movie(const char *out)
+/* OUT/movie.mp4 from the frames drawn, at 10 per second: ffmpeg's concat
+ * list OUT/movie_frames.txt names them (the run's frame numbers need not
+ * follow on). No shell: the names go to ffmpeg as they are. */
+static int make_movie(const render_opts *o, size_t frames)
 {
-    char pattern[8400], movie[4200];
-    size_t m = 0;
-    for (const char *p = out; *p && m + 2 < 8200; p++) {
-        if (*p == '%')
-            pattern[m++] = '%';
-        pattern[m++] = *p;
-    }
-    snprintf(pattern + m, sizeof pattern - m, "/frame%%06d.png");
-    snprintf(movie, sizeof movie, "%s/movie.mp4", out);
-    char *args[] = {"ffmpeg", "-y", "-loglevel", "error", "-framerate", "10", "-i", pattern, "-pix_fmt", "yuv420p",
-                    "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", movie, NULL};
+    char list[4200], movie[4200];
+    snprintf(list, sizeof list, "%s/movie_frames.txt", o->out);
+    snprintf(movie, sizeof movie, "%s/movie.mp4", o->out);
+    FILE *f = fopen(list, "w");
+    if (!f)
+        return 0;
+    fputs("ffconcat version 1.0\n", f);
+    for (size_t k = first_frame(o, frames); k < frames; k += frame_step(o, frames))
+        fprintf(f, "file frame%06zu.png\nduration 0.1\n", k);
+    if (fclose(f) != 0)
+        return 0;
+    char *args[] = {"ffmpeg", "-y", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", list, "-pix_fmt",
+                    "yuv420p", "-r", "10", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", movie, NULL};
     pid_t pid;
     int status;
     if (posix_spawnp(&pid, "ffmpeg", NULL, NULL, args, environ) != 0 || waitpid(pid, &status, 0) != pid)
@@ -260,21 +349,22 @@ static int make_movie(const char *out)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static int finish(const render_opts *o, size_t drawn)
+static int finish(const render_opts *o, size_t frames, size_t drawn)
 {
     char csv[4200], png[4200];
     grains_error err;
-    printf("grains render: %zu frames in %s/frame000000.png ...\n", drawn, o->out);
+    printf("grains render: %zu frames in %s/frame%06zu.png ... (named by the run's frame numbers)\n", drawn, o->out,
+           first_frame(o, frames));
     snprintf(csv, sizeof csv, "%s/thermo.csv", o->dir);
     snprintf(png, sizeof png, "%s/thermo.png", o->out);
     if (cli_file_exists(csv)) {
-        if (render_thermo_png(csv, png, &err) != GRAINS_OK)
+        if (render_thermo_png(csv, png, o->log, &err) != GRAINS_OK)
             return cli_report(&err), EXIT_INPUT;
         printf("grains render: the thermo table plotted in %s\n", png);
     }
     if (o->movie && drawn > 1 && have_ffmpeg())
-        printf(make_movie(o->out) ? "grains render: the movie is %s/movie.mp4\n"
-                                  : "grains render: ffmpeg failed to make %s/movie.mp4\n", o->out);
+        printf(make_movie(o, frames) ? "grains render: the movie is %s/movie.mp4\n"
+                                     : "grains render: ffmpeg failed to make %s/movie.mp4\n", o->out);
     else if (o->movie && drawn > 1)
         printf("grains render: no ffmpeg on the PATH, so no movie (Debian: apt install ffmpeg)\n");
     return 0;
@@ -307,12 +397,12 @@ int cli_render(int argc, char **argv)
         frame_times(o.dir, times, frames);
     }
     size_t drawn = 0;
-    for (size_t k = first_frame(&o, frames); st == GRAINS_OK && k < frames; k += frame_step(&o, frames))
-        st = draw_frame(&o, &cam, &colour, k, drawn++, times[k], &err);
+    for (size_t k = first_frame(&o, frames); st == GRAINS_OK && k < frames; k += frame_step(&o, frames), drawn++)
+        st = draw_frame(&o, &cam, &colour, k, times[k], &err);
     free(times);
     if (st == GRAINS_ERR_NOMEM && !err.message[0])
         return fprintf(stderr, "grains render: out of memory\n"), EXIT_INPUT;
     if (st != GRAINS_OK)
         return cli_report(&err), EXIT_INPUT;
-    return finish(&o, drawn);
+    return finish(&o, frames, drawn);
 }

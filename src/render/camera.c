@@ -55,6 +55,24 @@ void camera_include(render_camera *c, const vtk_polydata *d)
     }
 }
 
+void camera_include_box(render_camera *c, const double lo[3], const double hi[3])
+{
+    const double *axis[3] = {c->u, c->v, c->w};
+    for (int corner = 0; corner < 8; corner++) {
+        double x[3] = {corner & 1 ? hi[0] : lo[0], corner & 2 ? hi[1] : lo[1], corner & 4 ? hi[2] : lo[2]};
+        for (int k = 0; k < 3; k++) {
+            double s = dot(x, axis[k]);
+            c->lo[k] = fmin(c->lo[k], s), c->hi[k] = fmax(c->hi[k], s);
+        }
+    }
+}
+
+int render_clipped(const render_clip *c, const double p[3])
+{
+    return c->on && (p[0] - c->point[0]) * c->normal[0] + (p[1] - c->point[1]) * c->normal[1] +
+                            (p[2] - c->point[2]) * c->normal[2] > 0;
+}
+
 void camera_fit(render_camera *c, int width)
 {
     for (int k = 0; k < 3; k++)
@@ -71,6 +89,12 @@ void camera_fit(render_camera *c, int width)
     c->width = width & ~1;
     c->height = (int)lround(width * aspect) & ~1;
     c->scale = fmin(c->width / du, c->height / dv);
+}
+
+void camera_screen(const render_camera *c, double u, double v, double *x, double *y)
+{
+    *x = 0.5 * c->width + (u - 0.5 * (c->lo[0] + c->hi[0])) * c->scale;
+    *y = 0.5 * c->height - (v - 0.5 * (c->lo[1] + c->hi[1])) * c->scale;
 }
 
 void camera_project(const render_camera *c, const double *p, double *x, double *y, double *depth)

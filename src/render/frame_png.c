@@ -1,11 +1,12 @@
-/* One frame as a PNG (render/render.h): particles and surface triangles
- * sorted by depth and painted far to near (the painter's algorithm), each
+/* One frame as a PNG (render/render.h): particles and surface faces
+ * (render/faces.h) sorted by depth and painted far to near (the painter's algorithm), each
  * particle a disc shaded like a lit sphere and darkened with depth. */
 #include <cairo.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "render/faces.h"
 #include "render/render.h"
 
 typedef struct {
@@ -31,58 +32,89 @@ static const vtk_array_in *points_of(const vtk_polydata *d)
     return p && p->comps == 3 && p->tuples == d->points ? p : NULL;
 }
 
-/* The polygons of surface s as items; returns how many were added. A
- * polygon that names a point outside the file is left out. */
-static size_t surface_items(const render_camera *cam, const vtk_polydata *d, int s, item *out)
+/* Polygon q's centroid. */
+static void centroid(const vtk_polydata *d, const face_polygon *q, double c[3])
 {
-    const vtk_array_in *p = points_of(d), *conn = vtk_polydata_array(d, VTK_IN_POLYS, "connectivity"),
-                       *off = vtk_polydata_array(d, VTK_IN_POLYS, "offsets");
-    size_t n = 0, begin = 0;
-    if (!p || !conn || !off)
+    const vtk_array_in *p = points_of(d), *conn = vtk_polydata_array(d, VTK_IN_POLYS, "connectivity");
+    c[0] = c[1] = c[2] = 0;
+    for (size_t j = 0; j < q->count; j++)
+        for (int k = 0; k < 3; k++)
+            c[k] += p->v[3 * (size_t)conn->v[q->first + j] + (size_t)k] / (double)q->count;
+}
+
+/* The faces of surface s as items at their polygons' mean depth (those
+ * the clip plane leaves); returns how many were added. */
+static size_t surface_items(const render_camera *cam, const render_frame *fr, const surface_faces *faces, int s,
+                            item *out)
+{
+    size_t n = 0;
+    if (!points_of(fr->surfaces[s]))
         return 0;
-    for (size_t k = 0; k < off->tuples; k++) {
-        double end = off->v[k], depth = 0, x, y, z;
-        if (!(end >= (double)begin && end <= (double)conn->tuples))
-            break;
-        size_t count = (size_t)end - begin, bad = count < 3;
-        for (size_t j = begin; j < (size_t)end && !bad; j++) {
-            double i = conn->v[j];
-            bad = !(i >= 0 && i < (double)p->tuples);
-            if (!bad)
-                camera_project(cam, p->v + 3 * (size_t)i, &x, &y, &z), depth += z / (double)count;
+    for (size_t f = 0; f < faces->n; f++) {
+        double depth = 0, c[3], x, y, z;
+        size_t kept = 0;
+        for (size_t q = faces->polygon_start[f]; q < faces->polygon_start[f + 1]; q++) {
+            centroid(fr->surfaces[s], &faces->polygon[q], c);
+            if (render_clipped(&fr->clip, c))
+                continue;
+            camera_project(cam, c, &x, &y, &z);
+            depth += z, kept++;
         }
-        if (!bad && isfinite(depth))
-            out[n++] = (item){depth, s, begin, count};
-        begin = (size_t)end;
+        if (kept && isfinite(depth))
+            out[n++] = (item){depth / (double)kept, s, f, kept};
     }
     return n;
 }
 
-static void draw_polygon(cairo_t *cr, const render_camera *cam, const vtk_polydata *d, const item *it)
+/* How squarely polygon q faces the camera (its normal by Newell's sum). */
+static double facing(const render_camera *cam, const vtk_polydata *d, const face_polygon *q)
 {
     const vtk_array_in *p = points_of(d), *conn = vtk_polydata_array(d, VTK_IN_POLYS, "connectivity");
-    double q[3][3], x, y, z;
-    for (size_t j = 0; j < it->count; j++) {
-        const double *a = p->v + 3 * (size_t)conn->v[it->index + j];
-        camera_project(cam, a, &x, &y, &z);
-        if (j < 3)
-            for (int k = 0; k < 3; k++)
-                q[j][k] = a[k];
-        j ? cairo_line_to(cr, x, y) : cairo_move_to(cr, x, y);
+    double n[3] = {0, 0, 0};
+    for (size_t j = 0; j < q->count; j++) {
+        const double *a = p->v + 3 * (size_t)conn->v[q->first + j],
+                     *b = p->v + 3 * (size_t)conn->v[q->first + (j + 1) % q->count];
+        n[0] += (a[1] - b[1]) * (a[2] + b[2]), n[1] += (a[2] - b[2]) * (a[0] + b[0]), n[2] += (a[0] - b[0]) * (a[1] + b[1]);
     }
-    cairo_close_path(cr);
-    /* flat shading: how squarely the face looks at the camera */
-    double e1[3], e2[3], n[3];
-    for (int k = 0; k < 3; k++)
-        e1[k] = q[1][k] - q[0][k], e2[k] = q[2][k] - q[0][k];
-    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
     double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    double facing = len > 0 ? fabs(n[0] * cam->w[0] + n[1] * cam->w[1] + n[2] * cam->w[2]) / len : 1;
-    double g = 0.55 + 0.35 * facing;
+    return len > 0 ? fabs(n[0] * cam->w[0] + n[1] * cam->w[1] + n[2] * cam->w[2]) / len : 1;
+}
+
+/* A face: its polygons as one path, filled once (no seam along the edges
+ * they share), flat shaded by how squarely it faces the camera; then its
+ * outline. */
+static void draw_face(cairo_t *cr, const render_camera *cam, const render_frame *fr, const surface_faces *faces,
+                      const item *it)
+{
+    const vtk_polydata *d = fr->surfaces[it->surface];
+    const vtk_array_in *p = points_of(d), *conn = vtk_polydata_array(d, VTK_IN_POLYS, "connectivity");
+    double x, y, z, c[3], g = 0.9;
+    size_t f = it->index;
+    for (size_t q = faces->polygon_start[f]; q < faces->polygon_start[f + 1]; q++) {
+        const face_polygon *poly = &faces->polygon[q];
+        centroid(d, poly, c);
+        if (render_clipped(&fr->clip, c))
+            continue;
+        for (size_t j = 0; j < poly->count; j++) {
+            camera_project(cam, p->v + 3 * (size_t)conn->v[poly->first + j], &x, &y, &z);
+            j ? cairo_line_to(cr, x, y) : cairo_move_to(cr, x, y);
+        }
+        cairo_close_path(cr);
+        g = 0.55 + 0.35 * facing(cam, d, poly);
+    }
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
     cairo_set_source_rgba(cr, g, g, g * 1.02, 0.30);
-    cairo_fill_preserve(cr);
+    cairo_fill(cr);
+    for (size_t e = faces->edge_start[f]; e < faces->edge_start[f + 1]; e++) {
+        const double *a = p->v + 3 * faces->edge[e][0], *b = p->v + 3 * faces->edge[e][1];
+        double mid[3] = {(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2};
+        if (render_clipped(&fr->clip, mid))
+            continue;
+        camera_project(cam, a, &x, &y, &z);
+        cairo_move_to(cr, x, y);
+        camera_project(cam, b, &x, &y, &z);
+        cairo_line_to(cr, x, y);
+    }
     cairo_set_source_rgba(cr, 0.25, 0.25, 0.3, 0.35);
     cairo_set_line_width(cr, 0.6);
     cairo_stroke(cr);
@@ -113,10 +145,28 @@ static void draw_particle(cairo_t *cr, const render_camera *cam, const render_co
     cairo_pattern_destroy(g);
 }
 
-/* A colour bar with the field's name and range, bottom right. */
-static void draw_legend(cairo_t *cr, const render_camera *cam, const render_colour *c)
+/* The slice's cells, each a rectangle of its colour (none where it has no value). */
+static void draw_slice(cairo_t *cr, const render_camera *cam, const render_slice *sl)
 {
-    double w = 0.3 * cam->width, h = 10, x0 = cam->width - w - 12, y0 = cam->height - 30, rgb[3];
+    double du = (sl->hi[0] - sl->lo[0]) / sl->nu, dv = (sl->hi[1] - sl->lo[1]) / sl->nv, rgb[3], x0, y0, x1, y1;
+    for (int j = 0; j < sl->nv; j++)
+        for (int i = 0; i < sl->nu; i++) {
+            double v = sl->value[(size_t)j * (size_t)sl->nu + (size_t)i];
+            if (!isfinite(v))
+                continue;
+            camera_screen(cam, sl->lo[0] + i * du, sl->lo[1] + j * dv, &x0, &y0);
+            camera_screen(cam, sl->lo[0] + (i + 1) * du, sl->lo[1] + (j + 1) * dv, &x1, &y1);
+            render_colour_of(&sl->colour, v, rgb);
+            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+            cairo_rectangle(cr, x0, y1, x1 - x0 + 0.5, y0 - y1 + 0.5); /* (+0.5: no hairline between cells) */
+            cairo_fill(cr);
+        }
+}
+
+/* A colour bar with the field's name and range, bottom right (left: the slice's). */
+static void draw_legend(cairo_t *cr, const render_camera *cam, const render_colour *c, int left)
+{
+    double w = 0.3 * cam->width, h = 10, x0 = left ? 12 : cam->width - w - 12, y0 = cam->height - 30, rgb[3];
     char text[96];
     for (int k = 0; k < 64; k++) {
         render_colour_of(c, c->categorical ? k / 8 : c->lo + (c->hi - c->lo) * (k + 0.5) / 64, rgb);
@@ -135,29 +185,27 @@ static void draw_legend(cairo_t *cr, const render_camera *cam, const render_colo
 }
 
 static void draw_items(cairo_t *cr, const render_camera *cam, const render_colour *colour, const render_frame *f,
-                       const item *items, size_t n, const double *values)
+                       const surface_faces *faces, const item *items, size_t n, const double *values)
 {
     const vtk_array_in *pos = f->particles ? points_of(f->particles) : NULL;
     const vtk_array_in *rad = f->particles ? vtk_polydata_array(f->particles, VTK_IN_POINT_DATA, "radius") : NULL;
     for (size_t k = 0; k < n; k++) {
         const item *it = &items[k];
         if (it->surface >= 0)
-            draw_polygon(cr, cam, f->surfaces[it->surface], it);
+            draw_face(cr, cam, f, &faces[it->surface], it);
         else
             draw_particle(cr, cam, colour, pos->v + 3 * it->index,
                           rad && rad->tuples == pos->tuples ? fabs(rad->v[it->index]) : 0, values[it->index]);
     }
 }
 
-/* Every particle and polygon of the frame as items, sorted far to near. */
-static item *frame_items(const render_camera *cam, const render_frame *f, size_t *n)
+/* Every particle and face of the frame as items, sorted far to near. */
+static item *frame_items(const render_camera *cam, const render_frame *f, const surface_faces *faces, size_t *n)
 {
     const vtk_array_in *pos = f->particles ? points_of(f->particles) : NULL;
     size_t most = pos ? pos->tuples : 0;
-    for (int s = 0; s < f->n_surfaces; s++) {
-        const vtk_array_in *off = vtk_polydata_array(f->surfaces[s], VTK_IN_POLYS, "offsets");
-        most += off ? off->tuples : 0;
-    }
+    for (int s = 0; s < f->n_surfaces; s++)
+        most += faces[s].n;
     item *items = malloc((most + 1) * sizeof *items);
     if (!items)
         return NULL;
@@ -165,11 +213,11 @@ static item *frame_items(const render_camera *cam, const render_frame *f, size_t
     for (size_t i = 0; pos && i < pos->tuples; i++) {
         double x, y, z;
         camera_project(cam, pos->v + 3 * i, &x, &y, &z);
-        if (isfinite(x) && isfinite(y) && isfinite(z))
+        if (isfinite(x) && isfinite(y) && isfinite(z) && !render_clipped(&f->clip, pos->v + 3 * i))
             items[(*n)++] = (item){z, -1, i, 0};
     }
     for (int s = 0; s < f->n_surfaces; s++)
-        *n += surface_items(cam, f->surfaces[s], s, items + *n);
+        *n += surface_items(cam, f, &faces[s], s, items + *n);
     qsort(items, *n, sizeof *items, farther_first);
     return items;
 }
@@ -178,11 +226,16 @@ grains_status render_frame_png(const render_camera *cam, const render_colour *co
                                const char *png, grains_error *err)
 {
     size_t n = 0, np = f->particles ? f->particles->points : 0;
-    item *items = frame_items(cam, f, &n);
+    surface_faces faces[2] = {{0}, {0}};
+    int built = 1;
+    for (int s = 0; s < f->n_surfaces; s++)
+        built = built && surface_faces_build(f->surfaces[s], &faces[s]);
+    item *items = built ? frame_items(cam, f, faces, &n) : NULL;
     double *values = calloc(np + 1, sizeof *values);
     if (!items || !values) {
         free(items);
         free(values);
+        surface_faces_free(&faces[0]), surface_faces_free(&faces[1]);
         return grains_error_set(err, GRAINS_ERR_NOMEM, png, 0, "out of memory drawing the frame");
     }
     if (f->particles)
@@ -191,8 +244,10 @@ grains_status render_frame_png(const render_camera *cam, const render_colour *co
     cairo_t *cr = cairo_create(surface);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    draw_items(cr, cam, colour, f, items, n, values);
-    draw_legend(cr, cam, colour);
+    if (f->slice)
+        draw_slice(cr, cam, f->slice), draw_legend(cr, cam, &f->slice->colour, 1);
+    draw_items(cr, cam, colour, f, faces, items, n, values);
+    draw_legend(cr, cam, colour, 0);
     if (f->label) {
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         cairo_set_font_size(cr, 14);
@@ -206,6 +261,7 @@ grains_status render_frame_png(const render_camera *cam, const render_colour *co
     cairo_surface_destroy(surface);
     free(items);
     free(values);
+    surface_faces_free(&faces[0]), surface_faces_free(&faces[1]);
     if (st != CAIRO_STATUS_SUCCESS)
         return grains_error_set(err, GRAINS_ERR_IO, png, 0, "cannot write the image: %s", cairo_status_to_string(st));
     return GRAINS_OK;

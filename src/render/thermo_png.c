@@ -1,5 +1,5 @@
-/* The thermo table as a PNG (render/render.h): one panel per column,
- * against time, two panels across. */
+/* The thermo table as a PNG (render/render.h): one panel per column
+ * (render/plot.h: ticks, units), against time, two panels across. */
 #include <cairo.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "io/text.h"
+#include "render/plot.h"
 #include "render/render.h"
 
-enum { MAX_COLUMNS = 32, PANEL_W = 420, PANEL_H = 190 };
+enum { MAX_COLUMNS = 32, PANEL_W = 420, PANEL_H = 200 };
 
 typedef struct {
     int cols;
@@ -76,48 +77,41 @@ static grains_status table_read(const char *path, table *t, grains_error *err)
     return st;
 }
 
-static void label(cairo_t *cr, double x, double y, const char *fmt, double v)
+/* A thermo column's unit, from its name (docs/scenario.md, "Input and output"). */
+static const char *unit_of(const char *name)
 {
-    char s[48];
-    snprintf(s, sizeof s, fmt, v);
-    cairo_move_to(cr, x, y);
-    cairo_show_text(cr, s);
+    static const char *const units[][2] = {{"time", "s"}, {"E_kin", "J"}, {"E_rot", "J"}, {"E_membrane", "J"},
+                                           {"max_overlap", "of 2R*"}, {"newton_update", "m"}};
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
+        if (strcmp(name, units[k][0]) == 0)
+            return units[k][1];
+    return NULL;
 }
 
-/* Column c against column 1 in the panel whose top left is (x0, y0). */
-static void panel(cairo_t *cr, const table *t, int c, double x0, double y0)
+/* "name [unit]", or the name alone. */
+static void labelled(char *out, size_t size, const char *name)
 {
-    double t0 = t->v[1], t1 = t->v[(t->rows - 1) * (size_t)t->cols + 1], lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < t->rows; i++)
-        lo = fmin(lo, t->v[i * (size_t)t->cols + (size_t)c]), hi = fmax(hi, t->v[i * (size_t)t->cols + (size_t)c]);
-    if (hi <= lo)
-        hi = lo + 1;
-    double L = x0 + 70, R = x0 + PANEL_W - 15, T = y0 + 25, B = y0 + PANEL_H - 30;
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, L, T, R - L, B - T);
-    cairo_stroke(cr);
-    cairo_set_font_size(cr, 13);
-    cairo_move_to(cr, L, y0 + 18);
-    cairo_show_text(cr, t->name[c]);
-    cairo_set_font_size(cr, 10);
-    label(cr, x0 + 4, T + 8, "%.4g", hi);
-    label(cr, x0 + 4, B, "%.4g", lo);
-    label(cr, L, B + 14, "%.4g", t0);
-    label(cr, R - 60, B + 14, "%.4g", t1);
-    cairo_move_to(cr, 0.5 * (L + R) - 20, B + 14);
-    cairo_show_text(cr, t->name[1]);
-    cairo_set_source_rgb(cr, 0.0, 0.35, 0.7);
-    cairo_set_line_width(cr, 1.5);
-    for (size_t i = 0; i < t->rows; i++) {
-        const double *row = t->v + i * (size_t)t->cols;
-        double x = t1 > t0 ? L + (R - L) * (row[1] - t0) / (t1 - t0) : L, y = B - (B - T) * (row[c] - lo) / (hi - lo);
-        i ? cairo_line_to(cr, x, y) : cairo_move_to(cr, x, y);
-    }
-    cairo_stroke(cr);
+    const char *u = unit_of(name);
+    if (u)
+        snprintf(out, size, "%s [%s]", name, u);
+    else
+        snprintf(out, size, "%s", name);
 }
 
-grains_status render_thermo_png(const char *csv, const char *png, grains_error *err)
+/* Column c against column 1 (time) in the panel whose top left is (x0, y0);
+ * energies on a log axis when asked. */
+static void panel(cairo_t *cr, const table *t, int c, double x0, double y0, int log_y)
+{
+    char x_label[48], y_label[48];
+    labelled(x_label, sizeof x_label, t->name[1]);
+    labelled(y_label, sizeof y_label, t->name[c]);
+    int energy = strncmp(t->name[c], "E_", 2) == 0;
+    plot_series s = {t->v + 1, t->v + c, NULL, t->rows, (size_t)t->cols, NULL};
+    plot_panel p = {x0, y0, PANEL_W, PANEL_H, t->name[c], x_label, y_label, log_y && energy};
+    plot_draw(cr, &p, &s, 1);
+}
+
+grains_status render_thermo_png(const char *csv, const char *png, int log_y, grains_error *err)
 {
     table t = {0};
     grains_status st = table_read(csv, &t, err);
@@ -133,7 +127,7 @@ grains_status render_thermo_png(const char *csv, const char *png, grains_error *
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     for (int k = 0; k < panels; k++)
-        panel(cr, &t, k + 2, (k % 2) * PANEL_W, (k / 2) * PANEL_H);
+        panel(cr, &t, k + 2, (k % 2) * PANEL_W, (k / 2) * PANEL_H, log_y);
     cairo_status_t cs = cairo_status(cr);
     if (cs == CAIRO_STATUS_SUCCESS)
         cs = cairo_surface_write_to_png(s, png);

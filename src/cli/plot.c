@@ -1,0 +1,284 @@
+/* grains plot DIR: a run's tables drawn (render/plot.h): probes.csv, a
+ * panel per probe of the number that crossed it or that it holds against
+ * time, a line per tag and the total; with --profile, the profile of
+ * grains fields (DIR/fields/fields.csv, one axis kept), a panel per column
+ * with its standard error as a band. */
+#include <cairo.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "io/text.h"
+#include "render/plot.h"
+
+enum { MAX_COLS = 128, MAX_PANELS = 16, MAX_LINES = 8, PANEL_W = 460, PANEL_H = 260 };
+
+/* A CSV table: its header's names and its cells as text and as numbers (NAN: not one). */
+typedef struct {
+    int cols;
+    char name[MAX_COLS][40];
+    char (*text)[24]; /* rows * cols, each cell cut to 23 characters */
+    double *v;        /* rows * cols */
+    size_t rows;
+} csv_table;
+
+static void table_free(csv_table *t)
+{
+    free(t->text), free(t->v);
+    t->text = NULL, t->v = NULL;
+}
+
+/* The comma-separated cells of a line; how many, at most MAX_COLS. */
+static int cells(const char *line, char out[][40], int max)
+{
+    int n = 0;
+    for (const char *p = line; n < max; p++) {
+        size_t len = strcspn(p, ",");
+        snprintf(out[n++], 40, "%.*s", (int)(len < 39 ? len : 39), p);
+        p += len;
+        if (!*p)
+            break;
+    }
+    return n;
+}
+
+static grains_status table_read(const char *path, csv_table *t, grains_error *err)
+{
+    size_t len, cap = 0;
+    char *text = read_input(path, &len, err), row[MAX_COLS][40];
+    memset(t, 0, sizeof *t);
+    if (!text)
+        return GRAINS_ERR_IO;
+    line_reader r;
+    lines_init(&r, text, len);
+    const char *line = lines_next(&r);
+    grains_status s = line && (t->cols = cells(line, t->name, MAX_COLS)) >= 2
+                          ? GRAINS_OK
+                          : grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a table: no header of 2 columns or more");
+    while (s == GRAINS_OK && (line = lines_next(&r))) {
+        if (cells(line, row, MAX_COLS) != t->cols) {
+            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "expected %d cells", t->cols);
+            break;
+        }
+        if (t->rows == cap) {
+            cap = cap ? 2 * cap : 1024;
+            char(*tx)[24] = realloc(t->text, cap * (size_t)t->cols * sizeof *tx);
+            double *v = tx ? realloc(t->v, cap * (size_t)t->cols * sizeof *v) : NULL;
+            t->text = tx ? tx : t->text, t->v = v ? v : t->v;
+            if (!tx || !v) {
+                s = grains_error_set(err, GRAINS_ERR_NOMEM, path, r.line, "out of memory");
+                break;
+            }
+        }
+        for (int c = 0; c < t->cols; c++) {
+            real x;
+            size_t at = t->rows * (size_t)t->cols + (size_t)c;
+            snprintf(t->text[at], 24, "%s", row[c]);
+            t->v[at] = parse_real(row[c], strlen(row[c]), &x) && isfinite(x) ? (double)x : NAN;
+        }
+        t->rows++;
+    }
+    if (s == GRAINS_OK && r.fault)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "%s", r.fault);
+    if (s == GRAINS_OK && t->rows == 0)
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "no rows to plot");
+    free(text);
+    if (s != GRAINS_OK)
+        table_free(t);
+    return s;
+}
+
+static int column(const csv_table *t, const char *name)
+{
+    for (int c = 0; c < t->cols; c++)
+        if (strcmp(t->name[c], name) == 0)
+            return c;
+    return -1;
+}
+
+static grains_status write_png(cairo_surface_t *s, cairo_t *cr, const char *png, grains_error *err)
+{
+    cairo_status_t cs = cairo_status(cr);
+    if (cs == CAIRO_STATUS_SUCCESS)
+        cs = cairo_surface_write_to_png(s, png);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return grains_error_set(err, GRAINS_ERR_IO, png, 0, "cannot write the plot: %s", cairo_status_to_string(cs));
+    printf("grains plot: %s\n", png);
+    return GRAINS_OK;
+}
+
+/* Probe `name`'s lines: its total, then each tag's (its size classes
+ * summed), against time; how many lines. x: the times, y: per line. */
+static int probe_lines(const csv_table *t, const char *name, double *x, size_t *n, double *y, char tags[][24])
+{
+    int ct = column(t, "time"), cp = column(t, "probe"), cg = column(t, "tag"), cs = column(t, "size_class"),
+        cn = column(t, "number"), lines = 1;
+    *n = 0;
+    snprintf(tags[0], 24, "all");
+    for (size_t r = 0; r < t->rows; r++) {
+        const char(*row)[24] = t->text + r * (size_t)t->cols;
+        if (strcmp(row[cp], name) != 0)
+            continue;
+        double time = t->v[r * (size_t)t->cols + (size_t)ct], number = t->v[r * (size_t)t->cols + (size_t)cn];
+        if (*n == 0 || x[*n - 1] != time) { /* a new frame: every line 0 there */
+            x[(*n)++] = time;
+            for (int l = 0; l < MAX_LINES; l++)
+                y[(size_t)l * t->rows + *n - 1] = 0;
+        }
+        int l = 0;
+        if (strcmp(row[cg], "all") != 0) {
+            for (l = 1; l < lines && strcmp(tags[l], row[cg]) != 0; l++)
+                ;
+            if (l == lines && lines < MAX_LINES)
+                snprintf(tags[lines++], 24, "%s", row[cg]);
+        } else if (strcmp(row[cs], "all") != 0) {
+            continue;
+        }
+        if (l < lines)
+            y[(size_t)l * t->rows + *n - 1] += number;
+    }
+    return lines;
+}
+
+/* DIR/probes.csv as DIR/probes.png: a panel per probe. */
+static grains_status plot_probes(const char *dir, const char *png, grains_error *err)
+{
+    char path[4200], names[MAX_PANELS][24];
+    csv_table t;
+    snprintf(path, sizeof path, "%s/probes.csv", dir);
+    grains_status s = table_read(path, &t, err);
+    int cp = s == GRAINS_OK ? column(&t, "probe") : -1, n_probes = 0;
+    if (s == GRAINS_OK && (cp < 0 || column(&t, "time") < 0 || column(&t, "tag") < 0 || column(&t, "number") < 0 ||
+                           column(&t, "size_class") < 0))
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a probes table (time,probe,tag,size_class,number,...)");
+    for (size_t r = 0; s == GRAINS_OK && r < t.rows; r++) {
+        int k = 0;
+        while (k < n_probes && strcmp(names[k], t.text[r * (size_t)t.cols + (size_t)cp]) != 0)
+            k++;
+        if (k == n_probes && n_probes < MAX_PANELS)
+            snprintf(names[n_probes++], 24, "%s", t.text[r * (size_t)t.cols + (size_t)cp]);
+    }
+    double *x = s == GRAINS_OK ? malloc(t.rows * sizeof *x) : NULL, *y = x ? malloc(MAX_LINES * t.rows * sizeof *y) : NULL;
+    if (s == GRAINS_OK && !y)
+        s = grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
+    if (s == GRAINS_OK) {
+        int rows = (n_probes + 1) / 2;
+        cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * PANEL_W, rows * PANEL_H);
+        cairo_t *cr = cairo_create(surface);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+        for (int k = 0; k < n_probes; k++) {
+            char tags[MAX_LINES][24], labels[MAX_LINES][32], title[64];
+            size_t n;
+            int lines = probe_lines(&t, names[k], x, &n, y, tags);
+            plot_series series[MAX_LINES];
+            for (int l = 0; l < lines; l++) {
+                snprintf(labels[l], sizeof labels[l], l ? "tag %.23s" : "all", tags[l]);
+                series[l] = (plot_series){x, y + (size_t)l * t.rows, NULL, n, 1, labels[l]};
+            }
+            snprintf(title, sizeof title, "probe %.23s", names[k]);
+            plot_panel p = {(k % 2) * PANEL_W, (k / 2) * PANEL_H, PANEL_W, PANEL_H, title, "time [s]", "grains", 0};
+            plot_draw(cr, &p, series, lines);
+        }
+        s = write_png(surface, cr, png, err);
+    }
+    free(x), free(y);
+    table_free(&t);
+    return s;
+}
+
+/* A fields column's unit, by its field (docs/analysis.md). */
+static const char *field_unit(const char *name)
+{
+    static const char *const units[][2] = {{"density", "kg/m^3"}, {"momentum", "kg/(m^2 s)"}, {"velocity", "m/s"},
+                                           {"number_density", "1/m^3"}, {"stress", "Pa"}};
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
+        if (strncmp(name, units[k][0], strlen(units[k][0])) == 0)
+            return units[k][1];
+    return "-";
+}
+
+/* The columns a profile plot shows by default, those the table has. */
+static const char *const default_columns[] = {"density", "solid_fraction", "velocity_x", "velocity_z", "stress_xx",
+                                              "stress_zz"};
+
+/* DIR/fields/fields.csv, a profile (its first column the one axis kept),
+ * as DIR/fields/profile.png: a panel per column (`ys`, comma-separated, or
+ * the defaults), each with its standard error's band. */
+static grains_status plot_profile(const char *dir, const char *ys, const char *png, grains_error *err)
+{
+    char path[4200], want[MAX_PANELS][40];
+    csv_table t;
+    snprintf(path, sizeof path, "%s/fields/fields.csv", dir);
+    grains_status s = table_read(path, &t, err);
+    int n = ys ? cells(ys, want, MAX_PANELS) : 0, panels = 0, col[MAX_PANELS], sem[MAX_PANELS];
+    for (int k = 0; !ys && k < 6; k++)
+        snprintf(want[n++], 40, "%s", default_columns[k]);
+    if (s == GRAINS_OK && (strlen(t.name[0]) != 1 || !strchr("xyz", t.name[0][0]) || column(&t, "density") != 1))
+        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a profile of grains fields (one axis kept: its "
+                             "first column x, y or z, then density): grains fields DIR --average ...");
+    for (int k = 0; s == GRAINS_OK && k < n; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "%.39s_sem", want[k]);
+        col[panels] = column(&t, want[k]), sem[panels] = column(&t, name);
+        if (col[panels] < 1)
+            s = grains_error_set(err, GRAINS_ERR_ARG, path, 1, "no column \"%s\" (density, velocity_x, stress_zz, ...)",
+                                 want[k]);
+        panels++;
+    }
+    if (s == GRAINS_OK) {
+        int rows = (panels + 1) / 2;
+        cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * PANEL_W, rows * PANEL_H);
+        cairo_t *cr = cairo_create(surface);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+        char x_label[16];
+        snprintf(x_label, sizeof x_label, "%s [m]", t.name[0]);
+        for (int k = 0; k < panels; k++) {
+            char y_label[64];
+            snprintf(y_label, sizeof y_label, "%.39s [%s]", t.name[col[k]], field_unit(t.name[col[k]]));
+            plot_series series = {t.v, t.v + col[k], sem[k] >= 0 ? t.v + sem[k] : NULL, t.rows, (size_t)t.cols, NULL};
+            plot_panel p = {(k % 2) * PANEL_W, (k / 2) * PANEL_H, PANEL_W, PANEL_H, t.name[col[k]], x_label,
+                            y_label, 0};
+            plot_draw(cr, &p, &series, 1);
+        }
+        s = write_png(surface, cr, png, err);
+    }
+    table_free(&t);
+    return s;
+}
+
+static int usage(const char *why)
+{
+    fprintf(stderr, "grains plot: %s\nusage: grains plot DIR [--profile [--y COLUMN,...]] [-o PNG]\n", why);
+    return EXIT_INPUT;
+}
+
+int cli_plot(int argc, char **argv)
+{
+    const char *dir = NULL, *png = NULL, *ys = NULL;
+    int profile = 0;
+    for (int k = 0; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        if (strcmp(a, "--profile") == 0)
+            profile = 1;
+        else if ((strcmp(a, "-o") == 0 || strcmp(a, "--y") == 0) && v)
+            *(a[1] == 'o' ? &png : &ys) = v, k++;
+        else if (a[0] != '-' && !dir)
+            dir = a;
+        else
+            return usage("an unknown option, an option without its value, or a second folder");
+    }
+    if (!dir)
+        return usage("which output folder? (grains plot output)");
+    char out[4200];
+    snprintf(out, sizeof out, profile ? "%s/fields/profile.png" : "%s/probes.png", dir);
+    grains_error err;
+    grains_status s = profile ? plot_profile(dir, ys, png ? png : out, &err) : plot_probes(dir, png ? png : out, &err);
+    if (s != GRAINS_OK)
+        return cli_report(&err), EXIT_INPUT;
+    return 0;
+}
