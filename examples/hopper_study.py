@@ -6,8 +6,9 @@ fill it, let it settle, open the gate, and measure the discharge rate.
 The run is the scenario's, with its gate's timed opening replaced by steps
 that wait on the grains: the gate stays shut until the filling is done and
 the grains are at rest, then slides away at 0.5 m/s. Frames go to DIR every
-0.02 s (ParaView: DIR/particles.pvd and mesh.pvd); the discharge (grains
-below the outlet against time) to DIR/discharge.csv.
+0.02 s (ParaView: DIR/particles.pvd and mesh.pvd); the discharge (the grains
+and their mass through the scenario's probe "outlet", a disc under the gate,
+against time) to DIR/discharge.csv.
 """
 import argparse
 import os
@@ -17,7 +18,6 @@ import numpy as np
 import grains
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUTLET_Z = 0.099   # [m] the gate's plane, under the hopper's outlet (data/hopper_gate.off)
 OUTLET_SIDE = 0.03  # [m] the square outlet's side (data/make_hopper.py)
 
 
@@ -52,23 +52,22 @@ def main():
     gate.set_motion("linear", velocity=[0.5, 0, 0])
     sim.run_until(lambda s: gate.position[0] >= 0.06, every=10)
     gate.stop()
-    # 4. discharge: grains below the outlet against time, until none is left above it
-    mass = 4 / 3 * np.pi * sim.radii ** 3 * 2500.0
-    times, counts, below_mass = [], [], []
+    # 4. discharge: the grains through the outlet's probe against time, until all are through
+    times, counts, through_mass = [], [], []
     while True:
-        below = sim.positions[:, 2] < OUTLET_Z
+        through = sim.probe("outlet")  # a row per tag and size class: net crossings since the start
         times.append(sim.time - t_open)
-        counts.append(int(below.sum()))
-        below_mass.append(mass[below].sum())
+        counts.append(int(through["number"].sum()))
+        through_mass.append(through["mass"].sum())
         if counts[-1] == len(sim) or sim.time - t_open > 5:
             break
         sim.advance(frame_every // 4)
         if len(times) % 4 == 0:
             sim.write_frame()
     sim.write_frame()
-    t, n, m = np.array(times), np.array(counts), np.array(below_mass)
+    t, n, m = np.array(times), np.array(counts), np.array(through_mass)
     np.savetxt(os.path.join(sim.output_dir, "discharge.csv"), np.column_stack([t, n, m]), delimiter=",",
-               header="t_since_opening,grains_below,mass_below", comments="")
+               header="t_since_opening,grains_through,mass_through", comments="")
     # the steady flow: from a fifth to four fifths of the grains out, a least-squares line
     steady = (n >= 0.2 * len(sim)) & (n <= 0.8 * len(sim))
     if steady.sum() < 3:

@@ -112,6 +112,7 @@ typedef struct {
     grains_cg_kernel kernel;
     double width;
     grains_vec3 axis[3];
+    int periodic[3];
     ...;
 } grains_cg_grid;
 typedef struct grains_cg grains_cg;

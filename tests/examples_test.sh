@@ -240,11 +240,18 @@ ex_piston() {
 }
 
 # --- the rotating drum with 500 of its 1,500 beads, through the pour into the turning drum and
-# a turn and a half (1.5 s): every bead stays in the drum ---
+# a turn and a half (1.5 s): every bead stays in the drum; examples/drum_flow.py (the engine's
+# fields) finds a surface flowing down the slope over a layer below it ---
 ex_drum() {
     if "$G" run "$S/examples/rotating_drum.cfg" --quiet -o "$T/drum" --set N_max=500 --set N_frames=15 >"$T/out" 2>&1; then
         ok
         awk -F, 'NR > 1 && $8 != 0 { lost = 1 } END { exit lost }' "$T/drum/thermo.csv" && ok || bad "drum: beads left the drum"
+        if python3 "$S/examples/drum_flow.py" "$T/drum" --first 10 --grains "$G" >"$T/flow" 2>&1 &&
+            awk '/surface velocity/ { v = $6 } /flowing layer/ { d = $3 } END { exit !(v > 0.05 && d > 0.004) }' "$T/flow"; then
+            ok
+        else
+            bad "drum: drum_flow.py: $(cat "$T/flow")"
+        fi
     else
         bad "drum: $(tail -3 "$T/out")"
     fi

@@ -4,6 +4,9 @@
  *    solid fraction pi/6 and the number density 1/a^3, to 1%, for the
  *    Gaussian kernel of widths a and 1.5 a and Lucy's of 1.5 a and 2 a, on
  *    nodes that fall everywhere between the grains;
+ *  - a band of the lattice averaged over: the grains in the band alone
+ *    count, over its volume (the bulk density again); a periodic span
+ *    counts every grain;
  *  - the lattice moving uniformly: the velocity field is that velocity and
  *    the kinetic stress zero, to round-off, wherever there is mass;
  *  - contacts scattered inside the grid: the contact stress summed over the
@@ -35,8 +38,8 @@
 #include "io/cg_read.h"
 #include "support.h"
 
-/* No axes of the grid's own: x, y and z. */
-#define WORLD_AXES {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}
+/* The rest of a grid: no axes of its own (x, y and z), no periodic span. */
+#define PLAIN {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, {0, 0, 0}
 
 static const double R = 1e-3, RHO = 2500, PI = 3.14159265358979323846;
 enum { SIDE = 16 };
@@ -85,7 +88,7 @@ static grains_cg_grid lattice_grid(grains_cg_kernel kernel, double width)
 {
     double L = SIDE * 2 * R;
     int n = 35;
-    return (grains_cg_grid){{0, 0, 0}, {L, L, L}, {n, n, n}, {0, 0, 0}, kernel, width, WORLD_AXES};
+    return (grains_cg_grid){{0, 0, 0}, {L, L, L}, {n, n, n}, {0, 0, 0}, kernel, width, PLAIN};
 }
 
 /* Whether cell (i, j, k)'s centre is a kernel's reach and a lattice
@@ -130,6 +133,38 @@ static void lattice_at_rest(test_ctx *t, grains_cg_kernel kernel, double width)
            100 * worst[0]);
     free(mean);
     grains_cg_destroy(cg);
+    free_lattice(&l);
+}
+
+/* The lattice averaged along x over a band of 8 of its 16 columns and
+ * along y over all: only the grains whose centres lie in the band count,
+ * over the band's volume, so that the bulk density is rho pi/6 again (1%);
+ * the band's span taken as periodic (every grain counting) doubles it. */
+static void lattice_band(test_ctx *t)
+{
+    lattice l = make_lattice((grains_vec3){0, 0, 0});
+    double a = 2 * R, L = SIDE * a, want = RHO * PI / 6, worst = 0, doubled = 0;
+    grains_cg_grid g = {{4 * a, 0, 0}, {12 * a, L, L}, {1, 1, 35}, {1, 1, 0}, GRAINS_CG_GAUSSIAN, 1.5 * a, PLAIN};
+    for (int periodic = 0; periodic < 2; periodic++) {
+        g.periodic[0] = periodic;
+        grains_cg *cg = fields_of(&g, &l, t);
+        if (!cg)
+            break;
+        double mean[35 * GRAINS_CG_COMPONENTS];
+        grains_cg_mean(cg, mean);
+        for (int k = 0; k < 35; k++) {
+            double z = grains_cg_centre(cg, 0, 0, k).z, rho = mean[k * GRAINS_CG_COMPONENTS];
+            if (z < 4.5 * a || z > L - 4.5 * a)
+                continue;
+            if (periodic)
+                doubled = fmax(doubled, fabs(rho / (2 * want) - 1));
+            else
+                worst = fmax(worst, fabs(rho / want - 1));
+        }
+        grains_cg_destroy(cg);
+    }
+    CHECK(t, worst < 0.01 && doubled < 0.01, "a band of 8 of the lattice's 16 columns: the bulk density is rho pi/6 "
+          "within %.2g%% (the band taken as a periodic span: twice it, within %.2g%%)", 100 * worst, 100 * doubled);
     free_lattice(&l);
 }
 
@@ -224,14 +259,14 @@ static void contact_stress_integral(test_ctx *t, int mode)
     enum { N = 500 };
     grains_cg_contact *c = scatter_contacts(N, L, sum);
     grains_cg_grid g = {{-4 * R, -4 * R, -4 * R}, {L + 4 * R, L + 4 * R, L + 4 * R}, {20, 20, 20}, {0, 0, 0},
-                        GRAINS_CG_GAUSSIAN, 1.5 * R, WORLD_AXES};
+                        GRAINS_CG_GAUSSIAN, 1.5 * R, PLAIN};
     if (mode != ON_GRID)
         g.n[0] = g.n[1] = 1, g.averaged[0] = g.averaged[1] = 1;
     memcpy(want, sum, sizeof want);
     if (mode == ON_TURNED_PROFILE) { /* (the contacts lie within 2L of the origin along any axis) */
         turned_axes(g.axis);
         tensor_in_axes(g.axis, sum, want);
-        g.lo.z = -2 * L, g.hi.z = 2 * L, g.n[2] = 60;
+        g.lo = (grains_vec3){-2 * L, -2 * L, -2 * L}, g.hi = (grains_vec3){2 * L, 2 * L, 2 * L}, g.n[2] = 60;
     }
     grains_cg *cg;
     grains_error err;
@@ -354,7 +389,8 @@ static void column_stress(test_ctx *t)
     for (size_t i = 0; i < n; i++)
         top = fmax(top, get(sim, i).x.z + get(sim, i).R);
     int cells = 60;
-    grains_cg_grid grid = {{0, 0, -3 * w}, {L, L, 1.2 * top}, {1, 1, cells}, {1, 1, 0}, GRAINS_CG_GAUSSIAN, w, WORLD_AXES};
+    grains_cg_grid grid = {{0, 0, -3 * w}, {L, L, 1.2 * top}, {1, 1, cells}, {1, 1, 0}, GRAINS_CG_GAUSSIAN, w,
+                           {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, {1, 1, 0}}; /* (x, y: the periodic box's span) */
     grains_cg *cg;
     grains_error err;
     if (grains_cg_create(&cg, &grid, &err) != GRAINS_OK || grains_cg_add_sim(cg, sim, &err) != GRAINS_OK) {
@@ -395,7 +431,7 @@ static void column_stress(test_ctx *t)
 /* A field that is 1 then 3: mean 2, standard error of the mean 1 (sd sqrt 2 over sqrt 2). */
 static void frames_averaged(test_ctx *t)
 {
-    grains_cg_grid g = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, GRAINS_CG_GAUSSIAN, 1, WORLD_AXES};
+    grains_cg_grid g = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, GRAINS_CG_GAUSSIAN, 1, PLAIN};
     grains_cg *cg;
     grains_error err;
     grains_vec3 x = {0.5, 0.5, 0.5}, v = {0, 0, 0};
@@ -501,12 +537,12 @@ static void frames_read(test_ctx *t)
 static void refused(test_ctx *t)
 {
     const grains_cg_grid bad[] = {
-        {{0, 0, 0}, {0, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, WORLD_AXES},  /* no extent */
-        {{0, 0, 0}, {1, 1, 1}, {0, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, WORLD_AXES},  /* no cell */
-        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {1, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, WORLD_AXES},  /* averaged, 4 cells */
-        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.1, WORLD_AXES},  /* reaches no node */
-        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_LUCY, NAN, WORLD_AXES},     /* width NaN */
-        {{0, 0, 0}, {1, 1, 1}, {1024, 1024, 4}, {0, 0, 0}, GRAINS_CG_LUCY, 1, WORLD_AXES}, /* 4M cells */
+        {{0, 0, 0}, {0, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, PLAIN},  /* no extent */
+        {{0, 0, 0}, {1, 1, 1}, {0, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, PLAIN},  /* no cell */
+        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {1, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5, PLAIN},  /* averaged, 4 cells */
+        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.1, PLAIN},  /* reaches no node */
+        {{0, 0, 0}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_LUCY, NAN, PLAIN},     /* width NaN */
+        {{0, 0, 0}, {1, 1, 1}, {1024, 1024, 4}, {0, 0, 0}, GRAINS_CG_LUCY, 1, PLAIN}, /* 4M cells */
     };
     int all = 1;
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
@@ -527,6 +563,7 @@ int main(void)
     lattice_at_rest(&t, GRAINS_CG_LUCY, 3 * R);
     lattice_at_rest(&t, GRAINS_CG_LUCY, 4 * R);
     lattice_moving(&t);
+    lattice_band(&t);
     contact_stress_integral(&t, ON_GRID);
     contact_stress_integral(&t, ON_PROFILE);
     contact_stress_integral(&t, ON_TURNED_PROFILE);

@@ -28,14 +28,17 @@ typedef enum {
 
 /* The grid: n[a] cells between lo and hi along axis a; an axis averaged
  * (averaged[a] = 1) has one cell spanning [lo, hi], and the kernel ignores
- * it: every grain counts, whatever its coordinate along it, over that span
- * (averaged along x and y, a profile in z: a periodic box's span, or the
- * width of a chute). The width must reach the nodes: w at least half a cell
- * along every axis not averaged. The grid's axes are x, y and z, or the
- * orthonormal axis[0..2] (given in x, y, z) when axis[0] is not zero: then
- * lo and hi, and every vector and tensor of the fields, are in those axes'
- * coordinates (a profile across a drum's flowing layer, along its surface's
- * normal: the velocity along the slope). */
+ * it: the grains (and the points of the branches) whose coordinate along it
+ * lies in [lo, hi] count, whatever it is, over that span (averaged along x
+ * and y, a profile in z: across a chute, or a band of a drum); along an
+ * axis marked periodic[a] (averaged only) [lo, hi] is a periodic box's
+ * span and every point counts, as if wrapped into it. The width must reach
+ * the nodes: w at least half a cell along every axis not averaged. The
+ * grid's axes are x, y and z, or the orthonormal axis[0..2] (given in x, y,
+ * z) when axis[0] is not zero: then lo and hi, and every vector and tensor
+ * of the fields, are in those axes' coordinates (a profile across a drum's
+ * flowing layer, along its surface's normal: the velocity along the
+ * slope). */
 typedef struct {
     grains_vec3 lo, hi;      /* [L] */
     int n[3];
@@ -43,6 +46,7 @@ typedef struct {
     grains_cg_kernel kernel;
     double width;            /* [L] w */
     grains_vec3 axis[3];     /* the grid's axes; all zero: x, y, z */
+    int periodic[3];         /* an averaged axis whose span is a periodic box's */
 } grains_cg_grid;
 
 /* A contact as the fields read it: the force f on a, and its branch from a's
@@ -94,7 +98,7 @@ typedef struct grains_cg grains_cg;
 /* A RANGE error names a grid that cannot be (no volume, a count below 1 or
  * above 2^10 along an axis, an averaged axis with more than one cell, a
  * width that is not finite or does not reach the nodes, axes that are not
- * orthonormal to 1e-9). */
+ * orthonormal to 1e-9, periodic along an axis not averaged). */
 grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grains_error *err);
 void grains_cg_destroy(grains_cg *cg);
 /* One more frame's fields into the averages (its values checked finite:

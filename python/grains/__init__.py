@@ -283,9 +283,11 @@ class Fields:
     averaged along (one cell each: "xy" is a profile in z); a "gaussian" or
     "lucy" kernel of `width` w (at least half a cell along the axes kept);
     `axes`, the grid's three orthonormal axes as rows (None: x, y, z), in
-    which lo, hi and every vector and tensor are given."""
+    which lo, hi and every vector and tensor are given. Along an averaged
+    axis the grains between lo and hi count; `periodic` (letters among the
+    averaged): that span is a periodic box's, and every grain counts."""
 
-    def __init__(self, lo, hi, cells, width, average="", kernel="gaussian", axes=None):
+    def __init__(self, lo, hi, cells, width, average="", kernel="gaussian", axes=None, periodic=""):
         g = _ffi.new("grains_cg_grid *")
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         if lo.shape != (3,) or hi.shape != (3,) or len(cells) != 3:
@@ -297,6 +299,7 @@ class Fields:
         for a in range(3):
             g.n[a] = 1 if "xyz"[a] in average else int(cells[a])
             g.averaged[a] = int("xyz"[a] in average)
+            g.periodic[a] = int("xyz"[a] in periodic)
         g.kernel = _lib.GRAINS_CG_LUCY if kernel == "lucy" else _lib.GRAINS_CG_GAUSSIAN
         g.width = float(width)
         if axes is not None:

@@ -79,6 +79,9 @@ static grains_status check_grid(const grains_cg_grid *g, grains_error *err)
         if (!(isfinite(lo[a]) && isfinite(hi[a]) && hi[a] > lo[a]))
             return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the grid has no extent along %c "
                                     "(%g to %g)", axis[a], lo[a], hi[a]);
+        if (g->periodic[a] && !g->averaged[a])
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: periodic along %c, which is not "
+                                    "averaged: a periodic span is taken along averaged axes only", axis[a]);
         if (g->n[a] < 1 || g->n[a] > CG_MAX_PER_AXIS || (g->averaged[a] && g->n[a] != 1))
             return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: %d cells along %c: 1 to %d, and 1 "
                                     "along an averaged axis", g->n[a], axis[a], CG_MAX_PER_AXIS);

@@ -31,12 +31,13 @@ void cg_kernel_init(cg_kernel *k, const grains_cg_grid *grid)
 }
 
 /* Along axis a: the nodes within reach of p, [*j0, *j1]; 0 when the point
- * is beyond the grid's reach (an averaged axis takes every point). */
+ * is beyond the grid's reach (an averaged axis: outside [lo, hi], unless
+ * periodic, which takes every point). */
 static int axis_nodes(const cg_kernel *k, int a, double p, double lo, double hi, int *j0, int *j1)
 {
     if (k->grid.averaged[a]) {
         *j0 = *j1 = 0;
-        return 1;
+        return k->grid.periodic[a] || (p >= lo && p <= hi);
     }
     if (!(p >= lo - k->reach && p <= hi + k->reach))
         return 0;

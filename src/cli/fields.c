@@ -19,7 +19,7 @@ typedef struct {
     long first, last;        /* frames first..last (-1: the last there is) */
     double width, cell, rho; /* 0: chosen from the frames */
     grains_cg_kernel kernel;
-    int averaged[3], has_box, has_axes, contacts;
+    int averaged[3], periodic[3], has_box, has_axes, contacts;
     double box[6];
     grains_vec3 axis[3];
     char out_buf[4096];
@@ -29,7 +29,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "grains fields: %s\nusage: grains fields DIR [-o OUT] [--frames FIRST[:LAST]] [--width W] "
                     "[--kernel gaussian|lucy] [--cell H] [--average AXES] [--box X0,Y0,Z0,X1,Y1,Z1] "
-                    "[--axes AX,AY,AZ,BX,BY,BZ] [--rho RHO] [--no-contacts]\n", why);
+                    "[--axes AX,AY,AZ,BX,BY,BZ] [--periodic AXES] [--rho RHO] [--no-contacts]\n", why);
     return EXIT_INPUT;
 }
 
@@ -106,6 +106,8 @@ static int parse_option(const char *a, const char *v, fields_opts *o)
         return (o->kernel = v[0] == 'l' ? GRAINS_CG_LUCY : GRAINS_CG_GAUSSIAN), 1;
     if (strcmp(a, "--average") == 0)
         return parse_axes_averaged(v, o->averaged);
+    if (strcmp(a, "--periodic") == 0)
+        return parse_axes_averaged(v, o->periodic);
     if (strcmp(a, "--box") == 0)
         return (o->has_box = parse_numbers(v, o->box, 6));
     if (strcmp(a, "--axes") == 0)
@@ -140,8 +142,8 @@ static int parse_opts(int argc, char **argv, fields_opts *o)
         k++;
         if (!parse_option(a, v, o))
             return usage("an unknown option or a value out of range (--frames K or K:L or K:, --width, --cell and "
-                         "--rho > 0, --kernel gaussian or lucy, --average letters of xyz, --box six numbers, --axes "
-                         "two directions not parallel)");
+                         "--rho > 0, --kernel gaussian or lucy, --average and --periodic letters of xyz, --box six "
+                         "numbers, --axes two directions not parallel)");
     }
     if (!o->dir)
         return usage("which output folder? (grains fields output)");
@@ -222,6 +224,7 @@ static grains_status make_grid(const fields_opts *o, const frames_extent *x, gra
                                     "(a larger --cell, or --box)", n, cell, "xyz"[a]);
         g->n[a] = (int)fmax(1, n);
         g->averaged[a] = o->averaged[a];
+        g->periodic[a] = o->periodic[a];
     }
     g->lo = (grains_vec3){lo[0], lo[1], lo[2]}, g->hi = (grains_vec3){hi[0], hi[1], hi[2]};
     return GRAINS_OK;

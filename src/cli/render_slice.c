@@ -36,7 +36,8 @@ static grains_cg_grid slice_grid(const slice_opts *o, const render_camera *cam)
     grains_cg_grid g = {{cam->lo[0], cam->lo[1], cam->lo[2] - du}, {cam->hi[0], cam->lo[1] + nv * du, cam->hi[2] + du},
                         {o->cells, nv, 1}, {0, 0, 1}, GRAINS_CG_GAUSSIAN, o->width > 0 ? o->width : du,
                         {{cam->u[0], cam->u[1], cam->u[2]}, {cam->v[0], cam->v[1], cam->v[2]},
-                         {cam->w[0], cam->w[1], cam->w[2]}}};
+                         {cam->w[0], cam->w[1], cam->w[2]}},
+                        {0, 0, 0}};
     return g;
 }
 

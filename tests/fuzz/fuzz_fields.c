@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (vtk_polydata_read(fuzz_file(data, size, ".vtp"), &d, &err) != GRAINS_OK)
         return 0;
     static const grains_cg_grid grid = {{-1, -1, -1}, {1, 1, 1}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.5,
-                                        {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
+                                        {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, {0, 0, 0}};
     for (int with_contacts = 0; with_contacts < 2; with_contacts++) {
         cg_frame_in f;
         grains_cg *cg;
