@@ -173,6 +173,17 @@ ex_hopper() {
         else
             bad "hopper: the gate let beads through, the fill was not at rest, or the hopper did not empty"
         fi
+        # the outlet probe counts every bead through once, none before the gate opens (0.4 s), and
+        # examples/hopper_rate.py finds a steady rate within a factor of 2 of Beverloo's
+        if awk -F, '$2 == "outlet" && $3 == "all" { if ($1 < 0.4 && $5 != 0) early = 1; last = $5 }
+                END { exit !(last == 1000 && !early) }' "$T/hopper/probes.csv" &&
+            python3 "$S/examples/hopper_rate.py" "$T/hopper" >"$T/rate" 2>&1 &&
+            awk '/Beverloo = / { r = $NF; sub(/\)/, "", r) } END { exit !(r > 0.5 && r < 2) }' "$T/rate"; then
+            ok
+            cat "$T/rate"
+        else
+            bad "hopper: the outlet probe or its rate: $(cat "$T/rate" 2>/dev/null)"
+        fi
     else
         bad "hopper: $(tail -3 "$T/out")"
     fi
