@@ -119,6 +119,15 @@ ex_binary_stream() {
         else
             bad "binary stream: untagged grains below the splitter, or an unfair split"
         fi
+        # the probe under the splitter counts, by tag, exactly the grains below it (none untagged)
+        below=$(awk -F, 'NR > 1 && $3 < 0.365 { n++ } END { print n + 0 }' "$T/stream/particles000006.csv")
+        if awk -F, -v below="$below" '$1 > 0.599 && $2 == "split" && $3 != "all" { n += $5; if ($3 != 1 && $3 != 2) other = 1 }
+                END { printf "binary stream: the probe counts %d through, %d below\n", n, below; exit !(n == below && !other) }' \
+                "$T/stream/probes.csv"; then
+            ok
+        else
+            bad "binary stream: the split probe does not count the grains below it"
+        fi
     else
         bad "binary stream: $(tail -3 "$T/out")"
     fi
