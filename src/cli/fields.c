@@ -33,19 +33,6 @@ static int usage(const char *why)
     return EXIT_INPUT;
 }
 
-/* n comma-separated finite numbers, and nothing after them. */
-static int parse_numbers(const char *v, double *out, int n)
-{
-    for (int k = 0; k < n; k++) {
-        char *end;
-        out[k] = strtod(v, &end);
-        if (end == v || !isfinite(out[k]) || *end != (k + 1 < n ? ',' : '\0'))
-            return 0;
-        v = end + 1;
-    }
-    return 1;
-}
-
 /* "FIRST" or "FIRST:LAST" or "FIRST:" (to the last). */
 static int parse_frames(const char *v, long *first, long *last)
 {
@@ -77,7 +64,7 @@ static int parse_axes_averaged(const char *v, int *averaged)
 static int parse_grid_axes(const char *v, grains_vec3 *e)
 {
     double a[6];
-    if (!parse_numbers(v, a, 6))
+    if (!parse_reals(v, a, 6))
         return 0;
     double la = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     if (!(la > 0))
@@ -109,10 +96,10 @@ static int parse_option(const char *a, const char *v, fields_opts *o)
     if (strcmp(a, "--periodic") == 0)
         return parse_axes_averaged(v, o->periodic);
     if (strcmp(a, "--box") == 0)
-        return (o->has_box = parse_numbers(v, o->box, 6));
+        return (o->has_box = parse_reals(v, o->box, 6));
     if (strcmp(a, "--axes") == 0)
         return (o->has_axes = parse_grid_axes(v, o->axis));
-    int positive = parse_numbers(v, &x, 1) && x > 0;
+    int positive = parse_reals(v, &x, 1) && x > 0;
     if (strcmp(a, "--width") == 0 && positive)
         return (o->width = x), 1;
     if (strcmp(a, "--cell") == 0 && positive)

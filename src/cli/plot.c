@@ -97,8 +97,20 @@ static int column(const csv_table *t, const char *name)
     return -1;
 }
 
-static grains_status write_png(cairo_surface_t *s, cairo_t *cr, const char *png, grains_error *err)
+/* An image of `panels` panels, two across, white. */
+static cairo_t *panels_image(int panels)
 {
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * PANEL_W, (panels + 1) / 2 * PANEL_H);
+    cairo_t *cr = cairo_create(surface);
+    cairo_surface_destroy(surface); /* (cr holds it) */
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    return cr;
+}
+
+static grains_status write_png(cairo_t *cr, const char *png, grains_error *err)
+{
+    cairo_surface_t *s = cairo_surface_reference(cairo_get_target(cr));
     cairo_status_t cs = cairo_status(cr);
     if (cs == CAIRO_STATUS_SUCCESS)
         cs = cairo_surface_write_to_png(s, png);
@@ -165,11 +177,7 @@ static grains_status plot_probes(const char *dir, const char *png, grains_error 
     if (s == GRAINS_OK && !y)
         s = grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
     if (s == GRAINS_OK) {
-        int rows = (n_probes + 1) / 2;
-        cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * PANEL_W, rows * PANEL_H);
-        cairo_t *cr = cairo_create(surface);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_paint(cr);
+        cairo_t *cr = panels_image(n_probes);
         for (int k = 0; k < n_probes; k++) {
             char tags[MAX_LINES][24], labels[MAX_LINES][32], title[64];
             size_t n;
@@ -183,7 +191,7 @@ static grains_status plot_probes(const char *dir, const char *png, grains_error 
             plot_panel p = {(k % 2) * PANEL_W, (k / 2) * PANEL_H, PANEL_W, PANEL_H, title, "time [s]", "grains", 0};
             plot_draw(cr, &p, series, lines);
         }
-        s = write_png(surface, cr, png, err);
+        s = write_png(cr, png, err);
     }
     free(x), free(y);
     table_free(&t);
@@ -230,11 +238,7 @@ static grains_status plot_profile(const char *dir, const char *ys, const char *p
         panels++;
     }
     if (s == GRAINS_OK) {
-        int rows = (panels + 1) / 2;
-        cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * PANEL_W, rows * PANEL_H);
-        cairo_t *cr = cairo_create(surface);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_paint(cr);
+        cairo_t *cr = panels_image(panels);
         char x_label[16];
         snprintf(x_label, sizeof x_label, "%s [m]", t.name[0]);
         for (int k = 0; k < panels; k++) {
@@ -245,7 +249,7 @@ static grains_status plot_profile(const char *dir, const char *ys, const char *p
                             y_label, 0};
             plot_draw(cr, &p, &series, 1);
         }
-        s = write_png(surface, cr, png, err);
+        s = write_png(cr, png, err);
     }
     table_free(&t);
     return s;

@@ -46,30 +46,17 @@ static int usage(const char *why)
     return EXIT_INPUT;
 }
 
-/* n comma-separated finite numbers, and nothing after them. */
-static int parse_numbers(const char *v, double *out, int n)
-{
-    for (int k = 0; k < n; k++) {
-        char *end;
-        out[k] = strtod(v, &end);
-        if (end == v || !isfinite(out[k]) || *end != (k + 1 < n ? ',' : '\0'))
-            return 0;
-        v = end + 1;
-    }
-    return 1;
-}
-
 /* --box: a box of some volume; --clip: a point and a direction (made unit). */
 static int parse_box(const char *v, render_opts *o)
 {
     double *b = o->box;
-    return parse_numbers(v, b, 6) && b[3] > b[0] && b[4] > b[1] && b[5] > b[2] && (o->fit = FIT_BOX);
+    return parse_reals(v, b, 6) && b[3] > b[0] && b[4] > b[1] && b[5] > b[2] && (o->fit = FIT_BOX);
 }
 
 static int parse_clip(const char *v, render_clip *c)
 {
     double a[6];
-    if (!parse_numbers(v, a, 6))
+    if (!parse_reals(v, a, 6))
         return 0;
     double n = sqrt(a[3] * a[3] + a[4] * a[4] + a[5] * a[5]);
     if (!(n > 0) || !isfinite(n))
@@ -147,7 +134,7 @@ static int parse_opts(int argc, char **argv, render_opts *o)
             continue;
         else if (strcmp(a, "--slice-cells") == 0 && parse_long(v, strlen(v), &n) && n >= 2 && n <= 1024)
             o->slice.cells = (int)n;
-        else if (strcmp(a, "--slice-width") == 0 && parse_numbers(v, &o->slice.width, 1) && o->slice.width > 0)
+        else if (strcmp(a, "--slice-width") == 0 && parse_reals(v, &o->slice.width, 1) && o->slice.width > 0)
             continue;
         else if (strcmp(a, "--slice-range") == 0 && parse_range(v, &o->slice.lo, &o->slice.hi))
             o->slice.has_range = 1;

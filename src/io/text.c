@@ -248,3 +248,16 @@ char *read_input(const char *path, size_t *len, grains_error *err)
         grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot read: %s", read_file_why(errno, path, why, sizeof why));
     return text;
 }
+
+int parse_reals(const char *s, double *out, int n)
+{
+    for (int k = 0; k < n; k++) {
+        size_t len = strcspn(s, ",");
+        real v;
+        if (!parse_real(s, len, &v) || (s[len] == ',') != (k + 1 < n))
+            return 0;
+        out[k] = (double)v;
+        s += len + 1;
+    }
+    return 1;
+}

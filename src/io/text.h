@@ -57,6 +57,9 @@ void lines_stream_free(line_stream *s);
 int parse_real(const char *s, size_t len, real *out);
 /* A decimal integer filling all of [s, s+len). */
 int parse_long(const char *s, size_t len, long *out);
+/* n comma-separated finite numbers filling all of the string s (a command
+ * line's --box X0,Y0,Z0,X1,Y1,Z1). */
+int parse_reals(const char *s, double *out, int n);
 
 /* Whole file into a NUL-terminated buffer; NULL and errno on failure:
  * EINVAL for anything but a regular file (a device such as /dev/zero
