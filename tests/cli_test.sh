@@ -762,6 +762,8 @@ expect 2 'usage: grains fields' "$G" fields "$T/ct" --average xw
 expect 2 'at most 1024 \(a larger --cell, or --box\)' "$G" fields "$T/ct" --cell 1e-7 -o "$T/nofields"
 [ ! -e "$T/nofields" ] && ok || bad "a refused grains fields made its folder"
 expect 2 'not the output folder of a run' "$G" fields "$T/tiny3"
+"$G" run --set N_frames=1 --set N_steps=2 --set N_max=0 -o "$T/nograins" --quiet
+expect 2 'the frames hold no grains to choose the grid from: give --box and --width' "$G" fields "$T/nograins"
 
 # --- grains plot: the probes' table and a profile, as PNGs; what is not there is named ---
 expect 0 'grains plot: .*/probes/probes.png' "$G" plot "$T/probes"

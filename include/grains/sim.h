@@ -479,7 +479,7 @@ typedef struct {
 } grains_contact_force;
 
 /* A probe's counts (grains_params.probe) for one tag and size class (0 ..
- * n_probe_sizes, by grains_params.probe_size): a plane's over the grains
+ * the probe's n_sizes, by its size bounds): a plane's over the grains
  * that crossed it since the run began (net: along its normal +, against
  * it -), a box's over the grains it holds now. */
 typedef struct {

@@ -196,6 +196,9 @@ static grains_status survey(const fields_opts *o, const grains_vec3 *e, size_t f
  * grains fill); cells of edge H (default w) along the axes kept. */
 static grains_status make_grid(const fields_opts *o, const frames_extent *x, grains_cg_grid *g, grains_error *err)
 {
+    if ((!o->has_box && !(x->hi[0] >= x->lo[0])) || (o->width <= 0 && !(x->mean_radius > 0)))
+        return grains_error_set(err, GRAINS_ERR_RANGE, o->dir, 0, "fields: the frames hold no grains to choose the "
+                                "grid from: give --box and --width");
     *g = (grains_cg_grid){.kernel = o->kernel, .width = o->width > 0 ? o->width : x->mean_radius};
     if (o->has_axes)
         memcpy(g->axis, o->axis, sizeof g->axis);
