@@ -239,8 +239,8 @@ static grains_status plot_profile(const char *dir, const char *ys, const char *p
     }
     if (s == GRAINS_OK) {
         cairo_t *cr = panels_image(panels);
-        char x_label[16];
-        snprintf(x_label, sizeof x_label, "%s [m]", t.name[0]);
+        char x_label[48];
+        snprintf(x_label, sizeof x_label, "%.39s [m]", t.name[0]);
         for (int k = 0; k < panels; k++) {
             char y_label[64];
             snprintf(y_label, sizeof y_label, "%.39s [%s]", t.name[col[k]], field_unit(t.name[col[k]]));
