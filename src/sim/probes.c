@@ -155,7 +155,8 @@ grains_status sim_probes_after(grains_sim *sim, grains_error *err)
         if (s != GRAINS_OK)
             return s;
     }
-    qsort(pr->found, n, sizeof *pr->found, by_probe_then_id);
+    if (n > 1)
+        qsort(pr->found, n, sizeof *pr->found, by_probe_then_id);
     for (size_t c = 0; c < n; c++) {
         const probe_crossing *x = &pr->found[c];
         size_t i = x->at;
