@@ -14,7 +14,7 @@ typedef struct {
     int r_count;
     long steps;          /* 0: chosen from N */
     long repeat;         /* timings per point; the fastest is reported */
-    double settle;       /* [s] simulated settling time */
+    double settle;       /* [s] the most simulated settling time: it ends when the grains are still */
     const char *save;    /* directory for the settled CSV and box size */
     const char *state;   /* child mode: time this state file */
     const char *set[MAX_SET]; /* KEY=VALUE overrides of the benchmark's parameters */
