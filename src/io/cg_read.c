@@ -113,8 +113,8 @@ static grains_status take_contacts(const vtk_polydata *c, const char *name, cg_f
 
 /* Each grain's contacts: the particles' array, else counted from the
  * contacts' grains a and b (b a grain where kind is 0), else none. */
-static grains_status take_coordination(const vtk_polydata *d, const vtk_polydata *c, const char *name,
-                                       cg_frame_in *f, grains_error *err)
+static grains_status take_coordination(const vtk_polydata *d, const char *name, const vtk_polydata *c,
+                                       const char *contacts_name, cg_frame_in *f, grains_error *err)
 {
     const vtk_array_in *own = vtk_polydata_array(d, VTK_IN_POINT_DATA, "coordination");
     const vtk_array_in *a = c ? vtk_polydata_array(c, VTK_IN_CELL_DATA, "a") : NULL;
@@ -137,10 +137,12 @@ static grains_status take_coordination(const vtk_polydata *d, const vtk_polydata
     memset(f->coordination, 0, (n + 1) * sizeof *f->coordination);
     for (size_t k = 0; k < c->lines; k++) {
         if (!index_below(a->v[k], n, &i))
-            return grains_error_set(err, GRAINS_ERR_RANGE, name, 0, "contact %zu names grain %g of %zu", k, a->v[k], n);
+            return grains_error_set(err, GRAINS_ERR_RANGE, contacts_name, 0, "contact %zu names grain %g of %zu", k,
+                                    a->v[k], n);
         f->coordination[i]++;
         if (kind->v[k] == 0 && !index_below(b->v[k], n, &i))
-            return grains_error_set(err, GRAINS_ERR_RANGE, name, 0, "contact %zu names grain %g of %zu", k, b->v[k], n);
+            return grains_error_set(err, GRAINS_ERR_RANGE, contacts_name, 0, "contact %zu names grain %g of %zu", k,
+                                    b->v[k], n);
         if (kind->v[k] == 0)
             f->coordination[i]++;
     }
@@ -161,7 +163,7 @@ grains_status cg_frame_from_polydata(const vtk_polydata *particles, const char *
     if (s == GRAINS_OK && contacts)
         s = take_contacts(contacts, contacts_name, f, err);
     if (s == GRAINS_OK)
-        s = take_coordination(particles, contacts, contacts_name ? contacts_name : name, f, err);
+        s = take_coordination(particles, name, contacts, contacts_name, f, err);
     if (s != GRAINS_OK) {
         cg_frame_free(f);
         return s;
