@@ -773,6 +773,8 @@ for f in "$T/probes/probes.png" "$T/ct/fields/profile.png"; do
 done
 expect 2 'probes.csv: cannot read' "$G" plot "$T/ct"
 expect 2 'no column "nosuch"' "$G" plot "$T/ct" --profile --y nosuch
+mkdir -p "$T/cutplot" && printf 'time,probe\n0,a\n0.1\n' >"$T/cutplot/probes.csv"
+expect 2 'cutplot/probes.csv:3: expected 2 cells' "$G" plot "$T/cutplot"
 
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,93 +9,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "io/text.h"
+#include "io/csv_table.h"
 #include "render/plot.h"
 
-enum { MAX_COLS = 128, MAX_PANELS = 16, MAX_LINES = 8, PANEL_W = 460, PANEL_H = 260 };
-
-/* A CSV table: its header's names and its cells as text and as numbers (NAN: not one). */
-typedef struct {
-    int cols;
-    char name[MAX_COLS][40];
-    char (*text)[24]; /* rows * cols, each cell cut to 23 characters */
-    double *v;        /* rows * cols */
-    size_t rows;
-} csv_table;
-
-static void table_free(csv_table *t)
-{
-    free(t->text), free(t->v);
-    t->text = NULL, t->v = NULL;
-}
-
-/* The comma-separated cells of a line; how many, at most MAX_COLS. */
-static int cells(const char *line, char out[][40], int max)
-{
-    int n = 0;
-    for (const char *p = line; n < max; p++) {
-        size_t len = strcspn(p, ",");
-        snprintf(out[n++], 40, "%.*s", (int)(len < 39 ? len : 39), p);
-        p += len;
-        if (!*p)
-            break;
-    }
-    return n;
-}
-
-static grains_status table_read(const char *path, csv_table *t, grains_error *err)
-{
-    size_t len, cap = 0;
-    char *text = read_input(path, &len, err), row[MAX_COLS][40];
-    memset(t, 0, sizeof *t);
-    if (!text)
-        return GRAINS_ERR_IO;
-    line_reader r;
-    lines_init(&r, text, len);
-    const char *line = lines_next(&r);
-    grains_status s = line && (t->cols = cells(line, t->name, MAX_COLS)) >= 2
-                          ? GRAINS_OK
-                          : grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a table: no header of 2 columns or more");
-    while (s == GRAINS_OK && (line = lines_next(&r))) {
-        if (cells(line, row, MAX_COLS) != t->cols) {
-            s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "expected %d cells", t->cols);
-            break;
-        }
-        if (t->rows == cap) {
-            cap = cap ? 2 * cap : 1024;
-            char(*tx)[24] = realloc(t->text, cap * (size_t)t->cols * sizeof *tx);
-            double *v = tx ? realloc(t->v, cap * (size_t)t->cols * sizeof *v) : NULL;
-            t->text = tx ? tx : t->text, t->v = v ? v : t->v;
-            if (!tx || !v) {
-                s = grains_error_set(err, GRAINS_ERR_NOMEM, path, r.line, "out of memory");
-                break;
-            }
-        }
-        for (int c = 0; c < t->cols; c++) {
-            real x;
-            size_t at = t->rows * (size_t)t->cols + (size_t)c;
-            snprintf(t->text[at], 24, "%s", row[c]);
-            t->v[at] = parse_real(row[c], strlen(row[c]), &x) && isfinite(x) ? (double)x : NAN;
-        }
-        t->rows++;
-    }
-    if (s == GRAINS_OK && r.fault)
-        s = grains_error_set(err, GRAINS_ERR_PARSE, path, r.line, "%s", r.fault);
-    if (s == GRAINS_OK && t->rows == 0)
-        s = grains_error_set(err, GRAINS_ERR_PARSE, path, 0, "no rows to plot");
-    free(text);
-    if (s != GRAINS_OK)
-        table_free(t);
-    return s;
-}
-
-static int column(const csv_table *t, const char *name)
-{
-    for (int c = 0; c < t->cols; c++)
-        if (strcmp(t->name[c], name) == 0)
-            return c;
-    return -1;
-}
+enum { MAX_PANELS = 16, MAX_LINES = 8, PANEL_W = 460, PANEL_H = 260 };
 
 /* An image of `panels` panels, two across, white. */
 static cairo_t *panels_image(int panels)
@@ -126,8 +43,8 @@ static grains_status write_png(cairo_t *cr, const char *png, grains_error *err)
  * summed), against time; how many lines. x: the times, y: per line. */
 static int probe_lines(const csv_table *t, const char *name, double *x, size_t *n, double *y, char tags[][24])
 {
-    int ct = column(t, "time"), cp = column(t, "probe"), cg = column(t, "tag"), cs = column(t, "size_class"),
-        cn = column(t, "number"), lines = 1;
+    int ct = csv_table_column(t, "time"), cp = csv_table_column(t, "probe"), cg = csv_table_column(t, "tag"), cs = csv_table_column(t, "size_class"),
+        cn = csv_table_column(t, "number"), lines = 1;
     *n = 0;
     snprintf(tags[0], 24, "all");
     for (size_t r = 0; r < t->rows; r++) {
@@ -161,10 +78,10 @@ static grains_status plot_probes(const char *dir, const char *png, grains_error 
     char path[4200], names[MAX_PANELS][24];
     csv_table t;
     snprintf(path, sizeof path, "%s/probes.csv", dir);
-    grains_status s = table_read(path, &t, err);
-    int cp = s == GRAINS_OK ? column(&t, "probe") : -1, n_probes = 0;
-    if (s == GRAINS_OK && (cp < 0 || column(&t, "time") < 0 || column(&t, "tag") < 0 || column(&t, "number") < 0 ||
-                           column(&t, "size_class") < 0))
+    grains_status s = csv_table_read(path, &t, err);
+    int cp = s == GRAINS_OK ? csv_table_column(&t, "probe") : -1, n_probes = 0;
+    if (s == GRAINS_OK && (cp < 0 || csv_table_column(&t, "time") < 0 || csv_table_column(&t, "tag") < 0 || csv_table_column(&t, "number") < 0 ||
+                           csv_table_column(&t, "size_class") < 0))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a probes table (time,probe,tag,size_class,number,...)");
     for (size_t r = 0; s == GRAINS_OK && r < t.rows; r++) {
         int k = 0;
@@ -194,7 +111,7 @@ static grains_status plot_probes(const char *dir, const char *png, grains_error 
         s = write_png(cr, png, err);
     }
     free(x), free(y);
-    table_free(&t);
+    csv_table_free(&t);
     return s;
 }
 
@@ -221,17 +138,19 @@ static grains_status plot_profile(const char *dir, const char *ys, const char *p
     char path[4200], want[MAX_PANELS][40];
     csv_table t;
     snprintf(path, sizeof path, "%s/fields/fields.csv", dir);
-    grains_status s = table_read(path, &t, err);
-    int n = ys ? cells(ys, want, MAX_PANELS) : 0, panels = 0, col[MAX_PANELS], sem[MAX_PANELS];
+    grains_status s = csv_table_read(path, &t, err);
+    int n = ys ? csv_table_cells(ys, want, MAX_PANELS) : 0, panels = 0, col[MAX_PANELS], sem[MAX_PANELS];
+    if (n > MAX_PANELS)
+        n = MAX_PANELS; /* (the first 16 columns asked for) */
     for (int k = 0; !ys && k < 6; k++)
         snprintf(want[n++], 40, "%s", default_columns[k]);
-    if (s == GRAINS_OK && (strlen(t.name[0]) != 1 || !strchr("xyz", t.name[0][0]) || column(&t, "density") != 1))
+    if (s == GRAINS_OK && (strlen(t.name[0]) != 1 || !strchr("xyz", t.name[0][0]) || csv_table_column(&t, "density") != 1))
         s = grains_error_set(err, GRAINS_ERR_PARSE, path, 1, "not a profile of grains fields (one axis kept: its "
                              "first column x, y or z, then density): grains fields DIR --average ...");
     for (int k = 0; s == GRAINS_OK && k < n; k++) {
         char name[48];
         snprintf(name, sizeof name, "%.39s_sem", want[k]);
-        col[panels] = column(&t, want[k]), sem[panels] = column(&t, name);
+        col[panels] = csv_table_column(&t, want[k]), sem[panels] = csv_table_column(&t, name);
         if (col[panels] < 1)
             s = grains_error_set(err, GRAINS_ERR_ARG, path, 1, "no column \"%s\" (density, velocity_x, stress_zz, ...)",
                                  want[k]);
@@ -251,7 +170,7 @@ static grains_status plot_profile(const char *dir, const char *ys, const char *p
         }
         s = write_png(cr, png, err);
     }
-    table_free(&t);
+    csv_table_free(&t);
     return s;
 }
 

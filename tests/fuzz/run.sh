@@ -11,7 +11,7 @@ set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD:-$SRC/build-fuzz}
 EACH=${1:-40}
-READERS="mesh csv bonds scenario set checkpoint vtk surface record fields"
+READERS="mesh csv bonds scenario set checkpoint vtk surface record fields table"
 cmake -S "$SRC" -B "$B" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DGRAINS_FUZZ=ON -DGRAINS_OPENMP=OFF \
     >/dev/null
 targets="checkpoint_seed"
