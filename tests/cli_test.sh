@@ -757,6 +757,7 @@ want = sum(masses) / 2
 assert abs(held - want) <= 1e-8 * want, (held, want)
 PYEOF2
 expect 2 'the run in .* has frames 0 to 2' "$G" fields "$T/ct" --frames 1:5
+expect 2 'the run in .* has frames 0 to 2' "$G" fields "$T/ct" --frames 7:
 expect 2 'usage: grains fields' "$G" fields "$T/ct" --kernel cubic
 expect 2 'usage: grains fields' "$G" fields "$T/ct" --average xw
 expect 2 'at most 1024 \(a larger --cell, or --box\)' "$G" fields "$T/ct" --cell 1e-7 -o "$T/nofields"

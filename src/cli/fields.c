@@ -276,8 +276,8 @@ static int window(const fields_opts *o, size_t *first, size_t *last)
     }
     *first = (size_t)o->first;
     *last = o->last < 0 ? frames - 1 : (size_t)o->last;
-    if (*last >= frames) {
-        fprintf(stderr, "grains fields: --frames %ld:%ld: the run in %s has frames 0 to %zu\n", o->first, o->last,
+    if (*last >= frames || *first > *last) { /* (FIRST: beyond the last frame) */
+        fprintf(stderr, "grains fields: --frames %ld:%zu: the run in %s has frames 0 to %zu\n", o->first, *last,
                 o->dir, frames - 1);
         return EXIT_INPUT;
     }
