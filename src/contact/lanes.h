@@ -50,7 +50,7 @@ static inline void lanes_put(contact_lanes *L, int l, vec3 x_ij, real R_i, real 
 }
 
 /* Lane l of a 3-vector's arrays. */
-static inline vec3 lane_vec(real (*a)[LANES], int l) { return v3(a[0][l], a[1][l], a[2][l]); }
+static inline vec3 lane_vec(const real (*a)[LANES], int l) { return v3(a[0][l], a[1][l], a[2][l]); }
 
 /* Evaluates lanes [0, n) of particles of one material, of density rho, with
  * the law `law` (hm_contact without the extended sub-models: no JKR, no

@@ -148,6 +148,8 @@ static int reserve_places(store_stream *s, size_t need)
     store_block *blk = s->blk;
     if (need <= blk->cap)
         return 1;
+    if (need - blk->cap > blk->ovf_cap)
+        s->ovf_grown++; /* the overflow may move: slots taken before are found again by place */
     return array_reserve((void **)&blk->ovf, &blk->ovf_cap, need - blk->cap, s->width * sizeof *blk->ovf, 1);
 }
 

@@ -105,6 +105,7 @@ typedef struct {
     size_t width;      /* reals per entry */
     size_t r, w, n_old; /* next unread old history, next place to write, old count */
     int aligned;       /* nothing inserted or dropped so far: r == w (not kept) and the queue is empty */
+    size_t ovf_grown;  /* times the block's overflow has grown (and may have moved) in this walk */
     store_queue *q;
 } store_stream;
 
@@ -126,6 +127,7 @@ static inline void store_open(store_stream *s, contact_store *cs, uint32_t b, st
     s->r = s->w = 0;
     s->n_old = s->blk->n;
     s->aligned = 1;
+    s->ovf_grown = 0;
     s->q = q;
     q->head = q->n = 0;
     if (q->width != cs->layout.width) { /* entries of another width: start the ring afresh */

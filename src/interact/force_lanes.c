@@ -21,6 +21,8 @@ typedef struct {
     uint32_t i[KINDS][LANES];
     uint32_t j[KINDS][LANES];     /* the partner, or the wall's body */
     size_t place[KINDS][LANES];   /* the history's place in the block's stream */
+    real *slot[KINDS][LANES];     /* and where it was, while the block's overflow stays put: */
+    size_t ovf_grown;             /* the stream's ovf_grown when the batch was begun */
     int n[KINDS];
     uint8_t order[KINDS * LANES]; /* kind * LANES + lane, in list order */
     int n_order;
@@ -67,29 +69,47 @@ static inline void open_sum_of(grains_particles *pt, open_sum *o, uint32_t i)
     *o = (open_sum){i, {0, 0, 0}, {0, 0, 0}};
 }
 
-/* Lane l of kind k's results, applied. */
-static inline void apply_lane(lane_walk *w, int k, int l)
+/* An empty batch. */
+static inline void begin_batch(lane_walk *w)
+{
+    w->b.n[PAIRS] = w->b.n[WALLS] = w->b.n_order = 0;
+    w->b.ovf_grown = w->s->ovf_grown;
+}
+
+/* Where lane l of kind k's springs go: the slot its history was read from,
+ * or, if the block's overflow has grown since the batch was begun (and may
+ * have moved), the slot found again by its place. */
+static inline real *lane_slot(const lane_walk *w, int k, int l, int moved)
+{
+    return moved ? store_slot(w->s, w->b.place[k][l]) : w->b.slot[k][l];
+}
+
+/* Lane l of kind k's results, applied: what is the particle's to its open
+ * sum o, the largest overlap to d (both the walk's, held in registers while
+ * a batch is applied). */
+static inline void apply_lane(lane_walk *w, int k, int l, int moved, open_sum *o, force_diag *d)
 {
     grains_particles *pt = &w->sim->pt;
-    contact_lanes *L = &w->b.L[k];
+    const contact_lanes *L = &w->b.L[k];
     uint32_t i = w->b.i[k][l], j = w->b.j[k][l];
     vec3 f = lane_vec(L->f, l), t_i = lane_vec(L->t_i, l);
-    open_sum_of(pt, &w->o, i);
-    w->o.f = v3_add(w->o.f, f);
-    w->o.t = v3_add(w->o.t, t_i);
+    open_sum_of(pt, o, i);
+    o->f = v3_add(o->f, f);
+    o->t = v3_add(o->t, t_i);
     if (k == PAIRS) {
         pt->f[j] = v3_sub(pt->f[j], f);
         pt->t[j] = v3_add(pt->t[j], lane_vec(L->t_j, l));
     } else {
         add_to_wall(w->wall_sum, (int)j, pt->x[i], f, t_i);
     }
-    note_overlap(w->d, L->delta[l], 2 * L->R_eff[l], i);
-    real *h = store_slot(w->s, w->b.place[k][l]);
+    note_overlap(d, L->delta[l], 2 * L->R_eff[l], i);
+    real *h = lane_slot(w, k, l, moved);
     for (int a = 0; a < LANE_SPRINGS; a++)
         h[a] = L->h[a][l];
 }
 
-/* Evaluates the batch's lanes and applies their results in list order. */
+/* Evaluates the batch's lanes and applies their results in list order (a
+ * batch of pairs alone: in lane order, which is its list order). */
 static void apply_batch(lane_walk *w)
 {
     const hm_params *hp = &w->sim->hp;
@@ -98,15 +118,25 @@ static void apply_batch(lane_walk *w)
         lanes_contacts(hp, hm_law_pp(hp, 0, 0), hp->rho[0], &b->L[PAIRS], b->n[PAIRS], 0);
     if (b->n[WALLS])
         lanes_contacts(hp, b->wall_law, hp->rho[0], &b->L[WALLS], b->n[WALLS], 1);
-    for (int a = 0; a < b->n_order; a++)
-        apply_lane(w, b->order[a] / LANES, b->order[a] % LANES);
-    b->n[PAIRS] = b->n[WALLS] = b->n_order = 0;
+    open_sum o = w->o;
+    force_diag d = *w->d;
+    int moved = b->ovf_grown != w->s->ovf_grown;
+    if (b->n[WALLS] == 0) {
+        for (int l = 0; l < b->n[PAIRS]; l++)
+            apply_lane(w, PAIRS, l, moved, &o, &d);
+    } else {
+        for (int a = 0; a < b->n_order; a++)
+            apply_lane(w, b->order[a] / LANES, b->order[a] % LANES, moved, &o, &d);
+    }
+    w->o = o;
+    *w->d = d;
+    begin_batch(w);
 }
 
 /* A lane of kind k for particle i's contact with j (a partner, or a wall's
  * body), its state and history h: the batch is applied when it is full. */
 static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx, real R_j, vec3 v_j, vec3 w_j,
-                            const real *h)
+                            real *h)
 {
     const grains_particles *pt = &w->sim->pt;
     lane_batch *b = &w->b;
@@ -115,6 +145,7 @@ static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx
     b->i[k][l] = i;
     b->j[k][l] = j;
     b->place[k][l] = store_last_place(w->s);
+    b->slot[k][l] = h;
     b->order[b->n_order++] = (uint8_t)(k * LANES + l);
     if (b->n[k] == LANES)
         apply_batch(w);
@@ -226,7 +257,7 @@ static void lane_contacts_of(lane_walk *w, uint32_t i)
         real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
         if (!touches(w, entry, i, d2, touch))
             continue;
-        const real *h = contact_history(w->s, entry);
+        real *h = contact_history(w->s, entry);
         if (h)
             add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h);
     }
@@ -259,7 +290,7 @@ void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force
     w.cand = cand;
     w.walls_in_lanes = walls_fit_lanes(sim, cand);
     w.mine = mine;
-    w.b.n[PAIRS] = w.b.n[WALLS] = w.b.n_order = 0;
+    begin_batch(&w);
     w.b.wall_law = NULL;
     w.o.i = UINT32_MAX;
     for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
