@@ -21,13 +21,16 @@
  *   overflow its window and the overflow grows (and moves) while a batch of
  *   lanes holds slots in it; the springs still go where the scalar loop
  *   puts them (the same bits; a slot kept past the move is a use after
- *   free under AddressSanitizer, where realloc always moves);
+ *   free under AddressSanitizer, where realloc always moves). A sphere of
+ *   6.4 radii at its centre lists more partners than the walk takes in one
+ *   run (64), and the nearest of them strike it;
  * - the Euler integrator's lane loop (src/integrate/euler_spiral.c) against
  *   its general loop: the pour with a second, identical material (which
  *   sends forces and integrator through the general loops) gives the same
  *   bits. */
 #include "check.h"
 #include "contact/lanes.h"
+#include "sim/sim_internal.h"
 #include "support.h"
 #include "util/rng.h"
 
@@ -145,13 +148,13 @@ static void kernel_cases(test_ctx *t)
 
 /* The pours' parameters: radii of 1 to 1.3 mm under gravity, friction in
  * every mode. */
-static grains_params pour_params(grains_integrator integrator, grains_kernel kernel, int threads)
+static grains_params pour_params(grains_integrator scheme, grains_kernel kernel, int threads)
 {
     grains_params p = scene_params();
     p.R_min = 1e-3, p.R_max = 1.3e-3;
     p.g = (grains_vec3){0, 0, -9.81};
     p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
-    p.integrator = integrator, p.kernel = kernel, p.threads = threads;
+    p.integrator = scheme, p.kernel = kernel, p.threads = threads;
     return p;
 }
 
@@ -176,9 +179,9 @@ static grains_sim *drop_600(grains_sim *sim, uint64_t seed, double spread, const
 }
 
 /* The pour onto a floor. */
-static grains_sim *pour(grains_integrator integrator, grains_kernel kernel, int threads, int twin)
+static grains_sim *pour(grains_integrator scheme, grains_kernel kernel, int threads, int twin)
 {
-    grains_params p = pour_params(integrator, kernel, threads);
+    grains_params p = pour_params(scheme, kernel, threads);
     if (twin) { /* a second material, the same as the first and unused: the general loops run */
         p.n_materials = 2;
         p.material[1] = (grains_material){p.rho, p.E, p.nu};
@@ -221,9 +224,9 @@ static void turning_box(grains_sim *sim, double L, double H, double omega)
 }
 
 /* The pour into a turning box instead of onto a floor. */
-static grains_sim *pour_in_box(grains_integrator integrator, grains_kernel kernel, int threads)
+static grains_sim *pour_in_box(grains_integrator scheme, grains_kernel kernel, int threads)
 {
-    grains_params p = pour_params(integrator, kernel, threads);
+    grains_params p = pour_params(scheme, kernel, threads);
     grains_sim *sim = scene(&p);
     turning_box(sim, 14e-3, 20e-3, 3);
     return drop_600(sim, 5, 0.3, "pour in box");
@@ -265,28 +268,53 @@ static void force_loop(test_ctx *t)
 /* 8 x 8 x 8 spheres 2.1 R apart (a gap of 0.1 R, within the skin),
  * contracting towards their centre at 60 /s: neighbours close at 0.126 m/s,
  * every gap in the same step, after 0.8 ms (27 steps of Eq. 49's 30 us);
- * 32 steps, to the middle of the impacts (the 1,344 lattice bonds touch). */
-static grains_sim *contracting_lattice(grains_kernel kernel)
+ * 32 steps, to the middle of the impacts. At the centre a sphere of 6.4 R
+ * at rest, in place of the lattice's spheres closer than 7.45 R: 352
+ * spheres and 768 lattice bonds are left, and the 48 spheres 7.5 R from the
+ * centre close their gap of 0.1 R to it at 0.45 m/s, after 7 steps. */
+static grains_sim *contracting_lattice(grains_kernel kernel, size_t *struck)
 {
+    const double R = 1e-3, a = 2.1 * R, rate = 60, R_big = 6.4 * R;
     grains_params p = pour_params(GRAINS_INTEGRATOR_EULER, kernel, 1);
     p.g = (grains_vec3){0, 0, 0};
+    p.R_max = R_big;
     grains_sim *sim = scene(&p);
-    const double R = 1e-3, a = 2.1 * R, rate = 60;
+    add(sim, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, R_big);
     for (int k = 0; k < 512; k++) {
         grains_vec3 x = {(k % 8 - 3.5) * a, (k / 8 % 8 - 3.5) * a, (k / 64 - 3.5) * a};
-        add(sim, x, (grains_vec3){-rate * x.x, -rate * x.y, -rate * x.z}, (grains_vec3){0, 0, 0}, R);
+        if (x.x * x.x + x.y * x.y + x.z * x.z >= (R_big + 1.05 * R) * (R_big + 1.05 * R))
+            add(sim, x, (grains_vec3){-rate * x.x, -rate * x.y, -rate * x.z}, (grains_vec3){0, 0, 0}, R);
     }
-    advance(sim, 32);
+    advance(sim, 10); /* the lattice still open: every contact is the big sphere's */
+    grains_thermo th;
+    grains_sim_thermo(sim, &th);
+    *struck = th.n_contacts;
+    advance(sim, 22);
     return sim;
+}
+
+/* The longest of the lists. */
+static uint32_t longest_list(const grains_sim *sim)
+{
+    uint32_t longest = 0;
+    for (size_t i = 0; i < sim->nb.n_particles; i++)
+        longest = sim->nb.start[i + 1] - sim->nb.start[i] > longest ? sim->nb.start[i + 1] - sim->nb.start[i]
+                                                                     : longest;
+    return longest;
 }
 
 static void contracting(test_ctx *t)
 {
-    grains_sim *v = contracting_lattice(GRAINS_KERNEL_VECTOR), *s = contracting_lattice(GRAINS_KERNEL_SCALAR);
+    size_t struck, struck_s;
+    grains_sim *v = contracting_lattice(GRAINS_KERNEL_VECTOR, &struck),
+               *s = contracting_lattice(GRAINS_KERNEL_SCALAR, &struck_s);
     grains_thermo th;
     grains_sim_thermo(v, &th);
-    printf("  contracting lattice: %zu contacts\n", th.n_contacts);
-    CHECK(t, th.n_contacts > 1000, "the lattice has closed into contacts (%zu)", th.n_contacts);
+    printf("  contracting lattice: %zu spheres on the big one after 10 steps, %zu contacts after 32, the longest "
+           "list %u entries\n", struck, th.n_contacts, longest_list(v));
+    CHECK(t, longest_list(v) > 64 && struck > 0, "the big sphere lists more than a run of the walk (%u) and is "
+          "struck (%zu)", longest_list(v), struck);
+    CHECK(t, th.n_contacts > 600, "most of the lattice's 768 bonds have closed into contacts (%zu)", th.n_contacts);
     CHECK(t, same_state(v, s), "contracting lattice: kernel = \"vector\" and \"scalar\" give bit-identical states");
     grains_sim_destroy(v), grains_sim_destroy(s);
 }

@@ -230,37 +230,72 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
     sim_mesh_contacts(w->sim, i, k0, end, w->s, w->d, w->wall_sum, w->plog, w->cand, &w->o.f, &w->o.t);
 }
 
-/* Particle i's listed partners j > i, then its mesh elements: contacts_of
- * (interact/forces.c) for the common run, with the contacts in lanes. */
-static void lane_contacts_of(lane_walk *w, uint32_t i)
+/* Which of particle i's listed entries [k, k + n) need a visit, as bits
+ * (bit a: entry k + a; n <= 64): the partners that touch (or whose distance
+ * is not a number) and those with a history, whose contact may end. The
+ * rest, apart and without history, the walk would pass over doing nothing;
+ * skipping them leaves it the same walk, without a branch per entry that no
+ * predictor can foresee. Stops at the first mesh element (they come last):
+ * *n_pairs, the partners before it. */
+static inline uint64_t entries_to_visit(const grains_particles *pt, const uint32_t *list, uint32_t k, uint32_t n,
+                                        vec3 x_i, real R_i, uint32_t *n_pairs)
 {
-    grains_particles *pt = &w->sim->pt;
-    const grains_neighbors *nb = &w->sim->nb;
-    const vec3 x_i = pt->x[i];
-    const real R_i = pt->R[i];
-    const uint32_t end = nb->start[i + 1];
-    for (uint32_t k = nb->start[i]; k < end; k++) {
-        prefetch_partner(pt, nb, k, end, 0);
-        uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
-        if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            if (w->mine)
-                pass_contacts(nb, w->s, k, end);
-            else
-                mesh_entries(w, i, k, end);
-            return;
-        }
-        if (!partner_ours(j, w->mine)) {
-            pass_contact(w->s, *entry);
-            continue;
-        }
+    uint64_t visit = 0;
+    uint32_t a = 0;
+    for (; a < n && !(list[k + a] & STORE_MESH_BIT); a++) {
+        uint32_t j = list[k + a] & STORE_INDEX_MASK;
         vec3 dx = v3_sub(x_i, pt->x[j]);
         real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
-        if (!touches(w, entry, i, d2, touch))
-            continue;
-        real *h = contact_history(w->s, entry);
-        if (h)
-            add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h);
+        uint64_t near = !(d2 >= touch * touch), kept = (list[k + a] & STORE_HIST_BIT) != 0;
+        visit |= (near | kept) << a;
     }
+    *n_pairs = a;
+    return visit;
+}
+
+/* Particle i's listed partner of entry *entry: its contact, in a lane. */
+static inline void pair_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 x_i, real R_i)
+{
+    const grains_particles *pt = &w->sim->pt;
+    uint32_t j = *entry & STORE_INDEX_MASK;
+    if (!partner_ours(j, w->mine)) {
+        pass_contact(w->s, *entry);
+        return;
+    }
+    vec3 dx = v3_sub(x_i, pt->x[j]);
+    real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
+    if (!touches(w, entry, i, d2, touch))
+        return;
+    real *h = contact_history(w->s, entry);
+    if (h)
+        add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h);
+}
+
+/* Particle i's listed partners j > i, then its mesh elements: contacts_of
+ * (interact/forces.c) for the common run, with the contacts in lanes. The
+ * partners go in runs of 64: which need a visit first, then those. */
+static void lane_contacts_of(lane_walk *w, uint32_t i)
+{
+    const grains_neighbors *nb = &w->sim->nb;
+    const vec3 x_i = w->sim->pt.x[i];
+    const real R_i = w->sim->pt.R[i];
+    const uint32_t end = nb->start[i + 1];
+    uint32_t k = nb->start[i];
+    for (;;) {
+        uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
+        uint64_t visit = entries_to_visit(&w->sim->pt, nb->j, k, run, x_i, R_i, &n_pairs);
+        for (; visit; visit &= visit - 1)
+            pair_lane(w, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i);
+        k += n_pairs;
+        if (n_pairs < run || k == end)
+            break;
+    }
+    if (k == end) /* the elements come last */
+        return;
+    if (w->mine)
+        pass_contacts(nb, w->s, k, end);
+    else
+        mesh_entries(w, i, k, end);
 }
 
 /* Whether a wall's contacts can go into lanes: a membrane's patches take
