@@ -60,6 +60,33 @@ static inline void pass_singular(store_stream *s, force_diag *d, uint32_t entry,
         store_carry(s);
 }
 
+/* Which of particle i's listed entries [k, k + n) need a visit, as bits
+ * (bit a: entry k + a; n <= 64): the partners that touch (or whose distance
+ * is not a number) and those with a history, whose contact may end. The
+ * rest, apart and without history, a walk would pass over doing nothing
+ * (unless they attract, or hold beyond touching: JKR); skipping them leaves
+ * it the same walk, without a branch per entry that no predictor can
+ * foresee. Distances across a periodic box (box: NULL for none) by the
+ * nearest image. Stops at the first mesh element (they come last):
+ * *n_pairs, the partners before it. */
+static inline uint64_t entries_to_visit(const grains_particles *pt, const periodic_box *box, const uint32_t *list,
+                                        uint32_t k, uint32_t n, vec3 x_i, real R_i, uint32_t *n_pairs)
+{
+    uint64_t visit = 0;
+    uint32_t a = 0;
+    for (; a < n && !(list[k + a] & STORE_MESH_BIT); a++) {
+        uint32_t j = list[k + a] & STORE_INDEX_MASK;
+        vec3 dx = v3_sub(x_i, pt->x[j]);
+        if (box)
+            dx = periodic_delta(box, dx);
+        real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
+        uint64_t near = !(d2 >= touch * touch), kept = (list[k + a] & STORE_HIST_BIT) != 0;
+        visit |= (near | kept) << a;
+    }
+    *n_pairs = a;
+    return visit;
+}
+
 /* The partners are scattered in memory: fetch the one of list entry k + 2. */
 static inline void prefetch_partner(const grains_particles *pt, const grains_neighbors *nb, uint32_t k, uint32_t end,
                                     const int mixed)

@@ -230,29 +230,6 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
     sim_mesh_contacts(w->sim, i, k0, end, w->s, w->d, w->wall_sum, w->plog, w->cand, &w->o.f, &w->o.t);
 }
 
-/* Which of particle i's listed entries [k, k + n) need a visit, as bits
- * (bit a: entry k + a; n <= 64): the partners that touch (or whose distance
- * is not a number) and those with a history, whose contact may end. The
- * rest, apart and without history, the walk would pass over doing nothing;
- * skipping them leaves it the same walk, without a branch per entry that no
- * predictor can foresee. Stops at the first mesh element (they come last):
- * *n_pairs, the partners before it. */
-static inline uint64_t entries_to_visit(const grains_particles *pt, const uint32_t *list, uint32_t k, uint32_t n,
-                                        vec3 x_i, real R_i, uint32_t *n_pairs)
-{
-    uint64_t visit = 0;
-    uint32_t a = 0;
-    for (; a < n && !(list[k + a] & STORE_MESH_BIT); a++) {
-        uint32_t j = list[k + a] & STORE_INDEX_MASK;
-        vec3 dx = v3_sub(x_i, pt->x[j]);
-        real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
-        uint64_t near = !(d2 >= touch * touch), kept = (list[k + a] & STORE_HIST_BIT) != 0;
-        visit |= (near | kept) << a;
-    }
-    *n_pairs = a;
-    return visit;
-}
-
 /* Particle i's listed partner of entry *entry: its contact, in a lane. */
 static inline void pair_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 x_i, real R_i)
 {
@@ -283,7 +260,7 @@ static void lane_contacts_of(lane_walk *w, uint32_t i)
     uint32_t k = nb->start[i];
     for (;;) {
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
-        uint64_t visit = entries_to_visit(&w->sim->pt, nb->j, k, run, x_i, R_i, &n_pairs);
+        uint64_t visit = entries_to_visit(&w->sim->pt, NULL, nb->j, k, run, x_i, R_i, &n_pairs);
         for (; visit; visit &= visit - 1)
             pair_lane(w, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i);
         k += n_pairs;

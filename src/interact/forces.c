@@ -295,6 +295,102 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
     }
 }
 
+/* The particle-particle flags of contacts_of, constant in each compiled copy. */
+typedef struct {
+    int periodic, attracting, mixed, bonded, extended;
+} pair_flags;
+
+/* Particle i's contact with the partner of list entry *entry (j > i): the
+ * force on i added to *f_i, *t_i, the reaction to j as it comes. */
+__attribute__((always_inline)) static inline void pair_contact(grains_sim *sim, uint32_t i, uint32_t *entry,
+                                                               store_stream *s, force_diag *d, const uint8_t *mine,
+                                                               const pair_flags fl, vec3 *f_i, vec3 *t_i)
+{
+    grains_particles *pt = &sim->pt;
+    const hm_params *hp = &sim->hp;
+    const vec3 x_i = pt->x[i];
+    const real R_i = pt->R[i];
+    const int mat_i = fl.mixed ? pt->mat[i] : 0;
+    const uint32_t j = *entry & STORE_INDEX_MASK;
+    if (!partner_ours(j, mine)) {
+        pass_contact(s, *entry);
+        return;
+    }
+    const int mat_j = fl.mixed ? pt->mat[j] : 0;
+    const hm_law *law = hm_law_pp(hp, mat_i, mat_j);
+    if ((fl.mixed && law->no_contact) || (fl.bonded && sim_bonded(sim, i, j))) {
+        end_contact(s, entry);
+        return;
+    }
+    vec3 dx = v3_sub(x_i, pt->x[j]);
+    if (fl.periodic)
+        dx = periodic_delta(&sim->box, dx);
+    real touch = R_i + pt->R[j];
+    real reach = fl.extended && hp->normal == HM_NORMAL_JKR ? touch + hold_gap(hp, law, R_i, pt->R[j], 0, *entry)
+                                                            : touch;
+    real d2 = v3_dot(dx, dx);
+    if (d2 >= reach * reach) {
+        end_contact(s, entry);
+        if (fl.attracting) {
+            vec3 f = far_attraction(&sim->hp.vdw, dx, d2, R_i, pt->R[j], 0);
+            *f_i = v3_add(*f_i, f);
+            pt->f[j] = v3_sub(pt->f[j], f);
+        }
+        return;
+    }
+    if (d2 == 0) {
+        pass_singular(s, d, *entry, i);
+        return;
+    }
+    real *h = contact_history(s, entry);
+    if (!h)
+        return;
+    hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, law,
+                  hp->rho[mat_i], hp->rho[mat_j]};
+    hm_result r;
+    contact_in_entry(sim, &pr, h, &r, fl.extended);
+    if (fl.attracting)
+        r.f = v3_add(r.f, attraction(&sim->hp.vdw, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
+    if (fl.extended && sim->rec.requested)
+        contact_record_add(sim, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
+    *f_i = v3_add(*f_i, r.f);
+    *t_i = v3_add(*t_i, r.t_i);
+    pt->f[j] = v3_sub(pt->f[j], r.f);
+    pt->t[j] = v3_add(pt->t[j], r.t_j);
+    note_overlap(d, r.delta, 2 * r.R_eff, i);
+}
+
+/* Particle i's listed partners from entry k on, up to its first mesh
+ * element: where those begin. Where a partner apart and without history
+ * needs nothing (no attraction, no JKR reach), they go in runs of 64: which
+ * need a visit first, then those (entries_to_visit); else one by one. */
+__attribute__((always_inline)) static inline uint32_t pair_contacts(grains_sim *sim, uint32_t i, uint32_t k,
+                                                                    store_stream *s, force_diag *d,
+                                                                    const uint8_t *mine, const pair_flags fl,
+                                                                    vec3 *f_i, vec3 *t_i)
+{
+    grains_particles *pt = &sim->pt;
+    grains_neighbors *nb = &sim->nb;
+    const uint32_t end = nb->start[i + 1];
+    if (fl.attracting || (fl.extended && sim->hp.normal == HM_NORMAL_JKR)) {
+        for (; k < end && !(nb->j[k] & STORE_MESH_BIT); k++) {
+            prefetch_partner(pt, nb, k, end, fl.mixed);
+            pair_contact(sim, i, &nb->j[k], s, d, mine, fl, f_i, t_i);
+        }
+        return k;
+    }
+    for (;;) {
+        uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
+        uint64_t visit = entries_to_visit(pt, fl.periodic ? &sim->box : NULL, nb->j, k, run, pt->x[i], pt->R[i],
+                                          &n_pairs);
+        for (; visit; visit &= visit - 1)
+            pair_contact(sim, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], s, d, mine, fl, f_i, t_i);
+        k += n_pairs;
+        if (n_pairs < run || k == end)
+            return k;
+    }
+}
+
 /* The contacts of particle i: partners j > i, then mesh elements. Forces on
  * i are summed in registers and added once; reactions go to j as they come
  * (j's cell belongs to this thread for the whole colour phase). Compiled
@@ -304,73 +400,19 @@ __attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim,
 __attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
                                                               force_diag *d, vec3 *wall_sum, patch_log *plog,
                                                               mesh_candidate *cand, const uint8_t *mine,
-                                                              const int periodic, const int attracting,
-                                                              const int mixed, const int bonded, const int extended)
+                                                              const pair_flags fl)
 {
     grains_particles *pt = &sim->pt;
-    grains_neighbors *nb = &sim->nb;
-    const hm_params *hp = &sim->hp;
-    const vec3 x_i = pt->x[i];
-    const real R_i = pt->R[i];
-    const int mat_i = mixed ? pt->mat[i] : 0;
-    vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
-    hm_result r;
+    const grains_neighbors *nb = &sim->nb;
     const uint32_t end = nb->start[i + 1];
-    for (uint32_t k = nb->start[i]; k < end; k++) {
-        prefetch_partner(pt, nb, k, end, mixed);
-        uint32_t *entry = &nb->j[k], j = *entry & STORE_INDEX_MASK;
-        if (*entry & STORE_MESH_BIT) { /* the elements come last */
-            if (mine)
-                pass_contacts(nb, s, k, end);
-            else
-                mesh_contacts(sim, i, mat_i, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i, attracting, mixed,
-                              extended);
-            break;
-        }
-        if (!partner_ours(j, mine)) {
-            pass_contact(s, *entry);
-            continue;
-        }
-        const int mat_j = mixed ? pt->mat[j] : 0;
-        const hm_law *law = hm_law_pp(hp, mat_i, mat_j);
-        if ((mixed && law->no_contact) || (bonded && sim_bonded(sim, i, j))) {
-            end_contact(s, entry);
-            continue;
-        }
-        vec3 dx = v3_sub(x_i, pt->x[j]);
-        if (periodic)
-            dx = periodic_delta(&sim->box, dx);
-        real touch = R_i + pt->R[j];
-        real reach = extended && hp->normal == HM_NORMAL_JKR ? touch + hold_gap(hp, law, R_i, pt->R[j], 0, *entry) : touch;
-        real d2 = v3_dot(dx, dx);
-        if (d2 >= reach * reach) {
-            end_contact(s, entry);
-            if (attracting) {
-                vec3 f = far_attraction(&sim->hp.vdw, dx, d2, R_i, pt->R[j], 0);
-                f_i = v3_add(f_i, f);
-                pt->f[j] = v3_sub(pt->f[j], f);
-            }
-            continue;
-        }
-        if (d2 == 0) {
-            pass_singular(s, d, *entry, i);
-            continue;
-        }
-        real *h = contact_history(s, entry);
-        if (!h)
-            continue;
-        hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, law,
-                      hp->rho[mat_i], hp->rho[mat_j]};
-        contact_in_entry(sim, &pr, h, &r, extended);
-        if (attracting)
-            r.f = v3_add(r.f, attraction(&sim->hp.vdw, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
-        if (extended && sim->rec.requested)
-            contact_record_add(sim, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
-        f_i = v3_add(f_i, r.f);
-        t_i = v3_add(t_i, r.t_i);
-        pt->f[j] = v3_sub(pt->f[j], r.f);
-        pt->t[j] = v3_add(pt->t[j], r.t_j);
-        note_overlap(d, r.delta, 2 * r.R_eff, i);
+    vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
+    uint32_t k = pair_contacts(sim, i, nb->start[i], s, d, mine, fl, &f_i, &t_i);
+    if (k < end) { /* the elements come last */
+        if (mine)
+            pass_contacts(nb, s, k, end);
+        else
+            mesh_contacts(sim, i, fl.mixed ? pt->mat[i] : 0, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i,
+                          fl.attracting, fl.mixed, fl.extended);
     }
     pt->f[i] = v3_add(pt->f[i], f_i);
     pt->t[i] = v3_add(pt->t[i], t_i);
@@ -380,7 +422,7 @@ __attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_
                                                         vec3 *wall_sum, patch_log *plog, mesh_candidate *cand,
                                                         const uint8_t *mine)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, 0, 0, 0, 0, 0);
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, (pair_flags){0, 0, 0, 0, 0});
 }
 
 /* Particle i's listed elements [k0, end) in the common run, one contact at
@@ -399,8 +441,8 @@ __attribute__((noinline)) static void particle_contacts_general(grains_sim *sim,
                                                                 force_diag *d, vec3 *wall_sum, patch_log *plog,
                                                                 mesh_candidate *cand, const uint8_t *mine)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, sim->box.mask != 0, sim->hp.vdw.A > 0, sim->mixed,
-                sim->bonds.n > 0, 1);
+    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine,
+                (pair_flags){sim->box.mask != 0, sim->hp.vdw.A > 0, sim->mixed, sim->bonds.n > 0, 1});
 }
 
 void force_diag_merge(force_diag *total, const force_diag *d)
