@@ -64,20 +64,52 @@ __attribute__((always_inline)) static inline uint32_t cell_partners(const grains
     return count;
 }
 
+/* The cells around one cell (its own level's, [c - 1, c + 1] on each axis,
+ * GRID_NONE where empty), found once for the particles that share it: a
+ * particle's reach within its own level never leaves them. */
+typedef struct {
+    int level; /* -1: empty */
+    int64_t c[3];
+    uint32_t cell[27];
+} cell_cache;
+
+/* The cache's cell at d, filled around c first if it holds another. Returns
+ * 0 when d lies beyond c's neighbours (the caller finds the cells itself). */
+static int cached_cells(const grains_grid *g, cell_cache *cc, int level, const int64_t c[3], const int64_t lo[3],
+                        const int64_t hi[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (lo[k] < c[k] - 1 || hi[k] > c[k] + 1)
+            return 0;
+    if (cc->level == level && cc->c[0] == c[0] && cc->c[1] == c[1] && cc->c[2] == c[2])
+        return 1;
+    int64_t d[3];
+    int a = 0;
+    for (d[2] = c[2] - 1; d[2] <= c[2] + 1; d[2]++)
+        for (d[1] = c[1] - 1; d[1] <= c[1] + 1; d[1]++)
+            for (d[0] = c[0] - 1; d[0] <= c[0] + 1; d[0]++)
+                cc->cell[a++] = grid_find(g, level, d);
+    cc->level = level;
+    memcpy(cc->c, c, sizeof cc->c);
+    return 1;
+}
+
 /* Visits the candidates of i (j > i within reach): those of its own level,
  * then those of each smaller level (stored after it), each in the cells its
  * reach covers; returns how many, and writes them to `out` when it is not
  * NULL. Order: levels, cells in a fixed order, particles in cell order, so
- * the list is the same for any threads. Compiled with and without periodic
- * images (the test costs the plain search 15% of its instructions). */
+ * the list is the same for any threads (and whether a cell was found through
+ * the cache `cc` or the hash). Compiled with and without periodic images
+ * (the test costs the plain search 15% of its instructions). */
 __attribute__((always_inline)) static inline uint32_t candidates_of(const grains_grid *g, const vec3 *x, const real *R,
                                                                    uint32_t i, real pad, uint32_t *out,
-                                                                   const int periodic)
+                                                                   cell_cache *cc, const int periodic)
 {
     uint32_t count = 0;
     const periodic_box box = g->box; /* a copy: the stores to out[] cannot alias it */
-    for (int m = grid_level_of(g, i); m < g->n_levels; m++) {
-        int64_t lo[3], hi[3], d[3];
+    const int own = grid_level_of(g, i);
+    for (int m = own; m < g->n_levels; m++) {
+        int64_t lo[3], hi[3], d[3], c[3];
         grid_reach(g, m, x[i], R[i] + g->level[m].R_top + pad, lo, hi);
         if (scan_cells(g, m, lo, hi)) {
             for (uint32_t cell = g->level[m].cell_start; cell < g->level[m + 1].cell_start; cell++)
@@ -85,10 +117,13 @@ __attribute__((always_inline)) static inline uint32_t candidates_of(const grains
                     count = cell_partners(g, &box, x, R, i, pad, cell, out, count, periodic);
             continue;
         }
+        grid_coords(g, m, x[i], c);
+        int cached = m == own && cached_cells(g, cc, m, c, lo, hi);
         for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
             for (d[1] = lo[1]; d[1] <= hi[1]; d[1]++)
                 for (d[0] = lo[0]; d[0] <= hi[0]; d[0]++) {
-                    uint32_t cell = grid_find(g, m, d);
+                    uint32_t cell = cached ? cc->cell[(d[2] - c[2] + 1) * 9 + (d[1] - c[1] + 1) * 3 + d[0] - c[0] + 1]
+                                           : grid_find(g, m, d);
                     if (cell != GRID_NONE)
                         count = cell_partners(g, &box, x, R, i, pad, cell, out, count, periodic);
                 }
@@ -97,9 +132,9 @@ __attribute__((always_inline)) static inline uint32_t candidates_of(const grains
 }
 
 static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, uint32_t i, real pad,
-                                uint32_t *out)
+                                uint32_t *out, cell_cache *cc)
 {
-    return g->box.mask ? candidates_of(g, x, R, i, pad, out, 1) : candidates_of(g, x, R, i, pad, out, 0);
+    return g->box.mask ? candidates_of(g, x, R, i, pad, out, cc, 1) : candidates_of(g, x, R, i, pad, out, cc, 0);
 }
 
 /* Records the pair (i, e) when particle i is within reach of element e. */
@@ -196,9 +231,13 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
     nb->n_particles = n;
     nb->start[0] = 0;
-#pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t i = 0; i < n; i++)
-        nb->start[i + 1] = !listed || listed[i] ? pair_candidates(g, x, R, (uint32_t)i, g->pad, NULL) : 0;
+#pragma omp parallel num_threads(nthreads)
+    {
+        cell_cache cc = {.level = -1};
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            nb->start[i + 1] = !listed || listed[i] ? pair_candidates(g, x, R, (uint32_t)i, g->pad, NULL, &cc) : 0;
+    }
     for (size_t k = 0; k < n_mesh; k++)
         nb->start[nb->scratch[2 * k] + 1]++;
     size_t total = 0;
@@ -214,10 +253,14 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
     if (!grow_list(nb, total))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", total);
     nb->n = total;
-#pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (size_t i = 0; i < n; i++)
-        if (nb->start[i + 1] > nb->start[i]) /* (no pairs at all: j may be NULL) */
-            pair_candidates(g, x, R, (uint32_t)i, g->pad, nb->j + nb->start[i]);
+#pragma omp parallel num_threads(nthreads)
+    {
+        cell_cache cc = {.level = -1};
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            if (nb->start[i + 1] > nb->start[i]) /* (no pairs at all: j may be NULL) */
+                pair_candidates(g, x, R, (uint32_t)i, g->pad, nb->j + nb->start[i], &cc);
+    }
     place_mesh(nb, n_mesh);
     nb->listed = NULL;
     return GRAINS_OK;
