@@ -24,12 +24,17 @@
  *   free under AddressSanitizer, where realloc always moves). A sphere of
  *   6.4 radii at its centre lists more partners than the walk takes in one
  *   run (64), and the nearest of them strike it;
+ * - which listed partners the walk visits (entries_to_visit): exactly those
+ *   that touch, whose distance is not a number, or that have a history, by
+ *   the nearest image across a periodic box, in runs of 64, stopping at the
+ *   first mesh element;
  * - the Euler integrator's lane loop (src/integrate/euler_spiral.c) against
  *   its general loop: the pour with a second, identical material (which
  *   sends forces and integrator through the general loops) gives the same
  *   bits. */
 #include "check.h"
 #include "contact/lanes.h"
+#include "interact/contact_visit.h"
 #include "sim/sim_internal.h"
 #include "support.h"
 #include "util/rng.h"
@@ -319,6 +324,57 @@ static void contracting(test_ctx *t)
     grains_sim_destroy(v), grains_sim_destroy(s);
 }
 
+/* 150 partners of particle 0 at random distances around touching, every
+ * third with a history, one at a NaN position, then two mesh elements; in a
+ * box periodic along x (period 8 mm) or in an open one. entries_to_visit
+ * against the definition, partner by partner. */
+static void visits(test_ctx *t)
+{
+    enum { N = 151 };
+    static vec3 x[N];
+    static real R[N];
+    uint32_t list[N + 2];
+    grains_particles pt = {.n = N, .x = x, .R = R};
+    periodic_box box = {.mask = 1, .L = {8e-3, 0, 0}, .inv_L = {1 / 8e-3, 0, 0}};
+    grains_rng rng;
+    rng_seed(&rng, 11);
+    x[0] = v3(0, 0, 0), R[0] = 1e-3;
+    for (uint32_t j = 1; j < N; j++) {
+        R[j] = uniform(&rng, 0.8e-3, 1.2e-3);
+        vec3 u = random_vec(&rng, 1);
+        x[j] = v3_scale(uniform(&rng, 0.8, 1.3) * (R[0] + R[j]) / v3_norm(u), u);
+        if (j % 2) /* half of them as images a period away along x */
+            x[j].x += 8e-3;
+        list[j - 1] = j | (j % 3 ? 0 : STORE_HIST_BIT);
+    }
+    x[77].y = NAN;
+    list[N - 1] = 0 | STORE_MESH_BIT, list[N] = 1 | STORE_MESH_BIT;
+    int wrong = 0, visited = 0;
+    for (int periodic = 0; periodic < 2; periodic++) {
+        uint32_t k = 0, n_pairs;
+        do {
+            uint32_t run = N + 1 - k < 64 ? N + 1 - k : 64;
+            uint64_t visit = entries_to_visit(&pt, periodic ? &box : NULL, list, k, run, x[0], R[0], &n_pairs);
+            for (uint32_t a = 0; a < n_pairs; a++) {
+                uint32_t j = list[k + a] & STORE_INDEX_MASK;
+                vec3 dx = v3_sub(x[0], x[j]);
+                if (periodic)
+                    dx.x -= 8e-3 * rint(dx.x / 8e-3);
+                int need = !(v3_dot(dx, dx) >= (R[0] + R[j]) * (R[0] + R[j])) || (list[k + a] & STORE_HIST_BIT);
+                wrong += need != (int)(visit >> a & 1);
+                visited += need && periodic;
+            }
+            wrong += n_pairs < 64 && visit >> n_pairs != 0; /* nothing beyond the partners */
+            k += n_pairs;
+        } while (k < N - 1 && n_pairs == 64);
+        wrong += k != N - 1; /* every partner, and no mesh element */
+    }
+    printf("  visits: %d of 150 partners across the periodic box\n", visited);
+    CHECK(t, wrong == 0 && visited > 50 && visited < 150,
+          "entries_to_visit marks exactly the touching, NaN and remembered partners (%d wrong, %d visited)", wrong,
+          visited);
+}
+
 /* Wall contacts in lanes: with every wall kind the lanes take (a moving
  * mesh, elements of two laws, seams where the selection keeps one of two
  * touching elements) the two kernels give the same bits. */
@@ -355,6 +411,7 @@ int main(void)
     test_ctx t = {0, 0};
     kernel_cases(&t);
     force_loop(&t);
+    visits(&t);
     contracting(&t);
     wall_lanes(&t);
     return test_report(&t, "test_lanes");
