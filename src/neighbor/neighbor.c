@@ -73,8 +73,9 @@ typedef struct {
     uint32_t cell[27];
 } cell_cache;
 
-/* The cache's cell at d, filled around c first if it holds another. Returns
- * 0 when d lies beyond c's neighbours (the caller finds the cells itself). */
+/* Whether the cells [lo, hi] lie among c's neighbours, which the cache then
+ * holds (filled around c first if it held another cell's); 0: the caller
+ * finds the cells itself. */
 static int cached_cells(const grains_grid *g, cell_cache *cc, int level, const int64_t c[3], const int64_t lo[3],
                         const int64_t hi[3])
 {
