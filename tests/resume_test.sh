@@ -93,6 +93,11 @@ TIMED="--set frame_interval=0.018 --set vtk=false --csv"
     bad "timed: t_end = 0.054 s did not make 3 frames of 0.018 s: $(ls "$T/timed.cut" | tr "\n" " ")"
 "$G" run --resume "$T/timed.cut" --set t_end=0.108 --threads 2 --quiet >/dev/null 2>"$T/err" || bad "timed resume: $(cat "$T/err")"
 same "$T/timed.whole" "$T/timed.cut" "timed, extended by --set t_end"
+# The same run extended by a count of frames instead: its own t_end gives way (not "given twice").
+"$G" run $TIMED --set t_end=0.054 -o "$T/timed.frames" --threads 1 --quiet >/dev/null 2>"$T/err" || bad "timed: $(cat "$T/err")"
+"$G" run --resume "$T/timed.frames" --set N_frames=6 --threads 2 --quiet >/dev/null 2>"$T/err" ||
+    bad "timed resume by frames: $(cat "$T/err")"
+same "$T/timed.whole" "$T/timed.frames" "timed, extended by --set N_frames"
 
 grep -q ',' "$T/bonds.whole/thermo.csv" && tail -1 "$T/bonds.whole/thermo.csv" | awk -F, '{ exit !($8 > 0) }' ||
     bad "bonds: no bonds formed (the case would not test them): $(tail -1 "$T/bonds.whole/thermo.csv")"

@@ -47,6 +47,12 @@ void run_remove_stale_temporaries(const char *dir)
     closedir(d);
 }
 
+/* Whether a --set's value gives the run's length (N_frames, or t_end). */
+static int sets_length(const char *value)
+{
+    return strncmp(value, "N_frames=", 9) == 0 || strncmp(value, "t_end=", 6) == 0;
+}
+
 grains_status run_resume_parse(int argc, char **argv, run_resume_options *ro, grains_error *err)
 {
     memset(ro, 0, sizeof *ro);
@@ -65,8 +71,7 @@ grains_status run_resume_parse(int argc, char **argv, run_resume_options *ro, gr
         const char *value = argv[++a];
         if (strcmp(opt, "--resume") == 0) {
             ro->dir = value;
-        } else if (strcmp(opt, "--set") == 0 && strncmp(value, "N_frames=", 9) != 0 &&
-                   strncmp(value, "t_end=", 6) != 0) {
+        } else if (strcmp(opt, "--set") == 0 && !sets_length(value)) {
             return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                     "--set %s: a resumed run may change only N_frames, or t_end where the run gives "
                                     "it (the rest would not be the same run)", value);
@@ -81,15 +86,24 @@ grains_status run_resume_parse(int argc, char **argv, run_resume_options *ro, gr
     return GRAINS_OK;
 }
 
-/* The run's options, then the resume's. */
+/* The run's options, then the resume's; a length the resume gives replaces
+ * the one the run was given (--set t_end=7 at the start, --set N_frames=90
+ * now: the run's t_end is dropped, not refused as given twice). */
 char **run_resume_args(const run_record *r, const run_resume_options *ro, int quiet, int *argc)
 {
     char **argv = calloc((size_t)r->argc + (size_t)ro->n_extra + 2, sizeof *argv);
     if (!argv)
         return NULL;
-    int n = 0;
-    for (int a = 0; a < r->argc; a++)
+    int n = 0, new_length = 0;
+    for (int a = 0; a + 1 < ro->n_extra; a += 2)
+        new_length |= strcmp(ro->extra[a], "--set") == 0 && sets_length(ro->extra[a + 1]);
+    for (int a = 0; a < r->argc; a++) {
+        if (new_length && a + 1 < r->argc && strcmp(r->argv[a], "--set") == 0 && sets_length(r->argv[a + 1])) {
+            a++;
+            continue;
+        }
         argv[n++] = r->argv[a];
+    }
     for (int a = 0; a < ro->n_extra; a++)
         argv[n++] = (char *)ro->extra[a];
     if (quiet)
