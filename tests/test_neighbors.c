@@ -9,6 +9,8 @@
  *   colour write their pairs' forces in parallel without races;
  * - the lists do not depend on the thread count;
  * - a build for some particles (a rank's) gives each its whole list;
+ * - lists built again in the same storage, as the cloud grows denser and
+ *   sparser on one side, are those of a fresh build, for 1 to 3 threads;
  * - a small particle's cells are its own size: at ratio 50 there are two
  *   levels, the small one of cells 2 R_small + pad.
  * - a share of the particles (a process's under MPI: here a slab of the
@@ -226,6 +228,72 @@ static void lists(test_ctx *t, double ratio, int periodic)
     free_cloud(&c);
 }
 
+/* The cloud's half on one side of x = 0 (side -1 or +1) drawn towards the
+ * origin by f (< 1: denser, its lists longer; > 1: sparser). */
+static void squeeze(cloud *c, int side, double f)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->x[i].x * side > 0)
+            c->x[i] = v3_scale(f, c->x[i]);
+}
+
+/* Whether two builds hold the same lists. */
+static int same_lists(const grains_neighbors *a, const grains_neighbors *b)
+{
+    int same = a->n == b->n && a->n_particles == b->n_particles;
+    for (size_t i = 0; same && i <= a->n_particles; i++)
+        same = a->start[i] == b->start[i];
+    for (size_t k = 0; same && k < a->n; k++)
+        same = a->j[k] == b->j[k];
+    return same;
+}
+
+/* Lists built again in the same storage (each thread's share of them found
+ * in one pass where the last build's room suffices, else counted, then
+ * found in place), as one side of the cloud grows denser or sparser, so that
+ * the shares' room falls short, fits exactly or leaves a gap: the same lists
+ * as a fresh build, with 1, 2 and 3 threads. */
+static void rebuilds(test_ctx *t)
+{
+    const real pad = 0.3e-3;
+    const struct {
+        int side;
+        double f;
+    } steps[] = {{0, 1}, {0, 1}, {-1, 0.85}, {-1, 0.85}, {-1, 1 / 0.85}, {1, 0.8}, {1, 1.1}, {0, 1}};
+    cloud c = make_cloud(3000, 12, 1.2, 0, 11u);
+    uint32_t *where = malloc(c.n * sizeof *where);
+    grains_neighbors kept[3] = {{0}};
+    int bad = 0;
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        squeeze(&c, steps[k].side, steps[k].f);
+        grains_grid g = {0};
+        grains_neighbors fresh = {0};
+        grains_error err;
+        grid_particles in = {c.x, c.R, NULL, c.n, NULL, NULL};
+        grains_status s = grid_build(&g, &in, pad, &c.box, where, NULL, 0, &err);
+        if (s == GRAINS_OK) {
+            sort_cloud(&c, where);
+            s = neighbors_build(&fresh, &g, c.mesh, c.x, c.R, c.n, NULL, 1, &err);
+        }
+        for (int T = 1; T <= 3 && s == GRAINS_OK; T++) {
+            s = neighbors_build(&kept[T - 1], &g, c.mesh, c.x, c.R, c.n, NULL, T, &err);
+            if (s == GRAINS_OK && !same_lists(&fresh, &kept[T - 1]) && bad++ == 0)
+                printf("  rebuild %zu, %d thread(s): not the lists of a fresh build\n", k, T);
+        }
+        CHECK(t, s == GRAINS_OK, "rebuild %zu: built (%s)", k, s == GRAINS_OK ? "" : err.message);
+        if (k == 0 || k == 3 || k == 5)
+            printf("  rebuild %zu: %zu entries\n", k, fresh.n);
+        neighbors_free(&fresh);
+        grid_free(&g);
+    }
+    CHECK(t, bad == 0, "lists built again in the same storage as the cloud changes are a fresh build's (%d differ)",
+          bad);
+    for (int T = 0; T < 3; T++)
+        neighbors_free(&kept[T]);
+    free(where);
+    free_cloud(&c);
+}
+
 #ifdef _OPENMP
 #define SHARES 3
 
@@ -412,6 +480,7 @@ int main(void)
     for (int k = 0; k < 4; k++)
         for (int periodic = 0; periodic < 2; periodic++)
             lists(&t, ratios[k], periodic);
+    rebuilds(&t);
     for (int periodic = 0; periodic < 2; periodic++)
         for (int halo = 0; halo < 2; halo++) {
             shares(&t, 1.2, periodic, halo);

@@ -41,22 +41,22 @@ static int scan_cells(const grains_grid *g, int level, const int64_t lo[3], cons
     return span > (double)g->level[level].cells_whole;
 }
 
-/* The partners j > i within reach in one cell, appended to out (when not
- * NULL) from out[count]; returns the new count. */
+/* The partners j > i within reach in one cell, counted on from `count`, and
+ * written to out[count] while count < room (out may be NULL where room is
+ * 0); returns the new count. */
 __attribute__((always_inline)) static inline uint32_t cell_partners(const grains_grid *g, const periodic_box *box,
                                                                     const vec3 *x, const real *R, uint32_t i,
                                                                     real pad, uint32_t cell, uint32_t *out,
-                                                                    uint32_t count, const int periodic)
+                                                                    uint32_t room, uint32_t count, const int periodic)
 {
-    for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
-        if (j <= i)
-            continue;
+    uint32_t from = g->first[cell] > i ? g->first[cell] : i + 1; /* (the cell is in particle order) */
+    for (uint32_t j = from; j < g->first[cell + 1]; j++) {
         vec3 dx = v3_sub(x[i], x[j]);
         if (periodic)
             dx = periodic_delta(box, dx);
         real reach = R[i] + R[j] + pad;
         if (v3_dot(dx, dx) < reach * reach) {
-            if (out)
+            if (count < room)
                 out[count] = j;
             count++;
         }
@@ -97,14 +97,14 @@ static int cached_cells(const grains_grid *g, cell_cache *cc, int level, const i
 
 /* Visits the candidates of i (j > i within reach): those of its own level,
  * then those of each smaller level (stored after it), each in the cells its
- * reach covers; returns how many, and writes them to `out` when it is not
- * NULL. Order: levels, cells in a fixed order, particles in cell order, so
+ * reach covers; returns how many, and writes the first `room` of them to
+ * `out`. Order: levels, cells in a fixed order, particles in cell order, so
  * the list is the same for any threads (and whether a cell was found through
  * the cache `cc` or the hash). Compiled with and without periodic images
  * (the test costs the plain search 15% of its instructions). */
 __attribute__((always_inline)) static inline uint32_t candidates_of(const grains_grid *g, const vec3 *x, const real *R,
                                                                    uint32_t i, real pad, uint32_t *out,
-                                                                   cell_cache *cc, const int periodic)
+                                                                   uint32_t room, cell_cache *cc, const int periodic)
 {
     uint32_t count = 0;
     const periodic_box box = g->box; /* a copy: the stores to out[] cannot alias it */
@@ -115,7 +115,7 @@ __attribute__((always_inline)) static inline uint32_t candidates_of(const grains
         if (scan_cells(g, m, lo, hi)) {
             for (uint32_t cell = g->level[m].cell_start; cell < g->level[m + 1].cell_start; cell++)
                 if (cell_in_box(g, m, cell, lo, hi))
-                    count = cell_partners(g, &box, x, R, i, pad, cell, out, count, periodic);
+                    count = cell_partners(g, &box, x, R, i, pad, cell, out, room, count, periodic);
             continue;
         }
         grid_coords(g, m, x[i], c);
@@ -126,16 +126,17 @@ __attribute__((always_inline)) static inline uint32_t candidates_of(const grains
                     uint32_t cell = cached ? cc->cell[(d[2] - c[2] + 1) * 9 + (d[1] - c[1] + 1) * 3 + d[0] - c[0] + 1]
                                            : grid_find(g, m, d);
                     if (cell != GRID_NONE)
-                        count = cell_partners(g, &box, x, R, i, pad, cell, out, count, periodic);
+                        count = cell_partners(g, &box, x, R, i, pad, cell, out, room, count, periodic);
                 }
     }
     return count;
 }
 
 static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, uint32_t i, real pad,
-                                uint32_t *out, cell_cache *cc)
+                                uint32_t *out, uint32_t room, cell_cache *cc)
 {
-    return g->box.mask ? candidates_of(g, x, R, i, pad, out, cc, 1) : candidates_of(g, x, R, i, pad, out, cc, 0);
+    return g->box.mask ? candidates_of(g, x, R, i, pad, out, room, cc, 1)
+                       : candidates_of(g, x, R, i, pad, out, room, cc, 0);
 }
 
 /* Records the pair (i, e) when particle i is within reach of element e. */
@@ -219,28 +220,67 @@ static void place_mesh(grains_neighbors *nb, size_t count)
         nb->start[nb->scratch[2 * k] + 1]++;
 }
 
-grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
-                              const real *R, size_t n, const uint8_t *listed, int nthreads, grains_error *err)
+/* One thread's share of a build: particles [lo, hi), whose lists go to
+ * j[base, base + room) in the pass that finds them (lists change little
+ * between rebuilds: the room is what the last build's lists of the same
+ * share took, with the headroom of j). A share that does not fit (the first
+ * build, lists that grew) is `full`: its lists are counted only. */
+typedef struct {
+    size_t lo, hi, base, room, used;
+    int full;
+} list_share;
+
+/* The shares of n particles among `parts`, j's capacity divided among them
+ * as the last build's lists (of nb->n_particles) were, or by particles. */
+static void plan_shares(const grains_neighbors *nb, list_share *sh, int parts, size_t n)
 {
-    size_t n_mesh = 0;
-    nb->listed = listed;
-    if (n > STORE_INDEX_MASK || (mesh && mesh->n_elements > STORE_INDEX_MASK))
-        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u particles or mesh elements",
-                                STORE_INDEX_MASK);
-    if (!array_reserve((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start, 4) ||
-        !collect_mesh(nb, &n_mesh, g, mesh, x, R, g->pad))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
-    nb->n_particles = n;
-    nb->start[0] = 0;
-#pragma omp parallel num_threads(nthreads)
-    {
-        cell_cache cc = {.level = -1};
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < n; i++)
-            nb->start[i + 1] = !listed || listed[i] ? pair_candidates(g, x, R, (uint32_t)i, g->pad, NULL, &cc) : 0;
+    size_t prev_n = nb->n_particles, prev_total = prev_n ? nb->start[prev_n] : 0;
+    for (int t = 0; t < parts; t++) {
+        size_t lo = n * (size_t)t / (size_t)parts;
+        double part = prev_total ? (double)nb->start[lo < prev_n ? lo : prev_n] / (double)prev_total
+                                 : (n ? (double)lo / (double)n : 0);
+        size_t base = part < 1 ? (size_t)(part * (double)nb->cap) : nb->cap;
+        if (t > 0 && base < sh[t - 1].base)
+            base = sh[t - 1].base;
+        sh[t] = (list_share){.lo = lo, .hi = n * (size_t)(t + 1) / (size_t)parts, .base = base};
     }
-    for (size_t k = 0; k < n_mesh; k++)
-        nb->start[nb->scratch[2 * k] + 1]++;
+    for (int t = 0; t < parts; t++)
+        sh[t].room = (t + 1 < parts ? sh[t + 1].base : nb->cap) - sh[t].base;
+}
+
+/* Share sh's lists, each followed by the room its mesh entries take (their
+ * count in nb->start[i + 1], to which the pairs are added). */
+static void fill_share(grains_neighbors *nb, const grains_grid *g, const vec3 *x, const real *R, list_share *sh)
+{
+    cell_cache cc = {.level = -1};
+    for (size_t i = sh->lo; i < sh->hi; i++) {
+        size_t left = sh->full ? 0 : sh->room - sh->used;
+        uint32_t room = left < UINT32_MAX ? (uint32_t)left : UINT32_MAX;
+        uint32_t *out = room ? nb->j + sh->base + sh->used : NULL;
+        uint32_t pairs = !nb->listed || nb->listed[i] ? pair_candidates(g, x, R, (uint32_t)i, g->pad, out, room, &cc)
+                                                       : 0;
+        size_t need = (size_t)pairs + nb->start[i + 1];
+        nb->start[i + 1] += pairs;
+        if (need <= left)
+            sh->used += need;
+        else
+            sh->full = 1;
+    }
+}
+
+/* The shares moved together, in order: each to its first particle's
+ * offset, which lies at or below its base (those before it took no more
+ * than their room). */
+static void join_shares(grains_neighbors *nb, const list_share *sh, int parts)
+{
+    for (int t = 0; t < parts; t++)
+        if (sh[t].used && nb->start[sh[t].lo] != sh[t].base)
+            memmove(nb->j + nb->start[sh[t].lo], nb->j + sh[t].base, sh[t].used * sizeof *nb->j);
+}
+
+/* Offsets from the counts in start[1..n]; an error past LIST_LIMIT. */
+static grains_status sum_counts(grains_neighbors *nb, size_t n, size_t *total_out, grains_error *err)
+{
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         total += nb->start[i + 1];
@@ -251,17 +291,67 @@ grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const 
                                     LIST_LIMIT, n, nb->start[i + 1]);
         nb->start[i + 1] = (uint32_t)total;
     }
-    if (!grow_list(nb, total))
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", total);
-    nb->n = total;
+    *total_out = total;
+    return GRAINS_OK;
+}
+
+/* The lists again, in place, once j holds them all (the pass after the
+ * counts, when a share did not fit). */
+static void fill_in_place(grains_neighbors *nb, const grains_grid *g, const vec3 *x, const real *R, size_t n,
+                          int nthreads)
+{
 #pragma omp parallel num_threads(nthreads)
     {
         cell_cache cc = {.level = -1};
 #pragma omp for schedule(static)
         for (size_t i = 0; i < n; i++)
             if (nb->start[i + 1] > nb->start[i]) /* (no pairs at all: j may be NULL) */
-                pair_candidates(g, x, R, (uint32_t)i, g->pad, nb->j + nb->start[i], &cc);
+                pair_candidates(g, x, R, (uint32_t)i, g->pad, nb->j + nb->start[i], nb->start[i + 1] - nb->start[i],
+                                &cc);
     }
+}
+
+grains_status neighbors_build(grains_neighbors *nb, const grains_grid *g, const grains_mesh *mesh, const vec3 *x,
+                              const real *R, size_t n, const uint8_t *listed, int nthreads, grains_error *err)
+{
+    size_t n_mesh = 0, total = 0;
+    const int parts = nthreads > 0 ? nthreads : 1;
+    list_share *sh = malloc((size_t)parts * sizeof *sh);
+    nb->listed = listed;
+    if (n > STORE_INDEX_MASK || (mesh && mesh->n_elements > STORE_INDEX_MASK)) {
+        free(sh);
+        return grains_error_set(err, GRAINS_ERR_LIMIT, NULL, 0, "more than %u particles or mesh elements",
+                                STORE_INDEX_MASK);
+    }
+    if (!sh || !array_reserve((void **)&nb->start, &nb->cap_start, n + 1, sizeof *nb->start, 4) ||
+        !collect_mesh(nb, &n_mesh, g, mesh, x, R, g->pad)) {
+        free(sh);
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the neighbour list");
+    }
+    plan_shares(nb, sh, parts, n); /* (from the last build's offsets, before they are overwritten) */
+    nb->n_particles = n;
+    memset(nb->start, 0, (n + 1) * sizeof *nb->start);
+    for (size_t k = 0; k < n_mesh; k++)
+        nb->start[nb->scratch[2 * k] + 1]++;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (int t = 0; t < parts; t++)
+        fill_share(nb, g, x, R, &sh[t]);
+    int full = 0;
+    for (int t = 0; t < parts; t++)
+        full |= sh[t].full;
+    grains_status s = sum_counts(nb, n, &total, err);
+    if (s == GRAINS_OK && !full)
+        join_shares(nb, sh, parts);
+    else if (s == GRAINS_OK && !grow_list(nb, total))
+        s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu neighbour pairs", total);
+    else if (s == GRAINS_OK)
+        fill_in_place(nb, g, x, R, n, nthreads);
+    free(sh);
+    if (s != GRAINS_OK) {
+        nb->n_particles = 0; /* (its offsets are counts: no plan for the next build) */
+        return s;
+    }
+    nb->n = total;
     place_mesh(nb, n_mesh);
     nb->listed = NULL;
     return GRAINS_OK;
@@ -412,8 +502,10 @@ grains_status neighbors_read_state(grains_neighbors *nb, bytes_in *in, size_t n_
     nb->n = n;
     bytes_get_u32s(in, nb->start, n_lists + 1);
     bytes_get_u32s(in, nb->j, n);
-    if (in->bad)
+    if (in->bad) {
+        nb->n_particles = nb->n = 0;
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in the neighbour lists");
+    }
     const char *why = lists_invalid(nb, n_elements);
     if (why) {
         nb->n_particles = nb->n = 0;
