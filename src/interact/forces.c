@@ -468,7 +468,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 {
     force_diag total = force_diag_empty();
     for (int t = 0; t < sim->nthreads; t++)
-        force_diag_merge(&total, &sim->diag_thread[t]);
+        force_diag_merge(&total, &sim->thread[t].diag);
     return total;
 }
 

@@ -175,7 +175,7 @@ static void colour_team(void *ctx)
     const colour_ctx *c = ctx;
     grains_sim *sim = c->sim;
     const grains_grid *g = &sim->grid;
-    force_diag *d = &sim->diag_thread[THREAD_ID()];
+    force_diag *d = &sim->thread[THREAD_ID()].diag;
     for (int phase = 0; phase < g->n_phases; phase++) {
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++) {
@@ -270,7 +270,7 @@ static real forces(void *self, const implicit_eval *e)
     if (wall_sums && !sim->wl.n)
         return 0;
     for (int t = 0; t < sim->nthreads; t++)
-        sim->diag_thread[t] = force_diag_empty();
+        sim->thread[t].diag = force_diag_empty();
     clear(sim, e->out);
     if (e->mode & IMPLICIT_TERMS)
         clear(sim, e->diag);
@@ -279,7 +279,7 @@ static real forces(void *self, const implicit_eval *e)
         walls_gather(&sim->wl, sim->grid.n_blocks);
     real max_force = 0;
     for (int t = 0; t < sim->nthreads; t++)
-        max_force = fmax(max_force, sim->diag_thread[t].max_force);
+        max_force = fmax(max_force, sim->thread[t].diag.max_force);
     return max_force;
 }
 

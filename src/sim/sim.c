@@ -67,13 +67,13 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim_spawn_init(sim);
     sim->spawned_ahead = -1;
     sim->diag = force_diag_empty();
-    sim->diag_thread = calloc((size_t)sim->nthreads, sizeof *sim->diag_thread);
+    sim->thread = aligned_alloc(THREAD_LINE, (size_t)sim->nthreads * sizeof *sim->thread);
     sim->v2_thread = calloc((size_t)sim->nthreads, sizeof *sim->v2_thread);
-    sim->queue_thread = calloc((size_t)sim->nthreads, sizeof *sim->queue_thread);
-    if (!sim->diag_thread || !sim->v2_thread || !sim->queue_thread) {
-        free(sim->diag_thread);
+    if (sim->thread)
+        memset(sim->thread, 0, (size_t)sim->nthreads * sizeof *sim->thread);
+    if (!sim->thread || !sim->v2_thread) {
+        free(sim->thread);
         free(sim->v2_thread);
-        free(sim->queue_thread);
         free(sim);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory creating a simulation");
     }
@@ -111,12 +111,11 @@ void grains_sim_destroy(grains_sim *sim)
     sim_implicit_terms_free(&sim->terms);
     free(sim->pending);
     for (int t = 0; t < sim->nthreads; t++)
-        store_queue_free(&sim->queue_thread[t]);
+        store_queue_free(&sim->thread[t].queue);
     for (int t = 0; sim->cand_thread && t < sim->nthreads; t++)
         free(sim->cand_thread[t]);
     free(sim->cand_thread);
-    free(sim->queue_thread);
-    free(sim->diag_thread);
+    free(sim->thread);
     free(sim->v2_thread);
     free(sim);
 }

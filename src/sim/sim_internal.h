@@ -44,6 +44,16 @@ typedef struct {
     vec3 f_contact;  /* its contact force at the last step, before the guide */
 } sim_guide;
 
+/* What one thread writes for itself in the force loop, on cache lines of
+ * its own: a line two threads write is passed back and forth between their
+ * cores at each write (the queue's head and count change with every
+ * history an insertion displaces). */
+#define THREAD_LINE 64
+typedef struct {
+    _Alignas(THREAD_LINE) force_diag diag;
+    store_queue queue;
+} thread_own;
+
 struct grains_sim {
     grains_params p;
     const integrator *integrator; /* the row of p.integrator (integrate/integrator.h) */
@@ -91,8 +101,7 @@ struct grains_sim {
     grains_contact *pending;    /* grains_sim_set_contacts' springs, sorted, until the next rebuild */
     size_t n_pending;
     int has_pending;
-    force_diag *diag_thread;    /* per thread */
-    store_queue *queue_thread;  /* per thread: histories displaced by insertions */
+    thread_own *thread;         /* per thread: its verdict and its queue */
     real *v2_thread;            /* per thread: largest squared speed after integration */
     mesh_candidate **cand_thread; /* per thread: one particle's mesh candidates (interact/mesh_select.h) */
     size_t cand_cap;            /* room in each: the most elements listed for one particle */

@@ -42,10 +42,10 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
 static void forces_and_motion_team(grains_sim *sim)
 {
     int tid = THREAD_ID();
-    force_diag *d = &sim->diag_thread[tid];
+    force_diag *d = &sim->thread[tid].diag;
     *d = force_diag_empty();
     sim->v2_thread[tid] = 0;
-    sim_forces(sim, d, &sim->queue_thread[tid], sim->cand_thread ? sim->cand_thread[tid] : NULL);
+    sim_forces(sim, d, &sim->thread[tid].queue, sim->cand_thread ? sim->cand_thread[tid] : NULL);
     if (sim->rec.requested) {
 #pragma omp single
         contact_record_sums(sim); /* the contacts' sums, before bonds and the update */
