@@ -58,7 +58,8 @@ enum { WHOLE, BY_ID, BY_RANGE };
 
 /* A gas of 10 x 10 x 10 spheres of radius R and 2R on a lattice, with
  * random velocities of up to 1 m/s, the last tagged; open, on a floor under
- * a servo lid (their force summed from the blocks of every rank), or
+ * a servo lid (their force summed from the blocks of every rank), with one
+ * more leaving the box below the floor (a stray: sim/strays.h), or
  * periodic, then free or bonded (bond_lattice), stepped by the default
  * row or VERLET; added whole on every rank,
  * or shared among `deal` first and dealt among them: BY_ID, every rank
@@ -110,6 +111,9 @@ static grains_sim *gas_dealt(int periodic, int threads, int bonded, const grains
         bond_lattice(sim);
     if (periodic)
         return sim;
+    grains_particle stray = {{L / 2, L / 2, -L}, {0.2, 0, -1}, {0, 0, 0}, {1, 0, 0, 0}, R, 0, 0};
+    if ((how == WHOLE ? grains_sim_add_particle : grains_sim_add_dealt)(sim, &stray, NULL) != GRAINS_OK)
+        exit(1);
     plate(sim, L, 0, grains_motion_fixed());
     grains_motion servo = grains_motion_fixed();
     servo.type = GRAINS_MOTION_SERVO;
@@ -373,6 +377,12 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
     grains_error err;
     grains_status s = grains_sim_share(shared, &ranks, &err);
     size_t start_bad = dealt && s == GRAINS_OK ? dealt_start_differs(shared, alone, &ranks, how) : 0;
+    int stray_bound_bad = 0;
+    if (s == GRAINS_OK && !periodic) { /* (a step more for both: the stray's bound at its first step) */
+        s = grains_sim_step(shared, &err);
+        step(alone);
+        stray_bound_bad = shared->strays.n != 1 || alone->strays.n != 1 || shared->strays.moved != alone->strays.moved;
+    }
     size_t n = grains_sim_count(alone), bad = 0, most_held = 0, checks = 0, resume_held = 0, read_held = 0, shared_held = 0;
     int resume_rebuilt = 0;
     uint64_t *owners = calloc(n, sizeof *owners), unowned = 0;
@@ -452,6 +462,10 @@ static void gas_case(test_ctx *t, grains_comm *comm, int periodic, int bonded, i
               "%s: resumed from a checkpoint every rank read whole (%zu), each keeps %zu of the %zu particles as "
               "it is shared, before any step (%zu after it), rebuilding only where one process does%s", what,
               read_held, shared_held, n, resume_held, resume_rebuilt ? " (it differs)" : "");
+    if (!periodic)
+        CHECK(t, stray_bound_bad == 0, "%s: the grain leaving the box is a stray on every rank after the first "
+              "step, its bound one process's (the gas loses more than %d grains later: none is a stray then)", what,
+              STRAYS_MAX);
     if (!periodic)
         CHECK(t, size == 1 || read_held == n, "%s: shared before it read a checkpoint whose rebuild is due, "
               "each rank read it whole (%zu of %zu particles) and rebuilt at once", what, read_held, n);

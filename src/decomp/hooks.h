@@ -53,6 +53,10 @@ void sim_ranks_take_names(grains_sim *sim, store_key *keys);
 void sim_ranks_rename(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where);
 grains_status sim_ranks_plan_rebuild(grains_sim *sim, store_key **keys, size_t *n, int by_ranks, grains_error *err);
 void sim_ranks_planned(grains_sim *sim);
+/* Every rank's bytes (own, `bytes` of them), to every rank, in rank order:
+ * *bytes_all of them, in a buffer the ranks keep until their next exchange.
+ * Collective. */
+const void *sim_ranks_gather(grains_sim *sim, const void *own, size_t bytes, size_t *bytes_all);
 
 /* A rebuild's sort of a rank's own particles and their partners alone, in
  * place of sort_particles and the plan: the histories named by the own

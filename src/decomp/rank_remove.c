@@ -15,18 +15,14 @@
 
 grains_removal *sim_ranks_gather_removals(grains_sim *sim, const grains_removal *own, size_t n_own, size_t *n_all)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_ranks *pr = &r->peers;
-    r->recv = pr->allgather(pr->ctx, own, n_own * sizeof *own, r->counts, r->recv, &r->recv_cap);
     size_t bytes = 0;
-    for (int q = 0; q < pr->size; q++)
-        bytes += r->counts[q];
+    const void *every = sim_ranks_gather(sim, own, n_own * sizeof *own, &bytes);
     *n_all = bytes / sizeof *own;
     grains_removal *all = malloc(bytes ? bytes : 1);
     if (!all)
         sim_ranks_stop(sim, "out of memory gathering the outlets' removals: stopping every rank");
     if (bytes)
-        memcpy(all, r->recv, bytes);
+        memcpy(all, every, bytes);
     return all;
 }
 

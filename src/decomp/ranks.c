@@ -987,9 +987,10 @@ static void take_halo(unpack *u, grains_sim *sim, int r)
  * speed and its particles. */
 static void take_step(unpack *u, grains_sim *sim, int r, void *ctx)
 {
-    real v2, *max_v2 = ctx;
-    take(u, &v2, sizeof v2);
-    *max_v2 = v2 > *max_v2 ? v2 : *max_v2;
+    real v2[2], *max_v2 = ctx;
+    take(u, v2, sizeof v2);
+    for (int k = 0; k < 2; k++)
+        max_v2[k] = v2[k] > max_v2[k] ? v2[k] : max_v2[k];
     FOR_RUNS(sim, r, run)
         take_particles(u, &sim->pt, run);
 }
@@ -1154,66 +1155,94 @@ static size_t swap_halo(grains_sim *sim)
     return k.n;
 }
 
-/* The largest of the ranks' squared speeds (a reduction of bit patterns:
- * exact in any order). */
-static real largest_speed2(grains_sim *sim, real v2)
+/* The largest of the ranks' squared speeds, v2[0] the grains' but the
+ * strays', v2[1] the strays' (sim/strays.h): a reduction of bit patterns,
+ * exact in any order. */
+static void largest_speeds2(grains_sim *sim, real v2[2])
 {
     sim_ranks *rk = &sim->ranks;
     const grains_ranks *pr = &rk->peers;
     double t0 = seconds_now();
-    uint64_t bits = speed2_bits(v2);
-    pr->max(pr->ctx, &bits, 1);
+    uint64_t bits[2] = {speed2_bits(v2[0]), speed2_bits(v2[1])};
+    pr->max(pr->ctx, bits, 2);
     rk->stats.seconds += seconds_now() - t0;
-    return speed2_of(bits);
+    v2[0] = speed2_of(bits[0]);
+    v2[1] = speed2_of(bits[1]);
 }
 
-/* The step's halo (swap_halo); the largest speed, which every rank needs,
+/* The step's halo (swap_halo); the largest speeds, which every rank needs,
  * in a reduction. */
-static real exchange_halo(grains_sim *sim, real v2)
+static void exchange_halo(grains_sim *sim, real v2[2])
 {
     sim_ranks *rk = &sim->ranks;
     count_step(rk, swap_halo(sim));
     count_received(rk);
-    return largest_speed2(sim, v2);
+    largest_speeds2(sim, v2);
+}
+
+/* This rank's largest squared speeds (the threads', the strays'). */
+static void own_speeds2(const grains_sim *sim, real v2[2])
+{
+    v2[0] = 0;
+    for (int t = 0; t < sim->nthreads; t++)
+        v2[0] = sim->v2_thread[t] > v2[0] ? sim->v2_thread[t] : v2[0];
+    v2[1] = sim->strays.v2_far;
+}
+
+/* The whole's speeds where the step keeps them. */
+static void keep_speeds2(grains_sim *sim, const real v2[2])
+{
+    for (int t = 0; t < sim->nthreads; t++)
+        sim->v2_thread[t] = t ? 0 : v2[0];
+    sim->strays.v2_far = v2[1];
 }
 
 void sim_ranks_begun(grains_sim *sim)
 {
-    real v2 = 0;
-    for (int t = 0; t < sim->nthreads; t++)
-        v2 = sim->v2_thread[t] > v2 ? sim->v2_thread[t] : v2;
-    v2 = largest_speed2(sim, v2);
-    for (int t = 0; t < sim->nthreads; t++)
-        sim->v2_thread[t] = t ? 0 : v2;
+    real v2[2];
+    own_speeds2(sim, v2);
+    largest_speeds2(sim, v2);
+    keep_speeds2(sim, v2);
 }
 
-/* Every rank's largest speed and particles, to every rank. */
-static real exchange_all(grains_sim *sim, real v2)
+/* Every rank's largest speeds and particles, to every rank. */
+static void exchange_all(grains_sim *sim, real v2[2])
 {
     sim_ranks *rk = &sim->ranks;
     pack k = pack_start(sim);
-    put(&k, &v2, sizeof v2);
+    put(&k, v2, 2 * sizeof *v2);
     FOR_RUNS(sim, rk->peers.rank, run)
         put_particles(&k, &sim->pt, run);
     count_step(rk, k.n);
     char *all = exchange(sim, &k);
     pack_keep(sim, &k);
     count_received(rk);
-    unpack_all(sim, all, take_step, &v2);
-    return v2;
+    unpack_all(sim, all, take_step, v2);
 }
 
 void sim_ranks_exchange_step(grains_sim *sim)
 {
-    real v2 = 0;
-    for (int t = 0; t < sim->nthreads; t++)
-        v2 = sim->v2_thread[t] > v2 ? sim->v2_thread[t] : v2;
+    real v2[2];
+    own_speeds2(sim, v2);
     sim_ranks *rk = &sim->ranks;
-    v2 = rk->halo_steps ? exchange_halo(sim, v2) : exchange_all(sim, v2);
+    if (rk->halo_steps)
+        exchange_halo(sim, v2);
+    else
+        exchange_all(sim, v2);
     rk->stale |= rk->halo_steps;
     sim_ranks_frame_old(rk);
-    for (int t = 0; t < sim->nthreads; t++)
-        sim->v2_thread[t] = t ? 0 : v2;
+    keep_speeds2(sim, v2);
+}
+
+const void *sim_ranks_gather(grains_sim *sim, const void *own, size_t bytes, size_t *bytes_all)
+{
+    sim_ranks *r = &sim->ranks;
+    const grains_ranks *pr = &r->peers;
+    r->recv = pr->allgather(pr->ctx, own, bytes, r->counts, r->recv, &r->recv_cap);
+    *bytes_all = 0;
+    for (int q = 0; q < pr->size; q++)
+        *bytes_all += r->counts[q];
+    return r->recv;
 }
 
 static void take_all_particles(unpack *u, grains_sim *sim, int r, void *ctx)

@@ -22,4 +22,5 @@ void sim_grow(grains_sim *sim, real t_old, real t_new)
         sim->pt.R[i] *= ratio;
     /* a pair's gap closes by both growths: as a displacement of R_max's growth each */
     sim->displacement += sim->p.R_max * (after - before);
+    sim->strays.moved += sim->p.R_max * (after - before);
 }

@@ -167,6 +167,9 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     if (sim->pt.f && !sim->keep_sums)
         memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
     sim->displacement = 0;
+    sim->strays.n = 0; /* (the old slots') */
+    if (s == GRAINS_OK)
+        sim_strays_find(sim, list_pad(sim));
     sim->need_rebuild = 0;
     sim->n_rebuilds++;
     return s;

@@ -35,6 +35,7 @@
 #include "sim/last_good.h"
 #include "sim/probes.h"
 #include "sim/sinks.h"
+#include "sim/strays.h"
 
 /* The guided particle (grains_sim_guide, sim/guide.c). */
 typedef struct {
@@ -77,7 +78,9 @@ struct grains_sim {
     int nthreads;
     sim_ranks ranks;            /* the ranks it is shared among */
     long step;
-    real displacement;          /* [L] bound on any particle's motion since the last rebuild */
+    real displacement;          /* [L] bound on any particle's motion since the last rebuild,
+                                 * the strays' apart (sim/strays.h) */
+    sim_strays strays;
     int need_rebuild;
     int keep_sums;              /* the next rebuild keeps the force sums f and t with their particles
                                  * (a removal's, between steps: Verlet's next half kick reads them) */
@@ -154,6 +157,22 @@ static inline int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim
 /* The thermo's sums of the particles, one by one in the ids' order, so
  * that every copy of them gives the same bits (sim/thermo.c). */
 void sim_thermo_start(const grains_sim *sim, thermo_sums *s);
+/* Strays (sim/strays.h). At the end of a rebuild: which lost grains are
+ * strays, list_pad beyond touching the lists' reach. */
+void sim_strays_find(grains_sim *sim, real list_pad);
+/* After the threads noted their largest squared speeds over the runs (before
+ * the ranks' reduction): the strays' apart (strays.v2_far), the rest's in
+ * v2_thread. Then, after the reduction, both added to their bounds where the
+ * row moved the grains (`moves`), and the largest of all back in v2_thread. */
+void sim_strays_split(grains_sim *sim, const slot_run *runs, size_t n_runs);
+void sim_strays_advance(grains_sim *sim, int moves);
+/* Whether a stray could meet something unlisted, the meshes having moved by `elements`. */
+int sim_strays_close(const grains_sim *sim, real elements);
+void sim_strays_write_state(const sim_strays *st, bytes_out *o);
+grains_status sim_strays_read_state(grains_sim *sim, bytes_in *in, size_t n_particles, grains_error *err);
+/* Where this rank holds each stray, once a read state's particles are in place. */
+void sim_strays_place(grains_sim *sim);
+
 /* The box out of which a particle is lost (into s), and whether x is lost out of it. */
 void sim_lost_box(const grains_sim *sim, thermo_sums *s);
 int sim_lost(const grains_sim *sim, const thermo_sums *s, vec3 x);

@@ -230,6 +230,7 @@ static void write_rest(const grains_sim *sim, const sim_bonds *bonds, const patc
     sim_bonds_write_state(bonds, sim->pt.n, o);
     sim_patch_logs_write(logs, n_log_blocks, o);
     write_guide(sim, o);
+    sim_strays_write_state(&sim->strays, o); /* (last: a state without strays ends before) */
 }
 
 static void write_parts(const grains_sim *sim, bytes_out *o)
@@ -356,6 +357,8 @@ static grains_status read_rest(grains_sim *sim, bytes_in *in, size_t n, grains_e
         s = sim_patch_logs_read_state(sim, in, err);
     if (s == GRAINS_OK)
         s = read_guide(sim, in, n, err);
+    if (s == GRAINS_OK)
+        s = sim_strays_read_state(sim, in, n, err);
     return s;
 }
 
@@ -415,5 +418,8 @@ static grains_status read_share(grains_sim *sim, bytes_in *in, grains_error *err
 grains_status sim_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
 {
     sim->has_pending = 0;
-    return sim_ranks_local(sim) ? read_share(sim, in, err) : read_whole(sim, in, err);
+    grains_status s = sim_ranks_local(sim) ? read_share(sim, in, err) : read_whole(sim, in, err);
+    if (s == GRAINS_OK)
+        sim_strays_place(sim); /* (where each rank holds its particles now) */
+    return s;
 }

@@ -22,7 +22,7 @@ static int lists_stale(const grains_sim *sim)
 {
     real elements = fmax(walls_displacement(&sim->wl), sim->mb.n ? sim_membranes_displacement(&sim->mb) : 0);
     return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->displacement + elements > sim->p.skin ||
-           sim->diag.history_failed;
+           sim_strays_close(sim, elements) || sim->diag.history_failed;
 }
 
 /* Boundaries move to where the forces of this step see them: at t with
@@ -153,9 +153,13 @@ static void begin(grains_sim *sim)
     } else {
         begin_team(sim, fn);
     }
-    if (sim_ranks_halo_steps(sim))
+    slot_run all = {0, (uint32_t)sim->pt.n}, alone;
+    size_t n_runs = 1;
+    int own = sim_ranks_halo_steps(sim); /* the speeds noted: the own ones' (begin_team) */
+    sim_strays_split(sim, own ? sim_own_runs(sim, &alone, &n_runs) : &all, n_runs);
+    if (own)
         sim_ranks_begun(sim);
-    sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
+    sim_strays_advance(sim, 1);
 }
 
 /* The membranes' vertices by the row's scheme (integrate/vertices.c). */
@@ -232,6 +236,10 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (sim->rec.requested && !contact_record_begin(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
     force_diag total = forces_and_motion(sim);
+    slot_run alone;
+    size_t n_runs;
+    const slot_run *runs = sim_own_runs(sim, &alone, &n_runs); /* (the update's) */
+    sim_strays_split(sim, runs, n_runs);
     if (total.bonds_broke) /* merged over the ranks: every rank rebuilds */
         sim->need_rebuild = 1;
     if (sim_shared(sim) && sim_stable(sim, &total))
@@ -250,8 +258,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
             memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
         return sim_report_unstable(sim, &total, err);
     }
-    if (sim->integrator->update_moves)
-        sim->displacement += sqrt(max_speed2(sim)) * sim->p.dt;
+    sim_strays_advance(sim, sim->integrator->update_moves);
     if (sim->mb.n)
         sim_hold_confinement(sim); /* from the push gathered above, now the step has held */
     move_vertices(sim, sim->integrator->vertex_update);

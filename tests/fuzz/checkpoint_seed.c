@@ -1,5 +1,5 @@
 /* Writes the checkpoint corpus's seeds into a folder: seed.grains (a
- * checkpoint of fuzz_checkpoint_scene after 30 steps) and seed.state (its
+ * checkpoint of fuzz_checkpoint_scene after 30 steps, a stray in it) and seed.state (its
  * state stream alone, for the harness's second reading) and seed.share (its
  * block count, particles and contact histories, for the third). Made at test time:
  * a committed checkpoint would name an old program version. */
@@ -34,6 +34,9 @@ int main(int argc, char **argv)
     grains_sim *sim = fuzz_checkpoint_scene();
     if (grains_sim_advance(sim, 30, &err) != GRAINS_OK)
         return fprintf(stderr, "%s\n", err.message), 1;
+    if (sim->strays.n != 1)
+        return fprintf(stderr, "the seed's scene has %u strays, not 1: its state would not hold them\n",
+                       sim->strays.n), 1;
     snprintf(path, sizeof path, "%s/seed.grains", argv[1]);
     if (grains_checkpoint_write(path, sim, "seed", 4, &err) != GRAINS_OK)
         return fprintf(stderr, "%s\n", err.message), 1;

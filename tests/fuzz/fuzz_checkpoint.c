@@ -37,6 +37,9 @@ grains_sim *fuzz_checkpoint_scene(void)
         grains_particle q = {{0.009 * (k % 5), 0.009 * (k / 5), 0.2}, {0, 0, -1}, {0, 0, 0}, {1, 0, 0, 0}, 0.004, 0, 0};
         grains_sim_add_particle(sim, &q, &err);
     }
+    /* one falling away below the floor: a stray, whose bound the state holds last */
+    grains_particle stray = {{0, 0, -0.5}, {0, 0, -3}, {0, 0, 0}, {1, 0, 0, 0}, 0.004, 0, 0};
+    grains_sim_add_particle(sim, &stray, &err);
     /* the floor, given a table motion mid-run: the state's meshes with a motion of their own */
     grains_mesh *floor = NULL;
     const uint32_t v[4] = {0, 1, 2, 3};
