@@ -4,7 +4,8 @@ examples/pile_quasi2d.cfg (TinyDEM Fig. 5D) for grains of diameter D.
 
 Two vertical plates 11 D apart (their faces at y = +-5.5 D), 300 D long in x
 (from -150 D to 150 D) and 200 D high, and a floor between them. The ends are
-open: grains that run off the floor leave the run.
+open: grains that run off the floor fall away from the pile (thermo.csv's
+lost; remove_lost = true takes them out of the run).
 Usage: python3 data/make_pile_quasi2d.py [OUT [D]]"""
 import sys
 

@@ -33,8 +33,11 @@ void sim_lost_box(const grains_sim *sim, thermo_sums *s)
         lo = v3(fmin(lo.x, r.lo.x), fmin(lo.y, r.lo.y), fmin(lo.z, r.lo.z));
         hi = v3(fmax(hi.x, r.hi.x), fmax(hi.y, r.hi.y), fmax(hi.z, r.hi.z));
     }
+    int any_removed = 0; /* (a rebuild asks too: a vertex's bodies looked at only where one is removed) */
+    for (size_t k = 0; k < sim->wl.n; k++)
+        any_removed |= sim->wl.body[k].removed;
     for (size_t v = 0; v < m->n_vertices; v++) {
-        if (removed_vertex(sim, v))
+        if (any_removed && removed_vertex(sim, v))
             continue;
         vec3 p = m->vertices[v];
         lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
