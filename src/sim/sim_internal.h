@@ -157,6 +157,10 @@ static inline int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim
 /* The thermo's sums of the particles, one by one in the ids' order, so
  * that every copy of them gives the same bits (sim/thermo.c). */
 void sim_thermo_start(const grains_sim *sim, thermo_sums *s);
+/* The box out of which a particle is lost (into s), and whether x is lost out of it. */
+void sim_lost_box(const grains_sim *sim, thermo_sums *s);
+int sim_lost(const grains_sim *sim, const thermo_sums *s, vec3 x);
+void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p);
 /* Strays (sim/strays.h). At the end of a rebuild: which lost grains are
  * strays, list_pad beyond touching the lists' reach. */
 void sim_strays_find(grains_sim *sim, real list_pad);
@@ -172,11 +176,6 @@ void sim_strays_write_state(const sim_strays *st, bytes_out *o);
 grains_status sim_strays_read_state(grains_sim *sim, bytes_in *in, size_t n_particles, grains_error *err);
 /* Where this rank holds each stray, once a read state's particles are in place. */
 void sim_strays_place(grains_sim *sim);
-
-/* The box out of which a particle is lost (into s), and whether x is lost out of it. */
-void sim_lost_box(const grains_sim *sim, thermo_sums *s);
-int sim_lost(const grains_sim *sim, const thermo_sums *s, vec3 x);
-void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p);
 static inline const grains_particles *sim_particles_read(const grains_sim *sim)
 {
     return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0 ? &sim->ranks.whole
