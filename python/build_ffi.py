@@ -29,7 +29,7 @@ typedef struct {
 
 typedef struct {
     long step; double time; size_t n_particles, n_contacts; double e_kin, e_rot, max_overlap;
-    size_t n_bonds, n_broken; int newton, newton_most; long cg; double newton_update, e_membrane; size_t n_lost;
+    size_t n_bonds, n_broken; int newton, newton_most; long cg; double newton_update, e_membrane; size_t n_lost; double e_lost;
     ...;
 } grains_thermo;
 

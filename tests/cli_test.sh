@@ -270,6 +270,12 @@ st 'stages = ( { duration = 0.05; }, { duration = 0.05; set = { mu_s = -1.0; }; 
 expect 2 'st.cfg:2: stages\[1\]: mu_s = -1: sliding friction coefficient must be >= 0' "$G" check "$T/st.cfg"
 st 'stages = ( { until = "settled"; kinetic_energy = 1e-12; max_time = 0.01; check_every = 50; } );'
 expect 1 'st.cfg:2: stages\[0\] \(""\) did not settle within max_time = 0.01: E_kin \+ E_rot = .*, above kinetic_energy = 1e-12' "$G" run "$T/st.cfg" -o "$T/st" --quiet --set N_steps=400
+# a grain lost far below a floor falls for ever: a settled stage leaves it out, ends at its first look and
+# the next begins (thermo.csv's lost: 1)
+printf '%s\n0,0,-5,0.004,0,0,-3,1,0,0,0,0,0,0\n' "$H" > "$T/lost.csv"
+st 'stages = ( { until = "settled"; kinetic_energy = 1e-12; max_time = 0.01; check_every = 50; }, { name = "b"; duration = 0.01; } );'
+expect 0 'stage 1 \(b\) begins at t = ' "$G" run "$T/st.cfg" -o "$T/st_lost" --mesh "$T/floor.off" --particles "$T/lost.csv" --set N_max=0 --set N_steps=400
+tail -1 "$T/st_lost/thermo.csv" | awk -F, '{ exit !($8 == 1) }' && ok || bad "settled, lost: $(tail -1 "$T/st_lost/thermo.csv")"
 # the stages' example: each begins in turn, the gate moves 60 mm while "open" and stays, and thermo.csv says the
 # stage (4: after the last ended)
 "$G" run "$SRC/tests/stages.cfg" -o "$T/stages" >"$T/out" 2>"$T/err" || bad "stages: $(cat "$T/err")"

@@ -10,7 +10,8 @@
  * - two strays that fly at each other far outside the box collide as they
  *   do without meshes;
  * - of two lost grains, the one just beyond the box joins the rest and the
- *   far one is a stray; more than STRAYS_MAX lost grains: none is;
+ *   far one is a stray, and the thermo's lost energy is theirs (the grain
+ *   inside is at rest); more than STRAYS_MAX lost grains: none is;
  * - a bed of grains with a stray gives the same bits on 1 and 3 threads,
  *   and resumed from a checkpoint written with the stray, the same bits as
  *   the run that went on. */
@@ -137,6 +138,10 @@ static void which_are_strays(test_ctx *t)
     step(sim);
     CHECK(t, sim->strays.n == 1 && sim->strays.id[0] == 2, "the lost grain beside the box joins the rest, the far "
           "one is a stray (%u)", sim->strays.n);
+    grains_thermo th;
+    grains_sim_thermo(sim, &th);
+    CHECK(t, th.n_lost == 2 && th.e_lost > 0 && th.e_lost == th.e_kin + th.e_rot, "the thermo's lost energy: the "
+          "two lost grains', all that moves (%g of %g)", th.e_lost, th.e_kin + th.e_rot);
     grains_sim_destroy(sim);
     sim = box_scene(1, 1);
     for (int k = 0; k <= STRAYS_MAX; k++)

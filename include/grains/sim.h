@@ -66,6 +66,8 @@ typedef struct {
                            * box (grown by R_max and the element radius; endless against
                            * gravity; periodic axes aside), e.g. fallen out of a leaking hopper
                            * or off a floor */
+    double e_lost;        /* [ML^2/T^2] the n_lost particles' share of e_kin + e_rot (a stage's
+                           * until = "settled" looks at the rest: a lost grain falls for ever) */
 } grains_thermo;
 
 /* Checks `params` and creates an empty simulation with dt, skin derived. */

@@ -428,6 +428,7 @@ class Simulation:
     broken_bonds = _thermo("n_broken", "bonds broken so far")
     membrane_energy = _thermo("e_membrane", "[ML^2/T^2] the membranes' kinetic and elastic energy")
     lost = _thermo("n_lost", "grains outside the box of the meshes (thermo.csv's lost)")
+    lost_energy = _thermo("e_lost", "[ML^2/T^2] the lost grains' share of E_kin + E_rot")
 
     def _get_gravity(self):
         return np.array([_lib.grains_py_gravity(self._sim, a) for a in range(3)])

@@ -30,6 +30,7 @@ typedef struct {
  * one is lost (boxed: there is a mesh). */
 typedef struct {
     double e_kin, e_rot;
+    double e_lost; /* the lost ones' e_kin + e_rot */
     size_t lost;
     size_t bonds, broken; /* (from the windows: each bond counted by its first particle's owner) */
     int boxed;

@@ -74,12 +74,13 @@ static grains_status ended(const grains_scenario *sc, const run_record *r, grain
         grains_sim_gather_thermo(sim);
         grains_thermo th;
         grains_sim_thermo(sim, &th);
-        *done = th.e_kin + th.e_rot < st->kinetic_energy;
+        double held = th.e_kin + th.e_rot - th.e_lost; /* (a lost grain falls for ever) */
+        *done = held < st->kinetic_energy;
         if (!*done && t - r->stage_began > st->max_time)
             return grains_error_set(err, GRAINS_ERR_LIMIT, sc->source[0] ? sc->source : NULL, st->line,
-                                    "stages[%d] (\"%s\") did not settle within max_time = %g: E_kin + E_rot = %g, "
-                                    "above kinetic_energy = %g, at t = %g", r->stage, st->name, st->max_time,
-                                    th.e_kin + th.e_rot, st->kinetic_energy, t);
+                                    "stages[%d] (\"%s\") did not settle within max_time = %g: E_kin + E_rot = %g%s, "
+                                    "above kinetic_energy = %g, at t = %g", r->stage, st->name, st->max_time, held,
+                                    th.n_lost ? " (the lost grains' left out)" : "", st->kinetic_energy, t);
     }
     return GRAINS_OK;
 }

@@ -73,9 +73,13 @@ void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle
 {
     real R = p->R;
     real m = 4 * PI / 3 * sim->hp.rho[p->material] * R * R * R;
-    s->e_kin += 0.5 * m * v3_dot(p->v, p->v);
-    s->e_rot += 0.5 * (0.4 * m * R * R) * v3_dot(p->w, p->w);
-    s->lost += (size_t)sim_lost(sim, s, p->x);
+    real e_kin = 0.5 * m * v3_dot(p->v, p->v), e_rot = 0.5 * (0.4 * m * R * R) * v3_dot(p->w, p->w);
+    s->e_kin += e_kin;
+    s->e_rot += e_rot;
+    if (sim_lost(sim, s, p->x)) {
+        s->lost++;
+        s->e_lost += e_kin + e_rot;
+    }
 }
 
 /* Serial sums in the ids' order, so that the figures are the same for any
@@ -112,4 +116,5 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->newton_update = sim->vi.update_last;
     out->e_membrane = sim_membranes_energy(&sim->mb);
     out->n_lost = sums.lost;
+    out->e_lost = sums.e_lost;
 }
