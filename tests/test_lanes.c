@@ -31,7 +31,11 @@
  * - the Euler integrator's lane loop (src/integrate/euler_spiral.c) against
  *   its general loop: the pour with a second, identical material (which
  *   sends forces and integrator through the general loops) gives the same
- *   bits. */
+ *   bits;
+ * - the hot loops compiled for each instruction set (sim/kernels.h: in a
+ *   build for x86-64's baseline, SSE2, AVX2 and AVX-512): the pour, and the
+ *   pour into the turning box, give the same bits with every set this CPU
+ *   runs. */
 #include "check.h"
 #include "contact/lanes.h"
 #include "interact/contact_visit.h"
@@ -406,6 +410,40 @@ static void wall_lanes(test_ctx *t)
     }
 }
 
+/* The pour (onto the floor, or into the turning box) with the hot loops of set k. */
+static grains_sim *pour_with(const sim_kernels *k, int in_box)
+{
+    grains_params p = pour_params(GRAINS_INTEGRATOR_EULER, GRAINS_KERNEL_VECTOR, 1);
+    grains_sim *sim = scene(&p);
+    sim->kernels = k;
+    if (in_box)
+        turning_box(sim, 14e-3, 20e-3, 3);
+    else
+        floor_mesh(sim, 40e-3, 0);
+    return in_box ? drop_600(sim, 5, 0.3, "pour in box") : drop_600(sim, 3, 0.1, "pour");
+}
+
+static void instruction_sets(test_ctx *t)
+{
+    int n;
+    const sim_kernels *all = sim_kernels_all(&n), *base = &all[n - 1];
+    for (int in_box = 0; in_box < 2; in_box++) {
+        grains_sim *ref = pour_with(base, in_box);
+        for (int k = 0; k < n - 1; k++) {
+            if (sim_kernels_choose(all[k].isa) != &all[k]) {
+                printf("  %s: this CPU does not run it\n", all[k].isa);
+                continue;
+            }
+            grains_sim *sim = pour_with(&all[k], in_box);
+            CHECK(t, same_state(sim, ref), "%s: the hot loops for %s and for %s give bit-identical states",
+                  in_box ? "the pour into the turning box" : "the pour", all[k].isa, base->isa);
+            grains_sim_destroy(sim);
+        }
+        grains_sim_destroy(ref);
+    }
+    printf("  instruction sets: %d in this build (the widest this CPU runs: %s)\n", n, grains_kernels_isa());
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -414,5 +452,6 @@ int main(void)
     visits(&t);
     contracting(&t);
     wall_lanes(&t);
+    instruction_sets(&t);
     return test_report(&t, "test_lanes");
 }

@@ -70,6 +70,11 @@ typedef struct {
                            * until = "settled" looks at the rest: a lost grain falls for ever) */
 } grains_thermo;
 
+/* The instruction set of the hot loops a simulation takes on this CPU: "x86-64-v4" (AVX-512),
+ * "x86-64-v3" (AVX2) or "x86-64" in a build for x86-64's baseline, which holds all three;
+ * "this build's" in any other (docs/benchmarks.md, "A build for every machine"). */
+const char *grains_kernels_isa(void);
+
 /* Checks `params` and creates an empty simulation with dt, skin derived. */
 grains_status grains_sim_create(grains_sim **out, const grains_params *params, grains_error *err);
 void grains_sim_destroy(grains_sim *sim);

@@ -140,7 +140,7 @@ static int command(int argc, char **argv, const cli_ranks *rk)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("grains %s\n", GRAINS_VERSION);
+        printf("grains %s (hot loops: %s)\n", GRAINS_VERSION, grains_kernels_isa());
         return 0;
     }
     if (strcmp(cmd, "run") == 0)

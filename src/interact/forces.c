@@ -505,7 +505,7 @@ void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *
             if (plog)
                 plog->n = 0;
             if (lanes)
-                sim_block_lane_contacts(sim, b, &s, db, wall_sum, plog, cand, mine);
+                sim->kernels->block_lane_contacts(sim, b, &s, db, wall_sum, plog, cand, mine);
             else
                 for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                     if (general)

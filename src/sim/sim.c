@@ -50,6 +50,13 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     grains_params_derive(&sim->p);
     hm_params_init(&sim->hp, &sim->p);
     sim->integrator = integrator_of(sim->p.integrator);
+    sim->kernels = sim_kernels_choose(NULL);
+    if (!sim->kernels) {
+        free(sim);
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
+                                "GRAINS_ISA = \"%s\" names no set of hot loops that this build holds and this CPU runs "
+                                "(grains --version names the one it takes without GRAINS_ISA)", getenv("GRAINS_ISA"));
+    }
     for (int k = 0; k < sim->p.n_materials; k++) {
         real rho = sim->hp.rho[k];
         sim->motion[k] = (material_motion){3 / (4 * PI * rho), 9 * sim->p.eta / (2 * rho)}; /* Eq. 3 */

@@ -32,6 +32,7 @@
 #include "interact/mesh_select.h"
 #include "membrane/membranes.h"
 #include "membrane/patches.h"
+#include "sim/kernels.h"
 #include "sim/last_good.h"
 #include "sim/probes.h"
 #include "sim/sinks.h"
@@ -58,6 +59,7 @@ typedef struct {
 struct grains_sim {
     grains_params p;
     const integrator *integrator; /* the row of p.integrator (integrate/integrator.h) */
+    const sim_kernels *kernels;   /* the hot loops for this CPU (sim/kernels.h) */
     hm_params hp;
     material_motion motion[GRAINS_MAX_MATERIALS];
     int mixed;                  /* several materials, or a pair that does not touch: the
