@@ -80,7 +80,7 @@ static grains_status ended(const grains_scenario *sc, const run_record *r, grain
             return grains_error_set(err, GRAINS_ERR_LIMIT, sc->source[0] ? sc->source : NULL, st->line,
                                     "stages[%d] (\"%s\") did not settle within max_time = %g: E_kin + E_rot = %g%s, "
                                     "above kinetic_energy = %g, at t = %g", r->stage, st->name, st->max_time, held,
-                                    th.n_lost ? " (the lost grains' left out)" : "", st->kinetic_energy, t);
+                                    th.n_lost ? " (the lost grains' energy left out)" : "", st->kinetic_energy, t);
     }
     return GRAINS_OK;
 }
