@@ -3,6 +3,7 @@
  * x86-64-v4, their functions renamed with those suffixes. */
 #include "sim/kernels.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,4 +61,13 @@ const sim_kernels *sim_kernels_all(int *n)
 {
     *n = N_SETS;
     return SETS;
+}
+
+void sim_kernels_runnable(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < N_SETS && used < size; k++)
+        if (runs(k))
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", SETS[k].isa);
 }

@@ -30,4 +30,8 @@ const sim_kernels *sim_kernels_choose(const char *isa);
 /* The sets this build holds, widest first: n of them. */
 const sim_kernels *sim_kernels_all(int *n);
 
+/* The names of the sets this build holds and this CPU runs, widest first,
+ * separated by ", " (for an error that refuses GRAINS_ISA). */
+void sim_kernels_runnable(char *buf, size_t size);
+
 #endif

@@ -52,10 +52,12 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->integrator = integrator_of(sim->p.integrator);
     sim->kernels = sim_kernels_choose(NULL);
     if (!sim->kernels) {
+        char sets[128];
+        sim_kernels_runnable(sets, sizeof sets);
         free(sim);
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "GRAINS_ISA = \"%s\" names no set of hot loops that this build holds and this CPU runs "
-                                "(grains --version names the one it takes without GRAINS_ISA)", getenv("GRAINS_ISA"));
+                                "(those are: %s)", getenv("GRAINS_ISA"), sets);
     }
     for (int k = 0; k < sim->p.n_materials; k++) {
         real rho = sim->hp.rho[k];
