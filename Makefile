@@ -42,20 +42,22 @@ install: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The suite under AddressSanitizer and UndefinedBehaviorSanitizer (not the
+# The suite under AddressSanitizer and UndefinedBehaviorSanitizer, the shared library, the Python
+# module and the installed library's test included (not the
 # comparisons with peer codes nor the examples' short forms: they run the
 # same engine code for minutes; nor the tests under mpirun, whose Open MPI
 # keeps allocations LeakSanitizer reports; nor those labelled sanitize_skip,
 # whose code others run there: CI's 30 minutes).
 test-sanitize:
-	cmake -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=Debug -DGRAINS_SANITIZE=ON -DGRAINS_WERROR=ON >/dev/null
+	cmake -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=Debug -DGRAINS_SANITIZE=ON -DGRAINS_SHARED=ON -DGRAINS_WERROR=ON >/dev/null
 	cmake --build $(BUILD)-sanitize -j $(JOBS)
 	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp ctest --output-on-failure -j $(JOBS) -LE 'peer|examples|mpi|sanitize_skip'
 
 # The threaded tests under ThreadSanitizer: clang with LLVM's OpenMP, whose Archer tool tells TSan
 # what the OpenMP barriers order (GCC's libgomp is not instrumented: every phase would be a "race").
-TSAN_TESTS ?= test_checkpoint test_ghost test_io test_van_der_waals test_tinydem_reference test_last_good test_neighbors test_lanes test_contact_output
+TSAN_TESTS ?= test_checkpoint test_ghost test_io test_van_der_waals test_tinydem_reference test_last_good test_neighbors test_lanes test_contact_output \
+	test_probes test_sinks test_remove
 test-tsan:
 	CC=clang cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=Debug -DGRAINS_TSAN=ON >/dev/null
 	cmake --build $(BUILD)-tsan -j $(JOBS) --target $(TSAN_TESTS) >/dev/null

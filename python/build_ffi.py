@@ -12,7 +12,7 @@ typedef struct { real x, y, z; } grains_vec3;
 typedef struct { real q0, q1, q2, q3; } grains_quat;
 
 typedef enum { GRAINS_OK, GRAINS_ERR_NOMEM, GRAINS_ERR_IO, GRAINS_ERR_PARSE, GRAINS_ERR_RANGE, GRAINS_ERR_ARG,
-               GRAINS_ERR_LIMIT, GRAINS_ERR_UNSTABLE, GRAINS_ERR_STOPPED, ... } grains_status;
+               GRAINS_ERR_LIMIT, GRAINS_ERR_UNSTABLE, GRAINS_ERR_STOPPED, GRAINS_ERR_NOT_MET, ... } grains_status;
 typedef struct { grains_status status; char file[...]; int line; long particle; double time; char message[...]; } grains_error;
 void grains_error_format(const grains_error *err, char *buf, size_t size);
 

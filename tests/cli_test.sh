@@ -243,6 +243,8 @@ printf 'sinks = (\n { min = [0, 0, 0]; } );\n' > "$T/sk2.cfg"
 expect 2 'sk2.cfg:2: sinks\[0\]: expected \{ min = \[x, y, z\]; max = \[x, y, z\]; region' "$G" check "$T/sk2.cfg"
 printf 'sinks = ( { min = [0, 0, 0]; max = [1, 1, 0]; } );\n' > "$T/sk3.cfg"
 expect 2 'sinks\[0\]: min and max must be finite, max > min on every axis \(an empty sink removes nothing\)' "$G" check "$T/sk3.cfg"
+printf 'sinks = ( { min = [0.0, 0.0, 0.0]; max = [1e-300, 1e-300, 1e-300]; } );\n' > "$T/sk3b.cfg"
+expect 2 'sinks\[0\]: a box of volume 0: no volume a double holds' "$G" check "$T/sk3b.cfg"
 printf 'periodic = "x";\nbox_min = [0, 0, 0];\nbox_max = [1, 1, 1];\nsinks = ( { min = [2, 0, 0]; max = [3, 1, 1]; } );\n' > "$T/sk4.cfg"
 expect 2 'sinks\[0\]: on the periodic axis x it lies outside the periodic box \[0, 1\]: it can remove nothing' "$G" check "$T/sk4.cfg"
 printf 'sinks = ( { min = [0, 0, 0]; max = [1, 1, 1]; region = "sphere"; } );\n' > "$T/sk5.cfg"
@@ -271,6 +273,13 @@ st 'stages = ( { duration = 0.1; set = { E = 1e8; }; } );'
 expect 2 "st.cfg:2: stages\\[0\\].set: 'E' cannot change mid-run" "$G" check "$T/st.cfg"
 st 'stages = ( { duration = 0.05; }, { duration = 0.05; set = { mu_s = -1.0; }; } );'
 expect 2 'st.cfg:2: stages\[1\]: mu_s = -1: sliding friction coefficient must be >= 0' "$G" check "$T/st.cfg"
+# a stage's gravity that moves a grain farther than its radius in one step is named as such (it was
+# blamed on "particles placed overlapping")
+st 'stages = ( { duration = 0.001; }, { duration = 0.01; g = [0.0, 0.0, -1e300]; } );'
+expect 1 'gravity \|g\| = 1e\+300 moves a grain .* of R_min' "$G" run "$T/st.cfg" -o "$T/st_g" --quiet --set N_steps=400
+# a stage's mu_s of 1e308 is mu_s's to refuse or take, its derived mu_t (2 mu_s / 3) finite: not "mu_t = inf"
+st 'stages = ( { duration = 0.05; set = { mu_s = 1e308; }; } );'
+expect 0 'stage|steps|dt' "$G" check "$T/st.cfg"
 st 'stages = ( { until = "settled"; kinetic_energy = 1e-12; max_time = 0.01; check_every = 50; } );'
 expect 1 'st.cfg:2: stages\[0\] \(""\) did not settle within max_time = 0.01: E_kin \+ E_rot = .*, above kinetic_energy = 1e-12' "$G" run "$T/st.cfg" -o "$T/st" --quiet --set N_steps=400
 # a grain lost far below a floor falls for ever: a settled stage leaves it out, ends at its first look and
@@ -288,6 +297,11 @@ tail -1 "$T/stages/walls.csv" | awk -F, '{ exit !($3 == 1 && $4 > 0.0599 && $4 <
     bad "stages: the gate is not 60 mm on: $(tail -1 "$T/stages/walls.csv")"
 head -1 "$T/stages/thermo.csv" | grep -q ',stage$' && tail -1 "$T/stages/thermo.csv" | grep -q ',4$' && ok ||
     bad "stages: thermo.csv's stage: $(tail -1 "$T/stages/thermo.csv")"
+# the settle stage (kinetic_energy = 2e-5 J) ends only once E_kin + E_rot is below it: every frame in it is
+# above (mutation: a threshold 10^6 times larger ended it at its first look, 0.105 s, with 0.023 J)
+awk -F, 'NR > 1 && $9 == 1 { n++; if (!($5 + $6 > 2e-5)) low++ }
+    END { printf "stages: %d frames settling, %d below 2e-5 J\n", n, low; exit !(n >= 10 && low == 0) }' \
+    "$T/stages/thermo.csv" && ok || bad "stages: the settle stage ended before E_kin + E_rot fell below 2e-5 J"
 # a sink above the hourglass and its spawn box, against gravity: no grain can reach it
 printf 'sinks = ( { min = [-1.0, -1.0, -1.0]; max = [1.0, 1.0, 0.0]; },\n          { min = [-1.0, -1.0, 0.5]; max = [1.0, 1.0, 0.6]; } );\n' > "$T/sk6.cfg"
 expect 2 'sk6.cfg:1: sinks\[1\] lies wholly above, against gravity, all that the grains start from or can rise to' "$G" check "$T/sk6.cfg"
@@ -322,6 +336,8 @@ expect 2 'badbond.csv:2: expected two different particle ids' "$G" run $B --set 
 printf 'a,b\n0,1\n1,2\n1,0\n0,1\n' > "$T/twice.csv"
 expect 2 'twice.csv:4: bond 0,1 is listed again \(first at line 2\)' "$G" check $B --set bonds="$T/twice.csv"
 expect 2 'bond_tolerance = 0.5: must be in \[0, 0.1\]' "$G" check $B --set bond_tolerance=0.5
+# a bond stiffer than the step can follow (omega dt = 25, unstable past 2) is named before the run
+expect 0 'a bond of stiffness 1e\+10 between two R_min grains .*omega dt = [0-9.]+; past 2' "$G" check $B --set bonds="$T/pair.csv" --set bond_kn=1e10 --set bond_kt=1e10
 # --- the variational integrator: frictionless only; Newton's work in the thermo table ---
 expect 2 'integrator = variational_midpoint needs a potential .* friction .* depends on the path' \
     "$G" check --set integrator=variational_midpoint
@@ -712,8 +728,9 @@ printf '<VTKFile type="PolyData" version="1.0">\n<PolyData><Piece NumberOfPoints
 expect 2 'particles000000.vtp: no </VTKFile>' "$G" render "$T/cut"
 
 # --- probes: the hopper's outlet plane counts, at every frame, the grains the sink removed by then
-# plus those below the plane (a box probe), exactly; their mass to the table's 12 digits; the rows
-# of each tag and size class add up to the total; the hopper's box empties ---
+# plus those below the plane (a box probe), exactly; the rows of each tag and size class add up to the
+# total, in number and in mass (to the table's 12 digits); a size class's mass per grain lies between
+# those of its bounds' radii (4/3 pi rho R^3); the hopper's box empties ---
 "$G" run "$SRC/tests/probes.cfg" -o "$T/probes" --quiet && ok || bad "the probes run failed"
 python3 - "$T/probes" <<'PYEOF2' && ok || bad "the outlet probe does not count the grains that left"
 import csv, sys
@@ -729,6 +746,12 @@ for t in times:
     assert int(out["number"]) == gone + int(below["number"]), (t, out["number"], gone, below["number"])
     parts = [r for k, r in at.items() if k[0] == "outlet" and k[1] != "all"]
     assert sum(int(r["number"]) for r in parts) == int(out["number"])
+    assert abs(sum(float(r["mass"]) for r in parts) - float(out["mass"])) <= 1e-11 * float(out["mass"]), t
+    for r in parts:  # size class 0: R in [2, 2.5) mm, class 1: [2.5, 3] mm
+        n, m = int(r["number"]), float(r["mass"])
+        lo, hi = ((0.002, 0.0025), (0.0025, 0.003))[int(r["size_class"])]
+        mass = lambda R: 2500 * 4 / 3 * 3.141592653589793 * R ** 3
+        assert n == 0 or mass(lo) * (1 - 1e-11) <= m / n <= mass(hi) * (1 + 1e-11), (t, r)
     assert {k[1] for k in at if k[0] == "outlet" and k[1] != "all"} <= {"1", "2"}
     assert {k[2] for k in at if k[0] == "outlet" and k[2] != "all"} <= {"0", "1"}
 last = {(r["probe"], r["tag"]): r for r in rows if float(r["time"]) == times[-1]}
@@ -785,6 +808,40 @@ expect 2 'probes.csv: cannot read' "$G" plot "$T/ct"
 expect 2 'no column "nosuch"' "$G" plot "$T/ct" --profile --y nosuch
 mkdir -p "$T/cutplot" && printf 'time,probe\n0,a\n0.1\n' >"$T/cutplot/probes.csv"
 expect 2 'cutplot/probes.csv:3: expected 2 cells' "$G" plot "$T/cutplot"
+expect 2 'plot: .*/nodir/p.png: the folder .*/nodir does not exist' "$G" plot "$T/probes" -o "$T/nodir/p.png"
+
+# --- the post-processors write into the run's folder alone: DIR/fields, DIR/render or DIR/probes.png
+# planted as a symlink is refused and nothing is written where it points; a FIFO there is refused at
+# once (it blocked grains plot for ever); a refused option writes nothing ---
+mkdir -p "$T/planted" "$T/elsewhere"
+cp "$T/ct/particles00000"[0-2].vtp "$T/ct/contacts00000"[0-2].vtp "$T/planted/"
+cp "$T/probes/probes.csv" "$T/planted/"
+ln -s "$T/elsewhere" "$T/planted/fields"
+expect 2 'fields: .*/planted/fields is a symbolic link' "$G" fields "$T/planted" --average xy
+ln -s "$T/elsewhere" "$T/planted/render"
+expect 2 'render: .*/planted/render is a symbolic link' "$G" render "$T/planted" --no-movie
+ln -s "$T/elsewhere/victim.png" "$T/planted/probes.png"
+expect 2 'plot: .*/planted/probes.png is a symbolic link' "$G" plot "$T/planted"
+[ -z "$(ls "$T/elsewhere")" ] && ok || bad "a planted symlink let a post-processor write elsewhere: $(ls "$T/elsewhere")"
+rm "$T/planted/probes.png" && mkfifo "$T/planted/probes.png"
+expect 2 'probes.png: exists and is not a regular file \(a FIFO\)' timeout 20 "$G" plot "$T/planted"
+# finite values whose products overflow (velocities of 1e300), a grid of no volume a double holds, a
+# kernel wider than 512 cells (an int's overflow before), a cell count past 1024: refused, nothing written
+mkdir -p "$T/huge"
+printf '<?xml version="1.0"?>\n<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n<PolyData>\n<Piece NumberOfPoints="2" NumberOfVerts="0" NumberOfLines="0" NumberOfStrips="0" NumberOfPolys="0">\n<Points>\n<DataArray type="Float64" Name="position" NumberOfComponents="3" format="ascii">0 0 0 0.01 0 0</DataArray>\n</Points>\n<PointData>\n<DataArray type="Float64" Name="velocity" NumberOfComponents="3" format="ascii">1e300 0 0 0 0 1e300</DataArray>\n<DataArray type="Float64" Name="radius" NumberOfComponents="1" format="ascii">0.004 0.004</DataArray>\n</PointData>\n</Piece>\n</PolyData>\n</VTKFile>\n' >"$T/huge/particles000000.vtp"
+expect 2 'the frame.s fields are beyond the range of numbers' "$G" fields "$T/huge" --rho 1000 --average xy
+expect 2 'cells of volume .*: beyond the range' "$G" fields "$T/ct" --box 0,0,0,1e-300,1e-300,1e-300 --width 1e-300 -o "$T/nofields"
+expect 2 'the kernel of width 1e\+10 reaches .* cells' "$G" fields "$T/ct" --box -0.1,-0.1,-0.1,0.1,0.1,0.1 --width 1e10 --cell 0.1 -o "$T/nofields"
+expect 2 'fields: [0-9.]+e\+[0-9]+ cells of 1e-300 along x: at most 1024' "$G" fields "$T/ct" --cell 1e-300 -o "$T/nofields"
+[ ! -e "$T/huge/fields" ] && [ ! -e "$T/nofields" ] && ok || bad "a refused grains fields wrote: $(ls "$T/huge" "$T/nofields" 2>&1)"
+: >"$T/afile"
+expect 2 'fields: .*/afile/deeper: the folder .* cannot be made: a file stands in its path' "$G" fields "$T/ct" -o "$T/afile/deeper"
+# a camera 1e-300 across, zoomed into a grain: drawn at once (cairo drew its disc of 1e300 pixels for
+# minutes a frame), the grain filling the picture
+expect 0 '1 frames in' timeout 60 "$G" render "$T/ct" --frame 2 --box 0,0,0,1e-300,1e-300,1e-300 -o "$T/zoom" --no-movie
+# a settled stage's max_time holds even where check_every is longer than it (it ran on, exit 0, before)
+st 'stages = ( { until = "settled"; kinetic_energy = 1e-12; max_time = 0.01; check_every = 100000; } );'
+expect 1 'did not settle within max_time = 0.01' "$G" run "$T/st.cfg" -o "$T/st_long" --quiet --set N_steps=400
 
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

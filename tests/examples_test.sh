@@ -345,8 +345,14 @@ shift 2
 [ $# -gt 0 ] || set -- marble_rolling jamming brazil_takeoff binary_stream pile hopper insertion hourglass piston drum marble_run \
     membrane_friction brazil_nut triaxial
 for name in "$@"; do
-    "ex_$name"
+    before=$pass
+    if ! command -v "ex_$name" >/dev/null 2>&1; then # (an unknown name ran nothing and passed before)
+        bad "no example named $name (the names are the ex_NAME functions of $0)"
+    else
+        "ex_$name"
+        [ "$pass" -gt "$before" ] || bad "$name: no check passed"
+    fi
 done
 
 echo "examples_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -131,5 +131,18 @@ fi
 diff -r "$T/mine.before" "$T/mine" >/dev/null && [ ! -e "$T/mine/walls.csv" ] && ok ||
     bad "a refused resume (walls.csv gone) changed files: $(diff -r "$T/mine.before" "$T/mine" 2>&1 | head -3)"
 
+# A resume removes the temporaries a killed run left (NAME.grains-partial-XXXXXX) and nothing of the
+# user's: files named like a table or frame plus a suffix of six letters (taken for temporaries and
+# deleted before) stay as they were.
+rm -rf "$T/mine"
+"$G" run $SHORT -o "$T/mine" --threads 1 --quiet >/dev/null 2>&1 || bad "the run to resume failed"
+for f in thermo.csv.backup particles000002.vtp.keepme notes.csv.mydata; do echo mine >"$T/mine/$f"; done
+echo partial >"$T/mine/thermo.csv.grains-partial-Ab12Cd"
+"$G" run --resume "$T/mine" --set N_frames=7 --quiet >/dev/null 2>"$T/err" || bad "the resume failed: $(cat "$T/err")"
+kept=0
+for f in thermo.csv.backup particles000002.vtp.keepme notes.csv.mydata; do grep -qx mine "$T/mine/$f" && kept=$((kept + 1)); done
+[ $kept -eq 3 ] && [ ! -e "$T/mine/thermo.csv.grains-partial-Ab12Cd" ] && ok ||
+    bad "a resume removed a user's file ($kept of 3 kept) or left a temporary: $(ls "$T/mine")"
+
 echo "resume_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

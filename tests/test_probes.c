@@ -3,6 +3,8 @@
  * - a grain in free flight through a plane is counted once, with its mass
  *   and momentum m v (along the normal: +; against it: -, so that a grain
  *   that comes back nets nothing); outside a plane's disc it is not;
+ * - grains of two materials through a plane: each counted with its own
+ *   material's mass (4/3 pi rho_k R^3);
  * - in a periodic box a grain crossing a plane inside the box is counted at
  *   each pass, and its wrap across the box's face is not a crossing;
  * - a stream falling through a plane into a sink: at every frame the grains
@@ -48,6 +50,35 @@ static grains_probe_row total(const grains_sim *sim, int k)
 
 /* Free flight, no gravity: a grain at velocity v through the plane z = 0
  * (normal -z), one going back up, one beside the disc. */
+/* Two grains of one radius, of material 0 (rho) and material 1 (3 rho),
+ * through a plane: the probe's mass is m_0 + m_1 = 4 m_0, its momentum
+ * theirs (mutation: every mass taken as material 0's gives 2 m_0). */
+static void two_materials(test_ctx *t)
+{
+    grains_params p = scene_params();
+    p.R_min = p.R_max = 0.005;
+    p.n_materials = 2;
+    p.material[1] = (grains_material){3 * p.rho, p.E, p.nu};
+    p.n_probes = 1;
+    p.probe[0] = plane((grains_vec3){0, 0, 0}, (grains_vec3){0, 0, -1}, 0);
+    grains_sim *sim = scene(&p);
+    const grains_vec3 v = {0, 0, -1};
+    grains_error err;
+    for (int k = 0; k < 2; k++) {
+        grains_particle q = {{0.1 * k, 0, 0.02}, v, {0, 0, 0}, {1, 0, 0, 0}, 0.005, k, 0};
+        if (grains_sim_add_particle(sim, &q, &err) != GRAINS_OK)
+            exit(fprintf(stderr, "%s\n", err.message));
+    }
+    double m0 = grains_params_mass(grains_sim_params(sim), 0, 0.005), m1 = grains_params_mass(grains_sim_params(sim), 1, 0.005);
+    advance(sim, (long)ceil(0.04 / grains_sim_params(sim)->dt));
+    grains_probe_row r = total(sim, 0);
+    CHECK(t, r.number == 2 && fabs(m1 / m0 - 3) < 1e-15 && fabs(r.mass - 4 * m0) <= 1e-15 * 4 * m0 &&
+              fabs(r.momentum.z + 4 * m0) <= 1e-15 * 4 * m0,
+          "grains of density rho and 3 rho through a plane: %ld grains, %.6g kg (4 m_0 = %.6g), %.6g kg m/s down",
+          r.number, r.mass, 4 * m0, -r.momentum.z);
+    grains_sim_destroy(sim);
+}
+
 static void free_flight(test_ctx *t)
 {
     grains_params p = scene_params();
@@ -223,6 +254,7 @@ int main(void)
 {
     test_ctx t = {0, 0};
     free_flight(&t);
+    two_materials(&t);
     periodic_passes(&t);
     threads_and_resume(&t);
     refused(&t);

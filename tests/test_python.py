@@ -7,6 +7,8 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
+import time
 
 import numpy as np
 
@@ -399,6 +401,132 @@ def fields(tmp):
     check(f.frames == 1, "nothing was added")
 
 
+def one_caller_at_a_time():
+    """A Simulation takes one caller at a time: while one thread advances it
+    (the GIL released), another thread's advance, read, addition or close
+    raises BusyError, and none crashes; after close() every use raises
+    ClosedError; a wall index beyond the meshes raises IndexError (it read
+    memory beyond them before, and crashed at 10**9)."""
+    sim = grains.Simulation(HOURGLASS, set=SHORT)
+    raises(IndexError, lambda: grains.Wall(sim, 10 ** 9).position, "Wall(sim, 10**9)")
+    raises(IndexError, lambda: grains.Wall(sim, 5), "Wall(sim, 5) of a run with one mesh")
+    steps0, done = sim.steps, []
+    worker = threading.Thread(target=lambda: done.append(sim.advance(4000) or sim.steps))
+    worker.start()
+    busy = None
+    for _ in range(5000):  # (until the other thread holds it: at most 5 s)
+        try:
+            sim.time
+        except grains.BusyError as e:
+            busy = e
+            break
+        time.sleep(0.001)
+    seen = [busy is not None]
+    if busy is not None and worker.is_alive():
+        for name, call in (("advance", lambda: sim.advance(1)), ("positions", lambda: sim.positions),
+                           ("add_particles", lambda: sim.add_particles([[0, 0, 0.5]], 0.005)),
+                           ("remove", lambda: sim.remove([0])), ("close", sim.close)):
+            try:
+                call()
+                seen.append(not worker.is_alive())  # (done first: nothing to say)
+            except grains.BusyError:
+                seen.append(True)
+    worker.join()
+    check(all(seen) and done == [steps0 + 4000],
+          "while one thread advances, another's advance, positions, add_particles, remove and close raise "
+          "BusyError (%s); the advance ends whole (%s steps)" % (seen, done))
+    sim.close()
+    sim.close()  # (a second close does nothing)
+    for name in ("time", "positions", "walls", "thermo", "kinetic_energy", "probes"):
+        raises(grains.ClosedError, lambda: getattr(sim, name) if name != "thermo" else sim.thermo(),
+               "%s after close()" % name)
+    raises(grains.ClosedError, lambda: sim.advance(1), "advance after close()")
+    check(repr(sim) == "<grains.Simulation: closed>", "a closed Simulation says so: %r" % sim)
+
+
+def paths_and_values(tmp):
+    """Paths are resolved once, at creation: a program's os.chdir later moves
+    no output, and a resume changes no process's folder (another run's frames
+    stay in its own); a NUL in a path, a scenario named like an option, a
+    tag beyond 32 bits, a max_steps that is no count, a FIFO where a file is
+    to be written: each refused, or taken as what it is, with nothing
+    changed; a stage that does not settle in time raises ConditionNotMet."""
+    here, tmp, hourglass = os.getcwd(), os.path.realpath(tmp), os.path.abspath(HOURGLASS)
+    os.chdir(tmp)
+    try:
+        a = grains.Simulation(hourglass, set=SHORT, output="rel_a")
+        b = grains.Simulation(hourglass, set=SHORT, output="rel_b")
+        a.write_frame()
+        a.save_checkpoint()
+        os.mkdir("elsewhere")
+        os.chdir("elsewhere")
+        a.advance(10)
+        a.write_frame()
+        resumed = grains.Simulation.resume(os.path.join(tmp, "rel_a", "checkpoint.grains"))
+        check(os.getcwd() == os.path.join(tmp, "elsewhere"), "a resume leaves the process's folder (%s)" % os.getcwd())
+        b.write_frame()
+        check(os.path.exists(os.path.join(tmp, "rel_a", "particles000001.vtp")) and
+              os.path.exists(os.path.join(tmp, "rel_b", "particles000000.vtp")) and
+              not os.path.exists("rel_a") and not os.path.exists("rel_b") and
+              a.output_dir == os.path.join(tmp, "rel_a"),
+              "after os.chdir, each run's frames go on in the folder it was created with (%s)" % a.output_dir)
+        resumed.close(), a.close(), b.close()
+    finally:
+        os.chdir(here)
+    raises(grains.InputError, lambda: grains.Simulation(HOURGLASS, output=tmp + "/a\0b"), "a NUL in a path")
+    raises(grains.InputError, lambda: grains.Simulation.resume(tmp + "/x\0.grains"), "a NUL in a checkpoint's path")
+    e = raises(OSError, lambda: grains.Simulation("--quiet"), "a scenario named --quiet")
+    check(e is not None and "--quiet" in str(e), "is the file ./--quiet, not an option: %s" % e)
+    sim = grains.Simulation(HOURGLASS, set=SHORT, output=tmp + "/values")
+    sim.advance(10)
+    tags = sim.tags
+    bad = np.full(len(sim), 2 ** 64 - 1, dtype=np.uint64)
+    raises(grains.InputError, lambda: setattr(sim, "tags", bad), "tags of 2**64 - 1")
+    check(np.array_equal(sim.tags, tags), "the tags are unchanged (not -1)")
+    raises(grains.InputError, lambda: sim.run_until(lambda s: False, max_steps=float("nan")), "max_steps = nan")
+    raises(grains.InputError, lambda: sim.run_until(lambda s: False, max_steps=1e9), "max_steps = 1e9, a float")
+    fifo = tmp + "/fifo.csv"
+    os.mkfifo(fifo)
+    f = grains.Fields((-0.5, -0.5, -0.1), (0.5, 0.5, 0.6), cells=(1, 1, 10), width=0.05, average="xy")
+    f.add(sim)
+    e = raises(grains.GrainsIOError, lambda: f.write_csv(fifo), "Fields.write_csv into a FIFO")
+    check(e is not None and "not a regular file" in str(e), "a FIFO is refused, never replaced: %s" % e)
+    raises(grains.GrainsIOError, lambda: sim.save_checkpoint(fifo), "save_checkpoint into a FIFO")
+    check(os.path.exists(fifo) and not os.path.isfile(fifo), "the FIFO is still a FIFO")
+    raises(grains.InputError, lambda: grains.Fields((0, 0, 0), (1e-150,) * 3, cells=(4, 4, 4), width=1e-150),
+           "a grid of 1e-150")
+    raises(grains.InputError, lambda: grains.Fields((0, 0, 0), (1, 1, 1), cells=(4, 4, 4), width=1e300),
+           "a kernel of width 1e300")
+    sim.close()
+    stage = tmp + "/unsettled.cfg"
+    with open(HOURGLASS) as src, open(stage, "w") as out:
+        out.write(src.read())
+        out.write('\nstages = ( { until = "settled"; kinetic_energy = 1e-12; max_time = 0.01; check_every = 50; } );\n')
+    sim = grains.Simulation(stage, output=tmp + "/unsettled")
+    raises(grains.ConditionNotMet, lambda: sim.advance(1000), "a stage that did not settle within max_time")
+    sim.close()
+
+
+def params_kept(tmp):
+    """Parameters and gravity set from Python are the run's from then on: a
+    checkpoint keeps them, and the resumed run steps with them, the same bits
+    as the run never stopped (they were lost before: the scenario's again)."""
+    sim = grains.Simulation(HOURGLASS, set=SHORT, output=tmp + "/kept")
+    sim.advance(100)
+    sim.set_params(mu_s=0.2, e_n=0.3, eta=1e-4)
+    sim.gravity = [0.5, 0, -7.0]
+    sim.save_checkpoint(tmp + "/kept.grains")
+    sim.advance(300)
+    x, params = sim.positions, sim.params
+    sim.close()
+    again = grains.Simulation.resume(tmp + "/kept.grains")
+    check(again.params == params and list(again.gravity) == [0.5, 0, -7.0],
+          "a resume has the parameters and gravity set before the checkpoint (%s, g %s)" % (again.params, again.gravity))
+    again.advance(300)
+    check(np.array_equal(again.positions, x), "and steps with them: the unbroken run's bits")
+    again.close()
+
+
 with tempfile.TemporaryDirectory() as tmp:
     same_bits_as_the_command(tmp)
     bulk_reads(tmp)
@@ -413,5 +541,8 @@ with tempfile.TemporaryDirectory() as tmp:
     hopper_study(tmp)
     fields(tmp)
     probes(tmp)
+    one_caller_at_a_time()
+    paths_and_values(tmp)
+    params_kept(tmp)
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

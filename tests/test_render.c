@@ -1,11 +1,16 @@
 /* grains render's pieces: the VTK reader gives back what the writer wrote,
  * and the picture shows the scene as an orthographic camera sees it; a clip
  * plane hides what lies beyond it; coplanar triangles are one face, drawn
- * without a seam along their shared edge; plots' ticks fall on round
- * numbers. */
+ * without a seam along their shared edge; a camera zoomed far into a grain
+ * draws it at once, its rim where it is; plots' ticks fall on round
+ * numbers and their lines are drawn; a PNG is never written into a FIFO
+ * nor through a symlink. */
 #include <cairo.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <zlib.h>
 #include <unistd.h>
 
@@ -144,6 +149,25 @@ static void pixel(cairo_surface_t *s, int x, int y, double rgb[3])
     rgb[0] = (px >> 16 & 255) / 255.0, rgb[1] = (px >> 8 & 255) / 255.0, rgb[2] = (px & 255) / 255.0;
 }
 
+/* The PNG render_frame_png writes at `png`, loaded (NULL, and a failed
+ * check, when it fails): the file is removed first, so that no earlier
+ * test's picture is read in its place. */
+static cairo_surface_t *rendered(test_ctx *t, const render_camera *cam, const render_colour *colour,
+                                 const render_frame *f, const char *png, const char *what)
+{
+    grains_error err;
+    unlink(png);
+    grains_status s = render_frame_png(cam, colour, f, png, &err);
+    CHECK(t, s == GRAINS_OK, "%s: rendered (%s)", what, s == GRAINS_OK ? "yes" : err.message);
+    cairo_surface_t *surface = s == GRAINS_OK ? cairo_image_surface_create_from_png(png) : NULL;
+    if (surface && cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+        CHECK(t, 0, "%s: the PNG loads", what);
+        cairo_surface_destroy(surface);
+        surface = NULL;
+    }
+    return surface;
+}
+
 /* The front camera looks along +y: the sphere at y = -0.5 (tag 1, orange)
  * hides the larger one behind it (tag 0, blue) at the centre, the blue one
  * shows in the ring around it, and the corners are background. */
@@ -165,10 +189,12 @@ static void picture(test_ctx *t, const char *vtp, const char *png)
     CHECK_REL(t, cam.hi[0] - cam.lo[0], 1.0 / 3 + 0.1 + 0.3 + 0.08 * 1.1, 1e-12, "the fitted width");
     CHECK_REL(t, cam.hi[1] - cam.lo[1], 1.1 * 1.08, 1e-12, "the fitted height");
     render_frame f = {&d, {NULL, NULL}, 0, "test", {0, {0, 0, 0}, {0, 0, 0}}, NULL};
-    CHECK(t, render_frame_png(&cam, &colour, &f, png, &err) == GRAINS_OK, "render: %s", err.message);
-    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
-    CHECK(t, cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(s) == 400,
-          "the PNG loads, 400 pixels wide");
+    cairo_surface_t *s = rendered(t, &cam, &colour, &f, png, "three spheres");
+    if (!s) {
+        vtk_polydata_free(&d);
+        return;
+    }
+    CHECK(t, cairo_image_surface_get_width(s) == 400, "the PNG is 400 pixels wide");
     double x, y, z, c[3], ring[3], corner[3];
     camera_project(&cam, (double[]){0, 0, 0}, &x, &y, &z);
     pixel(s, (int)x, (int)y, c);
@@ -187,10 +213,18 @@ static void thermo_plot(test_ctx *t, const char *csv, const char *png)
     fputs("step,time,N,E_kin\n0,0,1,0.5\n10,0.1,2,0.25\n20,0.2,3,0.125\n", f);
     fclose(f);
     grains_error err;
+    unlink(png);
     CHECK(t, render_thermo_png(csv, png, 0, &err) == GRAINS_OK, "thermo plot: %s", err.message);
     cairo_surface_t *s = cairo_image_surface_create_from_png(png);
-    CHECK(t, cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(s) > 0,
-          "the plot is a PNG");
+    int ok = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(s) > 0;
+    size_t coloured = 0; /* (the lines: pixels neither grey nor white; mutation: no series drawn, 0) */
+    for (int y = 0; ok && y < cairo_image_surface_get_height(s); y++)
+        for (int x = 0; x < cairo_image_surface_get_width(s); x++) {
+            double c[3];
+            pixel(s, x, y, c);
+            coloured += fabs(c[0] - c[1]) > 0.2 || fabs(c[1] - c[2]) > 0.2;
+        }
+    CHECK(t, ok && coloured > 100, "the plot is a PNG with its lines drawn (%zu coloured pixels)", coloured);
     cairo_surface_destroy(s);
     f = fopen(csv, "w");
     fputs("step,time,N\n0,0,nan\n", f);
@@ -221,8 +255,11 @@ static void clipped(test_ctx *t, const char *vtp, const char *png)
     camera_include(&cam, &d);
     camera_fit(&cam, 400);
     render_frame f = {&d, {NULL, NULL}, 0, NULL, {1, {0, 0, 0}, {0, -1, 0}}, NULL};
-    render_frame_png(&cam, &colour, &f, png, &err);
-    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    cairo_surface_t *s = rendered(t, &cam, &colour, &f, png, "clipped");
+    if (!s) {
+        vtk_polydata_free(&d);
+        return;
+    }
     double x, y, z, c[3];
     camera_project(&cam, (double[]){0, 0, 0}, &x, &y, &z);
     pixel(s, (int)x, (int)y, c);
@@ -282,19 +319,134 @@ static void faces(test_ctx *t, const char *png)
     camera_include(&cam, &d);
     camera_fit(&cam, 200);
     render_frame fr = {NULL, {&d, NULL}, 1, NULL, {0, {0, 0, 0}, {0, 0, 0}}, NULL};
-    render_frame_png(&cam, &colour, &fr, png, &err);
-    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
-    double worst = 0, x, y, z, on[3], off[3];
+    (void)err;
+    cairo_surface_t *s = rendered(t, &cam, &colour, &fr, png, "a square");
+    if (!s) {
+        vtk_polydata_free(&d);
+        return;
+    }
+    double worst = 0, shade = 1, x, y, z, on[3], off[3], out[3];
     for (int k = 1; k < 10; k++) { /* along the diagonal from (0, 0) to (1, 1), and a little above it */
         camera_project(&cam, (double[]){0.1 * k, 0, 0.1 * k}, &x, &y, &z);
         pixel(s, (int)x, (int)y, on);
         pixel(s, (int)x, (int)y - 6, off);
         for (int c = 0; c < 3; c++)
-            worst = fmax(worst, fabs(on[c] - off[c]));
+            worst = nan_max(worst, fabs(on[c] - off[c])), shade = nan_min(shade, 1 - off[c]);
     }
+    camera_project(&cam, (double[]){1.02, 0, 0.5}, &x, &y, &z); /* beside it, in the margin */
+    pixel(s, (int)x + 2, (int)y, out);
+    /* (mutation: the faces not drawn left every pixel white and passed the seam check alone) */
+    CHECK(t, shade >= 2.0 / 255 && out[0] == 1 && out[1] == 1 && out[2] == 1,
+          "the square is drawn: its pixels %.3g darker than the background beside it", shade);
     CHECK(t, worst <= 1.0 / 255, "a translucent square of two triangles: no seam along the diagonal (%.3g)", worst);
     cairo_surface_destroy(s);
     vtk_polydata_free(&d);
+}
+
+/* The three spheres through a window 2e-8 across: at the blue sphere's
+ * centre it fills the picture; on its top rim (z = 0.3) the rim crosses
+ * the middle, blue below and background above; a disc of some 1e10
+ * pixels, drawn at once (cairo took minutes a frame to draw it whole:
+ * the test's timeout). */
+static void zoomed(test_ctx *t, const char *vtp, const char *png)
+{
+    vtk_polydata d;
+    grains_error err;
+    render_colour colour = {"tag", 0, 1, 1};
+    if (vtk_polydata_read(vtp, &d, &err) != GRAINS_OK) {
+        CHECK(t, 0, "%s", err.message);
+        return;
+    }
+    const double at[2][2] = {{0.25, 0.1}, {0, 0.3}}; /* (u, v): inside the blue sphere alone; its top rim */
+    for (int k = 0; k < 2; k++) {
+        render_camera cam;
+        camera_init(&cam, RENDER_FRONT);
+        for (int a = 0; a < 2; a++)
+            cam.lo[a] = at[k][a] - 1e-8, cam.hi[a] = at[k][a] + 1e-8;
+        cam.lo[2] = -1, cam.hi[2] = 1;
+        camera_fit(&cam, 200);
+        render_frame f = {&d, {NULL, NULL}, 0, NULL, {0, {0, 0, 0}, {0, 0, 0}}, NULL};
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        cairo_surface_t *s = rendered(t, &cam, &colour, &f, png, k ? "the rim zoomed" : "a grain zoomed");
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (!s)
+            continue;
+        double low[3], high[3];
+        pixel(s, cam.width / 2, cam.height - 10, low);
+        pixel(s, cam.width / 2, 10, high);
+        int blue_low = low[2] > low[0] + 0.1, blue_high = high[2] > high[0] + 0.1;
+        int white_high = high[0] == 1 && high[1] == 1 && high[2] == 1;
+        CHECK(t, blue_low && (k ? white_high : blue_high), "%s: blue below (rgb %.2f %.2f %.2f), %s above (rgb %.2f "
+              "%.2f %.2f), drawn in %.3g s", k ? "the rim 2e-8 across" : "inside a grain, 2e-8 across", low[0],
+              low[1], low[2], k ? "background" : "blue", high[0], high[1], high[2],
+              (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+        cairo_surface_destroy(s);
+    }
+    vtk_polydata_free(&d);
+}
+
+/* A slice of 2 x 2 cells behind no grain (grains render --slice): each
+ * cell's centre takes its value's colour on the map, the NaN cell none
+ * (the background), to a unit of the PNG's 8 bits (mutation: the cells
+ * drawn in the wrong order, or not at all, fails). */
+static void slice_cells(test_ctx *t, const char *png)
+{
+    render_camera cam;
+    camera_init(&cam, RENDER_FRONT);
+    cam.lo[0] = cam.lo[1] = cam.lo[2] = 0, cam.hi[0] = cam.hi[1] = cam.hi[2] = 1;
+    camera_fit(&cam, 200);
+    const double value[4] = {0, 0.3, 1, NAN};
+    render_slice sl = {2, 2, {0, 0}, {1, 1}, value, {"density", 0, 1, 0}};
+    render_colour colour = {"velocity", 0, 1, 0};
+    render_frame f = {NULL, {NULL, NULL}, 0, NULL, {0, {0, 0, 0}, {0, 0, 0}}, &sl};
+    cairo_surface_t *s = rendered(t, &cam, &colour, &f, png, "a slice");
+    if (!s)
+        return;
+    double worst = 0;
+    for (int k = 0; k < 4; k++) {
+        double x, y, got[3], want[3] = {1, 1, 1};
+        camera_screen(&cam, 0.25 + 0.5 * (k % 2), 0.25 + 0.5 * (k / 2), &x, &y);
+        pixel(s, (int)x, (int)y, got);
+        if (isfinite(value[k]))
+            render_colour_of(&sl.colour, value[k], want);
+        for (int c = 0; c < 3; c++)
+            worst = nan_max(worst, fabs(got[c] - want[c]));
+    }
+    CHECK(t, worst <= 1.0 / 255, "a 2 x 2 slice: each cell its value's colour, the NaN cell blank (to %.3g)", worst);
+    cairo_surface_destroy(s);
+}
+
+/* A PNG path that is a FIFO is refused at once, never opened (a plain
+ * write would block for ever); one that is a symlink is replaced by the
+ * picture, the file it pointed to left as it was. */
+static void png_paths(test_ctx *t, const char *dir, const char *csv)
+{
+    char fifo[128], link[128], target[128];
+    snprintf(fifo, sizeof fifo, "%s/fifo.png", dir);
+    snprintf(link, sizeof link, "%s/link.png", dir);
+    snprintf(target, sizeof target, "%s/target", dir);
+    grains_error err;
+    FILE *f = fopen(target, "w");
+    fputs("keep", f);
+    fclose(f);
+    if (mkfifo(fifo, 0600) != 0 || symlink(target, link) != 0) {
+        CHECK(t, 0, "a FIFO and a symlink to test with");
+        return;
+    }
+    grains_status s = render_thermo_png(csv, fifo, 0, &err);
+    struct stat st;
+    CHECK(t, s == GRAINS_ERR_IO && strstr(err.message, "not a regular file") && stat(fifo, &st) == 0 &&
+          S_ISFIFO(st.st_mode), "a plot into a FIFO is refused, the FIFO left: %s", err.message);
+    s = render_thermo_png(csv, link, 0, &err);
+    char kept[8] = {0};
+    f = fopen(target, "r");
+    size_t n = f ? fread(kept, 1, sizeof kept - 1, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(t, s == GRAINS_OK && lstat(link, &st) == 0 && S_ISREG(st.st_mode) && n == 4 && strcmp(kept, "keep") == 0,
+          "a plot onto a symlink replaces the link, the file it named unchanged (%s)", kept);
+    unlink(fifo), unlink(link), unlink(target);
 }
 
 /* Ticks at multiples of 1, 2 or 5 times a power of ten, inside the range. */
@@ -340,10 +492,16 @@ int main(void)
     picture(&t, vtp, png);
     clipped(&t, vtp, png);
     faces(&t, png);
+    zoomed(&t, vtp, png);
+    slice_cells(&t, png);
     ticks(&t);
     tall_scene(&t);
     zeros_refused(&t);
     thermo_plot(&t, csv, png);
+    FILE *f = fopen(csv, "w");
+    fputs("step,time,N\n0,0,1\n10,0.1,2\n", f);
+    fclose(f);
+    png_paths(&t, dir, csv);
     grains_sim_destroy(sim);
     unlink(vtp), unlink(png), unlink(csv), rmdir(dir);
     return test_report(&t, "test_render");

@@ -11,7 +11,8 @@
  *   do without meshes;
  * - of two lost grains, the one just beyond the box joins the rest and the
  *   far one is a stray, and the thermo's lost energy is theirs (the grain
- *   inside is at rest); more than STRAYS_MAX lost grains: none is;
+ *   inside is at rest); more than STRAYS_MAX lost grains: none is, and
+ *   the simulation counts that rebuild (grains_sim_strays_overflowed);
  * - a bed of grains with a stray gives the same bits on 1 and 3 threads,
  *   and resumed from a checkpoint written with the stray, the same bits as
  *   the run that went on. */
@@ -136,8 +137,9 @@ static void which_are_strays(test_ctx *t)
     add(sim, v3g(0.1 + 1.5 * R, 0, 0.05), v3g(0.1, 0, 0), v3g(0, 0, 0), R); /* lost, beside the box */
     add(sim, v3g(0.5, 0, 0.05), v3g(1, 0, 0), v3g(0, 0, 0), R);
     step(sim);
-    CHECK(t, sim->strays.n == 1 && sim->strays.id[0] == 2, "the lost grain beside the box joins the rest, the far "
-          "one is a stray (%u)", sim->strays.n);
+    CHECK(t, sim->strays.n == 1 && sim->strays.id[0] == 2 && grains_sim_strays_overflowed(sim) == 0,
+          "the lost grain beside the box joins the rest, the far one is a stray (%u), none past the cap",
+          sim->strays.n);
     grains_thermo th;
     grains_sim_thermo(sim, &th);
     CHECK(t, th.n_lost == 2 && th.e_lost > 0 && th.e_lost == th.e_kin + th.e_rot, "the thermo's lost energy: the "
@@ -147,7 +149,8 @@ static void which_are_strays(test_ctx *t)
     for (int k = 0; k <= STRAYS_MAX; k++)
         add(sim, v3g(0.5 + 0.05 * (k % 8), 0.05 * (k / 8), 0.05), v3g(1, 0, 0), v3g(0, 0, 0), R);
     step(sim);
-    CHECK(t, sim->strays.n == 0, "%d lost grains: none is a stray (%u)", STRAYS_MAX + 1, sim->strays.n);
+    CHECK(t, sim->strays.n == 0 && grains_sim_strays_overflowed(sim) == 1, "%d lost grains: none is a stray (%u), "
+          "and the rebuild says so (%zu)", STRAYS_MAX + 1, sim->strays.n, grains_sim_strays_overflowed(sim));
     grains_sim_destroy(sim);
 }
 

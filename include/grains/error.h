@@ -15,7 +15,8 @@
     X(GRAINS_ERR_ARG, "invalid argument")                       \
     X(GRAINS_ERR_LIMIT, "size limit exceeded")                  \
     X(GRAINS_ERR_UNSTABLE, "simulation became unstable")       \
-    X(GRAINS_ERR_STOPPED, "stopped on request")
+    X(GRAINS_ERR_STOPPED, "stopped on request")                 \
+    X(GRAINS_ERR_NOT_MET, "condition not met in time")
 
 typedef enum {
 #define GRAINS_STATUS_ENUM(code, text) code,

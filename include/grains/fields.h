@@ -95,15 +95,23 @@ const char *grains_cg_name(grains_cg_field f);
 /* Fields averaged over frames. */
 typedef struct grains_cg grains_cg;
 
-/* A RANGE error names a grid that cannot be (no volume, a count below 1 or
- * above 2^10 along an axis, an averaged axis with more than one cell, a
- * width that is not finite or does not reach the nodes, axes that are not
- * orthonormal to 1e-9, periodic along an axis not averaged). */
+/* A RANGE error names a grid that cannot be (no volume, or cells of a
+ * volume beyond the range of doubles, a count below 1 or above 2^10 along
+ * an axis, an averaged axis with more than one cell, a width that is not
+ * finite or does not reach the nodes, or reaches beyond 512 cells along an
+ * axis or 2^22 nodes about a grain, axes that are not orthonormal to 1e-9,
+ * periodic along an axis not averaged). */
 grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grains_error *err);
 void grains_cg_destroy(grains_cg *cg);
 /* One more frame's fields into the averages (its values checked finite:
- * a RANGE error names the first that is not, and nothing is added). */
+ * a RANGE error names the first that is not, or the fields their products
+ * would overflow, and nothing is added). */
 grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *frame, grains_error *err);
+/* A question grains_cg_add_frame asks every 1024 grains, contacts or
+ * cells (grains_sim_ask_stop's kind): when it answers non-zero, the frame
+ * is left out with GRAINS_ERR_STOPPED and the averages keep the frames
+ * before it. NULL: never asked (the default). */
+void grains_cg_ask_stop(grains_cg *cg, grains_stop_asked asked, void *ctx);
 /* The last recorded step's grains and contacts (grains_sim_record_contacts:
  * without it, an ARG error), walls included. */
 grains_status grains_cg_add_sim(grains_cg *cg, const grains_sim *sim, grains_error *err);

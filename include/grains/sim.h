@@ -174,6 +174,7 @@ typedef struct {
     double damping;        /* [M/T] their summed normal dashpots, last step */
 } grains_wall;
 
+/* Mesh k's state; k beyond grains_sim_mesh_count: all zero. */
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
 
 /* Puts mesh k's state back, as grains_sim_get_wall of a run at the same
@@ -223,8 +224,8 @@ grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *er
  * dynamic values, e_n, eta and g may differ from the run's (the rest is
  * its own: an ARG error), checked and derived as grains_sim_create does;
  * a friction that acts in no pair may not start acting, nor one that acts
- * stop (the contacts keep its springs or not). Not in checkpoints (a
- * scenario's stages set them again on a resume). */
+ * stop (the contacts keep its springs or not). Checkpoints keep them, and
+ * gravity, as they stand. */
 grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, grains_error *err);
 
 /* Gravity from the next step on (finite; in a 2D run, in the plane). */
@@ -286,6 +287,13 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);
 /* Particles are named by id: 0, 1, ... in the order they were added or
  * spawned. Their storage order is the engine's business. */
 size_t grains_sim_count(const grains_sim *sim);
+/* The rebuilds of the lists that found more than 64 grains lost far out
+ * of the meshes' box (docs/architecture.md, "When the lists are
+ * rebuilt"): past 64 none is kept apart, and the fastest of them bounds
+ * every grain's motion, so that the lists are rebuilt far more often (a
+ * run slower, its results the same); remove_lost takes such grains out.
+ * Counted since the simulation was made or read. */
+size_t grains_sim_strays_overflowed(const grains_sim *sim);
 
 /* The number of threads the run uses (the `threads` parameter, or for 0 the
  * OpenMP default). */

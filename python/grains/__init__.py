@@ -10,16 +10,22 @@ A Simulation is the run `grains run` makes of the same scenario and options:
 the same steps give the same bits. The library reports errors as exceptions
 (GrainsError and its kinds), with the scenario's file and line where it has
 them; Ctrl-C stops a long advance between two steps (KeyboardInterrupt), the
-state that of the last step made.
+state that of the last step made. A Simulation takes one caller at a
+time: a call from another thread while one runs (an advance releases the
+GIL) raises BusyError, and any call after close() ClosedError.
 """
+import contextlib
 import numbers
+import os
+import threading
 import time as _time
 
 import numpy as np
 
 from grains._grains import ffi as _ffi, lib as _lib
 
-__all__ = ["Simulation", "Fields", "Wall", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError", "ConditionNotMet"]
+__all__ = ["Simulation", "Fields", "Wall", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError",
+           "ConditionNotMet", "BusyError", "ClosedError"]
 
 
 class GrainsError(Exception):
@@ -44,7 +50,17 @@ class UnstableError(GrainsError, RuntimeError):
 
 
 class ConditionNotMet(GrainsError, RuntimeError):
-    """run_until's condition did not hold within its max_steps."""
+    """run_until's condition did not hold within its max_steps, or a
+    settled stage did not settle within its max_time."""
+
+
+class BusyError(GrainsError, RuntimeError):
+    """A Simulation called while another thread's call of it runs: one
+    caller at a time (guard a Simulation shared by threads with a lock)."""
+
+
+class ClosedError(GrainsError, ValueError):
+    """A Simulation used after close()."""
 
 
 # The parameters a run may change as it goes (Simulation.set_params; a stage's `set`).
@@ -67,6 +83,8 @@ def _raise(err):
         raise GrainsIOError(*args)
     if status == _lib.GRAINS_ERR_UNSTABLE:
         raise UnstableError(*args)
+    if status == _lib.GRAINS_ERR_NOT_MET:
+        raise ConditionNotMet(*args)
     if status in _INPUT:
         raise InputError(*args)
     raise GrainsError(*args)
@@ -79,9 +97,21 @@ def _call(fn, *args):
         _raise(err)
 
 
+def _path(path, what):
+    """A path as the library takes it (bytes), refused where a NUL would cut it short."""
+    p = os.fsencode(path)
+    if b"\0" in p:
+        raise InputError("%s %r: a path holds no NUL character" % (what, path))
+    return p
+
+
 def _words(scenario, set, threads, output, csv):
-    """The command line's words after `grains run` for these arguments."""
-    words = [] if scenario is None else [str(scenario)]
+    """The command line's words after `grains run` for these arguments (a
+    scenario named like an option, "--quiet", is the file ./--quiet)."""
+    words = []
+    if scenario is not None:
+        name = os.fsdecode(_path(scenario, "scenario"))
+        words.append(os.path.join(".", name) if name.startswith("-") else name)
     for key, value in (set or {}).items():
         if isinstance(value, bool):
             value = "true" if value else "false"
@@ -93,14 +123,17 @@ def _words(scenario, set, threads, output, csv):
     if threads is not None:
         words += ["--threads", str(int(threads))]
     if output is not None:
-        words += ["-o", str(output)]
+        words += ["-o", os.fsdecode(_path(output, "output"))]
     if csv:
         words.append("--csv")
     return words
 
 
 def _argv(words):
-    keep = [_ffi.new("char[]", w.encode()) for w in words]
+    for w in words:
+        if "\0" in w:
+            raise InputError("%r: an option holds no NUL character" % (w,))
+    keep = [_ffi.new("char[]", os.fsencode(w)) for w in words]
     return _ffi.new("const char *[]", keep + [_ffi.NULL]), keep
 
 
@@ -120,28 +153,32 @@ def _field(name):
     field, width, dtype = _FIELDS[name]
 
     def get(self):
-        n = len(self)
-        out = np.empty((n, width) if width > 1 else (n,), dtype=dtype)
-        fn = _lib.grains_sim_get_reals if dtype is np.float64 else _lib.grains_sim_get_ints
-        ctype = "double *" if dtype is np.float64 else "int64_t *"
-        _call(fn, self._sim, field, 0, n, _ffi.cast(ctype, _ffi.from_buffer(out, require_writable=True)))
-        return out
+        with self._use() as sim:
+            n = _lib.grains_sim_count(sim)
+            out = np.empty((n, width) if width > 1 else (n,), dtype=dtype)
+            fn = _lib.grains_sim_get_reals if dtype is np.float64 else _lib.grains_sim_get_ints
+            ctype = "double *" if dtype is np.float64 else "int64_t *"
+            _call(fn, sim, field, 0, n, _ffi.cast(ctype, _ffi.from_buffer(out, require_writable=True)))
+            return out
 
     def set(self, values):
         if name == "ids":
             raise AttributeError("ids are the library's: they cannot be set")
-        n = len(self)
-        shape = (n, width) if width > 1 else (n,)
-        a = np.asarray(values)
-        if a.shape != shape:
-            raise InputError("%s: an array of shape %s for %d particles, not %s" % (name, shape, n, a.shape))
-        kind = "f" if dtype is np.float64 else "i"
-        if a.dtype.kind not in (("f", "i", "u") if kind == "f" else ("i", "u")):
-            raise InputError("%s: %s values, not %s" % (name, "real" if kind == "f" else "integer", a.dtype))
-        a = np.ascontiguousarray(a, dtype=dtype)
-        fn = _lib.grains_sim_set_reals if dtype is np.float64 else _lib.grains_sim_set_ints
-        ctype = "const double *" if dtype is np.float64 else "const int64_t *"
-        _call(fn, self._sim, field, 0, n, _ffi.cast(ctype, _ffi.from_buffer(a)))
+        with self._use() as sim:
+            n = _lib.grains_sim_count(sim)
+            shape = (n, width) if width > 1 else (n,)
+            a = np.asarray(values)
+            if a.shape != shape:
+                raise InputError("%s: an array of shape %s for %d particles, not %s" % (name, shape, n, a.shape))
+            kind = "f" if dtype is np.float64 else "i"
+            if a.dtype.kind not in (("f", "i", "u") if kind == "f" else ("i", "u")):
+                raise InputError("%s: %s values, not %s" % (name, "real" if kind == "f" else "integer", a.dtype))
+            if kind == "i" and a.size and (a.min() < -2 ** 31 or a.max() >= 2 ** 31):  # (not wrapped to int64)
+                raise InputError("%s: %d is beyond 32 bits" % (name, a.max() if a.max() >= 2 ** 31 else a.min()))
+            a = np.ascontiguousarray(a, dtype=dtype)
+            fn = _lib.grains_sim_set_reals if dtype is np.float64 else _lib.grains_sim_set_ints
+            ctype = "const double *" if dtype is np.float64 else "const int64_t *"
+            _call(fn, sim, field, 0, n, _ffi.cast(ctype, _ffi.from_buffer(a)))
 
     doc = "%s of every particle, in id order: numpy (N%s) %s" % (name, ", %d" % width if width > 1 else ",",
                                                                   np.dtype(dtype).name)
@@ -151,7 +188,7 @@ def _field(name):
 def _thermo(name, doc):
     def get(self):
         th = _ffi.new("grains_thermo *")
-        _lib.grains_sim_thermo(self._sim, th)
+        self._c(_lib.grains_sim_thermo, th)
         return getattr(th, name)
     return property(get, doc=doc)
 
@@ -176,11 +213,14 @@ class Wall:
     """Mesh k of a simulation: where it is and what the grains do to it."""
 
     def __init__(self, sim, k):
-        self._owner, self.index = sim, k
+        n = sim._c(_lib.grains_sim_mesh_count)
+        if not isinstance(k, numbers.Integral) or not 0 <= k < n:
+            raise IndexError("wall %r: the run has %d meshes (0 to %d)" % (k, n, n - 1))
+        self._owner, self.index = sim, int(k)
 
     def _get(self):
         w = _ffi.new("grains_wall *")
-        _lib.grains_sim_get_wall(self._owner._sim, self.index, w)
+        self._owner._c(_lib.grains_sim_get_wall, self.index, w)
         return w
 
     def _set(self, **values):
@@ -193,7 +233,7 @@ class Wall:
                 setattr(w, key, {"x": v[0], "y": v[1], "z": v[2]})
             else:
                 setattr(w, key, float(value))
-        _call(_lib.grains_sim_set_wall, self._owner._sim, self.index, w)
+        self._owner._checked(_lib.grains_sim_set_wall, self.index, w)
 
     position = property(lambda self: _vec(self._get().shift), lambda self, v: self._set(shift=v),
                         doc="[L] its translation from where its file puts it (settable: a servo or a fixed "
@@ -244,7 +284,7 @@ class Wall:
             for k, (tk, x, y, z, angle) in enumerate(t):
                 rows[k].t, rows[k].x, rows[k].angle = tk, {"x": x, "y": y, "z": z}, angle
             m.table, m.n_table = rows, len(t)
-        _call(_lib.grains_sim_set_motion, self._owner._sim, self.index, m)
+        self._owner._checked(_lib.grains_sim_set_motion, self.index, m)
 
     def stop(self):
         """Stops the mesh where it is (set_motion("fixed"))."""
@@ -253,7 +293,7 @@ class Wall:
     def remove(self):
         """Removes the mesh from the next step on: no grain meets it, its
         contacts end; its index stays."""
-        _call(_lib.grains_sim_remove_mesh, self._owner._sim, self.index)
+        self._owner._checked(_lib.grains_sim_remove_mesh, self.index)
 
     def __repr__(self):
         return "<grains.Wall %d at %s, force %s>" % (self.index, self.position, self.force)
@@ -264,7 +304,7 @@ class _Walls:
         self._sim = sim
 
     def __len__(self):
-        return _lib.grains_sim_mesh_count(self._sim._sim)
+        return self._sim._c(_lib.grains_sim_mesh_count)
 
     def __getitem__(self, k):
         n = len(self)
@@ -321,7 +361,8 @@ class Fields:
         if sim.contacts and not sim.record_contacts:
             raise InputError("Fields.add: the last step recorded no contacts: set sim.record_contacts = True "
                              "before advancing")
-        _call(_lib.grains_cg_add_sim, self._cg, sim._sim)
+        with sim._use() as s:
+            _call(_lib.grains_cg_add_sim, self._cg, s)
 
     frames = property(lambda self: _lib.grains_cg_frames(self._cg), doc="the steps averaged over")
 
@@ -355,11 +396,11 @@ class Fields:
 
     def write_vti(self, path):
         """The fields and their errors as VTK ImageData (ParaView), as grains fields writes them."""
-        _call(_lib.grains_py_cg_write, self._cg, str(path).encode(), 1)
+        _call(_lib.grains_py_cg_write, self._cg, _path(path, "write_vti"), 1)
 
     def write_csv(self, path):
         """A row per cell: its centre along the axes kept, each component's mean and error."""
-        _call(_lib.grains_py_cg_write, self._cg, str(path).encode(), 0)
+        _call(_lib.grains_py_cg_write, self._cg, _path(path, "write_csv"), 0)
 
 
 class Simulation:
@@ -373,10 +414,43 @@ class Simulation:
         self._open(_lib.grains_run_open, len(keep), argv)
 
     def _open(self, fn, *args):
+        self._lock = threading.Lock()
+        self._run = self._sim = None
         run = _ffi.new("grains_run **")
         _call(fn, run, *args)
         self._run = _ffi.gc(run[0], _lib.grains_run_close)
         self._sim = _lib.grains_run_sim(self._run)
+
+    @contextlib.contextmanager
+    def _use(self):
+        """The simulation, to this caller alone while the block runs."""
+        lock = self.__dict__.get("_lock")
+        if lock is None:
+            raise ClosedError("this Simulation was never opened")
+        if not lock.acquire(blocking=False):
+            raise BusyError("this Simulation is in use by another thread's call (advance, a getter, ...): one "
+                            "caller at a time; guard a Simulation shared by threads with a lock of your own")
+        try:
+            if self._run is None:
+                raise ClosedError("this Simulation is closed")
+            yield self._sim
+        finally:
+            lock.release()
+
+    def _c(self, fn, *args):
+        """fn(sim, *args), the simulation this caller's alone."""
+        with self._use() as sim:
+            return fn(sim, *args)
+
+    def _checked(self, fn, *args):
+        """fn(sim, *args, err), raising on its status."""
+        with self._use() as sim:
+            _call(fn, sim, *args)
+
+    def _r(self, fn, *args):
+        """fn(run, *args), the run this caller's alone."""
+        with self._use():
+            return fn(self._run, *args)
 
     @classmethod
     def resume(cls, path, set=None, threads=None):
@@ -385,15 +459,19 @@ class Simulation:
         stood; `set` may change only N_frames or t_end."""
         self = cls.__new__(cls)
         argv, keep = _argv(_words(None, set, threads, None, False))
-        self._open(_lib.grains_run_resume, str(path).encode(), len(keep), argv)
+        self._open(_lib.grains_run_resume, _path(path, "resume"), len(keep), argv)
         return self
 
     def close(self):
-        """Closes the outputs and frees the simulation (also when it is collected)."""
-        if getattr(self, "_run", None) is not None:
-            _ffi.gc(self._run, None)  # (no longer closed when collected)
-            _lib.grains_run_close(self._run)
-            self._run = self._sim = None
+        """Closes the outputs and frees the simulation (also when it is
+        collected); closing a closed one does nothing. BusyError while
+        another thread's call runs."""
+        if self.__dict__.get("_run") is None:
+            return
+        with self._use():
+            run, self._run, self._sim = self._run, None, None
+            _ffi.gc(run, None)  # (no longer closed when collected)
+            _lib.grains_run_close(run)
 
     def __enter__(self):
         return self
@@ -402,15 +480,15 @@ class Simulation:
         self.close()
 
     def __len__(self):
-        return _lib.grains_sim_count(self._sim)
+        return self._c(_lib.grains_sim_count)
 
-    time = property(lambda self: _lib.grains_sim_time(self._sim), doc="[T] the simulated time")
-    steps = property(lambda self: _lib.grains_sim_steps(self._sim), doc="steps made since the run began")
-    dt = property(lambda self: _lib.grains_py_dt(self._sim), doc="[T] the timestep")
-    threads = property(lambda self: _lib.grains_sim_threads(self._sim), doc="the threads it runs on")
-    output_dir = property(lambda self: _ffi.string(_lib.grains_py_output_dir(self._run)).decode(),
-                          doc="where write_frame and save_checkpoint write")
-    frames = property(lambda self: _lib.grains_run_frames(self._run), doc="frames written")
+    time = property(lambda self: self._c(_lib.grains_sim_time), doc="[T] the simulated time")
+    steps = property(lambda self: self._c(_lib.grains_sim_steps), doc="steps made since the run began")
+    dt = property(lambda self: self._c(_lib.grains_py_dt), doc="[T] the timestep")
+    threads = property(lambda self: self._c(_lib.grains_sim_threads), doc="the threads it runs on")
+    output_dir = property(lambda self: os.fsdecode(_ffi.string(self._r(_lib.grains_py_output_dir))),
+                          doc="where write_frame and save_checkpoint write (absolute: resolved at creation)")
+    frames = property(lambda self: self._r(_lib.grains_run_frames), doc="frames written")
 
     ids = _field("ids")
     positions = _field("positions")
@@ -431,27 +509,27 @@ class Simulation:
     lost_energy = _thermo("e_lost", "[ML^2/T^2] the lost grains' share of E_kin + E_rot")
 
     def _get_gravity(self):
-        return np.array([_lib.grains_py_gravity(self._sim, a) for a in range(3)])
+        return np.array([self._c(_lib.grains_py_gravity, a) for a in range(3)])
 
     def _set_gravity(self, g):
         v = np.asarray(g, dtype=float)
         if v.shape != (3,):
             raise InputError("gravity takes 3 values, not %s" % (v.shape,))
-        _call(_lib.grains_sim_set_gravity, self._sim, {"x": v[0], "y": v[1], "z": v[2]})
+        self._checked(_lib.grains_sim_set_gravity, {"x": v[0], "y": v[1], "z": v[2]})
 
     gravity = property(_get_gravity, _set_gravity, doc="[L/T^2] gravity; settable (from the next step on)")
 
     @property
     def params(self):
         """The parameters a run may change (set_params), as a dict."""
-        return {name: _lib.grains_py_param(self._sim, k) for k, name in enumerate(CHANGEABLE)}
+        return {name: self._c(_lib.grains_py_param, k) for k, name in enumerate(CHANGEABLE)}
 
     def set_params(self, **values):
         """Friction, restitution or drag changed from the next step on, as a
         stage's `set` changes them: any of CHANGEABLE (mu_s=0.2, e_n=0.3, ...;
         a dynamic value equal to its static one follows it; mu_t does not
         follow mu_s here). Checked as at creation; on a refusal none changes.
-        Not kept in checkpoints: set them again after a resume."""
+        Checkpoints keep them (and gravity): a resume goes on with them."""
         unknown = sorted(set(values) - set(CHANGEABLE))
         if unknown:
             raise InputError("set_params: %s cannot change during a run (these can: %s)"
@@ -459,29 +537,31 @@ class Simulation:
         names = list(values)
         which = _ffi.new("int[]", [CHANGEABLE.index(name) for name in names])
         vals = _ffi.new("double[]", [float(values[name]) for name in names])
-        _call(_lib.grains_py_set_params, self._sim, which, vals, len(names))
+        self._checked(_lib.grains_py_set_params, which, vals, len(names))
 
     def open_region(self, k, open=True):
         """Insertion region k adds grains again (open=True) or stops (False)
         from the next step on; one that added its count stays done."""
-        _call(_lib.grains_sim_spawn_open, self._sim, int(k), int(bool(open)))
+        self._checked(_lib.grains_sim_spawn_open, int(k), int(bool(open)))
 
     def thermo(self):
         """Every thermo figure at the last step, as a dict."""
         th = _ffi.new("grains_thermo *")
-        _lib.grains_sim_thermo(self._sim, th)
+        self._c(_lib.grains_sim_thermo, th)
         return {name: getattr(th, name) for name in dir(th)}
 
     @property
     def walls(self):
         """The meshes, walls[k] for mesh k (as the scenario lists them)."""
-        return _Walls(self)
+        with self._use():
+            return _Walls(self)
 
     @property
     def probes(self):
         """The names of the scenario's probes, in its order."""
-        return [_ffi.string(_lib.grains_py_probe_name(self._run, k)).decode()
-                for k in range(_lib.grains_py_n_probes(self._sim))]
+        with self._use() as sim:
+            return [_ffi.string(_lib.grains_py_probe_name(self._run, k)).decode()
+                    for k in range(_lib.grains_py_n_probes(sim))]
 
     def probe(self, name):
         """Probe `name`'s counts now, a row per tag and size class (as
@@ -492,7 +572,7 @@ class Simulation:
         if name not in names:
             raise InputError("probe %r: the scenario's probes are %s" % (name, names or "none"))
         rows, n = _ffi.new("grains_probe_row **"), _ffi.new("size_t *")
-        _call(_lib.grains_sim_probe_rows, self._sim, names.index(name), rows, n)
+        self._checked(_lib.grains_sim_probe_rows, names.index(name), rows, n)
         out = np.zeros(n[0], dtype=[("tag", np.int64), ("size_class", np.int64), ("number", np.int64),
                                     ("mass", np.float64), ("momentum", np.float64, 3)])
         for k in range(n[0]):
@@ -502,8 +582,8 @@ class Simulation:
         return out
 
     def _set_record_contacts(self, on):
+        self._r(_lib.grains_run_record_contacts, int(bool(on)))
         self._record_contacts = bool(on)
-        _lib.grains_run_record_contacts(self._run, int(self._record_contacts))
 
     record_contacts = property(lambda self: getattr(self, "_record_contacts", False), _set_record_contacts,
                                doc="the last step of each advance records its contacts, for Fields.add "
@@ -515,13 +595,16 @@ class Simulation:
         if not isinstance(steps, numbers.Integral) or steps < 0:
             raise InputError("advance(%r): a number of steps, 0 or more" % (steps,))
         left, chunk = int(steps), 1
-        while left > 0:  # in chunks of about 0.1 s, so that Ctrl-C is felt between them
-            k = min(left, chunk)
-            t0 = _time.perf_counter()
-            _call(_lib.grains_run_advance, self._run, k)
-            left -= k
-            if _time.perf_counter() - t0 < 0.05:
-                chunk *= 2
+        with self._use():  # (the whole advance: no other thread's call between its chunks)
+            if left > 2 ** 63 - 1 - _lib.grains_sim_steps(self._sim):
+                raise InputError("advance(%d): more steps than a run can count (2^63 - 1 in all)" % left)
+            while left > 0:  # in chunks of about 0.1 s, so that Ctrl-C is felt between them
+                k = min(left, chunk)
+                t0 = _time.perf_counter()
+                _call(_lib.grains_run_advance, self._run, k)
+                left -= k
+                if _time.perf_counter() - t0 < 0.05:
+                    chunk *= 2
 
     def run_until(self, condition, every=100, max_steps=10 ** 6):
         """Advances `every` steps at a time until condition(self) is true;
@@ -530,6 +613,8 @@ class Simulation:
             raise InputError("run_until: the condition must be callable, given %r" % (condition,))
         if not isinstance(every, numbers.Integral) or every < 1:
             raise InputError("run_until: every = %r: a number of steps, 1 or more" % (every,))
+        if not isinstance(max_steps, numbers.Integral) or max_steps < 0:
+            raise InputError("run_until: max_steps = %r: a number of steps, 0 or more" % (max_steps,))
         made = 0
         while not condition(self):
             if made >= max_steps:
@@ -559,8 +644,9 @@ class Simulation:
         rows = np.frombuffer(_ffi.buffer(ps), dtype=_PARTICLE, count=n)  # (the C array, seen by numpy)
         rows["x"], rows["v"], rows["R"], rows["tag"], rows["material"] = x, v, R, tags, mats
         rows["q"] = (1.0, 0.0, 0.0, 0.0)
-        first = len(self)
-        _call(_lib.grains_sim_add_particles, self._sim, n, ps)
+        with self._use() as sim:
+            first = _lib.grains_sim_count(sim)
+            _call(_lib.grains_sim_add_particles, sim, n, ps)
         return np.arange(first, first + n, dtype=np.int64)
 
     def remove(self, ids):
@@ -570,11 +656,13 @@ class Simulation:
         a = np.atleast_1d(np.asarray(ids))
         if a.ndim != 1 or (a.size and a.dtype.kind not in "iu"):
             raise InputError("remove: integer ids in a 1-d array, not %s of %s" % (a.shape, a.dtype))
-        if a.size and (a.min() < 0 or a.max() >= len(self)):
-            bad = a[(a < 0) | (a >= len(self))][0]
-            raise InputError("remove: particle %d does not exist (ids 0 to %d)" % (bad, len(self) - 1))
-        a = np.ascontiguousarray(a, dtype=np.uintp)
-        _call(_lib.grains_sim_remove, self._sim, a.size, _ffi.cast("const size_t *", _ffi.from_buffer(a)))
+        with self._use() as sim:
+            n = _lib.grains_sim_count(sim)
+            if a.size and (a.min() < 0 or a.max() >= n):
+                bad = a[(a < 0) | (a >= n)][0]
+                raise InputError("remove: particle %d does not exist (ids 0 to %d)" % (bad, n - 1))
+            a = np.ascontiguousarray(a, dtype=np.uintp)
+            _call(_lib.grains_sim_remove, sim, a.size, _ffi.cast("const size_t *", _ffi.from_buffer(a)))
 
     def removals(self):
         """The grains the outlets (the scenario's sinks, remove_lost) removed
@@ -582,18 +670,24 @@ class Simulation:
         record array with step, time, sink (-1: lost), id (its id then), tag,
         x, v (3 each). The run's sinks.csv gets them at its next frame."""
         log = _ffi.new("const grains_removal **")
-        n = _lib.grains_sim_removals(self._sim, log)
+        with self._use() as sim:
+            n = _lib.grains_sim_removals(sim, log)
+            out = self._removal_rows(log[0], n)
+        return out
+
+    @staticmethod
+    def _removal_rows(log, n):
         out = np.zeros(n, dtype=[("step", np.int64), ("time", np.float64), ("sink", np.int64), ("id", np.int64),
                                  ("tag", np.int64), ("x", np.float64, 3), ("v", np.float64, 3)])
         for k in range(n):
-            r = log[0][k]
+            r = log[k]
             out[k] = (r.step, r.time, r.sink, r.id, r.tag, (r.x.x, r.x.y, r.x.z), (r.v.x, r.v.y, r.v.z))
         return out
 
     def removed(self, sink, tag=None):
         """Grains removed so far by sink `sink` (-1: as lost), with tag `tag`
         (None: any)."""
-        return _lib.grains_sim_removed(self._sim, int(sink), 0 if tag is None else int(tag), int(tag is None))
+        return self._c(_lib.grains_sim_removed, int(sink), 0 if tag is None else int(tag), int(tag is None))
 
     @staticmethod
     def _array(name, values, shape):
@@ -608,12 +702,17 @@ class Simulation:
     def write_frame(self):
         """A frame at this step, as grains run writes it (particles, series,
         a row of thermo.csv and the other tables), in output_dir."""
-        _call(_lib.grains_run_write_frame, self._run)
+        with self._use():
+            _call(_lib.grains_run_write_frame, self._run)
 
     def save_checkpoint(self, path=None):
         """The whole state and where the outputs stand, in `path` (None:
         output_dir/checkpoint.grains); Simulation.resume(path) goes on from it."""
-        _call(_lib.grains_run_write_checkpoint, self._run, _ffi.NULL if path is None else str(path).encode())
+        where = _ffi.NULL if path is None else _path(path, "save_checkpoint")
+        with self._use():
+            _call(_lib.grains_run_write_checkpoint, self._run, where)
 
     def __repr__(self):
+        if self.__dict__.get("_run") is None:
+            return "<grains.Simulation: closed>"
         return "<grains.Simulation: %d particles, t = %.6g, step %d>" % (len(self), self.time, self.steps)

@@ -13,6 +13,11 @@
 #define CG_MAX_CELLS ((size_t)1 << 21)
 #define CG_MAX_PER_AXIS 1024
 #define CG_MAX_QUADRATURE 64
+/* A kernel's reach in cells along an axis, and the nodes it covers: a
+ * wider kernel is a larger grid's (its stencil's nodes are visited for
+ * every grain). */
+#define CG_MAX_REACH_CELLS 512
+#define CG_MAX_STENCIL ((size_t)1 << 22)
 
 /* A frame's sums in a cell: mass, mass times velocity, mass times each
  * product of velocities (xx, xy, xz, yy, yz, zz), grains, contacts, volume. */
@@ -29,6 +34,8 @@ struct grains_cg {
     double *mean, *m2;
     size_t *at;      /* a point's nodes and weights (cg_kernel_weights), and their scratch */
     double *w, *scratch;
+    grains_stop_asked stop_asked; /* (grains_cg_ask_stop) */
+    void *stop_ctx;
 };
 
 #define CG_WIDTH(id, name, comps, doc) case GRAINS_CG_##id: return comps;
@@ -70,6 +77,34 @@ static int axes_valid(const grains_cg_grid *g)
     return 1;
 }
 
+/* The kernel's reach in cells along each axis kept, and the nodes it
+ * covers, within bounds (before an int or a size holds them); the cells'
+ * volume a double can divide by (a grid of 1e-150 has none). */
+static grains_status check_reach(const grains_cg_grid *g, const double *lo, const double *hi, grains_error *err)
+{
+    double reach = (g->kernel == GRAINS_CG_GAUSSIAN ? 3 : 2) * g->width, stencil = 1, volume = 1;
+    for (int a = 0; a < 3; a++) {
+        double cell = (hi[a] - lo[a]) / g->n[a], cells = reach / cell;
+        volume *= cell;
+        if (g->averaged[a])
+            continue;
+        if (!(cells <= CG_MAX_REACH_CELLS))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the kernel of width %g reaches %.3g "
+                                    "cells of %g along %c: at most %d (a narrower kernel, or larger cells)", g->width,
+                                    cells, cell, "xyz"[a], CG_MAX_REACH_CELLS);
+        stencil *= 2 * ceil(cells) + 1;
+    }
+    if (stencil > (double)CG_MAX_STENCIL)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the kernel of width %g covers %.3g nodes of "
+                                "the grid around each grain: at most %zu (a narrower kernel, or larger cells)",
+                                g->width, stencil, CG_MAX_STENCIL);
+    if (!(isnormal(volume) && isfinite(1 / volume)))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: cells of volume %g: beyond the range of "
+                                "numbers the fields are divided by (a grid of a sensible size in the run's units)",
+                                volume);
+    return GRAINS_OK;
+}
+
 static grains_status check_grid(const grains_cg_grid *g, grains_error *err)
 {
     const double lo[3] = {g->lo.x, g->lo.y, g->lo.z}, hi[3] = {g->hi.x, g->hi.y, g->hi.z};
@@ -98,7 +133,7 @@ static grains_status check_grid(const grains_cg_grid *g, grains_error *err)
                                 CG_MAX_CELLS);
     if (!axes_valid(g))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the grid's axes are not orthonormal");
-    return GRAINS_OK;
+    return check_reach(g, lo, hi, err);
 }
 
 grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grains_error *err)
@@ -128,9 +163,11 @@ grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grai
         cg->scratch = malloc(6 * cg->k.row * sizeof *cg->scratch);
     }
     if (!cg || !cg->sums || !cg->contact || !cg->frame || !cg->mean || !cg->m2 || !cg->at || !cg->w || !cg->scratch) {
+        size_t stencil = cg ? cg->k.stencil : 0;
         grains_cg_destroy(cg);
-        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the fields' %d x %d x %d cells",
-                                grid->n[0], grid->n[1], grid->n[2]);
+        return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the fields' %d x %d x %d cells "
+                                "or the kernel's %zu nodes around a grain", grid->n[0], grid->n[1], grid->n[2],
+                                stencil);
     }
     *out = cg;
     return GRAINS_OK;
@@ -239,27 +276,68 @@ static void cell_fields(const double *s, const double *contact, double volume, d
         }
 }
 
+/* Whether the frame's fields (cg->frame, every cell) and the running mean
+ * and squares they would give are all finite: values of 1e300 are finite,
+ * their squares and products are not. */
+static int frame_finite(const grains_cg *cg)
+{
+    size_t K = GRAINS_CG_COMPONENTS, n = cg->frames + 1;
+    for (size_t c = 0; c < cg->cells * K; c++) {
+        double x = cg->frame[c], d = x - cg->mean[c], mean = cg->mean[c] + d / (double)n;
+        if (!isfinite(x) || !isfinite(mean) || !isfinite(cg->m2[c] + d * (x - mean)))
+            return 0;
+    }
+    return 1;
+}
+
+void grains_cg_ask_stop(grains_cg *cg, grains_stop_asked asked, void *ctx)
+{
+    cg->stop_asked = asked, cg->stop_ctx = ctx;
+}
+
+/* Every 1024th turn k of a frame's loops: whether to stop (grains_cg_ask_stop). */
+static int stop_now(const grains_cg *cg, size_t k)
+{
+    return (k & 1023) == 1023 && cg->stop_asked && cg->stop_asked(cg->stop_ctx);
+}
+
+/* The frame's grains and contacts into the cells' sums, and those into
+ * the frame's fields (cg->frame); 0 when asked to stop part-way. */
+static int frame_fields(grains_cg *cg, const grains_cg_frame *f)
+{
+    memset(cg->sums, 0, cg->cells * N_SUMS * sizeof *cg->sums);
+    memset(cg->contact, 0, cg->cells * 9 * sizeof *cg->contact);
+    for (size_t i = 0; i < f->n; i++)
+        if (spread_grain(cg, f, i), stop_now(cg, i))
+            return 0;
+    for (size_t c = 0; c < f->n_contacts; c++)
+        if (spread_contact(cg, &f->contacts[c]), stop_now(cg, c))
+            return 0;
+    size_t K = GRAINS_CG_COMPONENTS;
+    for (size_t cell = 0; cell < cg->cells; cell++)
+        if (cell_fields(cg->sums + cell * N_SUMS, cg->contact + cell * 9, cg->cell_volume, cg->frame + cell * K),
+            stop_now(cg, cell))
+            return 0;
+    return 1;
+}
+
 grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *f, grains_error *err)
 {
     grains_status s = check_frame(f, err);
     if (s != GRAINS_OK)
         return s;
-    memset(cg->sums, 0, cg->cells * N_SUMS * sizeof *cg->sums);
-    memset(cg->contact, 0, cg->cells * 9 * sizeof *cg->contact);
-    for (size_t i = 0; i < f->n; i++)
-        spread_grain(cg, f, i);
-    for (size_t c = 0; c < f->n_contacts; c++)
-        spread_contact(cg, &f->contacts[c]);
-    cg->frames++;
+    if (!frame_fields(cg, f))
+        return grains_error_set(err, GRAINS_ERR_STOPPED, NULL, 0, "fields: stopped on request part-way through a "
+                                "frame: the averages keep the %zu frames before it", cg->frames);
     size_t K = GRAINS_CG_COMPONENTS;
-    for (size_t cell = 0; cell < cg->cells; cell++) {
-        double *out = cg->frame + cell * K, *mean = cg->mean + cell * K, *m2 = cg->m2 + cell * K;
-        cell_fields(cg->sums + cell * N_SUMS, cg->contact + cell * 9, cg->cell_volume, out);
-        for (size_t c = 0; c < K; c++) { /* Welford: the mean and the squares about it */
-            double d = out[c] - mean[c];
-            mean[c] += d / (double)cg->frames;
-            m2[c] += d * (out[c] - mean[c]);
-        }
+    if (!frame_finite(cg)) /* (the averages keep the frames before it) */
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the frame's fields are beyond the range of "
+                                "numbers (velocities, forces or masses whose products overflow): not added");
+    cg->frames++;
+    for (size_t c = 0; c < cg->cells * K; c++) { /* Welford: the mean and the squares about it */
+        double d = cg->frame[c] - cg->mean[c];
+        cg->mean[c] += d / (double)cg->frames;
+        cg->m2[c] += d * (cg->frame[c] - cg->mean[c]);
     }
     return GRAINS_OK;
 }

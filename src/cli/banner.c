@@ -91,6 +91,10 @@ void banner_end(const run_job *j, const grains_sim *sim, long steps, double seco
            o->output_seconds);
     print_spawn_reports(sim);
     print_ranks_report(j, sim, seconds);
+    if (grains_sim_strays_overflowed(sim))
+        printf("note: %zu rebuilds of the lists found more than 64 grains lost out of the meshes' box: past 64 none "
+               "is kept apart and the fastest sets every rebuild (slower, the same results; remove_lost = true "
+               "takes lost grains out)\n", grains_sim_strays_overflowed(sim));
     if (sc->write_vtk)
         printf("open %s/particles.pvd in ParaView%s%s; the thermo table is %s/thermo.csv\n", sc->output_dir,
                grains_sim_mesh_count(sim) ? (o->meshes_move ? ", and mesh.pvd" : ", and mesh.vtp") : "",

@@ -57,6 +57,12 @@ int cli_plot(int argc, char **argv);
  * path; how many particle frames (particlesNNNNNN.vtp from 0 on) it holds. */
 int cli_file_exists(const char *path);
 size_t cli_count_frames(const char *dir);
+/* Before anything is read: whether command `cmd` can write `out` (a folder,
+ * or where `is_file` a file's path): 0, or EXIT_INPUT with a message. Its
+ * folder must be writable, or be creatable in one that is; where `in_run`
+ * (a default inside the run folder: DIR/fields, DIR/render) `out` must not
+ * be a symbolic link, which would send the outputs elsewhere. */
+int cli_output_usable(const char *cmd, const char *out, int in_run, int is_file);
 
 /* Prints "grains: file:line: message" to stderr. */
 void cli_report(const grains_error *err);

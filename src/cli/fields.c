@@ -138,11 +138,12 @@ static int parse_opts(int argc, char **argv, fields_opts *o)
         for (int a = 0; a < 3; a++)
             if (!(o->box[a] < o->box[3 + a]))
                 return usage("--box X0,Y0,Z0,X1,Y1,Z1 with X0 < X1, Y0 < Y1 and Z0 < Z1");
-    if (!o->out) {
+    int in_run = !o->out;
+    if (in_run) {
         snprintf(o->out_buf, sizeof o->out_buf, "%s/fields", o->dir);
         o->out = o->out_buf;
     }
-    return 0;
+    return cli_output_usable("fields", o->out, in_run, 0);
 }
 
 /* Frame k's particles, and its contacts when wanted and written. */
@@ -173,6 +174,8 @@ static grains_status survey(const fields_opts *o, const grains_vec3 *e, size_t f
     *x = (frames_extent){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}, 0};
     for (size_t k = first; k <= last; k++) {
         cg_frame_in f;
+        if (signals_caught())
+            return grains_error_set(err, GRAINS_ERR_STOPPED, NULL, 0, "stopped on request");
         frame_paths(o, k, path, unused, sizeof path);
         grains_status s = cg_frame_read(path, NULL, o->rho, &f, err);
         if (s != GRAINS_OK)
@@ -196,9 +199,12 @@ static grains_status survey(const fields_opts *o, const grains_vec3 *e, size_t f
  * grains fill); cells of edge H (default w) along the axes kept. */
 static grains_status make_grid(const fields_opts *o, const frames_extent *x, grains_cg_grid *g, grains_error *err)
 {
-    if ((!o->has_box && !(x->hi[0] >= x->lo[0])) || (o->width <= 0 && !(x->mean_radius > 0)))
+    if (!o->has_box && !(x->hi[0] >= x->lo[0]))
         return grains_error_set(err, GRAINS_ERR_RANGE, o->dir, 0, "fields: the frames hold no grains to choose the "
                                 "grid from: give --box and --width");
+    if (o->width <= 0 && !(x->mean_radius > 0 && isfinite(x->mean_radius)))
+        return grains_error_set(err, GRAINS_ERR_RANGE, o->dir, 0, "fields: the grains' mean radius, %g, is no "
+                                "kernel width (volumes beyond the range of numbers): give --width", x->mean_radius);
     *g = (grains_cg_grid){.kernel = o->kernel, .width = o->width > 0 ? o->width : x->mean_radius};
     if (o->has_axes)
         memcpy(g->axis, o->axis, sizeof g->axis);
@@ -208,9 +214,13 @@ static grains_status make_grid(const fields_opts *o, const frames_extent *x, gra
         double grow = o->averaged[a] ? x->mean_radius : reach;
         lo[a] = o->has_box ? o->box[a] : x->lo[a] - grow;
         hi[a] = o->has_box ? o->box[3 + a] : x->hi[a] + grow;
+        if (!(isfinite(hi[a] - lo[a])))
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the grid would span %g to %g along %c "
+                                    "(the grains' extent and the kernel's reach): beyond the range of numbers; give "
+                                    "--box and --width", lo[a], hi[a], "xyz"[a]);
         double n = o->averaged[a] ? 1 : ceil((hi[a] - lo[a]) / cell);
         if (!(n <= 1024))
-            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: %.0f cells of %g along %c: at most 1024 "
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: %.3g cells of %g along %c: at most 1024 "
                                     "(a larger --cell, or --box)", n, cell, "xyz"[a]);
         g->n[a] = (int)fmax(1, n);
         g->averaged[a] = o->averaged[a];
@@ -235,6 +245,8 @@ static int add_frames(const fields_opts *o, grains_cg *cg, size_t first, size_t 
         if (s == GRAINS_OK && (s = grains_cg_add_frame(cg, &f.frame, err)) != GRAINS_OK)
             snprintf(err->file, sizeof err->file, "%.1000s", path); /* the frame the value is in */
         cg_frame_free(&f);
+        if (s == GRAINS_ERR_STOPPED)
+            return 128 + signals_caught();
         if (s != GRAINS_OK)
             return EXIT_INPUT;
         *with_contacts += c != NULL;
@@ -301,8 +313,9 @@ int cli_fields(int argc, char **argv)
     grains_cg *cg = NULL;
     struct timespec t0 = {0}, t1 = {0};
     grains_status s = survey(&o, e, first, o.has_box && o.width > 0 ? first : last, &x, &err);
-    if (s == GRAINS_OK && (s = make_grid(&o, &x, &g, &err)) == GRAINS_OK)
-        s = grains_cg_create(&cg, &g, &err);
+    if (s == GRAINS_OK && (s = make_grid(&o, &x, &g, &err)) == GRAINS_OK &&
+        (s = grains_cg_create(&cg, &g, &err)) == GRAINS_OK)
+        grains_cg_ask_stop(cg, signals_asked, NULL); /* (a large grid's frame takes long: SIGTERM within it) */
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (s == GRAINS_OK && (rc = add_frames(&o, cg, first, last, &with_contacts, &err)) == 0) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -311,6 +324,8 @@ int cli_fields(int argc, char **argv)
     if (s == GRAINS_OK && rc == 0)
         summary(&o, &g, first, last, with_contacts, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     grains_cg_destroy(cg);
+    if (s == GRAINS_ERR_STOPPED)
+        rc = 128 + signals_caught();
     if (rc > 128)
         return fprintf(stderr, "grains fields: stopped by signal %d: nothing written\n", rc - 128), rc;
     if (s != GRAINS_OK || rc)

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "io/csv_table.h"
 #include "render/plot.h"
+#include "render/png_file.h"
 
 enum { MAX_PANELS = 16, MAX_LINES = 8, PANEL_W = 460, PANEL_H = 260 };
 
@@ -27,16 +28,11 @@ static cairo_t *panels_image(int panels)
 
 static grains_status write_png(cairo_t *cr, const char *png, grains_error *err)
 {
-    cairo_surface_t *s = cairo_surface_reference(cairo_get_target(cr));
-    cairo_status_t cs = cairo_status(cr);
-    if (cs == CAIRO_STATUS_SUCCESS)
-        cs = cairo_surface_write_to_png(s, png);
+    grains_status s = png_file_write(cr, png, "the plot", err);
     cairo_destroy(cr);
-    cairo_surface_destroy(s);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        return grains_error_set(err, GRAINS_ERR_IO, png, 0, "cannot write the plot: %s", cairo_status_to_string(cs));
-    printf("grains plot: %s\n", png);
-    return GRAINS_OK;
+    if (s == GRAINS_OK)
+        printf("grains plot: %s\n", png);
+    return s;
 }
 
 /* Probe `name`'s lines: its total, then each tag's (its size classes
@@ -197,8 +193,14 @@ int cli_plot(int argc, char **argv)
     }
     if (!dir)
         return usage("which output folder? (grains plot output)");
-    char out[4200];
+    char out[4200], fields[4200];
     snprintf(out, sizeof out, profile ? "%s/fields/profile.png" : "%s/probes.png", dir);
+    snprintf(fields, sizeof fields, "%s/fields", dir);
+    int rc = png ? cli_output_usable("plot", png, 0, 1) : profile ? cli_output_usable("plot", fields, 1, 0) : 0;
+    if (!rc && !png)
+        rc = cli_output_usable("plot", out, 1, 1);
+    if (rc)
+        return rc;
     grains_error err;
     grains_status s = profile ? plot_profile(dir, ys, png ? png : out, &err) : plot_probes(dir, png ? png : out, &err);
     if (s != GRAINS_OK)

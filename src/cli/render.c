@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "io/text.h"
 #include "cli/render_slice.h"
+#include "io/atomic_file.h"
 #include "render/render.h"
 
 extern char **environ;
@@ -146,11 +147,12 @@ static int parse_opts(int argc, char **argv, render_opts *o)
     }
     if (!o->dir)
         return usage("which output folder? (grains render output)");
-    if (!o->out) {
+    int in_run = !o->out;
+    if (in_run) {
         snprintf(o->out_buf, sizeof o->out_buf, "%s/render", o->dir);
         o->out = o->out_buf;
     }
-    return 0;
+    return cli_output_usable("render", o->out, in_run, 0);
 }
 
 /* DIR/STEM%06d.vtp for frame k, or DIR/STEM.vtp (one file for all). */
@@ -319,13 +321,15 @@ static int make_movie(const render_opts *o, size_t frames)
     char list[4200], movie[4200];
     snprintf(list, sizeof list, "%s/movie_frames.txt", o->out);
     snprintf(movie, sizeof movie, "%s/movie.mp4", o->out);
-    FILE *f = fopen(list, "w");
-    if (!f)
+    atomic_file af;
+    grains_error err;
+    struct stat st; /* (ffmpeg -y would write through a link or into a FIFO planted there) */
+    if ((lstat(movie, &st) == 0 && !S_ISREG(st.st_mode)) || atomic_open(&af, list, &err) != GRAINS_OK)
         return 0;
-    fputs("ffconcat version 1.0\n", f);
+    fputs("ffconcat version 1.0\n", af.f);
     for (size_t k = first_frame(o, frames); k < frames; k += frame_step(o, frames))
-        fprintf(f, "file frame%06zu.png\nduration 0.1\n", k);
-    if (fclose(f) != 0)
+        fprintf(af.f, "file frame%06zu.png\nduration 0.1\n", k);
+    if (atomic_commit(&af, &err) != GRAINS_OK)
         return 0;
     char *args[] = {"ffmpeg", "-y", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", list, "-pix_fmt",
                     "yuv420p", "-r", "10", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", movie, NULL};

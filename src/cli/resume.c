@@ -100,7 +100,7 @@ int cli_resume(int argc, char **argv, const cli_ranks *rk)
             run_record_free(&r);
         return EXIT_INPUT;
     }
-    if (path[0] != '/') /* the checkpoint is read again after the move to the run's folder */
+    if (path[0] != '/') /* (the checkpoint is read again, by every rank: its full path) */
         snprintf(path, sizeof path, "%s/checkpoint.grains", out);
     int status = resume_run(&ro, &r, path, out, rk);
     run_record_free(&r);

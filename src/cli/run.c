@@ -66,13 +66,6 @@ static int stopped_in_step(const run_job *j, const grains_error *err)
     return status;
 }
 
-/* The caught signal, asked inside a step's long loops. */
-static int signal_asked(void *ctx)
-{
-    (void)ctx;
-    return signals_caught();
-}
-
 /* A checkpoint every `every` steps (none for 0), after the frame of the step. */
 static int checkpoint_due(const grains_sim *sim, long every) { return every > 0 && grains_sim_steps(sim) % every == 0; }
 
@@ -156,7 +149,7 @@ int run_frames(grains_sim *sim, run_job *j)
     long every = o->sc->checkpoint_every < 0 ? p->N_steps : o->sc->checkpoint_every;
     if (every > 0) {
         signals_catch();
-        grains_sim_ask_stop(sim, signal_asked, NULL);
+        grains_sim_ask_stop(sim, signals_asked, NULL);
     }
     progress pg;
     progress_init(&pg, !o->quiet && isatty(STDERR_FILENO));

@@ -31,5 +31,8 @@ int cli_resume(int argc, char **argv, const cli_ranks *rk);
 void signals_catch(void);
 /* The caught signal since signals_catch, or 0. */
 int signals_caught(void);
+/* The same, as the question a library's long loops ask (grains_sim_ask_stop,
+ * grains_cg_ask_stop). */
+int signals_asked(void *ctx);
 
 #endif

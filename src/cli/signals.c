@@ -22,3 +22,9 @@ void signals_catch(void)
 }
 
 int signals_caught(void) { return caught; }
+
+int signals_asked(void *ctx)
+{
+    (void)ctx;
+    return signals_caught();
+}

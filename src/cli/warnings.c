@@ -143,6 +143,23 @@ static void warn_stiffness(const grains_params *p, const grains_sim *sim, const 
              p->max_overlap);
 }
 
+/* A bond between two R_min grains (reduced mass m/2) rings at omega =
+ * sqrt(k / m*) for its stiffest spring k (normal or sliding, bond_kn and
+ * bond_kt); an explicit step resolves it with omega dt below about 0.3 (20
+ * steps a period) and is unstable past omega dt = 2, the run stopping with
+ * a blow-up far from its cause. */
+static void warn_bonds(const grains_scenario *sc, const grains_params *p)
+{
+    if (!(p->bond_kn > 0) || (!sc->bonds[0] && !(p->bond_tolerance > 0)))
+        return;
+    double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min, k = fmax(p->bond_kn, p->bond_kt);
+    double omega = sqrt(k / (m / 2));
+    if (omega * p->dt > 0.3)
+        warn("a bond of stiffness %g between two R_min grains rings with a period of %.3g steps (omega dt = %.3g; "
+             "past 2 the run blows up): set dt <= %g, 20 steps a period, or a softer bond_kn", k,
+             2 * PI / (omega * p->dt), omega * p->dt, 0.3 / omega);
+}
+
 static void warn_overlaps(const grains_sim *sim) /* (collective on ranks) */
 {
     grains_start_overlaps o;
@@ -255,6 +272,7 @@ void cli_warnings(const grains_scenario *sc, grains_sim *sim)
     const grains_params *p = grains_sim_params(sim);
     grain_survey gs = survey(p, sim, up_of(p));
     warn_stiffness(p, sim, &gs);
+    warn_bonds(sc, p);
     warn_overlaps(sim);
     warn_placement(p, sim, &gs);
     warn_counts(sc, p, sim);

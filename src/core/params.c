@@ -93,7 +93,7 @@ grains_pair_values grains_params_pair(const grains_params *p, int a, int b)
             v = p->pair[k], v.a = a, v.b = b;
     /* mu_t follows the pair's own mu_s (TinyDEM Section 2.2) unless given */
     if (v.mu_t < 0 && v.mu_s >= 0)
-        v.mu_t = 2 * v.mu_s / 3;
+        v.mu_t = isfinite(2 * v.mu_s) ? 2 * v.mu_s / 3 : v.mu_s / 3 * 2; /* (no overflow at 1e308) */
     v.e_n = pick(v.e_n, p->e_n);
     int own_s = v.mu_s >= 0, own_r = v.mu_r >= 0, own_t = v.mu_t >= 0;
     v.mu_s = pick(v.mu_s, p->mu_s);

@@ -94,6 +94,9 @@ static grains_status check_sink(const grains_params *p, const grains_sink *k_sin
     const real *lo = &k_sink->lo.x, *hi = &k_sink->hi.x;
     REQUIRE(finite3(k_sink->lo) && finite3(k_sink->hi) && hi[0] > lo[0] && hi[1] > lo[1] && hi[2] > lo[2],
             "sinks[%d]: min and max must be finite, max > min on every axis (an empty sink removes nothing)", k);
+    real volume = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    REQUIRE(isnormal(volume) && isfinite(volume), "sinks[%d]: a box of volume %g: no volume a double holds (an "
+            "empty sink removes nothing)", k, volume);
     for (int a = 0; a < 3; a++) {
         const real *plo = &p->box_min.x, *phi = &p->box_max.x;
         REQUIRE(!(p->periodic & (1 << a)) || (hi[a] > plo[a] && lo[a] < phi[a]),

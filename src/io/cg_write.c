@@ -1,5 +1,6 @@
 /* The coarse-grained fields as files (grains/fields.h): VTK ImageData of
  * the grid's cells, and CSV of its rows. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,19 +39,32 @@ static void image_open(vtk_out *o, const grains_cg_grid *g)
                   "Tensors=\"stress\">\n", g->n[0], g->n[1], g->n[2]);
 }
 
+/* The fields' means and errors, every one finite (grains_cg_add_frame
+ * takes no frame that would make one otherwise: checked again here, as
+ * nothing that is not a number is ever written). */
+static grains_status fields_finite(const grains_cg *cg, double *mean, double *sem, const char *path,
+                                   grains_error *err)
+{
+    grains_cg_mean(cg, mean);
+    grains_cg_sem(cg, sem);
+    for (size_t c = 0; c < grains_cg_cells(cg) * GRAINS_CG_COMPONENTS; c++)
+        if (!isfinite(mean[c]) || !isfinite(sem[c]))
+            return grains_error_set(err, GRAINS_ERR_RANGE, path, 0, "the fields hold a value that is not finite: "
+                                    "not written");
+    return GRAINS_OK;
+}
+
 grains_status grains_cg_write_vti(const grains_cg *cg, const char *path, grains_vtk_format format,
                                   grains_error *err)
 {
     size_t cells = grains_cg_cells(cg), all = cells * GRAINS_CG_COMPONENTS;
     double *mean = malloc(all * sizeof *mean), *sem = malloc(all * sizeof *sem), *b = malloc(cells * 9 * sizeof *b);
     atomic_file af;
-    grains_status s = mean && sem && b ? atomic_open(&af, path, err)
+    grains_status s = mean && sem && b ? fields_finite(cg, mean, sem, path, err)
                                        : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
-    if (s == GRAINS_OK) {
+    if (s == GRAINS_OK && (s = atomic_open(&af, path, err)) == GRAINS_OK) {
         grains_cg_grid g = grains_cg_grid_of(cg);
         vtk_out o = {af.f, format, 0};
-        grains_cg_mean(cg, mean);
-        grains_cg_sem(cg, sem);
         image_open(&o, &g);
         for (int f = 0; f < GRAINS_CG_N_FIELDS; f++) {
             char name[64];
@@ -103,12 +117,10 @@ grains_status grains_cg_write_csv(const grains_cg *cg, const char *path, grains_
     size_t cells = grains_cg_cells(cg), all = cells * GRAINS_CG_COMPONENTS;
     double *mean = malloc(all * sizeof *mean), *sem = malloc(all * sizeof *sem);
     atomic_file af;
-    grains_status s = mean && sem ? atomic_open(&af, path, err)
+    grains_status s = mean && sem ? fields_finite(cg, mean, sem, path, err)
                                   : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
-    if (s == GRAINS_OK) {
+    if (s == GRAINS_OK && (s = atomic_open(&af, path, err)) == GRAINS_OK) {
         grains_cg_grid g = grains_cg_grid_of(cg);
-        grains_cg_mean(cg, mean);
-        grains_cg_sem(cg, sem);
         csv_header(af.f, &g);
         size_t cell = 0;
         for (int k = 0; k < g.n[2]; k++)

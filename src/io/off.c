@@ -141,7 +141,7 @@ static grains_status check_memory(const line_reader *r, const off_ctx *c, long n
     double have = (double)machine_bytes();
     if (have > 0 && need > have / 2)
         return grains_error_set(c->err, GRAINS_ERR_LIMIT, c->name, r->line,
-                                "%ld vertices and %ld faces need %.3g GB, more than half this machine's %.3g GB", nv,
+                                "%ld vertices and %ld faces need %.3g GB, more than half the %.3g GB this process may use", nv,
                                 nf, need / 1e9, have / 1e9);
     return GRAINS_OK;
 }

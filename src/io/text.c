@@ -10,13 +10,40 @@
 #include <string.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The smaller of `bytes` and a limit (0 or RLIM_INFINITY: none). */
+static size_t at_most(size_t bytes, unsigned long long limit)
+{
+    return limit > 0 && limit != (unsigned long long)RLIM_INFINITY && (bytes == 0 || limit < bytes) ? (size_t)limit
+                                                                                                      : bytes;
+}
+
+/* The cgroup's memory.max (cgroup v2: a container's limit), or 0. */
+static unsigned long long cgroup_limit(void)
+{
+    FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
+    unsigned long long limit = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &limit) != 1) /* ("max": none) */
+            limit = 0;
+        fclose(f);
+    }
+    return limit;
+}
 
 size_t machine_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (size_t)pages * (size_t)size : 0;
+    size_t bytes = pages > 0 && size > 0 ? (size_t)pages * (size_t)size : 0;
+    struct rlimit as, data;
+    if (getrlimit(RLIMIT_AS, &as) == 0)
+        bytes = at_most(bytes, (unsigned long long)as.rlim_cur);
+    if (getrlimit(RLIMIT_DATA, &data) == 0)
+        bytes = at_most(bytes, (unsigned long long)data.rlim_cur);
+    return at_most(bytes, cgroup_limit());
 }
 
 void lines_init(line_reader *r, const char *text, size_t len)
@@ -191,8 +218,8 @@ const char *read_file_why(int e, const char *path, char *buf, size_t size)
 {
     struct stat st;
     if (e == EFBIG && stat(path, &st) == 0)
-        snprintf(buf, size, "%.3g GB, more than half of this machine's %.3g GB of memory", (double)st.st_size / 1e9,
-                 (double)machine_bytes() / 1e9);
+        snprintf(buf, size, "%.3g GB, more than half the %.3g GB this process may use (memory, or ulimit's)",
+                 (double)st.st_size / 1e9, (double)machine_bytes() / 1e9);
     else
         snprintf(buf, size, "%s", e == EINVAL ? "not a regular file" : e == EFBIG ? "too large" : strerror(e));
     return buf;

@@ -74,7 +74,9 @@ const char *read_file_why(int e, const char *path, char *buf, size_t size);
  * (GRAINS_ERR_IO, naming the file). */
 char *read_input(const char *path, size_t *len, grains_error *err);
 
-/* This machine's physical memory in bytes (0 when unknown). */
+/* The memory this process may use, in bytes: the machine's physical
+ * memory, or less where a limit says so (ulimit -v or -d, a cgroup's
+ * memory.max); 0 when unknown. */
 size_t machine_bytes(void);
 
 #endif

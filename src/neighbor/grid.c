@@ -622,6 +622,17 @@ static int count_whole_cells(grains_grid *g, const grid_particles *in, const uin
     return 1;
 }
 
+grains_status grid_check_frame(const grains_grid *g, const grid_particles *in, real pad, const periodic_box *box,
+                               grains_error *err)
+{
+    grains_grid probe = *g; /* (frame writes its levels, origin and box alone: values, no tables) */
+    int level_of_class[GRID_MAX_LEVELS];
+    real R_s;
+    probe.pad = pad;
+    probe.box = *box;
+    return frame(&probe, in, pad, level_of_class, &R_s, err);
+}
+
 grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, const periodic_box *box, uint32_t *where,
                          void *ws, size_t ws_bytes, grains_error *err)
 {

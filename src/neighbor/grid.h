@@ -121,6 +121,12 @@ typedef struct {
  * allocates its own for the duration. */
 grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, const periodic_box *box, uint32_t *where,
                          void *ws, size_t ws_bytes, grains_error *err);
+/* Whether grid_build would frame these particles: the LIMIT errors it
+ * gives before it changes anything (a spread beyond 2^18 cells, a period
+ * too short), found without building (g itself unchanged). Collective
+ * where the particles are a share (in->share). */
+grains_status grid_check_frame(const grains_grid *g, const grid_particles *in, real pad, const periodic_box *box,
+                               grains_error *err);
 void grid_free(grains_grid *g);
 
 /* The grid of some of its particles, as a build of them alone in the same

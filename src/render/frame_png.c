@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "render/faces.h"
+#include "render/png_file.h"
 #include "render/render.h"
 
 typedef struct {
@@ -120,6 +121,42 @@ static void draw_face(cairo_t *cr, const render_camera *cam, const render_frame 
     cairo_stroke(cr);
 }
 
+/* The disc of centre (x, y) and radius r as a path, where it meets the
+ * picture: none when it misses it, the picture's rectangle when it covers
+ * it, else an arc, or where the disc is far larger than the picture the
+ * part of its rim that crosses it (a box zoomed far into a grain gives
+ * discs of 1e300 pixels, which cairo would draw for minutes, and
+ * coordinates beyond its fixed point); 0 when there is no path. */
+static int disc_path(cairo_t *cr, const render_camera *cam, double x, double y, double r)
+{
+    double W = cam->width, H = cam->height, dx = fmax(fmax(-x, x - W), 0), dy = fmax(fmax(-y, y - H), 0);
+    double far_x = fmax(fabs(x), fabs(x - W)), far_y = fmax(fabs(y), fabs(y - H)), big = 4 * (W + H);
+    if (!(dx * dx + dy * dy < r * r)) /* (NaN: nothing) */
+        return 0;
+    if (far_x * far_x + far_y * far_y <= r * r) {
+        cairo_rectangle(cr, 0, 0, W, H);
+        return 1;
+    }
+    if (r <= big) {
+        cairo_arc(cr, x, y, r, 0, 6.283185307179586);
+        return 1;
+    }
+    /* the rim near the picture's centre c, from the disc's centre along d,
+     * sampled over an arc of 2 big each way: p = c + (r cos f - dist) d + r sin f t */
+    double cx = W / 2 - x, cy = H / 2 - y, dist = hypot(cx, cy), ux = cx / dist, uy = cy / dist;
+    for (int k = 0; k <= 64; k++) {
+        double f = (k / 32.0 - 1) * 2 * big / r, a = (r - dist) - 2 * r * sin(f / 2) * sin(f / 2), b = r * sin(f);
+        double px = W / 2 + a * ux - b * uy, py = H / 2 + a * uy + b * ux;
+        k ? cairo_line_to(cr, px, py) : cairo_move_to(cr, px, py);
+    }
+    double back = 2 * big; /* (closed on the disc's side, beyond the picture) */
+    double ex = W / 2 + (r - dist - back) * ux, ey = H / 2 + (r - dist - back) * uy;
+    cairo_line_to(cr, ex - 2 * big * uy, ey + 2 * big * ux);
+    cairo_line_to(cr, ex + 2 * big * uy, ey - 2 * big * ux);
+    cairo_close_path(cr);
+    return 1;
+}
+
 static void draw_particle(cairo_t *cr, const render_camera *cam, const render_colour *colour, const double *x3,
                           double radius, double value)
 {
@@ -129,8 +166,9 @@ static void draw_particle(cairo_t *cr, const render_camera *cam, const render_co
     double span = cam->hi[2] - cam->lo[2];
     double near = span > 0 ? 1 - 0.45 * fmin(fmax((z - cam->lo[2]) / span, 0), 1) : 1;
     double r = fmax(radius * cam->scale, 0.6);
-    cairo_arc(cr, x, y, r, 0, 6.283185307179586);
-    if (r < 2) {
+    if (!disc_path(cr, cam, x, y, r))
+        return;
+    if (r < 2 || r > 4 * (cam->width + cam->height)) { /* (a dot, or a disc that fills the picture: flat) */
         cairo_set_source_rgb(cr, rgb[0] * near, rgb[1] * near, rgb[2] * near);
         cairo_fill(cr);
         return;
@@ -254,15 +292,11 @@ grains_status render_frame_png(const render_camera *cam, const render_colour *co
         cairo_move_to(cr, 10, 20);
         cairo_show_text(cr, f->label);
     }
-    cairo_status_t st = cairo_status(cr);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_write_to_png(surface, png);
+    grains_status written = png_file_write(cr, png, "the image", err);
     cairo_destroy(cr);
     cairo_surface_destroy(surface);
     free(items);
     free(values);
     surface_faces_free(&faces[0]), surface_faces_free(&faces[1]);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return grains_error_set(err, GRAINS_ERR_IO, png, 0, "cannot write the image: %s", cairo_status_to_string(st));
-    return GRAINS_OK;
+    return written;
 }

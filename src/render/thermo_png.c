@@ -8,6 +8,7 @@
 
 #include "io/text.h"
 #include "render/plot.h"
+#include "render/png_file.h"
 #include "render/render.h"
 
 enum { MAX_COLUMNS = 32, PANEL_W = 420, PANEL_H = 200 };
@@ -128,13 +129,9 @@ grains_status render_thermo_png(const char *csv, const char *png, int log_y, gra
     cairo_paint(cr);
     for (int k = 0; k < panels; k++)
         panel(cr, &t, k + 2, (k % 2) * PANEL_W, (k / 2) * PANEL_H, log_y);
-    cairo_status_t cs = cairo_status(cr);
-    if (cs == CAIRO_STATUS_SUCCESS)
-        cs = cairo_surface_write_to_png(s, png);
+    grains_status written = png_file_write(cr, png, "the plot", err);
     cairo_destroy(cr);
     cairo_surface_destroy(s);
     free(t.v);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        return grains_error_set(err, GRAINS_ERR_IO, png, 0, "cannot write the plot: %s", cairo_status_to_string(cs));
-    return GRAINS_OK;
+    return written;
 }

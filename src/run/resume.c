@@ -7,42 +7,27 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "grains/checkpoint.h"
+#include "io/atomic_file.h"
 #include "run/run.h"
 
-/* Whether `name` is a temporary of an output file (NAME.XXXXXX, from
- * io/atomic_file.c) that a killed run left behind. */
-static int stale_temporary(const char *name)
-{
-    size_t n = strlen(name);
-    if (n < 12 || name[n - 7] != '.')
-        return 0;
-    for (size_t k = n - 6; k < n; k++)
-        if (!((name[k] >= '0' && name[k] <= '9') || (name[k] >= 'a' && name[k] <= 'z') ||
-              (name[k] >= 'A' && name[k] <= 'Z')))
-            return 0;
-    const char *ext[] = {".vtp", ".pvd", ".csv", ".grains"};
-    for (size_t e = 0; e < sizeof ext / sizeof *ext; e++) {
-        size_t m = strlen(ext[e]);
-        if (n - 7 > m && strncmp(name + n - 7 - m, ext[e], m) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* The temporaries a killed run left in its output folder. */
+/* The temporaries a killed run left in its output folder: regular files
+ * of the names io/atomic_file.c gives (never a user's file: issue 70). */
 void run_remove_stale_temporaries(const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
         return;
     for (struct dirent *e; (e = readdir(d));)
-        if (stale_temporary(e->d_name)) {
+        if (atomic_is_temporary(e->d_name)) {
             char path[PATH_MAX + 256];
+            struct stat st;
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
+            if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+                unlink(path);
         }
     closedir(d);
 }
@@ -112,17 +97,15 @@ char **run_resume_args(const run_record *r, const run_resume_options *ro, int qu
     return argv;
 }
 
-/* The scenario again, in the folder the run began in, writing to `out`;
- * refused when an input changed since (checked where `checks`: rank 0
- * alone reads the inputs through, the particles' file too, which the
- * checkpoint replaces). */
+/* The scenario again, its paths from the folder the run began in (the
+ * process's own folder is left alone: another run in it may be writing),
+ * writing to `out`; refused when an input changed since (checked where
+ * `checks`: rank 0 alone reads the inputs through, the particles' file
+ * too, which the checkpoint replaces). */
 grains_status run_rebuild_scenario(const run_record *r, char **argv, int argc, const char *out, int checks,
                                       grains_scenario *sc, run_flags *fl, grains_error *err)
 {
-    if (chdir(r->cwd) != 0)
-        return grains_error_set(err, GRAINS_ERR_IO, r->cwd, 0, "cannot enter the folder the run began in: %s",
-                                strerror(errno));
-    grains_status s = run_scenario_args(argc, argv, sc, fl, err);
+    grains_status s = run_scenario_args_from(r->cwd, argc, argv, sc, fl, err);
     uint32_t crc = r->inputs_crc;
     if (s == GRAINS_OK && checks)
         s = run_inputs_crc(sc, &crc, err);

@@ -23,6 +23,11 @@ typedef struct {
 } run_flags;
 
 grains_status run_scenario_args(int argc, char **argv, grains_scenario *sc, run_flags *flags, grains_error *err);
+/* The same, for options given in the folder `base`: the scenario file and
+ * every path (inputs, the output folder) taken from there and kept
+ * absolute, whatever the current folder is now or later. */
+grains_status run_scenario_args_from(const char *base, int argc, char **argv, grains_scenario *sc,
+                                     run_flags *flags, grains_error *err);
 
 /* Builds a ready simulation from a finished scenario: mesh, particles,
  * checked (grains_sim_check_start). With `deal` (ranks that each hold
@@ -212,8 +217,8 @@ grains_status run_resume_parse(int argc, char **argv, run_resume_options *ro, gr
  * theirs); NULL when out of memory. */
 char **run_resume_args(const run_record *r, const run_resume_options *ro, int quiet, int *argc);
 
-/* The scenario again, in the folder the run began in (the current folder
- * is that one on return), writing to `out` (NULL: where it says); refused when an input changed
+/* The scenario again, its paths from the folder the run began in (the
+ * current folder is not changed), writing to `out` (NULL: where it says); refused when an input changed
  * since (checked where `checks`: rank 0 alone reads the inputs through,
  * the particles' file too, which the checkpoint replaces). */
 grains_status run_rebuild_scenario(const run_record *r, char **argv, int argc, const char *out, int checks,
@@ -224,7 +229,7 @@ grains_status run_rebuild_scenario(const run_record *r, char **argv, int argc, c
  * whole file's CRC, checked now, names the damage where there is any. */
 grains_status run_checked_record(const char *path, grains_status s, grains_error *err);
 
-/* The temporaries (NAME.XXXXXX) a killed run left in its output folder. */
+/* The temporaries (NAME.grains-partial-XXXXXX) a killed run left in its output folder. */
 void run_remove_stale_temporaries(const char *dir);
 
 #endif

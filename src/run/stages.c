@@ -70,14 +70,16 @@ static grains_status ended(const grains_scenario *sc, const run_record *r, grain
         *done = t - r->stage_began >= st->duration - half;
     else if (st->until_time >= 0)
         *done = t >= st->until_time - half;
-    else if (steps > 0 && steps % st->check_every == 0) { /* settled: every rank looks at the same steps */
+    else if (steps > 0 && (steps % st->check_every == 0 || t - r->stage_began > st->max_time)) {
+        /* settled: every rank looks at the same steps, and at every step past max_time (a check_every
+         * longer than max_time would let it pass unseen) */
         grains_sim_gather_thermo(sim);
         grains_thermo th;
         grains_sim_thermo(sim, &th);
         double held = th.e_kin + th.e_rot - th.e_lost; /* (a lost grain falls for ever) */
         *done = held < st->kinetic_energy;
         if (!*done && t - r->stage_began > st->max_time)
-            return grains_error_set(err, GRAINS_ERR_LIMIT, sc->source[0] ? sc->source : NULL, st->line,
+            return grains_error_set(err, GRAINS_ERR_NOT_MET, sc->source[0] ? sc->source : NULL, st->line,
                                     "stages[%d] (\"%s\") did not settle within max_time = %g: E_kin + E_rot = %g%s, "
                                     "above kinetic_energy = %g, at t = %g", r->stage, st->name, st->max_time, held,
                                     th.n_lost ? " (the lost grains' energy left out)" : "", st->kinetic_energy, t);

@@ -54,10 +54,10 @@ grains_status grains_run_open(grains_run **out, int argc, const char *const *arg
     grains_status s = keep_words(run, argc, argv, err);
     if (s == GRAINS_OK)
         s = run_record_check(run->record.argc, run->record.argv, err);
-    if (s == GRAINS_OK)
-        s = run_scenario_args(run->record.argc, run->record.argv, &run->sc, &fl, err);
     if (s == GRAINS_OK && !getcwd(run->record.cwd, sizeof run->record.cwd))
         s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot name the current folder: %s", strerror(errno));
+    if (s == GRAINS_OK) /* (its paths resolved now: a later chdir of the program's moves none of its files) */
+        s = run_scenario_args_from(run->record.cwd, run->record.argc, run->record.argv, &run->sc, &fl, err);
     if (s == GRAINS_OK)
         s = run_load(&run->sc, NULL, &run->sim, err);
     if (s == GRAINS_OK)
@@ -85,14 +85,6 @@ static grains_status rebuild(grains_run *run, const char *path, const run_resume
         return out_of_memory(err);
     run_flags fl;
     grains_status s = run_rebuild_scenario(&run->record, argv, argc, NULL, 1, &run->sc, &fl, err);
-    if (s == GRAINS_OK && run->sc.output_dir[0] != '/') { /* (from the folder the run began in) */
-        char dir[GRAINS_PATH_MAX];
-        int n = snprintf(dir, sizeof dir, "%s/%s", run->record.cwd, run->sc.output_dir);
-        if (n < 0 || (size_t)n >= sizeof dir)
-            s = grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "the output folder's path is too long");
-        else
-            memcpy(run->sc.output_dir, dir, (size_t)n + 1);
-    }
     if (s == GRAINS_OK)
         s = run_load_setting(&run->sc, NULL, &run->sim, err);
     if (s == GRAINS_OK) /* the stages' changes up to its own, then the state replaces what they set */
@@ -143,16 +135,10 @@ grains_status grains_run_resume(grains_run **out, const char *path, int argc, co
         return out_of_memory(err);
     run_resume_options ro;
     grains_status s = read_record(run, path, argc, argv, &ro, err);
-    if (s == GRAINS_OK && !realpath(path, full)) /* (read again from the run's folder) */
+    if (s == GRAINS_OK && !realpath(path, full)) /* (read again by the state's reader) */
         s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot resolve: %s", strerror(errno));
-    int here = s == GRAINS_OK ? open(".", O_RDONLY | O_DIRECTORY) : -1;
-    if (s == GRAINS_OK && here < 0)
-        s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot open the current folder: %s", strerror(errno));
     if (s == GRAINS_OK)
         s = rebuild(run, full, &ro, err);
-    if (here >= 0 && (fchdir(here) != 0 || close(here) != 0) && s == GRAINS_OK)
-        s = grains_error_set(err, GRAINS_ERR_IO, NULL, 0, "cannot return to the current folder: %s",
-                             strerror(errno));
     if (s != GRAINS_OK) {
         grains_run_close(run);
         return s;

@@ -19,10 +19,12 @@ grains_status run_table_open(FILE **f, const char *dir, const char *name, const 
     char path[2 * GRAINS_PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     *f = NULL;
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* (before open: a FIFO would block it, O_TRUNC a device) */
+        return grains_error_set(err, GRAINS_ERR_IO, path, 0, "exists and is not a regular file: not written");
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | (resume_len ? 0 : O_TRUNC), 0666); /* (read back for its CRC) */
     if (fd < 0)
         return grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
-    struct stat st;
     if (resume_len && (fstat(fd, &st) != 0 || st.st_size < resume_len)) {
         close(fd);
         return grains_error_set(err, GRAINS_ERR_IO, path, 0,

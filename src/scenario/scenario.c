@@ -791,8 +791,10 @@ grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
         ms = scenario_finish_friction(sc, err);
     if (ms != GRAINS_OK)
         return ms;
-    if (!sc->origin[mu_t])
-        sc->params.mu_t = 2 * sc->params.mu_s / 3; /* Section 2.2 */
+    if (!sc->origin[mu_t]) { /* Section 2.2: 2 mu_s / 3 (without its overflow at 1e308) */
+        real mu_s = sc->params.mu_s;
+        sc->params.mu_t = isfinite(2 * mu_s) ? 2 * mu_s / 3 : mu_s / 3 * 2;
+    }
     scenario_materials_finish(&sc->params);
     scenario_spawns_finish(&sc->params);
     grains_error local;

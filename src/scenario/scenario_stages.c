@@ -213,7 +213,7 @@ void grains_scenario_stage_params(const grains_scenario *sc, int k, grains_param
                 *to[p] = st->set[p];
         mu_t_given |= !isnan(st->set[2]);
         if (!isnan(st->set[0]) && !mu_t_given) /* Section 2.2, as the scenario derives it */
-            out->mu_t = 2 * out->mu_s / 3;
+            out->mu_t = isfinite(2 * out->mu_s) ? 2 * out->mu_s / 3 : out->mu_s / 3 * 2; /* (no overflow at 1e308) */
         if (st->set_g)
             out->g = st->g;
     }

@@ -125,6 +125,10 @@ size_t grains_sim_mesh_count(const grains_sim *sim) { return sim->wl.n; }
 
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out)
 {
+    if (k >= sim->wl.n) { /* (no such mesh: nothing read beyond the bodies) */
+        memset(out, 0, sizeof *out);
+        return;
+    }
     const wall_body *b = &sim->wl.body[k];
     out->shift = b->now.shift;
     out->angle = b->now.angle;

@@ -11,6 +11,8 @@ grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_erro
     p.g = g;
     grains_status s = grains_params_check(&p, err); /* (finite; a 2D run's in its plane) */
     if (s == GRAINS_OK)
+        s = sim_scale_gravity(sim, g, err);
+    if (s == GRAINS_OK)
         sim->p.g = g;
     return s;
 }
@@ -28,6 +30,8 @@ static void take_changeable(grains_params *to, const grains_params *from)
 grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, grains_error *err)
 {
     grains_status s = grains_params_check(p, err);
+    if (s == GRAINS_OK)
+        s = sim_scale_gravity(sim, p->g, err);
     if (s != GRAINS_OK)
         return s;
     grains_params next = *p, same = *p;

@@ -125,12 +125,44 @@ static void wrap_positions(grains_sim *sim)
         pt->x[i] = periodic_wrap(&sim->box, pt->x[i]);
 }
 
+grains_status sim_rebuild_check(const grains_sim *sim, const uint8_t *gone, grains_error *err)
+{
+    const grains_particles *pt = &sim->pt;
+    if (!gone) { /* (the positions as the rebuild bins them: wrapped already) */
+        grid_particles in = {pt->x, pt->R, NULL, pt->n, NULL, NULL};
+        return grid_check_frame(&sim->grid, &in, list_pad(sim), &sim->box, err);
+    }
+    size_t n = 0;
+    vec3 *x = malloc((pt->n + 1) * sizeof *x);
+    real *R = malloc((pt->n + 1) * sizeof *R);
+    grains_status s = x && R ? GRAINS_OK : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory");
+    for (size_t i = 0; s == GRAINS_OK && i < pt->n; i++)
+        if (!gone[pt->id[i]]) {
+            x[n] = sim->box.mask ? periodic_wrap(&sim->box, pt->x[i]) : pt->x[i];
+            R[n++] = pt->R[i];
+        }
+    grid_particles in = {x, R, NULL, n, NULL, NULL};
+    if (s == GRAINS_OK)
+        s = grid_check_frame(&sim->grid, &in, list_pad(sim), &sim->box, err);
+    free(x), free(R);
+    return s;
+}
+
 grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
     /* shared among ranks: each copy's positions whole, the histories named
      * where they are kept (name_contacts), then every rank rebuilds alike */
     sim_ranks_complete_positions(sim);
     wrap_positions(sim);
+    /* one process: a grid that cannot frame the particles refuses the rebuild before anything else changes,
+     * and the next step tries again (a program may move the grain that spreads them back, or remove it) */
+    if (!sim_shared(sim)) {
+        grains_status framed = sim_rebuild_check(sim, NULL, err);
+        if (framed != GRAINS_OK) {
+            sim->need_rebuild = 1;
+            return framed;
+        }
+    }
     if (sim->mesh)
         walls_listed(&sim->wl, sim->mesh); /* the lists see the meshes where they are now */
     if (sim->mb.n) { /* and the membranes' patches */
@@ -172,6 +204,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
         sim_strays_find(sim, list_pad(sim));
     sim->need_rebuild = 0;
     sim->n_rebuilds++;
+    if (s != GRAINS_OK) /* (part-way: the lists and histories no longer agree; no step may read them) */
+        sim->stopped = SIM_STOPPED_REBUILD;
     return s;
 }
 

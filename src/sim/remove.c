@@ -112,6 +112,8 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
     grains_status s = gone && renamed && contacts
                           ? mark(sim, ids, n, gone, err)
                           : grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing particles");
+    if (s == GRAINS_OK) /* (the rebuild that follows can fail only for memory: nothing removed on a refusal) */
+        s = sim_rebuild_check(sim, gone, err);
     if (s == GRAINS_OK)
         s = grains_sim_get_contacts(sim, contacts, n_contacts, &got, err);
     if (s == GRAINS_OK) { /* nothing fails from here on but the rebuild's memory */

@@ -17,11 +17,12 @@
 #define PI 3.14159265358979323846
 #define FARTHEST_RADII 1e9 /* a vertex's distance from the origin, in R_min */
 
-/* |a| without overflow in the squares (|a| = 1e200 is 1e200, not inf). */
+/* |a| without overflow in the squares (|a| = 1e200 is 1e200, not inf),
+ * nor in 1 / max (a subnormal 5e-324: its squares are 0, its 1 / m inf). */
 static real length(vec3 a)
 {
     real m = fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
-    return m > 0 && isfinite(m) ? m * v3_norm(v3_scale(1 / m, a)) : m;
+    return m > 0 && isfinite(m) && isfinite(1 / m) ? m * v3_norm(v3_scale(1 / m, a)) : isfinite(m) ? v3_norm(a) : m;
 }
 
 grains_status sim_scale_particle(const grains_sim *sim, const grains_particle *p, grains_error *err)
@@ -95,6 +96,17 @@ grains_status sim_scale_motion(const grains_sim *sim, const grains_motion *m, re
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "the mesh moves up to %g a step (speed %g, dt = %g): more than R_min = %g, it would "
                                 "pass through grains unseen", v * dt, v, dt, R);
+    return GRAINS_OK;
+}
+
+grains_status sim_scale_gravity(const grains_sim *sim, grains_vec3 g, grains_error *err)
+{
+    real a = length(g), dt = sim->p.dt;
+    if (!(a * dt * dt <= sim->p.R_min))
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                "gravity |g| = %g moves a grain %g of R_min = %g in one step from rest (dt = %g): "
+                                "more than its radius (a g for these units?)", a, a * dt * dt / sim->p.R_min,
+                                sim->p.R_min, dt);
     return GRAINS_OK;
 }
 

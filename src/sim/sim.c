@@ -89,7 +89,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     int sliding, rolling, twisting; /* a mode that acts in no pair keeps no spring */
     hm_spring_modes(&sim->hp, &sliding, &rolling, &twisting);
     store_init(&sim->cs, store_layout_of(sliding, rolling, twisting));
-    if ((s = sim_scale_regions(sim, err)) != GRAINS_OK) {
+    if ((s = sim_scale_regions(sim, err)) != GRAINS_OK || (s = sim_scale_gravity(sim, sim->p.g, err)) != GRAINS_OK) {
         grains_sim_destroy(sim);
         return s;
     }

@@ -83,6 +83,7 @@ struct grains_sim {
     real displacement;          /* [L] bound on any particle's motion since the last rebuild,
                                  * the strays' apart (sim/strays.h) */
     sim_strays strays;
+    size_t strays_over;         /* rebuilds that found more lost grains than the strays hold */
     int need_rebuild;
     int keep_sums;              /* the next rebuild keeps the force sums f and t with their particles
                                  * (a removal's, between steps: Verlet's next half kick reads them) */
@@ -133,9 +134,11 @@ grains_status sim_scale_particle(const grains_sim *sim, const grains_particle *p
 grains_status sim_scale_mesh(const grains_sim *sim, const grains_mesh *mesh, grains_error *err);
 grains_status sim_scale_motion(const grains_sim *sim, const grains_motion *m, real reach, grains_error *err);
 grains_status sim_scale_regions(const grains_sim *sim, grains_error *err);
+/* Gravity g: a grain falling from rest moves at most R_min in a step. */
+grains_status sim_scale_gravity(const grains_sim *sim, grains_vec3 g, grains_error *err);
 
 /* Why a step stopped part-way (grains_sim_stopped). */
-typedef enum { SIM_STOPPED_ASKED = 1, SIM_STOPPED_LOST } sim_stopped;
+typedef enum { SIM_STOPPED_ASKED = 1, SIM_STOPPED_LOST, SIM_STOPPED_REBUILD } sim_stopped;
 
 /* A simulation shared among ranks (decomp/ranks.c). */
 static inline int sim_shared(const grains_sim *sim) { return sim->ranks.peers.size > 1; }
@@ -240,6 +243,9 @@ static inline integrate_view sim_view(grains_sim *sim, size_t lo, size_t hi)
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
+/* One process: whether the particles (less those marked in `gone`, by id;
+ * NULL: none) fit the grid a rebuild would make (grid_check_frame). */
+grains_status sim_rebuild_check(const grains_sim *sim, const uint8_t *gone, grains_error *err);
 /* The same, the force sums f and t kept with their particles (keep_sums):
  * a removal's, between steps, whose next half kick (Verlet) reads them. */
 grains_status sim_rebuild_keeping_sums(grains_sim *sim, grains_error *err);

@@ -39,6 +39,35 @@ static grains_status read_config(const grains_sim *sim, bytes_in *in, grains_err
     return GRAINS_OK;
 }
 
+/* The parameters a run may change between steps (grains_sim_set_params
+ * and grains_sim_set_gravity: a stage's or a program's), as they stand. */
+enum { N_SETTING = 11 };
+
+static void write_setting(const grains_sim *sim, bytes_out *o)
+{
+    const grains_params *p = &sim->p;
+    const real v[N_SETTING] = {p->mu_s,     p->mu_r,     p->mu_t, p->mu_s_dyn, p->mu_r_dyn, p->mu_t_dyn,
+                               p->e_n,      p->eta,      p->g.x,  p->g.y,      p->g.z};
+    bytes_put_reals(o, v, N_SETTING);
+}
+
+/* Put back as grains_sim_set_params takes them (checked, and what follows
+ * from them derived): a value it refuses is damage. */
+static grains_status read_setting(grains_sim *sim, bytes_in *in, grains_error *err)
+{
+    real v[N_SETTING];
+    bytes_get_reals(in, v, N_SETTING);
+    if (in->bad)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its parameters");
+    grains_params q = sim->p;
+    q.mu_s = v[0], q.mu_r = v[1], q.mu_t = v[2], q.mu_s_dyn = v[3], q.mu_r_dyn = v[4], q.mu_t_dyn = v[5];
+    q.e_n = v[6], q.eta = v[7], q.g = (grains_vec3){v[8], v[9], v[10]};
+    grains_error why;
+    if (grains_sim_set_params(sim, &q, &why) != GRAINS_OK)
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its parameters (%s)", why.message);
+    return GRAINS_OK;
+}
+
 static void write_scalars(const grains_sim *sim, bytes_out *o)
 {
     bytes_put_i64(o, sim->step);
@@ -236,6 +265,7 @@ static void write_rest(const grains_sim *sim, const sim_bonds *bonds, const patc
 static void write_parts(const grains_sim *sim, bytes_out *o)
 {
     write_config(sim, o);
+    write_setting(sim, o);
     write_scalars(sim, o);
     particles_write_state(&sim->pt, o);
     grid_write_state(&sim->grid, o);
@@ -258,6 +288,7 @@ static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error 
     sim_ranks_writer_sums(sim);
     if (writes) {
         write_config(sim, writes);
+        write_setting(sim, writes);
         write_scalars(sim, writes);
     }
     uint32_t *slot = sim_ranks_stream_particles(sim, writes);
@@ -367,6 +398,8 @@ static grains_status read_whole(grains_sim *sim, bytes_in *in, grains_error *err
 {
     grains_status s = read_config(sim, in, err);
     if (s == GRAINS_OK)
+        s = read_setting(sim, in, err);
+    if (s == GRAINS_OK)
         s = read_scalars(sim, in, err);
     if (s == GRAINS_OK)
         s = particles_read_state(&sim->pt, in, sim->p.n_materials, err);
@@ -395,6 +428,8 @@ static grains_status read_share(grains_sim *sim, bytes_in *in, grains_error *err
     bytes_here(in, &start);
     sim->ranks.holds_share = 0;
     grains_status s = read_config(sim, in, err);
+    if (s == GRAINS_OK)
+        s = read_setting(sim, in, err);
     if (s == GRAINS_OK)
         s = read_scalars(sim, in, err);
     if (s == GRAINS_OK)

@@ -259,12 +259,16 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
         sim_membranes_pull_walls(&sim->mb, &sim->wl);
     }
     sim->diag = total;
-    sim->max_overlap = total.max_num / total.max_den;
     if (!sim_stable(sim, &total)) {
         if (sim->pt.f) /* f and t: one block */
             memset(sim->pt.f, 0, 2 * sim->pt.cap * sizeof *sim->pt.f);
-        return sim_report_unstable(sim, &total, err);
+        real kept = sim->max_overlap;
+        sim->max_overlap = total.max_num / total.max_den; /* (the message's) */
+        grains_status refused = sim_report_unstable(sim, &total, err);
+        sim->max_overlap = kept; /* the thermo stays the last good step's (an inf overlap is no figure to write) */
+        return refused;
     }
+    sim->max_overlap = total.max_num / total.max_den;
     sim_strays_advance(sim, sim->integrator->update_moves);
     if (sim->mb.n)
         sim_hold_confinement(sim); /* from the push gathered above, now the step has held */

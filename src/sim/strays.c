@@ -122,6 +122,7 @@ void sim_strays_find(grains_sim *sim, real list_pad)
     if (!sim_shared(sim)) {
         if (n <= STRAYS_MAX)
             choose(sim, own, n, &s, list_pad - sim->p.skin);
+        sim->strays_over += n > STRAYS_MAX; /* (none kept apart: grains_sim_strays_overflowed) */
         return;
     }
     size_t bytes = 0;
@@ -131,7 +132,10 @@ void sim_strays_find(grains_sim *sim, real list_pad)
         memcpy(all, every, bytes);
         choose(sim, all, bytes / sizeof *all, &s, list_pad - sim->p.skin);
     }
+    sim->strays_over += bytes > sizeof all;
 }
+
+size_t grains_sim_strays_overflowed(const grains_sim *sim) { return sim->strays_over; }
 
 /* Whether slot i lies in one of the runs. */
 static int in_runs(uint32_t i, const slot_run *runs, size_t n_runs)

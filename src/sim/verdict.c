@@ -17,8 +17,12 @@ static long id_noted(const grains_sim *sim, long i, long id)
 static grains_status unstable(const grains_sim *sim, long i, grains_error *err, const char *what)
 {
     double t = grains_sim_time(sim), dt49 = grains_params_default_dt(&sim->p);
+    double fall = v3_norm(sim->p.g) * sim->p.dt * sim->p.dt / sim->p.R_min; /* a step's fall from rest, in R_min */
     char cause[320];
-    if (sim->p.dt > dt49 * (1 + 1e-12))
+    if (!(fall < 0.1)) /* (a gravity a stage or a program set: the grains' placing is not to blame) */
+        snprintf(cause, sizeof cause, "gravity |g| = %g moves a grain %.3g R_min in one step from rest: a g for "
+                 "these units?", v3_norm(sim->p.g), fall);
+    else if (sim->p.dt > dt49 * (1 + 1e-12))
         snprintf(cause, sizeof cause, "the timestep dt = %g is above Eq. 49's %g for this stiffness", sim->p.dt, dt49);
     else if (sim->step < 3)
         snprintf(cause, sizeof cause, "particles placed overlapping (or on a wall: mind its radius R_mesh) at the start");
@@ -57,8 +61,9 @@ grains_status sim_refuse_stopped(const grains_sim *sim, grains_error *err)
 {
     return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "step %ld %s: the simulation is in no state of the run; "
                             "go on from a checkpoint", sim->step,
-                            sim->stopped == SIM_STOPPED_ASKED ? "was stopped part-way on request"
-                                                              : "left a state that is not finite and was not kept");
+                            sim->stopped == SIM_STOPPED_ASKED    ? "was stopped part-way on request"
+                            : sim->stopped == SIM_STOPPED_REBUILD ? "failed part-way through a rebuild of the lists"
+                                                                  : "left a state that is not finite and was not kept");
 }
 
 /* The first particle (storage index) whose position is not finite, or

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Fuzzes every reader (libFuzzer, AddressSanitizer, UndefinedBehaviorSanitizer)
+# Fuzzes every reader, and the post-processors' options where they reach the library (grid) and
+# the drawing (camera) (libFuzzer, AddressSanitizer, UndefinedBehaviorSanitizer)
 # for SECONDS each (default 40), as many at a time as there are cores, from
 # the corpus in tests/fuzz/corpus; prints
 # each harness's executions and coverage, and fails on any crash, leak, hang
@@ -11,7 +12,7 @@ set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD:-$SRC/build-fuzz}
 EACH=${1:-40}
-READERS="mesh csv bonds scenario set checkpoint vtk surface record fields table"
+READERS="mesh csv bonds scenario set checkpoint vtk surface record fields table grid camera"
 cmake -S "$SRC" -B "$B" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DGRAINS_FUZZ=ON -DGRAINS_OPENMP=OFF \
     >/dev/null
 targets="checkpoint_seed"
