@@ -830,6 +830,12 @@ expect 2 'probes.png: exists and is not a regular file \(a FIFO\)' timeout 20 "$
 mkdir -p "$T/huge"
 printf '<?xml version="1.0"?>\n<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n<PolyData>\n<Piece NumberOfPoints="2" NumberOfVerts="0" NumberOfLines="0" NumberOfStrips="0" NumberOfPolys="0">\n<Points>\n<DataArray type="Float64" Name="position" NumberOfComponents="3" format="ascii">0 0 0 0.01 0 0</DataArray>\n</Points>\n<PointData>\n<DataArray type="Float64" Name="velocity" NumberOfComponents="3" format="ascii">1e300 0 0 0 0 1e300</DataArray>\n<DataArray type="Float64" Name="radius" NumberOfComponents="1" format="ascii">0.004 0.004</DataArray>\n</PointData>\n</Piece>\n</PolyData>\n</VTKFile>\n' >"$T/huge/particles000000.vtp"
 expect 2 'the frame.s fields are beyond the range of numbers' "$G" fields "$T/huge" --rho 1000 --average xy
+# radii whose volumes a double cannot hold give no kernel width: said so (not "-nan cells of inf", nor "no grains")
+for r in 1e300 1e-300; do
+    mkdir -p "$T/radius$r" && sed "s|0.004 0.004|$r $r|; s|1e300 0 0 0 0 1e300|0 0 0 0 0 0|" "$T/huge/particles000000.vtp" \
+        >"$T/radius$r/particles000000.vtp"
+    expect 2 "the grains' mean radius, (inf|0), is no kernel width" "$G" fields "$T/radius$r" --rho 1000 --average xy
+done
 expect 2 'cells of volume .*: beyond the range' "$G" fields "$T/ct" --box 0,0,0,1e-300,1e-300,1e-300 --width 1e-300 -o "$T/nofields"
 expect 2 'the kernel of width 1e\+10 reaches .* cells' "$G" fields "$T/ct" --box -0.1,-0.1,-0.1,0.1,0.1,0.1 --width 1e10 --cell 0.1 -o "$T/nofields"
 expect 2 'fields: [0-9.]+e\+[0-9]+ cells of 1e-300 along x: at most 1024' "$G" fields "$T/ct" --cell 1e-300 -o "$T/nofields"

@@ -97,6 +97,18 @@ def _call(fn, *args):
         _raise(err)
 
 
+@contextlib.contextmanager
+def _one_caller(lock, what):
+    """The block run by this caller alone: BusyError while another thread's call holds `lock`."""
+    if not lock.acquire(blocking=False):
+        raise BusyError("this %s is in use by another thread's call: one caller at a time; guard one shared by "
+                        "threads with a lock of your own" % what)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def _path(path, what):
     """A path as the library takes it (bytes), refused where a NUL would cut it short."""
     p = os.fsencode(path)
@@ -351,6 +363,7 @@ class Fields:
         out = _ffi.new("grains_cg **")
         _call(_lib.grains_cg_create, out, g)
         self._cg = _ffi.gc(out[0], _lib.grains_cg_destroy)
+        self._lock = threading.Lock()  # (add and the reads: one caller at a time, as a Simulation's)
         self.cells = tuple(g.n[a] for a in range(3))
         self.averaged = tuple(bool(g.averaged[a]) for a in range(3))
         self.names = [_ffi.string(_lib.grains_cg_name(f)).decode() for f in range(_lib.GRAINS_CG_N_FIELDS)]
@@ -361,7 +374,7 @@ class Fields:
         if sim.contacts and not sim.record_contacts:
             raise InputError("Fields.add: the last step recorded no contacts: set sim.record_contacts = True "
                              "before advancing")
-        with sim._use() as s:
+        with _one_caller(self._lock, "Fields"), sim._use() as s:
             _call(_lib.grains_cg_add_sim, self._cg, s)
 
     frames = property(lambda self: _lib.grains_cg_frames(self._cg), doc="the steps averaged over")
@@ -372,7 +385,8 @@ class Fields:
         f = self.names.index(name)
         n = _lib.grains_cg_cells(self._cg)
         a = np.empty(n * _lib.GRAINS_CG_COMPONENTS)
-        fn(self._cg, _ffi.cast("double *", _ffi.from_buffer(a)))
+        with _one_caller(self._lock, "Fields"):
+            fn(self._cg, _ffi.cast("double *", _ffi.from_buffer(a)))
         at, width = _lib.grains_cg_offset(f), _lib.grains_cg_width(f)
         v = a.reshape(self.cells[2], self.cells[1], self.cells[0], _lib.GRAINS_CG_COMPONENTS)[..., at:at + width]
         v = v.transpose(2, 1, 0, 3)  # [i, j, k]: x, y, z
@@ -396,11 +410,13 @@ class Fields:
 
     def write_vti(self, path):
         """The fields and their errors as VTK ImageData (ParaView), as grains fields writes them."""
-        _call(_lib.grains_py_cg_write, self._cg, _path(path, "write_vti"), 1)
+        with _one_caller(self._lock, "Fields"):
+            _call(_lib.grains_py_cg_write, self._cg, _path(path, "write_vti"), 1)
 
     def write_csv(self, path):
         """A row per cell: its centre along the axes kept, each component's mean and error."""
-        _call(_lib.grains_py_cg_write, self._cg, _path(path, "write_csv"), 0)
+        with _one_caller(self._lock, "Fields"):
+            _call(_lib.grains_py_cg_write, self._cg, _path(path, "write_csv"), 0)
 
 
 class Simulation:
@@ -427,15 +443,10 @@ class Simulation:
         lock = self.__dict__.get("_lock")
         if lock is None:
             raise ClosedError("this Simulation was never opened")
-        if not lock.acquire(blocking=False):
-            raise BusyError("this Simulation is in use by another thread's call (advance, a getter, ...): one "
-                            "caller at a time; guard a Simulation shared by threads with a lock of your own")
-        try:
+        with _one_caller(lock, "Simulation (advance, a getter, ...)"):
             if self._run is None:
                 raise ClosedError("this Simulation is closed")
             yield self._sim
-        finally:
-            lock.release()
 
     def _c(self, fn, *args):
         """fn(sim, *args), the simulation this caller's alone."""

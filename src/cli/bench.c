@@ -15,6 +15,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "io/atomic_file.h"
 #include "util/clock.h"
 #include "util/rng.h"
 
@@ -274,9 +275,11 @@ static grains_status settle(long N, double ratio, const bench_opts *o, const cha
         if (s == GRAINS_OK)
             s = grains_csv_write(path, sim, err);
         snprintf(path, sizeof path, ratio > 1 ? "%s/settled%ld_r%g.box" : "%s/settled%ld.box", o->save, N, ratio);
-        FILE *f = s == GRAINS_OK ? fopen(path, "w") : NULL;
-        if (f)
-            fprintf(f, "%.17g\n", L), fclose(f);
+        atomic_file af;
+        if (s == GRAINS_OK && (s = atomic_open(&af, path, err)) == GRAINS_OK) {
+            fprintf(af.f, "%.17g\n", L);
+            s = atomic_commit(&af, err);
+        }
     }
     grains_sim_destroy(sim);
     return s;

@@ -11,6 +11,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "io/atomic_file.h"
 
 void bench_print_header(void)
 {
@@ -60,15 +61,15 @@ void bench_print_scaling(const bench_point *pts, int n)
 
 static int write_csv(const char *path, const bench_point *pts, int n)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
+    atomic_file af; /* (whole or not at all; never into a FIFO or through a link) */
+    grains_error err;
+    if (atomic_open(&af, path, &err) != GRAINS_OK)
         return 0;
-    fprintf(f, "N,ratio,threads,steps,s_per_step,particle_steps_per_s,bytes_per_particle,contacts_per_particle\n");
+    fprintf(af.f, "N,ratio,threads,steps,s_per_step,particle_steps_per_s,bytes_per_particle,contacts_per_particle\n");
     for (int k = 0; k < n; k++)
-        fprintf(f, "%ld,%.17g,%ld,%ld,%.6e,%.6e,%.1f,%.4f\n", pts[k].N, pts[k].ratio, pts[k].T, pts[k].steps,
+        fprintf(af.f, "%ld,%.17g,%ld,%ld,%.6e,%.6e,%.1f,%.4f\n", pts[k].N, pts[k].ratio, pts[k].T, pts[k].steps,
                 pts[k].sec, pts[k].rate, pts[k].bytes, pts[k].contacts);
-    int bad = ferror(f);
-    return fclose(f) == 0 && !bad;
+    return atomic_commit(&af, &err) == GRAINS_OK;
 }
 
 static const char plot_script[] =

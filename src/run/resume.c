@@ -15,7 +15,7 @@
 #include "run/run.h"
 
 /* The temporaries a killed run left in its output folder: regular files
- * of the names io/atomic_file.c gives (never a user's file: issue 70). */
+ * of the names io/atomic_file.c gives, never a file of the user's. */
 void run_remove_stale_temporaries(const char *dir)
 {
     DIR *d = opendir(dir);
