@@ -842,6 +842,13 @@ expect 2 'fields: [0-9.]+e\+[0-9]+ cells of 1e-300 along x: at most 1024' "$G" f
 [ ! -e "$T/huge/fields" ] && [ ! -e "$T/nofields" ] && ok || bad "a refused grains fields wrote: $(ls "$T/huge" "$T/nofields" 2>&1)"
 : >"$T/afile"
 expect 2 'fields: .*/afile/deeper: the folder .* cannot be made: a file stands in its path' "$G" fields "$T/ct" -o "$T/afile/deeper"
+# a slice's kernel of 1e300 (an int's overflow in the kernel's reach before): refused, nothing drawn
+expect 2 'the kernel of width 1e\+300 reaches' "$G" render "$T/ct" --frame 2 --slice density --slice-width 1e300 -o "$T/rsw" --no-movie
+[ -z "$(ls "$T/rsw" 2>/dev/null)" ] && ok || bad "a refused slice drew: $(ls "$T/rsw")"
+# a table of the run's that is a FIFO: refused at once (opening it would block, writing fill it), nothing written
+mkdir -p "$T/tab" && mkfifo "$T/tab/thermo.csv"
+expect 2 'thermo.csv: exists and is not a regular file' timeout 60 "$G" run --set N_frames=1 --set N_steps=10 -o "$T/tab" --quiet
+[ "$(ls "$T/tab")" = thermo.csv ] && [ -p "$T/tab/thermo.csv" ] && ok || bad "a refused run wrote: $(ls "$T/tab")"
 # a camera 1e-300 across, zoomed into a grain: drawn at once (cairo drew its disc of 1e300 pixels for
 # minutes a frame), the grain filling the picture
 expect 0 '1 frames in' timeout 60 "$G" render "$T/ct" --frame 2 --box 0,0,0,1e-300,1e-300,1e-300 -o "$T/zoom" --no-movie

@@ -2,11 +2,13 @@
  * malformed file is refused whole with its file, line and the rule broken. */
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "grains/io.h"
 #include "grains/scenario.h"
+#include "io/text.h"
 #include "support.h"
 
 static char dir[] = "/tmp/grains-test-io-XXXXXX";
@@ -432,9 +434,33 @@ static void bonds_file(test_ctx *t)
           err.message);
 }
 
+/* The memory a file's size is held against is what this process may use:
+ * under a limit (ulimit -d, as a container's) smaller than the machine's,
+ * the limit (a 3 GB frame under a 4 GB limit was held against the
+ * machine's 25 GB; mutation: the limit not read fails). */
+static void memory_limit(test_ctx *t)
+{
+    size_t machine = machine_bytes();
+    struct rlimit was;
+    if (machine < ((size_t)1 << 31) || getrlimit(RLIMIT_DATA, &was) != 0) {
+        CHECK(t, machine > 0, "this machine's memory is known (%zu bytes)", machine);
+        return;
+    }
+    struct rlimit half = {machine / 2, was.rlim_max};
+    if (was.rlim_max != RLIM_INFINITY && was.rlim_max < half.rlim_cur)
+        half.rlim_cur = was.rlim_max;
+    int set = setrlimit(RLIMIT_DATA, &half) == 0;
+    size_t limited = machine_bytes();
+    setrlimit(RLIMIT_DATA, &was);
+    CHECK(t, set && limited == (size_t)half.rlim_cur && machine_bytes() == machine,
+          "under a data limit of %zu bytes the memory a process may use is the limit (%zu), else the machine's %zu",
+          (size_t)half.rlim_cur, limited, machine);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
+    memory_limit(&t);
     if (!mkdtemp(dir))
         return 1;
     csv_round_trip(&t, 1);

@@ -3,6 +3,7 @@
  * checkpoints that record where they stand (docs/checkpoints.md). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "grains/checkpoint.h"
 #include "run/run.h"
@@ -188,6 +189,22 @@ static grains_status verify_tables(const run_output *o, grains_error *err)
     return s;
 }
 
+/* A new run's tables where they will be: none may be anything but a
+ * regular file (a FIFO, a device, a folder, a symlink), checked before
+ * the run writes its first file, so that a refusal leaves the folder as
+ * it was. */
+static grains_status tables_placeable(const run_output *o, grains_error *err)
+{
+    for (int k = 0; k < RUN_TABLES; k++) {
+        char path[2 * GRAINS_PATH_MAX];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", o->sc->output_dir, table_names[k]);
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            return grains_error_set(err, GRAINS_ERR_IO, path, 0, "exists and is not a regular file: not written");
+    }
+    return GRAINS_OK;
+}
+
 static grains_status open_tables(run_output *o, const grains_sim *sim, grains_error *err)
 {
     const run_table_sum *t = o->record->table;
@@ -222,7 +239,7 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
         return GRAINS_OK;
     }
     const char *dir = o->sc->output_dir;
-    grains_status s = o->record->n_frames ? verify_tables(o, err) : GRAINS_OK;
+    grains_status s = o->record->n_frames ? verify_tables(o, err) : tables_placeable(o, err);
     if (s == GRAINS_OK)
         s = grains_output_dir(dir, err);
     if (s != GRAINS_OK)
