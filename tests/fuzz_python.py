@@ -1,12 +1,14 @@
 """The Python module fuzzed: hostile values (NaN, inf, 1e308, 1e-308, -0,
 huge and negative integers, wrong types and shapes, NUL bytes) thrown at
 every setter and method of a Simulation, its walls and Fields, in a random
-order for SECONDS (default 20), from SEED (default 1). What must hold:
+order: CALLS of them (default 40000, the same sequence on any machine, so
+that the suite's verdict does not depend on its speed), from SEED (default
+1), stopping early after SECONDS (default 120) at most. What must hold:
 each call succeeds or raises one of the module's errors or Python's own
 for a bad argument (TypeError, ValueError, IndexError, OverflowError),
 never crashes (the sanitizer build runs it under AddressSanitizer), and
 nothing the simulation reports afterwards is NaN or inf.
-Usage: fuzz_python.py SOURCE_DIR OUTPUT_DIR [SECONDS [SEED]]."""
+Usage: fuzz_python.py SOURCE_DIR OUTPUT_DIR [CALLS [SEED [SECONDS]]]."""
 import math
 import os
 import random
@@ -18,7 +20,8 @@ import numpy as np
 import grains
 
 SRC, OUT = sys.argv[1], sys.argv[2]
-SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 20.0
+CALLS = int(sys.argv[3]) if len(sys.argv) > 3 else 40000
+SECONDS = float(sys.argv[5]) if len(sys.argv) > 5 else 120.0
 rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
 TRACE = os.environ.get("GRAINS_FUZZ_TRACE")  # each call's line on stderr, to find the one that crashed
 ALLOWED = (grains.GrainsError, TypeError, ValueError, IndexError, OverflowError, KeyError, MemoryError)
@@ -100,7 +103,7 @@ with grains.Simulation(os.path.join(SRC, "tests", "sinks.cfg"), set={"t_end": 0.
     fields = grains.Fields((-0.2, -0.2, -0.1), (0.2, 0.2, 0.4), cells=(1, 1, 10), width=0.03, average="xy")
     todo = actions(sim, fields)
     end = time.monotonic() + SECONDS
-    while time.monotonic() < end:
+    while calls < CALLS and time.monotonic() < end:
         calls += 1
         action, why = rng.choice(todo), "returned"
         if TRACE:
