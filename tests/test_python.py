@@ -508,6 +508,17 @@ def paths_and_values(tmp):
     sim.close()
 
 
+def missing_numpy():
+    """`import grains` in a Python without numpy (a venv's, pyenv's) says what
+    is missing and which Python the module is for, not a bare
+    ModuleNotFoundError."""
+    run = subprocess.run([sys.executable, "-c", "import sys; sys.modules['numpy'] = None; import grains"],
+                         capture_output=True, text=True)
+    check(run.returncode != 0 and "grains needs numpy" in run.stderr and "/usr/bin/python3" in run.stderr
+          and "python3-numpy" in run.stderr, "import grains without numpy says why: %s"
+          % run.stderr.strip().splitlines()[-1][:200])
+
+
 def params_kept(tmp):
     """Parameters and gravity set from Python are the run's from then on: a
     checkpoint keeps them, and the resumed run steps with them, the same bits
@@ -545,5 +556,6 @@ with tempfile.TemporaryDirectory() as tmp:
     one_caller_at_a_time()
     paths_and_values(tmp)
     params_kept(tmp)
+    missing_numpy()
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

@@ -17,12 +17,22 @@ GIL) raises BusyError, and any call after close() ClosedError.
 import contextlib
 import numbers
 import os
+import sys
 import threading
 import time as _time
 
-import numpy as np
-
-from grains._grains import ffi as _ffi, lib as _lib
+_WHICH = ("grains is built for Debian's Python, /usr/bin/python3 (this one is %s): run that, or a venv made "
+          "from it with --system-site-packages" % sys.executable)
+try:
+    import numpy as np
+except ImportError as _e:  # (a venv's or pyenv's Python without Debian's numpy)
+    raise ImportError("grains needs numpy, which this Python cannot import (%s). %s; on Debian: apt install "
+                      "python3-numpy python3-cffi" % (_e, _WHICH)) from _e
+try:
+    from grains._grains import ffi as _ffi, lib as _lib
+except ImportError as _e:  # (the compiled part made for another Python, or not built)
+    raise ImportError("grains' compiled part does not load in this Python (%s). %s; build it with make (it needs "
+                      "python3-dev, python3-cffi and python3-numpy)" % (_e, _WHICH)) from _e
 
 __all__ = ["Simulation", "Fields", "Wall", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError",
            "ConditionNotMet", "BusyError", "ClosedError"]
