@@ -101,11 +101,11 @@ with grains.Simulation(os.path.join(SRC, "tests", "sinks.cfg"), set={"t_end": 0.
     sim.record_contacts = True
     sim.advance(200)
     fields = grains.Fields((-0.2, -0.2, -0.1), (0.2, 0.2, 0.4), cells=(1, 1, 10), width=0.03, average="xy")
-    todo = actions(sim, fields)
+    menu = actions(sim, fields)
     end = time.monotonic() + SECONDS
     while calls < CALLS and time.monotonic() < end:
         calls += 1
-        action, why = rng.choice(todo), "returned"
+        action, why = rng.choice(menu), "returned"
         if TRACE:
             print("call %d: line %d" % (calls, action.__code__.co_firstlineno), file=sys.stderr, flush=True)
         last = "line %d of %s" % (action.__code__.co_firstlineno, os.path.basename(__file__))
