@@ -131,12 +131,23 @@ void grains_cg_mean(const grains_cg *cg, double *out);
 void grains_cg_sem(const grains_cg *cg, double *out);
 grains_vec3 grains_cg_centre(const grains_cg *cg, int i, int j, int k);
 grains_status grains_py_cg_write(const grains_cg *cg, const char *path, int vti, grains_error *err);
+
+typedef struct grains_frame grains_frame;
+typedef enum { GRAINS_FRAME_POINTS = 1, GRAINS_FRAME_POINT_DATA, GRAINS_FRAME_CELL_DATA, GRAINS_FRAME_VERTS,
+               GRAINS_FRAME_LINES, GRAINS_FRAME_STRIPS, GRAINS_FRAME_POLYS } grains_frame_part;
+typedef struct { const char *name; grains_frame_part part; int components, integer; size_t tuples;
+                 const double *values; ...; } grains_frame_array;
+grains_status grains_frame_read(const char *path, grains_frame **out, grains_error *err);
+int grains_frame_array_count(const grains_frame *f);
+grains_frame_array grains_frame_get(const grains_frame *f, int k);
+void grains_frame_free(grains_frame *f);
 """
 
 SOURCE = """
 #include <stdlib.h>
 
 #include "grains/fields.h"
+#include "grains/io.h"
 #include "grains/run.h"
 #include "grains/sim.h"
 

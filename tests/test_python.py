@@ -276,6 +276,73 @@ def mesh_series(tmp):
           "the mesh series begins where the mesh began moving, and goes on after a resume: %s" % names)
 
 
+def mesh_moved_and_stopped(tmp):
+    """A mesh set moving and stopped again between two frames (a gate opened
+    from a program) is drawn where it stands: the frame's mesh file holds
+    the file's vertices shifted by the wall's displacement, and the picture
+    grains render draws of that frame is not the one of the mesh unmoved."""
+    out = tmp + "/gate"
+    sim = grains.Simulation(HOURGLASS, set=SHORT, output=out)
+    sim.write_frame()
+    sim.walls[0].set_motion("linear", velocity=[0.2, 0, -0.1])
+    sim.advance(100)
+    sim.walls[0].stop()
+    sim.advance(10)
+    sim.write_frame()
+    shift = sim.walls[0].position
+    sim.close()
+    run = grains.Run(out)
+    before, after = run.mesh(0)["position"], run.mesh(1)["position"]
+    moved = np.abs(after - before - shift).max()
+    check(min(abs(shift[0]), abs(shift[2])) > 1e-4 and before.shape == after.shape and moved < 1e-12,
+          "the stopped mesh's frame: its vertices moved by the wall's shift %s (off by %.3g m)" % (shift, moved))
+    pictures = []
+    for name in ("moved", "unmoved"):
+        if name == "unmoved":
+            if os.path.exists(os.path.join(out, "mesh000001.vtp")):  # (render then draws mesh.vtp, as it began)
+                os.remove(os.path.join(out, "mesh000001.vtp"))
+        r = subprocess.run([GRAINS, "render", out, "--frame", "1", "--no-movie", "--width", "200", "-o",
+                            "%s/%s" % (tmp, name)], capture_output=True, text=True)
+        png = "%s/%s/frame000001.png" % (tmp, name)
+        pictures.append(open(png, "rb").read() if r.returncode == 0 and os.path.exists(png) else name)
+    check(pictures[0] != pictures[1], "the rendered frame draws the mesh where it stood, not where it began")
+
+
+def reader_against_the_command(tmp):
+    """grains.Run reads a command's run: each VTK frame's positions,
+    velocities, radii, tags and orientations are the CSV frame's values
+    (written with %.17g: the same doubles), times are thermo.csv's (which
+    prints 9 digits, particles.pvd 17), and the
+    tables are the files' rows, read as numbers."""
+    out = tmp + "/cmd_read"
+    subprocess.run([GRAINS, "run", HOURGLASS, "-o", out, "--set", "N_frames=3", "--set", "N_steps=300", "--csv",
+                    "--quiet"], check=True)
+    run = grains.Run(out)
+    check(len(run) == 4, "the run's frames: %d, the command wrote 4" % len(run))
+    same = True
+    for k in range(len(run)):
+        vtk = run.frame(k)
+        csv = grains.read_frame(os.path.join(out, "particles%06d.csv" % k))
+        for name in ("position", "velocity", "radius", "orientation", "angular_velocity"):
+            same &= np.array_equal(vtk[name], csv[name])
+        same &= np.array_equal(vtk["id"], np.arange(len(vtk["radius"])))
+    check(same, "every VTK frame holds the CSV frame's doubles, ids 0..N-1")
+    th = run.thermo
+    raw = np.loadtxt(os.path.join(out, "thermo.csv"), delimiter=",", skiprows=1, ndmin=2)
+    check(np.array_equal(th["time"], raw[:, 1]) and np.allclose(run.times, raw[:, 1], rtol=1e-8, atol=0) and
+          th["N"].dtype == np.int64 and np.array_equal(th["N"], raw[:, 2]),
+          "thermo.csv read as its rows: times %s, N an integer column" % run.times)
+    check(np.array_equal(run.frame(-1)["position"], run.frame(3)["position"]), "frame -1 is the last")
+    raises(IndexError, lambda: run.frame(4), "a frame beyond the run's")
+    with open(os.path.join(out, "thermo.csv"), "a") as f:
+        f.write("1,2,3\n")
+    raises(grains.InputError, lambda: run.thermo, "a table row shorter than its header")
+    with open(os.path.join(out, "particles000001.vtp"), "r+b") as f:
+        f.truncate(os.path.getsize(f.name) // 2)
+    raises(grains.InputError, lambda: run.frame(1), "a frame cut short")
+    raises(grains.GrainsIOError, lambda: grains.Run(tmp + "/no_such_run"), "a folder that is not there")
+
+
 def unstable():
     """A step that cannot be made raises UnstableError naming the grain, at
     the last good state."""
@@ -547,6 +614,8 @@ with tempfile.TemporaryDirectory() as tmp:
     resume_same_bits(tmp)
     resume_mid_stage(tmp)
     mesh_series(tmp)
+    mesh_moved_and_stopped(tmp)
+    reader_against_the_command(tmp)
     unstable()
     ctrl_c(tmp)
     sinks(tmp)

@@ -107,6 +107,35 @@ grains_status grains_vtk_write_contacts(const char *path, const grains_sim *sim,
 grains_status grains_pvd_write(const char *path, const char *const *files, const double *times, size_t n,
                                grains_error *err);
 
+/* A VTK PolyData file grains wrote (a frame's particles, meshes,
+ * membranes or contacts), read back and checked as untrusted input:
+ * ASCII, binary or zlib-compressed, this machine's byte order. Every
+ * array is given as doubles (integers below 2^53 exactly), in the file's
+ * order, with the part of the file it lies in. */
+typedef struct grains_frame grains_frame;
+typedef enum {
+    GRAINS_FRAME_POINTS = 1, /* the points' coordinates ("position") */
+    GRAINS_FRAME_POINT_DATA,
+    GRAINS_FRAME_CELL_DATA,
+    GRAINS_FRAME_VERTS, /* the cells' connectivity and offsets */
+    GRAINS_FRAME_LINES,
+    GRAINS_FRAME_STRIPS,
+    GRAINS_FRAME_POLYS
+} grains_frame_part;
+typedef struct {
+    const char *name;
+    grains_frame_part part;
+    int components, integer; /* integer: stored as an integer type */
+    size_t tuples;
+    const double *values; /* tuples * components, borrowed from the frame */
+} grains_frame_array;
+grains_status grains_frame_read(const char *path, grains_frame **out, grains_error *err);
+size_t grains_frame_points(const grains_frame *f);
+int grains_frame_array_count(const grains_frame *f);
+/* Array k (0 .. count-1); k out of range: all zero. */
+grains_frame_array grains_frame_get(const grains_frame *f, int k);
+void grains_frame_free(grains_frame *f);
+
 /* Creates `dir` and its parents if needed and checks that it is writable. */
 grains_status grains_output_dir(const char *dir, grains_error *err);
 

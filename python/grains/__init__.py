@@ -34,7 +34,7 @@ except ImportError as _e:  # (the compiled part made for another Python, or not 
     raise ImportError("grains' compiled part does not load in this Python (%s). %s; build it with make (it needs "
                       "python3-dev, python3-cffi and python3-numpy)" % (_e, _WHICH)) from _e
 
-__all__ = ["Simulation", "Fields", "Wall", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError",
+__all__ = ["Simulation", "Fields", "Wall", "Run", "read_frame", "CHANGEABLE", "GrainsError", "InputError", "GrainsIOError", "UnstableError",
            "ConditionNotMet", "BusyError", "ClosedError"]
 
 
@@ -737,3 +737,6 @@ class Simulation:
         if self.__dict__.get("_run") is None:
             return "<grains.Simulation: closed>"
         return "<grains.Simulation: %d particles, t = %.6g, step %d>" % (len(self), self.time, self.steps)
+
+
+from grains.results import Run, read_frame  # noqa: E402 (it uses the names above)

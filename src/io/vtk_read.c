@@ -339,6 +339,7 @@ static grains_status data_array(vtk_reader *r, vtk_polydata *d, vtk_section sect
         return fail(r, a->name, "type is not Float64, Float32, Int64, Int32 or UInt8");
     a->section = section;
     a->comps = (int)comps;
+    a->integer = type_of(type) != T_F64 && type_of(type) != T_F32;
     d->n_arrays++;
     grains_status st = array_values(r, a, format, type_of(type), end + 1, (size_t)(close - end - 1));
     if (st != GRAINS_OK)

@@ -28,6 +28,7 @@ typedef struct {
     char name[64];
     vtk_section section;
     int comps;
+    int integer; /* its type was an integer (Int64, Int32, UInt8) */
     size_t tuples;
     double *v; /* tuples * comps values */
 } vtk_array_in;

@@ -20,6 +20,19 @@ int run_meshes_move(const grains_sim *sim)
     return 0;
 }
 
+/* Whether a mesh is away from its file's pose: one set moving and stopped
+ * between two frames (a gate opened from a program) is drawn where it is. */
+static int meshes_moved(const grains_sim *sim)
+{
+    grains_wall w;
+    for (size_t k = 0; k < grains_sim_mesh_count(sim); k++) {
+        grains_sim_get_wall(sim, k, &w);
+        if (w.moving || w.angle != 0 || w.shift.x != 0 || w.shift.y != 0 || w.shift.z != 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* walls.csv: a row per mesh and frame, from the last step's contact sums. */
 static grains_status open_walls(run_output *o, const grains_sim *sim, grains_error *err)
 {
@@ -256,7 +269,7 @@ grains_status run_open_outputs(run_output *o, const grains_sim *sim, grains_erro
     if (o->record->n_frames) {
         o->meshes_move = o->record->mesh_from >= 0;
     } else {
-        o->meshes_move = run_meshes_move(sim);
+        o->meshes_move = meshes_moved(sim);
         for (int k = 0; k < o->sc->n_stages; k++) /* (a stage may set a mesh moving: frames of the meshes) */
             o->meshes_move |= o->sc->stages[k].n_motions > 0;
         o->record->mesh_from = o->meshes_move ? 0 : -1;
@@ -402,7 +415,7 @@ static grains_status write_frame_now(run_output *o, grains_sim *sim, const char 
             snprintf(path, sizeof path, "%s/particles.pvd", dir);
             s = grains_pvd_write(path, (const char *const *)o->files, o->times, o->n_frames + 1, err);
         }
-        if (s == GRAINS_OK && !o->meshes_move && grains_sim_mesh(sim) && run_meshes_move(sim))
+        if (s == GRAINS_OK && !o->meshes_move && grains_sim_mesh(sim) && meshes_moved(sim))
             s = begin_mesh_series(o, err);
         if (s == GRAINS_OK && o->meshes_move)
             s = write_series_frame(o, sim, label, "mesh", write_mesh_file, o->mesh_files, err);
