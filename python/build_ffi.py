@@ -118,13 +118,15 @@ typedef struct {
 typedef struct grains_cg grains_cg;
 #define GRAINS_CG_N_FIELDS ...
 #define GRAINS_CG_COMPONENTS ...
-typedef enum { GRAINS_CG_DENSITY, ... } grains_cg_field;
+typedef enum { GRAINS_CG_DENSITY, GRAINS_CG_COORDINATION, GRAINS_CG_STRESS_CONTACT, GRAINS_CG_STRESS, ... } grains_cg_field;
 int grains_cg_offset(grains_cg_field f);
 int grains_cg_width(grains_cg_field f);
 const char *grains_cg_name(grains_cg_field f);
 grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grains_error *err);
 void grains_cg_destroy(grains_cg *cg);
 grains_status grains_cg_add_sim(grains_cg *cg, const grains_sim *sim, grains_error *err);
+grains_status grains_cg_add_sim_grains(grains_cg *cg, const grains_sim *sim, grains_error *err);
+int grains_cg_has_field(const grains_cg *cg, grains_cg_field f);
 size_t grains_cg_cells(const grains_cg *cg);
 size_t grains_cg_frames(const grains_cg *cg);
 void grains_cg_mean(const grains_cg *cg, double *out);

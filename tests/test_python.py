@@ -441,7 +441,9 @@ def fields(tmp):
     profile as grains fields gives from the frame written at that step (the
     contacts recorded by the step before it), to round-off; the density
     integrated over the grid is the grains' mass; a step without recorded
-    contacts is refused."""
+    contacts is refused by fields with contacts, and taken by fields
+    without, which give the same density and kinetic stress and no contact
+    fields; contacts come with every step added or none."""
     out = tmp + "/fields"
     sim = grains.Simulation(HOURGLASS, set={"contacts": True, "N_frames": 1}, output=out)
     sim.record_contacts = True
@@ -464,8 +466,31 @@ def fields(tmp):
     check(abs(held - mass) < 1e-12 * mass, "the profile holds the grains' mass (%.6g kg of %.6g)" % (held, mass))
     sim.record_contacts = False
     sim.advance(10)
-    raises(grains.InputError, lambda: f.add(sim), "a step that recorded no contacts is refused")
+    raises(grains.InputError, lambda: f.add(sim), "a step that recorded no contacts, to fields with contacts, "
+           "is refused")
     check(f.frames == 1, "nothing was added")
+    # fields of the grains alone: no contacts needed, none of the contact fields, the same density
+    alone = grains.Fields(lo, hi, cells=(1, 1, 70), width=0.01, average="xy")
+    alone.add(sim)
+    with_them = grains.Fields(lo, hi, cells=(1, 1, 70), width=0.01, average="xy")
+    sim.record_contacts = True
+    sim.advance(1)
+    alone.add(sim)  # (made without contacts by its first step: its later steps' grains alone)
+    check(alone.frames == 2 and alone.contacts is False, "a Fields keeps to the contacts of its first step")
+    with_them.add(sim)
+    last = grains.Fields(lo, hi, cells=(1, 1, 70), width=0.01, average="xy", contacts=False)
+    last.add(sim)
+    check(np.array_equal(last.mean("density"), with_them.mean("density")) and
+          np.array_equal(last.mean("stress_kinetic"), with_them.mean("stress_kinetic")) and last.mean("density").max() > 0,
+          "without contacts: the density and kinetic stress of the same step with them, bit for bit")
+    check("stress_contact" not in alone.names and "coordination" not in last.names and "stress" in with_them.names,
+          "the contact fields are not a contact-less Fields' names: %s" % alone.names)
+    raises(grains.InputError, lambda: alone.mean("stress"), "its stress asked for")
+    alone.write_csv(tmp + "/alone.csv")
+    with open(tmp + "/alone.csv") as fh:
+        head = fh.readline()
+    check("density" in head and "stress_contact" not in head and "stress_xx" not in head,
+          "its CSV has no contact columns")
 
 
 def one_caller_at_a_time():

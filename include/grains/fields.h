@@ -105,7 +105,9 @@ grains_status grains_cg_create(grains_cg **out, const grains_cg_grid *grid, grai
 void grains_cg_destroy(grains_cg *cg);
 /* One more frame's fields into the averages (its values checked finite:
  * a RANGE error names the first that is not, or the fields their products
- * would overflow, and nothing is added). */
+ * would overflow, and nothing is added). A frame with contacts (its
+ * coordination or contacts given) after frames without, or the other way
+ * about, is refused (ARG): the contact fields come from every frame or none. */
 grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *frame, grains_error *err);
 /* A question grains_cg_add_frame asks every 1024 grains, contacts or
  * cells (grains_sim_ask_stop's kind): when it answers non-zero, the frame
@@ -115,8 +117,15 @@ void grains_cg_ask_stop(grains_cg *cg, grains_stop_asked asked, void *ctx);
 /* The last recorded step's grains and contacts (grains_sim_record_contacts:
  * without it, an ARG error), walls included. */
 grains_status grains_cg_add_sim(grains_cg *cg, const grains_sim *sim, grains_error *err);
+/* The simulation's grains alone, as they are now: density, momentum,
+ * velocity, number, solid fraction and kinetic stress need no contacts. */
+grains_status grains_cg_add_sim_grains(grains_cg *cg, const grains_sim *sim, grains_error *err);
 size_t grains_cg_cells(const grains_cg *cg);
 size_t grains_cg_frames(const grains_cg *cg);
+/* Whether field f is one the frames give: the contact fields
+ * (coordination, stress_contact, stress) are not when they came without
+ * contacts; every field before the first frame. */
+int grains_cg_has_field(const grains_cg *cg, grains_cg_field f);
 /* Per cell (x fastest, then y, then z), GRAINS_CG_COMPONENTS values: the
  * mean over the frames, and the standard error of that mean (the frames'
  * standard deviation over the root of their number; 0 with one frame). */

@@ -338,6 +338,9 @@ class _Walls:
         return (self[k] for k in range(len(self)))
 
 
+_CONTACT_FIELDS = {_lib.GRAINS_CG_COORDINATION, _lib.GRAINS_CG_STRESS_CONTACT, _lib.GRAINS_CG_STRESS}
+
+
 class Fields:
     """Coarse-grained fields (docs/analysis.md) of a simulation's steps,
     averaged over the steps added, with their standard errors: `cells`
@@ -347,9 +350,12 @@ class Fields:
     `axes`, the grid's three orthonormal axes as rows (None: x, y, z), in
     which lo, hi and every vector and tensor are given. Along an averaged
     axis the grains between lo and hi count; `periodic` (letters among the
-    averaged): that span is a periodic box's, and every grain counts."""
+    averaged): that span is a periodic box's, and every grain counts.
+    `contacts`: whether the steps added bring their contacts (coordination,
+    stress_contact, stress); None: as the first step added does (its
+    simulation's record_contacts). Every step added has them, or none."""
 
-    def __init__(self, lo, hi, cells, width, average="", kernel="gaussian", axes=None, periodic=""):
+    def __init__(self, lo, hi, cells, width, average="", kernel="gaussian", axes=None, periodic="", contacts=None):
         g = _ffi.new("grains_cg_grid *")
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         if lo.shape != (3,) or hi.shape != (3,) or len(cells) != 3:
@@ -376,23 +382,40 @@ class Fields:
         self._lock = threading.Lock()  # (add and the reads: one caller at a time, as a Simulation's)
         self.cells = tuple(g.n[a] for a in range(3))
         self.averaged = tuple(bool(g.averaged[a]) for a in range(3))
-        self.names = [_ffi.string(_lib.grains_cg_name(f)).decode() for f in range(_lib.GRAINS_CG_N_FIELDS)]
+        self._all = [_ffi.string(_lib.grains_cg_name(f)).decode() for f in range(_lib.GRAINS_CG_N_FIELDS)]
+        if contacts not in (None, True, False):
+            raise InputError("Fields: contacts is True, False or None (as the first step added), not %r"
+                             % (contacts,))
+        self.contacts = contacts
+
+    @property
+    def names(self):
+        """The fields it gives: without contacts, not coordination,
+        stress_contact and stress."""
+        return [n for f, n in enumerate(self._all) if _lib.grains_cg_has_field(self._cg, f) and
+                (self.contacts is not False or f not in _CONTACT_FIELDS)]
 
     def add(self, sim):
-        """The simulation's last step into the averages: its grains, and the
-        contacts that step recorded (sim.record_contacts = True before it)."""
-        if sim.contacts and not sim.record_contacts:
-            raise InputError("Fields.add: the last step recorded no contacts: set sim.record_contacts = True "
-                             "before advancing")
-        with _one_caller(self._lock, "Fields"), sim._use() as s:
-            _call(_lib.grains_cg_add_sim, self._cg, s)
+        """The simulation's last step into the averages: its grains, and with
+        contacts the contacts that step recorded (sim.record_contacts = True
+        before advancing)."""
+        with _one_caller(self._lock, "Fields"):
+            contacts = sim.record_contacts if self.contacts is None else self.contacts
+            if contacts and sim.contacts and not sim.record_contacts:
+                raise InputError("Fields.add: these fields take contacts, and the last step recorded none: set "
+                                 "sim.record_contacts = True before advancing (or make the Fields with "
+                                 "contacts=False: density, velocity and kinetic stress need none)")
+            with sim._use() as s:
+                _call(_lib.grains_cg_add_sim if contacts else _lib.grains_cg_add_sim_grains, self._cg, s)
+            self.contacts = contacts
 
     frames = property(lambda self: _lib.grains_cg_frames(self._cg), doc="the steps averaged over")
 
     def _values(self, fn, name):
         if name not in self.names:
-            raise InputError("Fields: no field %r (there are %s)" % (name, ", ".join(self.names)))
-        f = self.names.index(name)
+            why = " (made without contacts)" if name in self._all else ""
+            raise InputError("Fields: no field %r%s: there are %s" % (name, why, ", ".join(self.names)))
+        f = self._all.index(name)
         n = _lib.grains_cg_cells(self._cg)
         a = np.empty(n * _lib.GRAINS_CG_COMPONENTS)
         with _one_caller(self._lock, "Fields"):

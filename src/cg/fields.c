@@ -36,6 +36,7 @@ struct grains_cg {
     double *w, *scratch;
     grains_stop_asked stop_asked; /* (grains_cg_ask_stop) */
     void *stop_ctx;
+    int contacts; /* the frames' contacts: given with every one (1), with none (0) */
 };
 
 #define CG_WIDTH(id, name, comps, doc) case GRAINS_CG_##id: return comps;
@@ -323,6 +324,11 @@ static int frame_fields(grains_cg *cg, const grains_cg_frame *f)
 
 grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *f, grains_error *err)
 {
+    int contacts = f->coordination != NULL || f->n_contacts > 0;
+    if (cg->frames && contacts != cg->contacts)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "fields: a frame %s contacts after %zu frames %s: the "
+                                "contact fields come from every frame or none", contacts ? "with" : "without",
+                                cg->frames, contacts ? "without" : "with");
     grains_status s = check_frame(f, err);
     if (s != GRAINS_OK)
         return s;
@@ -334,6 +340,7 @@ grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *f, grain
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "fields: the frame's fields are beyond the range of "
                                 "numbers (velocities, forces or masses whose products overflow): not added");
     cg->frames++;
+    cg->contacts = contacts;
     for (size_t c = 0; c < cg->cells * K; c++) { /* Welford: the mean and the squares about it */
         double d = cg->frame[c] - cg->mean[c];
         cg->mean[c] += d / (double)cg->frames;
@@ -345,6 +352,12 @@ grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *f, grain
 size_t grains_cg_cells(const grains_cg *cg) { return cg->cells; }
 
 size_t grains_cg_frames(const grains_cg *cg) { return cg->frames; }
+
+int grains_cg_has_field(const grains_cg *cg, grains_cg_field f)
+{
+    int of_contacts = f == GRAINS_CG_COORDINATION || f == GRAINS_CG_STRESS_CONTACT || f == GRAINS_CG_STRESS;
+    return f >= 0 && f < GRAINS_CG_N_FIELDS && (!of_contacts || !cg->frames || cg->contacts);
+}
 
 void grains_cg_mean(const grains_cg *cg, double *out)
 {

@@ -49,6 +49,22 @@ static void take_grains(const grains_sim *sim, size_t n, sim_frame *f)
     }
 }
 
+grains_status grains_cg_add_sim_grains(grains_cg *cg, const grains_sim *sim, grains_error *err)
+{
+    size_t n = grains_sim_count(sim);
+    sim_frame f = {malloc((n + 1) * sizeof *f.x), malloc((n + 1) * sizeof *f.v), malloc((n + 1) * sizeof *f.mass),
+                   malloc((n + 1) * sizeof *f.volume), NULL, NULL, NULL};
+    grains_status s = GRAINS_OK;
+    if (f.x && f.v && f.mass && f.volume) {
+        take_grains(sim, n, &f);
+        s = grains_cg_add_frame(cg, &(grains_cg_frame){n, f.x, f.v, f.mass, f.volume, NULL, 0, NULL}, err);
+    } else {
+        s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a frame's fields");
+    }
+    frame_free(&f);
+    return s;
+}
+
 grains_status grains_cg_add_sim(grains_cg *cg, const grains_sim *sim, grains_error *err)
 {
     size_t n = grains_sim_count(sim), n_contacts = grains_sim_recorded_count(sim), got = 0;

@@ -262,8 +262,8 @@ static void summary(const fields_opts *o, const grains_cg_grid *g, size_t first,
     printf("grains fields: %zu frame%s (%zu to %zu), %d x %d x %d cells, %s kernel of width %g, %s; %.3g s a frame read and spread\n",
            frames, frames > 1 ? "s" : "", first, last, g->n[0], g->n[1], g->n[2],
            g->kernel == GRAINS_CG_LUCY ? "Lucy" : "Gaussian", g->width,
-           with_contacts ? "contacts included" : "no contacts files (contacts = true in output records them): "
-                                                 "the contact stress is 0", seconds / (double)frames);
+           with_contacts ? "contacts included" : "no contacts (contacts = true in output records them): "
+                                                 "coordination and the contact stress left out", seconds / (double)frames);
     printf("grains fields: %s/fields.vti and %s/fields.csv\n", o->out, o->out);
 }
 

@@ -111,8 +111,10 @@ static grains_status take_contacts(const vtk_polydata *c, const char *name, cg_f
     return GRAINS_OK;
 }
 
-/* Each grain's contacts: the particles' array, else counted from the
- * contacts' grains a and b (b a grain where kind is 0), else none. */
+/* Each grain's contacts, where the frame's contacts are read: the
+ * particles' array, else counted from the contacts' grains a and b (b a
+ * grain where kind is 0). Without contacts, none: a frame gives its
+ * contact fields whole or not at all. */
 static grains_status take_coordination(const vtk_polydata *d, const char *name, const vtk_polydata *c,
                                        const char *contacts_name, cg_frame_in *f, grains_error *err)
 {
@@ -121,7 +123,7 @@ static grains_status take_coordination(const vtk_polydata *d, const char *name, 
     const vtk_array_in *b = c ? vtk_polydata_array(c, VTK_IN_CELL_DATA, "b") : NULL;
     const vtk_array_in *kind = c ? vtk_polydata_array(c, VTK_IN_CELL_DATA, "kind") : NULL;
     size_t n = d->points, i;
-    if (own && own->comps == 1) {
+    if (c && own && own->comps == 1) {
         for (size_t k = 0; k < n; k++)
             if (!index_below(own->v[k], (size_t)INT32_MAX, &i))
                 return grains_error_set(err, GRAINS_ERR_RANGE, name, 0, "grain %zu's coordination is not a count", k);

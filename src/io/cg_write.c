@@ -26,7 +26,7 @@ static void field_values(const double *rows, size_t cells, grains_cg_field f, do
 
 /* The image's header: its extent, origin, spacing and (axes of its own)
  * direction, the rows of the axis matrix as VTK's Direction's columns. */
-static void image_open(vtk_out *o, const grains_cg_grid *g)
+static void image_open(vtk_out *o, const grains_cg *cg, const grains_cg_grid *g)
 {
     double lo[3] = {g->lo.x, g->lo.y, g->lo.z}, hi[3] = {g->hi.x, g->hi.y, g->hi.z};
     const grains_vec3 *e = g->axis;
@@ -36,7 +36,8 @@ static void image_open(vtk_out *o, const grains_cg_grid *g)
             g->n[0], g->n[1], g->n[2], lo[0], lo[1], lo[2], (hi[0] - lo[0]) / g->n[0], (hi[1] - lo[1]) / g->n[1],
             (hi[2] - lo[2]) / g->n[2], e[0].x, e[1].x, e[2].x, e[0].y, e[1].y, e[2].y, e[0].z, e[1].z, e[2].z);
     fprintf(o->f, "<Piece Extent=\"0 %d 0 %d 0 %d\">\n<CellData Scalars=\"density\" Vectors=\"velocity\" "
-                  "Tensors=\"stress\">\n", g->n[0], g->n[1], g->n[2]);
+                  "Tensors=\"%s\">\n", g->n[0], g->n[1], g->n[2],
+            grains_cg_has_field(cg, GRAINS_CG_STRESS) ? "stress" : "stress_kinetic");
 }
 
 /* The fields' means and errors, every one finite (grains_cg_add_frame
@@ -65,9 +66,11 @@ grains_status grains_cg_write_vti(const grains_cg *cg, const char *path, grains_
     if (s == GRAINS_OK && (s = atomic_open(&af, path, err)) == GRAINS_OK) {
         grains_cg_grid g = grains_cg_grid_of(cg);
         vtk_out o = {af.f, format, 0};
-        image_open(&o, &g);
+        image_open(&o, cg, &g);
         for (int f = 0; f < GRAINS_CG_N_FIELDS; f++) {
             char name[64];
+            if (!grains_cg_has_field(cg, (grains_cg_field)f))
+                continue;
             field_values(mean, cells, (grains_cg_field)f, b);
             vtk_doubles(&o, grains_cg_name((grains_cg_field)f), grains_cg_width((grains_cg_field)f), b, cells, 10);
             field_values(sem, cells, (grains_cg_field)f, b);
@@ -83,7 +86,7 @@ grains_status grains_cg_write_vti(const grains_cg *cg, const char *path, grains_
 }
 
 /* The CSV's header: the kept axes, then each component and its error. */
-static void csv_header(FILE *f, const grains_cg_grid *g)
+static void csv_header(FILE *f, const grains_cg *cg, const grains_cg_grid *g)
 {
     const char *axis = "xyz";
     int first = 1;
@@ -91,7 +94,7 @@ static void csv_header(FILE *f, const grains_cg_grid *g)
         if (!g->averaged[a])
             fprintf(f, "%s%c", first ? "" : ",", axis[a]), first = 0;
     for (int k = 0; k < GRAINS_CG_N_FIELDS; k++)
-        for (int c = 0; c < grains_cg_width((grains_cg_field)k); c++) {
+        for (int c = 0; grains_cg_has_field(cg, (grains_cg_field)k) && c < grains_cg_width((grains_cg_field)k); c++) {
             const char *name = grains_cg_name((grains_cg_field)k), *suffix = component(grains_cg_width(k), c);
             fprintf(f, "%s%s%s,%s%s_sem", first ? "" : ",", name, suffix, name, suffix);
             first = 0;
@@ -100,15 +103,17 @@ static void csv_header(FILE *f, const grains_cg_grid *g)
 }
 
 /* One cell's row: its centre along the kept axes, its components. */
-static void csv_row(FILE *f, const grains_cg_grid *g, grains_vec3 centre, const double *mean, const double *sem)
+static void csv_row(FILE *f, const grains_cg *cg, const grains_cg_grid *g, grains_vec3 centre, const double *mean,
+                    const double *sem)
 {
     const double at[3] = {centre.x, centre.y, centre.z};
     int first = 1;
     for (int a = 0; a < 3; a++)
         if (!g->averaged[a])
             fprintf(f, "%s%.10g", first ? "" : ",", at[a]), first = 0;
-    for (size_t c = 0; c < GRAINS_CG_COMPONENTS; c++)
-        fprintf(f, "%s%.10g,%.10g", first ? "" : ",", mean[c], sem[c]), first = 0;
+    for (int k = 0; k < GRAINS_CG_N_FIELDS; k++)
+        for (int c = grains_cg_offset(k); grains_cg_has_field(cg, k) && c < grains_cg_offset(k) + grains_cg_width(k); c++)
+            fprintf(f, "%s%.10g,%.10g", first ? "" : ",", mean[c], sem[c]), first = 0;
     fputc('\n', f);
 }
 
@@ -121,12 +126,12 @@ grains_status grains_cg_write_csv(const grains_cg *cg, const char *path, grains_
                                   : grains_error_set(err, GRAINS_ERR_NOMEM, path, 0, "out of memory");
     if (s == GRAINS_OK && (s = atomic_open(&af, path, err)) == GRAINS_OK) {
         grains_cg_grid g = grains_cg_grid_of(cg);
-        csv_header(af.f, &g);
+        csv_header(af.f, cg, &g);
         size_t cell = 0;
         for (int k = 0; k < g.n[2]; k++)
             for (int j = 0; j < g.n[1]; j++)
                 for (int i = 0; i < g.n[0]; i++, cell++)
-                    csv_row(af.f, &g, grains_cg_centre(cg, i, j, k), mean + cell * GRAINS_CG_COMPONENTS,
+                    csv_row(af.f, cg, &g, grains_cg_centre(cg, i, j, k), mean + cell * GRAINS_CG_COMPONENTS,
                             sem + cell * GRAINS_CG_COMPONENTS);
         s = atomic_commit(&af, err);
     }
