@@ -40,6 +40,22 @@ expect 2 'GRAINS_ISA = "no-such-set" names no set of hot loops .*\(those are: ([
 [ ! -e "$T/isa_bad" ] && ok || bad "GRAINS_ISA refused, yet $T/isa_bad was written"
 expect 0 'timestep dt *: 6.0[0-9]*e-05 s \(Eq. 49\)' "$G" check "$SRC/examples/hourglass.cfg"
 expect 0 'contact time' "$G" check "$SRC/examples/hourglass.cfg"
+# A pour (v0 = 0) onto a floor 0.2 m below the spawn box's top: check gives the contact times at the
+# speed of that fall, sqrt(2 g h) = 1.981 m/s, and they are Hertz's (t_c = 2.9432 delta_max / v,
+# delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5)) for two R_min grains and for one on a rigid
+# wall, to the 4 digits printed
+cat > "$T/pour.cfg" <<EOF
+grains: { R_min = 0.002; R_max = 0.002; rho = 2500.0; E = 1.0e7; nu = 0.3; g = [0.0, 0.0, -9.81]; };
+walls: { meshes = ( { file = "floor.off"; } ); };
+pour: { spawns = ( { min = [-0.05, -0.05, 0.1]; max = [0.05, 0.05, 0.2]; count = 100; } ); N_max = 100; v0 = [0.0, 0.0, 0.0]; };
+EOF
+"$G" check "$T/pour.cfg" > "$T/pour.out" 2>&1
+line=$(grep 'contact time' "$T/pour.out")
+echo "$line" | awk '{ pi = 3.14159265358979; R = 0.002; m = 4 / 3 * pi * 2500 * R ^ 3; v = sqrt(2 * 9.81 * 0.2)
+    E = 1e7 / (1 - 0.09); d_pp = (15 * m / 2 * v ^ 2 / (16 * E / 2 * sqrt(R / 2))) ^ 0.4; d_pw = (15 * m * v ^ 2 / (16 * E * sqrt(R))) ^ 0.4
+    t_pp = 2.9432 * d_pp / v; t_pw = 2.9432 * d_pw / v
+    ok = index($0, sprintf("%.4g s particle-particle, %.4g s rigid wall", t_pp, t_pw)) && index($0, sprintf("at %.4g m/s from a fall of 0.2 m", v))
+    exit !ok }' && ok || bad "check's contact time for a pour from 0.2 m: $line"
 expect 2 'unknown command' "$G" frobnicate
 [ "$(wc -l < "$T/err")" -le 2 ] && ok || bad "an unknown command buries its message: $(wc -l < "$T/err") lines"
 # options before any command are the default run's (as `grains` alone is it); before a command, refused
@@ -631,11 +647,20 @@ printf '%s\n0,0,0.003,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/onfloor.csv"
 expect 0 '1 grain overlaps a mesh at the start, the deepest \(particle 0, on element 0 of radius 0.002\)' "$G" check --mesh "$T/floor.off" --particles "$T/onfloor.csv"
 expect 0 '1 of 2 grains lie outside the box of the meshes' "$G" check --mesh "$T/floor.off" --particles "$T/away.csv" --set N_max=0
 expect 0 'grains have radii outside \[R_min, R_max\]' "$G" check --particles "$T/good.csv" --set R_min=0.0045
-expect 0 'a fall of 0.4\) lasts [0-9.]+ steps, fewer than about 10' "$G" check --set v0=0,0,0 --set dt=2e-4
+expect 0 'at the speed they can reach \(2.801 m/s from a fall of 0.4 m\) lasts [0-9.]+ steps, fewer than about 10' "$G" check --set v0=0,0,0 --set dt=2e-4
 expect 0 'sound speed sqrt\(E/rho\) = 1e\+06' "$G" check --set E=1e15
-# (check must succeed: a crash that prints nothing is not "no warning")
+# (check must succeed: a crash that prints nothing is not "no warning"). TinyDEM's hourglass (E =
+# 1e6 Pa, Eq. 49's dt) meets its fastest contacts, the first grains' through the neck onto the floor
+# after a fall of 0.4 m from |v0| = 1 m/s (2.975 m/s), in 8.2 steps and at an overlap of 0.126 of a
+# diameter on a wall (0.29 of R between grains: the run's thermo.csv reaches 0.275): those two
+# warnings alone; without gravity (1 m/s), none
 "$G" check >"$T/default_check" 2>&1 && grep -q '^built-in default scenario: OK' "$T/default_check" &&
-    ! grep -q warning "$T/default_check" && ok || bad "the default scenario's check failed or warns: $(cat "$T/default_check")"
+    [ "$(grep -c warning "$T/default_check")" = 2 ] &&
+    grep -q 'warning: a contact of R_min grains at the speed they can reach (2.975 m/s from |v0| 1 m/s and a fall of 0.4 m) lasts 8.24 steps' "$T/default_check" &&
+    grep -q 'warning: at 2.97456 m/s an R_min grain presses 0.126 of its diameter into a wall' "$T/default_check" &&
+    ok || bad "the default scenario's check failed or warns of other things: $(cat "$T/default_check")"
+"$G" check --set g=0,0,0 >"$T/default_check" 2>&1 && ! grep -q warning "$T/default_check" && ok ||
+    bad "the default scenario without gravity warns: $(cat "$T/default_check")"
 
 # --- errors at their place ---
 printf 'OFF\n4 1 0\n-1 -1 0\n1 -1 0\n1 1 0\n-1 1 0\n4 0 1 2 3 0 5\n' > "$T/mat.off"
@@ -697,7 +722,7 @@ if grep -q '^grains [0-9].*: the default simulation' "$T/out" && grep -q '1 fram
 else
     bad "start banner: $(head -3 "$T/out")"
 fi
-"$G" run --set N_frames=1 --set N_steps=5 -o "$T/quiet" --quiet >"$T/out" 2>&1
+"$G" run --set N_frames=1 --set N_steps=5 --set g=0,0,0 -o "$T/quiet" --quiet >"$T/out" 2>&1
 [ ! -s "$T/out" ] && ok || bad "--quiet still prints: $(cat "$T/out")"
 
 # --- grains render: a PNG per frame and the thermo plot ---

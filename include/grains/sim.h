@@ -174,6 +174,12 @@ typedef struct {
     double damping;        /* [M/T] their summed normal dashpots, last step */
 } grains_wall;
 
+/* [L/T] The fastest any point of mesh k moves under its motion now: a
+ * bound from the motion's numbers (a turn's spin times its reach, a
+ * vibration's peak, a table's fastest row, a servo's max_speed); 0 for a
+ * fixed or removed mesh, or no mesh k. */
+double grains_sim_mesh_speed(const grains_sim *sim, size_t k);
+
 /* Mesh k's state; k beyond grains_sim_mesh_count: all zero. */
 void grains_sim_get_wall(const grains_sim *sim, size_t k, grains_wall *out);
 

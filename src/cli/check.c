@@ -21,27 +21,33 @@ static double linear_time(const grains_params *p, double E_eff, double R_eff, do
     return PI * sqrt(m_eff / k_n);
 }
 
-static void print_contact_times(const grains_params *p)
+/* The contact times at the speeds the grains can reach (cli_impact),
+ * and the steps each takes. */
+static void print_contact_times(const grains_params *p, const cli_impact *im)
 {
-    double v = sqrt(p->v0.x * p->v0.x + p->v0.y * p->v0.y + p->v0.z * p->v0.z);
     int linear = p->contact_model == GRAINS_CONTACT_LINEAR;
-    if (!linear && !(v > 0)) {
-        printf("  contact time        : v0 = 0, no impact speed to evaluate\n");
+    if (!linear && !(im->walls > 0)) {
+        printf("  contact time        : no speed to evaluate it at (grains at rest, no gravity fall onto a mesh, no "
+               "moving mesh)\n");
         return;
     }
-    double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min;
+    double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min, v_pp = im->grains > 0 ? im->grains : im->walls;
     double E_pp = p->E / (2 * (1 - p->nu * p->nu)), E_pw = p->E / (1 - p->nu * p->nu);
-    double t_pp = linear ? linear_time(p, E_pp, p->R_min / 2, m / 2) : cli_hertz_time(E_pp, p->R_min / 2, m / 2, v);
-    double t_pw = linear ? linear_time(p, E_pw, p->R_min, m) : cli_hertz_time(E_pw, p->R_min, m, v);
+    double t_pp = linear ? linear_time(p, E_pp, p->R_min / 2, m / 2) : cli_hertz_time(E_pp, p->R_min / 2, m / 2, v_pp);
+    double t_pw = linear ? linear_time(p, E_pw, p->R_min, m) : cli_hertz_time(E_pw, p->R_min, m, im->walls);
     const char *which = p->n_materials > 1 ? "material 0, " : "";
+    char why[160];
     if (linear)
         printf("  contact time        : %.4g s particle-particle, %.4g s particle-wall (%sR_min, linear, Eq. 7)\n",
                t_pp, t_pw, which);
     else
-        printf("  contact time        : %.4g s particle-particle, %.4g s rigid wall (%sR_min, |v0| = %g m/s, "
-               "elastic Hertz)\n", t_pp, t_pw, which, v);
+        printf("  contact time        : %.4g s particle-particle, %.4g s rigid wall (%sR_min, elastic Hertz, at %s)\n",
+               t_pp, t_pw, which, cli_impact_why(im, why, sizeof why));
+    double fewest = fmin(t_pp, t_pw) / p->dt;
     printf("  steps per contact   : %.1f particle-particle, %.1f particle-wall%s\n", t_pp / p->dt, t_pw / p->dt,
-           linear && fmin(t_pp, t_pw) / p->dt < 40 ? " (below 40: choose dt <= t_c / 40, improved-Verlet Section 5.1)" : "");
+           linear && fewest < 40  ? " (below 40: choose dt <= t_c / 40, improved-Verlet Section 5.1)"
+           : !linear && fewest < 10 ? " (below 10: choose dt <= t_c / 10)"
+                                    : "");
 }
 
 /* E* of two materials (TinyDEM Eq. 15); b == NULL: a rigid wall. */
@@ -52,7 +58,7 @@ static double effective_E(const grains_material *a, const grains_material *b)
 
 /* With several materials (or a mesh of a material): each material, and each
  * pair's E*, restitution, friction and Hertz contact time of two R_min
- * spheres at |v0| (Eqs. 15, 20). */
+ * spheres at the speed grains can meet at (Eqs. 15, 20). */
 /* Each insertion region: where, how fast, which sizes. */
 static void print_spawns(const grains_params *p)
 {
@@ -75,11 +81,11 @@ static int spawned_material(const grains_params *p, int a)
     return 0;
 }
 
-static void print_materials(const grains_params *p)
+static void print_materials(const grains_params *p, const cli_impact *im)
 {
     if (p->n_materials == 1 && p->mesh_material == GRAINS_RIGID && p->n_pairs == 0)
         return;
-    double v = sqrt(p->v0.x * p->v0.x + p->v0.y * p->v0.y + p->v0.z * p->v0.z), R = p->R_min;
+    double v = im->grains, R = p->R_min;
     for (int a = 0; a < p->n_materials; a++) {
         grains_material m = grains_params_material(p, a);
         printf("  material %d          : rho %g, E %g, nu %g%s%s\n", a, m.rho, m.E, m.nu,
@@ -241,9 +247,11 @@ int cli_check(int argc, char **argv)
     printf("%s: OK\n", sc.source[0] ? sc.source : "built-in default scenario");
     cli_warnings(&sc, sim);
     printf("  timestep dt         : %.6g s%s\n", p->dt, p->dt == grains_params_default_dt(p) ? " (Eq. 49)" : "");
-    print_contact_times(p);
+    cli_grain_survey gs = cli_survey(p, sim);
+    cli_impact im = cli_impact_speed(p, sim, &gs);
+    print_contact_times(p, &im);
     print_models(p);
-    print_materials(p);
+    print_materials(p, &im);
     printf("  steps               : %ld (%ld frames of %ld)\n", steps, p->N_frames, p->N_steps);
     printf("  simulated time      : %.6g s\n", (double)steps * p->dt);
     printf("  particles           : %zu from file, up to %ld in all\n", grains_sim_count(sim), p->N_max);

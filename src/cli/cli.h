@@ -85,6 +85,25 @@ int cli_check_dealt(const cli_ranks *rk, const grains_scenario *sc, grains_sim *
  * On ranks that hold their own particles alone, collective: every rank
  * calls it, and rank 0 alone has the figures (the others print nothing). */
 void cli_warnings(const grains_scenario *sc, grains_sim *sim);
+/* What the warnings read of the grains (src/cli/impact.c): the fastest,
+ * the highest along -g, and the radii outside [R_min, R_max] (the first
+ * of the farthest). Collective on ranks, as cli_warnings. */
+typedef struct {
+    double v_max, top;
+    size_t outside;
+    double worst;
+} cli_grain_survey;
+cli_grain_survey cli_survey(const grains_params *p, grains_sim *sim);
+/* The speeds contacts can come at [L/T]: `grains`, grain on grain
+ * (sqrt(v0^2 + 2 g fall), v0 the fastest grain given or spawned, fall
+ * from the highest grain or spawn box to the lowest mesh point); `walls`,
+ * grain on mesh (that plus `mesh`, the fastest point of a moving mesh). */
+typedef struct {
+    double grains, walls, v0, fall, mesh;
+} cli_impact;
+cli_impact cli_impact_speed(const grains_params *p, const grains_sim *sim, const cli_grain_survey *gs);
+/* Where the speeds come from, in words with units, into buf. */
+const char *cli_impact_why(const cli_impact *im, char *buf, size_t size);
 /* Hertz contact time of a head-on elastic impact at speed v:
  * t_c = 2.9432 delta_max / v, delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5). */
 double cli_hertz_time(double E_eff, double R_eff, double m_eff, double v);

@@ -29,79 +29,6 @@ __attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...)
     va_end(ap);
 }
 
-static double dot(grains_vec3 a, grains_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-
-/* What the warnings read of the grains: the fastest, the highest along
- * -g, and the radii outside [R_min, R_max] (the first of the farthest). */
-typedef struct {
-    double v_max, top;
-    size_t outside;
-    double worst;
-} grain_survey;
-
-static void survey_add(grain_survey *s, const grains_params *p, grains_vec3 up, const grains_particle *q)
-{
-    s->v_max = fmax(s->v_max, sqrt(dot(q->v, q->v)));
-    s->top = fmax(s->top, dot(q->x, up));
-    if (q->R < p->R_min * (1 - 1e-12) || q->R > p->R_max * (1 + 1e-12))
-        s->outside++, s->worst = fabs(q->R - p->R_min) > fabs(s->worst - p->R_min) ? q->R : s->worst;
-}
-
-/* Every grain in id order, a window at a time (grains_sim_particle_window:
- * on ranks that hold their own alone, collective, and rank 0 alone gets
- * the figures; the others get none and print nothing). */
-static grain_survey survey(const grains_params *p, grains_sim *sim, grains_vec3 up)
-{
-    grain_survey s = {0, -INFINITY, 0, p->R_min};
-    size_t n = grains_sim_count(sim), W = grains_sim_frame_window(sim);
-    grains_particle *win = calloc((W < n ? W : n) + 1, sizeof *win);
-    const unsigned fields = GRAINS_FIELD_X | GRAINS_FIELD_V | GRAINS_FIELD_R;
-    for (size_t first = 0; first < n; first += W) {
-        size_t count = n - first < W ? n - first : W;
-        grains_sim_particle_window(sim, fields, first, count, win); /* (every rank alike) */
-        for (size_t k = 0; k < count && win; k++)
-            survey_add(&s, p, up, &win[k]);
-    }
-    free(win);
-    return s;
-}
-
-/* The direction up, against g (any when there is no gravity). */
-static grains_vec3 up_of(const grains_params *p)
-{
-    double g = sqrt(dot(p->g, p->g));
-    return g > 0 ? (grains_vec3){-p->g.x / g, -p->g.y / g, -p->g.z / g} : (grains_vec3){0, 0, 1};
-}
-
-/* The speed of the first impacts: |v0| of spawned grains, or the fastest
- * grain given; when that is 0, a fall under g from the highest grain (or
- * the spawn box's top) to the lowest mesh point; 0 if neither. */
-static double impact_speed(const grains_params *p, const grains_sim *sim, const grain_survey *gs, double *fall)
-{
-    int spawns = grains_params_n_spawns(p);
-    double v0 = gs->v_max, g = sqrt(dot(p->g, p->g));
-    for (int k = 0; k < spawns; k++) {
-        grains_vec3 r_v0 = grains_params_spawn(p, k).v0;
-        v0 = fmax(v0, sqrt(dot(r_v0, r_v0)));
-    }
-    const grains_mesh *m = grains_sim_mesh(sim);
-    *fall = 0;
-    if (v0 > 0 || !(g > 0) || !m || !m->n_vertices)
-        return v0;
-    grains_vec3 up = up_of(p);
-    double top = gs->top, bottom = INFINITY;
-    for (int k = 0; k < spawns; k++)
-        for (int c = 0; c < 8; c++) {
-            grains_spawn_region r = grains_params_spawn(p, k);
-            grains_vec3 x = {c & 1 ? r.hi.x : r.lo.x, c & 2 ? r.hi.y : r.lo.y, c & 4 ? r.hi.z : r.lo.z};
-            top = fmax(top, dot(x, up));
-        }
-    for (size_t v = 0; v < m->n_vertices; v++)
-        bottom = fmin(bottom, dot(m->vertices[v], up));
-    *fall = top - bottom;
-    return *fall > 0 ? sqrt(2 * g * *fall) : 0;
-}
-
 /* The largest E* of a material-0 grain on any mesh element (Eq. 15; a
  * rigid element: E / (1 - nu^2)). */
 static double stiffest_wall(const grains_params *p, const grains_mesh *m)
@@ -116,31 +43,32 @@ static double stiffest_wall(const grains_params *p, const grains_mesh *m)
     return most;
 }
 
-/* Contact time at the impact speed, and how hard the grains press into each
- * other there (Hertz: delta_max / 2R), against the units. */
-static void warn_stiffness(const grains_params *p, const grains_sim *sim, const grain_survey *gs)
+/* Contact time at the speeds the grains can reach, and how hard they
+ * press into each other there (Hertz: delta_max / 2R), against the units. */
+static void warn_stiffness(const grains_params *p, const grains_sim *sim, const cli_impact *im)
 {
-    double fall, v = impact_speed(p, sim, gs, &fall);
     double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min, E_pw;
     double c = sqrt(p->E / p->rho);
     if (!(c >= 1 && c <= 1e5))
         warn("E = %g and rho = %g give a sound speed sqrt(E/rho) = %g, outside 1 to 1e5 m/s of real grains: "
              "are E and rho in the same units as the lengths (%g)?", p->E, p->rho, c, p->R_min);
-    if (!(v > 0) || p->contact_model == GRAINS_CONTACT_LINEAR)
+    if (!(im->walls > 0) || p->contact_model == GRAINS_CONTACT_LINEAR)
         return;
     /* the contacts that can happen: grain on grain with two of them, grain on a mesh of mesh_material */
     int pairs = grains_sim_count(sim) + (size_t)(grains_params_n_spawns(p) ? p->N_max : 0) >= 2;
     E_pw = stiffest_wall(p, grains_sim_mesh(sim));
-    double t_pp = pairs ? cli_hertz_time(p->E / (2 * (1 - p->nu * p->nu)), p->R_min / 2, m / 2, v) : INFINITY;
-    double t_pw = grains_sim_mesh(sim) ? cli_hertz_time(E_pw, p->R_min, m, v) : INFINITY, t = fmin(t_pp, t_pw);
+    double t_pp = pairs && im->grains > 0 ? cli_hertz_time(p->E / (2 * (1 - p->nu * p->nu)), p->R_min / 2, m / 2,
+                                                           im->grains) : INFINITY;
+    double t_pw = grains_sim_mesh(sim) ? cli_hertz_time(E_pw, p->R_min, m, im->walls) : INFINITY, t = fmin(t_pp, t_pw);
+    char why[160];
     if (t / p->dt < STEPS_PER_CONTACT)
-        warn("a contact of two R_min grains at the impact speed %g (|v0|, the grains' speed, or a fall of %g) lasts %.3g steps, fewer "
-             "than about 10 that resolve it: set dt <= %g", v, fall, t / p->dt, t / STEPS_PER_CONTACT);
-    double delta = pow(15 * m * v * v / (16 * (E_pw > 0 ? E_pw : p->E) * sqrt(p->R_min)), 0.4);
+        warn("a contact of R_min grains at the speed they can reach (%s) lasts %.3g steps, fewer than about 10 "
+             "that resolve it: set dt <= %g s", cli_impact_why(im, why, sizeof why), t / p->dt,
+             t / STEPS_PER_CONTACT);
+    double v = im->walls, delta = pow(15 * m * v * v / (16 * (E_pw > 0 ? E_pw : p->E) * sqrt(p->R_min)), 0.4);
     if (delta / (2 * p->R_min) > 0.1)
-        warn("at the impact speed %g an R_min grain presses %.3g of its diameter into a wall (E = %g): too soft "
-             "for these speeds or units? (max_overlap = %g stops the run)", v, delta / (2 * p->R_min), p->E,
-             p->max_overlap);
+        warn("at %g m/s an R_min grain presses %.3g of its diameter into a wall (E = %g Pa): too soft for these "
+             "speeds or units? (max_overlap = %g stops the run)", v, delta / (2 * p->R_min), p->E, p->max_overlap);
 }
 
 /* A bond between two R_min grains (reduced mass m/2) rings at omega =
@@ -180,7 +108,7 @@ static void warn_overlaps(const grains_sim *sim) /* (collective on ranks) */
 
 /* Grains and the spawn box against the box of the meshes (grains_thermo's
  * n_lost), and radii against [R_min, R_max]. */
-static void warn_placement(const grains_params *p, grains_sim *sim, const grain_survey *gs)
+static void warn_placement(const grains_params *p, grains_sim *sim, const cli_grain_survey *gs)
 {
     grains_thermo th;
     grains_sim_gather_thermo(sim); /* (collective on ranks) */
@@ -270,8 +198,9 @@ static void warn_spawn_room(const grains_scenario *sc, const grains_params *p, c
 void cli_warnings(const grains_scenario *sc, grains_sim *sim)
 {
     const grains_params *p = grains_sim_params(sim);
-    grain_survey gs = survey(p, sim, up_of(p));
-    warn_stiffness(p, sim, &gs);
+    cli_grain_survey gs = cli_survey(p, sim);
+    cli_impact im = cli_impact_speed(p, sim, &gs);
+    warn_stiffness(p, sim, &im);
     warn_bonds(sc, p);
     warn_overlaps(sim);
     warn_placement(p, sim, &gs);

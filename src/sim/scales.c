@@ -85,6 +85,13 @@ static real fastest(const grains_motion *m, real reach)
     }
 }
 
+double grains_sim_mesh_speed(const grains_sim *sim, size_t k)
+{
+    if (k >= sim->wl.n || sim->wl.body[k].removed)
+        return 0;
+    return fastest(&sim->wl.body[k].motion, sim->wl.body[k].reach);
+}
+
 grains_status sim_scale_motion(const grains_sim *sim, const grains_motion *m, real reach, grains_error *err)
 {
     real dt = sim->p.dt, R = sim->p.R_min, v = fastest(m, reach);
