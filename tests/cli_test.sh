@@ -647,6 +647,20 @@ printf '%s\n0,0,0.003,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/onfloor.csv"
 expect 0 '1 grain overlaps a mesh at the start, the deepest \(particle 0, on element 0 of radius 0.002\)' "$G" check --mesh "$T/floor.off" --particles "$T/onfloor.csv"
 expect 0 '1 of 2 grains lie outside the box of the meshes' "$G" check --mesh "$T/floor.off" --particles "$T/away.csv" --set N_max=0
 expect 0 'grains have radii outside \[R_min, R_max\]' "$G" check --particles "$T/good.csv" --set R_min=0.0045
+# Two dumbbells, each pair overlapping by 0.1 mm: bonded at the first step by bond_tolerance, they do
+# not fly apart and draw no warning of overlaps; unbonded, they do
+printf '%s\n0,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.0079,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.1,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n0.1079,0,0.05,0.004,0,0,0,1,0,0,0,0,0,0\n' "$H" > "$T/dumbbells.csv"
+"$G" check --mesh "$T/floor.off" --particles "$T/dumbbells.csv" --set N_max=0 --set bond_kn=100 --set bond_tolerance=0.05 >"$T/out" 2>&1 &&
+    ! grep -q 'overlap at the start' "$T/out" && ok || bad "bonded dumbbells drew a warning of overlaps: $(cat "$T/out")"
+expect 0 '2 pairs of grains overlap at the start' "$G" check --mesh "$T/floor.off" --particles "$T/dumbbells.csv" --set N_max=0 --set bond_kn=100
+# A pair's field given to a material points to pairs; a shape asked for is told that grains are spheres
+printf 'materials = ( { rho = 1000.0; mu_s = 0.3; } );\n' > "$T/mat_mu.cfg"
+expect 2 'mat_mu.cfg:1: materials\[1\]: mu_s belongs to a pair of materials, not to one .*pairs = \( \{ between = \[0, 1\]; mu_s' "$G" check "$T/mat_mu.cfg"
+expect 2 "unknown key 'shape' \(grains are spheres: there is no shape to choose" "$G" check --set shape=ellipsoid
+# Stages past the run's end: one the end cuts short (0.3 + 0.5 s of stages in a 0.4 s run), one it never reaches
+printf 'dt = 1e-4; t_end = 0.4; frame_interval = 0.1;\nstages = ( { name = "fill"; duration = 0.3; }, { name = "shake"; duration = 0.5; }, { name = "rest"; duration = 0.1; } );\n' > "$T/stages_long.cfg"
+expect 0 'stages_long.cfg:2: stage 1 \("shake"\) ends at t = 0.8 s at the earliest, past the run.s end \(t_end = 0.4 s\): the run stops in it and the stages after it never run' "$G" check "$T/stages_long.cfg"
+expect 0 'stage 1 \("shake"\) begins at t = 0.3 s at the earliest, when the run ends \(t_end = 0.3 s\): it never runs' "$G" check "$T/stages_long.cfg" --set t_end=0.3
 expect 0 'at the speed they can reach \(2.801 m/s from a fall of 0.4 m\) lasts [0-9.]+ steps, fewer than about 10' "$G" check --set v0=0,0,0 --set dt=2e-4
 expect 0 'sound speed sqrt\(E/rho\) = 1e\+06' "$G" check --set E=1e15
 # (check must succeed: a crash that prints nothing is not "no warning"). TinyDEM's hourglass (E =

@@ -170,6 +170,30 @@ static void warn_counts(const grains_scenario *sc, const grains_params *p, const
          room > 0 ? room : 0, sum + (long)grains_sim_count(sim));
 }
 
+/* Stages the run's end cuts short or never reaches: each's earliest end
+ * (a duration after the earliest it can begin, its until_time, a settled
+ * stage at once) against the end of the run, N_frames x N_steps steps. */
+static void warn_stages(const grains_scenario *sc, const grains_params *p, const grains_sim *sim)
+{
+    double t = grains_sim_time(sim), end = t + (double)p->N_frames * (double)p->N_steps * p->dt;
+    char at[GRAINS_PATH_MAX + 32];
+    for (int k = 0; k < sc->n_stages; k++) {
+        const grains_scenario_stage *st = &sc->stages[k];
+        if (t >= end * (1 - 1e-12)) {
+            warn("%sstage %d (\"%s\") begins at t = %g s at the earliest, when the run ends (t_end = %g s): it "
+                 "never runs", set_at(sc, "stages", at, sizeof at), k, st->name, t, end);
+            return;
+        }
+        t = st->duration > 0 ? t + st->duration : st->until_time >= 0 ? fmax(t, st->until_time) : t;
+        if (t > end * (1 + 1e-12)) {
+            warn("%sstage %d (\"%s\") ends at t = %g s at the earliest, past the run's end (t_end = %g s): the "
+                 "run stops in it%s; raise t_end (or N_frames)", set_at(sc, "stages", at, sizeof at), k, st->name, t,
+                 end, k + 1 < sc->n_stages ? " and the stages after it never run" : "");
+            return;
+        }
+    }
+}
+
 /* Insertion regions no grain fits (radii in other units than the box, a
  * region inside a wall): sampled on a lattice of 8^3 centres; and regions
  * smaller than a grain (a grain at a time, each keeping the next out). */
@@ -205,5 +229,6 @@ void cli_warnings(const grains_scenario *sc, grains_sim *sim)
     warn_overlaps(sim);
     warn_placement(p, sim, &gs);
     warn_counts(sc, p, sim);
+    warn_stages(sc, p, sim);
     warn_spawn_room(sc, p, sim);
 }

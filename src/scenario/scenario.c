@@ -267,8 +267,22 @@ static int edits(const char *a, const char *b)
 }
 
 /* " (did you mean 'mu_s'?)" for the key nearest a misspelt name, or the hint to the list. */
+/* Whether an unknown key asks for grains of another shape. */
+static int asks_for_shape(const char *name)
+{
+    static const char *words[] = {"shape", "ellips", "clump", "polyhed", "superquad", "cylind", "aspect", "multisphere"};
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+        if (strstr(name, words[k]))
+            return 1;
+    return 0;
+}
+
 static const char *suggest(const char *name, char *buf, size_t size)
 {
+    if (asks_for_shape(name)) {
+        snprintf(buf, size, "grains are spheres: there is no shape to choose (docs/model.md)");
+        return buf;
+    }
     int best = 3, at = -1;
     for (int k = 0; k < N_KEYS; k++) {
         int d = edits(name, keys[k].name);
@@ -435,7 +449,7 @@ grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, g
     memcpy(name, assignment, len);
     name[len] = '\0';
     int k = key_index(name);
-    char hint[64];
+    char hint[96];
     if (k < 0)
         return grains_error_set(err, GRAINS_ERR_ARG, "--set", 0, "unknown key '%s' (%s)", name,
                                 suggest(name, hint, sizeof hint));
@@ -529,7 +543,7 @@ static grains_status read_setting(grains_scenario *sc, const config_setting_t *s
     const char *name = config_setting_name(s);
     int line = (int)config_setting_source_line(s);
     int k = name ? key_index(name) : -1;
-    char hint[64];
+    char hint[96];
     if (k < 0)
         return grains_error_set(err, GRAINS_ERR_PARSE, path, line, "unknown key '%s' (%s)", name ? name : "?",
                                 suggest(name ? name : "", hint, sizeof hint));

@@ -60,6 +60,21 @@ static grains_status read_field(const config_setting_t *s, const field *fields, 
                             known);
 }
 
+/* A pair's field (restitution, friction) given to one material: it is
+ * a pair's, said with the pairs entry that would take it. */
+static grains_status pair_field_here(const config_setting_t *s, int material, const char *what, const char *path,
+                                     grains_error *err)
+{
+    const char *name = config_setting_name(s);
+    for (int f = 0; f < COUNT(pair_fields); f++)
+        if (strcmp(name, pair_fields[f].name) == 0)
+            return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s),
+                                    "%s: %s belongs to a pair of materials, not to one (a material has rho, E and "
+                                    "nu): pairs = ( { between = [0, %d]; %s = ...; } ) sets it between material 0 "
+                                    "and this one (docs/model.md, Several materials)", what, name, material, name);
+    return GRAINS_OK;
+}
+
 grains_status scenario_read_materials(grains_params *p, const config_setting_t *list, const char *path,
                                       grains_error *err)
 {
@@ -71,6 +86,8 @@ grains_status scenario_read_materials(grains_params *p, const config_setting_t *
         *m = (grains_material){NAN, NAN, NAN}; /* material 0's, at finish */
         char what[32];
         snprintf(what, sizeof what, "materials[%d]", a + 1);
+        for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
+            s = pair_field_here(config_setting_get_elem(g, (unsigned)b), a + 1, what, path, err);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
             s = read_field(config_setting_get_elem(g, (unsigned)b), material_fields, COUNT(material_fields), "", m,
                            what, path, err);
