@@ -4,7 +4,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libconfig-dev zlib1g-dev libcairo2-dev libopenmpi-dev openmpi-bin python3 \
-	python3-dev python3-cffi python3-numpy
+	python3-dev python3-cffi python3-numpy python3-pip python3-setuptools
 # The peer code the tests compare with (tests/peers/), VTK's Python reader that reads the
 # VTK frames back (tests/vtk_readback.py) and matplotlib for `grains bench --plot`; without them
 # those tests are skipped, unless GRAINS_REQUIRE_PEERS is set (CI sets it: a skip is then a failure).

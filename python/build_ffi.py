@@ -1,7 +1,8 @@
 """Writes the C source of the module grains._grains (cffi's API mode) from
 the library's public headers: python3 build_ffi.py OUT.c. CMake compiles it
-against libgrains.so (CMakeLists.txt, GRAINS_PYTHON); the compiler checks
-every declaration below against the headers, so a layout cannot drift."""
+against libgrains.so (CMakeLists.txt, GRAINS_PYTHON), and pip against the
+installed library (setup.py, make()); the compiler checks every declaration
+below against the headers, so a layout cannot drift."""
 import sys
 
 import cffi
@@ -196,11 +197,17 @@ static grains_status grains_py_set_params(grains_sim *sim, const int *which, con
 """
 
 
-def main():
+def make(**build):
+    """The module's FFI; `build`: set_source's compiler and linker arguments
+    (include_dirs, library_dirs, libraries, runtime_library_dirs)."""
     ffi = cffi.FFI()
     ffi.cdef(DECLARATIONS)
-    ffi.set_source("grains._grains", SOURCE)
-    ffi.emit_c_code(sys.argv[1])
+    ffi.set_source("grains._grains", SOURCE, **build)
+    return ffi
+
+
+def main():
+    make().emit_c_code(sys.argv[1])
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@
 # examples/two_spheres.c, copied from the installed examples, compiles with
 # `pkg-config --cflags --libs grains` alone (no path into the source tree) and measures the
 # restitution it asks for (e_n = 0.5: e within 1e-2, the contact's damping fit to Eq. 21).
-# Usage: install_lib_test.sh CMAKE BUILD_DIR [PYTHON_BUILT]: with PYTHON_BUILT 1 (the build made the
-# Python module) its installed copy must be there and run; with 0 its part is skipped, saying so.
+# Usage: install_lib_test.sh CMAKE BUILD_DIR [PYTHON_BUILT [SOURCE_DIR]]: with PYTHON_BUILT 1 (the
+# build made the Python module) its installed copy must be there and run, and pip must build the
+# source's python/ folder against the installed library into a fresh venv (made from Debian's Python
+# with --system-site-packages, offline: --no-build-isolation --no-index) where `import grains` runs a
+# simulation on the installed library; with 0 the Python part is skipped, saying so.
 set -eu
-cmake=$1 build=$2 python_built=${3:-0}
+cmake=$1 build=$2 python_built=${3:-0} src=${4:-}
 command -v pkg-config >/dev/null || { echo "install_lib_test: pkg-config missing: skipped"; exit 77; }
 T=$(mktemp -d /tmp/grains-install-XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -53,3 +56,27 @@ print("library:", *loaded)' >pyout 2>&1 || { cat pyout; echo "FAIL: the installe
     grep -q "^library: $(realpath "$libdir")/libgrains.so.0" pyout ||
         { echo "FAIL: the installed module does not load the installed library"; exit 1; }
 fi
+[ "$python_built" = 1 ] && [ -n "$src" ] || exit 0
+{ /usr/bin/python3 -c 'import setuptools' && /usr/bin/python3 -c 'import pip'; } 2>/dev/null ||
+    { echo "install_lib_test: python3-pip or python3-setuptools missing (make deps): pip's build not tried"; exit 0; }
+# pip: the module built by pip against the installed library, in a venv, in a folder of its own
+/usr/bin/python3 -m venv --system-site-packages --without-pip "$T/venv"
+cp -r "$src/python" "$T/pysrc"
+rm -rf "$T/pysrc/build" "$T/pysrc"/*.egg-info
+PKG_CONFIG_PATH="$(dirname "$pc")" "$T/venv/bin/python" -m pip install --no-build-isolation --no-index --quiet \
+    "$T/pysrc" >pipout 2>&1 || { cat pipout; echo "FAIL: pip install of python/ into a venv"; exit 1; }
+mkdir "$T/elsewhere" && cd "$T/elsewhere"
+"$T/venv/bin/python" -c '
+import os, sys, grains
+sim = grains.Simulation(set={"N_frames": 1})
+sim.advance(10)
+assert sim.steps == 10 and len(sim) > 0
+loaded = {os.path.realpath(l.split()[-1]) for l in open("/proc/self/maps") if "libgrains.so" in l}
+print("pip module:", grains.__file__, sys.prefix)
+print("library:", *loaded)' >pyout 2>&1 || { cat pyout; echo "FAIL: the module pip installed did not run"; exit 1; }
+cat pyout
+grep -q "^pip module: $T/venv/lib/python3[0-9.]*/site-packages/grains/__init__.py $T/venv" pyout ||
+    { echo "FAIL: the module imported is not the venv's"; exit 1; }
+grep -q "^library: $(realpath "$libdir")/libgrains.so.0" pyout ||
+    { echo "FAIL: the module pip built does not load the installed library"; exit 1; }
+echo "install_lib_test: pip built python/ against the installed library into a venv, and it runs there"
