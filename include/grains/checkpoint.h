@@ -19,9 +19,10 @@
 #include "grains/sim.h"
 
 /* The format: each change of what a checkpoint holds takes the next number,
- * so that a build reads only what it knows (5: the lost grains kept apart,
- * the strays, and the parameters a run may change; 4 held neither). */
-#define GRAINS_CHECKPOINT_FORMAT 5
+ * so that a build reads only what it knows (6: a servo's travel across its
+ * axis; 5: the lost grains kept apart, the strays, and the parameters a run
+ * may change; 4 held neither). */
+#define GRAINS_CHECKPOINT_FORMAT 6
 
 /* Writes `path` in full or not at all: a temporary of an unpredictable
  * name beside it, flushed to the disk, then renamed over it. `app` holds

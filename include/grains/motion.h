@@ -25,7 +25,8 @@ typedef struct {
 
 typedef struct {
     grains_motion_type type;
-    grains_vec3 velocity;     /* [L/T] linear; the translation added to a rotation */
+    grains_vec3 velocity;     /* [L/T] linear; the translation added to a rotation; a servo's
+                               * own across its axis (a shear at the held force) */
     grains_vec3 axis;         /* rotate, table: rotation axis; vibrate: direction of the
                                * displacement; servo: direction of travel (any length > 0) */
     grains_vec3 point;        /* [L] a point of the rotation axis at t = 0; torques on the mesh

@@ -122,6 +122,9 @@ grains_status motion_check(const grains_motion *m, grains_error *err)
         REQUIRE(isfinite(m->load_after) && m->load_after >= 0, "load_after = %g: must be >= 0 (0: never)",
                 m->load_after);
         REQUIRE(isfinite(m->load_speed) && m->load_speed >= 0, "load_speed = %g: must be >= 0", m->load_speed);
+        REQUIRE(fabs(v3_dot(m->velocity, m->axis)) <= 1e-12 * v3_norm(m->velocity) * v3_norm(m->axis),
+                "velocity = (%g, %g, %g): a servo's velocity moves it across its axis (a shear at the held "
+                "force), and must be normal to the axis", m->velocity.x, m->velocity.y, m->velocity.z);
         break;
     default: break;
     }

@@ -97,8 +97,10 @@ static grains_status move_servo(wall_body *b, real t_pose, grains_error *err)
     int loading = m->load_after > 0 && t_pose > m->load_after; /* after consolidation */
     real u = dt > 0 ? (loading ? m->load_speed : servo_speed(b, dt)) : 0;
     b->servo_s += u * dt;
-    b->now.shift = v3_add(b->changed ? b->from.shift : v3(0, 0, 0), v3_scale(b->servo_s, b->motion.axis));
-    b->now.velocity = v3_scale(u, b->motion.axis);
+    b->servo_side = v3_add(b->servo_side, v3_scale(dt > 0 ? dt : 0, m->velocity)); /* (across the axis: a shear) */
+    b->now.shift = v3_add(v3_add(b->changed ? b->from.shift : v3(0, 0, 0), v3_scale(b->servo_s, b->motion.axis)),
+                          b->servo_side);
+    b->now.velocity = v3_add(v3_scale(u, b->motion.axis), m->velocity);
     if (b->motion.travel > 0 && fabs(b->servo_s) > b->motion.travel)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "servo ran out of travel at t = %.9g: it moved %g along its axis, travel = %g; the "
@@ -186,6 +188,7 @@ grains_status walls_set_motion(walls *w, grains_mesh *combined, size_t k, const 
     nb.from = (motion_state){b->now.shift, b->now.angle, v3(0, 0, 0), 0};
     nb.now = nb.from;
     nb.servo_s = 0;
+    nb.servo_side = v3(0, 0, 0);
     nb.moving = m->type != GRAINS_MOTION_FIXED;
     nb.reach = walls_reach(w, k, nb.motion.point);
     if (nb.moving && m->type != GRAINS_MOTION_SERVO)
@@ -279,7 +282,7 @@ static void get_pose(bytes_in *in, motion_state *m)
 }
 
 /* The reals of a body's state, in the order written (a changed motion's come after). */
-#define BODY_REALS 28
+#define BODY_REALS 31
 
 /* A motion given mid-run (walls_set_motion): the scenario cannot build it again. */
 static void put_motion(bytes_out *o, const grains_motion *m)
@@ -336,6 +339,7 @@ void walls_write_state(const walls *w, bytes_out *o)
         put_pose(o, &b->listed);
         bytes_put_real(o, b->t_moved);
         bytes_put_real(o, b->servo_s);
+        bytes_put_reals(o, (const real *)&b->servo_side, 3);
         bytes_put_reals(o, (const real *)&b->force, 3);
         bytes_put_reals(o, (const real *)&b->torque, 3);
         bytes_put_real(o, b->stiffness);
@@ -358,6 +362,7 @@ static int pose_finite(const motion_state *m)
 static int body_finite(const wall_body *b)
 {
     return pose_finite(&b->now) && pose_finite(&b->listed) && isfinite(b->t_moved) && isfinite(b->servo_s) &&
+           v3_isfinite(b->servo_side) &&
            v3_isfinite(b->force) && v3_isfinite(b->torque) &&
            isfinite(b->stiffness) && isfinite(b->damping);
 }
@@ -403,6 +408,7 @@ grains_status walls_read_state(walls *w, bytes_in *in, grains_error *err)
         get_pose(in, &b->listed);
         b->t_moved = bytes_get_real(in);
         b->servo_s = bytes_get_real(in);
+        bytes_get_reals(in, (real *)&b->servo_side, 3);
         bytes_get_reals(in, (real *)&b->force, 3);
         bytes_get_reals(in, (real *)&b->torque, 3);
         b->stiffness = bytes_get_real(in);

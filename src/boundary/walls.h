@@ -22,6 +22,7 @@ typedef struct {
     motion_state listed;         /* pose when the lists were built */
     real t_moved;                /* [T] time of the pose `now` */
     real servo_s;                /* [L] servo: travel along the axis so far */
+    vec3 servo_side;             /* [L] servo: its velocity across the axis times the time so far */
     vec3 force, torque;          /* of the particles on the mesh at the last step; the torque
                                   * about point + shift */
     real stiffness, damping;     /* servo: sums of its contacts' d|f_n|/d delta and dashpots */

@@ -165,6 +165,9 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
     b->now = (motion_state){in->shift, in->angle, in->velocity, in->omega};
     b->t_moved = in->t_pose;
     b->servo_s = in->travel;
+    if (b->motion.type == GRAINS_MOTION_SERVO) /* (its shift across the axis: what the travel leaves of it) */
+        b->servo_side = v3_sub(v3_sub(in->shift, b->changed ? b->from.shift : v3(0, 0, 0)),
+                               v3_scale(in->travel, b->motion.axis));
     b->force = in->force;
     b->torque = in->torque;
     b->stiffness = in->stiffness;

@@ -121,6 +121,7 @@ void sim_last_good_restore(grains_sim *sim)
         sim->wl.body[k].now = g->body[k].now;
         sim->wl.body[k].t_moved = g->body[k].t_moved;
         sim->wl.body[k].servo_s = g->body[k].servo_s;
+        sim->wl.body[k].servo_side = g->body[k].servo_side;
         if (sim->mesh)
             walls_place(&sim->wl, sim->mesh, k);
     }

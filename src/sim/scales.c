@@ -80,7 +80,7 @@ static real fastest(const grains_motion *m, real reach)
     case GRAINS_MOTION_ROTATE: return length(m->velocity) + fabs(m->omega) * reach;
     case GRAINS_MOTION_VIBRATE: return m->amplitude * 2 * PI * m->frequency;
     case GRAINS_MOTION_TABLE: return fastest_row(m, reach);
-    case GRAINS_MOTION_SERVO: return m->max_speed;
+    case GRAINS_MOTION_SERVO: return fmax(m->max_speed, m->load_speed) + length(m->velocity);
     default: return 0;
     }
 }
