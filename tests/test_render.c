@@ -417,6 +417,60 @@ static void slice_cells(test_ctx *t, const char *png)
     cairo_surface_destroy(s);
 }
 
+/* A slice under the three spheres shows through them: the grains are
+ * drawn as their rims over it, so that the centre of the nearest sphere
+ * has the slice's colour (to a unit of the PNG's 8 bits), not the grain's
+ * (mutation: the grains filled over the slice, as before, fails); the
+ * rim's pixel is darker than the slice. */
+static void slice_through(test_ctx *t, const char *vtp, const char *png)
+{
+    vtk_polydata d;
+    grains_error err;
+    render_camera cam;
+    if (vtk_polydata_read(vtp, &d, &err) != GRAINS_OK) {
+        CHECK(t, 0, "%s", err.message);
+        return;
+    }
+    camera_init(&cam, RENDER_FRONT);
+    camera_include(&cam, &d);
+    camera_fit(&cam, 400);
+    const double value[1] = {0.3};
+    render_slice sl = {1, 1, {cam.lo[0], cam.lo[1]}, {cam.hi[0], cam.hi[1]}, value, {"density", 0, 1, 0}};
+    render_colour colour = {"tag", 0, 1, 1};
+    render_frame f = {&d, {NULL, NULL}, 0, NULL, {0, {0, 0, 0}, {0, 0, 0}}, &sl};
+    cairo_surface_t *s = rendered(t, &cam, &colour, &f, png, "a slice under grains");
+    if (s) {
+        double x, y, z, got[3], rim[3], want[3], worst = 0;
+        render_colour_of(&sl.colour, 0.3, want);
+        camera_project(&cam, (double[]){0, -0.5, 0}, &x, &y, &z);
+        pixel(s, (int)x, (int)y, got);
+        for (int c = 0; c < 3; c++)
+            worst = nan_max(worst, fabs(got[c] - want[c]));
+        CHECK(t, worst <= 1.0 / 255, "the nearest sphere's centre shows the slice's colour (to %.3g)", worst);
+        int edge = 0;
+        for (int dx = -3; dx <= 3 && !edge; dx++) { /* (its rim: a pixel about 0.2 x scale to the left) */
+            pixel(s, (int)(x - 0.2 * cam.scale) + dx, (int)y, rim);
+            edge = rim[0] + rim[1] + rim[2] < want[0] + want[1] + want[2] - 0.05;
+        }
+        CHECK(t, edge, "its rim is drawn over the slice, darker");
+        cairo_surface_destroy(s);
+    }
+    vtk_polydata_free(&d);
+}
+
+/* The legends say their field's unit: SI, by the field or its component. */
+static void legend_units(test_ctx *t)
+{
+    char a[96], b[96], c[96], e[96];
+    render_legend_text(&(render_colour){"velocity", 0, 1.5, 0}, a, sizeof a);
+    render_legend_text(&(render_colour){"stress_zz", -10, 0, 0}, b, sizeof b);
+    render_legend_text(&(render_colour){"angular_velocity", 0, 2, 0}, c, sizeof c);
+    render_legend_text(&(render_colour){"tag", 0, 7, 1}, e, sizeof e);
+    CHECK(t, strcmp(a, "velocity [m/s]  0 .. 1.5") == 0 && strcmp(b, "stress_zz [Pa]  -10 .. 0") == 0 &&
+          strcmp(c, "angular_velocity [1/s]  0 .. 2") == 0 && strcmp(e, "tag: 0 1 2 3 4 5 6 7") == 0,
+          "legends with units: '%s', '%s', '%s', '%s'", a, b, c, e);
+}
+
 /* A PNG path that is a FIFO is refused at once, never opened (a plain
  * write would block for ever); one that is a symlink is replaced by the
  * picture, the file it pointed to left as it was. */
@@ -494,6 +548,8 @@ int main(void)
     faces(&t, png);
     zoomed(&t, vtp, png);
     slice_cells(&t, png);
+    slice_through(&t, vtp, png);
+    legend_units(&t);
     ticks(&t);
     tall_scene(&t);
     zeros_refused(&t);

@@ -12,13 +12,16 @@
 #include "io/csv_table.h"
 #include "render/plot.h"
 #include "render/png_file.h"
+#include "render/render.h"
 
 enum { MAX_PANELS = 16, MAX_LINES = 8, PANEL_W = 460, PANEL_H = 260 };
 
-/* An image of `panels` panels, two across, white. */
+/* An image of `panels` panels, two across (one alone: its own width), white. */
 static cairo_t *panels_image(int panels)
 {
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * PANEL_W, (panels + 1) / 2 * PANEL_H);
+    int across = panels > 1 ? 2 : 1;
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, across * PANEL_W,
+                                                          (panels + 1) / 2 * PANEL_H);
     cairo_t *cr = cairo_create(surface);
     cairo_surface_destroy(surface); /* (cr holds it) */
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -92,17 +95,22 @@ static grains_status plot_probes(const char *dir, const char *png, grains_error 
     if (s == GRAINS_OK) {
         cairo_t *cr = panels_image(n_probes);
         for (int k = 0; k < n_probes; k++) {
-            char tags[MAX_LINES][24], labels[MAX_LINES][32], title[64];
+            char tags[MAX_LINES][24], labels[MAX_LINES][40], title[64];
             size_t n;
-            int lines = probe_lines(&t, names[k], x, &n, y, tags);
+            int lines = probe_lines(&t, names[k], x, &n, y, tags), drawn = 0;
             plot_series series[MAX_LINES];
-            for (int l = 0; l < lines; l++) {
-                snprintf(labels[l], sizeof labels[l], l ? "tag %.23s" : "all", tags[l]);
-                series[l] = (plot_series){x, y + (size_t)l * t.rows, NULL, n, 1, labels[l]};
+            if (lines == 2) /* one tag: its line is the total's, drawn once */
+                snprintf(labels[0], sizeof labels[0], "all (tag %.23s)", tags[1]);
+            for (int l = lines == 2 ? 2 : 1; l < lines; l++) { /* each tag, then the total on top */
+                snprintf(labels[l], sizeof labels[l], "tag %.23s", tags[l]);
+                series[drawn++] = (plot_series){x, y + (size_t)l * t.rows, NULL, n, 1, labels[l]};
             }
+            if (lines != 2)
+                snprintf(labels[0], sizeof labels[0], "all");
+            series[drawn++] = (plot_series){x, y, NULL, n, 1, labels[0]};
             snprintf(title, sizeof title, "probe %.23s", names[k]);
             plot_panel p = {(k % 2) * PANEL_W, (k / 2) * PANEL_H, PANEL_W, PANEL_H, title, "time [s]", "grains", 0};
-            plot_draw(cr, &p, series, lines);
+            plot_draw(cr, &p, series, drawn);
         }
         s = write_png(cr, png, err);
     }
@@ -114,12 +122,8 @@ static grains_status plot_probes(const char *dir, const char *png, grains_error 
 /* A fields column's unit, by its field (docs/analysis.md). */
 static const char *field_unit(const char *name)
 {
-    static const char *const units[][2] = {{"density", "kg/m^3"}, {"momentum", "kg/(m^2 s)"}, {"velocity", "m/s"},
-                                           {"number_density", "1/m^3"}, {"stress", "Pa"}};
-    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
-        if (strncmp(name, units[k][0], strlen(units[k][0])) == 0)
-            return units[k][1];
-    return "-";
+    const char *unit = render_unit(name);
+    return *unit ? unit : "-";
 }
 
 /* The columns a profile plot shows by default, those the table has. */

@@ -1,6 +1,6 @@
 /* grains render --slice FIELD: a coarse-grained field of each frame
  * (grains/fields.h) on a grid in the camera's axes, averaged along the line
- * of sight, drawn behind the grains (render/render.h's render_slice). */
+ * of sight, drawn under the grains, drawn as rims over it (render/render.h's render_slice). */
 #ifndef GRAINS_CLI_RENDER_SLICE_H
 #define GRAINS_CLI_RENDER_SLICE_H
 

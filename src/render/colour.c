@@ -1,5 +1,6 @@
 /* Colouring particles by a field (render/render.h). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "render/render.h"
@@ -39,4 +40,29 @@ void render_colour_of(const render_colour *c, double x, double rgb[3])
     int k = t >= 4 ? 3 : (int)t;
     for (int j = 0; j < 3; j++)
         rgb[j] = ramp[k][j] + (t - k) * (ramp[k + 1][j] - ramp[k][j]);
+}
+
+const char *render_unit(const char *field)
+{
+    /* (longest names first: "stress_kinetic" before "stress", "velocity" after "angular_velocity") */
+    static const char *const units[][2] = {
+        {"angular_velocity", "1/s"}, {"number_density", "1/m^3"}, {"solid_fraction", "-"}, {"coordination", "-"},
+        {"contact_force", "N"},      {"density", "kg/m^3"},       {"momentum", "kg/(m^2 s)"}, {"velocity", "m/s"},
+        {"stress", "Pa"},            {"radius", "m"},             {"mass", "kg"},           {"overlap", "m"},
+        {"normal_force", "N"},       {"force", "N"}};
+    for (size_t k = 0; field && k < sizeof units / sizeof *units; k++)
+        if (strncmp(field, units[k][0], strlen(units[k][0])) == 0)
+            return units[k][1];
+    return "";
+}
+
+void render_legend_text(const render_colour *c, char *buf, size_t size)
+{
+    const char *unit = render_unit(c->field);
+    if (c->categorical)
+        snprintf(buf, size, "%s: 0 1 2 3 4 5 6 7", c->field);
+    else if (*unit)
+        snprintf(buf, size, "%s [%s]  %.3g .. %.3g", c->field, unit, c->lo, c->hi);
+    else
+        snprintf(buf, size, "%s  %.3g .. %.3g", c->field, c->lo, c->hi);
 }

@@ -157,8 +157,10 @@ static int disc_path(cairo_t *cr, const render_camera *cam, double x, double y, 
     return 1;
 }
 
+/* A grain as a lit disc of its value's colour; over a slice (outline), its
+ * rim alone, so that the field shows through. */
 static void draw_particle(cairo_t *cr, const render_camera *cam, const render_colour *colour, const double *x3,
-                          double radius, double value)
+                          double radius, double value, int outline)
 {
     double x, y, z, rgb[3];
     camera_project(cam, x3, &x, &y, &z);
@@ -168,6 +170,12 @@ static void draw_particle(cairo_t *cr, const render_camera *cam, const render_co
     double r = fmax(radius * cam->scale, 0.6);
     if (!disc_path(cr, cam, x, y, r))
         return;
+    if (outline) {
+        cairo_set_source_rgba(cr, 0.15, 0.15, 0.15, 0.5);
+        cairo_set_line_width(cr, fmin(1, 0.2 * r));
+        cairo_stroke(cr);
+        return;
+    }
     if (r < 2 || r > 4 * (cam->width + cam->height)) { /* (a dot, or a disc that fills the picture: flat) */
         cairo_set_source_rgb(cr, rgb[0] * near, rgb[1] * near, rgb[2] * near);
         cairo_fill(cr);
@@ -214,10 +222,7 @@ static void draw_legend(cairo_t *cr, const render_camera *cam, const render_colo
     }
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     cairo_set_font_size(cr, 12);
-    if (c->categorical)
-        snprintf(text, sizeof text, "%s: 0 1 2 3 4 5 6 7", c->field);
-    else
-        snprintf(text, sizeof text, "%s  %.3g .. %.3g", c->field, c->lo, c->hi);
+    render_legend_text(c, text, sizeof text);
     cairo_move_to(cr, x0, y0 + h + 14);
     cairo_show_text(cr, text);
 }
@@ -233,7 +238,8 @@ static void draw_items(cairo_t *cr, const render_camera *cam, const render_colou
             draw_face(cr, cam, f, &faces[it->surface], it);
         else
             draw_particle(cr, cam, colour, pos->v + 3 * it->index,
-                          rad && rad->tuples == pos->tuples ? fabs(rad->v[it->index]) : 0, values[it->index]);
+                          rad && rad->tuples == pos->tuples ? fabs(rad->v[it->index]) : 0, values[it->index],
+                          f->slice != NULL);
     }
 }
 
@@ -282,10 +288,10 @@ grains_status render_frame_png(const render_camera *cam, const render_colour *co
     cairo_t *cr = cairo_create(surface);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    if (f->slice)
-        draw_slice(cr, cam, f->slice), draw_legend(cr, cam, &f->slice->colour, 1);
+    if (f->slice) /* (the grains over it as rims: the slice's colours and legend alone) */
+        draw_slice(cr, cam, f->slice);
     draw_items(cr, cam, colour, f, faces, items, n, values);
-    draw_legend(cr, cam, colour, 0);
+    draw_legend(cr, cam, f->slice ? &f->slice->colour : colour, f->slice != NULL);
     if (f->label) {
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         cairo_set_font_size(cr, 14);

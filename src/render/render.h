@@ -50,6 +50,11 @@ int render_field_values(const vtk_polydata *d, const char *field, double *out);
 /* The colour of value x: a perceptually ordered map (dark blue to yellow)
  * over [lo, hi], or a palette entry for categorical fields. */
 void render_colour_of(const render_colour *c, double x, double rgb[3]);
+/* A field's SI unit ("m/s", "Pa", "-" for a number without one), by its
+ * name or its component's ("velocity_x", "stress_zz"); "" when unknown. */
+const char *render_unit(const char *field);
+/* A legend's words: the field, its unit, its range ("velocity [m/s]  0 .. 1.2"). */
+void render_legend_text(const render_colour *c, char *buf, size_t size);
 
 /* A plane that cuts the scene: what lies beyond it (on the side its
  * normal points to: a particle's centre, a polygon's centroid) is not
@@ -62,7 +67,7 @@ typedef struct {
 /* Whether p is beyond the clip plane. */
 int render_clipped(const render_clip *c, const double p[3]);
 
-/* A field drawn behind the grains: nu x nv cells over [lo, hi] along the
+/* A field drawn under the grains (each drawn over it as its rim alone): nu x nv cells over [lo, hi] along the
  * screen's axes u and v (u fastest), a value each (NAN: none, left blank),
  * coloured over colour's range (render/colour.c), with its own legend. */
 typedef struct {
