@@ -843,6 +843,10 @@ expect 0 'grains plot: .*/ct/fields/profile.png' "$G" plot "$T/ct" --profile --y
 for f in "$T/probes/probes.png" "$T/ct/fields/profile.png"; do
     [ "$(head -c 4 "$f" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] && ok || bad "grains plot: no PNG $f"
 done
+# the canvas holds the panels it draws: one probe's picture is one panel wide (460 px), two or more two
+probes=$(awk -F, 'NR > 1 { seen[$2] = 1 } END { print length(seen) }' "$T/probes/probes.csv")
+width=$(od -An -tu1 -j16 -N4 "$T/probes/probes.png" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+[ "$width" = $((probes > 1 ? 920 : 460)) ] && ok || bad "grains plot: $probes probes on a canvas $width px wide"
 expect 2 'probes.csv: cannot read' "$G" plot "$T/ct"
 expect 2 'no column "nosuch"' "$G" plot "$T/ct" --profile --y nosuch
 mkdir -p "$T/cutplot" && printf 'time,probe\n0,a\n0.1\n' >"$T/cutplot/probes.csv"
