@@ -343,6 +343,64 @@ def reader_against_the_command(tmp):
     raises(grains.GrainsIOError, lambda: grains.Run(tmp + "/no_such_run"), "a folder that is not there")
 
 
+SHEAR = """
+R_min = 0.002; R_max = 0.002; rho = 2500.0; E = 1.0e7; nu = 0.3; e_n = 0.3; mu_s = 0.5; mu_r = 0.05;
+g = [0.0, 0.0, -9.81];
+periodic = "xy"; box_min = [0.0, 0.0, -0.01]; box_max = [0.04, 0.04, 0.05];
+meshes = ( { file = "floor.off"; R_mesh = [0.0]; },
+           { file = "lid.off"; R_mesh = [0.0];
+             motion = { type = "servo"; axis = [0.0, 0.0, -1.0]; force = 2.0; max_speed = 0.1; }; } );
+spawns = ( { min = [0.0, 0.0, 0.003]; max = [0.04, 0.04, 0.012]; count = 150; } );
+N_max = 150; v0 = [0.0, 0.0, 0.0];
+dt = 2e-5; t_end = 1.0; frame_interval = 0.05;
+"""
+
+
+def servo_shear(tmp):
+    """A shear at a held normal load: 150 grains in a box periodic across,
+    between a floor and a lid (long plates: meshes are not periodic); the
+    lid, a servo pressing with 2 N, given a velocity of 0.02 m/s across its
+    axis, moves 0.02 m/s x the time (to one step's lag) while it keeps the
+    load: the force on it over the last 0.15 s of shear is 2 N on average to
+    1% (the servo closes half the missing force a step: measured 0.6% low), and it
+    rises or sinks as the layer dilates; a checkpoint mid-shear resumes to
+    the same bits (the travel across is kept)."""
+    d = tmp + "/shear"
+    os.mkdir(d)
+    for name, z in (("floor.off", 0.0), ("lid.off", 0.014)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write("OFF\n4 1 0\n-0.3 -0.02 %g\n0.34 -0.02 %g\n0.34 0.06 %g\n-0.3 0.06 %g\n4 0 1 2 3\n" % ((z,) * 4))
+    with open(os.path.join(d, "shear.cfg"), "w") as f:
+        f.write(SHEAR)
+    sim = grains.Simulation(os.path.join(d, "shear.cfg"), output=d + "/out")
+    sim.advance(15000)  # 0.3 s: filled, settled, pressed
+    lid = sim.walls[1]
+    v, dt = 0.02, sim.dt
+    lid.set_motion("servo", axis=[0, 0, -1], force=2.0, max_speed=0.1, velocity=[v, 0, 0])
+    x0, z0, t0 = lid.position[0], lid.position[2], sim.time
+    fz = []
+    for k in range(200):
+        sim.advance(50)
+        fz.append(lid.force[2])
+        if k == 99:
+            sim.save_checkpoint(d + "/mid.grains")
+    x, t = lid.position[0] - x0, sim.time - t0
+    check(abs(x - v * t) <= v * dt * (1 + 1e-9) and x > 0.0039,
+          "the servo's lid moved %.7f m across in %.4f s at 0.02 m/s (%.7f; one step's lag at most)" % (x, t, v * t))
+    held = np.mean(fz[50:])  # (after the first 0.05 s, in which it takes up the shear)
+    check(abs(held - 2.0) < 0.02 and lid.position[2] != z0,
+          "it held 2 N while shearing: %.5f N on average (sd %.4f), its height changed %.3g m"
+          % (held, np.std(fz[50:]), lid.position[2] - z0))
+    raises(grains.InputError, lambda: lid.set_motion("servo", axis=[0, 0, -1], force=2.0, max_speed=0.1,
+                                                     velocity=[0.01, 0, 0.01]), "a servo's velocity along its axis")
+    again = grains.Simulation.resume(d + "/mid.grains")
+    again.advance(5000)
+    check(np.array_equal(again.positions, sim.positions) and np.array_equal(again.walls[1].position, lid.position),
+          "resumed mid-shear: the same bits 5,000 steps on")
+    sim.close()
+    again.close()
+
+
 def unstable():
     """A step that cannot be made raises UnstableError naming the grain, at
     the last good state."""
@@ -388,6 +446,39 @@ def ctrl_c(tmp):
     words = out.split()
     check(p.returncode == 0 and len(words) == 7 and int(words[6]) == int(words[2]) + 1,
           "SIGINT stopped advance(10^9): %s" % out.strip())
+
+
+PROGRESS = """
+import sys, time, grains
+sim = grains.Simulation(sys.argv[1], set={"N_frames": 1})
+sim.progress = {"on": True, "off": False, "auto": None}[sys.argv[2]]
+t0 = time.perf_counter()
+sim.run_until(lambda s: time.perf_counter() - t0 > 3, every=20)
+t0 = time.perf_counter()
+sim.advance(50)
+sim.advance(int(3 / ((time.perf_counter() - t0) / 50)) + 1)  # (an advance of about 3 s)
+print("done", sim.steps)
+"""
+
+
+def progress(tmp):
+    """A long advance or run_until draws a progress line on stderr (the
+    time, the steps, the grains; advance's percentage and ETA) when asked,
+    and wipes it at the end; none by default where stderr is not a
+    terminal, nor when turned off."""
+    script = tmp + "/progress.py"
+    with open(script, "w") as f:
+        f.write(PROGRESS)
+    for mode in ("on", "auto", "off"):
+        p = subprocess.run([sys.executable, script, HOURGLASS, mode], capture_output=True, timeout=120)
+        err = p.stderr.decode()  # (bytes: text mode would turn each \r into \n)
+        if mode == "on":
+            check(p.returncode == 0 and "run_until: t = " in err and "advance: t = " in err and "ETA" in err and
+                  err.endswith("\r"), "progress = True: run_until's and advance's lines, ended by a wipe: %r"
+                  % err[-160:])
+        else:
+            check(p.returncode == 0 and err == "", "progress = %s, stderr not a terminal: no line (%r)"
+                  % ({"auto": "None", "off": "False"}[mode], err[:160]))
 
 
 def sinks(tmp):
@@ -503,7 +594,13 @@ def one_caller_at_a_time():
     raises(IndexError, lambda: grains.Wall(sim, 10 ** 9).position, "Wall(sim, 10**9)")
     raises(IndexError, lambda: grains.Wall(sim, 5), "Wall(sim, 5) of a run with one mesh")
     steps0, done = sim.steps, []
-    worker = threading.Thread(target=lambda: done.append(sim.advance(4000) or "whole"))
+    def advance_once_free():  # (its first try may meet the poll below holding the simulation: then again)
+        for _ in range(5000):
+            try:
+                return done.append(sim.advance(4000) or "whole")
+            except grains.BusyError:
+                time.sleep(0.0005)
+    worker = threading.Thread(target=advance_once_free)
     worker.start()
     busy = None
     for _ in range(5000):  # (until the other thread holds it: at most 5 s)
@@ -640,9 +737,11 @@ with tempfile.TemporaryDirectory() as tmp:
     resume_mid_stage(tmp)
     mesh_series(tmp)
     mesh_moved_and_stopped(tmp)
+    servo_shear(tmp)
     reader_against_the_command(tmp)
     unstable()
     ctrl_c(tmp)
+    progress(tmp)
     sinks(tmp)
     hopper_study(tmp)
     fields(tmp)

@@ -21,8 +21,9 @@ import sys
 import threading
 import time as _time
 
-_WHICH = ("grains is built for Debian's Python, /usr/bin/python3 (this one is %s): run that, or a venv made "
-          "from it with --system-site-packages" % sys.executable)
+_WHICH = ("make builds grains for Debian's Python, /usr/bin/python3 (this one is %s): run that, or a venv made "
+          "from it with --system-site-packages, or build it for this Python with pip from the source's python/ "
+          "folder against the installed library (docs/python.md)" % sys.executable)
 try:
     import numpy as np
 except ImportError as _e:  # (a venv's or pyenv's Python without Debian's numpy)
@@ -452,6 +453,39 @@ class Fields:
             _call(_lib.grains_py_cg_write, self._cg, _path(path, "write_csv"), 0)
 
 
+class _Progress:
+    """A line on stderr, redrawn at most four times a second, while a call
+    runs past its first 2 s (the command's display): on where `on` is
+    True, or None and stderr is a terminal; wiped when the call ends."""
+
+    def __init__(self, on, what):
+        if on is None:
+            on = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+        self.on, self.what, self.shown = bool(on), what, False
+        self.start = self.last = _time.perf_counter()
+
+    def show(self, sim, done=None):
+        """sim's time, steps and grains; `done` in [0, 1] gives an ETA."""
+        now = _time.perf_counter()
+        if not self.on or now - self.start < 2 or now - self.last < 0.25:
+            return
+        self.last = now
+        eta = ""
+        if done is not None and done > 0:
+            left = (now - self.start) * (1 - done) / done
+            eta = "   %3.0f%%   ETA %02d:%02d" % (100 * done, left // 60, left % 60)
+        line = "  %s: t = %.6g s   step %d   N = %d%s   " % (self.what, _lib.grains_sim_time(sim),
+                                                           _lib.grains_sim_steps(sim), _lib.grains_sim_count(sim), eta)
+        sys.stderr.write("\r" + line)
+        sys.stderr.flush()
+        self.shown = max(self.shown, len(line))
+
+    def end(self):
+        if self.shown:
+            sys.stderr.write("\r%s\r" % (" " * (self.shown + 1)))
+            sys.stderr.flush()
+
+
 class Simulation:
     """A run of a scenario file (None: the default simulation), with `set`
     ({key: value}, as --set KEY=VALUE), `threads` (the results are the same
@@ -633,22 +667,38 @@ class Simulation:
                                doc="the last step of each advance records its contacts, for Fields.add "
                                    "(the same results; that step is a little slower)")
 
+    progress = property(lambda self: self.__dict__.get("_progress"),
+                        lambda self, on: self.__dict__.__setitem__("_progress", None if on is None else bool(on)),
+                        doc="a progress line on stderr while advance or run_until runs past 2 s: True, False, "
+                            "or None (the default): where stderr is a terminal")
+
     def advance(self, steps):
         """`steps` steps. Ctrl-C stops between two steps (KeyboardInterrupt);
         an unstable step raises UnstableError at the last good state."""
+        self._advance(steps, None)
+
+    def _advance(self, steps, shown):
+        """advance(steps), its progress on `shown` (None: its own)."""
         if not isinstance(steps, numbers.Integral) or steps < 0:
             raise InputError("advance(%r): a number of steps, 0 or more" % (steps,))
-        left, chunk = int(steps), 1
-        with self._use():  # (the whole advance: no other thread's call between its chunks)
-            if left > 2 ** 63 - 1 - _lib.grains_sim_steps(self._sim):
-                raise InputError("advance(%d): more steps than a run can count (2^63 - 1 in all)" % left)
-            while left > 0:  # in chunks of about 0.1 s, so that Ctrl-C is felt between them
-                k = min(left, chunk)
-                t0 = _time.perf_counter()
-                _call(_lib.grains_run_advance, self._run, k)
-                left -= k
-                if _time.perf_counter() - t0 < 0.05:
-                    chunk *= 2
+        total = left = int(steps)
+        chunk = 1
+        progress = shown or _Progress(self.progress, "advance")
+        try:
+            with self._use():  # (the whole advance: no other thread's call between its chunks)
+                if left > 2 ** 63 - 1 - _lib.grains_sim_steps(self._sim):
+                    raise InputError("advance(%d): more steps than a run can count (2^63 - 1 in all)" % left)
+                while left > 0:  # in chunks of about 0.1 s, so that Ctrl-C is felt between them
+                    k = min(left, chunk)
+                    t0 = _time.perf_counter()
+                    _call(_lib.grains_run_advance, self._run, k)
+                    left -= k
+                    if _time.perf_counter() - t0 < 0.05:
+                        chunk *= 2
+                    progress.show(self._sim, None if shown else 1 - left / total)
+        finally:
+            if not shown:
+                progress.end()
 
     def run_until(self, condition, every=100, max_steps=10 ** 6):
         """Advances `every` steps at a time until condition(self) is true;
@@ -660,13 +710,17 @@ class Simulation:
         if not isinstance(max_steps, numbers.Integral) or max_steps < 0:
             raise InputError("run_until: max_steps = %r: a number of steps, 0 or more" % (max_steps,))
         made = 0
-        while not condition(self):
-            if made >= max_steps:
-                raise ConditionNotMet("run_until: the condition did not hold within max_steps = %d (t = %.6g)"
-                                      % (max_steps, self.time))
-            k = min(every, max_steps - made)
-            self.advance(k)
-            made += k
+        progress = _Progress(self.progress, "run_until")
+        try:
+            while not condition(self):
+                if made >= max_steps:
+                    raise ConditionNotMet("run_until: the condition did not hold within max_steps = %d (t = %.6g)"
+                                          % (max_steps, self.time))
+                k = min(every, max_steps - made)
+                self._advance(k, progress)
+                made += k
+        finally:
+            progress.end()
         return made
 
     def add_particles(self, positions, radii, velocities=None, tag=0, material=0):
