@@ -30,10 +30,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def grains_binary(given):
-    if given:
-        return given
+    """The grains command: given, on the PATH (make install), or the source tree's build/grains."""
     built = os.path.join(HERE, "..", "build", "grains")
-    return shutil.which("grains") or built
+    found = given or shutil.which("grains") or (built if os.access(built, os.X_OK) else None)
+    if not found or not os.access(found, os.X_OK) and not shutil.which(found):
+        sys.exit("the grains command is not found%s: make install puts it on the PATH, or give --grains "
+                 "PATH/TO/build/grains" % (" at %s" % given if given else " on the PATH nor at " + built))
+    return found
 
 
 def fields(binary, run, out, *options):

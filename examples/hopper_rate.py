@@ -6,16 +6,20 @@ The probe "outlet" (a disc under the gate) counts the grains and the mass
 that cross it, net, by the step; probes.csv has its totals at every frame.
 The rate is the slope of the mass through it against time over the steady
 flow (from a fifth to four fifths of the mass out), by least squares, with
-its standard error; Beverloo's law W = C rho_b sqrt(g) (D - k d)^(5/2), with
-C = 0.58, k = 1.5, the bulk density 0.6 rho and the square outlet's side as
-D, is a rough guide for an outlet of 7 beads.
+its standard error; Beverloo's law, W = C rho_b sqrt(g) (pi/4) (D - k d)^2
+(D - k d)^(1/2) for a round outlet (C = 0.58, k = 1.5), taken for the square
+one with its area (L - k d)^2 in place of the circle's: W = C (4/pi) rho_b
+sqrt(g) (L - k d)^(5/2), with the settled bed's bulk density rho_b = 0.59 rho
+(its solid fraction: grains fields over the bed's core, frames 15 to 19), is
+a rough guide for an outlet of 7 beads.
 
 Usage: python3 examples/hopper_rate.py DIR   (DIR: the run's output, e.g. output/hopper)"""
 import csv
 import math
 import sys
 
-RHO, D, R_MEAN = 2500.0, 0.03, 0.00225  # [kg/m^3], [m] outlet side, [m] mean radius (examples/hopper.cfg)
+RHO, L, R_MEAN = 2500.0, 0.03, 0.00225  # [kg/m^3], [m] outlet side, [m] mean radius (examples/hopper.cfg)
+PHI_BED = 0.59  # the settled bed's solid fraction (measured: grains fields, docs/analysis.md)
 
 
 def main():
@@ -34,7 +38,7 @@ def main():
     sxx = sum((a - mt) ** 2 for a in ts)
     rate = sum((a - mt) * (b - mm) for a, b in zip(ts, ms)) / sxx
     residual = sum((b - mm - rate * (a - mt)) ** 2 for a, b in zip(ts, ms)) / (len(ts) - 2)
-    beverloo = 0.58 * 0.6 * RHO * math.sqrt(9.81) * (D - 1.5 * 2 * R_MEAN) ** 2.5
+    beverloo = 0.58 * 4 / math.pi * PHI_BED * RHO * math.sqrt(9.81) * (L - 1.5 * 2 * R_MEAN) ** 2.5
     print("through the outlet: %d grains, %.4f kg; the first at t = %.3f s"
           % (int(rows[-1]["number"]), total, next(t[k] for k in range(len(t)) if m[k] > 0)))
     print("steady discharge rate %.4f +- %.4f kg/s over %d frames (t = %.2f to %.2f s)"

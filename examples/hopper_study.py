@@ -1,7 +1,7 @@
 """The hopper of examples/hopper.cfg, studied from Python (docs/python.md):
 fill it, let it settle, open the gate, and measure the discharge rate.
 
-    PYTHONPATH=build/python python3 examples/hopper_study.py [--grains N] [-o DIR]
+    PYTHONPATH=build/python /usr/bin/python3 examples/hopper_study.py [--grains N] [-o DIR] [--scenario CFG]
 
 The run is the scenario's, with its gate's timed opening replaced by steps
 that wait on the grains: the gate stays shut until the filling is done and
@@ -13,9 +13,15 @@ against time) to DIR/discharge.csv.
 import argparse
 import os
 
+import sys
+
 import numpy as np
 
-import grains
+try:
+    import grains
+except ModuleNotFoundError as e:
+    sys.exit("%s: the Python module grains is not found: from the source folder run PYTHONPATH=build/python "
+             "/usr/bin/python3 %s, or make install it (docs/python.md)" % (e, sys.argv[0]))
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUTLET_SIDE = 0.03  # [m] the square outlet's side (data/make_hopper.py)
@@ -26,9 +32,14 @@ def main():
     ap.add_argument("--grains", type=int, default=1000, help="grains poured in (default 1000)")
     ap.add_argument("-o", "--output", default="output/hopper_study", help="output folder")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--scenario", default=os.path.join(HERE, "hopper.cfg"),
+                    help="the hopper's scenario (default: hopper.cfg beside this script, examples/ of the source)")
     args = ap.parse_args()
+    if not os.path.isfile(args.scenario):
+        sys.exit("no scenario at %s: give --scenario PATH/TO/examples/hopper.cfg (its meshes are found from its "
+                 "folder)" % args.scenario)
 
-    sim = grains.Simulation(os.path.join(HERE, "hopper.cfg"), set={"N_max": args.grains},
+    sim = grains.Simulation(args.scenario, set={"N_max": args.grains},
                             threads=args.threads, output=args.output)
     gate = sim.walls[1]
     gate.stop()  # shut until the grains say otherwise (the scenario's table would open it at 0.4 s)
@@ -77,10 +88,11 @@ def main():
     mass_rate, _ = np.polyfit(t[steady], m[steady], 1)
     print("discharge: %d grains out in %.3f s; steady rate %.0f grains/s, %.4f kg/s (%d samples)"
           % (n[-1], t[-1], rate, mass_rate, steady.sum()))
-    # Beverloo's law for comparison: W = C rho_b sqrt(g) (D - k d)^(5/2), C = 0.58, k = 1.5,
-    # bulk density 0.6 rho, the square outlet's side as D (a rough guide for a 7-bead outlet)
+    # Beverloo's law for comparison (C = 0.58, k = 1.5), the square outlet's area (L - k d)^2 in
+    # place of the round one's (pi/4) (D - k d)^2, the bed's bulk density 0.59 rho (measured:
+    # examples/hopper_rate.py): a rough guide for a 7-bead outlet
     d = 2 * sim.radii.mean()
-    beverloo = 0.58 * 0.6 * 2500.0 * np.sqrt(9.81) * (OUTLET_SIDE - 1.5 * d) ** 2.5
+    beverloo = 0.58 * 4 / np.pi * 0.59 * 2500.0 * np.sqrt(9.81) * (OUTLET_SIDE - 1.5 * d) ** 2.5
     print("Beverloo's estimate: %.4f kg/s (measured / Beverloo = %.2f)" % (beverloo, mass_rate / beverloo))
 
 
