@@ -53,10 +53,10 @@ typedef struct {
     ...;
 } grains_motion;
 
-typedef enum { GRAINS_BULK_ID, GRAINS_BULK_POSITION, GRAINS_BULK_VELOCITY, GRAINS_BULK_ANGULAR_VELOCITY,
+typedef enum { GRAINS_BULK_ID, GRAINS_BULK_UID, GRAINS_BULK_POSITION, GRAINS_BULK_VELOCITY, GRAINS_BULK_ANGULAR_VELOCITY,
                GRAINS_BULK_RADIUS, GRAINS_BULK_TAG, GRAINS_BULK_MATERIAL, ... } grains_bulk_field;
 
-typedef struct { long step; double time; int sink; size_t id; int tag; grains_vec3 x, v; ...; } grains_removal;
+typedef struct { long step; double time; int sink; size_t id; int tag; grains_vec3 x, v; uint64_t uid; ...; } grains_removal;
 size_t grains_sim_removals(const grains_sim *sim, const grains_removal **log);
 size_t grains_sim_removed(const grains_sim *sim, int sink, int tag, int any_tag);
 

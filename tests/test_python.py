@@ -498,6 +498,53 @@ def sinks(tmp):
     check(len(rows) == total and len(sim.removals()) == 0, "sinks.csv took the log at the frame")
 
 
+def persistent_ids(tmp):
+    """A grain is followed by its persistent id through a sink's removals:
+    step by step while the sink removes grains (their ids closing up), the
+    grains of the same uid before and after a step are where one step of
+    their velocity takes them (to 1% of R_min), while the same dense ids
+    jump; the uids missing after a step are those the log names; uids grow
+    with ids (the order the grains were made), a grain added later takes
+    the next number, 400, never one let go; the frames' uid array is
+    sim.uids, sinks.csv's uid the log's; a resume keeps them."""
+    sim = grains.Simulation(os.path.join(SRC, "tests", "sinks.cfg"), output=tmp + "/uids")
+    sim.run_until(lambda s: s.removed(0) >= 1, every=100, max_steps=40000)
+    R, dt = sim.radii.min(), sim.dt
+    logged, followed, jumped, worst, steps = set(), 0, 0, 0.0, 0
+    while sim.removed(0) < 40 and steps < 20000:
+        u0, x0, v0 = sim.uids, sim.positions, sim.velocities
+        sim.advance(1)
+        steps += 1
+        u1, x1 = sim.uids, sim.positions
+        logged |= set(sim.removals()["uid"].tolist())
+        if len(u1) == len(u0):
+            continue
+        common, i0, i1 = np.intersect1d(u0, u1, return_indices=True)
+        worst = max(worst, np.abs(x1[i1] - (x0[i0] + v0[i0] * dt)).max() / R)
+        followed += len(common)
+        n = len(u1)
+        jumped += int((np.abs(x1 - x0[:n]).max(axis=1) > 0.5 * R).sum())  # (by dense id: another grain)
+        if not set(u0.tolist()) - set(u1.tolist()) <= logged or not (np.diff(u1) > 0).all():
+            break
+    gone = 400 - len(sim)
+    check(followed > 0 and worst < 0.01 and jumped > 0 and len(logged) == gone and (np.diff(sim.uids) > 0).all(),
+          "through %d removals in %d steps, the grains of a uid moved one step's velocity (to %.2g of R_min) while "
+          "%d by dense id jumped; the log names every uid let go; uids grow with ids" % (gone, steps, worst, jumped))
+    new = sim.add_particles([[0.0, 0.0, 0.25]], 0.002)
+    check(sim.uids[new[0]] == 400 and 400 not in logged, "a grain added after %d were made takes uid 400" % 400)
+    sim.write_frame()
+    frame = grains.Run(tmp + "/uids").frame(-1)
+    rows = grains.Run(tmp + "/uids").sinks
+    check(np.array_equal(frame["uid"], sim.uids) and set(rows["uid"].tolist()) == logged,
+          "the frame's uid array is sim.uids; sinks.csv's uids are the log's")
+    sim.save_checkpoint(tmp + "/uids.grains")
+    again = grains.Simulation.resume(tmp + "/uids.grains")
+    check(np.array_equal(again.uids, sim.uids), "a resume keeps the uids")
+    raises(AttributeError, lambda: setattr(sim, "uids", sim.uids), "uids set")
+    sim.close()
+    again.close()
+
+
 def hopper_study(tmp):
     """examples/hopper_study.py (docs/python.md) runs to its end in a short
     form, 300 grains through the opening and the discharge: every grain
@@ -743,6 +790,7 @@ with tempfile.TemporaryDirectory() as tmp:
     ctrl_c(tmp)
     progress(tmp)
     sinks(tmp)
+    persistent_ids(tmp)
     hopper_study(tmp)
     fields(tmp)
     probes(tmp)

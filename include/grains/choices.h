@@ -101,6 +101,7 @@
  * 1 for doubles, 0 for 64-bit integers. X(ID, name, WIDTH, REAL, doc) */
 #define GRAINS_BULK_FIELD_LIST(X)                                                                                \
     X(ID, "id", 1, 0, "the particle's id: its number, 0 to grains_sim_count - 1 (read only)")             \
+    X(UID, "uid", 1, 0, "its persistent id: its number in the order made, kept when others go (read only)") \
     X(POSITION, "position", 3, 1, "[L] the centre, x y z")                                                 \
     X(VELOCITY, "velocity", 3, 1, "[L/T] x y z")                                                           \
     X(ANGULAR_VELOCITY, "angular_velocity", 3, 1, "[1/T] x y z")                                           \

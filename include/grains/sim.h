@@ -202,6 +202,12 @@ grains_status grains_sim_set_wall(grains_sim *sim, size_t k, const grains_wall *
  * (grains_ranks.local; an ARG error otherwise). */
 grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, grains_error *err);
 
+/* Particle id's persistent id: its number in the order the run made its
+ * particles (0, 1, 2 ...), kept for its life, while its id closes up when
+ * particles before it are removed; every output has both (the frames'
+ * "uid", sinks.csv's). The same on every rank; checkpoints keep it. */
+uint64_t grains_sim_uid(const grains_sim *sim, size_t id);
+
 /* A particle an outlet removed (grains_params.sink, remove_lost). */
 typedef struct {
     long step;          /* the step at whose end it was removed */
@@ -210,6 +216,7 @@ typedef struct {
     size_t id;          /* its id then (the ids above it closed up after) */
     int tag;
     grains_vec3 x, v;   /* [L], [L/T] its centre and velocity then */
+    uint64_t uid;       /* its persistent id (grains_sim_uid) */
 } grains_removal;
 
 /* The removals since grains_sim_clear_removals, oldest first (borrowed:

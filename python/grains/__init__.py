@@ -163,6 +163,7 @@ def _argv(words):
 # The bulk fields: (the library's field, columns, numpy dtype).
 _FIELDS = {
     "ids": (_lib.GRAINS_BULK_ID, 1, np.int64),
+    "uids": (_lib.GRAINS_BULK_UID, 1, np.int64),
     "positions": (_lib.GRAINS_BULK_POSITION, 3, np.float64),
     "velocities": (_lib.GRAINS_BULK_VELOCITY, 3, np.float64),
     "angular_velocities": (_lib.GRAINS_BULK_ANGULAR_VELOCITY, 3, np.float64),
@@ -185,8 +186,8 @@ def _field(name):
             return out
 
     def set(self, values):
-        if name == "ids":
-            raise AttributeError("ids are the library's: they cannot be set")
+        if name in ("ids", "uids"):
+            raise AttributeError("%s are the library's: they cannot be set" % name)
         with self._use() as sim:
             n = _lib.grains_sim_count(sim)
             shape = (n, width) if width > 1 else (n,)
@@ -569,6 +570,7 @@ class Simulation:
     frames = property(lambda self: self._r(_lib.grains_run_frames), doc="frames written")
 
     ids = _field("ids")
+    uids = _field("uids")
     positions = _field("positions")
     velocities = _field("velocities")
     angular_velocities = _field("angular_velocities")
@@ -765,8 +767,8 @@ class Simulation:
     def removals(self):
         """The grains the outlets (the scenario's sinks, remove_lost) removed
         since the last frame or checkpoint written, oldest first: a numpy
-        record array with step, time, sink (-1: lost), id (its id then), tag,
-        x, v (3 each). The run's sinks.csv gets them at its next frame."""
+        record array with step, time, sink (-1: lost), id (its id then), uid
+        (its persistent id), tag, x, v (3 each). The run's sinks.csv gets them at its next frame."""
         log = _ffi.new("const grains_removal **")
         with self._use() as sim:
             n = _lib.grains_sim_removals(sim, log)
@@ -776,10 +778,10 @@ class Simulation:
     @staticmethod
     def _removal_rows(log, n):
         out = np.zeros(n, dtype=[("step", np.int64), ("time", np.float64), ("sink", np.int64), ("id", np.int64),
-                                 ("tag", np.int64), ("x", np.float64, 3), ("v", np.float64, 3)])
+                                 ("uid", np.int64), ("tag", np.int64), ("x", np.float64, 3), ("v", np.float64, 3)])
         for k in range(n):
             r = log[k]
-            out[k] = (r.step, r.time, r.sink, r.id, r.tag, (r.x.x, r.x.y, r.x.z), (r.v.x, r.v.y, r.v.z))
+            out[k] = (r.step, r.time, r.sink, r.id, r.uid, r.tag, (r.x.x, r.x.y, r.x.z), (r.v.x, r.v.y, r.v.z))
         return out
 
     def removed(self, sink, tag=None):

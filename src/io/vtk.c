@@ -33,8 +33,9 @@ static void source_fill(const particle_source *src, unsigned fields, size_t firs
         grains_sim_get_particle(src->sim, first + k, &out[k]);
 }
 
-/* A grain's mass comes from its radius and its material's density. */
-enum { MASS_FIELDS = GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL };
+/* A grain's mass comes from its radius and its material's density; its
+ * persistent id from its id (grains_sim_uid), no field of its own. */
+enum { MASS_FIELDS = GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL, UID_ARRAY = 1 << 30 };
 
 /* A frame's arrays of the particles, in the file's order; `before` opens
  * the element it is the first of. */
@@ -52,14 +53,16 @@ static const particle_array particle_arrays_table[] = {
     {"angular_velocity", "Float64", "", GRAINS_FIELD_W, 3},
     {"orientation", "Float64", "", GRAINS_FIELD_Q, 4},
     {"id", "Int64", "", 0, 1},
+    {"uid", "Int64", "", UID_ARRAY, 1},
     {"material", "Int32", "", GRAINS_FIELD_MATERIAL, 1},
     {"tag", "Int32", "", GRAINS_FIELD_TAG, 1},
 };
 
 /* One array's values of a window (p: its particles from `first`). */
-static void window_values(const particle_array *a, const grains_params *params, const grains_particle *p,
-                          size_t first, size_t count, double *b, int64_t *ib)
+static void window_values(const particle_array *a, const grains_sim *sim, const grains_particle *p, size_t first,
+                          size_t count, double *b, int64_t *ib)
 {
+    const grains_params *params = grains_sim_params(sim);
     for (size_t k = 0; k < count; k++) {
         const grains_particle *q = &p[k];
         switch (a->field) {
@@ -73,6 +76,7 @@ static void window_values(const particle_array *a, const grains_params *params, 
             break;
         case GRAINS_FIELD_MATERIAL: ib[k] = q->material; break;
         case GRAINS_FIELD_TAG: ib[k] = q->tag; break;
+        case UID_ARRAY: ib[k] = (int64_t)grains_sim_uid(sim, first + k); break;
         default: ib[k] = (int64_t)(first + k); break;
         }
     }
@@ -97,11 +101,11 @@ static void write_array(vtk_out *o, const particle_source *src, const particle_a
     }
     for (size_t first = 0; first < src->n; first += src->window) {
         size_t count = src->n - first < src->window ? src->n - first : src->window;
-        if (a->field)
+        if (a->field && a->field != UID_ARRAY)
             source_fill(src, a->field, first, count, w->p);
         if (!o)
             continue;
-        window_values(a, grains_sim_params(src->sim), w->p, first, count, w->b, w->ib);
+        window_values(a, src->sim, w->p, first, count, w->b, w->ib);
         if (ints)
             vtk_stream_ints(&s, w->ib, count * (size_t)a->comps);
         else

@@ -225,7 +225,7 @@ static grains_status open_tables(run_output *o, const grains_sim *sim, grains_er
     declared_tags(o);
     grains_status s = open_thermo(o, sim, t[TABLE_THERMO].len, err);
     if (s == GRAINS_OK && removes(o))
-        s = run_table_open(&o->sinks, o->sc->output_dir, "sinks.csv", "step,time,sink,id,tag,x,y,z,vx,vy,vz\n",
+        s = run_table_open(&o->sinks, o->sc->output_dir, "sinks.csv", "step,time,sink,id,uid,tag,x,y,z,vx,vy,vz\n",
                            t[TABLE_SINKS].len, err);
     if (s == GRAINS_OK && o->sc->params.n_probes)
         s = run_probes_open(o, t[TABLE_PROBES].len, err);
@@ -350,8 +350,8 @@ static grains_status write_removals(run_output *o, grains_sim *sim, grains_error
     size_t n = grains_sim_removals(sim, &log);
     for (size_t k = 0; k < n; k++) {
         const grains_removal *r = &log[k];
-        fprintf(o->sinks, "%ld,%.9g,%d,%zu,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r->step, r->time, r->sink, r->id,
-                r->tag, r->x.x, r->x.y, r->x.z, r->v.x, r->v.y, r->v.z);
+        fprintf(o->sinks, "%ld,%.9g,%d,%zu,%llu,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", r->step, r->time, r->sink, r->id,
+                (unsigned long long)r->uid, r->tag, r->x.x, r->x.y, r->x.z, r->v.x, r->v.y, r->v.z);
     }
     if (fflush(o->sinks) != 0)
         return grains_error_set(err, GRAINS_ERR_IO, o->sc->output_dir, 0, "cannot write sinks.csv");

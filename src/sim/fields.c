@@ -89,8 +89,9 @@ grains_status grains_sim_get_ints(const grains_sim *sim, grains_bulk_field field
     const grains_particles *pt = sim_particles_read(sim);
     for (size_t k = 0; k < count; k++) {
         size_t i = pt->slot[first + k];
-        out[k] = field == GRAINS_BULK_ID ? (int64_t)(first + k)
-                 : i >= pt->n            ? (field == GRAINS_BULK_TAG ? 0 : -1) /* (not held) */
+        out[k] = field == GRAINS_BULK_ID    ? (int64_t)(first + k)
+                 : field == GRAINS_BULK_UID ? (int64_t)sim_uid(&sim->uids, first + k)
+                 : i >= pt->n               ? (field == GRAINS_BULK_TAG ? 0 : -1) /* (not held) */
                  : field == GRAINS_BULK_TAG ? pt->tag[i]
                                             : pt->mat[i];
     }
@@ -155,8 +156,10 @@ grains_status grains_sim_set_ints(grains_sim *sim, grains_bulk_field field, size
     grains_status s = field_range(sim, field, 0, first, count, err);
     if (s != GRAINS_OK)
         return s;
-    if (field == GRAINS_BULK_ID)
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "field \"id\" is read only: a particle's id is its number");
+    if (field == GRAINS_BULK_ID || field == GRAINS_BULK_UID)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "field \"%s\" is read only: a particle's %s",
+                                field == GRAINS_BULK_ID ? "id" : "uid",
+                                field == GRAINS_BULK_ID ? "id is its number" : "uid is its number in the order made");
     int64_t lo = field == GRAINS_BULK_TAG ? INT_MIN : 0, hi = field == GRAINS_BULK_TAG ? INT_MAX : sim->p.n_materials - 1;
     for (size_t k = 0; k < count; k++)
         if (in[k] < lo || in[k] > hi) {

@@ -81,15 +81,33 @@ static void close_up(grains_particles *pt, const uint8_t *gone, const uint32_t *
         pt->slot[pt->id[i]] = (uint32_t)i;
 }
 
+uint64_t grains_sim_uid(const grains_sim *sim, size_t id) { return sim_uid(&sim->uids, id); }
+
+/* The persistent ids after the removal (sim/uids.h), planned before
+ * anything changes: ids checked first (in range, each once), as the
+ * removal checks them, so that the plan reads only ids that exist. */
+static grains_status uid_plan(const grains_sim *sim, const size_t *ids, size_t n, sim_uids *plan, grains_error *err)
+{
+    *plan = (sim_uids){0};
+    size_t count = grains_sim_count(sim);
+    for (size_t k = 0; k < n; k++)
+        if (ids[k] >= count)
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "particle %zu does not exist (ids 0 to %zu)",
+                                    ids[k], count - 1);
+    return sim_uids_plan(&sim->uids, ids, n, plan, err);
+}
+
 /* Among ranks: every rank lets go of the same ids in the rebuild
  * (decomp/rank_remove.c). */
-static grains_status remove_among_ranks(grains_sim *sim, size_t n, const size_t *ids, grains_error *err)
+static grains_status remove_among_ranks(grains_sim *sim, size_t n, const size_t *ids, sim_uids *uids,
+                                        grains_error *err)
 {
     if (n == 0)
         return GRAINS_OK;
     grains_status s = sim_ranks_removal_begin(sim, n, ids, err);
     if (s != GRAINS_OK)
         return s;
+    sim_uids_take(&sim->uids, uids); /* (every rank the same ids: the same ranges) */
     sim->last_good.held = 0; /* (taken before a step; the next one takes its own) */
     sim->rec.valid = 0;      /* the recorded contacts name the old ids */
     s = sim_rebuild_keeping_sums(sim, err);
@@ -101,10 +119,17 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
 {
     if (n && !ids)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%zu particles to remove and no ids", n);
-    if (sim_shared(sim)) /* (the same ids on every rank) */
-        return remove_among_ranks(sim, n, ids, err);
     if (n == 0)
         return GRAINS_OK;
+    sim_uids uids;
+    grains_status planned = uid_plan(sim, ids, n, &uids, err);
+    if (planned != GRAINS_OK)
+        return planned;
+    if (sim_shared(sim)) { /* (the same ids on every rank) */
+        grains_status s = remove_among_ranks(sim, n, ids, &uids, err);
+        sim_uids_free(&uids);
+        return s;
+    }
     size_t count = grains_sim_count(sim), n_contacts = grains_sim_contact_count(sim), got = 0;
     uint8_t *gone = calloc(count, sizeof *gone);
     uint32_t *renamed = malloc(count * sizeof *renamed);
@@ -127,6 +152,7 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
         contacts = NULL;
         keep_bonds(&sim->bonds, gone, renamed);
         close_up(&sim->pt, gone, renamed);
+        sim_uids_take(&sim->uids, &uids);
         if (sim->guide.on)
             sim->guide.id = renamed[sim->guide.id];
         sim->last_good.held = 0; /* (taken before a step; the next one takes its own) */
@@ -136,5 +162,6 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
     free(gone);
     free(renamed);
     free(contacts);
+    sim_uids_free(&uids);
     return s;
 }

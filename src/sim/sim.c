@@ -113,6 +113,7 @@ void grains_sim_destroy(grains_sim *sim)
     store_free(&sim->cs);
     sim_ranks_free(&sim->ranks);
     sim_bonds_free(&sim->bonds);
+    sim_uids_free(&sim->uids);
     sim_sinks_free(&sim->sinks);
     sim_probes_free(&sim->probes);
     sim_last_good_free(&sim->last_good);

@@ -24,6 +24,7 @@
 #include "util/rng.h"
 
 #include "bonds/bonds.h"
+#include "sim/uids.h"
 #include "decomp/ranks_state.h"
 #include "insert/insert.h"
 #include "interact/contact_record.h"
@@ -89,6 +90,7 @@ struct grains_sim {
                                  * (a removal's, between steps: Verlet's next half kick reads them) */
     size_t n_rebuilds;
     sim_bonds bonds;
+    sim_uids uids;              /* the removed particles' persistent ids (sim/uids.h) */
     sim_sinks sinks;            /* what the outlets removed (sim/sinks.c) */
     sim_probes probes;          /* what crossed the probes' planes (sim/probes.c) */
     implicit_solver vi;         /* the implicit rows' solver (integrate/implicit.h) */

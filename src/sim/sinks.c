@@ -100,6 +100,7 @@ static int find(const grains_sim *sim, grains_removal **found, size_t *n)
             memset(rec, 0, sizeof *rec); /* (the padding too: the bytes travel among ranks) */
             rec->step = sim->step, rec->time = grains_sim_time(sim), rec->sink = sink;
             rec->id = pt->id[i], rec->tag = pt->tag[i], rec->x = pt->x[i], rec->v = pt->v[i];
+            rec->uid = sim_uid(&sim->uids, pt->id[i]);
         }
     return 1;
 }

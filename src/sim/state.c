@@ -255,6 +255,7 @@ static void write_rest(const grains_sim *sim, const sim_bonds *bonds, const patc
 {
     write_mesh(sim, o);
     walls_write_state(&sim->wl, o);
+    sim_uids_write_state(&sim->uids, o);
     sim_membranes_write_state(&sim->mb, o);
     sim_bonds_write_state(bonds, sim->pt.n, o);
     sim_patch_logs_write(logs, n_log_blocks, o);
@@ -376,6 +377,8 @@ static grains_status read_rest(grains_sim *sim, bytes_in *in, size_t n, grains_e
     grains_status s = read_mesh(sim, in, err);
     if (s == GRAINS_OK)
         s = walls_read_state(&sim->wl, in, err);
+    if (s == GRAINS_OK)
+        s = sim_uids_read_state(&sim->uids, in, err);
     if (s == GRAINS_OK)
         sim_meshes_mark_off(sim); /* (the removed meshes' elements) */
     if (s == GRAINS_OK)

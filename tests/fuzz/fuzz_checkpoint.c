@@ -37,6 +37,9 @@ grains_sim *fuzz_checkpoint_scene(void)
         grains_particle q = {{0.009 * (k % 5), 0.009 * (k / 5), 0.2}, {0, 0, -1}, {0, 0, 0}, {1, 0, 0, 0}, 0.004, 0, 0};
         grains_sim_add_particle(sim, &q, &err);
     }
+    /* two let go: the removed particles' uids, ranges the state holds */
+    const size_t gone[2] = {3, 7};
+    grains_sim_remove(sim, 2, gone, &err);
     /* one falling away below the floor: a stray, whose bound the state holds last */
     grains_particle stray = {{0, 0, -0.5}, {0, 0, -3}, {0, 0, 0}, {1, 0, 0, 0}, 0.004, 0, 0};
     grains_sim_add_particle(sim, &stray, &err);
