@@ -347,8 +347,8 @@ SHEAR = """
 R_min = 0.002; R_max = 0.002; rho = 2500.0; E = 1.0e7; nu = 0.3; e_n = 0.3; mu_s = 0.5; mu_r = 0.05;
 g = [0.0, 0.0, -9.81];
 periodic = "xy"; box_min = [0.0, 0.0, -0.01]; box_max = [0.04, 0.04, 0.05];
-meshes = ( { file = "floor.off"; R_mesh = [0.0]; },
-           { file = "lid.off"; R_mesh = [0.0];
+meshes = ( { file = "floor.off"; R_mesh = [0.0]; periodic = true; },
+           { file = "lid.off"; R_mesh = [0.0]; periodic = true;
              motion = { type = "servo"; axis = [0.0, 0.0, -1.0]; force = 2.0; max_speed = 0.1; }; } );
 spawns = ( { min = [0.0, 0.0, 0.003]; max = [0.04, 0.04, 0.012]; count = 150; } );
 N_max = 150; v0 = [0.0, 0.0, 0.0];
@@ -369,7 +369,7 @@ def servo_shear(tmp):
     os.mkdir(d)
     for name, z in (("floor.off", 0.0), ("lid.off", 0.014)):
         with open(os.path.join(d, name), "w") as f:
-            f.write("OFF\n4 1 0\n-0.3 -0.02 %g\n0.34 -0.02 %g\n0.34 0.06 %g\n-0.3 0.06 %g\n4 0 1 2 3\n" % ((z,) * 4))
+            f.write("OFF\n4 1 0\n0 0 %g\n0.04 0 %g\n0.04 0.04 %g\n0 0.04 %g\n4 0 1 2 3\n" % ((z,) * 4))
     with open(os.path.join(d, "shear.cfg"), "w") as f:
         f.write(SHEAR)
     sim = grains.Simulation(os.path.join(d, "shear.cfg"), output=d + "/out")
@@ -399,6 +399,46 @@ def servo_shear(tmp):
           "resumed mid-shear: the same bits 5,000 steps on")
     sim.close()
     again.close()
+
+
+FLOOR = """
+R_min = 0.002; R_max = 0.002; rho = 2500.0; E = 1.0e7; nu = 0.3; e_n = 0.3; mu_s = 0.5;
+g = [0.0, 0.0, -9.81];
+periodic = "xy"; box_min = [0.0, 0.0, -0.01]; box_max = [0.04, 0.04, 0.05];
+meshes = ( { file = "floor.off"; R_mesh = [0.0]; periodic = %s; } );
+spawns = ( { min = [0.0, 0.0, 0.003]; max = [0.04, 0.04, 0.02]; count = 100; } );
+N_max = 100; v0 = [0.0, 0.0, 0.0];
+dt = 2e-5; t_end = 1.0; frame_interval = 0.05;
+"""
+
+
+def periodic_mesh(tmp):
+    """A mesh that repeats with the periodic box: a floor one period long
+    (0.04 m) laid across the box's face (x from 0.02 to 0.06) holds every
+    grain when periodic, the half of the box it does not cover seeing its
+    image; not periodic, the grains over that half fall through. An element
+    neither spanning the period nor shorter than it by twice a grain's reach
+    is refused, naming it."""
+    d = tmp + "/pfloor"
+    os.mkdir(d)
+    for name, x0, x1 in (("floor.off", 0.02, 0.06), ("short.off", 0.0, 0.036)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write("OFF\n4 1 0\n%g 0 0\n%g 0 0\n%g 0.04 0\n%g 0.04 0\n4 0 1 2 3\n" % (x0, x1, x1, x0))
+    below = {}
+    for on in ("true", "false"):
+        with open(os.path.join(d, "floor_%s.cfg" % on), "w") as f:
+            f.write(FLOOR % on)
+        sim = grains.Simulation(os.path.join(d, "floor_%s.cfg" % on), output=d + "/out_" + on)
+        sim.advance(10000)  # 0.2 s: fallen 0.2 m if unheld
+        below[on] = int((sim.positions[:, 2] < -0.005).sum())
+        n = len(sim)
+        sim.close()
+    check(below["true"] == 0 and below["false"] > 20 and n == 100,
+          "a periodic floor across the box's face holds all 100 grains; not periodic, %d fell through" % below["false"])
+    with open(os.path.join(d, "short.cfg"), "w") as f:
+        f.write((FLOOR % "true").replace("floor.off", "short.off"))
+    raises(grains.InputError, lambda: grains.Simulation(os.path.join(d, "short.cfg")),
+           "an element 0.036 long in a period of 0.04")
 
 
 def unstable():
@@ -785,6 +825,7 @@ with tempfile.TemporaryDirectory() as tmp:
     mesh_series(tmp)
     mesh_moved_and_stopped(tmp)
     servo_shear(tmp)
+    periodic_mesh(tmp)
     reader_against_the_command(tmp)
     unstable()
     ctrl_c(tmp)

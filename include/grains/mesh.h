@@ -26,6 +26,8 @@ typedef struct {
     int line;               /* the line of its file that gave it (OFF, ASCII STL), or 0 */
     grains_vec3 lo, hi;     /* bounding box of the vertices, grown by R */
     int off;                /* in a simulation: its mesh removed (grains_sim_remove_mesh): nothing meets it */
+    int periodic;           /* in a simulation: the axes (1 x, 2 y, 4 z) along which it repeats with
+                             * the periodic box (grains_sim_set_mesh_periodic); 0: it does not */
 } grains_mesh_element;
 
 typedef struct {
@@ -33,6 +35,7 @@ typedef struct {
     size_t n_vertices, cap_vertices;
     grains_mesh_element *elements;
     size_t n_elements, cap_elements;
+    grains_vec3 period;     /* [L] the periodic box's periods, along the axes elements repeat along */
 } grains_mesh;
 
 grains_status grains_mesh_create(grains_mesh **out, grains_error *err);
@@ -49,7 +52,11 @@ grains_status grains_mesh_add_element(grains_mesh *m, int n, const uint32_t *v, 
 /* Recomputes every element's bounding box after vertices have moved. */
 void grains_mesh_update_bounds(grains_mesh *m);
 
-/* x minus the point of element `e` closest to x (see geometry/primitives.h). */
+/* x minus the point of element `e` closest to x (see geometry/primitives.h);
+ * of a periodic element, x's image nearest the element's centre. */
 grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x);
+/* The image of x (by whole periods along the element's periodic axes)
+ * nearest element e's centre: x itself for an element that does not repeat. */
+grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x);
 
 #endif

@@ -26,6 +26,7 @@ typedef struct {
     int material;                        /* GRAINS_MESH_MATERIAL_DEFAULT: the run's mesh_material */
     grains_motion motion;                /* a table motion's rows are read from `table` */
     char table[GRAINS_PATH_MAX];         /* table motion: CSV t,x,y,z,angle */
+    int periodic;                        /* it repeats with the periodic box (grains_sim_set_mesh_periodic) */
     int line;                            /* where the entry begins in the scenario file */
 } grains_scenario_mesh;
 

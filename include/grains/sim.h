@@ -174,6 +174,16 @@ typedef struct {
     double damping;        /* [M/T] their summed normal dashpots, last step */
 } grains_wall;
 
+/* Mesh k repeats with the periodic box (on) along its periodic axes, or
+ * not (the default): a grain meets each element's image nearest the
+ * element's centre, so that a plate one period long covers the box however
+ * it is shifted (a shear's lid). An element must span the period or be
+ * shorter than it by twice a grain's reach (RANGE error otherwise); an ARG
+ * error without a periodic box. The torque on the mesh is about its point
+ * with the grains where they are in the box. As adding a mesh, a setting
+ * of the run's making: a resume makes it again (the scenario's `periodic`). */
+grains_status grains_sim_set_mesh_periodic(grains_sim *sim, size_t k, int on, grains_error *err);
+
 /* [L/T] The fastest any point of mesh k moves under its motion now: a
  * bound from the motion's numbers (a turn's spin times its reach, a
  * vibration's peak, a table's fastest row, a servo's max_speed); 0 for a

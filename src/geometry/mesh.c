@@ -1,6 +1,7 @@
 /* Mesh storage: vertices and elements with per-element radius and bounding box. */
 #include "grains/mesh.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,10 +120,30 @@ void grains_mesh_update_bounds(grains_mesh *m)
         element_box(m, &m->elements[e]);
 }
 
+grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x)
+{
+    const grains_mesh_element *el = &m->elements[e];
+    if (!el->periodic)
+        return x;
+    /* its centre from its vertices where they are now (its box may be a rebuild old); a
+     * parallelogram's, between the two corners beside its first */
+    const vec3 *p = m->vertices;
+    vec3 centre = el->n == 4 ? v3_scale(0.5, v3_add(p[el->v[1]], p[el->v[3]])) : v3(0, 0, 0);
+    for (int k = 0; el->n < 4 && k < el->n; k++)
+        centre = v3_add(centre, v3_scale(1.0 / el->n, p[el->v[k]]));
+    real *c[3] = {&x.x, &x.y, &x.z};
+    const real at[3] = {centre.x, centre.y, centre.z}, L[3] = {m->period.x, m->period.y, m->period.z};
+    for (int k = 0; k < 3; k++)
+        if (el->periodic >> k & 1)
+            *c[k] -= L[k] * nearbyint((*c[k] - at[k]) / L[k]);
+    return x;
+}
+
 grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x)
 {
     const grains_mesh_element *el = &m->elements[e];
     const vec3 *p = m->vertices;
+    x = grains_mesh_image(m, e, x);
     switch (el->n) {
     case 1: return v3_sub(x, p[el->v[0]]);
     case 2: return grains_offset_to_segment(x, p[el->v[0]], p[el->v[1]]);

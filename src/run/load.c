@@ -103,6 +103,9 @@ static grains_status load_entry(const grains_scenario *sc, int k, grains_sim *si
     if (s == GRAINS_OK)
         s = at_entry(in_mesh_file(grains_sim_add_mesh(sim, mesh, &motion, err), e->file, mesh, err), sc, "meshes", k,
                      e->line, err);
+    if (s == GRAINS_OK && e->periodic)
+        s = at_entry(grains_sim_set_mesh_periodic(sim, grains_sim_mesh_count(sim) - 1, 1, err), sc, "meshes", k,
+                     e->line, err);
     free(rows);
     grains_mesh_destroy(mesh);
     return s;

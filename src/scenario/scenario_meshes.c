@@ -186,8 +186,14 @@ static grains_status read_entry_field(const config_setting_t *f, grains_scenario
         e->material = (int)r;
         return GRAINS_OK;
     }
+    if (strcmp(name, "periodic") == 0) {
+        if (config_setting_type(f) != CONFIG_TYPE_BOOL)
+            return bad(f, what, "true or false", path, err);
+        e->periodic = config_setting_get_bool(f);
+        return GRAINS_OK;
+    }
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f),
-                            "%s: unknown field '%s' (known: file, R_mesh, material, motion)", what, name);
+                            "%s: unknown field '%s' (known: file, R_mesh, material, motion, periodic)", what, name);
 }
 
 grains_status scenario_read_meshes(grains_scenario *sc, const config_setting_t *list, const char *path,

@@ -205,6 +205,48 @@ grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *er
     return GRAINS_OK;
 }
 
+/* Whether element el, along axis a of period L, is one the nearest image
+ * of a grain to its centre serves: it spans the period (every image of a
+ * grain over it), or it is short enough that a grain in reach of it is
+ * nearer it than its other images (its extent and twice the reach within
+ * the period). */
+static int repeats_well(const grains_mesh_element *el, int a, real L, real reach)
+{
+    const real lo[3] = {el->lo.x, el->lo.y, el->lo.z}, hi[3] = {el->hi.x, el->hi.y, el->hi.z};
+    real extent = hi[a] - lo[a] - 2 * el->R; /* (the box is grown by the element's radius) */
+    return extent >= L * (1 - 1e-9) || extent + 2 * reach < L; /* (a period long to round-off: spans it) */
+}
+
+grains_status grains_sim_set_mesh_periodic(grains_sim *sim, size_t k, int on, grains_error *err)
+{
+    if (k >= sim->wl.n)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "mesh %zu: there are %zu meshes", k, sim->wl.n);
+    int mask = on ? sim->box.mask : 0;
+    if (on && !mask)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "mesh %zu: periodic, and the run has no periodic box "
+                                "(periodic = \"x\", ...)", k);
+    const real L[3] = {sim->box.L[0], sim->box.L[1], sim->box.L[2]};
+    real reach = sim->p.R_max + sim->p.skin;
+    for (size_t e = 0; sim->mesh && e < sim->mesh->n_elements; e++) {
+        const grains_mesh_element *el = &sim->mesh->elements[e];
+        for (int a = 0; el->body == (int)k && a < 3; a++)
+            if ((mask >> a & 1) && !repeats_well(el, a, L[a], reach + el->R))
+                return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                        "mesh %zu: element %zu spans %g along %c, neither the period %g nor less "
+                                        "than it by twice the reach of a grain (%g): a grain near it could be nearer "
+                                        "another image; make it span the period, or shorter", k, e,
+                                        (double)((&el->hi.x)[a] - (&el->lo.x)[a] - 2 * el->R), "xyz"[a],
+                                        (double)L[a], (double)(reach + el->R));
+    }
+    for (size_t e = 0; sim->mesh && e < sim->mesh->n_elements; e++)
+        if (sim->mesh->elements[e].body == (int)k)
+            sim->mesh->elements[e].periodic = mask;
+    if (sim->mesh)
+        sim->mesh->period = (grains_vec3){L[0], L[1], L[2]};
+    sim->need_rebuild = 1; /* (the lists see the images) */
+    return GRAINS_OK;
+}
+
 grains_status grains_sim_set_motion(grains_sim *sim, size_t k, const grains_motion *motion, grains_error *err)
 {
     if (k >= sim->wl.n)
