@@ -15,7 +15,8 @@ vec3 mesh_offset_feature(const grains_mesh *m, uint32_t e, vec3 x, mesh_feature 
     const vec3 *p = m->vertices;
     prim_region at = {0, 0, 0};
     vec3 d;
-    x = grains_mesh_image(m, e, x);
+    if (el->periodic)
+        x = grains_mesh_image(m, e, x);
     switch (el->n) {
     case 1: d = v3_sub(x, p[el->v[0]]); break;
     case 2: d = grains_offset_to_segment_at(x, p[el->v[0]], p[el->v[1]], &at); break;

@@ -120,13 +120,11 @@ void grains_mesh_update_bounds(grains_mesh *m)
         element_box(m, &m->elements[e]);
 }
 
-grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x)
+/* x moved by whole periods along el's periodic axes to the image nearest
+ * el's centre (its vertices where they are now: its box may be a rebuild
+ * old; a parallelogram's, between the two corners beside its first). */
+__attribute__((noinline)) static vec3 periodic_image(const grains_mesh *m, const grains_mesh_element *el, vec3 x)
 {
-    const grains_mesh_element *el = &m->elements[e];
-    if (!el->periodic)
-        return x;
-    /* its centre from its vertices where they are now (its box may be a rebuild old); a
-     * parallelogram's, between the two corners beside its first */
     const vec3 *p = m->vertices;
     vec3 centre = el->n == 4 ? v3_scale(0.5, v3_add(p[el->v[1]], p[el->v[3]])) : v3(0, 0, 0);
     for (int k = 0; el->n < 4 && k < el->n; k++)
@@ -139,11 +137,18 @@ grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x)
     return x;
 }
 
+grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x)
+{
+    const grains_mesh_element *el = &m->elements[e];
+    return el->periodic ? periodic_image(m, el, x) : x;
+}
+
 grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x)
 {
     const grains_mesh_element *el = &m->elements[e];
     const vec3 *p = m->vertices;
-    x = grains_mesh_image(m, e, x);
+    if (el->periodic) /* (a test in line: the other meshes pay no call) */
+        x = periodic_image(m, el, x);
     switch (el->n) {
     case 1: return v3_sub(x, p[el->v[0]]);
     case 2: return grains_offset_to_segment(x, p[el->v[0]], p[el->v[1]]);
