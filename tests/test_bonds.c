@@ -2,8 +2,11 @@
  * validation case 5 against the exact three-body solution, a bonded pair
  * spinning as one rigid body, breakage, thread invariance and bad input. */
 #include <math.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "grains/io.h"
 #include "support.h"
 #include "grains/validate.h"
 
@@ -266,6 +269,54 @@ static void refused(test_ctx *t)
           "negative stiffness: %s", err.message);
 }
 
+/* A frame draws the intact bonds: three grains in a row bonded 0-1, 1-2
+ * and 0-2, bond 0-2 broken by hand: the particles' VTP holds Lines 0-1 and
+ * 1-2 (in (a, b) order, as grains_sim_bond_pairs gives them) and not the
+ * broken one, read back by the library's frame reader; with no bond the
+ * frame has no Lines (mutation: the broken one written, or none, fails). */
+static void frame_lines(test_ctx *t)
+{
+    grains_params p = pair_params();
+    grains_sim *sim = scene(&p);
+    for (int k = 0; k < 3; k++)
+        add(sim, (grains_vec3){2e-3 * k, 0, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 1e-3);
+    grains_error err;
+    grains_sim_add_bond(sim, 1, 2, &err);
+    grains_sim_add_bond(sim, 0, 1, &err);
+    grains_sim_add_bond(sim, 0, 2, &err);
+    grains_bond broken;
+    grains_sim_get_bond(sim, 1, &broken); /* (sorted: 0-1, 0-2, 1-2) */
+    broken.broken = 1;
+    int set = broken.a == 0 && broken.b == 2 && grains_sim_set_bond(sim, 1, &broken, &err) == GRAINS_OK;
+    char path[] = "/tmp/grains_bond_lines_XXXXXX";
+    int fd = mkstemp(path);
+    grains_frame *f = NULL;
+    int lines = 0, ok = set && fd >= 0 && grains_vtk_write_particles(path, sim, GRAINS_VTK_ASCII, &err) == GRAINS_OK &&
+                        grains_frame_read(path, &f, &err) == GRAINS_OK;
+    for (int k = 0; ok && k < grains_frame_array_count(f); k++) {
+        grains_frame_array a = grains_frame_get(f, k);
+        if (a.part == GRAINS_FRAME_LINES && strcmp(a.name, "connectivity") == 0)
+            lines = a.tuples == 4 && a.values[0] == 0 && a.values[1] == 1 && a.values[2] == 1 && a.values[3] == 2;
+    }
+    grains_frame_free(f);
+    CHECK(t, lines, "a frame's Lines are the intact bonds 0-1 and 1-2, the broken 0-2 left out (%s)",
+          ok ? "read" : err.message);
+    grains_sim_destroy(sim);
+    grains_sim *alone = scene(&p);
+    add(alone, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, 0}, 1e-3);
+    f = NULL;
+    ok = grains_vtk_write_particles(path, alone, GRAINS_VTK_ASCII, &err) == GRAINS_OK &&
+         grains_frame_read(path, &f, &err) == GRAINS_OK;
+    int none = ok;
+    for (int k = 0; ok && k < grains_frame_array_count(f); k++)
+        none = none && grains_frame_get(f, k).part != GRAINS_FRAME_LINES;
+    grains_frame_free(f);
+    CHECK(t, none, "without bonds, no Lines");
+    grains_sim_destroy(alone);
+    if (fd >= 0)
+        close(fd), unlink(path);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -276,5 +327,6 @@ int main(void)
     thread_invariance(&t);
     refused(&t);
     state_put_back(&t);
+    frame_lines(&t);
     return test_report(&t, "test_bonds");
 }

@@ -458,6 +458,52 @@ static void slice_through(test_ctx *t, const char *vtp, const char *png)
     vtk_polydata_free(&d);
 }
 
+/* Bonds are drawn: two grains 0.1 apart (radius 0.04) joined by a Line:
+ * the point midway, in the gap between them, is the bond's dark grey; the
+ * same frame without its Lines leaves it background (mutation: no bonds
+ * drawn fails). */
+static void bonds_drawn(test_ctx *t, const char *png)
+{
+    static const char *head = "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" "
+                              "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<PolyData>\n";
+    char text[2048];
+    double gap[2][3];
+    for (int with = 0; with < 2; with++) {
+        snprintf(text, sizeof text,
+                 "%s<Piece NumberOfPoints=\"2\" NumberOfVerts=\"0\" NumberOfLines=\"%d\" NumberOfStrips=\"0\" "
+                 "NumberOfPolys=\"0\">\n<Points>\n<DataArray type=\"Float64\" Name=\"position\" "
+                 "NumberOfComponents=\"3\" format=\"ascii\">0 0 0 0.1 0 0</DataArray>\n</Points>\n<PointData>\n"
+                 "<DataArray type=\"Float64\" Name=\"radius\" NumberOfComponents=\"1\" format=\"ascii\">0.04 0.04"
+                 "</DataArray>\n</PointData>\n%s</Piece>\n</PolyData>\n</VTKFile>\n", head, with,
+                 with ? "<Lines>\n<DataArray type=\"Int64\" Name=\"connectivity\" NumberOfComponents=\"1\" "
+                        "format=\"ascii\">0 1</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" "
+                        "NumberOfComponents=\"1\" format=\"ascii\">2</DataArray>\n</Lines>\n"
+                      : "");
+        vtk_polydata d;
+        grains_error err;
+        if (vtk_polydata_parse(text, strlen(text), "bonds", &d, &err) != GRAINS_OK) {
+            CHECK(t, 0, "the bonds' frame parses: %s", err.message);
+            return;
+        }
+        render_camera cam;
+        camera_init(&cam, RENDER_FRONT);
+        camera_include(&cam, &d);
+        camera_fit(&cam, 300);
+        render_colour colour = {"tag", 0, 1, 1};
+        render_frame f = {&d, {NULL, NULL}, 0, NULL, {0, {0, 0, 0}, {0, 0, 0}}, NULL};
+        cairo_surface_t *s = rendered(t, &cam, &colour, &f, png, with ? "a bond" : "no bond");
+        double x, y, z;
+        camera_project(&cam, (double[]){0.05, 0, 0}, &x, &y, &z);
+        gap[with][0] = gap[with][1] = gap[with][2] = -1;
+        if (s)
+            pixel(s, (int)x, (int)y, gap[with]), cairo_surface_destroy(s);
+        vtk_polydata_free(&d);
+    }
+    CHECK(t, gap[1][0] < 0.3 && gap[1][1] < 0.3 && gap[1][2] < 0.3 && gap[0][0] == 1 && gap[0][1] == 1 && gap[0][2] == 1,
+          "the gap between two bonded grains shows the bond (rgb %.2f %.2f %.2f), unbonded the background (%.2f)",
+          gap[1][0], gap[1][1], gap[1][2], gap[0][0]);
+}
+
 /* The legends say their field's unit: SI, by the field or its component. */
 static void legend_units(test_ctx *t)
 {
@@ -550,6 +596,7 @@ int main(void)
     slice_cells(&t, png);
     slice_through(&t, vtp, png);
     legend_units(&t);
+    bonds_drawn(&t, png);
     ticks(&t);
     tall_scene(&t);
     zeros_refused(&t);

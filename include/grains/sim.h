@@ -474,6 +474,11 @@ typedef struct {
  * theirs. */
 size_t grains_sim_bond_count(const grains_sim *sim);
 void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out);
+/* The intact bonds' particle pairs (a < b), in (a, b) order, into a
+ * malloc'd *pairs (2 ids a bond, the caller frees it; NULL with none); how
+ * many, or SIZE_MAX out of memory. Ranks holding their own particles alone:
+ * collective, rank 0 gets them all and the others none (a frame's writer). */
+size_t grains_sim_bond_pairs(const grains_sim *sim, size_t **pairs);
 
 /* Puts back the state of bond k (its springs, whether it broke, its last
  * force and torque), as a checkpoint or another process saw it; `in` must

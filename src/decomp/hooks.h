@@ -97,6 +97,10 @@ grains_removal *sim_ranks_gather_removals(grains_sim *sim, const grains_removal 
 uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o);
 void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot);
 void sim_ranks_writer_sums(grains_sim *sim);
+/* The intact bonds' pairs (a, b), in (a, b) order, to rank 0 (collective:
+ * each rank sends those whose first particle it owns); malloc'd into
+ * *pairs, 2 ids a bond; how many (the other ranks: 0). */
+size_t sim_ranks_bond_pairs(grains_sim *sim, size_t **pairs);
 /* Rank 0's copy of every bond (ranks.whole_bonds, collective; its index
  * by the places of the n ids, slot[id]: those of rank 0's copy after
  * sim_ranks_local_gather, or a checkpoint's stream's). */

@@ -181,6 +181,38 @@ static void take_all_bonds(grains_sim *sim, bond_record *rec, size_t n, const ui
     free(keep);
 }
 
+static int by_pair(const void *pa, const void *pb)
+{
+    const size_t *a = pa, *b = pb;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+size_t sim_ranks_bond_pairs(grains_sim *sim, size_t **pairs)
+{
+    sim_ranks *r = &sim->ranks;
+    const sim_bonds *bs = &sim->bonds;
+    size_t n = 0, total;
+    if (!array_reserve((void **)&r->send, &r->send_cap, (bs->n + 1) * 2 * sizeof(size_t), 1, 4))
+        bonds_failed(sim, "out of memory gathering the bonds to draw: stopping them all");
+    for (size_t k = 0; k < bs->n; k++) {
+        uint32_t i = held(sim, bs->list[k].a);
+        if (i == UINT32_MAX || !r->mine[i] || bs->list[k].broken)
+            continue;
+        size_t pair[2] = {bs->list[k].a, bs->list[k].b};
+        memcpy(r->send + n++ * sizeof pair, pair, sizeof pair);
+    }
+    const char *all = sim_ranks_to_writer(sim, n * 2 * sizeof(size_t), &total);
+    *pairs = NULL;
+    if (r->peers.rank != 0)
+        return 0;
+    size_t m = total / (2 * sizeof(size_t));
+    if (!(*pairs = malloc((2 * m + 2) * sizeof **pairs)))
+        bonds_failed(sim, "out of memory gathering the bonds to draw: stopping them all");
+    memcpy(*pairs, all, 2 * m * sizeof **pairs);
+    qsort(*pairs, m, 2 * sizeof **pairs, by_pair);
+    return m;
+}
+
 void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n_ids)
 {
     sim_ranks *r = &sim->ranks;

@@ -162,6 +162,27 @@ static void contact_arrays(vtk_out *o, const grains_sim *sim, size_t n)
     free(ib);
 }
 
+/* The intact bonds as lines between their particles (ParaView and grains
+ * render draw them): connectivity a, b per bond, offsets 2, 4, ...,
+ * through ib a window of values at a time. */
+static void bond_lines(vtk_out *o, const size_t *pairs, size_t n, int64_t *ib, size_t window)
+{
+    fputs("<Lines>\n", o->f);
+    for (int offsets = 0; offsets < 2; offsets++) {
+        vtk_stream s;
+        vtk_stream_open(&s, o, "Int64", offsets ? "offsets" : "connectivity", 1, offsets ? n : 2 * n, 0);
+        size_t values = offsets ? n : 2 * n;
+        for (size_t first = 0; first < values; first += window) {
+            size_t count = values - first < window ? values - first : window;
+            for (size_t k = 0; k < count; k++)
+                ib[k] = offsets ? (int64_t)(2 * (first + k + 1)) : (int64_t)pairs[first + k];
+            vtk_stream_ints(&s, ib, count);
+        }
+        vtk_stream_close(&s);
+    }
+    fputs("</Lines>\n", o->f);
+}
+
 /* The particles' file, or (path NULL) a rank's part in rank 0's writing
  * of it. */
 static grains_status write_particles(const char *path, const particle_source *src, grains_vtk_format format,
@@ -183,8 +204,13 @@ static grains_status write_particles(const char *path, const particle_source *sr
     if (s == GRAINS_OK && path)
         s = atomic_open(&af, path, err);
     vtk_out o = {s == GRAINS_OK && path ? af.f : NULL, format, 0}, *out = o.f ? &o : NULL;
+    size_t *pairs = NULL, n_bonds = grains_sim_bond_pairs(src->shared ? src->shared : src->sim, &pairs); /* (collective) */
+    if (n_bonds == SIZE_MAX) {
+        n_bonds = 0;
+        o.out_of_memory = 1;
+    }
     if (out)
-        vtk_piece_open(out, n, n, 0, 0);
+        vtk_piece_open(out, n, n, n_bonds, 0);
     int materials = grains_sim_params(src->sim)->n_materials > 1;
     /* every rank alike, with a file or none (out of memory: the windows
      * are sent all the same, and go nowhere) */
@@ -197,12 +223,15 @@ static grains_status write_particles(const char *path, const particle_source *sr
             contact_arrays(out, src->sim, n);
         fputs("</PointData>\n", o.f);
         cells_identity(out, n, src->window, w.ib);
+        if (n_bonds)
+            bond_lines(out, pairs, n_bonds, w.ib, room); /* (ib holds room values) */
         vtk_piece_close(out);
         s = vtk_finish(out, &af, path, err);
     }
     free(w.p);
     free(w.b);
     free(w.ib);
+    free(pairs);
     return s;
 }
 

@@ -227,6 +227,37 @@ static void draw_legend(cairo_t *cr, const render_camera *cam, const render_colo
     cairo_show_text(cr, text);
 }
 
+/* The frame's bonds (its particles' Lines: two ids each), as lines between
+ * the centres they join, over the grains; none whose end is clipped away,
+ * or that names a particle the frame does not have. */
+static void draw_bonds(cairo_t *cr, const render_camera *cam, const render_frame *f)
+{
+    const vtk_array_in *pos = f->particles ? points_of(f->particles) : NULL;
+    const vtk_array_in *ends = f->particles ? vtk_polydata_array(f->particles, VTK_IN_LINES, "connectivity") : NULL;
+    const vtk_array_in *rad = f->particles ? vtk_polydata_array(f->particles, VTK_IN_POINT_DATA, "radius") : NULL;
+    if (!pos || !ends || ends->tuples % 2)
+        return;
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    for (size_t k = 0; k + 1 < ends->tuples; k += 2) {
+        double a = ends->v[k], b = ends->v[k + 1], xa, ya, xb, yb, z;
+        if (!(a >= 0 && b >= 0 && a < (double)pos->tuples && b < (double)pos->tuples))
+            continue;
+        const double *pa = pos->v + 3 * (size_t)a, *pb = pos->v + 3 * (size_t)b;
+        if (render_clipped(&f->clip, pa) || render_clipped(&f->clip, pb))
+            continue;
+        camera_project(cam, pa, &xa, &ya, &z);
+        camera_project(cam, pb, &xb, &yb, &z);
+        double r = rad && rad->tuples == pos->tuples ? fmin(fabs(rad->v[(size_t)a]), fabs(rad->v[(size_t)b])) : 0;
+        if (!(isfinite(xa) && isfinite(ya) && isfinite(xb) && isfinite(yb)) ||
+            fmax(fabs(xa - xb), fabs(ya - yb)) > 4 * (cam->width + cam->height)) /* (a far stretched one: not drawn) */
+            continue;
+        cairo_set_line_width(cr, fmin(fmax(0.3 * r * cam->scale, 1), 8));
+        cairo_move_to(cr, xa, ya);
+        cairo_line_to(cr, xb, yb);
+        cairo_stroke(cr);
+    }
+}
+
 static void draw_items(cairo_t *cr, const render_camera *cam, const render_colour *colour, const render_frame *f,
                        const surface_faces *faces, const item *items, size_t n, const double *values)
 {
@@ -291,6 +322,7 @@ grains_status render_frame_png(const render_camera *cam, const render_colour *co
     if (f->slice) /* (the grains over it as rims: the slice's colours and legend alone) */
         draw_slice(cr, cam, f->slice);
     draw_items(cr, cam, colour, f, faces, items, n, values);
+    draw_bonds(cr, cam, f);
     draw_legend(cr, cam, f->slice ? &f->slice->colour : colour, f->slice != NULL);
     if (f->label) {
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
