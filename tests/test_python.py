@@ -639,6 +639,12 @@ def fields(tmp):
           np.abs(rows["stress_zz"] - szz).max() < 1e-9 * scale and np.abs(rows["density"] - rho).max() < 1e-9 * rho.max(),
           "Fields.add(sim) and grains fields on the frame of that step give the same profile (sigma_zz to %.2g of "
           "its largest)" % (np.abs(rows["stress_zz"] - szz).max() / scale))
+    run = grains.Run(out)
+    c, frame = run.contacts(-1), run.frame(-1)
+    check(len(c["a"]) > 0 and np.array_equal(c["uid_a"], frame["uid"][c["a"]]) and
+          np.array_equal(c["uid_b"] == -1, c["kind"] == 1) and
+          np.array_equal(c["uid_b"][c["kind"] == 0], frame["uid"][c["b"][c["kind"] == 0]]),
+          "the contacts' file names its grains by uid too: uid_a, uid_b the frame's (-1 on a mesh)")
     mass = (4 / 3 * np.pi * sim.radii ** 3).sum() * 1000  # (rho of examples/hourglass.cfg)
     held = rho.sum() * 1.0 * 1.0 * 0.01
     check(abs(held - mass) < 1e-12 * mass, "the profile holds the grains' mass (%.6g kg of %.6g)" % (held, mass))

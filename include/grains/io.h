@@ -99,7 +99,8 @@ grains_status grains_vtk_write_membranes(const char *path, const grains_sim *sim
  * point of the mesh element): cell arrays force_normal, force_tangential
  * (on a), normal_force (|f_n|, > 0 pushing apart), overlap, kind (0
  * particle-particle, 1 particle-mesh), a and b (ids; b an element for
- * kind 1). No contacts recorded: an empty file. */
+ * kind 1), uid_a and uid_b (the grains' persistent ids, grains_sim_uid;
+ * uid_b -1 on a mesh). No contacts recorded: an empty file. */
 grains_status grains_vtk_write_contacts(const char *path, const grains_sim *sim, grains_vtk_format format,
                                         grains_error *err);
 

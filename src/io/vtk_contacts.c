@@ -42,7 +42,8 @@ static void vector_array(vtk_out *o, const char *name, const grains_contact_forc
     vtk_doubles(o, name, 3, b, n, 10);
 }
 
-static void contact_data(vtk_out *o, const grains_contact_force *c, size_t n, double *b, int64_t *ib)
+static void contact_data(vtk_out *o, const grains_sim *sim, const grains_contact_force *c, size_t n, double *b,
+                         int64_t *ib)
 {
     fputs("<CellData Scalars=\"normal_force\" Vectors=\"force_normal\">\n", o->f);
     vector_array(o, "force_normal", c, n, 0, b);
@@ -65,6 +66,12 @@ static void contact_data(vtk_out *o, const grains_contact_force *c, size_t n, do
     for (size_t k = 0; k < n; k++)
         ib[k] = (int64_t)c[k].b;
     vtk_ints(o, "Int64", "b", 1, ib, n);
+    for (size_t k = 0; k < n; k++) /* (the grains' persistent ids; b of a wall: -1) */
+        ib[k] = c[k].a < grains_sim_count(sim) ? (int64_t)grains_sim_uid(sim, c[k].a) : -1;
+    vtk_ints(o, "Int64", "uid_a", 1, ib, n);
+    for (size_t k = 0; k < n; k++)
+        ib[k] = !c[k].wall && c[k].b < grains_sim_count(sim) ? (int64_t)grains_sim_uid(sim, c[k].b) : -1;
+    vtk_ints(o, "Int64", "uid_b", 1, ib, n);
     fputs("</CellData>\n", o->f);
 }
 
@@ -84,7 +91,7 @@ grains_status grains_vtk_write_contacts(const char *path, const grains_sim *sim,
         vtk_out o = {af.f, format, 0};
         vtk_piece_open(&o, 2 * n, 0, n, 0);
         contact_points(&o, c, n, b);
-        contact_data(&o, c, n, b, ib);
+        contact_data(&o, sim, c, n, b, ib);
         contact_lines(&o, n, ib);
         vtk_piece_close(&o);
         s = vtk_finish(&o, &af, path, err);
