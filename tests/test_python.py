@@ -495,8 +495,8 @@ sim.progress = {"on": True, "off": False, "auto": None}[sys.argv[2]]
 t0 = time.perf_counter()
 sim.run_until(lambda s: time.perf_counter() - t0 > 3, every=20)
 t0 = time.perf_counter()
-sim.advance(50)
-sim.advance(int(3 / ((time.perf_counter() - t0) / 50)) + 1)  # (an advance of about 3 s)
+sim.advance(200)
+sim.advance(int(6 / ((time.perf_counter() - t0) / 200)) + 1)  # (an advance of about 6 s, 4 s at least)
 print("done", sim.steps)
 """
 

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "bonds/bond.h"
-#include "decomp/hooks.h"
 #include "geometry/periodic.h"
 #include "sim/sim_internal.h"
 #include "util/array.h"
@@ -76,24 +75,6 @@ grains_status grains_sim_add_bond(grains_sim *sim, size_t a, size_t b, grains_er
 {
     grains_status s = refuse_on_shares(sim, "add", err);
     return s == GRAINS_OK ? add_bond(sim, a, b, err) : s;
-}
-
-size_t grains_sim_bond_pairs(const grains_sim *sim, size_t **pairs)
-{
-    *pairs = NULL;
-    if (!sim_bonds_any(sim))
-        return 0;
-    if (sim_ranks_local(sim) && sim->ranks.holds_share)
-        return sim_ranks_bond_pairs((grains_sim *)sim, pairs); /* (collective: every rank's send and receive) */
-    sim_bonds *bs = (sim_bonds *)sim_bonds_read(sim);
-    sim_bonds_sort(bs); /* the order is part of the answer; sorting changes no bond */
-    if (!(*pairs = malloc((2 * bs->n + 2) * sizeof **pairs)))
-        return SIZE_MAX;
-    size_t n = 0;
-    for (size_t k = 0; k < bs->n; k++)
-        if (!bs->list[k].broken)
-            (*pairs)[2 * n] = bs->list[k].a, (*pairs)[2 * n + 1] = bs->list[k].b, n++;
-    return n;
 }
 
 size_t grains_sim_bond_count(const grains_sim *sim)
