@@ -1,6 +1,8 @@
 """The Python module fuzzed: hostile values (NaN, inf, 1e308, 1e-308, -0,
 huge and negative integers, wrong types and shapes, NUL bytes) thrown at
-every setter and method of a Simulation, its walls and Fields, in a random
+every setter and method of a Simulation, its walls and Fields, and the
+readers of a run's results (grains.Run, read_frame) on damaged copies of
+its files, in a random
 order: CALLS of them (default 40000, the same sequence on any machine, so
 that the suite's verdict does not depend on its speed), from SEED (default
 1), stopping early after SECONDS (default 120) at most. What must hold:
@@ -49,6 +51,45 @@ def array(sim, width):
     return a
 
 
+def damaged_copy():
+    """A copy of the run's last frame and tables in OUT/damaged, one of its
+    files damaged (cut short, bytes overwritten, junk appended): the folder."""
+    import shutil
+    dst = os.path.join(OUT, "damaged")
+    shutil.rmtree(dst, ignore_errors=True)
+    os.mkdir(dst)
+    frames = sorted(n for n in os.listdir(OUT) if n.startswith("particles0") and n.endswith(".vtp"))
+    names = [n for n in os.listdir(OUT) if n.endswith((".pvd", ".csv"))] + frames[-2:]
+    for n in names:
+        if os.path.isfile(os.path.join(OUT, n)):
+            shutil.copy(os.path.join(OUT, n), dst)
+    files = sorted(os.listdir(dst))
+    if files:
+        path = os.path.join(dst, rng.choice(files))
+        data = bytearray(open(path, "rb").read())
+        how = rng.randrange(3)
+        if how == 0 and data:
+            data = data[:rng.randrange(len(data))]
+        elif how == 1 and data:
+            for _ in range(rng.randrange(1, 8)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        else:
+            data += bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+        open(path, "wb").write(bytes(data))
+    return dst
+
+
+def read_back(sim):
+    """One of the readers of a run's results on a damaged copy of it (a
+    frame written first, now and then)."""
+    if rng.random() < 0.02 or not os.path.exists(os.path.join(OUT, "particles.pvd")):
+        sim.write_frame()
+    run = grains.Run(damaged_copy())
+    return rng.choice([lambda: run.frame(rng.randrange(-3, 3)), lambda: run.thermo, lambda: run.table("sinks"),
+                       lambda: run.times, lambda: len(run), lambda: run.mesh(0),
+                       lambda: grains.read_frame(os.path.join(run.dir, rng.choice(os.listdir(run.dir))))])()
+
+
 def actions(sim, fields):
     walls = lambda: sim.walls[rng.randrange(-2, 3)]
     return [
@@ -77,6 +118,11 @@ def actions(sim, fields):
         lambda: sim.save_checkpoint(os.path.join(OUT, rng.choice(["c.grains", "d\0.grains", ""]))),
         lambda: fields.write_csv(os.path.join(OUT, rng.choice(["f.csv", "g\0.csv", "nodir/f.csv"]))),
         lambda: setattr(sim, "record_contacts", value()),
+        lambda: read_back(sim),
+        lambda: grains.Fields((-0.2, -0.2, -0.1), (0.2, 0.2, 0.4), cells=(1, 1, 2), width=0.03, average="xy",
+                              contacts=value()).add(sim),
+        lambda: setattr(sim, "progress", value()),
+        lambda: sim.uids[value()],
     ]
 
 
