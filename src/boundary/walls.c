@@ -97,10 +97,14 @@ static grains_status move_servo(wall_body *b, real t_pose, grains_error *err)
     int loading = m->load_after > 0 && t_pose > m->load_after; /* after consolidation */
     real u = dt > 0 ? (loading ? m->load_speed : servo_speed(b, dt)) : 0;
     b->servo_s += u * dt;
-    b->servo_side = v3_add(b->servo_side, v3_scale(dt > 0 ? dt : 0, m->velocity)); /* (across the axis: a shear) */
-    b->now.shift = v3_add(v3_add(b->changed ? b->from.shift : v3(0, 0, 0), v3_scale(b->servo_s, b->motion.axis)),
-                          b->servo_side);
-    b->now.velocity = v3_add(v3_scale(u, b->motion.axis), m->velocity);
+    b->now.shift = v3_add(b->changed ? b->from.shift : v3(0, 0, 0), v3_scale(b->servo_s, b->motion.axis));
+    b->now.velocity = v3_scale(u, b->motion.axis);
+    if (v3_dot(m->velocity, m->velocity) > 0 || v3_dot(b->servo_side, b->servo_side) > 0) {
+        /* across the axis too: a shear (or a side shift set_wall gave); none: the bits, -0 too, as before */
+        b->servo_side = v3_add(b->servo_side, v3_scale(dt > 0 ? dt : 0, m->velocity));
+        b->now.shift = v3_add(b->now.shift, b->servo_side);
+        b->now.velocity = v3_add(b->now.velocity, m->velocity);
+    }
     if (b->motion.travel > 0 && fabs(b->servo_s) > b->motion.travel)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "servo ran out of travel at t = %.9g: it moved %g along its axis, travel = %g; the "
