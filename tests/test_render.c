@@ -168,22 +168,31 @@ static cairo_surface_t *rendered(test_ctx *t, const render_camera *cam, const re
     return surface;
 }
 
+/* The three spheres' frame at `vtp` and the front camera fitted to it,
+ * 400 pixels wide; 0 (a failed check) if the frame does not read. */
+static int front_view(test_ctx *t, const char *vtp, vtk_polydata *d, render_camera *cam)
+{
+    grains_error err;
+    if (vtk_polydata_read(vtp, d, &err) != GRAINS_OK) {
+        CHECK(t, 0, "%s", err.message);
+        return 0;
+    }
+    camera_init(cam, RENDER_FRONT);
+    camera_include(cam, d);
+    camera_fit(cam, 400);
+    return 1;
+}
+
 /* The front camera looks along +y: the sphere at y = -0.5 (tag 1, orange)
  * hides the larger one behind it (tag 0, blue) at the centre, the blue one
  * shows in the ring around it, and the corners are background. */
 static void picture(test_ctx *t, const char *vtp, const char *png)
 {
     vtk_polydata d;
-    grains_error err;
     render_camera cam;
     render_colour colour = {"tag", 0, 1, 1};
-    if (vtk_polydata_read(vtp, &d, &err) != GRAINS_OK) {
-        CHECK(t, 0, "%s", err.message);
+    if (!front_view(t, vtp, &d, &cam))
         return;
-    }
-    camera_init(&cam, RENDER_FRONT);
-    camera_include(&cam, &d);
-    camera_fit(&cam, 400);
     /* the spheres span 0.7333 across and 1.1 up (z from -0.3 to 0.8); a
      * margin of 4% of the larger on each side */
     CHECK_REL(t, cam.hi[0] - cam.lo[0], 1.0 / 3 + 0.1 + 0.3 + 0.08 * 1.1, 1e-12, "the fitted width");
@@ -246,14 +255,10 @@ static void thermo_plot(test_ctx *t, const char *csv, const char *png)
 static void clipped(test_ctx *t, const char *vtp, const char *png)
 {
     vtk_polydata d;
-    grains_error err;
     render_camera cam;
     render_colour colour = {"tag", 0, 1, 1};
-    if (vtk_polydata_read(vtp, &d, &err) != GRAINS_OK)
+    if (!front_view(t, vtp, &d, &cam))
         return;
-    camera_init(&cam, RENDER_FRONT);
-    camera_include(&cam, &d);
-    camera_fit(&cam, 400);
     render_frame f = {&d, {NULL, NULL}, 0, NULL, {1, {0, 0, 0}, {0, -1, 0}}, NULL};
     cairo_surface_t *s = rendered(t, &cam, &colour, &f, png, "clipped");
     if (!s) {
@@ -425,15 +430,9 @@ static void slice_cells(test_ctx *t, const char *png)
 static void slice_through(test_ctx *t, const char *vtp, const char *png)
 {
     vtk_polydata d;
-    grains_error err;
     render_camera cam;
-    if (vtk_polydata_read(vtp, &d, &err) != GRAINS_OK) {
-        CHECK(t, 0, "%s", err.message);
+    if (!front_view(t, vtp, &d, &cam))
         return;
-    }
-    camera_init(&cam, RENDER_FRONT);
-    camera_include(&cam, &d);
-    camera_fit(&cam, 400);
     const double value[1] = {0.3};
     render_slice sl = {1, 1, {cam.lo[0], cam.lo[1]}, {cam.hi[0], cam.hi[1]}, value, {"density", 0, 1, 0}};
     render_colour colour = {"tag", 0, 1, 1};
