@@ -6,7 +6,8 @@ defines: `nm` reads it from the build, so what counts is what the linker joins, 
 text seems to say (a static inline function of a header belongs to every file that includes it).
 A circle is a set of files each of which reaches every other by such calls (a strongly connected
 component of more than one file). The layout wants none of more than three files, and none
-across folders.
+across folders. The same by folder: folder A calls folder B when a file of A calls a file of B; a
+circle of folders is a set of folders each of which reaches every other (the layers want none).
 
 Usage: bench/call_circles.py [BUILD_DIR] [--calls]    (default: build)
   --calls   also print, for each file, the names it takes from each other file
@@ -102,6 +103,17 @@ def circles(files, calls):
     return sorted(found, key=lambda c: (-len(c), c))
 
 
+def folder_calls(calls):
+    """The calls between folders (src/X), each with how many names it takes."""
+    between = defaultdict(lambda: defaultdict(set))
+    for a, targets in calls.items():
+        for b, names in targets.items():
+            fa, fb = os.path.dirname(a), os.path.dirname(b)
+            if fa != fb:
+                between[fa][fb] |= names
+    return between
+
+
 def lines_per_folder(root):
     """Lines of C (.c and .h) under each folder of src/, and the share of the whole."""
     lines = defaultdict(int)
@@ -138,6 +150,19 @@ def main():
                         print(f"    {a} -> {b}: {' '.join(sorted(calls[a][b]))}")
     if not found:
         print("no circles")
+    between = folder_calls(calls)
+    folders = {os.path.dirname(f) for f in objects}
+    found_folders = circles(folders, between)
+    print(f"{len(folders)} folders, {sum(len(v) for v in between.values())} calls between folders")
+    for circle in found_folders:
+        print(f"circle of {len(circle)} folders: {' '.join(f.split('/', 1)[1] for f in circle)}")
+        if "--calls" in sys.argv:
+            for a in circle:
+                for b in circle:
+                    if b in between.get(a, {}):
+                        print(f"    {a} -> {b}: {len(between[a][b])} names")
+    if not found_folders:
+        print("no circles of folders")
     lines = lines_per_folder(ROOT)
     total = sum(lines.values())
     print(f"lines of src/: {total}")

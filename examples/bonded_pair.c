@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "example_args.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 int main(int argc, char **argv)
 {

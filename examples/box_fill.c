@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 /* The start state as a LAMMPS data file (atom_style sphere). */
 static int write_data(const char *dir, const box_setup *s)

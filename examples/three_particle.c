@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "example_args.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define DEG (180 / 3.14159265358979323846)
 

@@ -9,7 +9,7 @@
  *   variational_midpoint at t_c/160, then t_c/16) */
 #include <stdio.h>
 
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 int main(void)
 {

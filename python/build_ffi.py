@@ -60,23 +60,31 @@ typedef struct { long step; double time; int sink; size_t id; int tag; grains_ve
 size_t grains_sim_removals(const grains_sim *sim, const grains_removal **log);
 size_t grains_sim_removed(const grains_sim *sim, int sink, int tag, int any_tag);
 
-grains_status grains_run_open(grains_run **out, int argc, const char *const *argv, grains_error *err);
-grains_status grains_run_resume(grains_run **out, const char *path, int argc, const char *const *argv,
-                                grains_error *err);
+grains_status grains_run_open(grains_run **out, const char *scenario, int n, const char *const *keys,
+                              const char *const *values, grains_error *err);
+grains_status grains_run_resume(grains_run **out, const char *path, int n, const char *const *keys,
+                                const char *const *values, grains_error *err);
 void grains_run_close(grains_run *run);
 grains_sim *grains_run_sim(grains_run *run);
 grains_status grains_run_advance(grains_run *run, long n, grains_error *err);
+grains_status grains_run_to_end(grains_run *run, int catch_signals, grains_error *err);
 grains_status grains_run_write_frame(grains_run *run, grains_error *err);
 size_t grains_run_frames(const grains_run *run);
 grains_status grains_run_write_checkpoint(grains_run *run, const char *path, grains_error *err);
-const char *grains_py_output_dir(const grains_run *run);
-const char *grains_py_source(const grains_run *run);
+const char *grains_run_output_dir(const grains_run *run);
+const char *grains_run_probe_name(const grains_run *run, int k);
+
+typedef ... grains_params;
+const grains_params *grains_sim_params(const grains_sim *sim);
+int grains_scenario_param(const grains_params *p, const char *name, double *values, int n);
+const char *grains_changeable_name(int k);
+grains_status grains_sim_set_named_params(grains_sim *sim, int n, const char *const *names, const double *values,
+                                          grains_error *err);
 
 size_t grains_sim_count(const grains_sim *sim);
 int grains_sim_threads(const grains_sim *sim);
 double grains_sim_time(const grains_sim *sim);
 long grains_sim_steps(const grains_sim *sim);
-double grains_py_dt(const grains_sim *sim);
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out);
 grains_status grains_sim_get_reals(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
                                    double *out, grains_error *err);
@@ -95,14 +103,9 @@ grains_status grains_sim_set_motion(grains_sim *sim, size_t k, const grains_moti
 grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *err);
 grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_error *err);
 grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_error *err);
-double grains_py_gravity(const grains_sim *sim, int axis);
-double grains_py_param(const grains_sim *sim, int k);
-grains_status grains_py_set_params(grains_sim *sim, const int *which, const double *values, int n, grains_error *err);
 void grains_run_record_contacts(grains_run *run, int on);
 typedef struct { int tag, size_class; long number; double mass; grains_vec3 momentum; ...; } grains_probe_row;
 grains_status grains_sim_probe_rows(const grains_sim *sim, int k, grains_probe_row **rows, size_t *n, grains_error *err);
-int grains_py_n_probes(const grains_sim *sim);
-const char *grains_py_probe_name(const grains_run *run, int k);
 void free(void *p);
 
 typedef enum { GRAINS_CG_GAUSSIAN, GRAINS_CG_LUCY, ... } grains_cg_kernel;
@@ -154,45 +157,10 @@ SOURCE = """
 #include "grains/run.h"
 #include "grains/sim.h"
 
-/* What the module reads of a run's scenario and parameters, without
- * declaring their large structs to cffi. */
-static const char *grains_py_output_dir(const grains_run *run) { return grains_run_scenario(run)->output_dir; }
-static const char *grains_py_source(const grains_run *run) { return grains_run_scenario(run)->source; }
-static double grains_py_dt(const grains_sim *sim) { return grains_sim_params(sim)->dt; }
-static int grains_py_n_probes(const grains_sim *sim) { return grains_sim_params(sim)->n_probes; }
-static const char *grains_py_probe_name(const grains_run *run, int k) { return grains_run_scenario(run)->probe_name[k]; }
-static double grains_py_gravity(const grains_sim *sim, int axis) { return (&grains_sim_params(sim)->g.x)[axis]; }
-
-/* The parameters a run may change (grains_sim_set_params), k in the order of
- * grains/__init__.py's CHANGEABLE. */
-static real *grains_py_field(grains_params *p, int k)
-{
-    real *field[] = {&p->mu_s, &p->mu_r, &p->mu_t, &p->mu_s_dyn, &p->mu_r_dyn, &p->mu_t_dyn, &p->e_n, &p->eta};
-    return field[k];
-}
-
 /* The fields' files: VTK ImageData (compressed) or CSV. */
 static grains_status grains_py_cg_write(const grains_cg *cg, const char *path, int vti, grains_error *err)
 {
     return vti ? grains_cg_write_vti(cg, path, GRAINS_VTK_COMPRESSED, err) : grains_cg_write_csv(cg, path, err);
-}
-
-static double grains_py_param(const grains_sim *sim, int k)
-{
-    grains_params p = *grains_sim_params(sim);
-    return *grains_py_field(&p, k);
-}
-
-static grains_status grains_py_set_params(grains_sim *sim, const int *which, const double *values, int n,
-                                          grains_error *err)
-{
-    grains_params p = *grains_sim_params(sim);
-    for (int k = 0; k < 3; k++) /* a dynamic value equal to its static one follows it (-1), unless given */
-        if (*grains_py_field(&p, 3 + k) == *grains_py_field(&p, k))
-            *grains_py_field(&p, 3 + k) = -1;
-    for (int k = 0; k < n; k++)
-        *grains_py_field(&p, which[k]) = values[k];
-    return grains_sim_set_params(sim, &p, err);
 }
 """
 

@@ -25,6 +25,19 @@ done
 soname=$(objdump -p "$libdir/libgrains.so" | awk '$1 == "SONAME" {print $2}')
 [ "$soname" = libgrains.so.0 ] || { echo "FAIL: soname '$soname', not libgrains.so.0"; exit 1; }
 cd "$T"
+# The boundary: the library exports the functions and tables its installed headers declare, and
+# nothing else (grains/api.h); no header of the engine's own is installed.
+[ ! -e "$T/prefix/include/grains/validate.h" ] || { echo "FAIL: an internal header (validate.h) is installed"; exit 1; }
+for h in "$T/prefix/include/grains"/*.h; do echo "#include \"grains/$(basename "$h")\""; done >all.c
+cc -std=c11 -E -P -I"$T/prefix/include" all.c | tr '\n' ' ' | sed 's/[;{}]/&\n/g' >headers.i
+grep -oE '\bgrains_[A-Za-z0-9_]+\b' headers.i | sort -u >named
+grep -v 'static inline' headers.i | grep -v '^ *typedef' | grep -oE '\bgrains_[A-Za-z0-9_]+ *\(' | tr -d ' (' | sort -u >functions
+nm -D --defined-only "$libdir/libgrains.so" | awk '$3 !~ /^_/ {print $3}' | sort -u >exported
+outside=$(comm -23 exported named | tr '\n' ' ')
+missing=$(comm -23 functions exported | tr '\n' ' ')
+[ -z "$outside" ] || { echo "FAIL: exported but not in the public headers: $outside"; exit 1; }
+[ -z "$missing" ] || { echo "FAIL: declared in the public headers but not exported: $missing"; exit 1; }
+echo "install_lib_test: libgrains.so exports $(wc -l <exported) names, $(wc -l <functions) functions of the public headers among them, nothing else"
 cp "$T/prefix/share/grains/examples/two_spheres.c" .
 # shellcheck disable=SC2046
 cc -std=c11 -o two_spheres two_spheres.c $(PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config --cflags --libs grains)

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "grains/io.h"
 #include "support.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define PI 3.14159265358979323846
 

@@ -14,7 +14,7 @@
  *   and so is the variational left rule's (symplectic Euler without
  *   dashpots). */
 #include "check.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 static bounce_result run(test_ctx *t, grains_integrator integrator, double steps_per_tc, int collisions)
 {

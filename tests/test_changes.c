@@ -7,10 +7,15 @@
  * - a change of another parameter, or one that would switch a friction mode
  *   on, is refused and changes nothing;
  * - gravity set mid-run: a free grain's acceleration follows at once;
- * - a closed insertion region adds nothing until it opens again. */
+ * - a closed insertion region adds nothing until it opens again;
+ * - by name (grains_sim_set_named_params, grains_scenario_param): the bits
+ *   of the struct's change, every name of the one list taken and read back,
+ *   a dynamic friction following its static one, an unknown name refused
+ *   with nothing changed. */
 #include <math.h>
 
 #include "check.h"
+#include "grains/scenario.h"
 #include "support.h"
 
 static grains_params sliding_params(double mu)
@@ -127,6 +132,53 @@ static void region_closed(test_ctx *t)
     grains_sim_destroy(sim);
 }
 
+/* One parameter by name as the run stands. */
+static double named(const grains_sim *sim, const char *name)
+{
+    double v[3] = {NAN, NAN, NAN};
+    return grains_scenario_param(grains_sim_params(sim), name, v, 3) == 1 ? v[0] : NAN;
+}
+
+static void by_name(test_ctx *t)
+{
+    grains_params a = sliding_params(0.4), b = sliding_params(0.1);
+    b.e_n = 0.3, b.eta = 1e-3;
+    grains_sim *by_struct = slider(a, &b, 0), *sim = slider(a, NULL, 0);
+    const char *names[] = {"mu_s", "mu_t", "e_n", "eta"};
+    const double values[] = {0.1, 2 * 0.1 / 3, 0.3, 1e-3};
+    grains_error err;
+    CHECK(t, grains_sim_set_named_params(sim, 4, names, values, &err) == GRAINS_OK, "set by name: %s", err.message);
+    advance(sim, 3000), advance(by_struct, 3000);
+    CHECK(t, same_particle(get(sim, 0), get(by_struct, 0)), "by name, the bits of the same change by struct");
+    CHECK(t, named(sim, "mu_s") == 0.1 && named(sim, "mu_s_dyn") == 0.1 && named(sim, "e_n") == 0.3,
+          "read back: mu_s %g, its dynamic value %g (followed), e_n %g", named(sim, "mu_s"), named(sim, "mu_s_dyn"),
+          named(sim, "e_n"));
+    int k = 0;
+    for (; grains_changeable_name(k); k++) {
+        const char *one = grains_changeable_name(k);
+        double v = named(sim, one) / 2; /* (within its range: a dynamic value below its static one) */
+        grains_status s = grains_sim_set_named_params(sim, 1, &one, &v, &err);
+        CHECK(t, s == GRAINS_OK && v > 0 && named(sim, one) == v, "%s = %g by name: %s, reads %g", one, v,
+              s == GRAINS_OK ? "taken" : err.message, named(sim, one));
+    }
+    CHECK(t, k == GRAINS_N_CHANGEABLE && grains_changeable_name(-1) == NULL, "the list: %d names", k);
+    const char *bad[] = {"mu_s", "E"};
+    double before = named(sim, "mu_s"), two[] = {0.7, 1e9};
+    CHECK(t, grains_sim_set_named_params(sim, 2, bad, two, &err) == GRAINS_ERR_ARG && named(sim, "mu_s") == before,
+          "E is the run's own, and mu_s stays %g: %s", named(sim, "mu_s"), err.message);
+    double g[3];
+    CHECK(t, grains_scenario_param(grains_sim_params(sim), "g", g, 3) == 3 && g[2] == -9.81, "g by name: %g %g %g",
+          g[0], g[1], g[2]);
+    CHECK(t, grains_scenario_param(grains_sim_params(sim), "dt", g, 1) == 1 && g[0] == grains_sim_params(sim)->dt,
+          "dt by name");
+    CHECK(t, grains_scenario_param(grains_sim_params(sim), "t_end", g, 1) == 0 &&
+                 grains_scenario_param(grains_sim_params(sim), "no_such", g, 1) == 0 &&
+                 grains_scenario_param(grains_sim_params(sim), "integrator", g, 1) == 0,
+          "no value for the scenario's own keys, unknown names, or choices");
+    grains_sim_destroy(sim);
+    grains_sim_destroy(by_struct);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -134,5 +186,6 @@ int main(void)
     friction_from_now(&t);
     gravity_now(&t);
     region_closed(&t);
+    by_name(&t);
     return test_report(&t, "test_changes");
 }

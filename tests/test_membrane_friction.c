@@ -17,7 +17,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 #include "support.h"
 
 #define SPEED 0.05

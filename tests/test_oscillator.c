@@ -24,7 +24,7 @@
  * torque acts, the spheres never spin (K_R = 0 exactly), and their K_T
  * curves converge as the others'. */
 #include "check.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 static double curve_error(const double *a, const double *ref)
 {

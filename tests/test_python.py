@@ -68,6 +68,13 @@ def same_bits_as_the_command(tmp):
         ok, what = files_equal(tmp + "/cmd", out)
         check(ok and sim.frames == 5, "the same bytes as grains run on %d thread(s): %s" % (threads, what))
         sim.close()
+    # run(): the command's own loop, to its end (its checkpoint at the last frame)
+    sim = grains.Simulation(HOURGLASS, set=SHORT, threads=2, output=tmp + "/py_run", csv=True)
+    sim.run()
+    ok, what = files_equal(tmp + "/cmd", tmp + "/py_run")
+    check(ok and sim.frames == 5 and sim.steps == 4 * 500 and os.path.exists(tmp + "/py_run/checkpoint.grains"),
+          "run() to the end: the same bytes as grains run: %s, %d frames, a checkpoint" % (what, sim.frames))
+    sim.close()
     # parameters set before the first step: the bytes of a run created with them
     changed = {"e_n": 0.4, "mu_s": 0.3, "mu_t": 0.25}
     subprocess.run([GRAINS, "run", HOURGLASS, "-o", tmp + "/cmd_set"] + words +
@@ -92,6 +99,11 @@ def same_bits_as_the_command(tmp):
         sim.write_frame()
     ok, what = files_equal(tmp + "/cmd_stages", tmp + "/py_stages")
     check(ok, "a scenario in stages: the same bytes as grains run: %s" % what)
+    sim.close()
+    sim = grains.Simulation(stages, output=tmp + "/py_stages_run", csv=True)
+    sim.run()
+    ok, what = files_equal(tmp + "/cmd_stages", tmp + "/py_stages_run")
+    check(ok, "a scenario in stages to its end by run(): the same bytes as grains run: %s" % what)
     sim.close()
 
 
@@ -202,6 +214,9 @@ def bad_scenarios(tmp):
     raises(OSError, lambda: grains.Simulation(tmp + "/none.cfg"), "a scenario that does not exist")
     raises(grains.InputError, lambda: grains.Simulation(HOURGLASS, set={"no_such_key": 1}), "an unknown key")
     raises(grains.InputError, lambda: grains.Simulation(HOURGLASS, threads=-3), "threads = -3")
+    e = raises(grains.InputError, lambda: grains.Simulation(HOURGLASS, set={"mu_s=0.1 mu_r": 1}), "a key with '='")
+    check(e is not None and "no scenario key" in str(e), "a key with '=' is named as no key: %s" % e)
+    raises(grains.InputError, lambda: grains.Simulation(HOURGLASS, set={"mu_s": "0.1\0"}), "a value with a NUL")
 
 
 def resume_same_bits(tmp):
@@ -486,6 +501,42 @@ def ctrl_c(tmp):
     words = out.split()
     check(p.returncode == 0 and len(words) == 7 and int(words[6]) == int(words[2]) + 1,
           "SIGINT stopped advance(10^9): %s" % out.strip())
+
+
+CTRL_C_RUN = """
+import os, signal, sys, grains
+sim = grains.Simulation(sys.argv[1], set={"N_frames": 1000}, output=sys.argv[2])
+print("started", flush=True)
+try:
+    sim.run()
+except KeyboardInterrupt as e:
+    n = sim.steps
+    sim.close()
+    again = grains.Simulation.resume(os.path.join(sys.argv[2], "checkpoint.grains"))
+    kept = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    print("stopped at", n, "resumed at", again.steps, kept, e, flush=True)
+"""
+
+
+def ctrl_c_run(tmp):
+    """Ctrl-C stops run() at the end of a step with a checkpoint there, which
+    resumes at that step; Python's own handler is back after it."""
+    script = tmp + "/ctrl_c_run.py"
+    with open(script, "w") as f:
+        f.write(textwrap.dedent(CTRL_C_RUN))
+    p = subprocess.Popen([sys.executable, script, HOURGLASS, tmp + "/ctrl_c_run"], stdout=subprocess.PIPE, text=True)
+    p.stdout.readline()
+    import time
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    try:
+        out, _ = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out = "(still running 60 s after SIGINT)"
+    words = out.split()
+    check(p.returncode == 0 and len(words) > 6 and words[2] == words[5] and int(words[2]) > 0 and words[6] == "True"
+          and "checkpoint" in out, "SIGINT stopped run() with a checkpoint that resumes there: %s" % out.strip())
 
 
 PROGRESS = """
@@ -835,6 +886,7 @@ with tempfile.TemporaryDirectory() as tmp:
     reader_against_the_command(tmp)
     unstable()
     ctrl_c(tmp)
+    ctrl_c_run(tmp)
     progress(tmp)
     sinks(tmp)
     persistent_ids(tmp)

@@ -17,7 +17,7 @@
 #include "check.h"
 #include "contact/damping_tsuji.h"
 #include "contact/submodels.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 #include "support.h"
 
 #define PI 3.14159265358979323846

@@ -14,7 +14,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define DEG (3.14159265358979323846 / 180)
 

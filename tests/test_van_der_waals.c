@@ -8,7 +8,7 @@
  *   below the saturated attraction and leaves under a larger one. */
 #include "check.h"
 #include "support.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 /* The relative error of one force is set by one Euler step (x moves by
  * dt^2 F / m, far below the gap) and the central difference (h = 1e-4 gap:

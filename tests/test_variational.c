@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define PI 3.14159265358979323846
 #define R 1e-3

@@ -15,8 +15,11 @@
 
 #include <stddef.h>
 
+#include "grains/api.h"
 #include "grains/error.h"
 #include "grains/sim.h"
+
+GRAINS_API_BEGIN
 
 /* The format: each change of what a checkpoint holds takes the next number,
  * so that a build reads only what it knows (6: a servo's travel across its
@@ -58,5 +61,7 @@ grains_status grains_checkpoint_peek_app(const char *path, void **app, size_t *a
  * line) each read their share, and check a slice of the file. On failure
  * `sim` is left half restored: destroy it. */
 grains_status grains_checkpoint_read_sim(const char *path, grains_sim *sim, grains_error *err);
+
+GRAINS_API_END
 
 #endif

@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+#include "grains/api.h"
+
+GRAINS_API_BEGIN
+
 /* Time integration (docs/model.md; dispatch: integrate/integrators.c). A row also says how the
  * contact springs follow it: INC (1) increments them before the force, as velocity Verlet
  * needs (improved-Verlet paper Eqs. 15-16, Section 4); HALF (1) takes every velocity and spring
@@ -132,5 +136,7 @@ int grains_choice_find(const grains_choice_list *list, const char *name);
 
 /* "one of \"a\", \"b\", ..." in buf (cut at size), for an error message. */
 const char *grains_choice_expected(const grains_choice_list *list, char *buf, size_t size);
+
+GRAINS_API_END
 
 #endif

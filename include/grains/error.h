@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#include "grains/api.h"
+
+GRAINS_API_BEGIN
+
 /* One list, so codes and their messages cannot drift apart. */
 #define GRAINS_STATUS_LIST(X)                                   \
     X(GRAINS_OK, "success")                                     \
@@ -46,5 +50,7 @@ grains_status grains_error_set(grains_error *err, grains_status status,
 
 /* "file:line: message" (or "file: message", or "message"). */
 void grains_error_format(const grains_error *err, char *buf, size_t size);
+
+GRAINS_API_END
 
 #endif

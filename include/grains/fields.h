@@ -18,8 +18,11 @@
 
 #include <stddef.h>
 
+#include "grains/api.h"
 #include "grains/io.h"
 #include "grains/sim.h"
+
+GRAINS_API_BEGIN
 
 typedef enum {
     GRAINS_CG_GAUSSIAN, /* exp(-r^2 / 2w^2) - exp(-9/2): 0 from its cut at 3w on */
@@ -145,5 +148,7 @@ grains_cg_grid grains_cg_grid_of(const grains_cg *cg);
 grains_status grains_cg_write_vti(const grains_cg *cg, const char *path, grains_vtk_format format,
                                   grains_error *err);
 grains_status grains_cg_write_csv(const grains_cg *cg, const char *path, grains_error *err);
+
+GRAINS_API_END
 
 #endif

@@ -6,10 +6,13 @@
 
 #include <stdio.h>
 
+#include "grains/api.h"
 #include "grains/mesh.h"
 #include "grains/motion.h"
 #include "grains/params.h"
 #include "grains/sim.h"
+
+GRAINS_API_BEGIN
 
 /* TinyDEM's particle CSV: header x,y,z,R,vx,vy,vz,q0,q1,q2,q3,wx,wy,wz and
  * one particle per line. Reads all or nothing; *out is malloc'ed. */
@@ -139,5 +142,7 @@ void grains_frame_free(grains_frame *f);
 
 /* Creates `dir` and its parents if needed and checks that it is writable. */
 grains_status grains_output_dir(const char *dir, grains_error *err);
+
+GRAINS_API_END
 
 #endif

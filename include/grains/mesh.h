@@ -8,8 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "grains/api.h"
 #include "grains/error.h"
 #include "grains/real.h"
+
+GRAINS_API_BEGIN
 
 /* An element's material when it names none: the run's mesh_material. */
 #define GRAINS_MESH_MATERIAL_DEFAULT (-2)
@@ -58,5 +61,7 @@ grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x);
 /* The image of x (by whole periods along the element's periodic axes)
  * nearest element e's centre: x itself for an element that does not repeat. */
 grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x);
+
+GRAINS_API_END
 
 #endif

@@ -8,8 +8,11 @@
 
 #include <stddef.h>
 
+#include "grains/api.h"
 #include "grains/choices.h"
 #include "grains/real.h"
+
+GRAINS_API_BEGIN
 
 #define GRAINS_ENUM_MOTION(id, name, doc) GRAINS_MOTION_##id,
 typedef enum { GRAINS_MOTION_LIST(GRAINS_ENUM_MOTION) } grains_motion_type;
@@ -58,5 +61,7 @@ static inline grains_motion grains_motion_fixed(void)
     m.axis.z = 1;
     return m;
 }
+
+GRAINS_API_END
 
 #endif

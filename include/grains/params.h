@@ -5,9 +5,18 @@
 
 #include <stdint.h>
 
+#include "grains/api.h"
 #include "grains/choices.h"
 #include "grains/error.h"
 #include "grains/real.h"
+
+/* The parameters a run may change between steps (a stage's `set = { mu_s = 0.2; }`, a program's
+ * grains_sim_set_named_params): the one list of them, in the order checkpoints keep them. X(name) */
+#define GRAINS_CHANGEABLE_PARAMS(X) X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta)
+#define GRAINS_CHANGEABLE_COUNT(name) +1
+enum { GRAINS_N_CHANGEABLE = 0 GRAINS_CHANGEABLE_PARAMS(GRAINS_CHANGEABLE_COUNT) };
+
+GRAINS_API_BEGIN
 
 #define GRAINS_MAX_MESH_RADII 64
 #define GRAINS_MAX_MATERIALS 8                         /* material 0 and up to 7 more */
@@ -312,5 +321,10 @@ double grains_params_mass(const grains_params *p, int material, double R);
 
 /* The restitution and friction of materials a and b, resolved (no -1). */
 grains_pair_values grains_params_pair(const grains_params *p, int a, int b);
+
+/* The k-th name of GRAINS_CHANGEABLE_PARAMS ("mu_s", ...); NULL past the last. */
+const char *grains_changeable_name(int k);
+
+GRAINS_API_END
 
 #endif

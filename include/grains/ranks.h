@@ -12,8 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "grains/api.h"
 #include "grains/error.h"
 #include "grains/sim.h"
+
+GRAINS_API_BEGIN
 
 typedef struct {
     int rank, size;   /* this process's rank, of size (>= 1) */
@@ -196,5 +199,7 @@ typedef struct {
 } grains_ranks_stats;
 
 grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim);
+
+GRAINS_API_END
 
 #endif

@@ -11,35 +11,46 @@
 
 #include <stddef.h>
 
+#include "grains/api.h"
 #include "grains/error.h"
 #include "grains/scenario.h"
 #include "grains/sim.h"
 
+GRAINS_API_BEGIN
+
 typedef struct grains_run grains_run;
 
-/* A new run from the words that follow `grains run` on a command line
- * (argc of them: "FILE", "--set", "KEY=VALUE", "--threads", "N", "-o",
- * "DIR", "--csv", ...; paths from the current folder, as there). Its first
- * spawned grains are placed at once when it starts empty, as `grains run`
- * does for its frame 0. Nothing is written until a frame or checkpoint is
- * asked for. An error names the option, or the scenario's file and line. */
-grains_status grains_run_open(grains_run **out, int argc, const char *const *argv, grains_error *err);
+/* A new run of the scenario file `scenario` (NULL: the default simulation)
+ * with n named values, each as the scenario file would give it (keys[k] =
+ * "mu_s", values[k] = "0.4"; "threads", "output_dir", "csv" = "true" among
+ * them: docs/scenario.md), as `grains run FILE --set KEY=VALUE ...` makes
+ * it; paths from the current folder. Its first spawned grains are placed at
+ * once when it starts empty, as `grains run` does for its frame 0. Nothing
+ * is written until a frame or checkpoint is asked for. An error names the
+ * value, or the scenario's file and line. */
+grains_status grains_run_open(grains_run **out, const char *scenario, int n, const char *const *keys,
+                              const char *const *values, grains_error *err);
 
 /* The run whose checkpoint is at `path` (written by
  * grains_run_write_checkpoint or by `grains run`): built again from the
- * scenario and options it began with, read in the folder it began in
+ * scenario and values it began with, read in the folder it began in
  * (which is the current one again on return), refused when any of its
  * input files changed since; its outputs go on where they stood when the
- * checkpoint was written. `argc` words more may follow its own (only
- * "--set N_frames=N", "--set t_end=T" and "--threads N": the rest would not
- * be the same run). */
-grains_status grains_run_resume(grains_run **out, const char *path, int argc, const char *const *argv,
-                                grains_error *err);
+ * checkpoint was written. n named values may change its length ("N_frames",
+ * or "t_end" where the run gives it) and its "threads": the rest would not
+ * be the same run. */
+grains_status grains_run_resume(grains_run **out, const char *path, int n, const char *const *keys,
+                                const char *const *values, grains_error *err);
 
 void grains_run_close(grains_run *run);
 
 grains_sim *grains_run_sim(grains_run *run);
 const grains_scenario *grains_run_scenario(const grains_run *run);
+/* Its output folder and scenario file ("" for the default simulation), absolute; the name of
+ * its probe k (NULL past the last). */
+const char *grains_run_output_dir(const grains_run *run);
+const char *grains_run_source(const grains_run *run);
+const char *grains_run_probe_name(const grains_run *run, int k);
 
 /* `n` steps (n >= 0); the last one records the contacts for the next frame
  * when the scenario writes them. On an error (GRAINS_ERR_UNSTABLE: the
@@ -49,6 +60,16 @@ grains_status grains_run_advance(grains_run *run, long n, grains_error *err);
  * scenario writes none: what grains_cg_add_sim reads (the same bits as
  * without; that step costs the vector kernel). */
 void grains_run_record_contacts(grains_run *run, int on);
+
+/* The run to its end as `grains run` runs it (the same loop: stages, frames
+ * every N_steps steps up to N_frames, checkpoints every checkpoint_every
+ * steps, outputs opened at its first frame); a resumed run from where it
+ * stood. With catch_signals, SIGINT and SIGTERM (the caller's handlers
+ * again on return) stop it at the end of a step with a checkpoint there:
+ * GRAINS_ERR_STOPPED, its message naming the signal and the checkpoint. An
+ * unstable step (GRAINS_ERR_UNSTABLE) leaves the last good state, which the
+ * simulation still holds, in output_dir/particles_last_good.*. */
+grains_status grains_run_to_end(grains_run *run, int catch_signals, grains_error *err);
 
 /* A frame at this step, as `grains run` writes its frames: the particles'
  * files (numbered from 0 by the frames written), the series, a row of
@@ -60,5 +81,7 @@ size_t grains_run_frames(const grains_run *run);
 /* The simulation and where the outputs stand, in `path` (NULL:
  * output_dir/checkpoint.grains), written whole or not at all. */
 grains_status grains_run_write_checkpoint(grains_run *run, const char *path, grains_error *err);
+
+GRAINS_API_END
 
 #endif

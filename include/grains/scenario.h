@@ -6,10 +6,13 @@
 
 #include <stdio.h>
 
+#include "grains/api.h"
 #include "grains/io.h"
 #include "grains/membrane.h"
 #include "grains/motion.h"
 #include "grains/params.h"
+
+GRAINS_API_BEGIN
 
 #define GRAINS_PATH_MAX 1024
 #define GRAINS_BUILTIN_HOURGLASS "builtin:hourglass"
@@ -72,12 +75,6 @@ typedef struct {
     int line;
 } grains_scenario_friction;
 
-/* The parameters a stage may change (`set = { mu_s = 0.2; e_n = 0.3; }`; grains_sim_set_params).
- * X(name) */
-#define GRAINS_STAGE_PARAMS(X) X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta)
-#define GRAINS_STAGE_PARAM_COUNT(name) +1
-enum { GRAINS_STAGE_N_PARAMS = 0 GRAINS_STAGE_PARAMS(GRAINS_STAGE_PARAM_COUNT) };
-
 /* One of `stages = ( { name = "settle"; until = "settled"; kinetic_energy = 1e-4; max_time = 1.0; },
  * ... )` (docs/scenario.md, "Stages"): what changes when it begins, and when it ends. */
 #define GRAINS_MAX_STAGES 16
@@ -100,7 +97,7 @@ typedef struct {
     uint32_t remove;                     /* meshes (bit k: the run's mesh k) removed */
     int set_g;
     grains_vec3 g;                       /* [L/T^2] gravity from now on, when set_g */
-    real set[GRAINS_STAGE_N_PARAMS];     /* GRAINS_STAGE_PARAMS' new values; NAN: unchanged */
+    real set[GRAINS_N_CHANGEABLE];      /* GRAINS_CHANGEABLE_PARAMS' new values; NAN: unchanged */
 } grains_scenario_stage;
 
 typedef struct {
@@ -161,5 +158,12 @@ int grains_scenario_stage_sets(const grains_scenario_stage *st);
 
 /* One line per key: name, unit, default, meaning (for --help and docs). */
 void grains_scenario_list_keys(FILE *out);
+
+/* The value of the parameter a scenario names `name` ("dt", "mu_s", "g", "N_max", ...) as `p`
+ * holds it (grains_sim_params: as the run stands), in values[0 .. n): how many it has, 1 for a
+ * number, 3 for a vector; 0 for a name that is no number or vector of the parameters. */
+int grains_scenario_param(const grains_params *p, const char *name, double *values, int n);
+
+GRAINS_API_END
 
 #endif

@@ -6,12 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "grains/api.h"
 #include "grains/choices.h"
 #include "grains/error.h"
 #include "grains/membrane.h"
 #include "grains/mesh.h"
 #include "grains/motion.h"
 #include "grains/params.h"
+
+GRAINS_API_BEGIN
 
 typedef struct grains_sim grains_sim;
 
@@ -243,6 +246,12 @@ size_t grains_sim_removed(const grains_sim *sim, int sink, int tag, int any_tag)
  * mesh holding a membrane's pinned vertices is refused. Checkpoints keep it. */
 grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *err);
 
+/* The parameters a run may change (grains_changeable_name's list: "mu_s", "e_n", ...), n of them
+ * by name, checked together as grains_sim_set_params checks them; a dynamic friction equal to its
+ * static one follows it when the static one changes and it is not given. */
+grains_status grains_sim_set_named_params(grains_sim *sim, int n, const char *const *names, const double *values,
+                                          grains_error *err);
+
 /* The parameters from the next step on: only mu_s, mu_r, mu_t, their
  * dynamic values, e_n, eta and g may differ from the run's (the rest is
  * its own: an ARG error), checked and derived as grains_sim_create does;
@@ -415,7 +424,7 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err);
  * step stops there with GRAINS_ERR_STOPPED. The simulation is then part-way
  * through that step, not in any state of the run: every later step is
  * refused; free it, or go on from a checkpoint. NULL: never asked (the
- * default). A signal handler's flag is the usual answer (cli/signals.c). */
+ * default). A signal handler's flag is the usual answer (run/signals.c). */
 typedef int (*grains_stop_asked)(void *ctx);
 void grains_sim_ask_stop(grains_sim *sim, grains_stop_asked asked, void *ctx);
 
@@ -562,5 +571,7 @@ void grains_sim_contact_stress(const grains_sim *sim, int *coordination, double 
 
 /* Bytes held by the simulation's arrays (for memory figures). */
 size_t grains_sim_bytes(const grains_sim *sim);
+
+GRAINS_API_END
 
 #endif

@@ -74,8 +74,16 @@ class ClosedError(GrainsError, ValueError):
     """A Simulation used after close()."""
 
 
-# The parameters a run may change as it goes (Simulation.set_params; a stage's `set`).
-CHANGEABLE = ("mu_s", "mu_r", "mu_t", "mu_s_dyn", "mu_r_dyn", "mu_t_dyn", "e_n", "eta")
+def _changeable():
+    names, k = [], 0
+    while _lib.grains_changeable_name(k) != _ffi.NULL:
+        names.append(_ffi.string(_lib.grains_changeable_name(k)).decode())
+        k += 1
+    return tuple(names)
+
+
+# The parameters a run may change as it goes (Simulation.set_params; a stage's `set`): the library's list.
+CHANGEABLE = _changeable()
 
 _INPUT = {_lib.GRAINS_ERR_PARSE, _lib.GRAINS_ERR_RANGE, _lib.GRAINS_ERR_ARG, _lib.GRAINS_ERR_LIMIT}
 
@@ -128,36 +136,33 @@ def _path(path, what):
     return p
 
 
-def _words(scenario, set, threads, output, csv):
-    """The command line's words after `grains run` for these arguments (a
-    scenario named like an option, "--quiet", is the file ./--quiet)."""
-    words = []
-    if scenario is not None:
-        name = os.fsdecode(_path(scenario, "scenario"))
-        words.append(os.path.join(".", name) if name.startswith("-") else name)
-    for key, value in (set or {}).items():
-        if isinstance(value, bool):
-            value = "true" if value else "false"
-        elif isinstance(value, (list, tuple, np.ndarray)):  # vectors and lists: comma-separated numbers
-            value = ",".join(repr(float(v)) for v in value)
-        elif isinstance(value, float):
-            value = repr(value)
-        words += ["--set", "%s=%s" % (key, value)]
+def _text(value):
+    """A value as the scenario's language writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, np.ndarray)):  # vectors and lists: comma-separated numbers
+        return ",".join(repr(float(v)) for v in value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _named(set, threads, output, csv):
+    """The named values of a run (keys and values as C strings, and what keeps them alive)."""
+    pairs = [(str(key), _text(value)) for key, value in (set or {}).items()]
     if threads is not None:
-        words += ["--threads", str(int(threads))]
+        pairs.append(("threads", str(int(threads))))
     if output is not None:
-        words += ["-o", os.fsdecode(_path(output, "output"))]
+        pairs.append(("output_dir", os.fsdecode(_path(output, "output"))))
     if csv:
-        words.append("--csv")
-    return words
-
-
-def _argv(words):
-    for w in words:
-        if "\0" in w:
-            raise InputError("%r: an option holds no NUL character" % (w,))
-    keep = [_ffi.new("char[]", os.fsencode(w)) for w in words]
-    return _ffi.new("const char *[]", keep + [_ffi.NULL]), keep
+        pairs.append(("csv", "true"))
+    for key, value in pairs:
+        if "\0" in key or "\0" in value:
+            raise InputError("%s=%r: a value holds no NUL character" % (key, value))
+    keep = [_ffi.new("char[]", os.fsencode(w)) for pair in pairs for w in pair]
+    keys = _ffi.new("const char *[]", keep[0::2] or [_ffi.NULL])
+    values = _ffi.new("const char *[]", keep[1::2] or [_ffi.NULL])
+    return len(pairs), keys, values, keep
 
 
 # The bulk fields: (the library's field, columns, numpy dtype).
@@ -494,8 +499,9 @@ class Simulation:
     too), as `grains run FILE --set ... --threads N -o DIR --csv` makes it."""
 
     def __init__(self, scenario=None, set=None, threads=None, output=None, csv=False):
-        argv, keep = _argv(_words(scenario, set, threads, output, csv))
-        self._open(_lib.grains_run_open, len(keep), argv)
+        n, keys, values, keep = _named(set, threads, output, csv)
+        path = _ffi.NULL if scenario is None else _path(scenario, "scenario")
+        self._open(_lib.grains_run_open, path, n, keys, values)
 
     def _open(self, fn, *args):
         self._lock = threading.Lock()
@@ -537,8 +543,8 @@ class Simulation:
         options (which must not have changed), its outputs going on where they
         stood; `set` may change only N_frames or t_end."""
         self = cls.__new__(cls)
-        argv, keep = _argv(_words(None, set, threads, None, False))
-        self._open(_lib.grains_run_resume, _path(path, "resume"), len(keep), argv)
+        n, keys, values, keep = _named(set, threads, None, False)
+        self._open(_lib.grains_run_resume, _path(path, "resume"), n, keys, values)
         return self
 
     def close(self):
@@ -563,9 +569,9 @@ class Simulation:
 
     time = property(lambda self: self._c(_lib.grains_sim_time), doc="[T] the simulated time")
     steps = property(lambda self: self._c(_lib.grains_sim_steps), doc="steps made since the run began")
-    dt = property(lambda self: self._c(_lib.grains_py_dt), doc="[T] the timestep")
+    dt = property(lambda self: self._param("dt")[0], doc="[T] the timestep")
     threads = property(lambda self: self._c(_lib.grains_sim_threads), doc="the threads it runs on")
-    output_dir = property(lambda self: os.fsdecode(_ffi.string(self._r(_lib.grains_py_output_dir))),
+    output_dir = property(lambda self: os.fsdecode(_ffi.string(self._r(_lib.grains_run_output_dir))),
                           doc="where write_frame and save_checkpoint write (absolute: resolved at creation)")
     frames = property(lambda self: self._r(_lib.grains_run_frames), doc="frames written")
 
@@ -588,8 +594,15 @@ class Simulation:
     lost = _thermo("n_lost", "grains outside the box of the meshes (thermo.csv's lost)")
     lost_energy = _thermo("e_lost", "[ML^2/T^2] the lost grains' share of E_kin + E_rot")
 
+    def _param(self, name):
+        """A parameter's values as the run stands (grains_scenario_param)."""
+        out = _ffi.new("double[3]")
+        with self._use() as sim:
+            n = _lib.grains_scenario_param(_lib.grains_sim_params(sim), name.encode(), out, 3)
+        return [out[k] for k in range(n)]
+
     def _get_gravity(self):
-        return np.array([self._c(_lib.grains_py_gravity, a) for a in range(3)])
+        return np.array(self._param("g"))
 
     def _set_gravity(self, g):
         v = np.asarray(g, dtype=float)
@@ -602,7 +615,7 @@ class Simulation:
     @property
     def params(self):
         """The parameters a run may change (set_params), as a dict."""
-        return {name: self._c(_lib.grains_py_param, k) for k, name in enumerate(CHANGEABLE)}
+        return {name: self._param(name)[0] for name in CHANGEABLE}
 
     def set_params(self, **values):
         """Friction, restitution or drag changed from the next step on, as a
@@ -610,14 +623,12 @@ class Simulation:
         a dynamic value equal to its static one follows it; mu_t does not
         follow mu_s here). Checked as at creation; on a refusal none changes.
         Checkpoints keep them (and gravity): a resume goes on with them."""
-        unknown = sorted(set(values) - set(CHANGEABLE))
-        if unknown:
-            raise InputError("set_params: %s cannot change during a run (these can: %s)"
-                             % (", ".join(unknown), ", ".join(CHANGEABLE)))
-        names = list(values)
-        which = _ffi.new("int[]", [CHANGEABLE.index(name) for name in names])
-        vals = _ffi.new("double[]", [float(values[name]) for name in names])
-        self._checked(_lib.grains_py_set_params, which, vals, len(names))
+        if any("\0" in name for name in values):
+            raise InputError("set_params: a name holds no NUL character")
+        keep = [_ffi.new("char[]", name.encode()) for name in values]
+        names = _ffi.new("const char *[]", keep or [_ffi.NULL])
+        vals = _ffi.new("double[]", [float(v) for v in values.values()] or [0.0])
+        self._checked(_lib.grains_sim_set_named_params, len(keep), names, vals)
 
     def open_region(self, k, open=True):
         """Insertion region k adds grains again (open=True) or stops (False)
@@ -639,9 +650,12 @@ class Simulation:
     @property
     def probes(self):
         """The names of the scenario's probes, in its order."""
-        with self._use() as sim:
-            return [_ffi.string(_lib.grains_py_probe_name(self._run, k)).decode()
-                    for k in range(_lib.grains_py_n_probes(sim))]
+        with self._use():
+            names, k = [], 0
+            while _lib.grains_run_probe_name(self._run, k) != _ffi.NULL:
+                names.append(_ffi.string(_lib.grains_run_probe_name(self._run, k)).decode())
+                k += 1
+            return names
 
     def probe(self, name):
         """Probe `name`'s counts now, a row per tag and size class (as
@@ -701,6 +715,25 @@ class Simulation:
         finally:
             if not shown:
                 progress.end()
+
+    def run(self):
+        """The run to its end as `grains run` runs it, through the library's
+        own loop: its stages, a frame every N_steps steps up to N_frames
+        (written as write_frame writes them) and a checkpoint every
+        checkpoint_every steps. Ctrl-C (SIGINT) or SIGTERM stops it at the end
+        of a step with a checkpoint there and raises KeyboardInterrupt
+        (resume() goes on from it); an unstable step raises UnstableError and
+        leaves the last good state in output_dir/particles_last_good.*."""
+        err = _ffi.new("grains_error *")
+        main = threading.current_thread() is threading.main_thread()  # (signals reach the main thread alone)
+        with self._use():
+            status = _lib.grains_run_to_end(self._run, int(main), err)
+        if status == _lib.GRAINS_ERR_STOPPED and main:
+            buf = _ffi.new("char[]", 2048)
+            _lib.grains_error_format(err, buf, 2048)
+            raise KeyboardInterrupt(_ffi.string(buf).decode("utf-8", "replace"))
+        if status != _lib.GRAINS_OK:
+            _raise(err)
 
     def run_until(self, condition, every=100, max_steps=10 ** 6):
         """Advances `every` steps at a time until condition(self) is true;

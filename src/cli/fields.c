@@ -174,7 +174,7 @@ static grains_status survey(const fields_opts *o, const grains_vec3 *e, size_t f
     *x = (frames_extent){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}, 0};
     for (size_t k = first; k <= last; k++) {
         cg_frame_in f;
-        if (signals_caught())
+        if (run_signals_caught())
             return grains_error_set(err, GRAINS_ERR_STOPPED, NULL, 0, "stopped on request");
         frame_paths(o, k, path, unused, sizeof path);
         grains_status s = cg_frame_read(path, NULL, o->rho, &f, err);
@@ -237,8 +237,8 @@ static int add_frames(const fields_opts *o, grains_cg *cg, size_t first, size_t 
     char path[4200], contacts_path[4200];
     *with_contacts = 0;
     for (size_t k = first; k <= last; k++) {
-        if (signals_caught())
-            return 128 + signals_caught();
+        if (run_signals_caught())
+            return 128 + run_signals_caught();
         cg_frame_in f;
         const char *c = frame_paths(o, k, path, contacts_path, sizeof path);
         grains_status s = cg_frame_read(path, c, o->rho, &f, err);
@@ -246,7 +246,7 @@ static int add_frames(const fields_opts *o, grains_cg *cg, size_t first, size_t 
             snprintf(err->file, sizeof err->file, "%.1000s", path); /* the frame the value is in */
         cg_frame_free(&f);
         if (s == GRAINS_ERR_STOPPED)
-            return 128 + signals_caught();
+            return 128 + run_signals_caught();
         if (s != GRAINS_OK)
             return EXIT_INPUT;
         *with_contacts += c != NULL;
@@ -303,7 +303,7 @@ int cli_fields(int argc, char **argv)
     int rc = parse_opts(argc, argv, &o), with_contacts = 0;
     if (rc || (rc = window(&o, &first, &last)))
         return rc;
-    signals_catch();
+    run_signals_catch(NULL);
     grains_error err = {0};
     grains_vec3 e[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     if (o.has_axes)
@@ -315,7 +315,7 @@ int cli_fields(int argc, char **argv)
     grains_status s = survey(&o, e, first, o.has_box && o.width > 0 ? first : last, &x, &err);
     if (s == GRAINS_OK && (s = make_grid(&o, &x, &g, &err)) == GRAINS_OK &&
         (s = grains_cg_create(&cg, &g, &err)) == GRAINS_OK)
-        grains_cg_ask_stop(cg, signals_asked, NULL); /* (a large grid's frame takes long: SIGTERM within it) */
+        grains_cg_ask_stop(cg, run_signals_asked, NULL); /* (a large grid's frame takes long: SIGTERM within it) */
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (s == GRAINS_OK && (rc = add_frames(&o, cg, first, last, &with_contacts, &err)) == 0) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -325,7 +325,7 @@ int cli_fields(int argc, char **argv)
         summary(&o, &g, first, last, with_contacts, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     grains_cg_destroy(cg);
     if (s == GRAINS_ERR_STOPPED)
-        rc = 128 + signals_caught();
+        rc = 128 + run_signals_caught();
     if (rc > 128)
         return fprintf(stderr, "grains fields: stopped by signal %d: nothing written\n", rc - 128), rc;
     if (s != GRAINS_OK || rc)

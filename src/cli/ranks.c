@@ -31,7 +31,7 @@ int cli_ranks_start(int *argc, char ***argv, cli_ranks *rk)
         return cli_report(&err), EXIT_INPUT;
     rk->comm = c;
     rk->share = comm_ranks(c);
-    comm_ride(c, signals_caught); /* with each step's largest speed: cli_ranks_caught */
+    comm_ride(c, run_signals_caught); /* with each step's largest speed: cli_ranks_caught */
     if (!(rk->counts = malloc((size_t)rk->share.size * sizeof *rk->counts)))
         return fputs("grains: out of memory for the ranks\n", stderr), EXIT_INPUT;
     if (rk->share.rank != 0) { /* silent, but for a failure of its own (comm_fail) */
@@ -77,7 +77,7 @@ void cli_ranks_abort(const cli_ranks *rk, int status)
 
 int cli_ranks_caught(const cli_ranks *rk)
 {
-    int caught = signals_caught();
+    int caught = run_signals_caught();
 #ifdef GRAINS_HAVE_MPI
     if (rk->share.size > 1 && !comm_rider_max(rk->comm, &caught)) {
         /* no maximum carried it since the last check: a reduction of its

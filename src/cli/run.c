@@ -24,25 +24,23 @@ static int step_failed(grains_sim *sim, run_job *j, grains_error *err)
     cli_report(err);
     if (err->status != GRAINS_ERR_UNSTABLE)
         return EXIT_INPUT;
-    if (grains_sim_stopped(sim)) {
-        fprintf(stderr, "grains: the last checkpoint stays\n");
-        return EXIT_UNSTABLE;
-    }
-    grains_error werr;
-    if (run_write_frame(&j->out, sim, "_last_good", &werr) != GRAINS_OK)
+    grains_error werr = {.status = GRAINS_OK};
+    if (run_keep_last_good(&j->out, sim, err, &werr) != GRAINS_OK)
         cli_report(&werr);
+    else if (grains_sim_stopped(sim))
+        fprintf(stderr, "grains: the last checkpoint stays\n");
     else
         fprintf(stderr, "grains: the last good state (t = %.9g) is in %s/particles_last_good.*\n",
                 grains_sim_time(sim), j->out.sc->output_dir);
     return EXIT_UNSTABLE;
 }
 
-/* SIGINT or SIGTERM: a checkpoint at this step, and 128 + the signal. */
-static int interrupted(run_output *o, grains_sim *sim, int sig)
+/* SIGINT or SIGTERM at a step's end: the loop wrote a checkpoint there
+ * (err: GRAINS_OK) or could not; 128 + the signal. */
+static int interrupted(const run_output *o, const grains_sim *sim, int sig, const grains_error *err)
 {
-    grains_error err;
-    if (run_write_checkpoint(o, sim, NULL, &err) != GRAINS_OK) {
-        cli_report(&err);
+    if (err->status != GRAINS_OK) {
+        cli_report(err);
         fprintf(stderr, "grains: interrupted at step %ld; the last checkpoint stays\n", grains_sim_steps(sim));
     } else {
         fprintf(stderr,
@@ -58,22 +56,12 @@ static int interrupted(run_output *o, grains_sim *sim, int sig)
  * Ranks are stopped all at once (another may be past the step). */
 static int stopped_in_step(const run_job *j, const grains_error *err)
 {
-    int status = 128 + signals_caught();
+    int status = 128 + run_signals_caught();
     if (j->rk && j->rk->share.size > 1)
         return cli_ranks_fail(j->rk, err, status);
     cli_report(err);
     fprintf(stderr, "grains: interrupted; the last checkpoint stays\n");
     return status;
-}
-
-/* A checkpoint every `every` steps (none for 0), after the frame of the step. */
-static int checkpoint_due(const grains_sim *sim, long every) { return every > 0 && grains_sim_steps(sim) % every == 0; }
-
-/* A signal caught by this process, or under mpirun by any rank (each
- * rank asks at the same step: they stop at the same one). */
-static int caught(const run_job *j)
-{
-    return j->rk && j->rk->share.size > 1 ? cli_ranks_caught(j->rk) : signals_caught();
 }
 
 /* Rank 0's output, or a rank's gathering for it, failed: the other ranks
@@ -88,83 +76,73 @@ static int output_failed(const run_job *j, const grains_error *err)
     return EXIT_INPUT;
 }
 
-/* The stage the run is in ends before this step when it says so, and the next one's changes are
- * made; an error (a settled stage past its max_time, a change refused) stops the run, its last
- * checkpoint kept: 0 or the exit status. */
-static int next_stage(grains_sim *sim, run_job *j)
+/* A settled stage past its max_time, or a stage's change refused: every
+ * rank found the same, rank 0 says it; the last checkpoint stays. */
+static int stage_failed(const run_job *j, const grains_error *err)
 {
-    run_output *o = &j->out;
-    grains_error err;
-    int began;
-    if (run_stages_step(o->sc, o->record, sim, &began, &err) != GRAINS_OK) {
-        if (j->rk && j->rk->share.rank != 0) /* (every rank found the same: rank 0 says it) */
-            return EXIT_UNSTABLE;
-        cli_report(&err);
-        fprintf(stderr, "grains: the last checkpoint stays\n");
+    if (j->rk && j->rk->share.rank != 0)
         return EXIT_UNSTABLE;
-    }
-    if (began && !o->quiet) {
-        const grains_scenario_stage *st = &o->sc->stages[o->record->stage];
-        printf("stage %d%s%s%s begins at t = %.6g s\n", o->record->stage, st->name[0] ? " (" : "", st->name,
-               st->name[0] ? ")" : "", grains_sim_time(sim));
-    }
-    return 0;
+    cli_report(err);
+    fprintf(stderr, "grains: the last checkpoint stays\n");
+    return EXIT_UNSTABLE;
 }
 
-/* The steps up to frame f, then the frame; 0 or the exit status. */
-static int run_to_frame(grains_sim *sim, run_job *j, long f, long every, progress *pg, double t_end)
+/* What the command gives the run loop: the stop question (a signal caught
+ * by this process, or under mpirun by any rank: each rank asks at the same
+ * step, so they stop at the same one), the progress line, the stages. */
+typedef struct {
+    const run_job *j;
+    progress pg;
+    double t_end;
+} run_view;
+
+static int caught(void *ctx)
 {
-    const grains_params *p = grains_sim_params(sim);
-    run_output *o = &j->out;
-    grains_error err;
-    while (grains_sim_steps(sim) < f * p->N_steps) {
-        int stopped = o->sc->n_stages ? next_stage(sim, j) : 0;
-        if (stopped)
-            return stopped;
-        /* the frame's contacts: those of its last step (interact/contact_record.h) */
-        grains_sim_record_contacts(sim, o->sc->write_contacts && grains_sim_steps(sim) == f * p->N_steps - 1);
-        if (grains_sim_step(sim, &err) != GRAINS_OK)
-            return err.status == GRAINS_ERR_STOPPED ? stopped_in_step(j, &err) : step_failed(sim, j, &err);
-        progress_update(pg, grains_sim_time(sim), t_end, grains_sim_count(sim));
-        int sig = caught(j);
-        if (sig)
-            return interrupted(o, sim, sig);
-        if (checkpoint_due(sim, every) && grains_sim_steps(sim) < f * p->N_steps &&
-            run_write_checkpoint(o, sim, NULL, &err) != GRAINS_OK)
-            return output_failed(j, &err);
-    }
-    char label[32];
-    snprintf(label, sizeof label, "%06ld", f);
-    if (run_write_frame(o, sim, label, &err) != GRAINS_OK ||
-        (checkpoint_due(sim, every) && run_write_checkpoint(o, sim, NULL, &err) != GRAINS_OK))
-        return output_failed(j, &err);
-    int sig = caught(j);
-    return sig ? interrupted(o, sim, sig) : 0;
+    const run_job *j = ((run_view *)ctx)->j;
+    return j->rk && j->rk->share.size > 1 ? cli_ranks_caught(j->rk) : run_signals_caught();
+}
+
+static void stepped(void *ctx, const grains_sim *sim)
+{
+    run_view *v = ctx;
+    progress_update(&v->pg, grains_sim_time(sim), v->t_end, grains_sim_count(sim));
+}
+
+static void stage_began(void *ctx, int k, double t)
+{
+    const run_output *o = &((run_view *)ctx)->j->out;
+    const grains_scenario_stage *st = &o->sc->stages[k];
+    if (!o->quiet)
+        printf("stage %d%s%s%s begins at t = %.6g s\n", k, st->name[0] ? " (" : "", st->name, st->name[0] ? ")" : "",
+               t);
 }
 
 int run_frames(grains_sim *sim, run_job *j)
 {
     const grains_params *p = grains_sim_params(sim);
-    const run_output *o = &j->out;
-    long every = o->sc->checkpoint_every < 0 ? p->N_steps : o->sc->checkpoint_every;
-    if (every > 0) {
-        signals_catch();
-        grains_sim_ask_stop(sim, signals_asked, NULL);
+    run_output *o = &j->out;
+    if (run_checkpoint_every(o->sc, p) > 0) { /* (a checkpoint to stop at) */
+        run_signals_catch(NULL);
+        grains_sim_ask_stop(sim, run_signals_asked, NULL);
     }
-    progress pg;
-    progress_init(&pg, !o->quiet && isatty(STDERR_FILENO));
-    double t_end = (double)(p->N_frames * p->N_steps) * p->dt;
-    int status = 0;
+    run_view view = {.j = j, .t_end = (double)(p->N_frames * p->N_steps) * p->dt};
+    progress_init(&view.pg, !o->quiet && isatty(STDERR_FILENO));
+    run_driver d = {.caught = caught, .stepped = stepped, .stage_began = stage_began, .ctx = &view};
+    int sig;
     grains_error err;
-    /* a run that starts empty shows its first spawned grains in frame 0 */
-    if (o->n_frames == 0 && grains_sim_steps(sim) == 0 && grains_sim_count(sim) == 0 &&
-        grains_sim_spawn_ahead(sim, &err) != GRAINS_OK)
-        return err.status == GRAINS_ERR_STOPPED ? stopped_in_step(j, &err) : (cli_report(&err), EXIT_INPUT);
-    for (long f = (long)o->n_frames; f <= p->N_frames && status == 0; f++) {
-        status = run_to_frame(sim, j, f, every, &pg, t_end);
+    run_stop stop = run_loop(o, sim, &d, &sig, &err);
+    progress_done(&view.pg);
+    switch (stop) {
+    case RUN_ENDED: return 0;
+    case RUN_INTERRUPTED: return interrupted(o, sim, sig, &err);
+    case RUN_STOPPED_IN_STEP: return stopped_in_step(j, &err);
+    case RUN_STEP_FAILED: return step_failed(sim, j, &err);
+    case RUN_STAGE_FAILED: return stage_failed(j, &err);
+    case RUN_OUTPUT_FAILED: return output_failed(j, &err);
+    case RUN_START_FAILED: break;
     }
-    progress_done(&pg);
-    return status;
+    cli_report(&err);
+    return EXIT_INPUT;
 }
 
 int run_with(grains_sim *sim, run_job *j)

@@ -27,12 +27,4 @@ void banner_end(const run_job *j, const grains_sim *sim, long steps, double seco
 /* grains run --resume DIR [--set N_frames=N] [--threads N] [--quiet] (src/cli/resume.c). */
 int cli_resume(int argc, char **argv, const cli_ranks *rk);
 
-/* SIGINT and SIGTERM noted instead of ending the process (src/cli/signals.c). */
-void signals_catch(void);
-/* The caught signal since signals_catch, or 0. */
-int signals_caught(void);
-/* The same, as the question a library's long loops ask (grains_sim_ask_stop,
- * grains_cg_ask_stop). */
-int signals_asked(void *ctx);
-
 #endif

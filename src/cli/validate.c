@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define DEG (180 / 3.14159265358979323846)
 

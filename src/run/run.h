@@ -6,6 +6,7 @@
 #ifndef GRAINS_RUN_RUN_H
 #define GRAINS_RUN_RUN_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -161,6 +162,61 @@ grains_status run_stages_start(const grains_scenario *sc, run_record *r, grains_
 grains_status run_stages_step(const grains_scenario *sc, run_record *r, grains_sim *sim, int *began,
                               grains_error *err);
 
+/* The run loop (src/run/loop.c), the one `grains run` and a program's run
+ * step through. The caller's part (NULL: none): its stop question after each
+ * step and frame (a signal's number, or 0; among ranks, agreed by them),
+ * what it shows after each step, and a stage that begins. */
+typedef struct {
+    int (*caught)(void *ctx);
+    void (*stepped)(void *ctx, const grains_sim *sim);
+    void (*stage_began)(void *ctx, int stage, double t);
+    void *ctx;
+} run_driver;
+
+/* Why the loop stopped. */
+typedef enum {
+    RUN_ENDED,           /* its last frame written */
+    RUN_INTERRUPTED,     /* the stop question's signal at a step's end: a checkpoint there (err: its
+                          * failure, or GRAINS_OK) */
+    RUN_STOPPED_IN_STEP, /* the simulation's stop question within a step (GRAINS_ERR_STOPPED): no step's
+                          * state, the last checkpoint stays */
+    RUN_STEP_FAILED,     /* the step's error (err): the state is the last good one */
+    RUN_STAGE_FAILED,    /* a settled stage past its max_time, or a stage's change refused (err) */
+    RUN_OUTPUT_FAILED,   /* a frame or checkpoint not written (err) */
+    RUN_START_FAILED     /* an empty run's first spawns (err) */
+} run_stop;
+
+/* One step: the stage's end and the next one's start, the contacts
+ * recorded when `contacts`, the step; GRAINS_OK, or the error with *stop
+ * saying whose. */
+grains_status run_step(run_output *o, grains_sim *sim, const run_driver *d, int contacts, run_stop *stop,
+                       grains_error *err);
+/* Frames from o->n_frames to N_frames, the steps between them,
+ * checkpoints every checkpoint_every steps; why it stopped, the signal in
+ * *signal. */
+run_stop run_loop(run_output *o, grains_sim *sim, const run_driver *d, int *signal, grains_error *err);
+/* SIGINT and SIGTERM noted instead of ending the process
+ * (src/run/signals.c), from run_signals_catch (the handlers before it kept in
+ * *saved, unless NULL) to run_signals_restore. */
+typedef struct {
+    struct sigaction interrupt, terminate;
+} run_signals;
+void run_signals_catch(run_signals *saved);
+void run_signals_restore(const run_signals *saved);
+/* The signal caught since run_signals_catch, or 0. */
+int run_signals_caught(void);
+/* The same, as the question a library's long loops ask (grains_sim_ask_stop,
+ * grains_cg_ask_stop). */
+int run_signals_asked(void *ctx);
+
+/* After a step failed with `why`: an unstable step's last good state (the
+ * state is still that) as the frame "_last_good", unless a stop question
+ * stopped the run; GRAINS_OK or the write's error. */
+grains_status run_keep_last_good(run_output *o, grains_sim *sim, const grains_error *why, grains_error *err);
+
+/* Steps between checkpoints (0: none): the scenario's, or every frame's. */
+long run_checkpoint_every(const grains_scenario *sc, const grains_params *p);
+
 /* Whether a mesh of the run moves now (src/run/outputs.c). */
 int run_meshes_move(const grains_sim *sim);
 
@@ -208,6 +264,14 @@ typedef struct {
     int n_extra;
     int quiet;
 } run_resume_options;
+
+/* A program's run (grains_run_open, grains_run_resume: the scenario's file
+ * or NULL, n keys and their values) as a command line's words after `grains
+ * run` (after `--resume DIR` with `resume`), which a run's record keeps: a
+ * NULL-ended list (*argc words) to free with run_words_free (src/run/named.c). */
+grains_status run_named_words(const char *scenario, int n, const char *const *keys, const char *const *values,
+                              int resume, char ***out, int *argc, grains_error *err);
+void run_words_free(char **words);
 
 /* The words of `grains run --resume DIR ...` (DIR, --set N_frames=N or
  * t_end=T, --threads N, --quiet); an error names a word it refuses. */

@@ -18,7 +18,7 @@ struct grains_run {
     grains_sim *sim;
     run_record record;  /* its options (argv, owned here) and folder */
     int decoded;        /* the record read from a checkpoint (run_record_free frees it) */
-    char **words;       /* the options the record points to, when not decoded */
+    char **words;       /* the options the record points to (a resume's own, when decoded) */
     run_output out;
     int opened;         /* the outputs opened (the first frame or checkpoint) */
     int record_last;    /* each advance's last step records its contacts (grains_run_record_contacts) */
@@ -29,29 +29,25 @@ static grains_status out_of_memory(grains_error *err)
     return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for a run");
 }
 
-/* The options copied, for the record the run's checkpoints keep. */
-static grains_status keep_words(grains_run *run, int argc, const char *const *argv, grains_error *err)
-{
-    if (argc < 0 || (argc > 0 && !argv))
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a run's options: %d of them and no list", argc);
-    if (!(run->words = calloc((size_t)argc + 1, sizeof *run->words)))
-        return out_of_memory(err);
-    for (int a = 0; a < argc; a++)
-        if (!argv[a] || !(run->words[a] = strdup(argv[a])))
-            return argv[a] ? out_of_memory(err)
-                           : grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a run's option %d is missing", a + 1);
-    run->record.argc = argc;
-    run->record.argv = run->words;
-    return GRAINS_OK;
-}
-
-grains_status grains_run_open(grains_run **out, int argc, const char *const *argv, grains_error *err)
+/* An empty run, its outputs' view of its scenario and record set (they
+ * open at the first frame or checkpoint: open_outputs). */
+static grains_run *new_run(void)
 {
     grains_run *run = calloc(1, sizeof *run);
+    if (run)
+        run->out = (run_output){.sc = &run->sc, .quiet = 1, .record = &run->record};
+    return run;
+}
+
+grains_status grains_run_open(grains_run **out, const char *scenario, int n, const char *const *keys,
+                              const char *const *values, grains_error *err)
+{
+    grains_run *run = new_run();
     if (!run)
         return out_of_memory(err);
     run_flags fl;
-    grains_status s = keep_words(run, argc, argv, err);
+    grains_status s = run_named_words(scenario, n, keys, values, 0, &run->words, &run->record.argc, err);
+    run->record.argv = run->words;
     if (s == GRAINS_OK)
         s = run_record_check(run->record.argc, run->record.argv, err);
     if (s == GRAINS_OK && !getcwd(run->record.cwd, sizeof run->record.cwd))
@@ -95,24 +91,20 @@ static grains_status rebuild(grains_run *run, const char *path, const run_resume
     return s;
 }
 
-/* The checkpoint's record, and the words that may follow its own. */
-static grains_status read_record(grains_run *run, const char *path, int argc, const char *const *argv,
-                                 run_resume_options *ro, grains_error *err)
+/* The checkpoint's record, and the words that may follow its own (kept in
+ * run->words: ro points to them). */
+static grains_status read_record(grains_run *run, const char *path, int n, const char *const *keys,
+                                 const char *const *values, run_resume_options *ro, grains_error *err)
 {
-    char **words = calloc((size_t)argc + 3, sizeof *words);
-    if (!words)
-        return out_of_memory(err);
-    words[0] = "--resume";
-    words[1] = (char *)path;
-    for (int a = 0; a < argc; a++)
-        words[a + 2] = (char *)argv[a];
-    grains_status s = run_resume_parse(argc + 2, words, ro, err);
-    free(words);
-    void *bytes = NULL;
-    size_t n = 0;
+    int argc = 0;
+    grains_status s = run_named_words(NULL, n, keys, values, 1, &run->words, &argc, err);
     if (s == GRAINS_OK)
-        s = grains_checkpoint_peek_app(path, &bytes, &n, err);
-    if (s == GRAINS_OK && (s = run_record_decode(&run->record, bytes, n, path, err)) == GRAINS_OK)
+        s = run_resume_parse(argc, run->words, ro, err);
+    void *bytes = NULL;
+    size_t size = 0;
+    if (s == GRAINS_OK)
+        s = grains_checkpoint_peek_app(path, &bytes, &size, err);
+    if (s == GRAINS_OK && (s = run_record_decode(&run->record, bytes, size, path, err)) == GRAINS_OK)
         run->decoded = 1;
     if (s != GRAINS_OK && bytes)
         s = run_checked_record(path, s, err);
@@ -120,21 +112,17 @@ static grains_status read_record(grains_run *run, const char *path, int argc, co
     return s;
 }
 
-grains_status grains_run_resume(grains_run **out, const char *path, int argc, const char *const *argv,
-                                grains_error *err)
+grains_status grains_run_resume(grains_run **out, const char *path, int n, const char *const *keys,
+                                const char *const *values, grains_error *err)
 {
     char full[PATH_MAX];
-    if (!path || argc < 0 || (argc > 0 && !argv))
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a resume needs a checkpoint's path, and its %d options",
-                                argc);
-    for (int a = 0; a < argc; a++)
-        if (!argv[a])
-            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a resume's option %d is missing", a + 1);
-    grains_run *run = calloc(1, sizeof *run);
+    if (!path)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a resume needs a checkpoint's path");
+    grains_run *run = new_run();
     if (!run)
         return out_of_memory(err);
     run_resume_options ro;
-    grains_status s = read_record(run, path, argc, argv, &ro, err);
+    grains_status s = read_record(run, path, n, keys, values, &ro, err);
     if (s == GRAINS_OK && !realpath(path, full)) /* (read again by the state's reader) */
         s = grains_error_set(err, GRAINS_ERR_IO, path, 0, "cannot resolve: %s", strerror(errno));
     if (s == GRAINS_OK)
@@ -156,9 +144,7 @@ void grains_run_close(grains_run *run)
     grains_sim_destroy(run->sim);
     if (run->decoded)
         run_record_free(&run->record);
-    for (int a = 0; run->words && run->words[a]; a++)
-        free(run->words[a]);
-    free(run->words);
+    run_words_free(run->words);
     free(run);
 }
 
@@ -166,24 +152,65 @@ grains_sim *grains_run_sim(grains_run *run) { return run->sim; }
 
 const grains_scenario *grains_run_scenario(const grains_run *run) { return &run->sc; }
 
+const char *grains_run_output_dir(const grains_run *run) { return run->sc.output_dir; }
+
+const char *grains_run_source(const grains_run *run) { return run->sc.source; }
+
+const char *grains_run_probe_name(const grains_run *run, int k)
+{
+    return k >= 0 && k < run->sc.params.n_probes ? run->sc.probe_name[k] : NULL;
+}
+
 void grains_run_record_contacts(grains_run *run, int on) { run->record_last = on != 0; }
 
 grains_status grains_run_advance(grains_run *run, long n, grains_error *err)
 {
     if (n < 0)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%ld steps: a run advances 0 steps or more", n);
-    for (long k = 0; k < n; k++) {
-        int began;
-        grains_status s = run_stages_step(&run->sc, &run->record, run->sim, &began, err);
-        if (s != GRAINS_OK)
-            return s;
-        /* a frame's contacts: those of the step before it (interact/contact_record.h) */
-        grains_sim_record_contacts(run->sim, (run->sc.write_contacts || run->record_last) && k == n - 1);
-        s = grains_sim_step(run->sim, err);
-        if (s != GRAINS_OK)
-            return s;
-    }
+    run_stop stop;
+    for (long k = 0; k < n; k++) /* (a frame's contacts: those of the step before it) */
+        if (run_step(&run->out, run->sim, NULL, (run->sc.write_contacts || run->record_last) && k == n - 1, &stop,
+                     err) != GRAINS_OK)
+            return err->status;
     return GRAINS_OK;
+}
+
+static grains_status open_outputs(grains_run *run, grains_error *err);
+
+/* How the loop stopped, as a status: a signal's as GRAINS_ERR_STOPPED
+ * (with where its checkpoint is, or why there is none). */
+static grains_status stopped(grains_run *run, run_stop stop, int sig, grains_error *err)
+{
+    if (stop == RUN_INTERRUPTED && err->status == GRAINS_OK)
+        return grains_error_set(err, GRAINS_ERR_STOPPED, NULL, 0,
+                                "signal %d at step %ld (t = %.9g): checkpoint in %s/checkpoint.grains", sig,
+                                grains_sim_steps(run->sim), grains_sim_time(run->sim), run->sc.output_dir);
+    if (stop == RUN_STEP_FAILED) { /* (the step's error stands, the last good state beside it) */
+        grains_error werr;
+        if (run_keep_last_good(&run->out, run->sim, err, &werr) != GRAINS_OK)
+            return *err = werr, werr.status;
+    }
+    return err->status;
+}
+
+grains_status grains_run_to_end(grains_run *run, int catch_signals, grains_error *err)
+{
+    grains_status s = open_outputs(run, err);
+    if (s != GRAINS_OK)
+        return s;
+    run_signals saved;
+    run_driver d = {.caught = catch_signals ? run_signals_asked : NULL};
+    if (catch_signals) {
+        run_signals_catch(&saved);
+        grains_sim_ask_stop(run->sim, run_signals_asked, NULL);
+    }
+    int sig;
+    run_stop stop = run_loop(&run->out, run->sim, &d, &sig, err);
+    if (catch_signals) {
+        grains_sim_ask_stop(run->sim, NULL, NULL);
+        run_signals_restore(&saved);
+    }
+    return stop == RUN_ENDED ? GRAINS_OK : stopped(run, stop, sig, err);
 }
 
 /* The outputs, at the first frame or checkpoint: a resumed run's as its
@@ -192,7 +219,6 @@ static grains_status open_outputs(grains_run *run, grains_error *err)
 {
     if (run->opened)
         return GRAINS_OK;
-    run->out = (run_output){.sc = &run->sc, .quiet = 1, .record = &run->record};
     if (run->decoded)
         run_remove_stale_temporaries(run->sc.output_dir);
     grains_status s = run_open_outputs(&run->out, run->sim, err);

@@ -243,6 +243,32 @@ int grains_scenario_line(const grains_scenario *sc, const char *name)
     return k < 0 ? 0 : sc->origin[k];
 }
 
+int grains_scenario_param(const grains_params *p, const char *name, double *values, int n)
+{
+    int k = name ? key_index(name) : -1;
+    size_t at = offsetof(grains_scenario, params);
+    if (k < 0 || keys[k].offset < at || keys[k].offset >= at + sizeof *p)
+        return 0; /* (none, or the scenario's own: t_end, the folders, ...) */
+    const char *field = (const char *)p + (keys[k].offset - at);
+    double v[3];
+    int count = 1;
+    switch (keys[k].kind) {
+    case K_REAL: v[0] = *(const real *)field; break;
+    case K_VEC3: {
+        const grains_vec3 *x = (const grains_vec3 *)field;
+        v[0] = x->x, v[1] = x->y, v[2] = x->z, count = 3;
+        break;
+    }
+    case K_LONG: v[0] = (double)*(const long *)field; break;
+    case K_INT:
+    case K_BOOL: v[0] = *(const int *)field; break;
+    default: return 0; /* (lists, choices, groups: not one number or vector) */
+    }
+    for (int j = 0; j < count && j < n; j++)
+        values[j] = v[j];
+    return count;
+}
+
 /* Edits (insert, delete, replace, swap two neighbours) from a to b, capped at 3. */
 static int edits(const char *a, const char *b)
 {

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/changeable.h"
 #include "scenario/config_value.h"
 #include "scenario/scenario_meshes.h"
 
@@ -72,10 +73,7 @@ static grains_status read_motions(const config_setting_t *list, grains_scenario_
     return s;
 }
 
-#define STAGE_PARAM_NAME(name) #name,
-static const char *const param_names[GRAINS_STAGE_N_PARAMS] = {GRAINS_STAGE_PARAMS(STAGE_PARAM_NAME)};
-
-/* set = { mu_s = 0.2; ... }: the parameters a stage changes (GRAINS_STAGE_PARAMS). */
+/* set = { mu_s = 0.2; ... }: the parameters a stage changes (GRAINS_CHANGEABLE_PARAMS). */
 static grains_status read_set(const config_setting_t *g, grains_scenario_stage *st, const char *what,
                               const char *path, grains_error *err)
 {
@@ -83,15 +81,13 @@ static grains_status read_set(const config_setting_t *g, grains_scenario_stage *
         return bad(g, what, "a group { mu_s = ...; e_n = ...; }", path, err);
     for (int b = 0; b < config_setting_length(g); b++) {
         const config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
-        int k = 0;
-        while (k < GRAINS_STAGE_N_PARAMS && strcmp(param_names[k], config_setting_name(f)) != 0)
-            k++;
+        int k = changeable_find(config_setting_name(f));
         char here[48];
         snprintf(here, sizeof here, "%s.set", what);
-        if (k == GRAINS_STAGE_N_PARAMS)
+        if (k < 0)
             return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(f),
-                                    "%s: '%s' cannot change mid-run (a stage may set mu_s, mu_r, mu_t, mu_s_dyn, "
-                                    "mu_r_dyn, mu_t_dyn, e_n and eta; g beside set)", here, config_setting_name(f));
+                                    "%s: '%s' cannot change mid-run (a stage may set %sand g beside set)", here,
+                                    config_setting_name(f), changeable_names());
         if (!config_number(f, &st->set[k]))
             return bad(f, here, "a finite number", path, err);
     }
@@ -186,7 +182,7 @@ grains_status scenario_read_stages(grains_scenario *sc, const config_setting_t *
         const config_setting_t *g = config_setting_get_elem(list, (unsigned)k);
         grains_scenario_stage *st = &sc->stages[k];
         *st = (grains_scenario_stage){.until_time = -1, .check_every = 100, .line = line_of(g)};
-        for (int p = 0; p < GRAINS_STAGE_N_PARAMS; p++)
+        for (int p = 0; p < GRAINS_N_CHANGEABLE; p++)
             st->set[p] = NAN;
         char what[32];
         snprintf(what, sizeof what, "stages[%d]", k);
@@ -206,13 +202,11 @@ void grains_scenario_stage_params(const grains_scenario *sc, int k, grains_param
     int mu_t_given = grains_scenario_line(sc, "mu_t") != 0;
     for (int j = 0; j <= k && j < sc->n_stages; j++) {
         const grains_scenario_stage *st = &sc->stages[j];
-        real *to[GRAINS_STAGE_N_PARAMS] = {&out->mu_s, &out->mu_r, &out->mu_t, &out->mu_s_dyn, &out->mu_r_dyn,
-                                           &out->mu_t_dyn, &out->e_n, &out->eta}; /* (GRAINS_STAGE_PARAMS' order) */
-        for (int p = 0; p < GRAINS_STAGE_N_PARAMS; p++)
+        for (int p = 0; p < GRAINS_N_CHANGEABLE; p++)
             if (!isnan(st->set[p]))
-                *to[p] = st->set[p];
-        mu_t_given |= !isnan(st->set[2]);
-        if (!isnan(st->set[0]) && !mu_t_given) /* Section 2.2, as the scenario derives it */
+                *changeable_field(out, p) = st->set[p];
+        mu_t_given |= !isnan(st->set[changeable_find("mu_t")]);
+        if (!isnan(st->set[changeable_find("mu_s")]) && !mu_t_given) /* Section 2.2, as the scenario derives it */
             out->mu_t = isfinite(2 * out->mu_s) ? 2 * out->mu_s / 3 : out->mu_s / 3 * 2; /* (no overflow at 1e308) */
         if (st->set_g)
             out->g = st->g;
@@ -221,7 +215,7 @@ void grains_scenario_stage_params(const grains_scenario *sc, int k, grains_param
 
 int grains_scenario_stage_sets(const grains_scenario_stage *st)
 {
-    for (int p = 0; p < GRAINS_STAGE_N_PARAMS; p++)
+    for (int p = 0; p < GRAINS_N_CHANGEABLE; p++)
         if (!isnan(st->set[p]))
             return 1;
     return 0;

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/changeable.h"
 #include "sim/sim_internal.h"
 
 grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_error *err)
@@ -20,10 +21,8 @@ grains_status grains_sim_set_gravity(grains_sim *sim, grains_vec3 g, grains_erro
 /* The parameters a run may change between steps (grains_sim_set_params). */
 static void take_changeable(grains_params *to, const grains_params *from)
 {
-    to->mu_s = from->mu_s, to->mu_r = from->mu_r, to->mu_t = from->mu_t;
-    to->mu_s_dyn = from->mu_s_dyn, to->mu_r_dyn = from->mu_r_dyn, to->mu_t_dyn = from->mu_t_dyn;
-    to->e_n = from->e_n;
-    to->eta = from->eta;
+    for (int k = 0; k < GRAINS_N_CHANGEABLE; k++)
+        *changeable_field(to, k) = changeable_get(from, k);
     to->g = from->g;
 }
 
@@ -40,8 +39,8 @@ grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, gra
     take_changeable(&same, &sim->p);
     if (memcmp(&same, &sim->p, sizeof same) != 0)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "a run may change only mu_s, mu_r, mu_t (and their dynamic values), e_n, eta and g "
-                                "between steps: the other parameters are its own");
+                                "a run may change only %sand g between steps: the other parameters are its own",
+                                changeable_names());
     hm_params hp;
     hm_params_init(&hp, &next);
     int modes[2][3];
@@ -70,4 +69,36 @@ grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_err
     st->stop_step = open ? 0 : sim->step;
     st->idle_steps = 0;
     return GRAINS_OK;
+}
+
+/* A dynamic friction equal to its static one follows it (-1: Luding 2008's
+ * default) when the static one changes and it is not given. */
+static void dynamic_follows(grains_params *p, int n, const char *const *names)
+{
+    static const char *const pair[3][2] = {{"mu_s", "mu_s_dyn"}, {"mu_r", "mu_r_dyn"}, {"mu_t", "mu_t_dyn"}};
+    for (int j = 0; j < 3; j++) {
+        int given = 0;
+        for (int k = 0; k < n; k++)
+            given |= strcmp(names[k], pair[j][1]) == 0;
+        real *dyn = changeable_field(p, changeable_find(pair[j][1]));
+        if (!given && *dyn == *changeable_field(p, changeable_find(pair[j][0])))
+            *dyn = -1;
+    }
+}
+
+grains_status grains_sim_set_named_params(grains_sim *sim, int n, const char *const *names, const double *values,
+                                          grains_error *err)
+{
+    if (n < 0 || (n > 0 && (!names || !values)))
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "named parameters: %d of them and no list", n);
+    for (int k = 0; k < n; k++)
+        if (changeable_find(names[k]) < 0)
+            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "%s cannot change during a run (these can: %s"
+                                    "and g through grains_sim_set_gravity)", names[k] ? names[k] : "(null)",
+                                    changeable_names());
+    grains_params p = sim->p;
+    dynamic_follows(&p, n, names);
+    for (int k = 0; k < n; k++)
+        *changeable_field(&p, changeable_find(names[k])) = values[k];
+    return grains_sim_set_params(sim, &p, err);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/changeable.h"
 #include "decomp/hooks.h"
 #include "sim/sim_internal.h"
 
@@ -40,14 +41,16 @@ static grains_status read_config(const grains_sim *sim, bytes_in *in, grains_err
 }
 
 /* The parameters a run may change between steps (grains_sim_set_params
- * and grains_sim_set_gravity: a stage's or a program's), as they stand. */
-enum { N_SETTING = 11 };
+ * and grains_sim_set_gravity: a stage's or a program's), as they stand:
+ * GRAINS_CHANGEABLE_PARAMS in order, then g. */
+enum { N_SETTING = GRAINS_N_CHANGEABLE + 3 };
 
 static void write_setting(const grains_sim *sim, bytes_out *o)
 {
-    const grains_params *p = &sim->p;
-    const real v[N_SETTING] = {p->mu_s,     p->mu_r,     p->mu_t, p->mu_s_dyn, p->mu_r_dyn, p->mu_t_dyn,
-                               p->e_n,      p->eta,      p->g.x,  p->g.y,      p->g.z};
+    real v[N_SETTING];
+    for (int k = 0; k < GRAINS_N_CHANGEABLE; k++)
+        v[k] = changeable_get(&sim->p, k);
+    v[GRAINS_N_CHANGEABLE] = sim->p.g.x, v[GRAINS_N_CHANGEABLE + 1] = sim->p.g.y, v[GRAINS_N_CHANGEABLE + 2] = sim->p.g.z;
     bytes_put_reals(o, v, N_SETTING);
 }
 
@@ -60,8 +63,9 @@ static grains_status read_setting(grains_sim *sim, bytes_in *in, grains_error *e
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its parameters");
     grains_params q = sim->p;
-    q.mu_s = v[0], q.mu_r = v[1], q.mu_t = v[2], q.mu_s_dyn = v[3], q.mu_r_dyn = v[4], q.mu_t_dyn = v[5];
-    q.e_n = v[6], q.eta = v[7], q.g = (grains_vec3){v[8], v[9], v[10]};
+    for (int k = 0; k < GRAINS_N_CHANGEABLE; k++)
+        *changeable_field(&q, k) = v[k];
+    q.g = (grains_vec3){v[GRAINS_N_CHANGEABLE], v[GRAINS_N_CHANGEABLE + 1], v[GRAINS_N_CHANGEABLE + 2]};
     grains_error why;
     if (grains_sim_set_params(sim, &q, &why) != GRAINS_OK)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its parameters (%s)", why.message);

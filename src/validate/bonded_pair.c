@@ -7,7 +7,7 @@
  * RK4 with a step far below the engine's. */
 #include <math.h>
 
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define PI 3.14159265358979323846
 #define R_BP 1e-3     /* [m] radius */

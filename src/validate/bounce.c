@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "grains/sim.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define PI 3.14159265358979323846
 

@@ -9,7 +9,7 @@
 
 #include "grains/mesh.h"
 #include "util/rng.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define PI 3.14159265358979323846
 

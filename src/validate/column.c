@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "grains/sim.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define PI 3.14159265358979323846
 #define R 1e-3

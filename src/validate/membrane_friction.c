@@ -1,9 +1,9 @@
 /* The membrane paper's friction test (Section 3.2, Fig. 6), see
- * grains/validate.h: a sphere dragged across a held membrane of patches or
+ * validate/validate.h: a sphere dragged across a held membrane of patches or
  * of vertex spheres, what it feels and how high it rides. */
 #include <math.h>
 
-#include "grains/validate.h"
+#include "validate/validate.h"
 #include "membrane/sheet.h"
 
 #define SPACING 1.33e-3

@@ -5,7 +5,7 @@
 
 #include "grains/mesh.h"
 #include "grains/sim.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 #define PI 3.14159265358979323846
 #define G 9.81

@@ -1,11 +1,11 @@
 /* The membrane paper's triaxial test (Section 3.1, case 1), shortened, see
- * grains/validate.h: the sample of examples/triaxial_case1.cfg built with the
+ * validate/validate.h: the sample of examples/triaxial_case1.cfg built with the
  * library, prepared faster and loaded at a given speed; its peak deviatoric
  * stress and friction angle. The stresses are those of triaxial.csv
  * (docs/scenario.md, "Triaxial test"). */
 #include <math.h>
 
-#include "grains/validate.h"
+#include "validate/validate.h"
 #include "membrane/sheet.h"
 
 #define PI 3.14159265358979323846

@@ -1,6 +1,6 @@
 /* Flat walls for the validation cases: rectangles of radius 0. */
 #include "grains/mesh.h"
-#include "grains/validate.h"
+#include "validate/validate.h"
 
 grains_status validate_rectangles(grains_sim *sim, const grains_vec3 *corner, int n, grains_error *err)
 {
