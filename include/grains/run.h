@@ -64,7 +64,9 @@ void grains_run_record_contacts(grains_run *run, int on);
 /* The run to its end as `grains run` runs it (the same loop: stages, frames
  * every N_steps steps up to N_frames, checkpoints every checkpoint_every
  * steps, outputs opened at its first frame); a resumed run from where it
- * stood. With catch_signals, SIGINT and SIGTERM (the caller's handlers
+ * stood. Its next frame, the frames written so far k, comes at step
+ * k N_steps, or at once where the run is past that step (advanced by
+ * grains_run_advance). With catch_signals, SIGINT and SIGTERM (the caller's handlers
  * again on return) stop it at the end of a step with a checkpoint there:
  * GRAINS_ERR_STOPPED, its message naming the signal and the checkpoint. An
  * unstable step (GRAINS_ERR_UNSTABLE) leaves the last good state, which the

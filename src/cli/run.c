@@ -1,5 +1,6 @@
-/* grains run: frames every N_steps steps, N_frames times, after frame 0
- * (TinyDEM Section 6), with VTK and/or CSV frames and a thermo table. */
+/* grains run: the command's part of a run (its arguments, the ranks, the
+ * progress line and what it says when the run stops); the library's run
+ * loop (run/loop.c) steps it and writes its frames and checkpoints. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
