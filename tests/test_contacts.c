@@ -191,7 +191,8 @@ static grains_sim *sliding_pile(int unused_material)
         p.n_materials = 2;
         p.material[1] = (grains_material){p.rho, p.E, p.nu};
         p.n_pairs = 1;
-        p.pair[0] = (grains_pair_values){1, 1, -1, -1, 0.3, 0.2, -1, -1, -1, 0};
+        p.pair[0] = (grains_pair_values){.a = 1, .b = 1, .e_n = -1, .mu_s = -1, .mu_r = 0.3, .mu_t = 0.2,
+                                         .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
     }
     return pile_of(&p);
 }

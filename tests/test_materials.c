@@ -123,7 +123,8 @@ static void pair_restitution(test_ctx *t)
     grains_params p = two_materials(GLASS, STEEL);
     p.e_n = 0.8;
     p.n_pairs = 1;
-    p.pair[0] = (grains_pair_values){1, 0, 0.3, -1, -1, -1, -1, -1, -1, 0};
+    p.pair[0] = (grains_pair_values){.a = 1, .b = 0, .e_n = 0.3, .mu_s = -1, .mu_r = -1, .mu_t = -1,
+                                     .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
     double R = 1e-3, v = 1;
     p.dt = hertz_time(mixed_E(STEEL, STEEL), R / 2, sphere_mass(STEEL, R) / 2, v) / 1000;
     const int m0[3] = {0, 0, 1}, m1[3] = {1, 0, 1};
@@ -177,7 +178,8 @@ static void pair_friction(test_ctx *t)
     p.n_materials = 3;
     p.material[1] = p.material[2] = (grains_material){p.rho, p.E, p.nu};
     p.n_pairs = 1;
-    p.pair[0] = (grains_pair_values){1, 2, -1, 0.1, -1, -1, -1, -1, -1, 0};
+    p.pair[0] = (grains_pair_values){.a = 1, .b = 2, .e_n = -1, .mu_s = 0.1, .mu_r = -1, .mu_t = -1,
+                                     .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
     p.mesh_material = 2;
     double g = 9.81, theta = atan(0.5), R = 0.01;
     p.g = (grains_vec3){g * sin(theta), 0, -g * cos(theta)};
@@ -255,7 +257,8 @@ static void invariance(test_ctx *t)
 
     q.material[1] = STEEL;
     q.material[1].E = p.E * 3;
-    q.pair[0] = (grains_pair_values){0, 1, 0.2, 0.8, -1, -1, -1, -1, -1, 0};
+    q.pair[0] = (grains_pair_values){.a = 0, .b = 1, .e_n = 0.2, .mu_s = 0.8, .mu_r = -1, .mu_t = -1,
+                                     .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
     q.n_pairs = 1;
     grains_sim *runs[3];
     for (int th = 0; th < 3; th++) {
@@ -300,7 +303,8 @@ static void passing_through(test_ctx *t)
     grains_params p = two_materials(GLASS, GLASS);
     p.e_n = 0.5;
     p.n_pairs = 1;
-    p.pair[0] = (grains_pair_values){1, 1, -1, -1, -1, -1, -1, -1, -1, 1};
+    p.pair[0] = (grains_pair_values){.a = 1, .b = 1, .e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1,
+                                     .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 1};
     CHECK(t, crossing(p, 1, 1) == 0.5, "material 1 passes through material 1");
     CHECK_ABS(t, crossing(p, 0, 1), -0.25, 1e-3, "material 0 still bounces off material 1 (e_n 0.5)");
     p.n_materials = 1, p.pair[0].a = p.pair[0].b = 0;
@@ -325,7 +329,8 @@ static void refused(test_ctx *t)
           "nu out of range: %s", err.message);
     p = two_materials(GLASS, STEEL);
     p.n_pairs = 2;
-    p.pair[0] = p.pair[1] = (grains_pair_values){0, 1, 0.5, -1, -1, -1, -1, -1, -1, 0};
+    p.pair[0] = p.pair[1] = (grains_pair_values){.a = 0, .b = 1, .e_n = 0.5, .mu_s = -1, .mu_r = -1, .mu_t = -1,
+                                                 .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
     p.pair[1].a = 1, p.pair[1].b = 0;
     CHECK(t, grains_sim_create(&sim, &p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "listed before"),
           "a pair listed twice: %s", err.message);

@@ -5,6 +5,12 @@
  *   it decelerates at 5/7 mu_r g and stops after 7 v0^2 / (10 mu_r g),
  *   whatever its speed; on a slope it stays at rest below atan(mu_r) and
  *   rolls at 5/7 g (sin a - mu_r cos a) above it;
+ * - rolling "sds" (Luding 2008, LAMMPS' spring-dashpot-slider): the same
+ *   two facts with its own spring k_roll and dashpot gamma_roll (the torque
+ *   at full mobilisation is mu_r R* |f_n| again), and held on the slope the
+ *   sphere has moved by what its rolling spring gives, m g sin(a) / k_roll,
+ *   plus its sliding spring's share, k_roll the pair's where the pair gives
+ *   its own;
  * - cohesion "jkr" (Johnson, Kendall and Roberts 1971): two spheres, or a
  *   sphere and a wall, pulled apart hold on past touching with a least
  *   force of -3/2 pi W R* (the pull-off force), and let go at the gap
@@ -17,6 +23,7 @@
 #include "check.h"
 #include "contact/damping_tsuji.h"
 #include "contact/submodels.h"
+#include "core/coeffs.h"
 #include "validate/validate.h"
 #include "support.h"
 
@@ -38,18 +45,15 @@ static grains_params rolling_params(grains_rolling_model model, double slope)
     return p;
 }
 
-/* A sphere set down on the floor rolling at v0 along x, its rolling dashpot
- * `damping` of critical: where it is and how fast it goes after t, and its
- * speeds at t / 8 and t / 3. */
-static grains_particle roll(grains_rolling_model model, double damping, double slope, double v0, double t,
-                            double v_at[2])
+/* A sphere set down on the floor of the run `p` rolling at v0 along x:
+ * where it is and how fast it goes after t, and its speeds at t / 8 and
+ * t / 3. */
+static grains_particle roll_in(const grains_params *p, double v0, double t, double v_at[2])
 {
-    grains_params p = rolling_params(model, slope);
-    p.rolling_damping = damping;
-    grains_sim *sim = scene(&p);
+    grains_sim *sim = scene(p);
     floor_mesh(sim, 1, 0);
     add(sim, (grains_vec3){0, 0, R}, (grains_vec3){v0, 0, 0}, (grains_vec3){0, v0 / R, 0}, R);
-    long n = (long)(t / p.dt);
+    long n = (long)(t / p->dt);
     for (long k = 1; k <= n; k++) {
         step(sim);
         if (k == n / 8)
@@ -60,6 +64,15 @@ static grains_particle roll(grains_rolling_model model, double damping, double s
     grains_particle s = get(sim, 0);
     grains_sim_destroy(sim);
     return s;
+}
+
+/* The same for type C or the spring, the rolling dashpot `damping` of critical. */
+static grains_particle roll(grains_rolling_model model, double damping, double slope, double v0, double t,
+                            double v_at[2])
+{
+    grains_params p = rolling_params(model, slope);
+    p.rolling_damping = damping;
+    return roll_in(&p, v0, t, v_at);
 }
 
 /* The Hertz overlap, contact radius and normal spring (secant, Eq. 12) of
@@ -295,6 +308,81 @@ static void type_c_resorted(test_ctx *t)
     CHECK_ABS(t, moving.z, still.z, 1e-9, "type C: a drifting pair rocks as a pair at rest (re-sorts keep the spring)");
 }
 
+/* ---- rolling sds ---- */
+
+static const double K_ROLL = 1e3; /* [N/m]: below the resting sphere's k_n, 4.4e3 */
+
+/* The same for sds, its dashpot `gamma` [N s/m]; with pair_k > 0 the pair
+ * of material 0 with itself (with a rigid wall too) gives its own k_roll. */
+static grains_particle roll_sds_pair(double gamma, double pair_k, double slope, double v0, double t, double v_at[2])
+{
+    grains_params p = rolling_params(GRAINS_ROLLING_SDS, slope);
+    p.coeff[COEFF_SDS_K_ROLL] = K_ROLL, p.coeff[COEFF_SDS_GAMMA_ROLL] = gamma;
+    if (pair_k > 0) {
+        p.n_pairs = 1;
+        p.pair[0] = (grains_pair_values){.e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1, .mu_s_dyn = -1, .mu_r_dyn = -1,
+                                         .mu_t_dyn = -1, .coeff_given = 1u << COEFF_SDS_K_ROLL};
+        p.pair[0].coeff[COEFF_SDS_K_ROLL] = pair_k;
+    }
+    return roll_in(&p, v0, t, v_at);
+}
+
+static grains_particle roll_sds(double gamma, double slope, double v0, double t, double v_at[2])
+{
+    return roll_sds_pair(gamma, 0, slope, v0, t, v_at);
+}
+
+static void sds_on_floor(test_ctx *t)
+{
+    const double a = 5.0 / 7.0 * MU_R * G, T = 0.25, m = 4 * PI / 3 * 1e3 * R * R * R;
+    for (int k = 0; k < 2; k++) {
+        double v0 = k ? 0.1 : 0.07, v[2] = {0, 0};
+        roll_sds(0, 0, v0, T, v);
+        double decel = (v[0] - v[1]) / (T / 3 - T / 8);
+        printf("  sds, v0 = %g m/s: decelerates at %.6f m/s^2 (5/7 mu_r g = %.6f)\n", v0, decel, a);
+        /* the overlap shortens the sliding friction's lever by delta / (2R) ~ 5e-4 */
+        CHECK_REL(t, decel, a, 1e-3, "sds decelerates at 5/7 mu_r g whatever the speed");
+    }
+    double gamma = 2 * sqrt(1.4 * m * K_ROLL), v[2];
+    grains_particle s = roll_sds(gamma, 0, 0.1, 2 * T, v);
+    printf("  sds with a critical dashpot: stops at x = %.6f m (7 v0^2 / (10 mu_r g) = %.6f), v(2T) = %.2e m/s\n",
+           s.x.x, 7 * 0.1 * 0.1 / (10 * MU_R * G), s.v.x);
+    CHECK(t, fabs(s.v.x) < 1e-6, "sds's dashpot brings it to rest (v = %g)", s.v.x);
+    CHECK_REL(t, s.x.x, 7 * 0.1 * 0.1 / (10 * MU_R * G), 5e-3, "sds stopping distance 7 v0^2 / (10 mu_r g)");
+}
+
+static void sds_on_slope(test_ctx *t)
+{
+    const double hold = atan(0.5 * MU_R), slide = atan(2 * MU_R), T = 0.2, m = 4 * PI / 3 * 1e3 * R * R * R;
+    double v[2], gamma = 2 * sqrt(1.4 * m * K_ROLL);
+    grains_particle s = roll_sds(gamma, hold, 0, T, v);
+    /* held, the spring carries the torque m g sin(a) R*: k_roll u_r = m g sin(a) */
+    double u = m * G * sin(hold) / K_ROLL;
+    printf("  sds at %.2f deg (below atan(mu_r) = %.2f): x = %.3g m (the spring's %.3g), v = %.3g m/s after %g s\n",
+           hold * 180 / PI, atan(MU_R) * 180 / PI, s.x.x, u, s.v.x, T);
+    CHECK(t, s.x.x > u && s.x.x < 1.5 * u && fabs(s.v.x) < 1e-6,
+          "sds holds on a slope below atan(mu_r), k_roll's wind-up and a little more: x %g, v %g", s.x.x, s.v.x);
+    s = roll_sds(gamma, slide, 0, T, v);
+    double a = 5.0 / 7.0 * G * (sin(slide) - MU_R * cos(slide)), got = (v[1] - v[0]) / (T / 3 - T / 8);
+    printf("  sds at %.2f deg: accelerates at %.6f m/s^2, 5/7 g (sin - mu_r cos) = %.6f\n", slide * 180 / PI, got, a);
+    CHECK_REL(t, got, a, 1e-3, "sds rolls down a slope above atan(mu_r)");
+    /* the pair's own k_roll, twice the run's: half the rolling spring's share */
+    double u2 = m * G * sin(hold) / (2 * K_ROLL);
+    s = roll_sds_pair(gamma, 2 * K_ROLL, hold, 0, T, v);
+    printf("  sds, the pair's k_roll = %g N/m: x = %.3g m (the spring's %.3g)\n", 2 * K_ROLL, s.x.x, u2);
+    CHECK(t, s.x.x > u2 && s.x.x < 1.5 * u2 && fabs(s.v.x) < 1e-6, "sds takes the pair's k_roll: x %g", s.x.x);
+    grains_params p = rolling_params(GRAINS_ROLLING_SDS, 0);
+    grains_error err;
+    CHECK(t, grains_params_check(&p, &err) == GRAINS_ERR_RANGE, "sds without k_roll refused: %s", err.message);
+    p.coeff[COEFF_SDS_K_ROLL] = K_ROLL, p.coeff[COEFF_SDS_GAMMA_ROLL] = -1;
+    CHECK(t, grains_params_check(&p, &err) == GRAINS_ERR_RANGE, "a negative gamma_roll refused: %s", err.message);
+    p.coeff[COEFF_SDS_GAMMA_ROLL] = 0, p.n_pairs = 1;
+    p.pair[0] = (grains_pair_values){.e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1, .mu_s_dyn = -1, .mu_r_dyn = -1,
+                                     .mu_t_dyn = -1, .coeff_given = 1u << COEFF_SDS_K_ROLL};
+    CHECK(t, grains_params_check(&p, &err) == GRAINS_ERR_RANGE, "a pair's k_roll of 0 under sds refused: %s",
+          err.message);
+}
+
 /* ---- the registry ---- */
 
 /* ---- damping "tsuji" ---- */
@@ -381,11 +469,11 @@ static void damping_pairs(test_ctx *t)
 static void registry(test_ctx *t)
 {
     const char *names[] = {"hertz",  "linear", "tinydem", "restitution", "linear", "tsuji", "coulomb",
-                           "spring", "type_c", "spring",  "none",        "van_der_waals", "jkr"};
+                           "spring", "type_c", "sds", "spring",  "none",        "van_der_waals", "jkr"};
     const submodel_kind kinds[] = {SUBMODEL_NORMAL,   SUBMODEL_NORMAL,   SUBMODEL_DAMPING,  SUBMODEL_DAMPING,
                                    SUBMODEL_DAMPING,  SUBMODEL_DAMPING,  SUBMODEL_SLIDING,  SUBMODEL_ROLLING,
-                                   SUBMODEL_ROLLING,  SUBMODEL_TWISTING, SUBMODEL_COHESION, SUBMODEL_COHESION,
-                                   SUBMODEL_COHESION};
+                                   SUBMODEL_ROLLING,  SUBMODEL_ROLLING,  SUBMODEL_TWISTING, SUBMODEL_COHESION,
+                                   SUBMODEL_COHESION, SUBMODEL_COHESION};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         const submodel *row = submodel_find(kinds[k], names[k]);
         CHECK(t, row && submodel_of(kinds[k], row->id) == row, "registry: %s %s", submodel_kind_name(kinds[k]),
@@ -404,6 +492,8 @@ int main(void)
     type_c_rocking(&t);
     jkr(&t);
     type_c_resorted(&t);
+    sds_on_floor(&t);
+    sds_on_slope(&t);
     tsuji(&t);
     damping_pairs(&t);
     registry(&t);

@@ -50,7 +50,8 @@ GRAINS_API_BEGIN
 /* Rolling resistance (dispatch: contact/hertz_mindlin_kernel.h). X(ID, name, doc) */
 #define GRAINS_ROLLING_LIST(X)                                                                              \
     X(SPRING, "spring", "TinyDEM Eqs. 34, 36-39 (contact/friction_spring.h)")                               \
-    X(TYPE_C, "type_c", "Ai et al. 2011 model C, elastic-plastic spring-dashpot (contact/rolling_type_c.h)")
+    X(TYPE_C, "type_c", "Ai et al. 2011 model C, elastic-plastic spring-dashpot (contact/rolling_type_c.h)")     \
+    X(SDS, "sds", "Luding 2008 spring-dashpot-slider, k_roll and gamma_roll, as LAMMPS' (contact/rolling_sds.h)")
 
 /* Attraction between surfaces (dispatch: contact/hertz_mindlin_kernel.h). X(ID, name, doc) */
 #define GRAINS_COHESION_LIST(X)                                                                             \

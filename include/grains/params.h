@@ -10,6 +10,8 @@
 #include "grains/error.h"
 #include "grains/real.h"
 
+#define GRAINS_MAX_COEFFS 16 /* the contact sub-models' own coefficients (k_roll, ...) */
+
 /* The parameters a run may change between steps (a stage's `set = { mu_s = 0.2; }`, a program's
  * grains_sim_set_named_params): the one list of them, in the order checkpoints keep them. X(name) */
 #define GRAINS_CHANGEABLE_PARAMS(X) X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta)
@@ -41,6 +43,9 @@ typedef struct {
     real mu_s_dyn, mu_r_dyn, mu_t_dyn;
     int no_contact;  /* 1: the two pass through each other, no force at all (the percolation
                       * test's non-interacting fines); 0: they touch */
+    real coeff[GRAINS_MAX_COEFFS]; /* the sub-models' own coefficients (grains_params.coeff) for this
+                                    * pair, where coeff_given says so; else the run's */
+    unsigned coeff_given;          /* bit k: coeff[k] is the pair's own */
 } grains_pair_values;
 
 /* When the static friction springs are incremented (TinyDEM Eq. 52; the list in grains/choices.h).
@@ -291,6 +296,9 @@ typedef struct {
     real grow_from;                       /* [-] in (0, 1]; 1 = no growth */
     real grow_time;                       /* [T] > 0 when grow_from < 1 */
     int threads;                          /* 0 = OpenMP default */
+    real coeff[GRAINS_MAX_COEFFS];        /* the contact sub-models' own coefficients, each a
+                                           * scenario key of its own (k_roll, gamma_roll, ...: read
+                                           * them by name, grains_scenario_param) */
 } grains_params;
 
 /* Table 2 defaults: the paper's hourglass run (eta = 0, mu_t = 2 mu_s / 3). */

@@ -8,6 +8,12 @@
 
 #include <math.h>
 
+#include "math/vec3.h"
+
+/* The rolling spring's traits (contact/rolling.h): a displacement r_roll
+ * (w_i - w_j) x n, even under the pair's exchange; the vector kernel's. */
+enum { ROLLING_SPRING_ODD = 0, ROLLING_SPRING_IN_LANES = 1 };
+
 /* Eq. 51: turn a spring into the tangent plane of n, keeping its length.
  * (One square root: |u| / |t| = sqrt(|u|^2 / |t|^2).) */
 static inline vec3 project_spring(vec3 u, vec3 n)

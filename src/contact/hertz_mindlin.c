@@ -93,6 +93,8 @@ static hm_law pair_law(const grains_material *a, const grains_material *b, const
     l.mu_s_dyn = v->mu_s_dyn, l.mu_r_dyn = v->mu_r_dyn, l.mu_t_dyn = v->mu_t_dyn;
     l.kt_over_kn = one_nu ? 2 * (1 - nu) / (2 - nu) : 4 * G_eff / E_eff; /* Eq. 6 */
     l.no_contact = v->no_contact;
+    for (int k = 0; k < N_COEFFS; k++)
+        l.coeff[k] = v->coeff[k];
     return l;
 }
 
@@ -137,8 +139,9 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->normal = p->contact_model == GRAINS_CONTACT_LINEAR ? HM_NORMAL_LINEAR
                  : p->cohesion == GRAINS_COHESION_JKR    ? HM_NORMAL_JKR
                                                          : HM_NORMAL_HERTZ;
-    hp->type_c = p->rolling_model == GRAINS_ROLLING_TYPE_C;
-    hp->rolling = type_c_coeffs_of(p);
+    hp->rolling_model = p->rolling_model;
+    hp->rolling_traits = rolling_traits_of(p->rolling_model);
+    hp->rolling = rolling_coeffs_of(p);
     hp->jkr = jkr_coeffs_of(p);
     hp->linear = linear_coeffs_of(p);
     hp->vdw = vdw_coeffs_of(p);
@@ -149,6 +152,11 @@ real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)
     return 1.2024 * pow(sqrt(m_eff) * E_eff * E_eff * R_eff * V0, 0.4); /* Eq. 1 */
 }
 
+
+int hm_lanes_compose(const hm_params *hp)
+{
+    return hp->normal != HM_NORMAL_JKR && !(hp->vdw.A > 0) && hp->rolling_traits.in_lanes;
+}
 
 real hm_max_hold_gap(const hm_params *hp, real R_max)
 {

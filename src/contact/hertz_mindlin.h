@@ -5,7 +5,9 @@
 #ifndef GRAINS_CONTACT_HERTZ_MINDLIN_H
 #define GRAINS_CONTACT_HERTZ_MINDLIN_H
 
+#include "core/coeffs.h"
 #include "grains/params.h"
+#include "math/pi.h"
 #include "math/vec3.h"
 
 /* The constants of one pair of materials, particle-particle or particle-
@@ -20,12 +22,12 @@ typedef struct {
     real E_eff;          /* E*, for the linear model's Eq. 1 */
     real kt_over_kn;     /* linear model, Eq. 6: 4 G* / E* = 2 (1 - nu) / (2 - nu) for one material */
     int no_contact;      /* the pair passes through each other (pairs' contact = false) */
+    real coeff[N_COEFFS]; /* the sub-models' own coefficients for this pair (core/coeffs.h) */
 } hm_law;
 
 /* The normal sub-models the kernel tells apart. */
 enum { HM_NORMAL_HERTZ = 0, HM_NORMAL_LINEAR = 1, HM_NORMAL_JKR = 2 };
 
-#define HM_PI 3.14159265358979323846
 
 /* Spring and dashpot coefficients of one contact. */
 typedef struct {
@@ -40,7 +42,7 @@ typedef struct {
 #include "contact/cohesion_jkr.h"
 #include "contact/normal_hertz.h"
 #include "contact/normal_linear.h"
-#include "contact/rolling_type_c.h"
+#include "contact/rolling.h"
 #include "contact/van_der_waals.h"
 
 /* Constants fixed for the run. */
@@ -54,8 +56,9 @@ typedef struct {
     int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE, or a Verlet integrator */
     int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */
     int normal;          /* HM_NORMAL_*: the normal sub-model (contact/submodels.h) */
-    int type_c;          /* rolling sub-model type_c (contact/rolling_type_c.h), else spring */
-    type_c_coeffs rolling; /* type C's (contact/rolling_type_c.h) */
+    int rolling_model;   /* GRAINS_ROLLING_*: the rolling sub-model (contact/rolling.h) */
+    rolling_traits rolling_traits; /* what its spring is to the loops outside the kernel */
+    rolling_coeffs rolling; /* each rolling model's coefficients (contact/rolling.h) */
     jkr_coeffs jkr;      /* JKR's (contact/cohesion_jkr.h) */
     linear_coeffs linear; /* the linear spring-dashpot's (contact/normal_linear.h) */
     vdw_coeffs vdw;      /* van der Waals' (contact/van_der_waals.h) */
@@ -101,6 +104,10 @@ static inline const hm_law *hm_law_pw(const hm_params *hp, int a, int b) { retur
  * above 0 between materials that touch, or with a wall): a mode that acts
  * in none keeps no spring. */
 void hm_spring_modes(const hm_params *hp, int *sliding, int *rolling, int *twisting);
+
+/* Whether the vector kernel (contact/lanes.c) composes the run's
+ * sub-models: no JKR, no van der Waals, a rolling model of the lanes. */
+int hm_lanes_compose(const hm_params *hp);
 
 /* The largest gap at which a contact of particles of radius at most R_max
  * still holds (JKR; 0 for the others). */

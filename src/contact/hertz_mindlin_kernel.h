@@ -135,29 +135,47 @@ static inline vec3 type_c_part(const hm_params *hp, const hm_pair *pr, const hm_
     real k_r = 2.25 * kn * law->mu_r * law->mu_r * k->R_eff * k->R_eff;
     real J_i = type_c_inertia(pr->rho_i, pr->R_i);
     real I_r = pr->wall ? J_i : 1 / (1 / J_i + 1 / type_c_inertia(pr->rho_j, pr->R_j));
-    real c_r = hp->rolling.damping * 2 * sqrt(I_r * k_r);
+    real c_r = hp->rolling.type_c.damping * 2 * sqrt(I_r * k_r);
     return type_c_torque(u_r, w_r, k_r, c_r, law->mu_r * k->R_eff * load, law->mu_r_dyn * k->R_eff * load, hp->dt,
                          hp->increment_first);
+}
+
+/* A spring-form rolling model's spring k_r, dashpot c_r and the rolling
+ * velocity v_r they act on (contact/rolling.h): the TinyDEM spring's k_n,
+ * c_n and r_roll (w_i - w_j) x n (Eqs. 34, 36), or the model's own. */
+__attribute__((always_inline)) static inline void hm_rolling_spring(const hm_pair *pr, const hm_motion *k,
+                                                                    const coefficients *c, const int model,
+                                                                    real *k_r, real *c_r, vec3 *v_r)
+{
+    if (model == GRAINS_ROLLING_SDS) { /* (the pair's k_roll and gamma_roll) */
+        sds_coeffs sds = {pr->law->coeff[COEFF_SDS_K_ROLL], pr->law->coeff[COEFF_SDS_GAMMA_ROLL]};
+        sds_spring(&sds, k->R_eff, v3_sub(pr->w_i, pr->w_j), k->n_v, k_r, c_r, v_r);
+        return;
+    }
+    *k_r = c->kn, *c_r = c->cn, *v_r = k->v_r;
 }
 
 /* One contact, composed from the run's sub-models: normal (with damping
  * and cohesion), sliding, rolling, twisting, in the case cs. `extended` (a
  * constant where it is inlined) admits the sub-models beyond TinyDEM's and
- * the linear law: rolling type C and JKR; the common run's loop is compiled
- * without them. */
+ * the linear law: the rolling models but the spring, and JKR; the common
+ * run's loop is compiled without them. */
 __attribute__((always_inline)) static inline void hm_contact_in(const hm_params *hp, const hm_case cs,
                                                                 const hm_pair *pr, hm_history *h, hm_result *out,
                                                                 const int extended)
 {
-    const int type_c = extended && hp->type_c, jkr = extended && cs.normal == HM_NORMAL_JKR;
+    const int rolling = extended ? hp->rolling_model : GRAINS_ROLLING_SPRING;
+    const int type_c = rolling == GRAINS_ROLLING_TYPE_C, jkr = extended && cs.normal == HM_NORMAL_JKR;
     hm_motion k = hm_relative_motion(hp, pr, cs.half_step);
     const vec3 n = k.n, n_v = k.n_v;
     const real v_n = k.v_n, v_t = k.v_t;
-    vec3 v_s = k.v_s, v_r = k.v_r;
+    vec3 v_s = k.v_s, v_r;
     const hm_law *law = pr->law;
     real f_elastic;
     const int normal = jkr ? HM_NORMAL_JKR : cs.normal == HM_NORMAL_LINEAR ? HM_NORMAL_LINEAR : HM_NORMAL_HERTZ;
     coefficients c = normal_part(hp, pr, &k, normal, &f_elastic);
+    real k_r, c_r;
+    hm_rolling_spring(pr, &k, &c, rolling, &k_r, &c_r, &v_r);
 
     /* Springs projected onto the current tangent plane, Eq. 51 (the half-
      * step plane first with the improved Verlet). */
@@ -177,11 +195,12 @@ __attribute__((always_inline)) static inline void hm_contact_in(const hm_params 
         v_r = project_spring(v_r, n);
     }
 
-    /* Forces, Eqs. 5-6, 10, 34-35 with k_r = k_n, c_r = c_n, k_t = k_s, c_t = c_s.
-     * f_n lies along n, so |f_n| is the magnitude of its scalar factor. */
+    /* Forces, Eqs. 5-6, 10, 34-35 with k_t = k_s, c_t = c_s (and the rolling
+     * model's k_r, c_r: TinyDEM's k_n, c_n). f_n lies along n, so |f_n| is
+     * the magnitude of its scalar factor. */
     real f_n = f_elastic - c.cn * v_n;
     vec3 f_s = v3_sub(v3_scale(-c.ks, u_s), v3_scale(c.cs, v_s));
-    vec3 f_r = type_c ? v3(0, 0, 0) : v3_sub(v3_scale(-c.kn, u_r), v3_scale(c.cn, v_r));
+    vec3 f_r = type_c ? v3(0, 0, 0) : v3_sub(v3_scale(-k_r, u_r), v3_scale(c_r, v_r));
     real f_t = -c.ks * u_t - c.cs * v_t;
 
     if (!cs.increment_first) { /* Eq. 52 after the force (TinyDEM) */
@@ -196,7 +215,7 @@ __attribute__((always_inline)) static inline void hm_contact_in(const hm_params 
     real load = jkr ? fabs(f_n + 2 * jkr_pull_off(hp->jkr.W, k.R_eff)) : fabs(f_n);
     f_s = coulomb_vector(f_s, law->mu_s, law->mu_s_dyn, load, c.ks, c.cs, v_s, &u_s);
     if (!type_c)
-        f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, load, c.kn, c.cn, v_r, &u_r);
+        f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, load, k_r, c_r, v_r, &u_r);
     f_t = coulomb_scalar(f_t, law->mu_t, law->mu_t_dyn, load, c.ks, c.cs, v_t, &u_t);
     vec3 tau_r = type_c ? type_c_part(hp, pr, &k, n, c.kn, load, &u_r) : rolling_torque(&k, f_r);
     store3(h->us, u_s);

@@ -19,7 +19,12 @@
 #include <math.h>
 
 #include "grains/params.h"
+#include "math/pi.h"
 #include "math/vec3.h"
+
+/* Its traits (contact/rolling.h): the spring holds a relative rotation,
+ * odd under the pair's exchange; the scalar kernel's alone. */
+enum { ROLLING_TYPE_C_ODD = 1, ROLLING_TYPE_C_IN_LANES = 0 };
 
 /* Its coefficient: the rolling dashpot's fraction of critical [-]. */
 typedef struct {

@@ -195,7 +195,7 @@ void store_compact(contact_store *cs, store_key *keys, size_t *n);
 /* 3. Renames the keys when particle i moves to where[i], keeping i < j for
  *    pairs. A pair seen from the other side has its sliding spring reversed
  *    (v_s is odd under i <-> j, v_r and v_t are even), and its rolling one
- *    where it holds the relative rotation (odd_rolling: rolling type C). */
+ *    where it holds the relative rotation (odd_rolling: the rolling model's trait, contact/rolling.h). */
 void store_remap(contact_store *cs, store_key *keys, size_t n, const uint32_t *where, int odd_rolling,
                  int nthreads);
 /* 3'. The same for keys[k] and entry k of `entries` (layout L), outside

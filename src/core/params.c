@@ -1,14 +1,17 @@
 /* Default values and range checks for the run parameters (TinyDEM Table 2). */
 #include "grains/params.h"
+#include "core/coeffs.h"
 #include "params_spawn.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void grains_params_default(grains_params *p)
 {
     memset(p, 0, sizeof *p);
+    coeffs_default(p);
     p->R_min = 0.002;
     p->R_max = 0.01;
     p->R_mesh[0] = 0.002;
@@ -87,7 +90,8 @@ static real pick(real own, real run) { return own < 0 ? run : own; }
 
 grains_pair_values grains_params_pair(const grains_params *p, int a, int b)
 {
-    grains_pair_values v = {a, b, -1, -1, -1, -1, -1, -1, -1, 0};
+    grains_pair_values v = {.a = a, .b = b, .e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1,
+                            .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1};
     for (int k = 0; k < p->n_pairs; k++)
         if ((p->pair[k].a == a && p->pair[k].b == b) || (p->pair[k].a == b && p->pair[k].b == a))
             v = p->pair[k], v.a = a, v.b = b;
@@ -95,6 +99,9 @@ grains_pair_values grains_params_pair(const grains_params *p, int a, int b)
     if (v.mu_t < 0 && v.mu_s >= 0)
         v.mu_t = isfinite(2 * v.mu_s) ? 2 * v.mu_s / 3 : v.mu_s / 3 * 2; /* (no overflow at 1e308) */
     v.e_n = pick(v.e_n, p->e_n);
+    for (int k = 0; k < GRAINS_MAX_COEFFS; k++)
+        if (!(v.coeff_given >> k & 1))
+            v.coeff[k] = p->coeff[k];
     int own_s = v.mu_s >= 0, own_r = v.mu_r >= 0, own_t = v.mu_t >= 0;
     v.mu_s = pick(v.mu_s, p->mu_s);
     v.mu_r = pick(v.mu_r, p->mu_r);
@@ -230,7 +237,14 @@ static grains_status check_pairs(const grains_params *p, grains_error *err)
         for (int m = 0; m < 6; m++)
             REQUIRE(mu[m] == -1 || (isfinite(mu[m]) && mu[m] >= 0), "pairs[%d].%s = %g: friction coefficient must be >= 0",
                     k, names[m], mu[m]);
+        char where[32];
+        snprintf(where, sizeof where, "pairs[%d].", k);
+        grains_status s = coeffs_check(v->coeff, v->coeff_given, where, err);
+        if (s != GRAINS_OK)
+            return s;
         grains_pair_values r = grains_params_pair(p, v->a, v->b);
+        REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS || r.coeff[COEFF_SDS_K_ROLL] > 0,
+                "pairs[%d]: rolling_model = \"sds\" needs its spring: k_roll > 0", k);
         REQUIRE(r.mu_s_dyn <= r.mu_s && r.mu_r_dyn <= r.mu_r && r.mu_t_dyn <= r.mu_t,
                 "pairs[%d]: a dynamic friction coefficient exceeds its static one (sliding %g/%g, rolling %g/%g, "
                 "twisting %g/%g)", k, r.mu_s_dyn, r.mu_s, r.mu_r_dyn, r.mu_r, r.mu_t_dyn, r.mu_t);
@@ -308,6 +322,8 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(p->integrator >= 0 && p->integrator < GRAINS_N_INTEGRATORS, "integrator: unknown value");
     REQUIRE(p->kernel >= 0 && p->kernel < GRAINS_N_KERNELS, "kernel: unknown value");
     REQUIRE(p->rolling_model >= 0 && p->rolling_model < GRAINS_N_ROLLINGS, "rolling_model: unknown value");
+    REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS || p->coeff[COEFF_SDS_K_ROLL] > 0,
+            "rolling_model = \"sds\" needs its spring: k_roll > 0 (and gamma_roll, its dashpot, >= 0)");
     REQUIRE(isfinite(p->rolling_damping) && p->rolling_damping >= 0 && p->rolling_damping <= 1,
             "rolling_damping = %g: the type C rolling dashpot's fraction of critical must be in [0, 1]",
             p->rolling_damping);
@@ -434,5 +450,7 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
         s = check_dimension(p, err);
     if (s == GRAINS_OK)
         s = params_check_spawns(p, err);
+    if (s == GRAINS_OK)
+        s = coeffs_check(p->coeff, ~0u, "", err);
     return s;
 }

@@ -1540,7 +1540,7 @@ void sim_ranks_take_names(grains_sim *sim, store_key *keys) { own_names(sim, key
 void sim_ranks_rename(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where)
 {
     /* a pair seen from the other side turns its springs over */
-    store_rename(keys, n, where, &sim->cs.layout, sim->ranks.own, sim->hp.type_c, sim->nthreads);
+    store_rename(keys, n, where, &sim->cs.layout, sim->ranks.own, sim->hp.rolling_traits.odd, sim->nthreads);
 }
 
 /* Whether rank d evaluates the pair of `key` (new order): it owns one of

@@ -9,8 +9,8 @@
 #include "sim/sim_internal.h"
 
 /* The same contact seen from its other particle: the sliding spring is odd
- * under the exchange, and the rolling one where it holds the relative
- * rotation (type C); see store_remap. */
+ * under the exchange, and the rolling one where the run's rolling model
+ * says so (contact/rolling.h); see store_remap. */
 static void turn_over(const grains_sim *sim, grains_contact *c)
 {
     uint32_t a = c->a;
@@ -18,7 +18,7 @@ static void turn_over(const grains_sim *sim, grains_contact *c)
     c->b = a;
     for (int k = 0; k < 3; k++) {
         c->us[k] = -c->us[k];
-        if (sim->hp.type_c)
+        if (sim->hp.rolling_traits.odd)
             c->ur[k] = -c->ur[k];
     }
 }

@@ -475,8 +475,7 @@ force_diag sim_reduce_diag(const grains_sim *sim)
 void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
     const grains_grid *g = &sim->grid;
-    const int general = sim->box.mask != 0 || sim->hp.vdw.A > 0 || sim->mixed || sim_bonds_any(sim) ||
-                        sim->hp.normal == HM_NORMAL_JKR || sim->hp.type_c ||
+    const int general = sim->box.mask != 0 || !hm_lanes_compose(&sim->hp) || sim->mixed || sim_bonds_any(sim) ||
                         sim->cs.layout.width != STORE_FULL_WIDTH || sim->rec.requested;
     const int lanes = !general && sim->p.kernel == GRAINS_KERNEL_VECTOR;
     /* The force sums start at zero: integrate_euler_spiral clears them after

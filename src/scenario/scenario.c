@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/coeffs.h"
 #include "grains/ranks.h"
 #include "scenario/config_value.h"
 #include "scenario/scenario_friction.h"
@@ -48,6 +49,8 @@ static const grains_choice_list axis_names = {axis_list, NULL, 3};
 
 #define P(field) offsetof(grains_scenario, params.field)
 #define S(field) offsetof(grains_scenario, field)
+/* a sub-model's own coefficient (core/coeffs.h) */
+#define COEFF_KEY(id, name, unit, dflt, least, doc) {name, K_REAL, P(coeff[COEFF_##id]), unit, doc, NULL},
 
 static const key_info keys[] = {
     {"R_min", K_REAL, P(R_min), "L", "minimum particle radius (> 0); sets dt by Eq. 49", NULL},
@@ -136,6 +139,7 @@ static const key_info keys[] = {
      "rolling resistance; default spring (TinyDEM Eqs. 34-39)", &grains_rollings},
     {"rolling_damping", K_REAL, P(rolling_damping), "-",
      "type_c rolling: the dashpot's fraction of critical damping, in [0, 1]; default 0.3", NULL},
+    GRAINS_SUBMODEL_COEFFS(COEFF_KEY)
     {"cohesion", K_CHOICE, P(cohesion), "-",
      "attraction between surfaces; default none (van_der_waals with hamaker > 0); jkr with work_of_adhesion",
      &grains_cohesions},

@@ -9,6 +9,7 @@
  * A pair value left out is -1: the run's value (grains_params_pair). */
 #include "scenario/scenario_materials.h"
 
+#include "core/coeffs.h"
 #include "scenario/config_value.h"
 
 #include <math.h>
@@ -40,9 +41,10 @@ static const field pair_fields[] = {
 static int line_of(const config_setting_t *s) { return (int)config_setting_source_line(s); }
 
 /* One numeric field of entry `what` (e.g. "materials[1]") into base + offset;
- * `also` names the entry's other, non-numeric fields for the message. */
+ * `also` names the entry's other, non-numeric fields for the message, and
+ * `after` (", k_roll, ...", or "") the fields read elsewhere. */
 static grains_status read_field(const config_setting_t *s, const field *fields, int n_fields, const char *also,
-                                void *base, const char *what, const char *path, grains_error *err)
+                                const char *after, void *base, const char *what, const char *path, grains_error *err)
 {
     const char *name = config_setting_name(s);
     for (int f = 0; f < n_fields; f++)
@@ -52,10 +54,11 @@ static grains_status read_field(const config_setting_t *s, const field *fields, 
                                         what, name);
             return GRAINS_OK;
         }
-    char known[160];
+    char known[320];
     snprintf(known, sizeof known, "%s", also);
     for (int f = 0; f < n_fields; f++)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", *known ? ", " : "", fields[f].name);
+    snprintf(known + strlen(known), sizeof known - strlen(known), "%s", after);
     return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s: unknown field '%s' (known: %s)", what, name,
                             known);
 }
@@ -89,7 +92,7 @@ grains_status scenario_read_materials(grains_params *p, const config_setting_t *
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
             s = pair_field_here(config_setting_get_elem(g, (unsigned)b), a + 1, what, path, err);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
-            s = read_field(config_setting_get_elem(g, (unsigned)b), material_fields, COUNT(material_fields), "", m,
+            s = read_field(config_setting_get_elem(g, (unsigned)b), material_fields, COUNT(material_fields), "", "", m,
                            what, path, err);
     }
     if (s == GRAINS_OK)
@@ -123,6 +126,22 @@ static grains_status read_contact(const config_setting_t *s, grains_pair_values 
     return GRAINS_OK;
 }
 
+/* A sub-model's coefficient for this pair (core/coeffs.h), its own from now. */
+static grains_status read_coeff(const config_setting_t *s, grains_pair_values *v, const char *what, const char *path,
+                                grains_error *err)
+{
+    int k = coeff_find(config_setting_name(s));
+    if (!config_number(s, &v->coeff[k]))
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.%s: expected a finite number", what,
+                                config_setting_name(s));
+    v->coeff_given |= 1u << k;
+    return GRAINS_OK;
+}
+
+/* ", k_roll, gamma_roll, ...": the sub-models' coefficients a pair may set. */
+#define COEFF_NAME(id, name, unit, dflt, least, doc) ", " name
+static const char coeff_names[] = "" GRAINS_SUBMODEL_COEFFS(COEFF_NAME);
+
 grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list, const char *path,
                                   grains_error *err)
 {
@@ -131,7 +150,8 @@ grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list
     for (int a = 0; s == GRAINS_OK && a < n; a++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
         grains_pair_values *v = &p->pair[a];
-        *v = (grains_pair_values){-1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
+        *v = (grains_pair_values){.a = -1, .b = -1, .e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1,
+                                  .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1};
         char what[32];
         snprintf(what, sizeof what, "pairs[%d]", a);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++) {
@@ -140,8 +160,11 @@ grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list
                 s = read_between(f, v, what, path, err);
             else if (strcmp(config_setting_name(f), "contact") == 0)
                 s = read_contact(f, v, what, path, err);
+            else if (coeff_find(config_setting_name(f)) >= 0)
+                s = read_coeff(f, v, what, path, err);
             else
-                s = read_field(f, pair_fields, COUNT(pair_fields), "between, contact", v, what, path, err);
+                s = read_field(f, pair_fields, COUNT(pair_fields), "between, contact", coeff_names, v, what, path,
+                               err);
         }
         if (s == GRAINS_OK && v->a < 0 && v->b < 0)
             s = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(g),

@@ -91,7 +91,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
         if (hn->by_ranks)
             sim_ranks_rename(sim, hn->keys, hn->n, where);
         else
-            store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.type_c, sim->nthreads);
+            store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.rolling_traits.odd, sim->nthreads);
         particles_permute(pt, where, sim->keep_sums);
     }
     if (owned)

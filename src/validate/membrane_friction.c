@@ -24,7 +24,8 @@ static grains_params mf_params(int threads)
     p.n_materials = 2;
     p.material[1] = (grains_material){1000, 1.25e6, 1.0 / 3};
     p.n_pairs = 1;
-    p.pair[0] = (grains_pair_values){0, 1, -1, 1.2, -1, -1, -1, -1, -1, 0};
+    p.pair[0] = (grains_pair_values){.a = 0, .b = 1, .e_n = -1, .mu_s = 1.2, .mu_r = -1, .mu_t = -1,
+                                     .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
     p.mesh_material = 1;
     p.R_mesh[0] = 0;
     p.g = (grains_vec3){0, 0, -9.81};

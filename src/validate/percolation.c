@@ -188,7 +188,8 @@ static grains_params fine_params(const perc_setup *s, const perc_bed *bed)
     p.box_min = (grains_vec3){0, 0, 0};
     p.box_max = (grains_vec3){bed->W, bed->W, bed->top};
     p.n_pairs = 1;
-    p.pair[0] = (grains_pair_values){0, 0, -1, -1, -1, -1, -1, -1, -1, 1};
+    p.pair[0] = (grains_pair_values){.a = 0, .b = 0, .e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1,
+                                     .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 1};
     p.N_max = 0, p.N_spawn = 0;
     p.threads = 1;
     return p;

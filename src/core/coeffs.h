@@ -1,0 +1,28 @@
+/* The coefficients the contact sub-models own (each sub-model's header lists
+ * its own: contact/rolling_sds.h's ROLLING_SDS_COEFFS): a scenario key each,
+ * with its unit, default and least value, kept in grains_params' coeff[] at
+ * its place in GRAINS_SUBMODEL_COEFFS. A new sub-model's coefficients are one
+ * line here; the scenario's keys, the defaults and the checks follow. */
+#ifndef GRAINS_CORE_COEFFS_H
+#define GRAINS_CORE_COEFFS_H
+
+#include "contact/rolling_sds.h"
+#include "grains/params.h"
+
+/* X(ID, name, unit, default, least, doc) */
+#define GRAINS_SUBMODEL_COEFFS(X) ROLLING_SDS_COEFFS(X)
+
+#define COEFF_ENUM(id, name, unit, dflt, least, doc) COEFF_##id,
+enum { GRAINS_SUBMODEL_COEFFS(COEFF_ENUM) N_COEFFS };
+_Static_assert(N_COEFFS <= GRAINS_MAX_COEFFS, "grow GRAINS_MAX_COEFFS");
+_Static_assert(GRAINS_MAX_COEFFS <= 32, "a pair's coeff_given holds a bit for each");
+
+/* Every coefficient at its default. */
+void coeffs_default(grains_params *p);
+/* Each of c[] whose bit is set in `which` finite and at least its least
+ * value; an error naming the key after `where` ("", "pairs[2]."). */
+grains_status coeffs_check(const real *c, unsigned which, const char *where, grains_error *err);
+/* The place of the coefficient `name`; -1 for none. */
+int coeff_find(const char *name);
+
+#endif
