@@ -189,21 +189,6 @@ grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
     return GRAINS_OK;
 }
 
-grains_status grains_sim_spawn_ahead(grains_sim *sim, grains_error *err)
-{
-    size_t added = 0;
-    grains_status s = sim->stopped        ? sim_refuse_stopped(sim, err)
-                      : sim->need_rebuild ? sim_rebuild(sim, err) /* the grid spawning searches */
-                                          : GRAINS_OK;
-    if (s == GRAINS_OK)
-        s = sim_spawn(sim, &added, err);
-    if (s == GRAINS_OK && added)
-        s = sim_rebuild(sim, err);
-    if (s == GRAINS_OK)
-        sim->spawned_ahead = sim->step;
-    return s;
-}
-
 grains_spawn_report grains_sim_spawn_report(const grains_sim *sim, int k)
 {
     const spawn_state *st = &sim->spawn[k];

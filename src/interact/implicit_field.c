@@ -133,7 +133,7 @@ static integrate_view view_of(grains_sim *sim)
 
 /* The potential of the contacts' normal springs (linear k delta^2 / 2,
  * Hertz 2/5 K delta^5/2) and of gravity, -m g . x; van der Waals' is left out. */
-static double energy(void *self)
+double implicit_pairs_energy(void *self)
 {
     grains_sim *sim = self;
     const grains_particles *pt = &sim->pt;
@@ -263,7 +263,7 @@ static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_s
 /* One evaluation into the threads' diag slots (reset here); IMPLICIT_WALLS
  * then gathers the walls' block sums in block order (thread-count
  * independent), and does nothing without meshes. */
-static real forces(void *self, const implicit_eval *e)
+real implicit_pairs_forces(void *self, const implicit_eval *e)
 {
     grains_sim *sim = self;
     int wall_sums = (e->mode & IMPLICIT_WALLS) != 0;
@@ -313,7 +313,7 @@ static void product_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_
     c->y[i] = v3_add(c->y[i], y_i);
 }
 
-static void product(void *self, const real *mass_diag, const vec3 *u, vec3 *y)
+void implicit_pairs_product(void *self, const real *mass_diag, const vec3 *u, vec3 *y)
 {
     grains_sim *sim = self;
     clear(sim, y);
@@ -321,40 +321,12 @@ static void product(void *self, const real *mass_diag, const vec3 *u, vec3 *y)
     by_colour(sim, product_of, &c, 0);
 }
 
-/* ---- the step's check and the lists ---- */
-
-static grains_status check(void *self, grains_error *err)
-{
-    grains_sim *sim = self;
-    force_diag total = sim->diag = sim_reduce_diag(sim);
-    sim->max_overlap = total.max_num / total.max_den;
-    return sim_stable(sim, &total) ? GRAINS_OK : sim_report_unstable(sim, &total, err);
-}
-
-/* Room for every listed pair's terms. */
-static grains_status reserve_terms(grains_sim *sim, grains_error *err)
+grains_status implicit_terms_reserve(grains_sim *sim, grains_error *err)
 {
     sim_implicit_terms *t = &sim->terms;
     if (!array_reserve((void **)&t->term, &t->cap, sim->nb.n + 1, sizeof *t->term, 2))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the implicit solver");
     return GRAINS_OK;
-}
-
-static grains_status refresh(void *self, real moved, grains_error *err)
-{
-    grains_sim *sim = self;
-    sim->displacement += moved;
-    grains_status s = GRAINS_OK;
-    if (sim->need_rebuild || sim->displacement > sim->p.skin / 2)
-        s = sim_rebuild(sim, err);
-    return s == GRAINS_OK ? reserve_terms(sim, err) : s;
-}
-
-grains_status sim_implicit_field(grains_sim *sim, implicit_field *f, grains_error *err)
-{
-    *f = (implicit_field){sim, sim->nthreads, grains_sim_time(sim), sim->step, forces, product, check, energy,
-                          refresh};
-    return reserve_terms(sim, err);
 }
 
 void sim_implicit_terms_free(sim_implicit_terms *t)

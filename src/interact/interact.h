@@ -61,9 +61,19 @@ force_diag sim_reduce_diag(const grains_sim *sim);
  * with their keys by storage slot, in place of the gathered ones (interact/contacts.c). */
 grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *err);
 
-/* The implicit solver's force field over this simulation's lists, with
- * room for the terms of every listed pair (interact/implicit_field.c). */
-grains_status sim_implicit_field(grains_sim *sim, implicit_field *f, grains_error *err);
+/* The implicit solver's pair loops over this simulation's lists
+ * (interact/implicit_field.c; `self` the simulation): the forces of an
+ * evaluation, Newton's matrix times u, the potential energy; room for the
+ * terms of every listed pair. The core assembles them into the solver's
+ * field with its own check and refresh (sim_implicit_field, sim/implicit_field.c). */
+real implicit_pairs_forces(void *self, const implicit_eval *e);
+void implicit_pairs_product(void *self, const real *mass_diag, const vec3 *u, vec3 *y);
+double implicit_pairs_energy(void *self);
+grains_status implicit_terms_reserve(grains_sim *sim, grains_error *err);
 void sim_implicit_terms_free(sim_implicit_terms *t);
+
+/* The implicit solver's force field over the simulation, with room for the
+ * terms of every listed pair (sim/implicit_field.c). */
+grains_status sim_implicit_field(grains_sim *sim, implicit_field *f, grains_error *err);
 
 #endif

@@ -31,17 +31,16 @@ static real control_time(const grains_sim *sim, const membrane_material *mat)
     return mat->control_time > 0 ? mat->control_time : 2000 * sim->p.dt;
 }
 
-void sim_hold_confinement(grains_sim *sim)
+void sim_hold_confinement(grains_sim *sim, real t)
 {
     sim_membranes *mb = &sim->mb;
-    real t = grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt; /* as membrane_forces() applied it */
     for (size_t k = 0; k < mb->n; k++) {
         const membrane *m = &mb->list[k];
         if (m->mat.pressure_control != GRAINS_PRESSURE_FELT)
             continue;
         real sigma = membrane_pressure_at(&m->mat, t);
         grains_membrane_load load; /* what triaxial.csv's sigma_c reads, by the same call */
-        grains_sim_membrane_load(sim, k, m->mat.axis_point, m->mat.axis, &load);
+        sim_membrane_load_at(sim, k, m->mat.axis_point, m->mat.axis, t, &load); /* (its area and push) */
         real felt = load.area > 0 ? load.radial_push / load.area : 0;
         real c = mb->held[k] + sim->p.dt / control_time(sim, &m->mat) * (sigma - felt);
         mb->held[k] = fmin(9 * sigma, fmax(-sigma, c));

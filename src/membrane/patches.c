@@ -4,6 +4,7 @@
  * so the vertices' forces are the same for any thread count. */
 #include <stdlib.h>
 
+#include "membrane/forces.h"
 #include "sim/sim_internal.h"
 #include "util/array.h"
 
@@ -69,6 +70,19 @@ double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 a
         }
     }
     return push;
+}
+
+void sim_membrane_load_at(const grains_sim *sim, size_t k, vec3 point, vec3 axis, real t, grains_membrane_load *out)
+{
+    const membrane *m = &sim->mb.list[k];
+    const vec3 *x = sim->mb.x + sim->mb.first[k];
+    vec3 a = v3_scale(1 / v3_norm(axis), axis);
+    *out = (grains_membrane_load){membrane_area(m, x), 0, 0, sim_membranes_pressure(&sim->mb, k, t)};
+    for (size_t i = 0; i < m->n_vertices; i++) {
+        vec3 r = v3_sub(x[i], point);
+        out->mean_radius += v3_norm(v3_axpy(r, -v3_dot(r, a), a)) / (double)m->n_vertices;
+    }
+    out->radial_push = sim_patch_logs_radial(sim, k, point, a);
 }
 
 void sim_gather_patch_logs(grains_sim *sim)

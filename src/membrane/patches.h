@@ -30,6 +30,9 @@ grains_status sim_reserve_patch_logs(grains_sim *sim, grains_error *err);
  * step's), each along its vertex's outward direction from the axis through
  * point along the unit axis. */
 double sim_patch_logs_radial(const grains_sim *sim, size_t k, vec3 point, vec3 axis);
+/* Membrane k's load about the axis through `point` (grains_sim_membrane_load)
+ * with its pressure at time t. */
+void sim_membrane_load_at(const grains_sim *sim, size_t k, vec3 point, vec3 axis, real t, grains_membrane_load *out);
 
 /* The patch logs' forces onto the membranes' vertices, blocks in order
  * (the whole's: ranks holding their own particles alone read every
@@ -38,8 +41,8 @@ void sim_gather_patch_logs(grains_sim *sim);
 
 /* After a step that held: each membrane under GRAINS_PRESSURE_FELT moves
  * its servo's addition to the pressure towards the felt stress asked for
- * (membrane/confine.c). */
-void sim_hold_confinement(grains_sim *sim);
+ * at t, the time the step applied its pressure (membrane/confine.c). */
+void sim_hold_confinement(grains_sim *sim, real t);
 /* Ranks holding their own particles alone: the named logs laid out per
  * entry of the whole's table, as one process's per block, to write
  * (malloc'd, pointing into ranks.named_records), or NULL. */

@@ -346,15 +346,7 @@ void grains_sim_get_membrane_triangle(const grains_sim *sim, size_t k, size_t t,
 void grains_sim_membrane_load(const grains_sim *sim, size_t k, grains_vec3 point, grains_vec3 axis,
                               grains_membrane_load *out)
 {
-    const membrane *m = &sim->mb.list[k];
-    const vec3 *x = sim->mb.x + sim->mb.first[k];
-    vec3 a = v3_scale(1 / v3_norm(axis), axis);
-    *out = (grains_membrane_load){membrane_area(m, x), 0, 0, sim_membranes_pressure(&sim->mb, k, grains_sim_time(sim))};
-    for (size_t i = 0; i < m->n_vertices; i++) {
-        vec3 r = v3_sub(x[i], point);
-        out->mean_radius += v3_norm(v3_axpy(r, -v3_dot(r, a), a)) / (double)m->n_vertices;
-    }
-    out->radial_push = sim_patch_logs_radial(sim, k, point, a);
+    sim_membrane_load_at(sim, k, point, axis, grains_sim_time(sim), out);
 }
 
 /* Vertex i of membrane k exists; else a RANGE error. */

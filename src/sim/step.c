@@ -270,8 +270,8 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     }
     sim->max_overlap = total.max_num / total.max_den;
     sim_strays_advance(sim, sim->integrator->update_moves);
-    if (sim->mb.n)
-        sim_hold_confinement(sim); /* from the push gathered above, now the step has held */
+    if (sim->mb.n) /* from the push gathered above, now the step has held; the time membrane_forces() applied */
+        sim_hold_confinement(sim, grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt);
     move_vertices(sim, sim->integrator->vertex_update);
     pin_vertices(sim);
     return GRAINS_OK;
