@@ -9,9 +9,12 @@ component of more than one file). The layout wants none of more than three files
 across folders. The same by folder: folder A calls folder B when a file of A calls a file of B; a
 circle of folders is a set of folders each of which reaches every other (the layers want none).
 
-Usage: bench/call_circles.py [BUILD_DIR] [--calls]    (default: build)
-  --calls   also print, for each file, the names it takes from each other file
-Exit status 1 if a circle has more than three files or spans two folders.
+Usage: bench/call_circles.py [BUILD_DIR] [--calls] [--max-folders N]    (default: build)
+  --calls          also print, for each file, the names it takes from each other file
+  --max-folders N  a circle of more than N folders fails too (tests/CMakeLists.txt's `layering`
+                   holds the layers to the circle left: it may shrink, not grow)
+Exit status 1 if a circle has more than three files or spans two folders, or a circle of folders
+has more than N.
 """
 import os
 import signal
@@ -128,7 +131,13 @@ def lines_per_folder(root):
 
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quietly, when piped into head
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    argv = sys.argv[1:]
+    max_folders = None
+    if "--max-folders" in argv:
+        at = argv.index("--max-folders")
+        max_folders = int(argv[at + 1])
+        del argv[at:at + 2]
+    args = [a for a in argv if not a.startswith("--")]
     build = args[0] if args else "build"
     objects = object_files(build)
     if not objects:
@@ -155,7 +164,10 @@ def main():
     found_folders = circles(folders, between)
     print(f"{len(folders)} folders, {sum(len(v) for v in between.values())} calls between folders")
     for circle in found_folders:
-        print(f"circle of {len(circle)} folders: {' '.join(f.split('/', 1)[1] for f in circle)}")
+        grown = max_folders is not None and len(circle) > max_folders
+        bad |= grown
+        print(f"circle of {len(circle)} folders{' (more than ' + str(max_folders) + ')' if grown else ''}: "
+              f"{' '.join(f.split('/', 1)[1] for f in circle)}")
         if "--calls" in sys.argv:
             for a in circle:
                 for b in circle:
