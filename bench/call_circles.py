@@ -117,6 +117,16 @@ def folder_calls(calls):
     return between
 
 
+def print_calls(circle, calls, shown):
+    """With --calls, each call within the circle and what it takes, as `shown` writes it."""
+    if "--calls" not in sys.argv:
+        return
+    for a in circle:
+        for b in circle:
+            if b in calls.get(a, {}):
+                print(f"    {a} -> {b}: {shown(calls[a][b])}")
+
+
 def lines_per_folder(root):
     """Lines of C (.c and .h) under each folder of src/, and the share of the whole."""
     lines = defaultdict(int)
@@ -152,11 +162,7 @@ def main():
         bad |= wrong
         print(f"circle of {len(circle)} files{' (too large)' if len(circle) > 3 else ''}"
               f"{' across ' + ', '.join(folders) if len(folders) > 1 else ''}: {' '.join(circle)}")
-        if "--calls" in sys.argv:
-            for a in circle:
-                for b in circle:
-                    if b in calls.get(a, {}):
-                        print(f"    {a} -> {b}: {' '.join(sorted(calls[a][b]))}")
+        print_calls(circle, calls, lambda names: " ".join(sorted(names)))
     if not found:
         print("no circles")
     between = folder_calls(calls)
@@ -168,11 +174,7 @@ def main():
         bad |= grown
         print(f"circle of {len(circle)} folders{' (more than ' + str(max_folders) + ')' if grown else ''}: "
               f"{' '.join(f.split('/', 1)[1] for f in circle)}")
-        if "--calls" in sys.argv:
-            for a in circle:
-                for b in circle:
-                    if b in between.get(a, {}):
-                        print(f"    {a} -> {b}: {len(between[a][b])} names")
+        print_calls(circle, between, lambda names: f"{len(names)} names")
     if not found_folders:
         print("no circles of folders")
     lines = lines_per_folder(ROOT)

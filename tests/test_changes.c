@@ -175,6 +175,9 @@ static void by_name(test_ctx *t)
                  grains_scenario_param(grains_sim_params(sim), "no_such", g, 1) == 0 &&
                  grains_scenario_param(grains_sim_params(sim), "integrator", g, 1) == 0,
           "no value for the scenario's own keys, unknown names, or choices");
+    CHECK(t, grains_scenario_param(grains_sim_params(sim), "g", NULL, 0) == 3 &&
+                 grains_scenario_param(grains_sim_params(sim), "g", NULL, 3) == 0,
+          "g's count asked with no room; nothing written through no array");
     grains_sim_destroy(sim);
     grains_sim_destroy(by_struct);
 }

@@ -483,23 +483,30 @@ except KeyboardInterrupt:
 """
 
 
-def ctrl_c(tmp):
-    """Ctrl-C stops a long advance between steps; the run goes on after it."""
-    script = tmp + "/ctrl_c.py"
+def interrupted(tmp, name, text, args, after):
+    """The script `text` run with `args`, sent SIGINT `after` seconds past
+    its first line: its exit status and what it printed then."""
+    script = "%s/%s.py" % (tmp, name)
     with open(script, "w") as f:
-        f.write(textwrap.dedent(CTRL_C))
-    p = subprocess.Popen([sys.executable, script, HOURGLASS], stdout=subprocess.PIPE, text=True)
+        f.write(textwrap.dedent(text))
+    p = subprocess.Popen([sys.executable, script] + args, stdout=subprocess.PIPE, text=True)
     p.stdout.readline()
     import time
-    time.sleep(1.0)
+    time.sleep(after)
     p.send_signal(signal.SIGINT)
     try:
         out, _ = p.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         p.kill()
         out = "(still running 60 s after SIGINT)"
+    return p.returncode, out
+
+
+def ctrl_c(tmp):
+    """Ctrl-C stops a long advance between steps; the run goes on after it."""
+    code, out = interrupted(tmp, "ctrl_c", CTRL_C, [HOURGLASS], 1.0)
     words = out.split()
-    check(p.returncode == 0 and len(words) == 7 and int(words[6]) == int(words[2]) + 1,
+    check(code == 0 and len(words) == 7 and int(words[6]) == int(words[2]) + 1,
           "SIGINT stopped advance(10^9): %s" % out.strip())
 
 
@@ -521,21 +528,9 @@ except KeyboardInterrupt as e:
 def ctrl_c_run(tmp):
     """Ctrl-C stops run() at the end of a step with a checkpoint there, which
     resumes at that step; Python's own handler is back after it."""
-    script = tmp + "/ctrl_c_run.py"
-    with open(script, "w") as f:
-        f.write(textwrap.dedent(CTRL_C_RUN))
-    p = subprocess.Popen([sys.executable, script, HOURGLASS, tmp + "/ctrl_c_run"], stdout=subprocess.PIPE, text=True)
-    p.stdout.readline()
-    import time
-    time.sleep(1.5)
-    p.send_signal(signal.SIGINT)
-    try:
-        out, _ = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out = "(still running 60 s after SIGINT)"
+    code, out = interrupted(tmp, "ctrl_c_run", CTRL_C_RUN, [HOURGLASS, tmp + "/ctrl_c_run"], 1.5)
     words = out.split()
-    check(p.returncode == 0 and len(words) > 6 and words[2] == words[5] and int(words[2]) > 0 and words[6] == "True"
+    check(code == 0 and len(words) > 6 and words[2] == words[5] and int(words[2]) > 0 and words[6] == "True"
           and "checkpoint" in out, "SIGINT stopped run() with a checkpoint that resumes there: %s" % out.strip())
 
 

@@ -161,7 +161,8 @@ void grains_scenario_list_keys(FILE *out);
 
 /* The value of the parameter a scenario names `name` ("dt", "mu_s", "g", "N_max", ...) as `p`
  * holds it (grains_sim_params: as the run stands), in values[0 .. n): how many it has, 1 for a
- * number, 3 for a vector; 0 for a name that is no number or vector of the parameters. */
+ * number, 3 for a vector; 0 for a name that is no number or vector of the parameters (or no
+ * `values` to write n > 0 into). */
 int grains_scenario_param(const grains_params *p, const char *name, double *values, int n);
 
 GRAINS_API_END

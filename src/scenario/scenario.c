@@ -249,7 +249,7 @@ int grains_scenario_line(const grains_scenario *sc, const char *name)
 
 int grains_scenario_param(const grains_params *p, const char *name, double *values, int n)
 {
-    int k = name ? key_index(name) : -1;
+    int k = name && (values || n <= 0) ? key_index(name) : -1;
     size_t at = offsetof(grains_scenario, params);
     if (k < 0 || keys[k].offset < at || keys[k].offset >= at + sizeof *p)
         return 0; /* (none, or the scenario's own: t_end, the folders, ...) */
