@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "bonds/bond.h"
+#include "bonds/bonds.h"
 #include "geometry/periodic.h"
-#include "sim/sim_internal.h"
 #include "util/array.h"
 
 static int by_ids(const void *pa, const void *pb)
@@ -36,16 +36,14 @@ void sim_bonds_sort(sim_bonds *bs)
     bs->sorted = 1;
 }
 
-static grains_status add_bond(grains_sim *sim, size_t a, size_t b, grains_error *err)
+grains_status sim_bonds_add(sim_bonds *bs, size_t a, size_t b, size_t n_ids, real bond_kn, grains_error *err)
 {
-    size_t n = grains_sim_count(sim);
-    if (a >= n || b >= n || a == b)
+    if (a >= n_ids || b >= n_ids || a == b)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "bond %zu-%zu: a bond joins two different particles, ids 0 to %zu", a, b,
-                                n ? n - 1 : 0);
-    if (!(sim->p.bond_kn > 0))
+                                n_ids ? n_ids - 1 : 0);
+    if (!(bond_kn > 0))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu-%zu: bonds need bond_kn > 0", a, b);
-    sim_bonds *bs = &sim->bonds;
     if (!array_reserve((void **)&bs->list, &bs->cap, bs->n + 1, sizeof *bs->list, 1))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory adding a bond");
     sim_bond *bd = &bs->list[bs->n++];
@@ -53,85 +51,13 @@ static grains_status add_bond(grains_sim *sim, size_t a, size_t b, grains_error 
     bd->a = (uint32_t)(a < b ? a : b);
     bd->b = (uint32_t)(a < b ? b : a);
     bs->sorted = 0;
-    sim->need_rebuild = 1; /* the index by slot */
-    return GRAINS_OK;
-}
-
-/* Ranks holding their own particles alone keep the bonds of their own
- * (decomp/rank_bonds.c): a bond added on every rank alike after the first
- * step would be held where neither of its particles is. */
-static grains_status refuse_on_shares(const grains_sim *sim, const char *what, grains_error *err)
-{
-    if (!sim->ranks.holds_share)
-        return GRAINS_OK;
-    if (sim->ranks.dealt)
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "bonds join particles every rank holds before the "
-                                "first step: add them with grains_sim_add_particle, not grains_sim_add_dealt");
-    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "ranks holding their own particles alone "
-                            "(grains_ranks.local) %s bonds before the first step alone", what);
-}
-
-grains_status grains_sim_add_bond(grains_sim *sim, size_t a, size_t b, grains_error *err)
-{
-    grains_status s = refuse_on_shares(sim, "add", err);
-    return s == GRAINS_OK ? add_bond(sim, a, b, err) : s;
-}
-
-size_t grains_sim_bond_count(const grains_sim *sim)
-{
-    sim_bonds *bs = (sim_bonds *)sim_bonds_read(sim);
-    sim_bonds_sort(bs); /* the order is part of the answer; sorting changes no bond */
-    return bs->n;
-}
-
-void grains_sim_get_bond(const grains_sim *sim, size_t k, grains_bond *out)
-{
-    sim_bonds *bs = (sim_bonds *)sim_bonds_read(sim);
-    sim_bonds_sort(bs);
-    const sim_bond *bd = &bs->list[k];
-    *out = (grains_bond){bd->a, bd->b, bd->broken, bd->force, bd->torque, {0}, {0}, bd->h.ut};
-    for (int m = 0; m < 3; m++)
-        out->us[m] = bd->h.us[m], out->ur[m] = bd->h.ur[m];
-}
-
-static int finite_bond(const grains_bond *b)
-{
-    int ok = isfinite(b->force) && isfinite(b->torque) && isfinite(b->ut);
-    for (int m = 0; m < 3; m++)
-        ok &= isfinite(b->us[m]) && isfinite(b->ur[m]);
-    return ok;
-}
-
-grains_status grains_sim_set_bond(grains_sim *sim, size_t k, const grains_bond *in, grains_error *err)
-{
-    grains_status s = refuse_on_shares(sim, "set", err);
-    if (s != GRAINS_OK)
-        return s;
-    size_t n = grains_sim_bond_count(sim); /* sorted */
-    if (k >= n)
-        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu does not exist (%zu bonds)", k, n);
-    sim_bond *bd = &sim->bonds.list[k];
-    if (in->a != bd->a || in->b != bd->b)
-        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu joins %u and %u, not %zu and %zu", k,
-                                bd->a, bd->b, in->a, in->b);
-    if (!finite_bond(in) || (in->broken != 0 && in->broken != 1))
-        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "bond %zu-%zu: a value is not finite, or broken is "
-                                "not 0 or 1", in->a, in->b);
-    if (in->broken != bd->broken)
-        sim->need_rebuild = 1; /* the index of intact bonds by slot */
-    bd->broken = in->broken;
-    bd->force = in->force, bd->torque = in->torque;
-    for (int m = 0; m < 3; m++)
-        bd->h.us[m] = in->us[m], bd->h.ur[m] = in->ur[m];
-    bd->h.ut = in->ut;
     return GRAINS_OK;
 }
 
 /* Room for a push per bond (sim_bond_forces; with bonds added since, a
  * step goes without, on one thread). */
-static grains_status reserve_pushes(grains_sim *sim, grains_error *err)
+static grains_status reserve_pushes(sim_bonds *bs, grains_error *err)
 {
-    sim_bonds *bs = &sim->bonds;
     if (!array_reserve((void **)&bs->push, &bs->push_cap, bs->n + 1, sizeof *bs->push, 8))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the pushes of %zu bonds", bs->n);
     return GRAINS_OK;
@@ -174,13 +100,12 @@ void sim_bonds_drop_index(sim_bonds *bs)
     bs->start_cap = bs->partner_cap = bs->indexed = 0;
 }
 
-grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
+grains_status sim_bonds_index(sim_bonds *bs, const grains_particles *pt, grains_error *err)
 {
-    sim_bonds *bs = &sim->bonds;
     sim_bonds_sort(bs);
-    if (!sim_bonds_fill_index(bs, sim->pt.n, sim->pt.slot, NULL))
+    if (!sim_bonds_fill_index(bs, pt->n, pt->slot, NULL))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory indexing %zu bonds", bs->n);
-    return reserve_pushes(sim, err);
+    return reserve_pushes(bs, err);
 }
 
 /* Bonds between the particles whose gap is below bond_tolerance times the
@@ -188,12 +113,11 @@ grains_status sim_bonds_index(grains_sim *sim, grains_error *err)
  * found through the candidate lists (the tolerance lies within the skin).
  * Ranks holding their own particles alone form those with an own particle
  * (every pair with one is listed there). */
-grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
+grains_status sim_bonds_form(const bonds_view *v, const grains_neighbors *nb, const uint8_t *mine, size_t n_ids,
+                             grains_error *err)
 {
-    const grains_particles *pt = &sim->pt;
-    const grains_neighbors *nb = &sim->nb;
+    const grains_particles *pt = v->pt;
     const uint32_t *id = pt->id;
-    const uint8_t *mine = sim->ranks.holds_share ? sim->ranks.mine : NULL;
     grains_status s = GRAINS_OK;
     for (uint32_t i = 0; s == GRAINS_OK && i < nb->n_particles; i++)
         for (uint32_t k = nb->start[i]; s == GRAINS_OK && k < nb->start[i + 1]; k++) {
@@ -201,9 +125,9 @@ grains_status sim_bonds_form(grains_sim *sim, grains_error *err)
             if ((j & STORE_MESH_BIT) || (mine && !mine[i] && !mine[j & STORE_INDEX_MASK]))
                 continue;
             j &= STORE_INDEX_MASK;
-            real gap = v3_norm(periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]))) - pt->R[i] - pt->R[j];
-            if (fabs(gap) < sim->p.bond_tolerance * 2 * fmin(pt->R[i], pt->R[j]))
-                s = add_bond(sim, id[i], id[j], err);
+            real gap = v3_norm(periodic_delta(v->box, v3_sub(pt->x[i], pt->x[j]))) - pt->R[i] - pt->R[j];
+            if (fabs(gap) < v->p->bond_tolerance * 2 * fmin(pt->R[i], pt->R[j]))
+                s = sim_bonds_add(v->bonds, id[i], id[j], n_ids, v->p->bond_kn, err);
         }
     return s;
 }
@@ -214,20 +138,20 @@ enum { BOND_PUSHES, BOND_BROKE, BOND_IDLE };
  * springs, force and torque updated; nothing added to the particles), so
  * that threads may evaluate bonds at once: a bond reads and writes only
  * itself. A bond that breaks pushes nothing from this step on. */
-static void bond_eval(grains_sim *sim, const bond_law *law, size_t k, bond_push *out)
+static void bond_eval(const bonds_view *v, const bond_law *law, size_t k, bond_push *out)
 {
-    grains_particles *pt = &sim->pt;
-    sim_bond *bd = &sim->bonds.list[k];
+    const grains_particles *pt = v->pt;
+    sim_bond *bd = &v->bonds->list[k];
     out->state = BOND_IDLE;
     if (bd->broken)
         return;
     uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
-    vec3 dx = periodic_delta(&sim->box, v3_sub(pt->x[i], pt->x[j]));
+    vec3 dx = periodic_delta(v->box, v3_sub(pt->x[i], pt->x[j]));
     hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
-                  sim->hp.rho[pt->mat[i]], sim->hp.rho[pt->mat[j]]};
+                  v->hp->rho[pt->mat[i]], v->hp->rho[pt->mat[j]]};
     hm_result r;
     real torque;
-    if (bond_force(&sim->hp, law, &pr, &bd->h, &r, &torque)) {
+    if (bond_force(v->hp, law, &pr, &bd->h, &r, &torque)) {
         bd->broken = 1;
         bd->force = bd->torque = 0;
         out->state = BOND_BROKE;
@@ -239,12 +163,12 @@ static void bond_eval(grains_sim *sim, const bond_law *law, size_t k, bond_push 
 }
 
 /* Bond k's push added to its particles' sums; 1 if it broke this step. */
-static int bond_apply(grains_sim *sim, size_t k, const bond_push *p)
+static int bond_apply(const bonds_view *v, size_t k, const bond_push *p)
 {
     if (p->state != BOND_PUSHES)
         return p->state == BOND_BROKE;
-    grains_particles *pt = &sim->pt;
-    uint32_t i = pt->slot[sim->bonds.list[k].a], j = pt->slot[sim->bonds.list[k].b];
+    grains_particles *pt = v->pt;
+    uint32_t i = pt->slot[v->bonds->list[k].a], j = pt->slot[v->bonds->list[k].b];
     pt->f[i] = v3_add(pt->f[i], p->f);
     pt->t[i] = v3_add(pt->t[i], p->t_a);
     pt->f[j] = v3_sub(pt->f[j], p->f);
@@ -259,22 +183,20 @@ static int bond_apply(grains_sim *sim, size_t k, const bond_push *p)
  * their pushes, then one thread adds them in order: the same bits as one
  * thread's loop (one thread, or a team without room for the pushes,
  * evaluates and adds each bond in turn).
- * Shared among ranks with steps that send the halo alone, a rank
- * evaluates the bonds of its own particles alone (listed at the cut,
- * decomp/ranks.c): their partners are in its halo, so the two owners of a
- * bond evaluate it from the same inputs and get the same bits. */
-void sim_bond_forces(grains_sim *sim, force_diag *d)
+ * `which` lists the n_which bonds evaluated, or NULL: all. (Shared among
+ * ranks with steps that send the halo alone, a rank evaluates the bonds of
+ * its own particles alone, listed at the cut: their partners are in its
+ * halo, so the two owners of a bond get the same bits.) */
+void sim_bond_forces(const bonds_view *v, const uint32_t *which, size_t n_which, int threads, force_diag *d)
 {
-    const bond_law law = bond_law_of(&sim->p);
-    const sim_ranks *rk = &sim->ranks;
-    const uint32_t *which = sim_ranks_halo_steps(sim) ? rk->bonds_own : NULL;
-    size_t n = which ? rk->n_bonds_own : sim->bonds.n;
-    bond_push *push = sim->bonds.push, one;
-    int team = sim->nthreads > 1 && sim->bonds.push_cap >= n; /* the same on every thread */
+    const bond_law law = bond_law_of(v->p);
+    size_t n = which ? n_which : v->bonds->n;
+    bond_push *push = v->bonds->push, one;
+    int team = threads > 1 && v->bonds->push_cap >= n; /* the same on every thread */
     if (team) {
 #pragma omp for schedule(static)
         for (size_t m = 0; m < n; m++)
-            bond_eval(sim, &law, which ? which[m] : m, &push[m]);
+            bond_eval(v, &law, which ? which[m] : m, &push[m]);
     }
 #pragma omp single
     {
@@ -282,8 +204,8 @@ void sim_bond_forces(grains_sim *sim, force_diag *d)
         for (size_t m = 0; m < n; m++) {
             size_t k = which ? which[m] : m;
             if (!team)
-                bond_eval(sim, &law, k, &one);
-            broke |= bond_apply(sim, k, team ? &push[m] : &one);
+                bond_eval(v, &law, k, &one);
+            broke |= bond_apply(v, k, team ? &push[m] : &one);
         }
         d->bonds_broke = broke;
     }

@@ -7,8 +7,11 @@
 #include <stdint.h>
 
 #include "contact/hertz_mindlin.h"
+#include "geometry/periodic.h"
 #include "grains/sim.h"
 #include "interact/force_diag.h"
+#include "neighbor/neighbor.h"
+#include "particles/particles.h"
 #include "util/bytes.h"
 
 /* One bond between particles a < b (ids), its springs and last forces. */
@@ -40,14 +43,31 @@ typedef struct {
     size_t push_cap;
 } sim_bonds;
 
-/* Bonds (bonds/bonds.c): the index by slot after a rebuild, formation from
- * proximity at the first step, the forces of a step (a worksharing loop
- * of the step's team: evaluated by every thread, added in the bonds'
- * order by one, which notes in d whether one broke), and whether slots i
- * and j are bonded (intact). */
-grains_status sim_bonds_index(grains_sim *sim, grains_error *err);
-grains_status sim_bonds_form(grains_sim *sim, grains_error *err);
-void sim_bond_forces(grains_sim *sim, force_diag *d);
+/* What the bonds see of a simulation (the core makes it: sim_bonds_of):
+ * their list, the particles they join and push, the periodic box, and the
+ * run's law (bond_* of p, the materials' densities in hp). */
+typedef struct {
+    sim_bonds *bonds;
+    grains_particles *pt;
+    const periodic_box *box;
+    const grains_params *p;
+    const hm_params *hp;
+} bonds_view;
+
+/* Bonds (bonds/bonds.c): one bond added between ids a and b of the n_ids
+ * of the whole (RANGE: not two of them, or bond_kn not positive); the
+ * index by slot after a rebuild; formation from proximity at the first
+ * step, through the candidate lists nb (with `mine`, per particle, the
+ * pairs with an own particle alone; NULL: all); the forces of a step (a
+ * worksharing loop of the step's team when threads > 1: evaluated by
+ * every thread, added in the bonds' order by one, which notes in d
+ * whether one broke). Each one that adds bonds or breaks one leaves the
+ * index by slot old: the caller has the lists rebuilt. */
+grains_status sim_bonds_add(sim_bonds *bs, size_t a, size_t b, size_t n_ids, real bond_kn, grains_error *err);
+grains_status sim_bonds_index(sim_bonds *bs, const grains_particles *pt, grains_error *err);
+grains_status sim_bonds_form(const bonds_view *v, const grains_neighbors *nb, const uint8_t *mine, size_t n_ids,
+                             grains_error *err);
+void sim_bond_forces(const bonds_view *v, const uint32_t *which, size_t n_which, int threads, force_diag *d);
 void sim_bonds_free(sim_bonds *bs);
 void sim_bonds_sort(sim_bonds *bs);
 /* For each of n particles, its partners through the bonds for which
@@ -56,6 +76,15 @@ void sim_bonds_sort(sim_bonds *bs);
 int sim_bonds_fill_index(sim_bonds *bs, size_t n, const uint32_t *slot, const uint8_t *keep);
 /* The index let go (no bond left: as one that never had any). */
 void sim_bonds_drop_index(sim_bonds *bs);
+
+/* Whether slots i and j are bonded (intact, as indexed at the last rebuild). */
+static inline int sim_bonds_join(const sim_bonds *bs, uint32_t i, uint32_t j)
+{
+    for (uint32_t k = bs->start[i]; k < bs->start[i + 1]; k++)
+        if (bs->partner[k] == j)
+            return 1;
+    return 0;
+}
 
 /* The bonds, their springs and the index by slot as it stands (it keeps a
  * bond broken since the last rebuild, as the force loop does) for

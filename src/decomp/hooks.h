@@ -27,6 +27,11 @@ force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
  * each reads) and the largest speed, to every rank. */
 void sim_ranks_exchange_step(grains_sim *sim);
 
+/* Ranks holding their own particles alone: the named patch logs laid out
+ * per entry of the whole's table, as one process's per block, to write
+ * (malloc'd, pointing into ranks.named_records), or NULL (sim/state.c). */
+patch_log *sim_ranks_patch_logs_whole(const grains_sim *sim);
+
 /* ---- The rebuild (sim/rebuild.c) ---- */
 
 /* A rebuild of a shared simulation: after steps that sent the halo

@@ -308,12 +308,13 @@ static void mark_copies(const grains_sim *sim, int cut_before, uint8_t *copy)
  * attempts may read it: every rank then holds it, or NULL (none). */
 static uint8_t *spawn_reads(const grains_sim *sim)
 {
-    if (!sim_spawn_active(sim))
+    const insert_view iv = sim_insert_reach(sim);
+    if (!sim_spawn_active(&iv))
         return NULL;
     uint8_t *mark = calloc(sim->pt.n + 1, 1);
     if (!mark)
         local_failed(sim);
-    sim_spawn_mark_reach(sim, mark);
+    sim_spawn_mark_reach(&iv, mark);
     return mark;
 }
 

@@ -101,8 +101,9 @@ static uint8_t *mark_kept(const grains_sim *sim)
     uint8_t *mark = calloc(n + 1, 1);
     if (!mark)
         resume_failed(sim);
-    if (sim_spawn_active(sim))
-        sim_spawn_mark_reach(sim, mark); /* (1: KEEP) */
+    const insert_view iv = sim_insert_reach(sim);
+    if (sim_spawn_active(&iv))
+        sim_spawn_mark_reach(&iv, mark); /* (1: KEEP) */
     for (uint32_t i = 0; i < n; i++) {
         mark[i] |= mine[i] ? KEEP | LIST : 0;
         for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
@@ -147,9 +148,9 @@ static void keep_patch_logs(grains_sim *sim)
 {
     sim_ranks *r = &sim->ranks;
     size_t n = 0, records = 0;
-    for (size_t b = 0; sim->mb.n && sim->patch_logs && b < sim->grid.n_blocks; b++) {
-        n += sim->patch_logs[b].n > 0;
-        records += sim->patch_logs[b].n;
+    for (size_t b = 0; sim->mb.n && sim->patches.log && b < sim->grid.n_blocks; b++) {
+        n += sim->patches.log[b].n > 0;
+        records += sim->patches.log[b].n;
     }
     if (!array_reserve((void **)&r->named_logs, &r->named_logs_cap, n + 1, sizeof *r->named_logs, 2) ||
         !array_reserve((void **)&r->log_entry, &r->log_entry_cap, n + 1, sizeof *r->log_entry, 2) ||
@@ -158,7 +159,7 @@ static void keep_patch_logs(grains_sim *sim)
     r->n_named_logs = 0;
     records = 0;
     for (size_t b = 0; n && b < sim->grid.n_blocks; b++) {
-        const patch_log *lg = &sim->patch_logs[b];
+        const patch_log *lg = &sim->patches.log[b];
         if (!lg->n)
             continue;
         r->log_entry[r->n_named_logs] = (uint32_t)b;
@@ -166,11 +167,7 @@ static void keep_patch_logs(grains_sim *sim)
         memcpy(r->named_records + records, lg->rec, lg->n * sizeof *lg->rec);
         records += lg->n;
     }
-    free(sim->patch_logs); /* (made again for the blocks kept) */
-    free(sim->patch_records);
-    sim->patch_logs = NULL;
-    sim->patch_records = NULL;
-    sim->patch_logs_cap = sim->patch_records_cap = 0;
+    sim_patch_logs_free(&sim->patches); /* (made again for the blocks kept) */
 }
 
 /* The keys of the pairs this rank does not evaluate (neither particle

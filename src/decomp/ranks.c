@@ -344,12 +344,13 @@ static int note_read(const sim_ranks *r, uint32_t i, uint32_t j, uint64_t **read
 static int note_spawn_reads(const grains_sim *sim, uint64_t **reads, size_t *n, size_t *cap)
 {
     const sim_ranks *r = &sim->ranks;
-    if (!sim_spawn_active(sim))
+    const insert_view iv = sim_insert_reach(sim);
+    if (!sim_spawn_active(&iv))
         return 1;
     uint8_t *mark = calloc(sim->pt.n + 1, 1);
     if (!mark)
         return 0;
-    sim_spawn_mark_reach(sim, mark);
+    sim_spawn_mark_reach(&iv, mark);
     int ok = 1;
     FOR_RUNS(sim, r->peers.rank, run)
         for (uint32_t i = run.p0; i < run.p1 && ok; i++)
@@ -666,7 +667,16 @@ static int block_gave_nothing(const grains_sim *sim, uint32_t b)
     for (size_t c = 0; c < per_block * sizeof *sim->wl.block_sum; c++)
         if (sum[c])
             return 0;
-    return !sim->mb.n || sim->patch_logs[b].n == 0;
+    return !sim->mb.n || sim->patches.log[b].n == 0;
+}
+
+patch_log *sim_ranks_patch_logs_whole(const grains_sim *sim)
+{
+    const sim_ranks *r = &sim->ranks;
+    patch_log *all = calloc(r->table.n + 1, sizeof *all);
+    for (size_t k = 0; all && k < r->n_named_logs; k++)
+        all[r->log_entry[k]] = r->named_logs[k];
+    return all;
 }
 
 /* The blocks' sums of what each wall gave their particles, and their logs
@@ -682,7 +692,7 @@ static void put_block_sums(pack *k, const grains_sim *sim, rank_run run)
         put(k, &b, sizeof b);
         put(k, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
         if (sim->mb.n) {
-            const patch_log *lg = &sim->patch_logs[b];
+            const patch_log *lg = &sim->patches.log[b];
             put(k, &lg->n, sizeof lg->n);
             put(k, lg->rec, lg->n * sizeof *lg->rec);
         }
@@ -697,14 +707,14 @@ static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
     if (per_block)
         memset(sim->wl.block_sum + per_block * run.b0, 0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
     for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++)
-        sim->patch_logs[b].n = 0;
+        sim->patches.log[b].n = 0;
     for (uint32_t b;;) {
         take(u, &b, sizeof b);
         if (b == NO_BLOCK)
             return;
         take(u, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
         if (sim->mb.n) {
-            patch_log *lg = &sim->patch_logs[b];
+            patch_log *lg = &sim->patches.log[b];
             take(u, &lg->n, sizeof lg->n);
             take(u, lg->rec, lg->n * sizeof *lg->rec);
         }
@@ -726,7 +736,7 @@ static void put_named_sums(pack *k, const grains_sim *sim)
             put(k, &entry, sizeof entry);
             put(k, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
             if (sim->mb.n) {
-                const patch_log *lg = &sim->patch_logs[b];
+                const patch_log *lg = &sim->patches.log[b];
                 put(k, &lg->n, sizeof lg->n);
                 put(k, lg->rec, lg->n * sizeof *lg->rec);
             }

@@ -3,7 +3,7 @@
  * grow_from x their size grow linearly to it by grow_time, while the
  * dynamics packs them. Each step scales every radius by the ratio of the
  * scales at its end and start; the masses follow (m = 4/3 pi rho R^3). */
-#include "sim/sim_internal.h"
+#include "insert/insert.h"
 
 real sim_grow_scale(const grains_params *p, real t)
 {
@@ -12,15 +12,14 @@ real sim_grow_scale(const grains_params *p, real t)
     return p->grow_from + (1 - p->grow_from) * (t / p->grow_time);
 }
 
-void sim_grow(grains_sim *sim, real t_old, real t_new)
+real sim_grow(grains_particles *pt, const grains_params *p, real t_old, real t_new)
 {
-    real before = sim_grow_scale(&sim->p, t_old), after = sim_grow_scale(&sim->p, t_new);
+    real before = sim_grow_scale(p, t_old), after = sim_grow_scale(p, t_new);
     if (before == after)
-        return;
+        return 0;
     real ratio = after / before;
-    for (size_t i = 0; i < sim->pt.n; i++)
-        sim->pt.R[i] *= ratio;
+    for (size_t i = 0; i < pt->n; i++)
+        pt->R[i] *= ratio;
     /* a pair's gap closes by both growths: as a displacement of R_max's growth each */
-    sim->displacement += sim->p.R_max * (after - before);
-    sim->strays.moved += sim->p.R_max * (after - before);
+    return p->R_max * (after - before);
 }

@@ -9,16 +9,17 @@
  * and add the same particles, the whole's count against N_max. */
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "geometry/periodic.h"
+#include "insert/insert.h"
 #include "insert/size_draw.h"
 
 /* Whether a sphere (x, R) overlaps a particle binned at `level` of the
  * last rebuild: those in the cells its reach covers, grown by the grid's pad
  * (their motion and growth since are below it). */
-static int touches_level(const grains_sim *sim, int level, vec3 x, real R)
+static int touches_level(const insert_view *v, int level, vec3 x, real R)
 {
-    const grains_particles *pt = &sim->pt;
-    const grains_grid *g = &sim->grid;
+    const grains_particles *pt = v->pt;
+    const grains_grid *g = v->grid;
     int64_t lo[3], hi[3], d[3];
     grid_reach(g, level, x, R + g->level[level].R_top + g->pad, lo, hi);
     for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
@@ -28,7 +29,7 @@ static int touches_level(const grains_sim *sim, int level, vec3 x, real R)
                 if (cell == GRID_NONE)
                     continue;
                 for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
-                    vec3 dx = periodic_delta(&sim->box, v3_sub(x, pt->x[j]));
+                    vec3 dx = periodic_delta(v->box, v3_sub(x, pt->x[j]));
                     if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
                         return 1;
                 }
@@ -38,15 +39,15 @@ static int touches_level(const grains_sim *sim, int level, vec3 x, real R)
 
 /* Particles overlapping a sphere (x, R): those binned at the last rebuild
  * through the grid's levels, and those added after it one by one. */
-static int touches_particle(const grains_sim *sim, vec3 x, real R)
+static int touches_particle(const insert_view *v, vec3 x, real R)
 {
-    const grains_particles *pt = &sim->pt;
-    const grains_grid *g = &sim->grid;
+    const grains_particles *pt = v->pt;
+    const grains_grid *g = v->grid;
     for (int level = 0; level < g->n_levels; level++)
-        if (touches_level(sim, level, x, R))
+        if (touches_level(v, level, x, R))
             return 1;
     for (size_t j = g->n_particles; j < pt->n; j++) {
-        vec3 dx = periodic_delta(&sim->box, v3_sub(x, pt->x[j]));
+        vec3 dx = periodic_delta(v->box, v3_sub(x, pt->x[j]));
         if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
             return 1;
     }
@@ -89,10 +90,10 @@ static real smallest_radius(const grains_size_distribution *d)
     return R;
 }
 
-size_t grains_sim_spawn_places(const grains_sim *sim, int k, int n_side, double *R_tried)
+size_t sim_spawn_places(const insert_view *v, int k, int n_side, double *R_tried)
 {
-    grains_spawn_region r = grains_params_spawn(&sim->p, k);
-    real R = smallest_radius(&r.sizes) * sim_grow_scale(&sim->p, grains_sim_time(sim));
+    grains_spawn_region r = grains_params_spawn(v->p, k);
+    real R = smallest_radius(&r.sizes) * sim_grow_scale(v->p, v->t);
     *R_tried = R;
     size_t places = 0;
     for (int a = 0; a < n_side; a++)
@@ -101,40 +102,41 @@ size_t grains_sim_spawn_places(const grains_sim *sim, int k, int n_side, double 
                 vec3 f = v3((a + 0.5) / n_side, (b + 0.5) / n_side, (c + 0.5) / n_side);
                 vec3 x = v3(r.lo.x + f.x * (r.hi.x - r.lo.x), r.lo.y + f.y * (r.hi.y - r.lo.y),
                             r.lo.z + f.z * (r.hi.z - r.lo.z));
-                places += !(r.cylinder && outside_cylinder(&r, x, R)) && !touches_mesh(sim->mesh, x, R);
+                places += !(r.cylinder && outside_cylinder(&r, x, R)) && !touches_mesh(v->mesh, x, R);
             }
     return places;
 }
 
-void sim_spawn_init(grains_sim *sim)
+void sim_spawn_init(spawn_state *spawn, const grains_params *p, grains_rng *rng)
 {
-    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
-        grains_spawn_region r = grains_params_spawn(&sim->p, k);
-        sim->spawn[k] = (spawn_state){size_draw(&r.sizes, &sim->rng), 0, 0, GRAINS_SPAWN_ACTIVE, 0};
+    for (int k = 0; k < grains_params_n_spawns(p); k++) {
+        grains_spawn_region r = grains_params_spawn(p, k);
+        spawn[k] = (spawn_state){size_draw(&r.sizes, rng), 0, 0, GRAINS_SPAWN_ACTIVE, 0};
     }
 }
 
 /* One attempt in region r: a centre uniform in it for the radius drawn
  * before; *fit when the sphere went in (the next radius is then drawn). */
-static grains_status attempt(grains_sim *sim, const grains_spawn_region *r, spawn_state *st, int *fit,
+static grains_status attempt(insert_view *v, const grains_spawn_region *r, spawn_state *st, int *fit,
                              grains_error *err)
 {
     real R = st->R_next;
-    real R_now = R * sim_grow_scale(&sim->p, grains_sim_time(sim)); /* grains_sim_add_particle scales it so */
+    real R_now = R * sim_grow_scale(v->p, v->t); /* the core's add scales it so */
     vec3 x;
-    x.x = r->lo.x + rng_uniform(&sim->rng) * (r->hi.x - r->lo.x);
-    x.y = r->lo.y + rng_uniform(&sim->rng) * (r->hi.y - r->lo.y);
-    x.z = r->lo.z + rng_uniform(&sim->rng) * (r->hi.z - r->lo.z);
+    x.x = r->lo.x + rng_uniform(v->rng) * (r->hi.x - r->lo.x);
+    x.y = r->lo.y + rng_uniform(v->rng) * (r->hi.y - r->lo.y);
+    x.z = r->lo.z + rng_uniform(v->rng) * (r->hi.z - r->lo.z);
     *fit = 0;
     if (r->cylinder && outside_cylinder(r, x, R_now))
         return GRAINS_OK; /* the radius carries over */
-    if (touches_particle(sim, x, R_now) || touches_mesh(sim->mesh, x, R_now))
+    if (touches_particle(v, x, R_now) || touches_mesh(v->mesh, x, R_now))
         return GRAINS_OK; /* the radius carries over */
     grains_particle np = {x, r->v0, r->w0, {1, 0, 0, 0}, R, r->material, r->tag};
-    grains_status s = grains_sim_add_particle(sim, &np, err);
+    grains_status s = v->add(v->core, &np, err);
     if (s != GRAINS_OK)
         return s;
-    st->R_next = size_draw(&r->sizes, &sim->rng);
+    v->count++;
+    st->R_next = size_draw(&r->sizes, v->rng);
     st->added++;
     *fit = 1;
     return GRAINS_OK;
@@ -142,58 +144,56 @@ static grains_status attempt(grains_sim *sim, const grains_spawn_region *r, spaw
 
 /* Attempt a of a region: every 1024th asks whether to stop
  * (grains_sim_ask_stop); a yes leaves the step part-way, for good. */
-static grains_status ask_stop(grains_sim *sim, long a, int k, grains_error *err)
+static grains_status ask_stop(const insert_view *v, long a, int k, grains_error *err)
 {
-    if ((a & 1023) != 1023 || !sim->stop_asked || !sim->stop_asked(sim->stop_ctx))
+    if ((a & 1023) != 1023 || !v->stop_asked || !v->stop_asked(v->stop_ctx))
         return GRAINS_OK;
-    sim->stopped = SIM_STOPPED_ASKED;
     return grains_error_set(err, GRAINS_ERR_STOPPED, NULL, 0,
                             "stopped on request in step %ld, after %ld of insertion region %d's attempts",
-                            sim->step, a + 1, k);
+                            v->step, a + 1, k);
 }
 
 /* Region k's attempts of this step, and whether it stops. */
-static grains_status spawn_region(grains_sim *sim, int k, size_t *added, grains_error *err)
+static grains_status spawn_region(insert_view *v, int k, size_t *added, grains_error *err)
 {
-    grains_spawn_region r = grains_params_spawn(&sim->p, k);
-    spawn_state *st = &sim->spawn[k];
+    grains_spawn_region r = grains_params_spawn(v->p, k);
+    spawn_state *st = &v->spawn[k];
     if (st->stop != GRAINS_SPAWN_ACTIVE)
         return GRAINS_OK;
     size_t before = *added;
-    for (long a = 0; a < r.rate && (long)grains_sim_count(sim) < sim->p.N_max && (r.count == 0 || st->added < r.count);
-         a++) {
+    for (long a = 0; a < r.rate && (long)v->count < v->p->N_max && (r.count == 0 || st->added < r.count); a++) {
         int fit;
-        grains_status s = attempt(sim, &r, st, &fit, err);
+        grains_status s = attempt(v, &r, st, &fit, err);
         if (s == GRAINS_OK)
-            s = ask_stop(sim, a, k, err);
+            s = ask_stop(v, a, k, err);
         if (s != GRAINS_OK)
             return s;
         *added += (size_t)fit;
     }
     st->idle_steps = *added > before ? 0 : st->idle_steps + 1;
     if (r.count > 0 && st->added >= r.count)
-        st->stop = GRAINS_SPAWN_COUNT_REACHED, st->stop_step = sim->step;
-    else if (r.full_after > 0 && st->idle_steps >= r.full_after && (long)grains_sim_count(sim) < sim->p.N_max)
-        st->stop = GRAINS_SPAWN_FULL, st->stop_step = sim->step;
+        st->stop = GRAINS_SPAWN_COUNT_REACHED, st->stop_step = v->step;
+    else if (r.full_after > 0 && st->idle_steps >= r.full_after && (long)v->count < v->p->N_max)
+        st->stop = GRAINS_SPAWN_FULL, st->stop_step = v->step;
     return GRAINS_OK;
 }
 
-grains_status sim_spawn(grains_sim *sim, size_t *added, grains_error *err)
+grains_status sim_spawn(insert_view *v, size_t *added, grains_error *err)
 {
     *added = 0;
-    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
-        grains_status s = spawn_region(sim, k, added, err);
+    for (int k = 0; k < grains_params_n_spawns(v->p); k++) {
+        grains_status s = spawn_region(v, k, added, err);
         if (s != GRAINS_OK)
             return s;
     }
     return GRAINS_OK;
 }
 
-grains_spawn_report grains_sim_spawn_report(const grains_sim *sim, int k)
+grains_spawn_report sim_spawn_report(const insert_view *v, int k)
 {
-    const spawn_state *st = &sim->spawn[k];
+    const spawn_state *st = &v->spawn[k];
     grains_spawn_report rep = {st->added, st->idle_steps, (grains_spawn_stop)st->stop, st->stop_step};
-    if (rep.stop == GRAINS_SPAWN_ACTIVE && (long)grains_sim_count(sim) >= sim->p.N_max)
+    if (rep.stop == GRAINS_SPAWN_ACTIVE && (long)v->count >= v->p->N_max)
         rep.stop = GRAINS_SPAWN_N_MAX;
     return rep;
 }

@@ -2,19 +2,19 @@
  * attempt may read (which every rank must hold: decomp/rank_local.c). */
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "insert/insert.h"
 
 /* Whether region k still attempts. */
-static int spawning(const grains_sim *sim, int k)
+static int spawning(const insert_view *v, int k)
 {
-    return sim->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)grains_sim_count(sim) < sim->p.N_max;
+    return v->spawn[k].stop == GRAINS_SPAWN_ACTIVE && (long)v->count < v->p->N_max;
 }
 
-int sim_spawn_active(const grains_sim *sim)
+int sim_spawn_active(const insert_view *v)
 {
     int active = 0;
-    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
-        active |= spawning(sim, k);
+    for (int k = 0; k < grains_params_n_spawns(v->p); k++)
+        active |= spawning(v, k);
     return active;
 }
 
@@ -23,10 +23,10 @@ int sim_spawn_active(const grains_sim *sim)
  * growth only shrinks a drawn radius); along a periodic axis, all. The
  * level's occupied cells are tested, not the box's cells looked up: at
  * most one per particle, however large the box. */
-static void mark_level_reach(const grains_sim *sim, int level, vec3 lo, vec3 hi, uint8_t *mark)
+static void mark_level_reach(const insert_view *v, int level, vec3 lo, vec3 hi, uint8_t *mark)
 {
-    const grains_grid *g = &sim->grid;
-    real reach = sim->p.R_max + g->level[level].R_top + g->pad;
+    const grains_grid *g = v->grid;
+    real reach = v->p->R_max + g->level[level].R_top + g->pad;
     int64_t from[3], to[3], unused[3], c[3];
     grid_reach(g, level, lo, reach, from, unused);
     grid_reach(g, level, hi, reach, unused, to);
@@ -40,12 +40,12 @@ static void mark_level_reach(const grains_sim *sim, int level, vec3 lo, vec3 hi,
     }
 }
 
-void sim_spawn_mark_reach(const grains_sim *sim, uint8_t *mark)
+void sim_spawn_mark_reach(const insert_view *v, uint8_t *mark)
 {
-    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++)
-        if (spawning(sim, k)) {
-            grains_spawn_region r = grains_params_spawn(&sim->p, k);
-            for (int level = 0; level < sim->grid.n_levels; level++)
-                mark_level_reach(sim, level, r.lo, r.hi, mark);
+    for (int k = 0; k < grains_params_n_spawns(v->p); k++)
+        if (spawning(v, k)) {
+            grains_spawn_region r = grains_params_spawn(v->p, k);
+            for (int level = 0; level < v->grid->n_levels; level++)
+                mark_level_reach(v, level, r.lo, r.hi, mark);
         }
 }

@@ -10,6 +10,7 @@
 
 #include "grains/sim.h"
 #include "math/vec3.h"
+#include "particles/particles.h"
 
 typedef struct {
     grains_contact_force *c;
@@ -24,19 +25,20 @@ typedef struct {
     contact_block *block;       /* per grid block */
     size_t n_blocks, cap_blocks;
     uint32_t *block_of_thread;  /* the block each thread is visiting */
+    const uint32_t *id;         /* the particles' ids by slot, during the step */
     vec3 *f_sum, *t_sum;        /* per particle id: the contact sums the step's force loop made */
     size_t n_particles, cap_particles;
 } contact_record;
 
 
 /* Before a recorded step's force loop (serial): buffers emptied, ids mapped. */
-int contact_record_begin(grains_sim *sim);
+int contact_record_begin(contact_record *r, const grains_particles *pt, size_t n_blocks, int threads);
 /* A contact of particle (storage index) i with partner j, or with mesh
  * element j (wall): the force f on i, the partners' centres (the closest
  * point on the element for a wall), the overlap. */
-void contact_record_add(grains_sim *sim, uint32_t i, uint32_t j, int wall, vec3 x_i, vec3 x_j, vec3 f, real delta);
+void contact_record_add(contact_record *r, uint32_t i, uint32_t j, int wall, vec3 x_i, vec3 x_j, vec3 f, real delta);
 /* After the force loop, before the update (one thread): the sums. */
-void contact_record_sums(grains_sim *sim);
+void contact_record_sums(contact_record *r, const grains_particles *pt, long step);
 void contact_record_free(contact_record *r);
 
 #endif

@@ -7,7 +7,7 @@
 #ifndef GRAINS_INTERACT_CONTACT_VISIT_H
 #define GRAINS_INTERACT_CONTACT_VISIT_H
 
-#include "sim/sim_internal.h"
+#include "interact/interact.h"
 
 /* Ends the contact of list entry *entry, if it had one. */
 static inline void end_contact(store_stream *s, uint32_t *entry)
@@ -125,27 +125,27 @@ static inline void wall_motion(const wall_body *wb, vec3 x_i, vec3 dx, real d2, 
 
 /* The old history of candidate p, from the stream before any of [k0, end)
  * has been walked: the histories ahead are those of the flagged entries. */
-static inline hm_history history_of(const grains_sim *sim, const store_stream *s, uint32_t k0, int p)
+static inline hm_history history_of(const force_view *fv, const store_stream *s, uint32_t k0, int p)
 {
     size_t m = 0;
     for (uint32_t k = k0; k < k0 + (uint32_t)p; k++)
-        m += (sim->nb.j[k] & STORE_HIST_BIT) != 0;
+        m += (fv->nb.j[k] & STORE_HIST_BIT) != 0;
     hm_history h;
-    store_unpack(&sim->cs.layout, store_peek(s, m), &h);
+    store_unpack(&fv->cs->layout, store_peek(s, m), &h);
     return h;
 }
 
 /* Which of particle i's listed elements [k0, end) make contacts, into c
  * (sim_select_mesh_contacts), with the springs each new contact takes
  * over, read before any of these entries' histories moves. */
-static inline void select_with_donors(const grains_sim *sim, const store_stream *s, uint32_t i, int mat_i,
+static inline void select_with_donors(const force_view *fv, const store_stream *s, uint32_t i, int mat_i,
                                       uint32_t k0, uint32_t end, mesh_candidate *c, const int mixed,
                                       const int extended)
 {
-    sim_select_mesh_contacts(sim, i, sim->pt.x[i], mat_i, k0, end, c, mixed, extended);
+    sim_select_mesh_contacts(fv, i, fv->pt.x[i], mat_i, k0, end, c, mixed, extended);
     for (int a = 0; a < (int)(end - k0); a++)
         if (c[a].keep && c[a].donor >= 0)
-            c[a].inherited = history_of(sim, s, k0, c[a].donor);
+            c[a].inherited = history_of(fv, s, k0, c[a].donor);
 }
 
 #endif

@@ -37,7 +37,7 @@ typedef struct {
 
 /* One block's walk: where its results go, and its lanes. */
 typedef struct {
-    grains_sim *sim;
+    const force_view *fv;
     store_stream *s;
     force_diag *d;
     vec3 *wall_sum;
@@ -49,7 +49,7 @@ typedef struct {
     open_sum o;
 } lane_walk;
 
-static inline void close_sum(grains_particles *pt, open_sum *o)
+static inline void close_sum(const grains_particles *pt, open_sum *o)
 {
     if (o->i == UINT32_MAX)
         return;
@@ -61,7 +61,7 @@ static inline void close_sum(grains_particles *pt, open_sum *o)
 /* Makes particle i's sums the open ones. (A particle with no contact is
  * never opened: adding its zero sums would change no bit, its totals being
  * sums of non-zero terms or +0.) */
-static inline void open_sum_of(grains_particles *pt, open_sum *o, uint32_t i)
+static inline void open_sum_of(const grains_particles *pt, open_sum *o, uint32_t i)
 {
     if (o->i == i)
         return;
@@ -87,9 +87,9 @@ static inline real *lane_slot(const lane_walk *w, int k, int l, int moved)
 /* Lane l of kind k's results, applied: what is the particle's to its open
  * sum o, the largest overlap to d (both the walk's, held in registers while
  * a batch is applied). */
-static inline void apply_lane(lane_walk *w, int k, int l, int moved, open_sum *o, force_diag *d)
+static inline void apply_lane(lane_walk *w, const grains_particles *pt, int k, int l, int moved, open_sum *o,
+                              force_diag *d)
 {
-    grains_particles *pt = &w->sim->pt;
     const contact_lanes *L = &w->b.L[k];
     uint32_t i = w->b.i[k][l], j = w->b.j[k][l];
     vec3 f = lane_vec(L->f, l), t_i = lane_vec(L->t_i, l);
@@ -112,21 +112,22 @@ static inline void apply_lane(lane_walk *w, int k, int l, int moved, open_sum *o
  * batch of pairs alone: in lane order, which is its list order). */
 static void apply_batch(lane_walk *w)
 {
-    const hm_params *hp = &w->sim->hp;
+    const hm_params *hp = w->fv->hp;
     lane_batch *b = &w->b;
     if (b->n[PAIRS])
         lanes_contacts(hp, hm_law_pp(hp, 0, 0), hp->rho[0], &b->L[PAIRS], b->n[PAIRS], 0);
     if (b->n[WALLS])
         lanes_contacts(hp, b->wall_law, hp->rho[0], &b->L[WALLS], b->n[WALLS], 1);
+    const grains_particles *pt = &w->fv->pt;
     open_sum o = w->o;
     force_diag d = *w->d;
     int moved = b->ovf_grown != w->s->ovf_grown;
     if (b->n[WALLS] == 0) {
         for (int l = 0; l < b->n[PAIRS]; l++)
-            apply_lane(w, PAIRS, l, moved, &o, &d);
+            apply_lane(w, pt, PAIRS, l, moved, &o, &d);
     } else {
         for (int a = 0; a < b->n_order; a++)
-            apply_lane(w, b->order[a] / LANES, b->order[a] % LANES, moved, &o, &d);
+            apply_lane(w, pt, b->order[a] / LANES, b->order[a] % LANES, moved, &o, &d);
     }
     w->o = o;
     *w->d = d;
@@ -138,7 +139,7 @@ static void apply_batch(lane_walk *w)
 static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx, real R_j, vec3 v_j, vec3 w_j,
                             real *h)
 {
-    const grains_particles *pt = &w->sim->pt;
+    const grains_particles *pt = &w->fv->pt;
     lane_batch *b = &w->b;
     int l = b->n[k]++;
     lanes_put(&b->L[k], l, dx, pt->R[i], R_j, pt->v[i], v_j, pt->w[i], w_j, h);
@@ -173,10 +174,10 @@ static inline int touches(lane_walk *w, uint32_t *entry, uint32_t i, real d2, re
  * with the kernel in a lane. */
 static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const hm_history *inherit)
 {
-    grains_sim *sim = w->sim;
-    const grains_mesh_element *el = &sim->mesh->elements[*entry & STORE_INDEX_MASK];
-    const hm_law *law = hm_law_pw(&sim->hp, 0, el->material);
-    real R_i = sim->pt.R[i], touch = R_i + el->R, d2 = v3_dot(dx, dx);
+    const force_view *fv = w->fv;
+    const grains_mesh_element *el = &fv->mesh->elements[*entry & STORE_INDEX_MASK];
+    const hm_law *law = hm_law_pw(fv->hp, 0, el->material);
+    real R_i = fv->pt.R[i], touch = R_i + el->R, d2 = v3_dot(dx, dx);
     if (!touches(w, entry, i, d2, touch))
         return;
     if (w->b.n[WALLS] && law != w->b.wall_law)
@@ -187,11 +188,11 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
     if (!h)
         return;
     if (is_new && inherit)
-        store_pack(&sim->cs.layout, h, inherit);
+        store_pack(&fv->cs->layout, h, inherit);
     vec3 v_j = {0, 0, 0}, w_j = {0, 0, 0};
-    const wall_body *wb = &sim->wl.body[el->body];
+    const wall_body *wb = &fv->wl->body[el->body];
     if (wb->moving)
-        wall_motion(wb, sim->pt.x[i], dx, d2, R_i, touch, &v_j, &w_j);
+        wall_motion(wb, fv->pt.x[i], dx, d2, R_i, touch, &v_j, &w_j);
     add_lane(w, WALLS, i, (uint32_t)el->body, dx, el->R, v_j, w_j, h);
 }
 
@@ -199,17 +200,17 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
  * (interact/forces.c), and the contacts in lanes. */
 static void mesh_lanes(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
 {
-    grains_sim *sim = w->sim;
+    const force_view *fv = w->fv;
     mesh_candidate *c = w->cand;
     int n = (int)(end - k0);
     if (n < 2) {
-        uint32_t *entry = &sim->nb.j[k0];
-        wall_lane(w, i, entry, grains_mesh_offset(sim->mesh, *entry & STORE_INDEX_MASK, sim->pt.x[i]), NULL);
+        uint32_t *entry = &fv->nb.j[k0];
+        wall_lane(w, i, entry, grains_mesh_offset(fv->mesh, *entry & STORE_INDEX_MASK, fv->pt.x[i]), NULL);
         return;
     }
-    select_with_donors(sim, w->s, i, 0, k0, end, c, 0, 0);
+    select_with_donors(fv, w->s, i, 0, k0, end, c, 0, 0);
     for (int a = 0; a < n; a++) {
-        uint32_t *entry = &sim->nb.j[k0 + (uint32_t)a];
+        uint32_t *entry = &fv->nb.j[k0 + (uint32_t)a];
         if (c[a].touching && !c[a].keep) /* a ghost: no contact */
             end_contact(w->s, entry);
         else
@@ -224,16 +225,16 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
         mesh_lanes(w, i, k0, end);
         return;
     }
-    grains_particles *pt = &w->sim->pt;
+    const grains_particles *pt = &w->fv->pt;
     apply_batch(w); /* i's sums are open before its elements add to them */
     open_sum_of(pt, &w->o, i);
-    sim_mesh_contacts(w->sim, i, k0, end, w->s, w->d, w->wall_sum, w->plog, w->cand, &w->o.f, &w->o.t);
+    sim_mesh_contacts(w->fv, i, k0, end, w->s, w->d, w->wall_sum, w->plog, w->cand, &w->o.f, &w->o.t);
 }
 
 /* Particle i's listed partner of entry *entry: its contact, in a lane. */
-static inline void pair_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 x_i, real R_i)
+static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t i, uint32_t *entry, vec3 x_i,
+                             real R_i)
 {
-    const grains_particles *pt = &w->sim->pt;
     uint32_t j = *entry & STORE_INDEX_MASK;
     if (!partner_ours(j, w->mine)) {
         pass_contact(w->s, *entry);
@@ -253,16 +254,17 @@ static inline void pair_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 x_i
  * partners go in runs of 64: which need a visit first, then those. */
 static void lane_contacts_of(lane_walk *w, uint32_t i)
 {
-    const grains_neighbors *nb = &w->sim->nb;
-    const vec3 x_i = w->sim->pt.x[i];
-    const real R_i = w->sim->pt.R[i];
+    const grains_neighbors *nb = &w->fv->nb;
+    const grains_particles *pt = &w->fv->pt;
+    const vec3 x_i = pt->x[i];
+    const real R_i = pt->R[i];
     const uint32_t end = nb->start[i + 1];
     uint32_t k = nb->start[i];
     for (;;) {
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
-        uint64_t visit = entries_to_visit(&w->sim->pt, NULL, nb->j, k, run, x_i, R_i, &n_pairs);
+        uint64_t visit = entries_to_visit(pt, NULL, nb->j, k, run, x_i, R_i, &n_pairs);
         for (; visit; visit &= visit - 1)
-            pair_lane(w, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i);
+            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i);
         k += n_pairs;
         if (n_pairs < run || k == end)
             break;
@@ -279,28 +281,28 @@ static void lane_contacts_of(lane_walk *w, uint32_t i)
  * their reactions through the patch logs, a servo wall its contacts'
  * stiffness; those stay in the scalar loop. Without `cand` (compat =
  * "tinydem") no element is selected away, which the scalar loop does. */
-static int walls_fit_lanes(const grains_sim *sim, const mesh_candidate *cand)
+static int walls_fit_lanes(const force_view *fv, const mesh_candidate *cand)
 {
-    if (!cand || sim->mb.n)
+    if (!cand || fv->mb->n)
         return 0;
-    for (size_t k = 0; k < sim->wl.n; k++)
-        if (sim->wl.body[k].motion.type == GRAINS_MOTION_SERVO)
+    for (size_t k = 0; k < fv->wl->n; k++)
+        if (fv->wl->body[k].motion.type == GRAINS_MOTION_SERVO)
             return 0;
     return 1;
 }
 
-void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
+void sim_block_lane_contacts(const force_view *fv, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
                              patch_log *plog, mesh_candidate *cand, const uint8_t *mine)
 {
-    const grains_grid *g = &sim->grid;
+    const grains_grid *g = fv->grid;
     lane_walk w;
-    w.sim = sim;
+    w.fv = fv;
     w.s = s;
     w.d = d;
     w.wall_sum = wall_sum;
     w.plog = plog;
     w.cand = cand;
-    w.walls_in_lanes = walls_fit_lanes(sim, cand);
+    w.walls_in_lanes = walls_fit_lanes(fv, cand);
     w.mine = mine;
     begin_batch(&w);
     w.b.wall_law = NULL;
@@ -308,5 +310,5 @@ void sim_block_lane_contacts(grains_sim *sim, uint32_t b, store_stream *s, force
     for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
         lane_contacts_of(&w, i);
     apply_batch(&w);
-    close_sum(&sim->pt, &w.o);
+    close_sum(&fv->pt, &w.o);
 }

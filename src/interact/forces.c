@@ -42,17 +42,17 @@ static inline vec3 far_attraction(const vdw_coeffs *v, vec3 dx, real d2, real R_
  * in place where the entry is a whole hm_history (the common loop, compiled
  * with extended = 0, runs only then), through a copy where the run keeps
  * fewer springs (a friction mode that acts in no pair). */
-__attribute__((always_inline)) static inline void contact_in_entry(const grains_sim *sim, const hm_pair *pr, real *e,
+__attribute__((always_inline)) static inline void contact_in_entry(const force_view *fv, const hm_pair *pr, real *e,
                                                                   hm_result *r, const int extended)
 {
-    if (!extended || sim->cs.layout.width == STORE_FULL_WIDTH) {
-        hm_contact(&sim->hp, pr, (hm_history *)e, r, extended);
+    if (!extended || fv->cs->layout.width == STORE_FULL_WIDTH) {
+        hm_contact(fv->hp, pr, (hm_history *)e, r, extended);
         return;
     }
     hm_history h;
-    store_unpack(&sim->cs.layout, e, &h);
-    hm_contact(&sim->hp, pr, &h, r, extended);
-    store_pack(&sim->cs.layout, e, &h);
+    store_unpack(&fv->cs->layout, e, &h);
+    hm_contact(fv->hp, pr, &h, r, extended);
+    store_pack(&fv->cs->layout, e, &h);
 }
 
 /* How far apart the surfaces of a pair may be and still touch: 0, or for a
@@ -92,19 +92,19 @@ static inline void patch_weights(const grains_mesh *m, const grains_mesh_element
 
 /* The density that gives a vertex sphere of the MSS_particle model (a point
  * element of body -1 - k) its vertex's mass. */
-static inline real vertex_density(const grains_sim *sim, const grains_mesh_element *el)
+static inline real vertex_density(const force_view *fv, const grains_mesh_element *el)
 {
     real R = el->R;
-    return 3 / (4 * HM_PI * R * R * R * sim->mb.inv_mass[sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[0])]);
+    return 3 / (4 * HM_PI * R * R * R * fv->mb->inv_mass[sim_membranes_vertex(fv->mb, -1 - el->body, el->v[0])]);
 }
 
 /* A membrane patch (body -1 - k) at the point of barycentric weights a:
  * the velocity there, mixed from its vertices' (membrane paper Section 2.5). */
-static inline vec3 patch_velocity(const grains_sim *sim, const grains_mesh_element *el, const real a[3])
+static inline vec3 patch_velocity(const force_view *fv, const grains_mesh_element *el, const real a[3])
 {
     vec3 v = {0, 0, 0};
     for (int k = 0; k < el->n; k++)
-        v = v3_axpy(v, a[k], sim->mb.v[sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k])]);
+        v = v3_axpy(v, a[k], fv->mb->v[sim_membranes_vertex(fv->mb, -1 - el->body, el->v[k])]);
     return v;
 }
 
@@ -138,7 +138,7 @@ static inline void patch_couple(const grains_mesh *m, const grains_mesh_element 
  * angular momentum are kept to round-off. A vertex sphere of the
  * MSS_particle model takes -f; it has no spin, so the torque a sphere of
  * its own would take is dropped (as the vertices' spins are in Section 3). */
-static inline void react(const grains_sim *sim, const grains_mesh_element *el, vec3 x_i, vec3 p, const real a[3],
+static inline void react(const force_view *fv, const grains_mesh_element *el, vec3 x_i, vec3 p, const real a[3],
                          const hm_result *r, vec3 *wall_sum, patch_log *plog)
 {
     if (el->body >= 0) {
@@ -146,45 +146,45 @@ static inline void react(const grains_sim *sim, const grains_mesh_element *el, v
         return;
     }
     if (el->n == 1) {
-        plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[0]), v3_neg(r->f)};
+        plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(fv->mb, -1 - el->body, el->v[0]), v3_neg(r->f)};
         return;
     }
     vec3 F[3];
-    patch_couple(sim->mesh, el, v3_sub(v3_cross(v3_sub(p, x_i), r->f), r->t_i), F);
+    patch_couple(fv->mesh, el, v3_sub(v3_cross(v3_sub(p, x_i), r->f), r->t_i), F);
     for (int k = 0; k < 3; k++)
-        plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(&sim->mb, -1 - el->body, el->v[k]),
+        plog->rec[plog->n++] = (patch_record){sim_membranes_vertex(fv->mb, -1 - el->body, el->v[k]),
                                               v3_sub(F[k], v3_scale(a[k], r->f))};
 }
 
-__attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, uint32_t i, int mat_i, uint32_t *entry,
+__attribute__((always_inline)) static inline int wall_contact(const force_view *fv, uint32_t i, int mat_i, uint32_t *entry,
                                                               vec3 dx, const hm_history *inherit, store_stream *s,
                                                               force_diag *d, hm_result *r, vec3 *wall_sum,
                                                               patch_log *plog, const int attracting, const int mixed,
                                                               const int extended)
 {
     uint32_t e = *entry & STORE_INDEX_MASK;
-    grains_particles *pt = &sim->pt;
+    const grains_particles *pt = &fv->pt;
     const vec3 zero = {0, 0, 0};
-    const grains_mesh_element *el = &sim->mesh->elements[e];
+    const grains_mesh_element *el = &fv->mesh->elements[e];
     real R_e = el->R;
-    const hm_law *law = hm_law_pw(&sim->hp, mat_i, el->material);
+    const hm_law *law = hm_law_pw(fv->hp, mat_i, el->material);
     if (mixed && law->no_contact) {
         end_contact(s, entry);
         return 0;
     }
     real touch = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
-    const int sticky = extended && sim->hp.normal == HM_NORMAL_JKR;
-    real reach = sticky ? touch + hold_gap(&sim->hp, law, pt->R[i], R_e, 1, *entry) : touch;
+    const int sticky = extended && fv->hp->normal == HM_NORMAL_JKR;
+    real reach = sticky ? touch + hold_gap(fv->hp, law, pt->R[i], R_e, 1, *entry) : touch;
     if (d2 >= reach * reach) {
         end_contact(s, entry);
         if (!attracting)
             return 0;
-        r->f = far_attraction(&sim->hp.vdw, dx, d2, pt->R[i], R_e, 1);
+        r->f = far_attraction(&fv->hp->vdw, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
         real a[3];
         if (el->body < 0)
-            patch_weights(sim->mesh, el, v3_sub(pt->x[i], dx), a);
-        react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
+            patch_weights(fv->mesh, el, v3_sub(pt->x[i], dx), a);
+        react(fv, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
         return 1;
     }
     if (d2 == 0) {
@@ -196,27 +196,27 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
     if (!h)
         return 0;
     if (is_new && inherit) /* it takes over the springs of a contact it superseded */
-        store_pack(&sim->cs.layout, h, inherit);
+        store_pack(&fv->cs->layout, h, inherit);
     vec3 v_j = zero, w_j = zero;
     real a[3]; /* a patch's barycentric weights at the closest point */
-    const wall_body *wb = el->body >= 0 ? &sim->wl.body[el->body] : NULL;
+    const wall_body *wb = el->body >= 0 ? &fv->wl->body[el->body] : NULL;
     if (!wb) {
-        patch_weights(sim->mesh, el, v3_sub(pt->x[i], dx), a);
-        v_j = patch_velocity(sim, el, a);
+        patch_weights(fv->mesh, el, v3_sub(pt->x[i], dx), a);
+        v_j = patch_velocity(fv, el, a);
     } else if (wb->moving)
         wall_motion(wb, pt->x[i], dx, d2, pt->R[i], touch, &v_j, &w_j);
     hm_pair pr = {dx, pt->R[i], R_e, pt->v[i], v_j, pt->w[i], w_j, 1, law,
-                  sim->hp.rho[mat_i], 0};
+                  fv->hp->rho[mat_i], 0};
     if (!wb && el->n == 1) { /* a vertex sphere: a partner of its radius and mass, not a wall */
         pr.wall = 0;
-        pr.rho_j = vertex_density(sim, el);
+        pr.rho_j = vertex_density(fv, el);
     }
-    contact_in_entry(sim, &pr, h, r, extended);
+    contact_in_entry(fv, &pr, h, r, extended);
     if (attracting)
-        r->f = v3_add(r->f, attraction(&sim->hp.vdw, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
-    if (extended && sim->rec.requested)
-        contact_record_add(sim, i, e, 1, pt->x[i], v3_sub(pt->x[i], dx), r->f, r->delta);
-    react(sim, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
+        r->f = v3_add(r->f, attraction(&fv->hp->vdw, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
+    if (extended && fv->rec->requested)
+        contact_record_add(fv->rec, i, e, 1, pt->x[i], v3_sub(pt->x[i], dx), r->f, r->delta);
+    react(fv, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
     if (wb && wb->motion.type == GRAINS_MOTION_SERVO)
         add_stiffness(wall_sum, el->body, r);
     note_overlap(d, r->delta, 2 * r->R_eff, i);
@@ -225,7 +225,7 @@ __attribute__((always_inline)) static inline int wall_contact(grains_sim *sim, u
 
 /* The listed elements [k0, end) of particle i, each on its own (compat =
  * "tinydem": every contact counts, as TinyDEM has it). */
-__attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
+__attribute__((always_inline)) static inline void all_mesh_contacts(const force_view *fv, uint32_t i, int mat_i, uint32_t k0,
                                                                     uint32_t end, store_stream *s, force_diag *d,
                                                                     vec3 *wall_sum, patch_log *plog, vec3 *f_i,
                                                                     vec3 *t_i, const int attracting, const int mixed,
@@ -233,9 +233,9 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *
 {
     hm_result r;
     for (uint32_t k = k0; k < end; k++) {
-        uint32_t *entry = &sim->nb.j[k];
-        vec3 dx = grains_mesh_offset(sim->mesh, *entry & STORE_INDEX_MASK, sim->pt.x[i]);
-        if (wall_contact(sim, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, plog, attracting, mixed, extended)) {
+        uint32_t *entry = &fv->nb.j[k];
+        vec3 dx = grains_mesh_offset(fv->mesh, *entry & STORE_INDEX_MASK, fv->pt.x[i]);
+        if (wall_contact(fv, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, plog, attracting, mixed, extended)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -244,50 +244,50 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(grains_sim *
 
 /* The candidates of particle i's listed elements [k0, end): closest points,
  * features, whether they touch, and which make contacts (interact/mesh_select.h). */
-void sim_select_mesh_contacts(const grains_sim *sim, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
+void sim_select_mesh_contacts(const force_view *fv, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
                                mesh_candidate *c, const int mixed, const int extended)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = &fv->pt;
     int n = (int)(end - k0);
     for (int a = 0; a < n; a++) {
-        uint32_t entry = sim->nb.j[k0 + (uint32_t)a], e = entry & STORE_INDEX_MASK;
-        const grains_mesh_element *el = &sim->mesh->elements[e];
+        uint32_t entry = fv->nb.j[k0 + (uint32_t)a], e = entry & STORE_INDEX_MASK;
+        const grains_mesh_element *el = &fv->mesh->elements[e];
         c[a].e = e;
-        c[a].dx = mesh_offset_feature(sim->mesh, e, x_i, &c[a].f);
+        c[a].dx = mesh_offset_feature(fv->mesh, e, x_i, &c[a].f);
         c[a].d2 = v3_dot(c[a].dx, c[a].dx);
-        const hm_law *law = hm_law_pw(&sim->hp, mat_i, el->material);
-        const int sticky = extended && sim->hp.normal == HM_NORMAL_JKR;
-        real reach = pt->R[i] + el->R + (sticky ? hold_gap(&sim->hp, law, pt->R[i], el->R, 1, entry) : 0);
+        const hm_law *law = hm_law_pw(fv->hp, mat_i, el->material);
+        const int sticky = extended && fv->hp->normal == HM_NORMAL_JKR;
+        real reach = pt->R[i] + el->R + (sticky ? hold_gap(fv->hp, law, pt->R[i], el->R, 1, entry) : 0);
         c[a].touching = c[a].d2 < reach * reach && c[a].d2 > 0 && !(mixed && law->no_contact);
         c[a].had_history = (entry & STORE_HIST_BIT) != 0;
     }
-    mesh_select(sim->mesh, c, n);
+    mesh_select(fv->mesh, c, n);
 }
 
 /* The listed elements [k0, end) of particle i, ghost-free: a particle
  * touching several elements at a vertex or edge they share gets one
  * contact there (interact/mesh_select.h). */
-__attribute__((always_inline)) static inline void mesh_contacts(grains_sim *sim, uint32_t i, int mat_i, uint32_t k0,
+__attribute__((always_inline)) static inline void mesh_contacts(const force_view *fv, uint32_t i, int mat_i, uint32_t k0,
                                                                 uint32_t end, store_stream *s, force_diag *d,
                                                                 vec3 *wall_sum, patch_log *plog, mesh_candidate *c,
                                                                 vec3 *f_i, vec3 *t_i, const int attracting,
                                                                 const int mixed, const int extended)
 {
     if (!c || end - k0 < 2) {
-        all_mesh_contacts(sim, i, mat_i, k0, end, s, d, wall_sum, plog, f_i, t_i, attracting, mixed, extended);
+        all_mesh_contacts(fv, i, mat_i, k0, end, s, d, wall_sum, plog, f_i, t_i, attracting, mixed, extended);
         return;
     }
-    select_with_donors(sim, s, i, mat_i, k0, end, c, mixed, extended);
+    select_with_donors(fv, s, i, mat_i, k0, end, c, mixed, extended);
     int n = (int)(end - k0);
     hm_result r;
     for (int a = 0; a < n; a++) {
-        uint32_t *entry = &sim->nb.j[k0 + (uint32_t)a];
+        uint32_t *entry = &fv->nb.j[k0 + (uint32_t)a];
         if (c[a].touching && !c[a].keep) { /* a ghost: no contact */
             end_contact(s, entry);
             continue;
         }
         const hm_history *inherit = c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL;
-        if (wall_contact(sim, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, plog, attracting, mixed,
+        if (wall_contact(fv, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, plog, attracting, mixed,
                          extended)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
@@ -302,12 +302,12 @@ typedef struct {
 
 /* Particle i's contact with the partner of list entry *entry (j > i): the
  * force on i added to *f_i, *t_i, the reaction to j as it comes. */
-__attribute__((always_inline)) static inline void pair_contact(grains_sim *sim, uint32_t i, uint32_t *entry,
+__attribute__((always_inline)) static inline void pair_contact(const force_view *fv, uint32_t i, uint32_t *entry,
                                                                store_stream *s, force_diag *d, const uint8_t *mine,
                                                                const pair_flags fl, vec3 *f_i, vec3 *t_i)
 {
-    grains_particles *pt = &sim->pt;
-    const hm_params *hp = &sim->hp;
+    const grains_particles *pt = &fv->pt;
+    const hm_params *hp = fv->hp;
     const vec3 x_i = pt->x[i];
     const real R_i = pt->R[i];
     const int mat_i = fl.mixed ? pt->mat[i] : 0;
@@ -318,13 +318,13 @@ __attribute__((always_inline)) static inline void pair_contact(grains_sim *sim, 
     }
     const int mat_j = fl.mixed ? pt->mat[j] : 0;
     const hm_law *law = hm_law_pp(hp, mat_i, mat_j);
-    if ((fl.mixed && law->no_contact) || (fl.bonded && sim_bonded(sim, i, j))) {
+    if ((fl.mixed && law->no_contact) || (fl.bonded && sim_bonds_join(fv->bonds, i, j))) {
         end_contact(s, entry);
         return;
     }
     vec3 dx = v3_sub(x_i, pt->x[j]);
     if (fl.periodic)
-        dx = periodic_delta(&sim->box, dx);
+        dx = periodic_delta(fv->box, dx);
     real touch = R_i + pt->R[j];
     real reach = fl.extended && hp->normal == HM_NORMAL_JKR ? touch + hold_gap(hp, law, R_i, pt->R[j], 0, *entry)
                                                             : touch;
@@ -332,7 +332,7 @@ __attribute__((always_inline)) static inline void pair_contact(grains_sim *sim, 
     if (d2 >= reach * reach) {
         end_contact(s, entry);
         if (fl.attracting) {
-            vec3 f = far_attraction(&sim->hp.vdw, dx, d2, R_i, pt->R[j], 0);
+            vec3 f = far_attraction(&fv->hp->vdw, dx, d2, R_i, pt->R[j], 0);
             *f_i = v3_add(*f_i, f);
             pt->f[j] = v3_sub(pt->f[j], f);
         }
@@ -348,11 +348,11 @@ __attribute__((always_inline)) static inline void pair_contact(grains_sim *sim, 
     hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, law,
                   hp->rho[mat_i], hp->rho[mat_j]};
     hm_result r;
-    contact_in_entry(sim, &pr, h, &r, fl.extended);
+    contact_in_entry(fv, &pr, h, &r, fl.extended);
     if (fl.attracting)
-        r.f = v3_add(r.f, attraction(&sim->hp.vdw, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
-    if (fl.extended && sim->rec.requested)
-        contact_record_add(sim, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
+        r.f = v3_add(r.f, attraction(&fv->hp->vdw, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
+    if (fl.extended && fv->rec->requested)
+        contact_record_add(fv->rec, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
     *f_i = v3_add(*f_i, r.f);
     *t_i = v3_add(*t_i, r.t_i);
     pt->f[j] = v3_sub(pt->f[j], r.f);
@@ -364,27 +364,27 @@ __attribute__((always_inline)) static inline void pair_contact(grains_sim *sim, 
  * element: where those begin. Where a partner apart and without history
  * needs nothing (no attraction, no JKR reach), they go in runs of 64: which
  * need a visit first, then those (entries_to_visit); else one by one. */
-__attribute__((always_inline)) static inline uint32_t pair_contacts(grains_sim *sim, uint32_t i, uint32_t k,
+__attribute__((always_inline)) static inline uint32_t pair_contacts(const force_view *fv, uint32_t i, uint32_t k,
                                                                     store_stream *s, force_diag *d,
                                                                     const uint8_t *mine, const pair_flags fl,
                                                                     vec3 *f_i, vec3 *t_i)
 {
-    grains_particles *pt = &sim->pt;
-    grains_neighbors *nb = &sim->nb;
+    const grains_particles *pt = &fv->pt;
+    const grains_neighbors *nb = &fv->nb;
     const uint32_t end = nb->start[i + 1];
-    if (fl.attracting || (fl.extended && sim->hp.normal == HM_NORMAL_JKR)) {
+    if (fl.attracting || (fl.extended && fv->hp->normal == HM_NORMAL_JKR)) {
         for (; k < end && !(nb->j[k] & STORE_MESH_BIT); k++) {
             prefetch_partner(pt, nb, k, end, fl.mixed);
-            pair_contact(sim, i, &nb->j[k], s, d, mine, fl, f_i, t_i);
+            pair_contact(fv, i, &nb->j[k], s, d, mine, fl, f_i, t_i);
         }
         return k;
     }
     for (;;) {
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
-        uint64_t visit = entries_to_visit(pt, fl.periodic ? &sim->box : NULL, nb->j, k, run, pt->x[i], pt->R[i],
+        uint64_t visit = entries_to_visit(pt, fl.periodic ? fv->box : NULL, nb->j, k, run, pt->x[i], pt->R[i],
                                           &n_pairs);
         for (; visit; visit &= visit - 1)
-            pair_contact(sim, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], s, d, mine, fl, f_i, t_i);
+            pair_contact(fv, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], s, d, mine, fl, f_i, t_i);
         k += n_pairs;
         if (n_pairs < run || k == end)
             return k;
@@ -397,52 +397,52 @@ __attribute__((always_inline)) static inline uint32_t pair_contacts(grains_sim *
  * twice: with `periodic`, `attracting` and `mixed` (several materials)
  * constant 0 for the common run, and general (the flags cost the common loop
  * 10% of its instructions). */
-__attribute__((always_inline)) static inline void contacts_of(grains_sim *sim, uint32_t i, store_stream *s,
+__attribute__((always_inline)) static inline void contacts_of(const force_view *fv, uint32_t i, store_stream *s,
                                                               force_diag *d, vec3 *wall_sum, patch_log *plog,
                                                               mesh_candidate *cand, const uint8_t *mine,
                                                               const pair_flags fl)
 {
-    grains_particles *pt = &sim->pt;
-    const grains_neighbors *nb = &sim->nb;
+    const grains_particles *pt = &fv->pt;
+    const grains_neighbors *nb = &fv->nb;
     const uint32_t end = nb->start[i + 1];
     vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
-    uint32_t k = pair_contacts(sim, i, nb->start[i], s, d, mine, fl, &f_i, &t_i);
+    uint32_t k = pair_contacts(fv, i, nb->start[i], s, d, mine, fl, &f_i, &t_i);
     if (k < end) { /* the elements come last */
         if (mine)
             pass_contacts(nb, s, k, end);
         else
-            mesh_contacts(sim, i, fl.mixed ? pt->mat[i] : 0, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i,
+            mesh_contacts(fv, i, fl.mixed ? pt->mat[i] : 0, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i,
                           fl.attracting, fl.mixed, fl.extended);
     }
     pt->f[i] = v3_add(pt->f[i], f_i);
     pt->t[i] = v3_add(pt->t[i], t_i);
 }
 
-__attribute__((noinline)) static void particle_contacts(grains_sim *sim, uint32_t i, store_stream *s, force_diag *d,
+__attribute__((noinline)) static void particle_contacts(const force_view *fv, uint32_t i, store_stream *s, force_diag *d,
                                                         vec3 *wall_sum, patch_log *plog, mesh_candidate *cand,
                                                         const uint8_t *mine)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine, (pair_flags){0, 0, 0, 0, 0});
+    contacts_of(fv, i, s, d, wall_sum, plog, cand, mine, (pair_flags){0, 0, 0, 0, 0});
 }
 
 /* Particle i's listed elements [k0, end) in the common run, one contact at
  * a time (interact/force_lanes.c, where they cannot go into lanes). */
-void sim_mesh_contacts(grains_sim *sim, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
+void sim_mesh_contacts(const force_view *fv, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i)
 {
-    mesh_contacts(sim, i, 0, k0, end, s, d, wall_sum, plog, cand, f_i, t_i, 0, 0, 0);
+    mesh_contacts(fv, i, 0, k0, end, s, d, wall_sum, plog, cand, f_i, t_i, 0, 0, 0);
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
  * pairs that do not touch, bonds (a bonded pair has no contact), the
  * sub-models beyond the common ones (rolling type C; JKR contacts, which
  * hold beyond touching), or histories of fewer springs than hm_history. */
-__attribute__((noinline)) static void particle_contacts_general(grains_sim *sim, uint32_t i, store_stream *s,
+__attribute__((noinline)) static void particle_contacts_general(const force_view *fv, uint32_t i, store_stream *s,
                                                                 force_diag *d, vec3 *wall_sum, patch_log *plog,
                                                                 mesh_candidate *cand, const uint8_t *mine)
 {
-    contacts_of(sim, i, s, d, wall_sum, plog, cand, mine,
-                (pair_flags){sim->box.mask != 0, sim->hp.vdw.A > 0, sim->mixed, sim->bonds.n > 0, 1});
+    contacts_of(fv, i, s, d, wall_sum, plog, cand, mine,
+                (pair_flags){fv->box->mask != 0, fv->hp->vdw.A > 0, fv->mixed, fv->bonds->n > 0, 1});
 }
 
 void force_diag_merge(force_diag *total, const force_diag *d)
@@ -464,71 +464,47 @@ void force_diag_merge(force_diag *total, const force_diag *d)
     total->max_force = fmax(total->max_force, d->max_force);
 }
 
-force_diag sim_reduce_diag(const grains_sim *sim)
+void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
-    force_diag total = force_diag_empty();
-    for (int t = 0; t < sim->nthreads; t++)
-        force_diag_merge(&total, &sim->thread[t].diag);
-    return total;
-}
-
-void sim_forces(grains_sim *sim, force_diag *d, store_queue *q, mesh_candidate *cand)
-{
-    const grains_grid *g = &sim->grid;
-    const int general = sim->box.mask != 0 || !hm_lanes_compose(&sim->hp) || sim->mixed || sim_bonds_any(sim) ||
-                        sim->cs.layout.width != STORE_FULL_WIDTH || sim->rec.requested;
-    const int lanes = !general && sim->p.kernel == GRAINS_KERNEL_VECTOR;
+    const grains_grid *g = fv->grid;
+    const int general = fv->box->mask != 0 || !hm_lanes_compose(fv->hp) || fv->mixed || fv->any_bonds ||
+                        fv->cs->layout.width != STORE_FULL_WIDTH || fv->rec->requested;
+    const int lanes = !general && fv->lanes;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
     for (int phase = 0; phase < g->n_phases; phase++) {
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++) {
-            /* shared among ranks: another rank's block only for the pairs
-             * with our particles, and what it finds is that rank's to report */
-            int visit = sim_ranks_visit(sim, b);
+            /* a block visited in part: the pairs with our particles alone,
+             * and what it finds is another's to report */
+            int visit = fv->visit ? fv->visit[b] : 2;
             if (!visit)
                 continue;
             force_diag theirs = force_diag_empty(), *db = visit == 2 ? d : &theirs;
-            const uint8_t *mine = visit == 2 ? NULL : sim->ranks.mine;
+            const uint8_t *mine = visit == 2 ? NULL : fv->mine;
             /* a block's particles are one range in memory, its histories another */
             store_stream s;
-            store_open(&s, &sim->cs, b, q);
-            if (sim->rec.requested)
-                sim->rec.block_of_thread[THREAD_ID()] = b;
+            store_open(&s, fv->cs, b, q);
+            if (fv->rec->requested)
+                fv->rec->block_of_thread[THREAD_ID()] = b;
             /* the block's own sums of what each mesh gave its particles */
-            vec3 *wall_sum = sim->wl.n ? &sim->wl.block_sum[WALL_SUMS * sim->wl.n * b] : NULL;
+            vec3 *wall_sum = fv->wl->n ? &fv->wl->block_sum[WALL_SUMS * fv->wl->n * b] : NULL;
             if (wall_sum)
-                memset(wall_sum, 0, WALL_SUMS * sim->wl.n * sizeof *wall_sum);
+                memset(wall_sum, 0, WALL_SUMS * fv->wl->n * sizeof *wall_sum);
             /* and its log of what they gave membrane vertices */
-            patch_log *plog = sim->mb.n ? &sim->patch_logs[b] : NULL;
+            patch_log *plog = fv->mb->n ? &fv->patch_logs[b] : NULL;
             if (plog)
                 plog->n = 0;
             if (lanes)
-                sim->kernels->block_lane_contacts(sim, b, &s, db, wall_sum, plog, cand, mine);
+                fv->lanes(fv, b, &s, db, wall_sum, plog, cand, mine);
             else
                 for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                     if (general)
-                        particle_contacts_general(sim, i, &s, db, wall_sum, plog, cand, mine);
+                        particle_contacts_general(fv, i, &s, db, wall_sum, plog, cand, mine);
                     else
-                        particle_contacts(sim, i, &s, db, wall_sum, plog, cand, mine);
+                        particle_contacts(fv, i, &s, db, wall_sum, plog, cand, mine);
             store_close(&s);
-            d->history_failed |= sim->cs.block[b].failed; /* any rank's: out of memory stops the run */
+            d->history_failed |= fv->cs->block[b].failed; /* any rank's: out of memory stops the run */
         }
     }
-}
-
-void sim_check_finite(const grains_sim *sim, force_diag *d)
-{
-    const grains_particles *pt = &sim->pt;
-    slot_run alone;
-    size_t n_runs;
-    const slot_run *runs = sim_own_runs(sim, &alone, &n_runs);
-    for (size_t r = 0; r < n_runs; r++) { /* a rank's own runs, one barrier after them all */
-        const long n = (long)runs[r].hi;
-#pragma omp for schedule(static) nowait
-        for (long i = (long)runs[r].lo; i < n; i++)
-            if ((!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i])) && i < d->non_finite)
-                d->non_finite = i;
-    }
-#pragma omp barrier
 }

@@ -12,7 +12,7 @@
 
 #include "contact/van_der_waals.h"
 #include "integrate/implicit.h"
-#include "sim/sim_internal.h"
+#include "interact/interact.h"
 #include "util/array.h"
 
 #ifdef _OPENMP
@@ -41,10 +41,10 @@ typedef struct {
  * the pair touches and its dashpot are those recorded, whatever its overlap
  * now: the linear spring pulls through a small gap (k_n delta < 0), Hertz's
  * is 0 there (continuous at delta = 0, as is its derivative). */
-static int pair_terms_of(const grains_sim *sim, const hm_law *law, vec3 dx, real R_i, real R_j, int wall,
+static int pair_terms_of(const implicit_pairs *ip, const hm_law *law, vec3 dx, real R_i, real R_j, int wall,
                          real rho_i, real rho_j, const implicit_term *frozen, pair_terms *t)
 {
-    const hm_params *hp = &sim->hp;
+    const hm_params *hp = ip->fv.hp;
     real d2 = v3_dot(dx, dx), reach = R_i + R_j + vdw_reach(&hp->vdw);
     if ((d2 >= reach * reach && !(frozen && frozen->touching)) || d2 == 0)
         return 0;
@@ -80,25 +80,25 @@ typedef struct {
     const hm_law *law;
 } partner;
 
-static int partner_of(const grains_sim *sim, uint32_t i, const vec3 *x, const vec3 *v, uint32_t k, partner *o)
+static int partner_of(const implicit_pairs *ip, uint32_t i, const vec3 *x, const vec3 *v, uint32_t k, partner *o)
 {
-    const grains_particles *pt = &sim->pt;
-    uint32_t entry = sim->nb.j[k] & ~STORE_HIST_BIT;
+    const grains_particles *pt = &ip->fv.pt;
+    uint32_t entry = ip->fv.nb.j[k] & ~STORE_HIST_BIT;
     o->j = entry & STORE_INDEX_MASK;
     o->wall = (entry & STORE_MESH_BIT) != 0;
     if (o->wall) {
-        const grains_mesh_element *el = &sim->mesh->elements[o->j];
-        o->law = hm_law_pw(&sim->hp, pt->mat[i], el->material);
-        o->dx = grains_mesh_offset(sim->mesh, o->j, x[i]);
+        const grains_mesh_element *el = &ip->fv.mesh->elements[o->j];
+        o->law = hm_law_pw(ip->fv.hp, pt->mat[i], el->material);
+        o->dx = grains_mesh_offset(ip->fv.mesh, o->j, x[i]);
         o->v = v3(0, 0, 0);
         o->R = el->R;
         o->rho = 0;
     } else {
-        o->law = hm_law_pp(&sim->hp, pt->mat[i], pt->mat[o->j]);
-        o->dx = periodic_delta(&sim->box, v3_sub(x[i], x[o->j]));
+        o->law = hm_law_pp(ip->fv.hp, pt->mat[i], pt->mat[o->j]);
+        o->dx = periodic_delta(ip->fv.box, v3_sub(x[i], x[o->j]));
         o->v = v[o->j];
         o->R = pt->R[o->j];
-        o->rho = sim->hp.rho[pt->mat[o->j]];
+        o->rho = ip->fv.hp->rho[pt->mat[o->j]];
     }
     return !o->law->no_contact;
 }
@@ -107,16 +107,16 @@ static int partner_of(const grains_sim *sim, uint32_t i, const vec3 *x, const ve
  * the ghost-free selection (interact/mesh_select.h) at positions x in c: an
  * element that touches but makes no contact is a ghost. None with compat =
  * "tinydem", or with fewer than two elements. */
-static int select_ghosts(const grains_sim *sim, uint32_t i, const vec3 *x, mesh_candidate *c, uint32_t *first)
+static int select_ghosts(const implicit_pairs *ip, uint32_t i, const vec3 *x, mesh_candidate *c, uint32_t *first)
 {
-    const grains_neighbors *nb = &sim->nb;
+    const grains_neighbors *nb = &ip->fv.nb;
     uint32_t end = nb->start[i + 1], k0 = end;
     while (k0 > nb->start[i] && (nb->j[k0 - 1] & STORE_MESH_BIT))
         k0--;
     *first = k0;
     if (!c || end - k0 < 2)
         return 0;
-    sim_select_mesh_contacts(sim, i, x[i], sim->pt.mat[i], k0, end, c, 1, 0);
+    sim_select_mesh_contacts(&ip->fv, i, x[i], ip->fv.pt.mat[i], k0, end, c, 1, 0);
     return 1;
 }
 
@@ -126,32 +126,27 @@ static int ghost(int selected, const mesh_candidate *c, uint32_t first, uint32_t
     return selected && k >= first && c[k - first].touching && !c[k - first].keep;
 }
 
-static integrate_view view_of(grains_sim *sim)
-{
-    return sim_view(sim, 0, sim->pt.n);
-}
-
 /* The potential of the contacts' normal springs (linear k delta^2 / 2,
  * Hertz 2/5 K delta^5/2) and of gravity, -m g . x; van der Waals' is left out. */
 double implicit_pairs_energy(void *self)
 {
-    grains_sim *sim = self;
-    const grains_particles *pt = &sim->pt;
-    const integrate_view v = view_of(sim);
+    const implicit_pairs *ip = self;
+    const grains_particles *pt = &ip->fv.pt;
+    const integrate_view v = ip->whole;
     double V = 0;
-    mesh_candidate *c = sim->cand_thread ? sim->cand_thread[0] : NULL;
+    mesh_candidate *c = ip->cand_thread ? ip->cand_thread[0] : NULL;
     for (uint32_t i = 0; i < pt->n; i++) {
-        V -= particle_mass(&v, i) * v3_dot(sim->p.g, pt->x[i]);
+        V -= particle_mass(&v, i) * v3_dot(ip->whole.p->g, pt->x[i]);
         uint32_t first;
-        int selected = select_ghosts(sim, i, pt->x, c, &first);
-        for (uint32_t k = sim->nb.start[i]; k < sim->nb.start[i + 1]; k++) {
+        int selected = select_ghosts(ip, i, pt->x, c, &first);
+        for (uint32_t k = ip->fv.nb.start[i]; k < ip->fv.nb.start[i + 1]; k++) {
             partner o;
             pair_terms t;
-            if (ghost(selected, c, first, k) || !partner_of(sim, i, pt->x, pt->v, k, &o) ||
-                !pair_terms_of(sim, o.law, o.dx, pt->R[i], o.R, o.wall, sim->hp.rho[pt->mat[i]], o.rho, NULL, &t) ||
+            if (ghost(selected, c, first, k) || !partner_of(ip, i, pt->x, pt->v, k, &o) ||
+                !pair_terms_of(ip, o.law, o.dx, pt->R[i], o.R, o.wall, ip->fv.hp->rho[pt->mat[i]], o.rho, NULL, &t) ||
                 !t.touching)
                 continue;
-            V += sim->hp.normal == HM_NORMAL_LINEAR ? linear_energy(t.k, t.delta) : hertz_energy(t.k, t.delta);
+            V += ip->fv.hp->normal == HM_NORMAL_LINEAR ? linear_energy(t.k, t.delta) : hertz_energy(t.k, t.delta);
         }
     }
     return V;
@@ -159,10 +154,10 @@ double implicit_pairs_energy(void *self)
 
 /* ---- loops over the particles, block colour by block colour ---- */
 
-typedef void (*particle_fn)(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d);
+typedef void (*particle_fn)(const implicit_pairs *ip, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d);
 
 typedef struct {
-    grains_sim *sim;
+    const implicit_pairs *ip;
     particle_fn fn;
     const void *ctx;
     int wall_sums;  /* each block's sums for the walls start at zero and go to fn */
@@ -173,61 +168,61 @@ typedef struct {
 static void colour_team(void *ctx)
 {
     const colour_ctx *c = ctx;
-    grains_sim *sim = c->sim;
-    const grains_grid *g = &sim->grid;
-    force_diag *d = &sim->thread[THREAD_ID()].diag;
+    const implicit_pairs *ip = c->ip;
+    const grains_grid *g = ip->fv.grid;
+    force_diag *d = &ip->thread[THREAD_ID()].diag;
     for (int phase = 0; phase < g->n_phases; phase++) {
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++) {
-            vec3 *wall_sum = c->wall_sums ? &sim->wl.block_sum[WALL_SUMS * sim->wl.n * b] : NULL;
+            vec3 *wall_sum = c->wall_sums ? &ip->fv.wl->block_sum[WALL_SUMS * ip->fv.wl->n * b] : NULL;
             if (wall_sum)
-                memset(wall_sum, 0, WALL_SUMS * sim->wl.n * sizeof *wall_sum);
+                memset(wall_sum, 0, WALL_SUMS * ip->fv.wl->n * sizeof *wall_sum);
             for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-                c->fn(sim, c->ctx, i, wall_sum, d);
+                c->fn(ip, c->ctx, i, wall_sum, d);
         }
     }
 }
 
-static void by_colour(grains_sim *sim, particle_fn fn, const void *ctx, int wall_sums)
+static void by_colour(const implicit_pairs *ip, particle_fn fn, const void *ctx, int wall_sums)
 {
-    colour_ctx c = {sim, fn, ctx, wall_sums};
-    implicit_team(sim->nthreads, colour_team, &c);
+    colour_ctx c = {ip, fn, ctx, wall_sums};
+    implicit_team(ip->nthreads, colour_team, &c);
 }
 
-static void clear(const grains_sim *sim, vec3 *a)
+static void clear(const implicit_pairs *ip, vec3 *a)
 {
-    memset(a, 0, sim->pt.n * sizeof *a);
+    memset(a, 0, ip->fv.pt.n * sizeof *a);
 }
 
 /* ---- forces and Newton's matrix ---- */
 
 static vec3 outer_diag(vec3 n, real a) { return v3(a * n.x * n.x, a * n.y * n.y, a * n.z * n.z); }
 
-static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d)
+static void forces_of(const implicit_pairs *ip, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d)
 {
     const implicit_eval *c = ctx;
-    const grains_particles *pt = &sim->pt;
-    const integrate_view view = view_of(sim);
+    const grains_particles *pt = &ip->fv.pt;
+    const integrate_view view = ip->whole;
     real m = particle_mass(&view, i);
-    vec3 f_i = v3_sub(v3_scale(c->w_c * m, sim->p.g), v3_scale(c->w_q * m * particle_drag(&view, i), c->v[i]));
+    vec3 f_i = v3_sub(v3_scale(c->w_c * m, ip->whole.p->g), v3_scale(c->w_q * m * particle_drag(&view, i), c->v[i]));
     vec3 diag_i = {0, 0, 0};
     const int frozen = c->mode & IMPLICIT_FROZEN, terms = c->mode & IMPLICIT_TERMS;
     /* with the contact set frozen, the ghosts are too (their terms do not touch) */
-    mesh_candidate *cand = !frozen && sim->cand_thread ? sim->cand_thread[THREAD_ID()] : NULL;
+    mesh_candidate *cand = !frozen && ip->cand_thread ? ip->cand_thread[THREAD_ID()] : NULL;
     uint32_t first;
-    int selected = select_ghosts(sim, i, c->x, cand, &first);
-    for (uint32_t k = sim->nb.start[i]; k < sim->nb.start[i + 1]; k++) {
+    int selected = select_ghosts(ip, i, c->x, cand, &first);
+    for (uint32_t k = ip->fv.nb.start[i]; k < ip->fv.nb.start[i + 1]; k++) {
         partner o;
         pair_terms t;
-        implicit_term *term = &sim->terms.term[k];
+        implicit_term *term = &ip->terms->term[k];
         if (terms) {
             term->a = 0;
             if (!frozen)
                 term->touching = 0;
         }
-        if (ghost(selected, cand, first, k) || !partner_of(sim, i, c->x, c->v, k, &o))
+        if (ghost(selected, cand, first, k) || !partner_of(ip, i, c->x, c->v, k, &o))
             continue;
-        if (!pair_terms_of(sim, o.law, o.dx, pt->R[i], o.R, o.wall, sim->hp.rho[pt->mat[i]], o.rho,
+        if (!pair_terms_of(ip, o.law, o.dx, pt->R[i], o.R, o.wall, ip->fv.hp->rho[pt->mat[i]], o.rho,
                            frozen ? term : NULL, &t)) {
             if (v3_dot(o.dx, o.dx) == 0)
                 note_singular(d, i);
@@ -239,7 +234,7 @@ static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_s
         if (!o.wall)
             c->out[o.j] = v3_sub(c->out[o.j], f);
         else if (wall_sum) { /* frictionless: a force through the centre, no torque */
-            vec3 *sum = &wall_sum[WALL_SUMS * sim->mesh->elements[o.j].body];
+            vec3 *sum = &wall_sum[WALL_SUMS * ip->fv.mesh->elements[o.j].body];
             sum[0] = v3_add(sum[0], f);
             sum[1] = v3_add(sum[1], v3_cross(c->x[i], f));
         }
@@ -265,21 +260,21 @@ static void forces_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_s
  * independent), and does nothing without meshes. */
 real implicit_pairs_forces(void *self, const implicit_eval *e)
 {
-    grains_sim *sim = self;
+    const implicit_pairs *ip = self;
     int wall_sums = (e->mode & IMPLICIT_WALLS) != 0;
-    if (wall_sums && !sim->wl.n)
+    if (wall_sums && !ip->fv.wl->n)
         return 0;
-    for (int t = 0; t < sim->nthreads; t++)
-        sim->thread[t].diag = force_diag_empty();
-    clear(sim, e->out);
+    for (int t = 0; t < ip->nthreads; t++)
+        ip->thread[t].diag = force_diag_empty();
+    clear(ip, e->out);
     if (e->mode & IMPLICIT_TERMS)
-        clear(sim, e->diag);
-    by_colour(sim, forces_of, e, wall_sums);
+        clear(ip, e->diag);
+    by_colour(ip, forces_of, e, wall_sums);
     if (wall_sums)
-        walls_gather(&sim->wl, sim->grid.n_blocks);
+        walls_gather(ip->fv.wl, ip->fv.grid->n_blocks);
     real max_force = 0;
-    for (int t = 0; t < sim->nthreads; t++)
-        max_force = fmax(max_force, sim->thread[t].diag.max_force);
+    for (int t = 0; t < ip->nthreads; t++)
+        max_force = fmax(max_force, ip->thread[t].diag.max_force);
     return max_force;
 }
 
@@ -291,18 +286,18 @@ typedef struct {
     vec3 *y;
 } product_ctx;
 
-static void product_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d)
+static void product_of(const implicit_pairs *ip, const void *ctx, uint32_t i, vec3 *wall_sum, force_diag *d)
 {
     (void)wall_sum;
     (void)d;
     const product_ctx *c = ctx;
     const vec3 u_i = c->u[i];
     vec3 y_i = v3_scale(c->mass_diag[i], u_i);
-    for (uint32_t k = sim->nb.start[i]; k < sim->nb.start[i + 1]; k++) {
-        const implicit_term *t = &sim->terms.term[k];
+    for (uint32_t k = ip->fv.nb.start[i]; k < ip->fv.nb.start[i + 1]; k++) {
+        const implicit_term *t = &ip->terms->term[k];
         if (t->a == 0)
             continue;
-        uint32_t entry = sim->nb.j[k], j = entry & STORE_INDEX_MASK;
+        uint32_t entry = ip->fv.nb.j[k], j = entry & STORE_INDEX_MASK;
         int wall = (entry & STORE_MESH_BIT) != 0;
         vec3 du = wall ? u_i : v3_sub(u_i, c->u[j]);
         vec3 f = v3_scale(t->a * v3_dot(t->n, du), t->n);
@@ -315,16 +310,15 @@ static void product_of(grains_sim *sim, const void *ctx, uint32_t i, vec3 *wall_
 
 void implicit_pairs_product(void *self, const real *mass_diag, const vec3 *u, vec3 *y)
 {
-    grains_sim *sim = self;
-    clear(sim, y);
+    const implicit_pairs *ip = self;
+    clear(ip, y);
     product_ctx c = {mass_diag, u, y};
-    by_colour(sim, product_of, &c, 0);
+    by_colour(ip, product_of, &c, 0);
 }
 
-grains_status implicit_terms_reserve(grains_sim *sim, grains_error *err)
+grains_status implicit_terms_reserve(sim_implicit_terms *t, size_t n_entries, grains_error *err)
 {
-    sim_implicit_terms *t = &sim->terms;
-    if (!array_reserve((void **)&t->term, &t->cap, sim->nb.n + 1, sizeof *t->term, 2))
+    if (!array_reserve((void **)&t->term, &t->cap, n_entries + 1, sizeof *t->term, 2))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the implicit solver");
     return GRAINS_OK;
 }

@@ -23,26 +23,26 @@
 #include <math.h>
 
 #include "membrane/forces.h"
-#include "sim/sim_internal.h"
+#include "membrane/patches.h"
 
 /* The servo's time constant: the membrane's own, or 2000 dt. */
-static real control_time(const grains_sim *sim, const membrane_material *mat)
+static real control_time(real dt, const membrane_material *mat)
 {
-    return mat->control_time > 0 ? mat->control_time : 2000 * sim->p.dt;
+    return mat->control_time > 0 ? mat->control_time : 2000 * dt;
 }
 
-void sim_hold_confinement(grains_sim *sim, real t)
+void sim_hold_confinement(const membrane_view *v, real t, real dt)
 {
-    sim_membranes *mb = &sim->mb;
+    sim_membranes *mb = v->mb;
     for (size_t k = 0; k < mb->n; k++) {
         const membrane *m = &mb->list[k];
         if (m->mat.pressure_control != GRAINS_PRESSURE_FELT)
             continue;
         real sigma = membrane_pressure_at(&m->mat, t);
         grains_membrane_load load; /* what triaxial.csv's sigma_c reads, by the same call */
-        sim_membrane_load_at(sim, k, m->mat.axis_point, m->mat.axis, t, &load); /* (its area and push) */
+        sim_membrane_load_at(v, k, m->mat.axis_point, m->mat.axis, t, &load); /* (its area and push) */
         real felt = load.area > 0 ? load.radial_push / load.area : 0;
-        real c = mb->held[k] + sim->p.dt / control_time(sim, &m->mat) * (sigma - felt);
+        real c = mb->held[k] + dt / control_time(dt, &m->mat) * (sigma - felt);
         mb->held[k] = fmin(9 * sigma, fmax(-sigma, c));
     }
 }

@@ -60,12 +60,12 @@ grains_status sim_size_from_lists(grains_sim *sim, grains_error *err)
 {
     grains_status s = GRAINS_OK;
     if (sim->bonds.n)
-        s = sim_bonds_index(sim, err);
+        s = sim_bonds_index(&sim->bonds, &sim->pt, err);
     else if (sim->bonds.start) /* (the last ones removed) */
         sim_bonds_drop_index(&sim->bonds);
     if (s == GRAINS_OK && sim->mesh)
         s = sim_reserve_mesh_candidates(sim, err);
     if (s == GRAINS_OK && sim->mb.n)
-        s = sim_reserve_patch_logs(sim, err);
+        s = sim_reserve_patch_logs(&sim->patches, &(patch_lists){&sim->grid, &sim->nb, sim->mesh}, err);
     return s;
 }

@@ -346,7 +346,8 @@ void grains_sim_get_membrane_triangle(const grains_sim *sim, size_t k, size_t t,
 void grains_sim_membrane_load(const grains_sim *sim, size_t k, grains_vec3 point, grains_vec3 axis,
                               grains_membrane_load *out)
 {
-    sim_membrane_load_at(sim, k, point, axis, grains_sim_time(sim), out);
+    const membrane_view v = sim_membranes_of((grains_sim *)sim);
+    sim_membrane_load_at(&v, k, point, axis, grains_sim_time(sim), out);
 }
 
 /* Vertex i of membrane k exists; else a RANGE error. */

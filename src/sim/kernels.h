@@ -12,8 +12,6 @@
 #include "interact/interact.h"
 #include "integrate/integrator.h"
 
-typedef void (*block_lanes_fn)(grains_sim *sim, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
-                               patch_log *plog, mesh_candidate *cand, const uint8_t *mine);
 typedef void (*update_fn)(const integrate_view *v, real *max_v2);
 
 typedef struct sim_kernels {

@@ -73,7 +73,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
 #endif
     sim->need_rebuild = 1;
     rng_seed(&sim->rng, sim->p.seed);
-    sim_spawn_init(sim);
+    sim_spawn_init(sim->spawn, &sim->p, &sim->rng);
     sim->spawned_ahead = -1;
     sim->diag = force_diag_empty();
     sim->thread = aligned_alloc(THREAD_LINE, (size_t)sim->nthreads * sizeof *sim->thread);
@@ -106,8 +106,7 @@ void grains_sim_destroy(grains_sim *sim)
     grains_mesh_destroy(sim->mesh);
     walls_clear(&sim->wl);
     sim_membranes_free(&sim->mb);
-    free(sim->patch_logs);
-    free(sim->patch_records);
+    sim_patch_logs_free(&sim->patches);
     grid_free(&sim->grid);
     neighbors_free(&sim->nb);
     store_free(&sim->cs);

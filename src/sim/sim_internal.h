@@ -47,16 +47,6 @@ typedef struct {
     vec3 f_contact;  /* its contact force at the last step, before the guide */
 } sim_guide;
 
-/* What one thread writes for itself in the force loop, on cache lines of
- * its own: a line two threads write is passed back and forth between their
- * cores at each write (the queue's head and count change with every
- * history an insertion displaces). */
-#define THREAD_LINE 64
-typedef struct {
-    _Alignas(THREAD_LINE) force_diag diag;
-    store_queue queue;
-} thread_own;
-
 struct grains_sim {
     grains_params p;
     const integrator *integrator; /* the row of p.integrator (integrate/integrator.h) */
@@ -71,9 +61,7 @@ struct grains_sim {
     sim_membranes mb;           /* the membranes and their vertices */
     sim_guide guide;            /* a particle whose motion is held across an axis */
     sim_last_good last_good;    /* the state before a step that may fail (Verlet rows) */
-    patch_log *patch_logs;      /* per cell block */
-    patch_record *patch_records;
-    size_t patch_logs_cap, patch_records_cap;
+    patch_logs patches;         /* per cell block: what its particles gave membrane vertices */
     periodic_box box;           /* periodic axes (mask 0: none) */
     grains_grid grid;
     grains_neighbors nb;
@@ -237,11 +225,73 @@ static inline int sim_ranks_halo_steps(const grains_sim *sim)
     return sim_shared(sim) && sim->ranks.valid && sim->ranks.halo_steps;
 }
 
+/* The bonds' view of the simulation (bonds/bonds.h). */
+static inline bonds_view sim_bonds_of(grains_sim *sim)
+{
+    return (bonds_view){&sim->bonds, &sim->pt, &sim->box, &sim->p, &sim->hp};
+}
+
+/* The membranes' view of the simulation (membrane/patches.h): the last
+ * step's patch logs in the whole's order, the grid's blocks', or, on ranks
+ * holding their own particles alone, every rank's named ones. */
+static inline membrane_view sim_membranes_of(grains_sim *sim)
+{
+    if (sim->ranks.holds_share)
+        return (membrane_view){&sim->mb, sim->ranks.named_logs, sim->ranks.n_named_logs};
+    return (membrane_view){&sim->mb, sim->patches.log, sim->patches.log ? sim->grid.n_blocks : 0};
+}
+
+/* Insertion's view of the simulation (insert/insert.h): what the regions
+ * reach (sim_insert_reach: no door to add through, for the ranks' halo),
+ * or all of it; and a step's attempts through it: STOPPED leaves the
+ * simulation stopped part-way (sim/spawning.c). */
+static inline insert_view sim_insert_reach(const grains_sim *sim)
+{
+    return (insert_view){(spawn_state *)sim->spawn, &sim->p, &sim->pt, &sim->grid, &sim->box, sim->mesh,
+                         (grains_rng *)&sim->rng, grains_sim_count(sim), grains_sim_time(sim), sim->step,
+                         NULL, NULL, NULL, NULL};
+}
+insert_view sim_insert_of(grains_sim *sim);
+grains_status sim_spawn_step(grains_sim *sim, size_t *added, grains_error *err);
+
+/* The force loop's view of the simulation (interact/interact.h): a rank
+ * visits the blocks ranks.visit marks, a block it visits in part for the
+ * pairs with its own particles. */
+static inline force_view sim_forces_of(grains_sim *sim)
+{
+    int shared = sim_shared(sim);
+    return (force_view){sim->pt,
+                        sim->nb,
+                        &sim->cs,
+                        &sim->hp,
+                        &sim->grid,
+                        &sim->box,
+                        sim->mesh,
+                        &sim->wl,
+                        &sim->mb,
+                        sim->patches.log,
+                        &sim->bonds,
+                        sim_bonds_any(sim),
+                        &sim->rec,
+                        sim->p.kernel == GRAINS_KERNEL_VECTOR ? sim->kernels->block_lane_contacts : NULL,
+                        shared ? sim->ranks.visit : NULL,
+                        shared ? sim->ranks.mine : NULL,
+                        sim->mixed};
+}
+/* Notes the lowest particle whose force or torque is not finite; the
+ * threads' diag slots combined (order-free: sums and maxima) (sim/verdict.c). */
+void sim_check_finite(const grains_sim *sim, force_diag *d);
+force_diag sim_reduce_diag(const grains_sim *sim);
+
 /* The integrators' view of the particles, moving [lo, hi). */
 static inline integrate_view sim_view(grains_sim *sim, size_t lo, size_t hi)
 {
     return (integrate_view){&sim->pt, &sim->p, sim->motion, lo, hi};
 }
+
+/* The springs of grains_sim_set_contacts into the store (cs.c[0 .. n_pending))
+ * with their keys by storage slot, in place of the gathered ones (sim/contact_ids.c). */
+grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *err);
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
@@ -264,14 +314,6 @@ void sim_apply_tag_rules(grains_sim *sim);
 void sim_plane_motion(const grains_params *p, vec3 *v, vec3 *w);
 void sim_plane_forces(grains_sim *sim);
 
-static inline int sim_bonded(const grains_sim *sim, uint32_t i, uint32_t j)
-{
-    const sim_bonds *bs = &sim->bonds;
-    for (uint32_t k = bs->start[i]; k < bs->start[i + 1]; k++)
-        if (bs->partner[k] == j)
-            return 1;
-    return 0;
-}
 
 /* A step that failed its check: the last good state stays, the error names
  * the particle (sim/verdict.c). */

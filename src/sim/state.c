@@ -276,7 +276,7 @@ static void write_parts(const grains_sim *sim, bytes_out *o)
     grid_write_state(&sim->grid, o);
     neighbors_write_state(&sim->nb, o);
     store_write_state(&sim->cs, o);
-    write_rest(sim, &sim->bonds, sim->patch_logs, sim->mb.n && sim->patch_logs ? sim->grid.n_blocks : 0, o);
+    write_rest(sim, &sim->bonds, sim->patches.log, sim->mb.n && sim->patches.log ? sim->grid.n_blocks : 0, o);
 }
 
 /* Ranks that hold their own particles alone: rank 0 writes the whole's
@@ -307,7 +307,7 @@ static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error 
     sim_ranks_gather_bonds(sim, slot, r->n_ids);
     free(slot);
     grains_status s = GRAINS_OK;
-    patch_log *logs = sim->mb.n && writes ? sim_patch_logs_whole(sim) : NULL;
+    patch_log *logs = sim->mb.n && writes ? sim_ranks_patch_logs_whole(sim) : NULL;
     if (sim->mb.n && writes && !logs)
         s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
     else if (writes)
@@ -390,9 +390,10 @@ static grains_status read_rest(grains_sim *sim, bytes_in *in, size_t n, grains_e
     if (s == GRAINS_OK)
         s = sim_bonds_read_state(&sim->bonds, in, n, err);
     if (s == GRAINS_OK && sim->mb.n && sim->nb.n_particles)
-        s = sim_reserve_patch_logs(sim, err);
+        s = sim_reserve_patch_logs(&sim->patches, &(patch_lists){&sim->grid, &sim->nb, sim->mesh}, err);
     if (s == GRAINS_OK)
-        s = sim_patch_logs_read_state(sim, in, err);
+        s = sim_patch_logs_read_state(&sim->patches, &(patch_lists){&sim->grid, &sim->nb, sim->mesh},
+                                      sim->mb.n ? sim->mb.n_vertices : 0, in, err);
     if (s == GRAINS_OK)
         s = read_guide(sim, in, n, err);
     if (s == GRAINS_OK)

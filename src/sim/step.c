@@ -52,13 +52,17 @@ static void forces_and_motion_team(grains_sim *sim)
     force_diag *d = &sim->thread[tid].diag;
     *d = force_diag_empty();
     sim->v2_thread[tid] = 0;
-    sim_forces(sim, d, &sim->thread[tid].queue, sim->cand_thread ? sim->cand_thread[tid] : NULL);
+    const force_view fv = sim_forces_of(sim);
+    sim_forces(&fv, d, &sim->thread[tid].queue, sim->cand_thread ? sim->cand_thread[tid] : NULL);
     if (sim->rec.requested) {
 #pragma omp single
-        contact_record_sums(sim); /* the contacts' sums, before bonds and the update */
+        contact_record_sums(&sim->rec, &sim->pt, sim->step); /* the contacts' sums, before bonds and the update */
     }
-    if (sim->bonds.n)
-        sim_bond_forces(sim, d); /* after every contact: one order of summation */
+    if (sim->bonds.n) { /* after every contact: one order of summation */
+        const bonds_view bv = sim_bonds_of(sim);
+        int halo = sim_ranks_halo_steps(sim); /* its own particles' bonds alone (listed at the cut) */
+        sim_bond_forces(&bv, halo ? sim->ranks.bonds_own : NULL, sim->ranks.n_bonds_own, sim->nthreads, d);
+    }
     sim_plane_forces(sim);    /* 2D: out of the plane, nothing */
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
@@ -217,14 +221,19 @@ static grains_status sources(grains_sim *sim, grains_error *err)
     grains_status s = GRAINS_OK;
     if (!sim->bonds.formed && sim->p.bond_tolerance > 0) {
         sim->bonds.formed = 1;
-        if ((s = sim_bonds_form(sim, err)) != GRAINS_OK ||
+        const bonds_view bv = sim_bonds_of(sim);
+        const uint8_t *mine = sim->ranks.holds_share ? sim->ranks.mine : NULL; /* pairs with an own one */
+        size_t had = sim->bonds.n;
+        s = sim_bonds_form(&bv, &sim->nb, mine, grains_sim_count(sim), err);
+        sim->need_rebuild |= sim->bonds.n > had; /* the index by slot */
+        if (s != GRAINS_OK ||
             (sim_ranks_bonds_formed(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)) /* (the whole's count) */
             return s;
     }
     size_t added = 0;
     if (sim->spawned_ahead == sim->step) /* grains_sim_spawn_ahead did this step's */
         sim->spawned_ahead = -1;
-    else if ((s = sim_spawn(sim, &added, err)) != GRAINS_OK)
+    else if ((s = sim_spawn_step(sim, &added, err)) != GRAINS_OK)
         return s;
     return added ? sim_rebuild(sim, err) : GRAINS_OK;
 }
@@ -240,7 +249,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (s != GRAINS_OK)
         return s;
     sim->rec.valid = 0;
-    if (sim->rec.requested && !contact_record_begin(sim))
+    if (sim->rec.requested && !contact_record_begin(&sim->rec, &sim->pt, sim->grid.n_blocks, sim->nthreads))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
     force_diag total = forces_and_motion(sim);
     slot_run alone;
@@ -251,8 +260,9 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
         sim->need_rebuild = 1;
     if (sim_shared(sim) && sim_stable(sim, &total))
         sim_ranks_exchange_step(sim); /* each rank's particles, or the halo each reads, and the largest speed */
+    const membrane_view mv = sim_membranes_of(sim);
     if (sim->mb.n)
-        sim_gather_patch_logs(sim); /* the grains' push on the membranes */
+        sim_gather_patch_logs(&mv); /* the grains' push on the membranes */
     if (sim->wl.n && (!sim_shared(sim) || sim_ranks_sums_each_step(sim))) {
         if (!sim->ranks.holds_share) /* (else summed by block names in the step's exchange) */
             walls_gather(&sim->wl, sim->grid.n_blocks);
@@ -271,7 +281,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     sim->max_overlap = total.max_num / total.max_den;
     sim_strays_advance(sim, sim->integrator->update_moves);
     if (sim->mb.n) /* from the push gathered above, now the step has held; the time membrane_forces() applied */
-        sim_hold_confinement(sim, grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt);
+        sim_hold_confinement(&mv, grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt, sim->p.dt);
     move_vertices(sim, sim->integrator->vertex_update);
     pin_vertices(sim);
     return GRAINS_OK;
@@ -328,7 +338,9 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     }
     real t_old = grains_sim_time(sim);
     sim->step++;
-    sim_grow(sim, t_old, grains_sim_time(sim));
+    real grown = sim_grow(&sim->pt, &sim->p, t_old, grains_sim_time(sim));
+    sim->displacement += grown; /* a pair's gap closed by it */
+    sim->strays.moved += grown;
     sim_apply_tag_rules(sim);
     if (sim->p.n_probes && (s = sim_probes_after(sim, err)) != GRAINS_OK)
         return s;

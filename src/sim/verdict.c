@@ -1,4 +1,5 @@
-/* The step's verdicts: whether the forces of a step may stand, and the errors that
+/* The step's verdicts: whether the forces of a step may stand (the threads' diags combined,
+ * the forces checked finite), and the errors that
  * say why not (naming the particle, the time and the likely cause). */
 #include <limits.h>
 #include <math.h>
@@ -95,4 +96,28 @@ grains_status sim_non_finite_state(grains_sim *sim, grains_error *err)
                                       "was not kept: it is lost)");
     }
     return unstable(sim, id, err, "a velocity or spin whose square is not finite");
+}
+
+force_diag sim_reduce_diag(const grains_sim *sim)
+{
+    force_diag total = force_diag_empty();
+    for (int t = 0; t < sim->nthreads; t++)
+        force_diag_merge(&total, &sim->thread[t].diag);
+    return total;
+}
+
+void sim_check_finite(const grains_sim *sim, force_diag *d)
+{
+    const grains_particles *pt = &sim->pt;
+    slot_run alone;
+    size_t n_runs;
+    const slot_run *runs = sim_own_runs(sim, &alone, &n_runs);
+    for (size_t r = 0; r < n_runs; r++) { /* a rank's own runs, one barrier after them all */
+        const long n = (long)runs[r].hi;
+#pragma omp for schedule(static) nowait
+        for (long i = (long)runs[r].lo; i < n; i++)
+            if ((!v3_isfinite(pt->f[i]) || !v3_isfinite(pt->t[i])) && i < d->non_finite)
+                d->non_finite = i;
+    }
+#pragma omp barrier
 }
