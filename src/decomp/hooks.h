@@ -32,6 +32,15 @@ void sim_ranks_exchange_step(grains_sim *sim);
  * (malloc'd, pointing into ranks.named_records), or NULL (sim/state.c). */
 patch_log *sim_ranks_patch_logs_whole(const grains_sim *sim);
 
+/* ---- Dealing the particles a run starts with (sim/deal.c; decomp/rank_deal.c) ---- */
+
+/* Whether the particles added now may be dealt; from here the ranks deal
+ * (`held`: the particles every rank holds); ids from n_ids on counted, n
+ * of them, held by other ranks. */
+int sim_ranks_may_deal(const grains_sim *sim);
+void sim_ranks_start_dealing(sim_ranks *r, size_t held);
+grains_status sim_ranks_count_others(grains_sim *sim, size_t n, grains_error *err);
+
 /* ---- The rebuild (sim/rebuild.c) ---- */
 
 /* A rebuild of a shared simulation: after steps that sent the halo

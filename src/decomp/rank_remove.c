@@ -88,7 +88,7 @@ void sim_ranks_renumber(grains_sim *sim)
 static grains_status take_ids(grains_sim *sim, size_t n, const size_t *ids, grains_error *err)
 {
     sim_ranks *r = &sim->ranks;
-    size_t count = grains_sim_count(sim);
+    size_t count = sim_count(sim);
     uint32_t *v = malloc(n * sizeof *v);
     if (!v)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing %zu particles", n);

@@ -358,7 +358,7 @@ static void attach_kept(grains_sim *sim, store_key *keys, size_t n, const uint32
     }
     sim_ranks *r = &sim->ranks;
     if (!array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8) ||
-        sim_attach_histories(sim, keys, n, r->first, &err) != GRAINS_OK)
+        r->core->attach_histories(sim, keys, n, r->first, &err) != GRAINS_OK)
         resume_failed(sim);
 }
 
@@ -381,7 +381,7 @@ static grains_status plan_kept(grains_sim *sim, grains_error *err)
         resume_failed(sim);
     grains_status s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
     if (s == GRAINS_OK)
-        s = sim_size_from_lists(sim, err);
+        s = r->core->size_from_lists(sim, err);
     if (s != GRAINS_OK) /* (memory, on this rank alone) */
         resume_failed(sim);
     sim_ranks_plan_lists(sim);

@@ -179,7 +179,7 @@ void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, 
     sim_ranks *r = &sim->ranks;
     if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole) { /* each reads what it holds */
         for (size_t k = 0; k < count && out; k++)
-            grains_sim_get_particle(sim, first + k, &out[k]);
+            r->core->get_particle(sim, first + k, &out[k]);
         return;
     }
     if (count == 0)
@@ -213,7 +213,7 @@ void sim_ranks_window_thermo(grains_sim *sim)
     if (!win && r->peers.rank == 0)
         window_failed(sim);
     thermo_sums s;
-    sim_thermo_start(sim, &s);
+    r->core->thermo_start(sim, &s);
     /* (positions count the lost alone, outside the box of the meshes: with none, a window is 27% lighter) */
     const unsigned fields = GRAINS_FIELD_V | GRAINS_FIELD_W | GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL |
                             (s.boxed ? GRAINS_FIELD_X : 0);
@@ -221,7 +221,7 @@ void sim_ranks_window_thermo(grains_sim *sim)
         size_t count = n - first < W ? n - first : W;
         grains_sim_particle_window(sim, fields, first, count, win);
         for (size_t k = 0; k < count && r->peers.rank == 0; k++)
-            sim_thermo_add(sim, &s, &win[k]);
+            r->core->thermo_add(sim, &s, &win[k]);
     }
     free(win);
     uint64_t bonds[2] = {0, 0}; /* intact, broken: each on the owner of its first particle */

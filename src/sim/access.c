@@ -64,7 +64,7 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err)
     return particles_reserve(&sim->pt, n, err);
 }
 
-size_t grains_sim_count(const grains_sim *sim) { return sim->ranks.holds_share ? sim->ranks.n_ids : sim->pt.n; }
+size_t grains_sim_count(const grains_sim *sim) { return sim_count(sim); }
 
 int grains_sim_threads(const grains_sim *sim) { return sim->nthreads; }
 
@@ -120,7 +120,7 @@ void grains_sim_ask_stop(grains_sim *sim, grains_stop_asked asked, void *ctx)
     sim->stop_ctx = ctx;
 }
 
-double grains_sim_time(const grains_sim *sim) { return (double)sim->step * sim->p.dt; }
+double grains_sim_time(const grains_sim *sim) { return sim_time(sim); }
 long grains_sim_steps(const grains_sim *sim) { return sim->step; }
 
 grains_status grains_sim_set_steps(grains_sim *sim, long steps, grains_error *err)

@@ -37,6 +37,10 @@ static periodic_box box_of(const grains_params *p)
     return b;
 }
 
+/* The core's doors for the decomposition below it (decomp/ranks_state.h). */
+static const rank_core DOORS = {sim_attach_histories, sim_size_from_lists, grains_sim_get_particle, sim_thermo_start,
+                                sim_thermo_add};
+
 grains_status grains_sim_create(grains_sim **out, const grains_params *params, grains_error *err)
 {
     *out = NULL;
@@ -72,6 +76,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->nthreads = 1;
 #endif
     sim->need_rebuild = 1;
+    sim->ranks.core = &DOORS;
     rng_seed(&sim->rng, sim->p.seed);
     sim_spawn_init(sim->spawn, &sim->p, &sim->rng);
     sim->spawned_ahead = -1;

@@ -127,6 +127,13 @@ grains_status sim_scale_regions(const grains_sim *sim, grains_error *err);
 /* Gravity g: a grain falling from rest moves at most R_min in a step. */
 grains_status sim_scale_gravity(const grains_sim *sim, grains_vec3 g, grains_error *err);
 
+/* The whole's particles (grains_sim_count) and the time (grains_sim_time). */
+static inline size_t sim_count(const grains_sim *sim)
+{
+    return sim->ranks.holds_share ? sim->ranks.n_ids : sim->pt.n;
+}
+static inline double sim_time(const grains_sim *sim) { return (double)sim->step * sim->p.dt; }
+
 /* Why a step stopped part-way (grains_sim_stopped). */
 typedef enum { SIM_STOPPED_ASKED = 1, SIM_STOPPED_LOST, SIM_STOPPED_REBUILD } sim_stopped;
 
@@ -248,8 +255,7 @@ static inline membrane_view sim_membranes_of(grains_sim *sim)
 static inline insert_view sim_insert_reach(const grains_sim *sim)
 {
     return (insert_view){(spawn_state *)sim->spawn, &sim->p, &sim->pt, &sim->grid, &sim->box, sim->mesh,
-                         (grains_rng *)&sim->rng, grains_sim_count(sim), grains_sim_time(sim), sim->step,
-                         NULL, NULL, NULL, NULL};
+                         (grains_rng *)&sim->rng, sim_count(sim), sim_time(sim), sim->step, NULL, NULL, NULL, NULL};
 }
 insert_view sim_insert_of(grains_sim *sim);
 grains_status sim_spawn_step(grains_sim *sim, size_t *added, grains_error *err);
