@@ -1,45 +1,57 @@
 /* What the core of the simulation (src/sim/) asks of the decomposition among ranks, and
- * nothing else: the step's hooks, the rebuild's, the checkpoint's and the lifetime's. Each
- * is called only where sim_shared (or sim_ranks_local) says the simulation is shared; the
- * force loops read the state's predicates (sim/sim_internal.h), never these. The library's
- * own calls (grains_sim_share, grains_sim_gather, the windows) are in grains/ranks.h. */
+ * nothing else: the step's hooks, the rebuild's, the checkpoint's, dealing's, the API's calls on
+ * ranks (grains/ranks.h, passed on by sim/ranks_api.c) and the lifetime's, each given the
+ * decomposition's view of the simulation (rank_sim, decomp/rank_sim.h). Each is called only
+ * where the simulation is shared (rank_shared, or rank_local), but the API's; the force loops
+ * see neither these nor the ranks (interact/interact.h's force_view). */
 #ifndef GRAINS_DECOMP_HOOKS_H
 #define GRAINS_DECOMP_HOOKS_H
 
-#include "sim/sim_internal.h"
+#include "decomp/rank_sim.h"
 
 /* ---- The step (sim/step.c), in its order ---- */
 
 /* After the row's begin moved every copy: the largest speed over every
  * rank's own particles, to every rank (sim->v2_thread[0] holds it). */
-void sim_ranks_begun(grains_sim *sim);
+void sim_ranks_begun(const rank_sim *sim);
 /* After bonds formed at the first step: the whole's count (collective). */
-size_t sim_ranks_bonds_formed(grains_sim *sim);
+size_t sim_ranks_bonds_formed(const rank_sim *sim);
 /* Before the forces: what the step does not share yet refused (an error
  * on every rank), and the cut of the blocks among the ranks when none
  * holds (a state read, a simulation shared). */
-grains_status sim_ranks_before_forces(grains_sim *sim, grains_error *err);
+grains_status sim_ranks_before_forces(const rank_sim *sim, grains_error *err);
 /* The diagnostics of every rank's own blocks, merged in rank order; with
  * them every rank's blocks' wall sums and patch logs, when a step reads
  * them (sim_ranks_sums_each_step). On the team's master thread. */
-force_diag sim_ranks_diag(grains_sim *sim, force_diag own);
+force_diag sim_ranks_diag(const rank_sim *sim, force_diag own);
 /* After the update: the exchange (every rank's particles, or the halo
  * each reads) and the largest speed, to every rank. */
-void sim_ranks_exchange_step(grains_sim *sim);
+void sim_ranks_exchange_step(const rank_sim *sim);
 
 /* Ranks holding their own particles alone: the named patch logs laid out
  * per entry of the whole's table, as one process's per block, to write
  * (malloc'd, pointing into ranks.named_records), or NULL (sim/state.c). */
-patch_log *sim_ranks_patch_logs_whole(const grains_sim *sim);
+patch_log *sim_ranks_patch_logs_whole(const rank_sim *sim);
+
+/* ---- The API's calls on ranks (grains/ranks.h; sim/ranks_api.c passes them on) ---- */
+
+int sim_ranks_hold_own(const rank_sim *sim);
+grains_status sim_ranks_share(const rank_sim *sim, const grains_ranks *ranks, grains_error *err);
+grains_status sim_ranks_gather_writer(const rank_sim *sim, grains_error *err);
+void sim_ranks_gather_particles(const rank_sim *sim);
+void sim_ranks_gather_thermo(const rank_sim *sim);
+void sim_ranks_particle_window(const rank_sim *sim, unsigned fields, size_t first, size_t count, grains_particle *out);
+size_t sim_ranks_frame_window(const rank_sim *sim);
+grains_ranks_stats sim_ranks_stats(const rank_sim *sim);
 
 /* ---- Dealing the particles a run starts with (sim/deal.c; decomp/rank_deal.c) ---- */
 
 /* Whether the particles added now may be dealt; from here the ranks deal
  * (`held`: the particles every rank holds); ids from n_ids on counted, n
  * of them, held by other ranks. */
-int sim_ranks_may_deal(const grains_sim *sim);
+int sim_ranks_may_deal(const rank_sim *sim);
 void sim_ranks_start_dealing(sim_ranks *r, size_t held);
-grains_status sim_ranks_count_others(grains_sim *sim, size_t n, grains_error *err);
+grains_status sim_ranks_count_others(const rank_sim *sim, size_t n, grains_error *err);
 
 /* ---- The rebuild (sim/rebuild.c) ---- */
 
@@ -59,18 +71,18 @@ grains_status sim_ranks_count_others(grains_sim *sim, size_t n, grains_error *er
  * the store with those this rank evaluates, *keys then theirs (*n of them,
  * kept in ranks.keys). Nothing needs the lists of the others' blocks, nor all
  * keys on every rank. */
-void sim_ranks_complete_positions(grains_sim *sim);
-void sim_ranks_follow(grains_sim *sim, const uint32_t *where);
-int sim_ranks_names(const grains_sim *sim);
-grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err);
-void sim_ranks_take_names(grains_sim *sim, store_key *keys);
-void sim_ranks_rename(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where);
-grains_status sim_ranks_plan_rebuild(grains_sim *sim, store_key **keys, size_t *n, int by_ranks, grains_error *err);
-void sim_ranks_planned(grains_sim *sim);
+void sim_ranks_complete_positions(const rank_sim *sim);
+void sim_ranks_follow(const rank_sim *sim, const uint32_t *where);
+int sim_ranks_names(const rank_sim *sim);
+grains_status sim_ranks_name_contacts(const rank_sim *sim, size_t *n, grains_error *err);
+void sim_ranks_take_names(const rank_sim *sim, store_key *keys);
+void sim_ranks_rename(const rank_sim *sim, store_key *keys, size_t n, const uint32_t *where);
+grains_status sim_ranks_plan_rebuild(const rank_sim *sim, store_key **keys, size_t *n, int by_ranks, grains_error *err);
+void sim_ranks_planned(const rank_sim *sim);
 /* Every rank's bytes (own, `bytes` of them), to every rank, in rank order:
  * *bytes_all of them, in a buffer the ranks keep until their next exchange.
  * Collective. */
-const void *sim_ranks_gather(grains_sim *sim, const void *own, size_t bytes, size_t *bytes_all);
+const void *sim_ranks_gather(const rank_sim *sim, const void *own, size_t bytes, size_t *bytes_all);
 
 /* A rebuild's sort of a rank's own particles and their partners alone, in
  * place of sort_particles and the plan: the histories named by the own
@@ -81,7 +93,7 @@ const void *sim_ranks_gather(grains_sim *sim, const void *own, size_t bytes, siz
  * first rebuild), whose own particles are the ones to send and whose
  * histories are named by ranks. Then the particles this rank lists are
  * marked (sim_ranks_plan_lists). */
-grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
+grains_status sim_ranks_local_sort(const rank_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
                                    grains_error *err);
 
 /* ---- Removals (sim/remove.c, sim/sinks.c; decomp/rank_remove.c) ---- */
@@ -92,11 +104,11 @@ grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_
  * lets go of them and renames the ids above them down (the wall sums of
  * the last step to the writer first); then, after it, the whole's count
  * of bonds anew. Collective. */
-grains_status sim_ranks_removal_begin(grains_sim *sim, size_t n, const size_t *ids, grains_error *err);
-void sim_ranks_removal_end(grains_sim *sim, int rebuilt);
+grains_status sim_ranks_removal_begin(const rank_sim *sim, size_t n, const size_t *ids, grains_error *err);
+void sim_ranks_removal_end(const rank_sim *sim, int rebuilt);
 /* Every rank's removals (own[0 .. n_own) of its own particles), to every
  * rank, in rank order: *n_all of them, malloc'd. Collective. */
-grains_removal *sim_ranks_gather_removals(grains_sim *sim, const grains_removal *own, size_t n_own, size_t *n_all);
+grains_removal *sim_ranks_gather_removals(const rank_sim *sim, const grains_removal *own, size_t n_own, size_t *n_all);
 
 /* ---- The checkpoint (sim/state.c) ---- */
 
@@ -108,17 +120,17 @@ grains_removal *sim_ranks_gather_removals(grains_sim *sim, const grains_removal 
  * histories, whose partners the slots place. Each id's own particle
  * places itself (decomp/rank_writer.c: malloc'd, per held particle). The
  * last step's wall sums into rank 0's walls, to write (collective). */
-uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o);
-void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot);
-void sim_ranks_writer_sums(grains_sim *sim);
+uint32_t *sim_ranks_stream_particles(const rank_sim *sim, bytes_out *o);
+void sim_ranks_stream_lists(const rank_sim *sim, bytes_out *o, const uint32_t *slot);
+void sim_ranks_writer_sums(const rank_sim *sim);
 /* The intact bonds' pairs (a, b), in (a, b) order, to rank 0 (collective:
  * each rank sends those whose first particle it owns); malloc'd into
  * *pairs, 2 ids a bond; how many (the other ranks: 0). */
-size_t sim_ranks_bond_pairs(grains_sim *sim, size_t **pairs);
+size_t sim_ranks_bond_pairs(const rank_sim *sim, size_t **pairs);
 /* Rank 0's copy of every bond (ranks.whole_bonds, collective; its index
  * by the places of the n ids, slot[id]: those of rank 0's copy after
  * sim_ranks_local_gather, or a checkpoint's stream's). */
-void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n);
+void sim_ranks_gather_bonds(const rank_sim *sim, const uint32_t *slot, size_t n);
 /* Or as each rank reads the checkpoint (sim/state.c, ranks holding their
  * own alone): whether the lists read for n particles hold (else the state
  * is read whole); then, with every part but the particles' fields and the
@@ -127,8 +139,8 @@ void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n);
  * and its slice of them (every value checked, joined into the CRC: the
  * spans are read as the ranks agree). Collective once nothing is left to
  * read. */
-int sim_ranks_resume_reads(const grains_sim *sim, size_t n);
-grains_status sim_ranks_resume_read(grains_sim *sim, bytes_in *in, size_t n, bytes_span *fields,
+int sim_ranks_resume_reads(const rank_sim *sim, size_t n);
+grains_status sim_ranks_resume_read(const rank_sim *sim, bytes_in *in, size_t n, bytes_span *fields,
                                     bytes_span *springs, grains_error *err);
 
 /* ---- The lifetime (sim/sim.c) ---- */

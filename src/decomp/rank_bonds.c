@@ -19,25 +19,25 @@
 #include "util/array.h"
 #include "util/order.h"
 
-static void bonds_failed(const grains_sim *sim, const char *why)
+static void bonds_failed(const rank_sim *sim, const char *why)
 {
     sim_ranks_stop(sim, why);
 }
 
 /* Where particle `id` is held, or UINT32_MAX. */
-static uint32_t held(const grains_sim *sim, uint32_t id)
+static uint32_t held(const rank_sim *sim, uint32_t id)
 {
-    return id < sim->ranks.n_ids ? sim->pt.slot[id] : UINT32_MAX;
+    return id < sim->ranks->n_ids ? sim->pt->slot[id] : UINT32_MAX;
 }
 
-size_t sim_ranks_bonds_formed(grains_sim *sim)
+size_t sim_ranks_bonds_formed(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    if (!sim_ranks_local(sim) || !r->holds_share)
-        return sim->bonds.n;
+    sim_ranks *r = sim->ranks;
+    if (!rank_local(sim) || !r->holds_share)
+        return sim->bonds->n;
     uint64_t n = 0; /* each bond once: on the owner of its first particle */
-    for (size_t k = 0; k < sim->bonds.n; k++) {
-        uint32_t i = held(sim, sim->bonds.list[k].a);
+    for (size_t k = 0; k < sim->bonds->n; k++) {
+        uint32_t i = held(sim, sim->bonds->list[k].a);
         n += i != UINT32_MAX && r->mine[i];
     }
     r->peers.sum(r->peers.ctx, &n, 1);
@@ -45,9 +45,9 @@ size_t sim_ranks_bonds_formed(grains_sim *sim)
     return r->bonds_whole;
 }
 
-uint64_t *sim_ranks_bond_copies(const grains_sim *sim, const uint8_t *copy, size_t *n)
+uint64_t *sim_ranks_bond_copies(const rank_sim *sim, const uint8_t *copy, size_t *n)
 {
-    const sim_bonds *bs = &sim->bonds;
+    const sim_bonds *bs = sim->bonds;
     uint64_t *to = malloc((2 * bs->n + 1) * sizeof *to); /* (rank << 32 | held index) */
     if (!to)
         bonds_failed(sim, "out of memory sharing the bonds among the ranks: stopping them all");
@@ -57,19 +57,19 @@ uint64_t *sim_ranks_bond_copies(const grains_sim *sim, const uint8_t *copy, size
         if (bs->list[k].broken || i == UINT32_MAX || j == UINT32_MAX)
             continue;
         if (!copy[i])
-            to[(*n)++] = (uint64_t)sim->ranks.rank_of[j] << 32 | i;
+            to[(*n)++] = (uint64_t)sim->ranks->rank_of[j] << 32 | i;
         if (!copy[j])
-            to[(*n)++] = (uint64_t)sim->ranks.rank_of[i] << 32 | j;
+            to[(*n)++] = (uint64_t)sim->ranks->rank_of[i] << 32 | j;
     }
     return to;
 }
 
 /* Our bonds (first particle ours before the cut: copy[] not set) for the
  * new owners of their particles, (rank << 32 | bond) sorted; how many. */
-static size_t plan_bonds(const grains_sim *sim, const uint8_t *copy, uint64_t **out)
+static size_t plan_bonds(const rank_sim *sim, const uint8_t *copy, uint64_t **out)
 {
-    const sim_bonds *bs = &sim->bonds;
-    const int *rank_of = sim->ranks.rank_of;
+    const sim_bonds *bs = sim->bonds;
+    const int *rank_of = sim->ranks->rank_of;
     uint64_t *to = malloc((2 * bs->n + 1) * sizeof *to);
     if (!to)
         bonds_failed(sim, "out of memory sharing the bonds among the ranks: stopping them all");
@@ -92,10 +92,10 @@ static size_t plan_bonds(const grains_sim *sim, const uint8_t *copy, uint64_t **
     return n;
 }
 
-void sim_ranks_move_bonds(grains_sim *sim, const uint8_t *copy)
+void sim_ranks_move_bonds(const rank_sim *sim, const uint8_t *copy)
 {
-    sim_ranks *r = &sim->ranks;
-    sim_bonds *bs = &sim->bonds;
+    sim_ranks *r = sim->ranks;
+    sim_bonds *bs = sim->bonds;
     size_t P = (size_t)r->peers.size, received = 0, at = 0;
     uint64_t *to = NULL, whole = 0;
     size_t n = plan_bonds(sim, copy, &to);
@@ -138,10 +138,10 @@ static int by_ids(const void *pa, const void *pb)
 }
 
 /* Our bonds (first particle ours) into the send buffer; their bytes. */
-static size_t put_own_bonds(grains_sim *sim)
+static size_t put_own_bonds(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    const sim_bonds *bs = &sim->bonds;
+    sim_ranks *r = sim->ranks;
+    const sim_bonds *bs = sim->bonds;
     size_t n = 0;
     if (!array_reserve((void **)&r->send, &r->send_cap, (bs->n + 1) * sizeof(bond_record), 1, 4))
         bonds_failed(sim, "out of memory gathering the bonds to write: stopping them all");
@@ -152,7 +152,7 @@ static size_t put_own_bonds(grains_sim *sim)
         bond_record rec;
         memset(&rec, 0, sizeof rec); /* the padding too: it travels */
         rec.bond = bs->list[k];
-        rec.indexed = j != UINT32_MAX && bs->start && i < bs->indexed && j < bs->indexed && sim_bonds_join(&sim->bonds, i, j);
+        rec.indexed = j != UINT32_MAX && bs->start && i < bs->indexed && j < bs->indexed && sim_bonds_join(sim->bonds, i, j);
         memcpy(r->send + n++ * sizeof rec, &rec, sizeof rec);
     }
     return n * sizeof(bond_record);
@@ -161,9 +161,9 @@ static size_t put_own_bonds(grains_sim *sim)
 /* The records received into rank 0's whole_bonds, in the bonds' order,
  * with the index of those intact at the last rebuild over the whole's
  * order (slot: each of the n ids' place in it). */
-static void take_all_bonds(grains_sim *sim, bond_record *rec, size_t n, const uint32_t *slot, size_t n_ids)
+static void take_all_bonds(const rank_sim *sim, bond_record *rec, size_t n, const uint32_t *slot, size_t n_ids)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     sim_bonds *w = &r->whole_bonds;
     uint8_t *keep = malloc(n + 1);
     if (!keep || !array_reserve((void **)&w->list, &w->cap, n + 1, sizeof *w->list, 8))
@@ -174,8 +174,8 @@ static void take_all_bonds(grains_sim *sim, bond_record *rec, size_t n, const ui
         keep[k] = (uint8_t)rec[k].indexed;
     }
     w->n = n;
-    w->sorted = n ? 1 : sim->bonds.sorted; /* as one process's: sorted at its rebuilds */
-    w->formed = sim->bonds.formed;
+    w->sorted = n ? 1 : sim->bonds->sorted; /* as one process's: sorted at its rebuilds */
+    w->formed = sim->bonds->formed;
     if (n && !sim_bonds_fill_index(w, n_ids, slot, keep))
         bonds_failed(sim, "out of memory gathering the bonds to write: stopping them all");
     free(keep);
@@ -187,10 +187,10 @@ static int by_pair(const void *pa, const void *pb)
     return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-size_t sim_ranks_bond_pairs(grains_sim *sim, size_t **pairs)
+size_t sim_ranks_bond_pairs(const rank_sim *sim, size_t **pairs)
 {
-    sim_ranks *r = &sim->ranks;
-    const sim_bonds *bs = &sim->bonds;
+    sim_ranks *r = sim->ranks;
+    const sim_bonds *bs = sim->bonds;
     size_t n = 0, total;
     if (!array_reserve((void **)&r->send, &r->send_cap, (bs->n + 1) * 2 * sizeof(size_t), 1, 4))
         bonds_failed(sim, "out of memory gathering the bonds to draw: stopping them all");
@@ -213,14 +213,14 @@ size_t sim_ranks_bond_pairs(grains_sim *sim, size_t **pairs)
     return m;
 }
 
-void sim_ranks_gather_bonds(grains_sim *sim, const uint32_t *slot, size_t n_ids)
+void sim_ranks_gather_bonds(const rank_sim *sim, const uint32_t *slot, size_t n_ids)
 {
-    sim_ranks *r = &sim->ranks;
-    if (!sim_bonds_any(sim)) { /* none, or the last ones removed: as one process without bonds writes them */
+    sim_ranks *r = sim->ranks;
+    if (!rank_bonds_any(sim)) { /* none, or the last ones removed: as one process without bonds writes them */
         if (r->peers.rank == 0) {
             r->whole_bonds.n = 0;
             r->whole_bonds.sorted = 0;
-            r->whole_bonds.formed = sim->bonds.formed;
+            r->whole_bonds.formed = sim->bonds->formed;
             sim_bonds_drop_index(&r->whole_bonds);
         }
         return;

@@ -16,17 +16,17 @@
  * alone, before the first step and the first rebuild, the ids dealt so far
  * the last ones (none added by every rank since), and no histories waiting
  * to be set by the ids of particles every rank would have to hold. */
-int sim_ranks_may_deal(const grains_sim *sim)
+int sim_ranks_may_deal(const rank_sim *sim)
 {
-    const sim_ranks *r = &sim->ranks;
-    return sim_ranks_local(sim) && sim->step == 0 && (!r->holds_share || (r->dealt && r->dealt_to == r->n_ids)) &&
-           !sim->has_pending;
+    const sim_ranks *r = sim->ranks;
+    return rank_local(sim) && *sim->step == 0 && (!r->holds_share || (r->dealt && r->dealt_to == r->n_ids)) &&
+           !*sim->has_pending;
 }
 
-int sim_ranks_added_own(const grains_sim *sim, uint32_t i)
+int sim_ranks_added_own(const rank_sim *sim, uint32_t i)
 {
-    const sim_ranks *r = &sim->ranks;
-    uint32_t id = sim->pt.id[i];
+    const sim_ranks *r = sim->ranks;
+    uint32_t id = sim->pt->id[i];
     return (id >= r->dealt_from && id < r->dealt_to) || id % (uint32_t)r->peers.size == (uint32_t)r->peers.rank;
 }
 
@@ -42,23 +42,23 @@ void sim_ranks_start_dealing(sim_ranks *r, size_t held)
 }
 
 /* Ids from n_ids on counted, and held by other ranks. */
-grains_status sim_ranks_count_others(grains_sim *sim, size_t n, grains_error *err)
+grains_status sim_ranks_count_others(const rank_sim *sim, size_t n, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
-    grains_status s = n ? particles_reserve_id(&sim->pt, r->n_ids + n - 1, err) : GRAINS_OK;
+    sim_ranks *r = sim->ranks;
+    grains_status s = n ? particles_reserve_id(sim->pt, r->n_ids + n - 1, err) : GRAINS_OK;
     for (size_t k = 0; s == GRAINS_OK && k < n; k++)
-        sim->pt.slot[r->n_ids + k] = UINT32_MAX;
+        sim->pt->slot[r->n_ids + k] = UINT32_MAX;
     if (s == GRAINS_OK)
         r->n_ids += n;
     return s;
 }
 
-void sim_ranks_dealt_tags(grains_sim *sim)
+void sim_ranks_dealt_tags(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     if (!r->dealt)
         return;
-    uint64_t tagged = (uint64_t)sim->tagged;
+    uint64_t tagged = (uint64_t)*sim->tagged;
     r->peers.max(r->peers.ctx, &tagged, 1);
-    sim->tagged = tagged != 0;
+    *sim->tagged = tagged != 0;
 }

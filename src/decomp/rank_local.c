@@ -27,16 +27,16 @@
 #include "util/order.h"
 
 /* What ranks holding their own particles alone do not take yet, or NULL. */
-static const char *not_taken(const grains_sim *sim)
+static const char *not_taken(const rank_sim *sim)
 {
-    return sim->has_pending && sim->ranks.holds_share ? "contact histories set during the run" : NULL;
+    return *sim->has_pending && sim->ranks->holds_share ? "contact histories set during the run" : NULL;
 }
 
-int grains_sim_ranks_hold_own(const grains_sim *sim) { return not_taken(sim) == NULL; }
+int sim_ranks_hold_own(const rank_sim *sim) { return not_taken(sim) == NULL; }
 
-grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err)
+grains_status sim_ranks_local_check(const rank_sim *sim, grains_error *err)
 {
-    if (!sim_ranks_local(sim))
+    if (!rank_local(sim))
         return GRAINS_OK;
     const char *what = not_taken(sim);
     if (!what)
@@ -47,7 +47,7 @@ grains_status sim_ranks_local_check(const grains_sim *sim, grains_error *err)
 
 /* A rank that cannot make its part of the rebuild (memory) stops every
  * rank: the others would wait for it in the next collective. */
-static void local_failed(const grains_sim *sim)
+static void local_failed(const rank_sim *sim)
 {
     const char *why = "out of memory sharing the particles among the ranks: stopping them all";
     sim_ranks_stop(sim, why);
@@ -102,16 +102,16 @@ static void share_sum(void *ctx, uint64_t *v, int n)
     pr->sum(pr->ctx, v, (size_t)n);
 }
 
-grid_share sim_ranks_grid_share(const grains_sim *sim)
+grid_share sim_ranks_grid_share(const rank_sim *sim)
 {
-    return (grid_share){share_min, share_max, share_sum, (void *)&sim->ranks.peers};
+    return (grid_share){share_min, share_max, share_sum, (void *)&sim->ranks->peers};
 }
 
 /* Bins what this rank holds (copies marked in copy[]) into sim->grid, as
  * the whole's grid would place it: where[i], particle i's new place. */
-static grains_status bin_held(grains_sim *sim, const uint8_t *copy, real pad, uint32_t *where, grains_error *err)
+static grains_status bin_held(const rank_sim *sim, const uint8_t *copy, real pad, uint32_t *where, grains_error *err)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim->pt;
     size_t n = pt->n;
     uint64_t *order = malloc((n + 1) * sizeof *order);
     uint32_t *by_id = malloc((n + 1) * sizeof *by_id);
@@ -125,7 +125,7 @@ static grains_status bin_held(grains_sim *sim, const uint8_t *copy, real pad, ui
     free(order);
     grid_share share = sim_ranks_grid_share(sim);
     grid_particles in = {pt->x, pt->R, by_id, n, &share, copy};
-    grains_status s = grid_build(&sim->grid, &in, pad, &sim->box, where, NULL, 0, err);
+    grains_status s = grid_build(sim->grid, &in, pad, sim->box, where, NULL, 0, err);
     free(by_id);
     return s;
 }
@@ -145,28 +145,28 @@ static void permute_marks(uint8_t *mark, const uint32_t *where, size_t n)
 /* Bins what this rank holds, moves it into that order (the histories'
  * keys renamed after it, their springs turned where a pair's order
  * turns), copy[] with it. */
-static grains_status sort_held(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys, real pad,
+static grains_status sort_held(const rank_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys, real pad,
                                grains_error *err)
 {
-    uint32_t *where = malloc((sim->pt.n + 1) * sizeof *where);
+    uint32_t *where = malloc((sim->pt->n + 1) * sizeof *where);
     if (!where)
         local_failed(sim);
     grains_status s = bin_held(sim, copy, pad, where, err);
     if (s == GRAINS_OK) {
         if (n_keys)
             sim_ranks_rename(sim, keys, n_keys, where);
-        permute_marks(copy, where, sim->pt.n);
-        particles_permute(&sim->pt, where, sim->keep_sums);
+        permute_marks(copy, where, sim->pt->n);
+        particles_permute(sim->pt, where, *sim->keep_sums);
     }
     free(where);
     return s;
 }
 
-void sim_ranks_cut_table(grains_sim *sim, const uint8_t *copy)
+void sim_ranks_cut_table(const rank_sim *sim, const uint8_t *copy)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     grains_error err;
-    if (block_table_own(&r->table, &sim->grid, copy, r->block_contacts, &err) != GRAINS_OK ||
+    if (block_table_own(&r->table, sim->grid, copy, r->block_contacts, &err) != GRAINS_OK ||
         (copy && block_table_merge(&r->table, &r->peers, &err) != GRAINS_OK) ||
         !array_reserve((void **)&r->table_owner, &r->table_owner_cap, r->table.n + 1, sizeof *r->table_owner, 1) ||
         !array_reserve(&r->points, &r->points_cap, r->table.n + 1, sizeof(block_point), 1))
@@ -174,32 +174,32 @@ void sim_ranks_cut_table(grains_sim *sim, const uint8_t *copy)
     block_point *p = r->points;
     for (size_t k = 0; k < r->table.n; k++) {
         const block_entry *e = &r->table.e[k];
-        p[k] = rank_cut_point(&sim->grid, e->key, e->particles + SIM_CONTACT_WORK * (uint64_t)e->contacts,
+        p[k] = rank_cut_point(sim->grid, e->key, e->particles + SIM_CONTACT_WORK * (uint64_t)e->contacts,
                               (uint32_t)k);
     }
     sim_ranks_cut_points(sim, r->table.n, r->table_owner);
 }
 
-void sim_ranks_own_blocks(grains_sim *sim)
+void sim_ranks_own_blocks(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    for (uint32_t b = 0; b < sim->grid.n_blocks; b++) {
-        size_t k = block_table_find(&r->table, grid_block_key(&sim->grid, b));
+    sim_ranks *r = sim->ranks;
+    for (uint32_t b = 0; b < sim->grid->n_blocks; b++) {
+        size_t k = block_table_find(&r->table, grid_block_key(sim->grid, b));
         r->owner[b] = k == SIZE_MAX ? -1 : r->table_owner[k]; /* every block held is the whole's */
     }
 }
 
 /* A history as it travels: its pair by ids, then its springs. */
-static size_t history_bytes(const grains_sim *sim)
+static size_t history_bytes(const rank_sim *sim)
 {
-    return sizeof(store_key) + (size_t)sim->cs.layout.width * sizeof(real);
+    return sizeof(store_key) + (size_t)sim->cs->layout.width * sizeof(real);
 }
 
 /* The ranks that evaluate the pair of `key` (held indices; rank_of the
  * new owners): to[0 .. return). */
-static int evaluators(const grains_sim *sim, store_key key, int to[2])
+static int evaluators(const rank_sim *sim, store_key key, int to[2])
 {
-    const int *rank_of = sim->ranks.rank_of;
+    const int *rank_of = sim->ranks->rank_of;
     int a = rank_of[key.i], b = key.j & STORE_MESH_BIT ? a : rank_of[key.j & STORE_INDEX_MASK];
     to[0] = a;
     to[1] = b;
@@ -210,10 +210,10 @@ static int evaluators(const grains_sim *sim, store_key key, int to[2])
  * the ranks that evaluate its pair: the others' parts in rank order
  * (exchanged: ranks.recv, ranks.counts), then ours; returns our part's
  * bytes. */
-static size_t send_histories(grains_sim *sim, const store_key *keys, size_t n)
+static size_t send_histories(const rank_sim *sim, const store_key *keys, size_t n)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
+    sim_ranks *r = sim->ranks;
+    const grains_particles *pt = sim->pt;
     size_t P = (size_t)r->peers.size, record = history_bytes(sim), width = record - sizeof(store_key);
     size_t m_sends = 0, self_bytes = 0;
     int to[2], me = r->peers.rank;
@@ -240,9 +240,9 @@ static size_t send_histories(grains_sim *sim, const store_key *keys, size_t n)
 
 /* The histories received and ours into the store, their keys (by ids) to
  * this rank's places: ranks.keys, *n of them. */
-static grains_status take_histories(grains_sim *sim, size_t self_bytes, size_t *n, grains_error *err)
+static grains_status take_histories(const rank_sim *sim, size_t self_bytes, size_t *n, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     size_t P = (size_t)r->peers.size, record = history_bytes(sim), width = record - sizeof(store_key), sent = 0;
     size_t bytes[2] = {0, self_bytes};
     for (size_t q = 0; q < P; q++) {
@@ -251,7 +251,7 @@ static grains_status take_histories(grains_sim *sim, size_t self_bytes, size_t *
     }
     const char *part[2] = {r->recv, r->send + sent};
     *n = (bytes[0] + bytes[1]) / record;
-    grains_status s = store_load(&sim->cs, *n, err);
+    grains_status s = store_load(sim->cs, *n, err);
     if (s != GRAINS_OK)
         return s;
     if (!array_reserve((void **)&r->keys, &r->keys_cap, *n + 1, sizeof *r->keys, 8))
@@ -261,8 +261,8 @@ static grains_status take_histories(grains_sim *sim, size_t self_bytes, size_t *
         for (size_t at = 0; at < bytes[p]; at += record, k++) {
             store_key key;
             memcpy(&key, part[p] + at, sizeof key);
-            r->keys[k] = (store_key){sim->pt.slot[key.i], key.j & STORE_MESH_BIT ? key.j : sim->pt.slot[key.j]};
-            memcpy(store_entry(&sim->cs, k), part[p] + at + sizeof key, width);
+            r->keys[k] = (store_key){sim->pt->slot[key.i], key.j & STORE_MESH_BIT ? key.j : sim->pt->slot[key.j]};
+            memcpy(store_entry(sim->cs, k), part[p] + at + sizeof key, width);
         }
     return GRAINS_OK;
 }
@@ -270,9 +270,9 @@ static grains_status take_histories(grains_sim *sim, size_t self_bytes, size_t *
 /* What the move brought becomes this rank's particles (the arrays are
  * swapped, and the old ones let go; slot stays, every id not held marked
  * so). */
-static void install_held(grains_sim *sim)
+static void install_held(const rank_sim *sim)
 {
-    grains_particles *pt = &sim->pt, *h = &sim->ranks.held.pt, old = *pt;
+    grains_particles *pt = sim->pt, *h = &sim->ranks->held.pt, old = *pt;
     uint32_t *h_slot = h->slot;
     size_t h_slot_cap = h->slot_cap;
     *pt = *h;
@@ -283,8 +283,8 @@ static void install_held(grains_sim *sim)
     h->slot_cap = h_slot_cap;
     particles_free(h); /* not kept for the next move: that would hold the particles twice (at 10^6 on 2 ranks,
                         * 270 bytes per particle of the whole allocated on each rank with it, 180 without) */
-    if (sim->ranks.n_ids) /* (none yet: a run that spawns them all; slot may be NULL) */
-        memset(pt->slot, 0xff, sim->ranks.n_ids * sizeof *pt->slot);
+    if (sim->ranks->n_ids) /* (none yet: a run that spawns them all; slot may be NULL) */
+        memset(pt->slot, 0xff, sim->ranks->n_ids * sizeof *pt->slot);
     for (size_t i = 0; i < pt->n; i++)
         pt->slot[pt->id[i]] = (uint32_t)i;
 }
@@ -296,25 +296,24 @@ static void install_held(grains_sim *sim)
  * rebuild), else all but those whose id is this rank's modulo the ranks;
  * and so those added since the last cut (spawned), which every rank
  * added alike, but those dealt to one rank, which are its own. */
-static void mark_copies(const grains_sim *sim, int cut_before, uint8_t *copy)
+static void mark_copies(const rank_sim *sim, int cut_before, uint8_t *copy)
 {
-    const sim_ranks *r = &sim->ranks;
+    const sim_ranks *r = sim->ranks;
     size_t cut = (r->holds_share && !r->dealt) || cut_before ? r->cut_n : 0;
-    for (uint32_t i = 0; i < sim->pt.n; i++)
+    for (uint32_t i = 0; i < sim->pt->n; i++)
         copy[i] = i < cut ? !r->mine[i] : !sim_ranks_added_own(sim, i);
 }
 
 /* Per particle held (the grid's order), 1 when the insertion regions'
  * attempts may read it: every rank then holds it, or NULL (none). */
-static uint8_t *spawn_reads(const grains_sim *sim)
+static uint8_t *spawn_reads(const rank_sim *sim)
 {
-    const insert_view iv = sim_insert_reach(sim);
-    if (!sim_spawn_active(&iv))
+    if (!sim->doors->spawn_reads(sim->core, NULL))
         return NULL;
-    uint8_t *mark = calloc(sim->pt.n + 1, 1);
+    uint8_t *mark = calloc(sim->pt->n + 1, 1);
     if (!mark)
         local_failed(sim);
-    sim_spawn_mark_reach(&iv, mark);
+    sim->doors->spawn_reads(sim->core, mark);
     return mark;
 }
 
@@ -324,16 +323,16 @@ static uint8_t *spawn_reads(const grains_sim *sim)
  * set by grains_sim_set_contacts): each keeps those of the pairs whose
  * first particle is its own (copy[] not set), springs in ranks.own, so
  * that each history is sent once. */
-static void keep_own_names(grains_sim *sim, const uint8_t *copy, store_key *keys, size_t *n)
+static void keep_own_names(const rank_sim *sim, const uint8_t *copy, store_key *keys, size_t *n)
 {
-    sim_ranks *r = &sim->ranks;
-    size_t width = (size_t)sim->cs.layout.width * sizeof(real), m = 0;
+    sim_ranks *r = sim->ranks;
+    size_t width = (size_t)sim->cs->layout.width * sizeof(real), m = 0;
     if (!array_reserve((void **)&r->own, &r->own_cap, *n + 1, width, 8))
         local_failed(sim);
     for (size_t k = 0; k < *n; k++)
         if (!copy[keys[k].i]) {
             keys[m] = keys[k];
-            memcpy((char *)r->own + m * width, store_entry(&sim->cs, k), width);
+            memcpy((char *)r->own + m * width, store_entry(sim->cs, k), width);
             m++;
         }
     *n = m;
@@ -342,9 +341,9 @@ static void keep_own_names(grains_sim *sim, const uint8_t *copy, store_key *keys
 /* What this rank holds where keep[i] is set, in its order, the rest let
  * go; the histories' keys (none naming one let go) renamed, copy[] with
  * them. */
-static void keep_held(grains_sim *sim, const uint8_t *keep, uint8_t *copy, store_key *keys, size_t n_keys)
+static void keep_held(const rank_sim *sim, const uint8_t *keep, uint8_t *copy, store_key *keys, size_t n_keys)
 {
-    grains_particles *pt = &sim->pt;
+    grains_particles *pt = sim->pt;
     size_t n = pt->n, kept = 0;
     for (size_t i = 0; i < n; i++)
         kept += keep[i];
@@ -358,7 +357,7 @@ static void keep_held(grains_sim *sim, const uint8_t *keep, uint8_t *copy, store
     if (n_keys)
         sim_ranks_rename(sim, keys, n_keys, where);
     permute_marks(copy, where, n);
-    particles_permute(pt, where, sim->keep_sums);
+    particles_permute(pt, where, *sim->keep_sums);
     for (size_t i = kept; i < n; i++)
         pt->slot[pt->id[i]] = UINT32_MAX;
     pt->n = kept;
@@ -372,10 +371,10 @@ static void keep_held(grains_sim *sim, const uint8_t *keep, uint8_t *copy, store
  * the whole's: the blocks' keys then differ from the cut's). Nothing of
  * the rebuild reads them: our histories' partners are in the halo (a
  * listed pair with one of ours), and only our own particles move. */
-static void drop_stale_copies(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys)
+static void drop_stale_copies(const rank_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys)
 {
-    sim_ranks *r = &sim->ranks;
-    size_t n = sim->pt.n, P = (size_t)r->peers.size;
+    sim_ranks *r = sim->ranks;
+    size_t n = sim->pt->n, P = (size_t)r->peers.size;
     if (!r->holds_share || !r->halo_steps)
         return;
     uint8_t *keep = malloc(n + 1);
@@ -392,10 +391,10 @@ static void drop_stale_copies(grains_sim *sim, uint8_t *copy, store_key *keys, s
 /* A removal's rebuild (decomp/rank_remove.c): what this rank holds of the
  * removed particles let go, with their histories (springs in ranks.own),
  * and the ids renamed past them. */
-static void drop_removed(grains_sim *sim, uint8_t *copy, store_key *keys, size_t *n_keys)
+static void drop_removed(const rank_sim *sim, uint8_t *copy, store_key *keys, size_t *n_keys)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
+    sim_ranks *r = sim->ranks;
+    const grains_particles *pt = sim->pt;
     if (!r->n_removing)
         return;
     uint8_t *keep = malloc(pt->n + 1);
@@ -403,7 +402,7 @@ static void drop_removed(grains_sim *sim, uint8_t *copy, store_key *keys, size_t
         local_failed(sim);
     for (size_t i = 0; i < pt->n; i++)
         keep[i] = !sim_ranks_removing(sim, pt->id[i]);
-    size_t width = (size_t)sim->cs.layout.width * sizeof(real), m = 0;
+    size_t width = (size_t)sim->cs->layout.width * sizeof(real), m = 0;
     for (size_t k = 0; k < *n_keys; k++) {
         store_key key = keys[k];
         if (!keep[key.i] || (!(key.j & STORE_MESH_BIT) && !keep[key.j & STORE_INDEX_MASK]))
@@ -422,10 +421,10 @@ static void drop_removed(grains_sim *sim, uint8_t *copy, store_key *keys, size_t
  * every rank, for the insertion regions' reach; the new owner of its
  * bonded partner. Then the bonds go to their new owners (before the
  * histories: the same buffers). */
-static void plan_also(grains_sim *sim, const uint8_t *copy, rank_also *also)
+static void plan_also(const rank_sim *sim, const uint8_t *copy, rank_also *also)
 {
     *also = (rank_also){spawn_reads(sim), NULL, 0};
-    if (!sim_bonds_any(sim)) /* (the same on every rank) */
+    if (!rank_bonds_any(sim)) /* (the same on every rank) */
         return;
     also->to = sim_ranks_bond_copies(sim, copy, &also->n_to);
     sim_ranks_move_bonds(sim, copy);
@@ -435,7 +434,7 @@ static void plan_also(grains_sim *sim, const uint8_t *copy, rank_also *also)
  * the table merged and cut, each held particle's new owner (rank_of), who
  * else holds it and the bonds moved (*also), and the histories sent to
  * their evaluators; returns the bytes of ours. */
-static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys, real pad,
+static grains_status cut_held(const rank_sim *sim, uint8_t *copy, store_key *keys, size_t n_keys, real pad,
                               size_t *self_bytes, rank_also *also, grains_error *err)
 {
     grains_status s = sort_held(sim, copy, keys, n_keys, pad, err); /* an error on every rank alike */
@@ -453,9 +452,9 @@ static grains_status cut_held(grains_sim *sim, uint8_t *copy, store_key *keys, s
     return GRAINS_OK;
 }
 
-void sim_ranks_place_table(grains_sim *sim)
+void sim_ranks_place_table(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     if (!array_reserve((void **)&r->table_first, &r->table_first_cap, r->table.n + 1, sizeof *r->table_first, 8))
         local_failed(sim);
     r->table_first[0] = 0;
@@ -466,30 +465,30 @@ void sim_ranks_place_table(grains_sim *sim)
 /* Steps 4 and 5: the particles moved (to the ranks that may pair them,
  * and those `also` names); what this rank holds now binned, its blocks'
  * owners, and the histories it evaluates (ranks.keys, *n_keys). */
-static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank_also *also, real pad,
+static grains_status hold_moved(const rank_sim *sim, const uint8_t *copy, const rank_also *also, real pad,
                                 size_t self_bytes, size_t *n_keys, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
-    if (rank_move(&sim->pt, copy, also, &sim->grid, &r->table, r->table_owner, &r->peers, sim->keep_sums, &r->held,
+    sim_ranks *r = sim->ranks;
+    if (rank_move(sim->pt, copy, also, sim->grid, &r->table, r->table_owner, &r->peers, *sim->keep_sums, &r->held,
                   err) != GRAINS_OK)
         local_failed(sim);
     install_held(sim);
     sim_ranks_frame_old(r);
     if (!r->holds_share) { /* room made while every rank held every particle, let go */
-        grid_free(&sim->grid);
+        grid_free(sim->grid);
         sim_ranks_release(r);
     }
-    uint8_t *now = malloc(sim->pt.n + 1);
+    uint8_t *now = malloc(sim->pt->n + 1);
     if (!now)
         local_failed(sim);
-    for (size_t i = 0; i < sim->pt.n; i++)
+    for (size_t i = 0; i < sim->pt->n; i++)
         now[i] = i >= r->held.own;
     grains_status s = sort_held(sim, now, NULL, 0, pad, err);
     free(now);
     if (s != GRAINS_OK)
         return s;
     if (sim_ranks_reserve(sim, err) != GRAINS_OK ||
-        !array_reserve((void **)&r->first, &r->first_cap, sim->pt.n + 1, sizeof *r->first, 8))
+        !array_reserve((void **)&r->first, &r->first_cap, sim->pt->n + 1, sizeof *r->first, 8))
         local_failed(sim);
     r->holds_share = 1;
     r->dealt = 0;
@@ -502,19 +501,19 @@ static grains_status hold_moved(grains_sim *sim, const uint8_t *copy, const rank
     return take_histories(sim, self_bytes, n_keys, err);
 }
 
-grains_status sim_ranks_local_sort(grains_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
+grains_status sim_ranks_local_sort(const rank_sim *sim, store_key **keys, size_t *n_keys, int cut_before, real pad,
                                    grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     grains_status s = sim_ranks_local_check(sim, err);
     r->moving = 0; /* (the positions made whole after steps as every rank holding every particle: enough) */
     if (s != GRAINS_OK)
         return s;
     if (!r->holds_share)
-        r->n_ids = sim->pt.n;
+        r->n_ids = sim->pt->n;
     sim_ranks_dealt_tags(sim);
-    uint8_t *copy = malloc(sim->pt.n + 1);
-    if (!copy || particles_reserve_ids(&sim->pt, r->n_ids, err) != GRAINS_OK)
+    uint8_t *copy = malloc(sim->pt->n + 1);
+    if (!copy || particles_reserve_ids(sim->pt, r->n_ids, err) != GRAINS_OK)
         local_failed(sim);
     mark_copies(sim, cut_before, copy);
     drop_stale_copies(sim, copy, *keys, *n_keys);

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/particle_record.h"
+#include "particles/particle_record.h"
 #include "util/array.h"
 #include "util/order.h"
 
 /* A particle as it travels: whether it is the receiver's own, then its
- * record (sim/particle_record.h), then, with_sums, its force sums. */
+ * record (particles/particle_record.h), then, with_sums, its force sums. */
 static size_t record_bytes(const grains_particles *pt, int with_sums)
 {
     return 1 + particle_record_bytes(pt) + (with_sums ? sizeof *pt->f + sizeof *pt->t : 0);

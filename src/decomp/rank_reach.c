@@ -40,10 +40,10 @@ static void reach_cells(const grains_grid *g, uint32_t b, int l, int64_t lo[3], 
 
 /* Lists the particles of the other ranks' cells of level l that may list
  * a partner in own block b, and marks their blocks visit 1. */
-static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
+static void mark_reach_of(const rank_sim *sim, uint32_t b, int l)
 {
-    const grains_grid *g = &sim->grid;
-    sim_ranks *r = &sim->ranks;
+    const grains_grid *g = sim->grid;
+    sim_ranks *r = sim->ranks;
     int64_t lo[3], hi[3], b_lo[3], b_hi[3], at[3];
     reach_cells(g, b, l, lo, hi);
     int64_t Bl = g->level[l].block;
@@ -71,11 +71,11 @@ static void mark_reach_of(grains_sim *sim, uint32_t b, int l)
             }
 }
 
-void sim_ranks_mark_reach(grains_sim *sim)
+void sim_ranks_mark_reach(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_grid *g = &sim->grid;
-    memcpy(r->listed, r->mine, sim->pt.n);
+    sim_ranks *r = sim->ranks;
+    const grains_grid *g = sim->grid;
+    memcpy(r->listed, r->mine, sim->pt->n);
     for (uint32_t b = 0; b < g->n_blocks; b++)
         if (r->visit[b] == 2) {
             int64_t bc[3];

@@ -13,7 +13,7 @@
 #include "decomp/decomp.h"
 #include "util/order.h"
 
-grains_removal *sim_ranks_gather_removals(grains_sim *sim, const grains_removal *own, size_t n_own, size_t *n_all)
+grains_removal *sim_ranks_gather_removals(const rank_sim *sim, const grains_removal *own, size_t n_own, size_t *n_all)
 {
     size_t bytes = 0;
     const void *every = sim_ranks_gather(sim, own, n_own * sizeof *own, &bytes);
@@ -41,10 +41,10 @@ static uint32_t removed_below(const sim_ranks *r, uint32_t id, int *gone)
     return (uint32_t)lo;
 }
 
-int sim_ranks_removing(const grains_sim *sim, uint32_t id)
+int sim_ranks_removing(const rank_sim *sim, uint32_t id)
 {
     int gone;
-    removed_below(&sim->ranks, id, &gone);
+    removed_below(sim->ranks, id, &gone);
     return gone;
 }
 
@@ -55,13 +55,13 @@ static uint32_t renamed(const sim_ranks *r, uint32_t id)
     return id - removed_below(r, id, &gone);
 }
 
-void sim_ranks_renumber(grains_sim *sim)
+void sim_ranks_renumber(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    grains_particles *pt = &sim->pt;
+    sim_ranks *r = sim->ranks;
+    grains_particles *pt = sim->pt;
     for (size_t i = 0; i < pt->n; i++)
         pt->id[i] = renamed(r, pt->id[i]);
-    sim_bonds *bs = &sim->bonds;
+    sim_bonds *bs = sim->bonds;
     size_t kept = 0;
     for (size_t k = 0; k < bs->n; k++) { /* the removed ones' bonds end */
         sim_bond b = bs->list[k];
@@ -74,8 +74,8 @@ void sim_ranks_renumber(grains_sim *sim)
     if (kept == 0)
         bs->sorted = 0; /* as a list that never had any (sim/remove.c) */
     bs->n = kept;
-    if (sim->guide.on)
-        sim->guide.id = renamed(r, sim->guide.id);
+    if (*sim->guide_on)
+        *sim->guide_id = renamed(r, *sim->guide_id);
     r->n_ids -= r->n_removing;
     if (r->n_ids)
         memset(pt->slot, 0xff, r->n_ids * sizeof *pt->slot);
@@ -85,15 +85,15 @@ void sim_ranks_renumber(grains_sim *sim)
 
 /* The n ids (n > 0) sorted into ranks.removing, or an error naming one
  * that does not exist, is given twice or is the guided particle. */
-static grains_status take_ids(grains_sim *sim, size_t n, const size_t *ids, grains_error *err)
+static grains_status take_ids(const rank_sim *sim, size_t n, const size_t *ids, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
-    size_t count = sim_count(sim);
+    sim_ranks *r = sim->ranks;
+    size_t count = rank_count(sim);
     uint32_t *v = malloc(n * sizeof *v);
     if (!v)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory removing %zu particles", n);
     for (size_t k = 0; k < n; k++) {
-        if (ids[k] >= count || (sim->guide.on && sim->guide.id == ids[k])) {
+        if (ids[k] >= count || (*sim->guide_on && *sim->guide_id == ids[k])) {
             free(v); /* (the messages of one process's removal, sim/remove.c) */
             if (ids[k] >= count)
                 return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "particle %zu does not exist (ids 0 to %zu)",
@@ -116,9 +116,9 @@ static grains_status take_ids(grains_sim *sim, size_t n, const size_t *ids, grai
     return GRAINS_OK;
 }
 
-grains_status sim_ranks_removal_begin(grains_sim *sim, size_t n, const size_t *ids, grains_error *err)
+grains_status sim_ranks_removal_begin(const rank_sim *sim, size_t n, const size_t *ids, grains_error *err)
 {
-    if (!sim_ranks_local(sim))
+    if (!rank_local(sim))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "removing particles (outlets) among ranks that each hold every particle "
                                 "(rank_holds_all) is not supported: leave rank_holds_all off");
@@ -128,9 +128,9 @@ grains_status sim_ranks_removal_begin(grains_sim *sim, size_t n, const size_t *i
     return s;
 }
 
-void sim_ranks_removal_end(grains_sim *sim, int rebuilt)
+void sim_ranks_removal_end(const rank_sim *sim, int rebuilt)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     free(r->removing);
     r->removing = NULL;
     r->n_removing = 0;

@@ -1,5 +1,5 @@
 /* The start's checks on ranks that hold their own particles alone
- * (sim/start_set.h): the particles are dealt by the lines of their file,
+ * (decomp/start_set.h): the particles are dealt by the lines of their file,
  * not by region, so each rank sends its own, with position, radius and
  * id (40 bytes), to the home rank of its cell block, a hash of the
  * block's key, and as a copy to the homes of the blocks that may hold a
@@ -10,16 +10,16 @@
 #include <string.h>
 
 #include "decomp/decomp.h"
-#include "sim/start_set.h"
+#include "decomp/start_set.h"
 #include "util/array.h"
 #include "util/order.h"
 
-void sim_start_failed(const grains_sim *sim)
+void sim_start_failed(const rank_sim *sim)
 {
     sim_ranks_stop(sim, "out of memory checking the particles: stopping them all");
 }
 
-int sim_start_shared(const grains_sim *sim) { return sim_ranks_local(sim) && sim->ranks.holds_share; }
+int sim_start_shared(const rank_sim *sim) { return rank_local(sim) && sim->ranks->holds_share; }
 
 int sim_start_home(const start_set *s, uint64_t key)
 {
@@ -41,22 +41,22 @@ static grains_status set_alloc(start_set *s, size_t n, grains_error *err)
     return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking the particles");
 }
 
-grains_status sim_start_own(const grains_sim *sim, start_set *own, grains_error *err)
+grains_status sim_start_own(const rank_sim *sim, start_set *own, grains_error *err)
 {
     *own = (start_set){.size = 1};
     if (!sim_start_shared(sim)) {
-        const grains_particles *pt = sim_particles_read(sim);
+        const grains_particles *pt = rank_particles_read(sim);
         own->x = pt->x, own->R = pt->R, own->id = pt->id, own->n = pt->n;
         return GRAINS_OK;
     }
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim->pt;
     size_t n = 0;
     for (uint32_t i = 0; i < pt->n; i++)
         n += (size_t)sim_ranks_owns(sim, i);
     grains_status s = set_alloc(own, n, err);
     own->shared = 1;
     own->share = sim_ranks_grid_share(sim);
-    own->rank = sim->ranks.peers.rank, own->size = sim->ranks.peers.size;
+    own->rank = sim->ranks->peers.rank, own->size = sim->ranks->peers.size;
     for (uint32_t i = 0, k = 0; s == GRAINS_OK && i < pt->n; i++)
         if (sim_ranks_owns(sim, i)) {
             own->x[k] = pt->x[i], own->R[k] = pt->R[i], own->id[k] = pt->id[i];
@@ -76,7 +76,7 @@ void sim_start_free(start_set *s)
     s->x = NULL, s->R = NULL, s->id = NULL, s->copy = NULL, s->n = 0;
 }
 
-void *sim_start_gather(const grains_sim *sim, const start_set *s, const void *mine, size_t bytes)
+void *sim_start_gather(const rank_sim *sim, const start_set *s, const void *mine, size_t bytes)
 {
     if (!s->shared) {
         void *all = malloc(bytes);
@@ -84,7 +84,7 @@ void *sim_start_gather(const grains_sim *sim, const start_set *s, const void *mi
             sim_start_failed(sim);
         return memcpy(all, mine, bytes);
     }
-    const grains_ranks *pr = &sim->ranks.peers;
+    const grains_ranks *pr = &sim->ranks->peers;
     size_t *counts = malloc((size_t)pr->size * sizeof *counts), cap = 0;
     if (!counts)
         sim_start_failed(sim);
@@ -99,7 +99,7 @@ typedef struct {
     size_t n, cap;
 } sends;
 
-static void add_send(const grains_sim *sim, sends *s, int rank, size_t i, int copy)
+static void add_send(const rank_sim *sim, sends *s, int rank, size_t i, int copy)
 {
     if (!array_reserve((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 2))
         sim_start_failed(sim);
@@ -108,7 +108,7 @@ static void add_send(const grains_sim *sim, sends *s, int rank, size_t i, int co
 
 /* The homes of the blocks of each level that may hold a partner of own
  * particle i, as copies. */
-static void add_partners(const grains_sim *sim, sends *s, const start_set *own, size_t i, const grains_grid *g)
+static void add_partners(const rank_sim *sim, sends *s, const start_set *own, size_t i, const grains_grid *g)
 {
     for (int m = 0; m < g->n_levels; m++) {
         int64_t lo[3], hi[3], bc[3];
@@ -125,14 +125,14 @@ static void add_partners(const grains_sim *sim, sends *s, const start_set *own, 
 
 /* Every own particle's sends, each (rank, particle) once: the home's
  * (copy bit 0) sorts first and stays. */
-static grains_status plan_sends(const grains_sim *sim, const start_set *own, real pad, sends *s, grains_error *err)
+static grains_status plan_sends(const rank_sim *sim, const start_set *own, real pad, sends *s, grains_error *err)
 {
     grains_grid g = {0};
     uint32_t *where = malloc((own->n + 1) * sizeof *where);
     if (!where)
         sim_start_failed(sim);
     grid_particles in = {own->x, own->R, NULL, own->n, &own->share, NULL};
-    grains_status st = grid_build(&g, &in, pad, &sim->box, where, NULL, 0, err);
+    grains_status st = grid_build(&g, &in, pad, sim->box, where, NULL, 0, err);
     uint32_t *at = st == GRAINS_OK ? malloc((own->n + 1) * sizeof *at) : NULL; /* place -> particle */
     if (st == GRAINS_OK && !at)
         sim_start_failed(sim);
@@ -173,7 +173,7 @@ static int by_record_id(const void *a, const void *b)
 }
 
 /* The records each rank sent this one, sorted by id, into a set. */
-static grains_status take_records(const grains_sim *sim, start_record *rec, size_t n, const start_set *own,
+static grains_status take_records(const rank_sim *sim, start_record *rec, size_t n, const start_set *own,
                                   start_set *out, grains_error *err)
 {
     if (n)
@@ -189,7 +189,7 @@ static grains_status take_records(const grains_sim *sim, start_record *rec, size
     return GRAINS_OK;
 }
 
-grains_status sim_start_spread(const grains_sim *sim, const start_set *own, real pad, start_set *out,
+grains_status sim_start_spread(const rank_sim *sim, const start_set *own, real pad, start_set *out,
                                grains_error *err)
 {
     *out = (start_set){0};
@@ -199,7 +199,7 @@ grains_status sim_start_spread(const grains_sim *sim, const start_set *own, real
         free(s.v);
         return st;
     }
-    const grains_ranks *pr = &sim->ranks.peers;
+    const grains_ranks *pr = &sim->ranks->peers;
     size_t P = (size_t)pr->size, cap = 0;
     size_t *send_counts = calloc(P, sizeof *send_counts), *recv_counts = calloc(P, sizeof *recv_counts);
     start_record *send = malloc((s.n + 1) * sizeof *send);

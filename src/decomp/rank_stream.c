@@ -21,19 +21,19 @@
 #include "util/array.h"
 #include "util/order.h"
 
-static void stream_failed(const grains_sim *sim)
+static void stream_failed(const rank_sim *sim)
 {
     sim_ranks_stop(sim, "out of memory sending the state to write: stopping every rank");
 }
 
 /* The ranks disagree on what they own (a bug, not an input): all stop,
  * rather than write a checkpoint with holes. */
-static void stream_damaged(const grains_sim *sim)
+static void stream_damaged(const rank_sim *sim)
 {
     sim_ranks_stop(sim, "the ranks sent rank 0 a state to write out of place or not all: stopping them all");
 }
 
-static void *stream_alloc(const grains_sim *sim, size_t bytes)
+static void *stream_alloc(const rank_sim *sim, size_t bytes)
 {
     void *p = malloc(bytes + 1);
     if (!p)
@@ -42,18 +42,18 @@ static void *stream_alloc(const grains_sim *sim, size_t bytes)
 }
 
 /* The send buffer, with room for `bytes`. */
-static char *send_room(grains_sim *sim, size_t bytes)
+static char *send_room(const rank_sim *sim, size_t bytes)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     if (!array_reserve((void **)&r->send, &r->send_cap, bytes + 1, 1, 4))
         stream_failed(sim);
     return r->send;
 }
 
 /* The particles of window w of the whole's order: first and count. */
-static size_t window_count(const grains_sim *sim, size_t w, size_t *first)
+static size_t window_count(const rank_sim *sim, size_t w, size_t *first)
 {
-    size_t W = grains_sim_frame_window(sim), n = sim->ranks.n_ids;
+    size_t W = sim_ranks_frame_window(sim), n = sim->ranks->n_ids;
     *first = w * W;
     return *first >= n ? 0 : (n - *first < W ? n - *first : W);
 }
@@ -67,10 +67,10 @@ typedef struct {
     size_t n_windows;
 } own_windows;
 
-static void index_own(grains_sim *sim, own_windows *ow)
+static void index_own(const rank_sim *sim, own_windows *ow)
 {
-    size_t W = grains_sim_frame_window(sim), n_own = 0;
-    ow->n_windows = sim->ranks.n_ids / W + 1;
+    size_t W = sim_ranks_frame_window(sim), n_own = 0;
+    ow->n_windows = sim->ranks->n_ids / W + 1;
     ow->place = sim_ranks_own_places(sim);
     ow->start = calloc(ow->n_windows + 1, sizeof *ow->start);
     size_t *next = malloc((ow->n_windows + 1) * sizeof *next);
@@ -80,7 +80,7 @@ static void index_own(grains_sim *sim, own_windows *ow)
     for (size_t w = 0; w < ow->n_windows; w++) {
         size_t n = sim_ranks_window_own(sim, w, &own);
         for (size_t k = 0; k < n; k++) {
-            if (ow->place[own[k]] >= sim->ranks.n_ids)
+            if (ow->place[own[k]] >= sim->ranks->n_ids)
                 stream_damaged(sim);
             ow->start[ow->place[own[k]] / W + 1]++;
         }
@@ -124,7 +124,7 @@ static void put_values(bytes_out *o, const char *v, size_t n, const field_view *
 
 /* Rank 0: the window's values as they came (place, value) into `window`,
  * in the whole's order, then written. */
-static void write_window(const grains_sim *sim, const char *all, size_t total, size_t w, const field_view *f,
+static void write_window(const rank_sim *sim, const char *all, size_t total, size_t w, const field_view *f,
                          char *window, bytes_out *o)
 {
     size_t first, count = window_count(sim, w, &first), rec = sizeof(uint32_t) + f->size;
@@ -142,7 +142,7 @@ static void write_window(const grains_sim *sim, const char *all, size_t total, s
 }
 
 /* One particle array, a window at a time. */
-static void stream_field(grains_sim *sim, const own_windows *ow, const field_view *f, char *window, bytes_out *o)
+static void stream_field(const rank_sim *sim, const own_windows *ow, const field_view *f, char *window, bytes_out *o)
 {
     size_t rec = sizeof(uint32_t) + f->size;
     for (size_t w = 0; w < ow->n_windows; w++) {
@@ -153,24 +153,24 @@ static void stream_field(grains_sim *sim, const own_windows *ow, const field_vie
             memcpy(at + sizeof(uint32_t), f->base + (size_t)i * f->size, f->size);
         }
         size_t total;
-        const char *all = sim_ranks_to_writer(sim, (size_t)(at - sim->ranks.send), &total);
-        if (sim->ranks.peers.rank == 0)
+        const char *all = sim_ranks_to_writer(sim, (size_t)(at - sim->ranks->send), &total);
+        if (sim->ranks->peers.rank == 0)
             write_window(sim, all, total, w, f, window, o);
     }
 }
 
 /* The slots (each id's place), a window of ids at a time; rank 0 keeps
  * them all: returned (NULL elsewhere). */
-static uint32_t *stream_slots(grains_sim *sim, const own_windows *ow, bytes_out *o)
+static uint32_t *stream_slots(const rank_sim *sim, const own_windows *ow, bytes_out *o)
 {
-    int writer = sim->ranks.peers.rank == 0;
-    uint32_t *slot = writer ? stream_alloc(sim, sim->ranks.n_ids * sizeof *slot) : NULL;
+    int writer = sim->ranks->peers.rank == 0;
+    uint32_t *slot = writer ? stream_alloc(sim, sim->ranks->n_ids * sizeof *slot) : NULL;
     for (size_t w = 0; w < ow->n_windows; w++) {
         const uint32_t *own;
         size_t n = sim_ranks_window_own(sim, w, &own), total, first, count = window_count(sim, w, &first);
         uint32_t *at = (uint32_t *)send_room(sim, 2 * n * sizeof *at);
         for (size_t k = 0; k < n; k++) {
-            at[2 * k] = sim->pt.id[own[k]];
+            at[2 * k] = sim->pt->id[own[k]];
             at[2 * k + 1] = ow->place[own[k]];
         }
         const uint32_t *all = (const uint32_t *)sim_ranks_to_writer(sim, 2 * n * sizeof *at, &total);
@@ -189,9 +189,9 @@ static uint32_t *stream_slots(grains_sim *sim, const own_windows *ow, bytes_out 
     return slot;
 }
 
-uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o)
+uint32_t *sim_ranks_stream_particles(const rank_sim *sim, bytes_out *o)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim->pt;
     const field_view fields[] = {
         {(const char *)pt->x, sizeof *pt->x, AS_REALS}, {(const char *)pt->v, sizeof *pt->v, AS_REALS},
         {(const char *)pt->w, sizeof *pt->w, AS_REALS}, {(const char *)pt->q, sizeof *pt->q, AS_REALS},
@@ -199,22 +199,22 @@ uint32_t *sim_ranks_stream_particles(grains_sim *sim, bytes_out *o)
         {(const char *)pt->tag, sizeof *pt->tag, AS_U32S}, {(const char *)pt->f, sizeof *pt->f, AS_REALS},
         {(const char *)pt->t, sizeof *pt->t, AS_REALS},
     };
-    int writer = sim->ranks.peers.rank == 0;
+    int writer = sim->ranks->peers.rank == 0;
     size_t n_fields = sizeof fields / sizeof *fields, widest = 0;
     for (size_t k = 0; k < n_fields; k++)
         widest = fields[k].size > widest ? fields[k].size : widest;
     own_windows ow;
     sim_ranks_dealt_tags(sim); /* (dealt: whether any has a tag is over the ranks) */
     index_own(sim, &ow);
-    char *window = writer ? stream_alloc(sim, grains_sim_frame_window(sim) * widest) : NULL;
+    char *window = writer ? stream_alloc(sim, sim_ranks_frame_window(sim) * widest) : NULL;
     if (writer && o)
-        bytes_put_u64(o, sim->ranks.n_ids);
+        bytes_put_u64(o, sim->ranks->n_ids);
     for (size_t k = 0; k < n_fields; k++)
         stream_field(sim, &ow, &fields[k], window, o);
     uint32_t *slot = stream_slots(sim, &ow, o);
     free(window);
     own_windows_free(&ow);
-    sim_ranks_drop_exchange(&sim->ranks, 1, 1); /* a window's values */
+    sim_ranks_drop_exchange(sim->ranks, 1, 1); /* a window's values */
     return slot;
 }
 
@@ -229,13 +229,13 @@ typedef struct {
     uint32_t unused;
 } block_head;
 
-static block_head head_of(const grains_sim *sim, uint32_t b, uint64_t entry)
+static block_head head_of(const rank_sim *sim, uint32_t b, uint64_t entry)
 {
-    const grains_grid *g = &sim->grid;
-    const grains_neighbors *nb = &sim->nb;
+    const grains_grid *g = sim->grid;
+    const grains_neighbors *nb = sim->nb;
     uint32_t c0 = g->block_start[b], c1 = g->block_start[b + 1], i0 = g->first[c0], i1 = g->first[c1];
-    return (block_head){entry, c1 - c0, i1 - i0, nb->start[i1] - nb->start[i0], sim->cs.block[b].n,
-                        (uint32_t)sim->cs.block[b].failed, 0};
+    return (block_head){entry, c1 - c0, i1 - i0, nb->start[i1] - nb->start[i0], sim->cs->block[b].n,
+                        (uint32_t)sim->cs->block[b].failed, 0};
 }
 
 /* The own blocks, by entry, and rank 0's heads of every block. */
@@ -247,10 +247,10 @@ typedef struct {
 
 /* Pass 0: every own block's head to rank 0, which checks them against the
  * table (each entry once, with its particles). */
-static void gather_heads(grains_sim *sim, block_windows *bw)
+static void gather_heads(const rank_sim *sim, block_windows *bw)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_grid *g = &sim->grid;
+    sim_ranks *r = sim->ranks;
+    const grains_grid *g = sim->grid;
     bw->own = stream_alloc(sim, g->n_blocks * sizeof *bw->own);
     bw->n_own = 0;
     for (uint32_t b = 0; b < g->n_blocks; b++)
@@ -282,7 +282,7 @@ static void gather_heads(grains_sim *sim, block_windows *bw)
 /* What a pass over the blocks sends of each. */
 typedef enum { CELL_KEYS, CELL_COUNTS, LIST_LENGTHS, LIST_ENTRIES, HISTORIES } block_part;
 
-static size_t part_bytes(const grains_sim *sim, const block_head *h, block_part part)
+static size_t part_bytes(const rank_sim *sim, const block_head *h, block_part part)
 {
     switch (part) {
     case CELL_KEYS:
@@ -294,22 +294,22 @@ static size_t part_bytes(const grains_sim *sim, const block_head *h, block_part 
     case LIST_ENTRIES:
         return h->n_entries * sizeof(uint32_t);
     default:
-        return h->n_histories * (size_t)sim->cs.layout.width * sizeof(real);
+        return h->n_histories * (size_t)sim->cs->layout.width * sizeof(real);
     }
 }
 
 /* A block's part travels after its entry, padded to 8 bytes, so that the
  * next block's keys and histories lie aligned. */
-static size_t part_record(const grains_sim *sim, const block_head *h, block_part part)
+static size_t part_record(const rank_sim *sim, const block_head *h, block_part part)
 {
     return sizeof(uint64_t) + (part_bytes(sim, h, part) + 7) / 8 * 8;
 }
 
 /* Own block b's part (its entry first) at `at`; the byte after. */
-static char *put_part(char *at, const grains_sim *sim, uint32_t b, const block_head *h, block_part part)
+static char *put_part(char *at, const rank_sim *sim, uint32_t b, const block_head *h, block_part part)
 {
-    const grains_grid *g = &sim->grid;
-    const grains_neighbors *nb = &sim->nb;
+    const grains_grid *g = sim->grid;
+    const grains_neighbors *nb = sim->nb;
     uint32_t c0 = g->block_start[b], i0 = g->first[c0];
     char *end = at + part_record(sim, h, part);
     memcpy(at, &h->entry, sizeof h->entry);
@@ -325,11 +325,11 @@ static char *put_part(char *at, const grains_sim *sim, uint32_t b, const block_h
     else if (part == LIST_ENTRIES) /* partners by id (mesh elements stay) */
         for (uint32_t k = 0; k < h->n_entries; k++) {
             uint32_t e = nb->j[nb->start[i0] + k];
-            u[k] = e & STORE_MESH_BIT ? e : (sim->pt.id[e & STORE_INDEX_MASK] | (e & ~STORE_INDEX_MASK));
+            u[k] = e & STORE_MESH_BIT ? e : (sim->pt->id[e & STORE_INDEX_MASK] | (e & ~STORE_INDEX_MASK));
         }
     else
-        for (size_t k = 0, w = (size_t)sim->cs.layout.width; k < h->n_histories; k++)
-            memcpy((real *)u + k * w, store_history(&sim->cs, b, k), w * sizeof(real));
+        for (size_t k = 0, w = (size_t)sim->cs->layout.width; k < h->n_histories; k++)
+            memcpy((real *)u + k * w, store_history(sim->cs, b, k), w * sizeof(real));
     return end;
 }
 
@@ -342,7 +342,7 @@ typedef struct {
 } part_writer;
 
 /* Rank 0: a block's part as it came, written as one process's. */
-static void write_part(const grains_sim *sim, part_writer *pw, const void *p, const block_head *h, block_part part)
+static void write_part(const rank_sim *sim, part_writer *pw, const void *p, const block_head *h, block_part part)
 {
     const uint32_t *u = p;
     size_t n = part_bytes(sim, h, part) / (part == CELL_KEYS ? sizeof(uint64_t) : sizeof(uint32_t));
@@ -357,7 +357,7 @@ static void write_part(const grains_sim *sim, part_writer *pw, const void *p, co
     } else if (part == LIST_ENTRIES) {
         for (size_t k = 0; k < n; k++) {
             uint32_t e = u[k], id = e & STORE_INDEX_MASK;
-            if (!(e & STORE_MESH_BIT) && id >= sim->ranks.n_ids)
+            if (!(e & STORE_MESH_BIT) && id >= sim->ranks->n_ids)
                 stream_damaged(sim);
             bytes_put_u32(pw->o, e & STORE_MESH_BIT ? e : (pw->slot[id] | (e & ~STORE_INDEX_MASK)));
         }
@@ -367,14 +367,14 @@ static void write_part(const grains_sim *sim, part_writer *pw, const void *p, co
 }
 
 /* The window of a block: that of its first particle's place. */
-static size_t window_of(const grains_sim *sim, size_t entry)
+static size_t window_of(const rank_sim *sim, size_t entry)
 {
-    return (size_t)(sim->ranks.table_first[entry] / grains_sim_frame_window(sim));
+    return (size_t)(sim->ranks->table_first[entry] / sim_ranks_frame_window(sim));
 }
 
 /* Rank 0: the blocks of a window as they came, at their entries
  * [e0, e1) (at[]), then written in the table's order. */
-static void write_blocks(const grains_sim *sim, const block_windows *bw, const char *all, size_t total,
+static void write_blocks(const rank_sim *sim, const block_windows *bw, const char *all, size_t total,
                          size_t e0, size_t e1, const char **at, part_writer *pw, block_part part)
 {
     memset(at, 0, (e1 - e0) * sizeof *at);
@@ -396,10 +396,10 @@ static void write_blocks(const grains_sim *sim, const block_windows *bw, const c
 
 /* One part of every block, a window of the whole's particles at a time
  * (the blocks whose first particle is in it). */
-static void stream_part(grains_sim *sim, const block_windows *bw, part_writer *pw, block_part part)
+static void stream_part(const rank_sim *sim, const block_windows *bw, part_writer *pw, block_part part)
 {
-    sim_ranks *r = &sim->ranks;
-    size_t n = r->table.n, mine = 0, e0 = 0, W = grains_sim_frame_window(sim);
+    sim_ranks *r = sim->ranks;
+    size_t n = r->table.n, mine = 0, e0 = 0, W = sim_ranks_frame_window(sim);
     const char **at = r->peers.rank == 0 ? stream_alloc(sim, (W + 1) * sizeof *at) : NULL;
     for (size_t w = 0; w <= r->n_ids / W; w++) {
         size_t bytes = 0, from = mine;
@@ -426,10 +426,10 @@ static void stream_part(grains_sim *sim, const block_windows *bw, part_writer *p
 }
 
 /* Rank 0: the whole's grid around its cells (grid_write_state). */
-static grid_blocks blocks_of(const grains_sim *sim, const block_windows *bw, uint64_t *key, uint32_t *cells,
+static grid_blocks blocks_of(const rank_sim *sim, const block_windows *bw, uint64_t *key, uint32_t *cells,
                              uint32_t *particles)
 {
-    const sim_ranks *r = &sim->ranks;
+    const sim_ranks *r = sim->ranks;
     for (size_t t = 0; t < r->table.n; t++) {
         key[t] = r->table.e[t].key;
         cells[t] = bw->head[t].n_cells;
@@ -438,16 +438,16 @@ static grid_blocks blocks_of(const grains_sim *sim, const block_windows *bw, uin
     return (grid_blocks){key, cells, particles, r->table.n};
 }
 
-static void stream_grid(grains_sim *sim, const block_windows *bw, part_writer *pw)
+static void stream_grid(const rank_sim *sim, const block_windows *bw, part_writer *pw)
 {
-    size_t n = sim->ranks.table.n;
-    int writer = sim->ranks.peers.rank == 0 && pw->o;
+    size_t n = sim->ranks->table.n;
+    int writer = sim->ranks->peers.rank == 0 && pw->o;
     uint64_t *key = writer ? stream_alloc(sim, n * sizeof *key) : NULL;
     uint32_t *cells = writer ? stream_alloc(sim, n * sizeof *cells) : NULL;
     uint32_t *particles = writer ? stream_alloc(sim, n * sizeof *particles) : NULL;
     grid_blocks bl = writer ? blocks_of(sim, bw, key, cells, particles) : (grid_blocks){0};
     if (writer)
-        grid_write_state_head(&sim->grid, &bl, pw->o);
+        grid_write_state_head(sim->grid, &bl, pw->o);
     stream_part(sim, bw, pw, CELL_KEYS);
     pw->running = 0;
     stream_part(sim, bw, pw, CELL_COUNTS);
@@ -463,28 +463,28 @@ static void stream_grid(grains_sim *sim, const block_windows *bw, part_writer *p
 
 /* Rank 0: the whole's lists' and store's counts (neighbors_write_state,
  * store_write_state), before their arrays. */
-static void write_lists_head(const grains_sim *sim, const block_windows *bw, bytes_out *o)
+static void write_lists_head(const rank_sim *sim, const block_windows *bw, bytes_out *o)
 {
     uint64_t entries = 0;
-    for (size_t t = 0; t < sim->ranks.table.n; t++)
+    for (size_t t = 0; t < sim->ranks->table.n; t++)
         entries += bw->head[t].n_entries;
-    bytes_put_u64(o, sim->ranks.n_ids);
+    bytes_put_u64(o, sim->ranks->n_ids);
     bytes_put_u64(o, entries);
 }
 
-static void write_store_head(const grains_sim *sim, const block_windows *bw, bytes_out *o)
+static void write_store_head(const rank_sim *sim, const block_windows *bw, bytes_out *o)
 {
-    bytes_put_u32(o, (uint32_t)sim->cs.layout.width);
-    bytes_put_u64(o, sim->ranks.table.n);
-    for (size_t t = 0; t < sim->ranks.table.n; t++) {
+    bytes_put_u32(o, (uint32_t)sim->cs->layout.width);
+    bytes_put_u64(o, sim->ranks->table.n);
+    for (size_t t = 0; t < sim->ranks->table.n; t++) {
         bytes_put_u64(o, bw->head[t].n_histories);
         bytes_put_u32(o, bw->head[t].failed);
     }
 }
 
-void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot)
+void sim_ranks_stream_lists(const rank_sim *sim, bytes_out *o, const uint32_t *slot)
 {
-    int writer = sim->ranks.peers.rank == 0 && o;
+    int writer = sim->ranks->peers.rank == 0 && o;
     block_windows bw;
     part_writer pw = {writer ? o : NULL, slot, 0};
     gather_heads(sim, &bw);
@@ -501,5 +501,5 @@ void sim_ranks_stream_lists(grains_sim *sim, bytes_out *o, const uint32_t *slot)
     stream_part(sim, &bw, &pw, HISTORIES);
     free(bw.own);
     free(bw.head);
-    sim_ranks_drop_exchange(&sim->ranks, 1, 1);
+    sim_ranks_drop_exchange(sim->ranks, 1, 1);
 }

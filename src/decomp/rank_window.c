@@ -13,13 +13,13 @@
 #include "decomp/decomp.h"
 #include "util/array.h"
 
-size_t grains_sim_frame_window(const grains_sim *sim)
+size_t sim_ranks_frame_window(const rank_sim *sim)
 {
-    size_t w = sim->ranks.peers.window;
+    size_t w = sim->ranks->peers.window;
     return w ? w : GRAINS_FRAME_WINDOW;
 }
 
-static void window_failed(const grains_sim *sim)
+static void window_failed(const rank_sim *sim)
 {
     sim_ranks_stop(sim, "out of memory sending the particles to write: stopping them all");
 }
@@ -28,20 +28,20 @@ static void window_failed(const grains_sim *sim)
  * writer's gather sends them); else of its blocks at the last cut, or
  * added since as the next cut will take it (decomp/rank_local.c,
  * mark_copies). */
-int sim_ranks_owns(const grains_sim *sim, uint32_t i)
+int sim_ranks_owns(const rank_sim *sim, uint32_t i)
 {
-    const sim_ranks *r = &sim->ranks;
+    const sim_ranks *r = sim->ranks;
     size_t cut = r->dealt ? 0 : r->cut_n;
     return i < cut ? r->mine[i] : sim_ranks_added_own(sim, i);
 }
 
 /* The own particles by window of their ids (a counting sort): window w's
  * are window_order[window_start[w] .. window_start[w + 1]). */
-static void index_windows(grains_sim *sim)
+static void index_windows(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
-    size_t W = grains_sim_frame_window(sim), n_windows = r->n_ids / W + 1;
+    sim_ranks *r = sim->ranks;
+    const grains_particles *pt = sim->pt;
+    size_t W = sim_ranks_frame_window(sim), n_windows = r->n_ids / W + 1;
     if (!array_reserve((void **)&r->window_start, &r->window_start_cap, n_windows + 1, sizeof *r->window_start, 1))
         window_failed(sim);
     memset(r->window_start, 0, (n_windows + 1) * sizeof *r->window_start);
@@ -65,10 +65,10 @@ static void index_windows(grains_sim *sim)
     r->windows_valid = 1;
 }
 
-size_t sim_ranks_window_own(grains_sim *sim, size_t w, const uint32_t **own)
+size_t sim_ranks_window_own(const rank_sim *sim, size_t w, const uint32_t **own)
 {
-    sim_ranks *r = &sim->ranks;
-    if (!r->windows_valid || r->windows_held != sim->pt.n)
+    sim_ranks *r = sim->ranks;
+    if (!r->windows_valid || r->windows_held != sim->pt->n)
         index_windows(sim);
     *own = r->window_order + r->window_start[w];
     return r->window_start[w + 1] - r->window_start[w];
@@ -135,7 +135,7 @@ static const char *take_record(const char *at, grains_particle *out, size_t firs
 /* Every rank's records of the window into out: each id of the window
  * once, or the ranks disagree on what they own (a bug, not an input):
  * every rank stops, rather than write a frame with holes. */
-static void take_window(const grains_sim *sim, const char *all, size_t total, unsigned fields, size_t first,
+static void take_window(const rank_sim *sim, const char *all, size_t total, unsigned fields, size_t first,
                         size_t count, grains_particle *out)
 {
     size_t record = record_bytes(fields), got = 0;
@@ -157,11 +157,11 @@ static void take_window(const grains_sim *sim, const char *all, size_t total, un
 
 /* This rank's own particles of ids [first, first + count) into the send
  * buffer; their bytes. */
-static size_t put_window(grains_sim *sim, unsigned fields, size_t first, size_t count)
+static size_t put_window(const rank_sim *sim, unsigned fields, size_t first, size_t count)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
-    size_t W = grains_sim_frame_window(sim), w0 = first / W, w1 = (first + count - 1) / W + 1;
+    sim_ranks *r = sim->ranks;
+    const grains_particles *pt = sim->pt;
+    size_t W = sim_ranks_frame_window(sim), w0 = first / W, w1 = (first + count - 1) / W + 1;
     size_t k0 = r->window_start[w0], k1 = r->window_start[w1 < r->n_ids / W + 1 ? w1 : r->n_ids / W + 1];
     if (!array_reserve((void **)&r->send, &r->send_cap, (k1 - k0) * record_bytes(fields) + 1, 1, 4))
         window_failed(sim);
@@ -174,17 +174,17 @@ static size_t put_window(grains_sim *sim, unsigned fields, size_t first, size_t 
     return (size_t)(at - r->send);
 }
 
-void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, size_t count, grains_particle *out)
+void sim_ranks_particle_window(const rank_sim *sim, unsigned fields, size_t first, size_t count, grains_particle *out)
 {
-    sim_ranks *r = &sim->ranks;
-    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole) { /* each reads what it holds */
+    sim_ranks *r = sim->ranks;
+    if (!rank_local(sim) || !r->holds_share || r->writer_whole) { /* each reads what it holds */
         for (size_t k = 0; k < count && out; k++)
-            r->core->get_particle(sim, first + k, &out[k]);
+            sim->doors->get_particle(sim->core, first + k, &out[k]);
         return;
     }
     if (count == 0)
         return;
-    if (!r->windows_valid || r->windows_held != sim->pt.n)
+    if (!r->windows_valid || r->windows_held != sim->pt->n)
         index_windows(sim);
     size_t total;
     const char *all = sim_ranks_to_writer(sim, put_window(sim, fields, first, count), &total);
@@ -192,9 +192,9 @@ void grains_sim_particle_window(grains_sim *sim, unsigned fields, size_t first, 
         take_window(sim, all, total, fields, first, count, out);
 }
 
-char *sim_ranks_to_writer(grains_sim *sim, size_t bytes, size_t *total)
+char *sim_ranks_to_writer(const rank_sim *sim, size_t bytes, size_t *total)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     size_t P = (size_t)r->peers.size;
     memset(r->send_counts, 0, P * sizeof *r->send_counts);
     r->send_counts[0] = bytes; /* to rank 0 alone (its own to itself) */
@@ -205,30 +205,30 @@ char *sim_ranks_to_writer(grains_sim *sim, size_t bytes, size_t *total)
     return r->recv;
 }
 
-void sim_ranks_window_thermo(grains_sim *sim)
+void sim_ranks_window_thermo(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    size_t W = grains_sim_frame_window(sim), n = r->n_ids;
+    sim_ranks *r = sim->ranks;
+    size_t W = sim_ranks_frame_window(sim), n = r->n_ids;
     grains_particle *win = r->peers.rank == 0 ? malloc(((W < n ? W : n) + 1) * sizeof *win) : NULL;
     if (!win && r->peers.rank == 0)
         window_failed(sim);
     thermo_sums s;
-    r->core->thermo_start(sim, &s);
+    sim->doors->thermo_start(sim->core, &s);
     /* (positions count the lost alone, outside the box of the meshes: with none, a window is 27% lighter) */
     const unsigned fields = GRAINS_FIELD_V | GRAINS_FIELD_W | GRAINS_FIELD_R | GRAINS_FIELD_MATERIAL |
                             (s.boxed ? GRAINS_FIELD_X : 0);
     for (size_t first = 0; first < n; first += W) {
         size_t count = n - first < W ? n - first : W;
-        grains_sim_particle_window(sim, fields, first, count, win);
+        sim_ranks_particle_window(sim, fields, first, count, win);
         for (size_t k = 0; k < count && r->peers.rank == 0; k++)
-            r->core->thermo_add(sim, &s, &win[k]);
+            sim->doors->thermo_add(sim->core, &s, &win[k]);
     }
     free(win);
     uint64_t bonds[2] = {0, 0}; /* intact, broken: each on the owner of its first particle */
-    for (size_t k = 0; k < sim->bonds.n; k++) {
-        const sim_bond *b = &sim->bonds.list[k];
-        uint32_t i = b->a < r->n_ids ? sim->pt.slot[b->a] : UINT32_MAX;
-        bonds[b->broken != 0] += i < sim->pt.n && sim_ranks_owns(sim, i);
+    for (size_t k = 0; k < sim->bonds->n; k++) {
+        const sim_bond *b = &sim->bonds->list[k];
+        uint32_t i = b->a < r->n_ids ? sim->pt->slot[b->a] : UINT32_MAX;
+        bonds[b->broken != 0] += i < sim->pt->n && sim_ranks_owns(sim, i);
     }
     r->peers.sum(r->peers.ctx, bonds, 2);
     s.bonds = (size_t)bonds[0];

@@ -14,15 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/particle_record.h"
+#include "particles/particle_record.h"
 #include "decomp/decomp.h"
 #include "util/array.h"
 
 /* A particle as it travels to the writer: its place, then its record
- * (sim/particle_record.h). */
+ * (particles/particle_record.h). */
 static size_t record_bytes(const grains_particles *pt) { return sizeof(uint32_t) + particle_record_bytes(pt); }
 
-static void writer_failed(const grains_sim *sim)
+static void writer_failed(const rank_sim *sim)
 {
     sim_ranks_stop(sim, "out of memory gathering the particles to write: stopping them all");
 }
@@ -30,11 +30,11 @@ static void writer_failed(const grains_sim *sim)
 /* Each own particle's place in the whole's order (per held particle; the
  * others' unset): its id while dealt, else its block's first place in the
  * merged table plus its place in the block. */
-uint32_t *sim_ranks_own_places(grains_sim *sim)
+uint32_t *sim_ranks_own_places(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_grid *g = &sim->grid;
-    const grains_particles *pt = &sim->pt;
+    sim_ranks *r = sim->ranks;
+    const grains_grid *g = sim->grid;
+    const grains_particles *pt = sim->pt;
     uint32_t *place = malloc((pt->n + 1) * sizeof *place);
     if (!place)
         writer_failed(sim);
@@ -55,10 +55,10 @@ uint32_t *sim_ranks_own_places(grains_sim *sim)
 
 /* Our own particles of window w, each with its place, into the send
  * buffer; their bytes. */
-static size_t put_window(grains_sim *sim, size_t w, const uint32_t *place)
+static size_t put_window(const rank_sim *sim, size_t w, const uint32_t *place)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
+    sim_ranks *r = sim->ranks;
+    const grains_particles *pt = sim->pt;
     const uint32_t *own;
     size_t n = sim_ranks_window_own(sim, w, &own);
     if (!array_reserve((void **)&r->send, &r->send_cap, n * record_bytes(pt) + 1, 1, 4))
@@ -73,9 +73,9 @@ static size_t put_window(grains_sim *sim, size_t w, const uint32_t *place)
 
 /* Every rank's records of a window at their places in rank 0's copy;
  * how many. */
-static size_t take_window(grains_sim *sim, const char *all, size_t bytes)
+static size_t take_window(const rank_sim *sim, const char *all, size_t bytes)
 {
-    grains_particles *w = &sim->ranks.whole;
+    grains_particles *w = &sim->ranks->whole;
     size_t n = 0;
     for (const char *at = all, *end = all + bytes; at < end; n++) {
         uint32_t place;
@@ -92,33 +92,33 @@ static size_t take_window(grains_sim *sim, const char *all, size_t bytes)
 
 /* The ranks disagree on what they own (a bug, not an input): all stop,
  * rather than write a copy with holes. */
-static void gather_damaged(const grains_sim *sim)
+static void gather_damaged(const rank_sim *sim)
 {
     sim_ranks_stop(sim, "the ranks sent rank 0 particles to write out of place or not all: stopping them all");
 }
 
 /* Rank 0's copy, with room for every particle. */
-static void reserve_whole(grains_sim *sim)
+static void reserve_whole(const rank_sim *sim)
 {
-    grains_particles *w = &sim->ranks.whole;
+    grains_particles *w = &sim->ranks->whole;
     grains_error err;
     w->n = 0;
-    if (particles_reserve(w, sim->ranks.n_ids, &err) != GRAINS_OK ||
-        particles_reserve_ids(w, sim->ranks.n_ids, &err) != GRAINS_OK)
+    if (particles_reserve(w, sim->ranks->n_ids, &err) != GRAINS_OK ||
+        particles_reserve_ids(w, sim->ranks->n_ids, &err) != GRAINS_OK)
         writer_failed(sim);
-    w->n = sim->ranks.n_ids;
+    w->n = sim->ranks->n_ids;
 }
 
-void sim_ranks_local_gather(grains_sim *sim)
+void sim_ranks_local_gather(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole)
+    sim_ranks *r = sim->ranks;
+    if (!rank_local(sim) || !r->holds_share || r->writer_whole)
         return;
     sim_ranks_dealt_tags(sim);
     if (r->peers.rank == 0)
         reserve_whole(sim);
     uint32_t *place = sim_ranks_own_places(sim);
-    size_t W = grains_sim_frame_window(sim), taken = 0;
+    size_t W = sim_ranks_frame_window(sim), taken = 0;
     for (size_t w = 0; w * W < r->n_ids; w++) {
         size_t total;
         const char *all = sim_ranks_to_writer(sim, put_window(sim, w, place), &total);
@@ -135,9 +135,9 @@ void sim_ranks_local_gather(grains_sim *sim)
     r->writer_whole = 1;
 }
 
-grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_gather_writer(const rank_sim *sim, grains_error *err)
 {
-    if (sim_ranks_local(sim) && sim->ranks.holds_share) {
+    if (rank_local(sim) && sim->ranks->holds_share) {
         sim_ranks_writer_sums(sim);
         sim_ranks_local_gather(sim);
         return GRAINS_OK;
@@ -145,11 +145,11 @@ grains_status grains_sim_gather(grains_sim *sim, grains_error *err)
     return sim_ranks_exchange_contacts(sim, err);
 }
 
-void grains_sim_gather_thermo(grains_sim *sim)
+void sim_ranks_gather_thermo(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    if (!sim_ranks_local(sim) || !r->holds_share || r->writer_whole) {
-        grains_sim_gather_particles(sim);
+    sim_ranks *r = sim->ranks;
+    if (!rank_local(sim) || !r->holds_share || r->writer_whole) {
+        sim_ranks_gather_particles(sim);
         return;
     }
     sim_ranks_writer_sums(sim);
@@ -157,12 +157,12 @@ void grains_sim_gather_thermo(grains_sim *sim)
     sim_ranks_window_thermo(sim);
 }
 
-void grains_sim_gather_particles(grains_sim *sim)
+void sim_ranks_gather_particles(const rank_sim *sim)
 {
-    if (sim_ranks_local(sim)) {
+    if (rank_local(sim)) {
         sim_ranks_writer_sums(sim);
         sim_ranks_local_gather(sim);
-    } else if (sim_shared(sim) && sim->ranks.valid) {
+    } else if (rank_shared(sim) && sim->ranks->valid) {
         sim_ranks_particles_to_writer(sim);
         sim_ranks_writer_sums(sim);
     }

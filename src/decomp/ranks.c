@@ -44,7 +44,6 @@
 #include <time.h>
 
 #include "decomp/decomp.h"
-#include "interact/contact_visit.h"
 #include "util/array.h"
 #include "util/order.h"
 
@@ -80,14 +79,14 @@ static void take(unpack *u, void *v, size_t bytes)
     u->p += bytes;
 }
 
-static pack pack_start(const grains_sim *sim);
-static void pack_keep(grains_sim *sim, const pack *k);
-static char *exchange(grains_sim *sim, const pack *k);
-static char *exchange_each(grains_sim *sim, const pack *k);
-static char *exchange_neighbours(grains_sim *sim, const pack *k);
-static void exchange_failed(const grains_sim *sim);
-static void bonds_to_writer(grains_sim *sim);
-static void send_bonds(grains_sim *sim);
+static pack pack_start(const rank_sim *sim);
+static void pack_keep(const rank_sim *sim, const pack *k);
+static char *exchange(const rank_sim *sim, const pack *k);
+static char *exchange_each(const rank_sim *sim, const pack *k);
+static char *exchange_neighbours(const rank_sim *sim, const pack *k);
+static void exchange_failed(const rank_sim *sim);
+static void bonds_to_writer(const rank_sim *sim);
+static void send_bonds(const rank_sim *sim);
 static double seconds_now(void);
 
 /* v[0 .. n) sorted, each value once; how many remain. */
@@ -153,11 +152,11 @@ void sim_ranks_frame_old(sim_ranks *r)
 }
 
 /* What the step does not share yet: an error on every rank. */
-static grains_status refuse_unshared(const grains_sim *sim, grains_error *err)
+static grains_status refuse_unshared(const rank_sim *sim, grains_error *err)
 {
     const char *what = sim->integrator->advance ? "an implicit integrator"
-                       : sim->rec.requested    ? "the contacts output"
-                       : sim->guide.on         ? "a guided particle"
+                       : sim->rec->requested    ? "the contacts output"
+                       : *sim->guide_on         ? "a guided particle"
                                                : NULL;
     if (!what)
         return GRAINS_OK;
@@ -173,21 +172,21 @@ static uint32_t block_first(const grains_grid *g, uint32_t b)
 
 /* A block's work: its particles and their contacts (those of the last
  * step, known before the lists that the cut decides are built). */
-static uint64_t block_weight(const grains_sim *sim, uint32_t b)
+static uint64_t block_weight(const rank_sim *sim, uint32_t b)
 {
-    uint32_t i0 = block_first(&sim->grid, b), i1 = block_first(&sim->grid, b + 1);
-    return (uint64_t)(i1 - i0) + SIM_CONTACT_WORK * (uint64_t)sim->ranks.block_contacts[b];
+    uint32_t i0 = block_first(sim->grid, b), i1 = block_first(sim->grid, b + 1);
+    return (uint64_t)(i1 - i0) + SIM_CONTACT_WORK * (uint64_t)sim->ranks->block_contacts[b];
 }
 
-void sim_ranks_count_contacts(grains_sim *sim, const store_key *keys, size_t n_keys)
+void sim_ranks_count_contacts(const rank_sim *sim, const store_key *keys, size_t n_keys)
 {
-    const grains_grid *g = &sim->grid;
-    uint32_t *count = sim->ranks.block_contacts, *per = calloc(sim->pt.n + 1, sizeof *per);
+    const grains_grid *g = sim->grid;
+    uint32_t *count = sim->ranks->block_contacts, *per = calloc(sim->pt->n + 1, sizeof *per);
     memset(count, 0, g->n_blocks * sizeof *count);
     if (!per)
         return;
     for (size_t k = 0; k < n_keys; k++)
-        if (keys[k].i < sim->pt.n)
+        if (keys[k].i < sim->pt->n)
             per[keys[k].i]++;
     for (uint32_t b = 0; b < g->n_blocks; b++)
         for (uint32_t i = block_first(g, b); i < block_first(g, b + 1); i++)
@@ -196,26 +195,26 @@ void sim_ranks_count_contacts(grains_sim *sim, const store_key *keys, size_t n_k
 }
 
 /* Each block's contacts from the histories it holds. */
-static void contacts_from_store(grains_sim *sim)
+static void contacts_from_store(const rank_sim *sim)
 {
-    for (uint32_t b = 0; b < sim->grid.n_blocks; b++)
-        sim->ranks.block_contacts[b] = b < sim->cs.n_blocks ? (uint32_t)sim->cs.block[b].n : 0;
+    for (uint32_t b = 0; b < sim->grid->n_blocks; b++)
+        sim->ranks->block_contacts[b] = b < sim->cs->n_blocks ? (uint32_t)sim->cs->block[b].n : 0;
 }
 
 /* The centre of block b's region (from its level and coordinates alone:
  * the same in a grid of any rank's particles, where the mean of its
  * particles' positions would be a sum whose order follows the split) and
  * its work. */
-static block_point block_at(const grains_sim *sim, uint32_t b)
+static block_point block_at(const rank_sim *sim, uint32_t b)
 {
-    return rank_cut_point(&sim->grid, grid_block_key(&sim->grid, b), block_weight(sim, b), b);
+    return rank_cut_point(sim->grid, grid_block_key(sim->grid, b), block_weight(sim, b), b);
 }
 
-static double imbalance(const grains_sim *sim);
+static double imbalance(const rank_sim *sim);
 
-void sim_ranks_cut_points(grains_sim *sim, size_t n, int *owner)
+void sim_ranks_cut_points(const rank_sim *sim, size_t n, int *owner)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     block_point *p = r->points;
     r->n_points = n;
     r->point_owner = owner;
@@ -231,13 +230,13 @@ void sim_ranks_cut_points(grains_sim *sim, size_t n, int *owner)
 
 /* Every block's rank: by the last bisection's planes while they give no
  * rank more than `rebalance` times the mean work, else bisected anew. */
-static void cut_blocks(grains_sim *sim)
+static void cut_blocks(const rank_sim *sim)
 {
-    block_point *p = sim->ranks.points;
-    uint32_t n_blocks = (uint32_t)sim->grid.n_blocks;
+    block_point *p = sim->ranks->points;
+    uint32_t n_blocks = (uint32_t)sim->grid->n_blocks;
     for (uint32_t b = 0; b < n_blocks; b++)
         p[b] = block_at(sim, b);
-    sim_ranks_cut_points(sim, n_blocks, sim->ranks.owner);
+    sim_ranks_cut_points(sim, n_blocks, sim->ranks->owner);
 }
 
 /* A run of rank r's blocks, consecutive in the force loop's order:
@@ -247,10 +246,10 @@ typedef struct {
 } rank_run;
 
 /* Rank r's first run of blocks at or after block `from`; 0 if none. */
-static int next_run(const grains_sim *sim, int r, uint32_t from, rank_run *run)
+static int next_run(const rank_sim *sim, int r, uint32_t from, rank_run *run)
 {
-    uint32_t n = (uint32_t)sim->grid.n_blocks, b = from;
-    const int *owner = sim->ranks.owner;
+    uint32_t n = (uint32_t)sim->grid->n_blocks, b = from;
+    const int *owner = sim->ranks->owner;
     while (b < n && owner[b] != r)
         b++;
     if (b == n)
@@ -259,18 +258,18 @@ static int next_run(const grains_sim *sim, int r, uint32_t from, rank_run *run)
     while (b < n && owner[b] == r)
         b++;
     run->b1 = b;
-    run->p0 = block_first(&sim->grid, run->b0);
-    run->p1 = block_first(&sim->grid, run->b1);
+    run->p0 = block_first(sim->grid, run->b0);
+    run->p1 = block_first(sim->grid, run->b1);
     return 1;
 }
 
 #define FOR_RUNS(sim, r, run) for (rank_run run = {0, 0, 0, 0}; next_run(sim, r, run.b1, &run);)
 
 /* Our particles: marked, and their runs. */
-static int mark_mine(grains_sim *sim)
+static int mark_mine(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    memset(r->mine, 0, sim->pt.n);
+    sim_ranks *r = sim->ranks;
+    memset(r->mine, 0, sim->pt->n);
     r->n_runs = 0;
     FOR_RUNS(sim, r->peers.rank, run) {
         if (!array_reserve((void **)&r->runs, &r->runs_cap, r->n_runs + 1, sizeof *r->runs, 2))
@@ -284,9 +283,9 @@ static int mark_mine(grains_sim *sim)
 }
 
 /* The cut's imbalance: the most work a rank got over the mean. */
-static double imbalance(const grains_sim *sim)
+static double imbalance(const rank_sim *sim)
 {
-    const sim_ranks *r = &sim->ranks;
+    const sim_ranks *r = sim->ranks;
     const block_point *p = r->points;
     int P = r->peers.size;
     memset(r->work, 0, (size_t)P * sizeof *r->work);
@@ -301,28 +300,28 @@ static double imbalance(const grains_sim *sim)
 }
 
 /* The cut's imbalance, and the share of the lists this rank builds. */
-static void count_cut(grains_sim *sim)
+static void count_cut(const rank_sim *sim)
 {
-    grains_ranks_stats *st = &sim->ranks.stats;
-    double now = imbalance(sim), listed = sim->ranks.listing_some ? 0 : (double)sim->pt.n;
-    double whole = sim->ranks.holds_share ? (double)sim->ranks.n_ids : (double)sim->pt.n; /* (of the whole's) */
-    for (size_t i = 0; sim->ranks.listing_some && i < sim->pt.n; i++)
-        listed += sim->ranks.listed[i];
+    grains_ranks_stats *st = &sim->ranks->stats;
+    double now = imbalance(sim), listed = sim->ranks->listing_some ? 0 : (double)sim->pt->n;
+    double whole = sim->ranks->holds_share ? (double)sim->ranks->n_ids : (double)sim->pt->n; /* (of the whole's) */
+    for (size_t i = 0; sim->ranks->listing_some && i < sim->pt->n; i++)
+        listed += sim->ranks->listed[i];
     st->listed += whole > 0 ? listed / whole : 1;
     st->cuts++;
-    st->held = (double)sim->pt.n;
+    st->held = (double)sim->pt->n;
     st->last = now;
     st->imbalance += now;
     st->worst = now > st->worst ? now : st->worst;
 }
 
 /* Every particle's rank. */
-static void mark_ranks(grains_sim *sim)
+static void mark_ranks(const rank_sim *sim)
 {
-    for (int r = 0; r < sim->ranks.peers.size; r++)
+    for (int r = 0; r < sim->ranks->peers.size; r++)
         FOR_RUNS(sim, r, run)
             for (uint32_t i = run.p0; i < run.p1; i++)
-                sim->ranks.rank_of[i] = r;
+                sim->ranks->rank_of[i] = r;
 }
 
 /* Pair (i, j) in `reads` when one of them is ours and the other another
@@ -341,16 +340,15 @@ static int note_read(const sim_ranks *r, uint32_t i, uint32_t j, uint64_t **read
 /* Our particles that the insertion regions' attempts may read, in every
  * other rank's halo: every rank attempts alike (insert/spawn.c). 0: out of
  * memory. */
-static int note_spawn_reads(const grains_sim *sim, uint64_t **reads, size_t *n, size_t *cap)
+static int note_spawn_reads(const rank_sim *sim, uint64_t **reads, size_t *n, size_t *cap)
 {
-    const sim_ranks *r = &sim->ranks;
-    const insert_view iv = sim_insert_reach(sim);
-    if (!sim_spawn_active(&iv))
+    const sim_ranks *r = sim->ranks;
+    if (!sim->doors->spawn_reads(sim->core, NULL))
         return 1;
-    uint8_t *mark = calloc(sim->pt.n + 1, 1);
+    uint8_t *mark = calloc(sim->pt->n + 1, 1);
     if (!mark)
         return 0;
-    sim_spawn_mark_reach(&iv, mark);
+    sim->doors->spawn_reads(sim->core, mark);
     int ok = 1;
     FOR_RUNS(sim, r->peers.rank, run)
         for (uint32_t i = run.p0; i < run.p1 && ok; i++)
@@ -368,11 +366,11 @@ static int note_spawn_reads(const grains_sim *sim, uint64_t **reads, size_t *n, 
  * lists it holds (its own particles' and those that may pair with them:
  * every pair with one of its own), in storage order; each reader receives
  * its list from every owner (collective). */
-static void mark_halo(grains_sim *sim)
+static void mark_halo(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_neighbors *nb = &sim->nb;
-    const sim_bonds *bs = &sim->bonds;
+    sim_ranks *r = sim->ranks;
+    const grains_neighbors *nb = sim->nb;
+    const sim_bonds *bs = sim->bonds;
     size_t P = (size_t)r->peers.size, n_reads = 0, reads_cap = 0;
     uint64_t *reads = NULL; /* (reader << 32 | own particle) */
     int ok = 1;
@@ -381,12 +379,12 @@ static void mark_halo(grains_sim *sim)
             ok = note_read(r, i, nb->j[k] & STORE_INDEX_MASK, &reads, &n_reads, &reads_cap);
     for (size_t b = 0; b < bs->n && ok; b++)
         if (!bs->list[b].broken)
-            ok = note_read(r, sim->pt.slot[bs->list[b].a], sim->pt.slot[bs->list[b].b], &reads, &n_reads, &reads_cap);
+            ok = note_read(r, sim->pt->slot[bs->list[b].a], sim->pt->slot[bs->list[b].b], &reads, &n_reads, &reads_cap);
     ok = ok && note_spawn_reads(sim, &reads, &n_reads, &reads_cap);
     size_t n = n_reads ? unique_sorted(reads, n_reads) : 0;
     if (!ok || !array_reserve((void **)&r->halo_to, &r->halo_to_cap, n + 1, sizeof *r->halo_to, 1))
         exchange_failed(sim);
-    uint8_t *edge = calloc(sim->pt.n + 1, 1);
+    uint8_t *edge = calloc(sim->pt->n + 1, 1);
     if (!edge)
         exchange_failed(sim);
     r->halo_own = 0;
@@ -401,8 +399,8 @@ static void mark_halo(grains_sim *sim)
             edge[i] = 1;
         }
         for (size_t m = r->halo_to_start[d]; m < h; m++)
-            put(&k, &sim->pt.id[r->halo_to[m]], sizeof *sim->pt.id); /* by id: ranks name particles alike */
-        r->send_counts[d] = (h - r->halo_to_start[d]) * sizeof *sim->pt.id;
+            put(&k, &sim->pt->id[r->halo_to[m]], sizeof *sim->pt->id); /* by id: ranks name particles alike */
+        r->send_counts[d] = (h - r->halo_to_start[d]) * sizeof *sim->pt->id;
     }
     r->halo_to_start[P] = h;
     free(edge);
@@ -411,42 +409,42 @@ static void mark_halo(grains_sim *sim)
     pack_keep(sim, &k);
     r->halo_from_start[0] = 0;
     for (size_t q = 0; q < P; q++)
-        r->halo_from_start[q + 1] = r->halo_from_start[q] + r->counts[q] / sizeof *sim->pt.id;
+        r->halo_from_start[q + 1] = r->halo_from_start[q] + r->counts[q] / sizeof *sim->pt->id;
     if (!array_reserve((void **)&r->halo_from, &r->halo_from_cap, r->halo_from_start[P] + 1, sizeof *r->halo_from, 1))
         exchange_failed(sim);
     unpack u = {all};
     for (size_t m = 0; m < r->halo_from_start[P]; m++) {
         uint32_t id;
         take(&u, &id, sizeof id);
-        r->halo_from[m] = sim->pt.slot[id];
+        r->halo_from[m] = sim->pt->slot[id];
     }
 }
 
 /* The bonds a rank evaluates in halo steps: those with an own particle,
  * listed once per cut so that a step walks them alone, not every bond. */
-static void list_own_bonds(grains_sim *sim)
+static void list_own_bonds(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    const sim_bonds *bs = &sim->bonds;
+    sim_ranks *r = sim->ranks;
+    const sim_bonds *bs = sim->bonds;
     if (!array_reserve((void **)&r->bonds_own, &r->bonds_own_cap, bs->n + 1, sizeof *r->bonds_own, 1))
         exchange_failed(sim);
     r->n_bonds_own = 0;
     for (size_t b = 0; b < bs->n; b++) { /* (held nowhere near: a broken bond's partner, ranks holding their own) */
-        uint32_t i = sim->pt.slot[bs->list[b].a], j = sim->pt.slot[bs->list[b].b];
+        uint32_t i = sim->pt->slot[bs->list[b].a], j = sim->pt->slot[bs->list[b].b];
         if ((i != UINT32_MAX && r->mine[i]) || (j != UINT32_MAX && r->mine[j]))
             r->bonds_own[r->n_bonds_own++] = (uint32_t)b;
     }
 }
 
 /* Which other blocks list a partner among our particles. */
-static void mark_visits(grains_sim *sim)
+static void mark_visits(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
-    const grains_neighbors *nb = &sim->nb;
-    for (uint32_t b = 0; b < sim->grid.n_blocks; b++) {
+    sim_ranks *r = sim->ranks;
+    const grains_neighbors *nb = sim->nb;
+    for (uint32_t b = 0; b < sim->grid->n_blocks; b++) {
         if (r->visit[b] == 2)
             continue;
-        uint32_t k0 = nb->start[block_first(&sim->grid, b)], k1 = nb->start[block_first(&sim->grid, b + 1)];
+        uint32_t k0 = nb->start[block_first(sim->grid, b)], k1 = nb->start[block_first(sim->grid, b + 1)];
         int ours = 0;
         for (uint32_t k = k0; k < k1 && !ours; k++)
             ours = !(nb->j[k] & STORE_MESH_BIT) && r->mine[nb->j[k] & STORE_INDEX_MASK];
@@ -464,11 +462,11 @@ static void mark_visits(grains_sim *sim)
  * rest to a new owner and to the writer; a bond goes to the new owners
  * of its particles at a cut, and to the writer: send_bonds,
  * bonds_to_writer.) */
-static int halo_suffices(const grains_sim *sim)
+static int halo_suffices(const rank_sim *sim)
 {
     /* (ranks holding their own alone form those with an own particle, from
      * the lists of their reach: sim_bonds_form) */
-    return !(sim->p.bond_tolerance > 0 && !sim->bonds.formed) || sim_ranks_local(sim);
+    return !(sim->p->bond_tolerance > 0 && !sim->bonds->formed) || rank_local(sim);
 }
 
 void sim_ranks_release(sim_ranks *r)
@@ -498,10 +496,10 @@ void sim_ranks_drop_exchange(sim_ranks *r, int sent, int received)
     }
 }
 
-grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_reserve(const rank_sim *sim, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
-    size_t n_blocks = sim->grid.n_blocks, n = sim->pt.n;
+    sim_ranks *r = sim->ranks;
+    size_t n_blocks = sim->grid->n_blocks, n = sim->pt->n;
     if (!array_reserve((void **)&r->visit, &r->visit_cap, n_blocks + 1, 1, 1) ||
         !array_reserve((void **)&r->owner, &r->owner_cap, n_blocks + 1, sizeof *r->owner, 1) ||
         !array_reserve((void **)&r->block_contacts, &r->block_contacts_cap, n_blocks + 1, sizeof *r->block_contacts,
@@ -515,31 +513,31 @@ grains_status sim_ranks_reserve(grains_sim *sim, grains_error *err)
     return GRAINS_OK;
 }
 
-grains_status sim_ranks_mark_owned(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_mark_owned(const rank_sim *sim, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
-    memset(r->visit, 0, sim->grid.n_blocks);
+    sim_ranks *r = sim->ranks;
+    memset(r->visit, 0, sim->grid->n_blocks);
     if (!mark_mine(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
     mark_ranks(sim);
-    r->cut_n = sim->pt.n;
+    r->cut_n = sim->pt->n;
     return GRAINS_OK;
 }
 
 /* The blocks cut by their weights (block_contacts filled): every block's
  * rank, ours marked. */
-static grains_status cut_now(grains_sim *sim, grains_error *err)
+static grains_status cut_now(const rank_sim *sim, grains_error *err)
 {
     cut_blocks(sim);
     return sim_ranks_mark_owned(sim, err);
 }
 
 /* After the lists: the cut's figures, the blocks to visit and the halo. */
-static void finish_cut(grains_sim *sim)
+static void finish_cut(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     count_cut(sim);
-    if (sim->nb.n_particles)
+    if (sim->nb->n_particles)
         mark_visits(sim);
     r->halo_steps = halo_suffices(sim);
     if (r->halo_steps) {
@@ -551,26 +549,26 @@ static void finish_cut(grains_sim *sim)
 
 /* Each block's contacts summed over the ranks (integers: in any order),
  * when each named its own. */
-static void sum_block_contacts(grains_sim *sim)
+static void sum_block_contacts(const rank_sim *sim)
 {
-    uint32_t *count = sim->ranks.block_contacts;
-    size_t n_blocks = sim->grid.n_blocks;
+    uint32_t *count = sim->ranks->block_contacts;
+    size_t n_blocks = sim->grid->n_blocks;
     uint64_t *sum = malloc((n_blocks ? n_blocks : 1) * sizeof *sum);
     if (!sum)
         exchange_failed(sim);
     for (size_t b = 0; b < n_blocks; b++)
         sum[b] = count[b];
     double t0 = seconds_now();
-    sim->ranks.peers.sum(sim->ranks.peers.ctx, sum, n_blocks);
-    sim->ranks.stats.seconds += seconds_now() - t0;
+    sim->ranks->peers.sum(sim->ranks->peers.ctx, sum, n_blocks);
+    sim->ranks->stats.seconds += seconds_now() - t0;
     for (size_t b = 0; b < n_blocks; b++)
         count[b] = (uint32_t)sum[b];
     free(sum);
 }
 
-grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_keys, int ours, grains_error *err)
+grains_status sim_ranks_plan(const rank_sim *sim, const store_key *keys, size_t n_keys, int ours, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     grains_status s = sim_ranks_reserve(sim, err);
     if (s != GRAINS_OK)
         return s;
@@ -585,25 +583,25 @@ grains_status sim_ranks_plan(grains_sim *sim, const store_key *keys, size_t n_ke
     return GRAINS_OK;
 }
 
-void sim_ranks_plan_lists(grains_sim *sim)
+void sim_ranks_plan_lists(const rank_sim *sim)
 {
     /* Lists for some particles only when nothing but the force loop reads
      * the others' (the membranes' patch logs are sized by every list). */
-    sim_ranks *r = &sim->ranks;
-    r->listing_some = halo_suffices(sim) && !sim->mb.n;
+    sim_ranks *r = sim->ranks;
+    r->listing_some = halo_suffices(sim) && !sim->mb->n;
     if (r->listing_some)
         sim_ranks_mark_reach(sim);
 }
 
-grains_status sim_ranks_before_forces(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_before_forces(const rank_sim *sim, grains_error *err)
 {
     grains_status s = refuse_unshared(sim, err);
     return s == GRAINS_OK ? sim_ranks_cut(sim, err) : s;
 }
 
-static grains_status share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err);
+static grains_status share_histories(const rank_sim *sim, store_key **keys, size_t *n, grains_error *err);
 
-grains_status sim_ranks_plan_rebuild(grains_sim *sim, store_key **keys, size_t *n, int by_ranks, grains_error *err)
+grains_status sim_ranks_plan_rebuild(const rank_sim *sim, store_key **keys, size_t *n, int by_ranks, grains_error *err)
 {
     grains_status s = sim_ranks_plan(sim, *keys, *n, by_ranks, err);
     if (s == GRAINS_OK && by_ranks)
@@ -611,13 +609,13 @@ grains_status sim_ranks_plan_rebuild(grains_sim *sim, store_key **keys, size_t *
     return s;
 }
 
-static void send_movers(grains_sim *sim);
-static size_t swap_halo(grains_sim *sim);
-static void complete_particles(grains_sim *sim);
+static void send_movers(const rank_sim *sim);
+static size_t swap_halo(const rank_sim *sim);
+static void complete_particles(const rank_sim *sim);
 
-void sim_ranks_planned(grains_sim *sim)
+void sim_ranks_planned(const rank_sim *sim)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     finish_cut(sim);
     if (!r->moving)
         return;
@@ -629,9 +627,9 @@ void sim_ranks_planned(grains_sim *sim)
     r->moving = 0;
 }
 
-grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_cut(const rank_sim *sim, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     if (r->valid)
         return GRAINS_OK;
     grains_status s = sim_ranks_reserve(sim, err);
@@ -647,9 +645,9 @@ grains_status sim_ranks_cut(grains_sim *sim, grains_error *err)
 
 /* Every rank's bytes, in rank order (the counts in ranks.counts), in the
  * kept receive buffer (valid until the next exchange). */
-static char *gather(grains_sim *sim, const void *mine, size_t bytes)
+static char *gather(const rank_sim *sim, const void *mine, size_t bytes)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     const grains_ranks *pr = &rk->peers;
     rk->recv = pr->allgather(pr->ctx, mine, bytes, rk->counts, rk->recv, &rk->recv_cap);
     return rk->recv;
@@ -660,19 +658,19 @@ static char *gather(grains_sim *sim, const void *mine, size_t bytes)
 /* Whether block b gave nothing to any wall or membrane vertex: its sums
  * all zero bits (they start at +0, which adding cannot turn into -0) and
  * its log empty. Such blocks, most of a large system's, are not sent. */
-static int block_gave_nothing(const grains_sim *sim, uint32_t b)
+static int block_gave_nothing(const rank_sim *sim, uint32_t b)
 {
-    size_t per_block = WALL_SUMS * sim->wl.n;
-    const unsigned char *sum = (const unsigned char *)(sim->wl.block_sum + per_block * b);
-    for (size_t c = 0; c < per_block * sizeof *sim->wl.block_sum; c++)
+    size_t per_block = WALL_SUMS * sim->wl->n;
+    const unsigned char *sum = (const unsigned char *)(sim->wl->block_sum + per_block * b);
+    for (size_t c = 0; c < per_block * sizeof *sim->wl->block_sum; c++)
         if (sum[c])
             return 0;
-    return !sim->mb.n || sim->patches.log[b].n == 0;
+    return !sim->mb->n || sim->patches->log[b].n == 0;
 }
 
-patch_log *sim_ranks_patch_logs_whole(const grains_sim *sim)
+patch_log *sim_ranks_patch_logs_whole(const rank_sim *sim)
 {
-    const sim_ranks *r = &sim->ranks;
+    const sim_ranks *r = sim->ranks;
     patch_log *all = calloc(r->table.n + 1, sizeof *all);
     for (size_t k = 0; all && k < r->n_named_logs; k++)
         all[r->log_entry[k]] = r->named_logs[k];
@@ -683,16 +681,16 @@ patch_log *sim_ranks_patch_logs_whole(const grains_sim *sim)
  * of what they gave membrane vertices: of each block that gave anything,
  * its number, sums and log; then NO_BLOCK. */
 #define NO_BLOCK UINT32_MAX
-static void put_block_sums(pack *k, const grains_sim *sim, rank_run run)
+static void put_block_sums(pack *k, const rank_sim *sim, rank_run run)
 {
-    size_t per_block = WALL_SUMS * sim->wl.n;
+    size_t per_block = WALL_SUMS * sim->wl->n;
     for (uint32_t b = run.b0; b < run.b1; b++) {
         if (block_gave_nothing(sim, b))
             continue;
         put(k, &b, sizeof b);
-        put(k, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
-        if (sim->mb.n) {
-            const patch_log *lg = &sim->patches.log[b];
+        put(k, sim->wl->block_sum + per_block * b, per_block * sizeof *sim->wl->block_sum);
+        if (sim->mb->n) {
+            const patch_log *lg = &sim->patches->log[b];
             put(k, &lg->n, sizeof lg->n);
             put(k, lg->rec, lg->n * sizeof *lg->rec);
         }
@@ -701,20 +699,20 @@ static void put_block_sums(pack *k, const grains_sim *sim, rank_run run)
     put(k, &end, sizeof end);
 }
 
-static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
+static void take_block_sums(unpack *u, const rank_sim *sim, rank_run run)
 {
-    size_t per_block = WALL_SUMS * sim->wl.n;
+    size_t per_block = WALL_SUMS * sim->wl->n;
     if (per_block)
-        memset(sim->wl.block_sum + per_block * run.b0, 0, per_block * (run.b1 - run.b0) * sizeof *sim->wl.block_sum);
-    for (uint32_t b = run.b0; sim->mb.n && b < run.b1; b++)
-        sim->patches.log[b].n = 0;
+        memset(sim->wl->block_sum + per_block * run.b0, 0, per_block * (run.b1 - run.b0) * sizeof *sim->wl->block_sum);
+    for (uint32_t b = run.b0; sim->mb->n && b < run.b1; b++)
+        sim->patches->log[b].n = 0;
     for (uint32_t b;;) {
         take(u, &b, sizeof b);
         if (b == NO_BLOCK)
             return;
-        take(u, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
-        if (sim->mb.n) {
-            patch_log *lg = &sim->patches.log[b];
+        take(u, sim->wl->block_sum + per_block * b, per_block * sizeof *sim->wl->block_sum);
+        if (sim->mb->n) {
+            patch_log *lg = &sim->patches->log[b];
             take(u, &lg->n, sizeof lg->n);
             take(u, lg->rec, lg->n * sizeof *lg->rec);
         }
@@ -725,18 +723,18 @@ static void take_block_sums(unpack *u, grains_sim *sim, rank_run run)
  * their own: a block's sums and log travel named by its entry in the
  * whole's table, a rank's blocks that gave anything in one list, then
  * NO_BLOCK. */
-static void put_named_sums(pack *k, const grains_sim *sim)
+static void put_named_sums(pack *k, const rank_sim *sim)
 {
-    size_t per_block = WALL_SUMS * sim->wl.n;
-    FOR_RUNS(sim, sim->ranks.peers.rank, run)
+    size_t per_block = WALL_SUMS * sim->wl->n;
+    FOR_RUNS(sim, sim->ranks->peers.rank, run)
         for (uint32_t b = run.b0; b < run.b1; b++) {
             if (block_gave_nothing(sim, b))
                 continue;
-            uint32_t entry = (uint32_t)block_table_find(&sim->ranks.table, grid_block_key(&sim->grid, b));
+            uint32_t entry = (uint32_t)block_table_find(&sim->ranks->table, grid_block_key(sim->grid, b));
             put(k, &entry, sizeof entry);
-            put(k, sim->wl.block_sum + per_block * b, per_block * sizeof *sim->wl.block_sum);
-            if (sim->mb.n) {
-                const patch_log *lg = &sim->patches.log[b];
+            put(k, sim->wl->block_sum + per_block * b, per_block * sizeof *sim->wl->block_sum);
+            if (sim->mb->n) {
+                const patch_log *lg = &sim->patches->log[b];
                 put(k, &lg->n, sizeof lg->n);
                 put(k, lg->rec, lg->n * sizeof *lg->rec);
             }
@@ -753,13 +751,13 @@ typedef struct {
 } named_block;
 
 /* The named block at p (put_named_sums) into *nb; where the next begins. */
-static const char *take_named(const grains_sim *sim, const char *p, named_block *nb)
+static const char *take_named(const rank_sim *sim, const char *p, named_block *nb)
 {
     p += sizeof(uint32_t); /* its entry */
     nb->sums = p;
-    p += WALL_SUMS * sim->wl.n * sizeof(vec3);
+    p += WALL_SUMS * sim->wl->n * sizeof(vec3);
     nb->n_log = 0;
-    if (sim->mb.n) {
+    if (sim->mb->n) {
         memcpy(&nb->n_log, p, sizeof nb->n_log);
         p += sizeof nb->n_log;
     }
@@ -770,9 +768,9 @@ static const char *take_named(const grains_sim *sim, const char *p, named_block 
 /* Every rank's named blocks (its list `skip` bytes into its part of
  * `all`, in rank order), as (entry << 32 | arrival) in *order and in
  * *blocks by arrival; how many. */
-static size_t index_named(grains_sim *sim, const char *all, size_t skip, uint64_t **order, named_block **blocks)
+static size_t index_named(const rank_sim *sim, const char *all, size_t skip, uint64_t **order, named_block **blocks)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     const uint32_t end = NO_BLOCK;
     named_block nb;
     size_t n = 0;
@@ -799,9 +797,9 @@ static size_t index_named(grains_sim *sim, const char *all, size_t skip, uint64_
 
 /* The named blocks' logs, in the whole's order, as every rank's
  * (ranks.named_logs), for the membranes' vertices and the checkpoint. */
-static void keep_named_logs(grains_sim *sim, const uint64_t *order, const named_block *blocks, size_t n)
+static void keep_named_logs(const rank_sim *sim, const uint64_t *order, const named_block *blocks, size_t n)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     size_t records = 0;
     for (size_t i = 0; i < n; i++)
         records += blocks[i].n_log;
@@ -824,18 +822,18 @@ static void keep_named_logs(grains_sim *sim, const uint64_t *order, const named_
  * order, the single process's (the blocks that gave nothing add +0, which
  * changes no sum), and their logs kept in that order. Collective data, so
  * every rank that calls this gets the same. */
-static void gather_named_sums(grains_sim *sim, const char *all, size_t skip)
+static void gather_named_sums(const rank_sim *sim, const char *all, size_t skip)
 {
     uint64_t *order;
     named_block *blocks;
-    size_t n = index_named(sim, all, skip, &order, &blocks), per_block = WALL_SUMS * sim->wl.n;
+    size_t n = index_named(sim, all, skip, &order, &blocks), per_block = WALL_SUMS * sim->wl->n;
     vec3 *sums = malloc((n * per_block + 1) * sizeof *sums);
     if (!sums)
         exchange_failed(sim);
     for (size_t i = 0; i < n; i++)
         memcpy(sums + per_block * i, blocks[(uint32_t)order[i]].sums, per_block * sizeof *sums);
-    walls_gather_from(&sim->wl, sums, n);
-    if (sim->mb.n)
+    walls_gather_from(sim->wl, sums, n);
+    if (sim->mb->n)
         keep_named_logs(sim, order, blocks, n);
     free(order);
     free(blocks);
@@ -850,23 +848,23 @@ static void count_received(sim_ranks *rk)
 }
 
 /* The place in the whole's order of own particle i (held index). */
-static uint64_t place_of(const grains_sim *sim, uint32_t i)
+static uint64_t place_of(const rank_sim *sim, uint32_t i)
 {
-    const grains_grid *g = &sim->grid;
+    const grains_grid *g = sim->grid;
     uint32_t lo = 0, hi = (uint32_t)g->n_blocks; /* i's block: the last whose first particle is at most i */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
         *(g->first[g->block_start[mid]] <= i ? &lo : &hi) = mid;
     }
-    size_t t = block_table_find(&sim->ranks.table, grid_block_key(g, lo));
-    return sim->ranks.table_first[t] + (i - g->first[g->block_start[lo]]);
+    size_t t = block_table_find(&sim->ranks->table, grid_block_key(g, lo));
+    return sim->ranks->table_first[t] + (i - g->first[g->block_start[lo]]);
 }
 
 /* Ranks holding their own alone: the particles the diagnostics name, by
  * their places in the whole's order (as one process names them). */
-static force_diag local_diag(const grains_sim *sim, force_diag d)
+static force_diag local_diag(const rank_sim *sim, force_diag d)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim->pt;
     if (d.max_overlap_i >= 0) {
         d.overlap_id = pt->id[d.max_overlap_i];
         d.max_overlap_i = (long)place_of(sim, (uint32_t)d.max_overlap_i);
@@ -879,37 +877,37 @@ static force_diag local_diag(const grains_sim *sim, force_diag d)
 }
 
 /* Rank r's diagnostics merged into ctx's total, its blocks' sums taken. */
-static void take_diag(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_diag(unpack *u, const rank_sim *sim, int r, void *ctx)
 {
     force_diag d;
     take(u, &d, sizeof d);
     force_diag_merge(ctx, &d);
-    if (sim_ranks_sums_each_step(sim) && !sim->ranks.holds_share) /* (else gather_named_sums) */
+    if (rank_sums_each_step(sim) && !sim->ranks->holds_share) /* (else gather_named_sums) */
         FOR_RUNS(sim, r, run)
             take_block_sums(u, sim, run);
 }
 
-force_diag sim_ranks_diag(grains_sim *sim, force_diag own)
+force_diag sim_ranks_diag(const rank_sim *sim, force_diag own)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     if (rk->holds_share)
         own = local_diag(sim, own);
     pack k = pack_start(sim);
     put(&k, &own, sizeof own);
-    int named = rk->holds_share && (sim->wl.n || sim->mb.n);
-    if (sim_ranks_sums_each_step(sim) && named)
+    int named = rk->holds_share && (sim->wl->n || sim->mb->n);
+    if (rank_sums_each_step(sim) && named)
         put_named_sums(&k, sim);
-    else if (sim_ranks_sums_each_step(sim))
+    else if (rank_sums_each_step(sim))
         FOR_RUNS(sim, rk->peers.rank, run)
             put_block_sums(&k, sim, run);
     else
-        rk->sums_behind = sim->wl.n > 0; /* rank 0 gathers them when it writes */
+        rk->sums_behind = sim->wl->n > 0; /* rank 0 gathers them when it writes */
     rk->stats.bytes += (double)k.n;
     char *all = exchange(sim, &k);
     pack_keep(sim, &k);
     count_received(rk);
     force_diag total = force_diag_empty();
-    if (sim_ranks_sums_each_step(sim) && named)
+    if (rank_sums_each_step(sim) && named)
         gather_named_sums(sim, all, sizeof own);
     for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++) { /* in rank order */
         unpack u = {all};
@@ -941,14 +939,14 @@ static void take_particles(unpack *u, grains_particles *pt, rank_run run)
 }
 
 /* Every rank's pack, each unpacked by `fn` into this copy (ours is already here). */
-static void unpack_all(grains_sim *sim, const char *all, void (*fn)(unpack *, grains_sim *, int, void *), void *ctx)
+static void unpack_all(const rank_sim *sim, const char *all, void (*fn)(unpack *, const rank_sim *, int, void *), void *ctx)
 {
     const char *at = all;
-    for (int r = 0; r < sim->ranks.peers.size; r++) {
+    for (int r = 0; r < sim->ranks->peers.size; r++) {
         unpack u = {at};
-        if (r != sim->ranks.peers.rank)
+        if (r != sim->ranks->peers.rank)
             fn(&u, sim, r, ctx);
-        at += sim->ranks.counts[r];
+        at += sim->ranks->counts[r];
     }
 }
 
@@ -959,13 +957,13 @@ static void unpack_all(grains_sim *sim, const char *all, void (*fn)(unpack *, gr
 #define HALO_FIELDS(X) X(x) X(v) X(w)
 #define HALO_SUMS(X) X(f) X(t)
 
-static int halo_sums(const grains_sim *sim) { return sim->integrator->begin != NULL; }
+static int halo_sums(const rank_sim *sim) { return sim->integrator->begin != NULL; }
 
 /* Our particles that rank d reads. */
-static void put_halo(pack *k, const grains_sim *sim, size_t d)
+static void put_halo(pack *k, const rank_sim *sim, size_t d)
 {
-    const sim_ranks *rk = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
+    const sim_ranks *rk = sim->ranks;
+    const grains_particles *pt = sim->pt;
     const int sums = halo_sums(sim);
     for (size_t h = rk->halo_to_start[d]; h < rk->halo_to_start[d + 1]; h++) {
 #define PUT(field) put(k, &pt->field[rk->halo_to[h]], sizeof *pt->field);
@@ -978,10 +976,10 @@ static void put_halo(pack *k, const grains_sim *sim, size_t d)
 }
 
 /* Rank r's particles that we read. */
-static void take_halo(unpack *u, grains_sim *sim, int r)
+static void take_halo(unpack *u, const rank_sim *sim, int r)
 {
-    const sim_ranks *rk = &sim->ranks;
-    grains_particles *pt = &sim->pt;
+    const sim_ranks *rk = sim->ranks;
+    grains_particles *pt = sim->pt;
     const int sums = halo_sums(sim);
     for (size_t h = rk->halo_from_start[r]; h < rk->halo_from_start[r + 1]; h++) {
 #define TAKE(field) take(u, &pt->field[rk->halo_from[h]], sizeof *pt->field);
@@ -995,19 +993,19 @@ static void take_halo(unpack *u, grains_sim *sim, int r)
 
 /* Rank r's step, when steps send every particle: its largest squared
  * speed and its particles. */
-static void take_step(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_step(unpack *u, const rank_sim *sim, int r, void *ctx)
 {
     real v2[2], *max_v2 = ctx;
     take(u, v2, sizeof v2);
     for (int k = 0; k < 2; k++)
         max_v2[k] = v2[k] > max_v2[k] ? v2[k] : max_v2[k];
     FOR_RUNS(sim, r, run)
-        take_particles(u, &sim->pt, run);
+        take_particles(u, sim->pt, run);
 }
 
-void sim_ranks_stop(const grains_sim *sim, const char *why)
+void sim_ranks_stop(const rank_sim *sim, const char *why)
 {
-    const grains_ranks *pr = &sim->ranks.peers;
+    const grains_ranks *pr = &sim->ranks->peers;
     if (pr->fail)
         pr->fail(pr->ctx, why);
     fprintf(stderr, "grains: %s\n", why);
@@ -1016,19 +1014,19 @@ void sim_ranks_stop(const grains_sim *sim, const char *why)
 
 /* A rank that cannot make its part of an exchange (memory) stops the
  * run: the others would wait for it forever. */
-static void exchange_failed(const grains_sim *sim)
+static void exchange_failed(const rank_sim *sim)
 {
     sim_ranks_stop(sim, "out of memory exchanging with the other ranks: stopping them all");
 }
 
 /* An empty pack in the buffer of the last exchange. */
-static pack pack_start(const grains_sim *sim) { return (pack){sim->ranks.send, 0, sim->ranks.send_cap, 0}; }
+static pack pack_start(const rank_sim *sim) { return (pack){sim->ranks->send, 0, sim->ranks->send_cap, 0}; }
 
 /* The pack's buffer kept for the next exchange. */
-static void pack_keep(grains_sim *sim, const pack *k)
+static void pack_keep(const rank_sim *sim, const pack *k)
 {
-    sim->ranks.send = k->p;
-    sim->ranks.send_cap = k->cap;
+    sim->ranks->send = k->p;
+    sim->ranks->send_cap = k->cap;
 }
 
 static double seconds_now(void)
@@ -1039,7 +1037,7 @@ static double seconds_now(void)
 }
 
 /* Every rank's pack, in rank order. */
-static char *exchange(grains_sim *sim, const pack *k)
+static char *exchange(const rank_sim *sim, const pack *k)
 {
     if (k->failed)
         exchange_failed(sim);
@@ -1047,31 +1045,31 @@ static char *exchange(grains_sim *sim, const pack *k)
     char *all = gather(sim, k->p, k->n);
     if (!all)
         exchange_failed(sim);
-    sim->ranks.stats.seconds += seconds_now() - t0;
+    sim->ranks->stats.seconds += seconds_now() - t0;
     return all;
 }
 
 /* Our pack's part for each rank (ranks.send_counts, in rank order) to
  * it; what each rank sent us, in rank order (ranks.counts). */
-static char *exchange_each(grains_sim *sim, const pack *k)
+static char *exchange_each(const rank_sim *sim, const pack *k)
 {
     if (k->failed)
         exchange_failed(sim);
     double t0 = seconds_now();
-    const grains_ranks *pr = &sim->ranks.peers;
-    sim->ranks.recv = pr->alltoall(pr->ctx, k->p, sim->ranks.send_counts, sim->ranks.counts, sim->ranks.recv,
-                                   &sim->ranks.recv_cap);
-    char *all = sim->ranks.recv;
+    const grains_ranks *pr = &sim->ranks->peers;
+    sim->ranks->recv = pr->alltoall(pr->ctx, k->p, sim->ranks->send_counts, sim->ranks->counts, sim->ranks->recv,
+                                   &sim->ranks->recv_cap);
+    char *all = sim->ranks->recv;
     if (!all)
         exchange_failed(sim);
-    sim->ranks.stats.seconds += seconds_now() - t0;
+    sim->ranks->stats.seconds += seconds_now() - t0;
     return all;
 }
 
 /* The bytes of each halo particle (HALO_FIELDS). */
-static size_t halo_bytes(const grains_sim *sim)
+static size_t halo_bytes(const rank_sim *sim)
 {
-    const grains_particles *pt = &sim->pt;
+    const grains_particles *pt = sim->pt;
     return sizeof *pt->x + sizeof *pt->v + sizeof *pt->w + (halo_sums(sim) ? sizeof *pt->f + sizeof *pt->t : 0);
 }
 
@@ -1079,11 +1077,11 @@ static size_t halo_bytes(const grains_sim *sim)
  * other rank's halo for us, of the sizes the cut's lists give
  * (ranks.halo_from), in rank order (ranks.counts): messages between
  * neighbours alone. */
-static char *exchange_neighbours(grains_sim *sim, const pack *k)
+static char *exchange_neighbours(const rank_sim *sim, const pack *k)
 {
     if (k->failed)
         exchange_failed(sim);
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     const grains_ranks *pr = &rk->peers;
     for (int r = 0; r < pr->size; r++)
         rk->counts[r] = (rk->halo_from_start[r + 1] - rk->halo_from_start[r]) * halo_bytes(sim);
@@ -1095,7 +1093,7 @@ static char *exchange_neighbours(grains_sim *sim, const pack *k)
     return rk->recv;
 }
 
-grains_ranks_stats grains_sim_ranks_stats(const grains_sim *sim) { return sim->ranks.stats; }
+grains_ranks_stats sim_ranks_stats(const rank_sim *sim) { return sim->ranks->stats; }
 
 /* The step's figures: its bytes, own particles and the ones it sent. */
 static void count_step(sim_ranks *rk, size_t bytes)
@@ -1144,9 +1142,9 @@ static real speed2_of(uint64_t u)
  * each rank knows from the cut the particles it reads of each other
  * (ranks.halo_from), so only neighbouring regions exchange messages.
  * Returns the bytes this rank sent. */
-static size_t swap_halo(grains_sim *sim)
+static size_t swap_halo(const rank_sim *sim)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     const grains_ranks *pr = &rk->peers;
     pack k = pack_start(sim);
     for (size_t d = 0; d < (size_t)pr->size; d++) {
@@ -1168,9 +1166,9 @@ static size_t swap_halo(grains_sim *sim)
 /* The largest of the ranks' squared speeds, v2[0] the grains' but the
  * strays', v2[1] the strays' (sim/strays.h): a reduction of bit patterns,
  * exact in any order. */
-static void largest_speeds2(grains_sim *sim, real v2[2])
+static void largest_speeds2(const rank_sim *sim, real v2[2])
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     const grains_ranks *pr = &rk->peers;
     double t0 = seconds_now();
     uint64_t bits[2] = {speed2_bits(v2[0]), speed2_bits(v2[1])};
@@ -1182,32 +1180,32 @@ static void largest_speeds2(grains_sim *sim, real v2[2])
 
 /* The step's halo (swap_halo); the largest speeds, which every rank needs,
  * in a reduction. */
-static void exchange_halo(grains_sim *sim, real v2[2])
+static void exchange_halo(const rank_sim *sim, real v2[2])
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     count_step(rk, swap_halo(sim));
     count_received(rk);
     largest_speeds2(sim, v2);
 }
 
 /* This rank's largest squared speeds (the threads', the strays'). */
-static void own_speeds2(const grains_sim *sim, real v2[2])
+static void own_speeds2(const rank_sim *sim, real v2[2])
 {
     v2[0] = 0;
     for (int t = 0; t < sim->nthreads; t++)
         v2[0] = sim->v2_thread[t] > v2[0] ? sim->v2_thread[t] : v2[0];
-    v2[1] = sim->strays.v2_far;
+    v2[1] = *sim->v2_far;
 }
 
 /* The whole's speeds where the step keeps them. */
-static void keep_speeds2(grains_sim *sim, const real v2[2])
+static void keep_speeds2(const rank_sim *sim, const real v2[2])
 {
     for (int t = 0; t < sim->nthreads; t++)
         sim->v2_thread[t] = t ? 0 : v2[0];
-    sim->strays.v2_far = v2[1];
+    *sim->v2_far = v2[1];
 }
 
-void sim_ranks_begun(grains_sim *sim)
+void sim_ranks_begun(const rank_sim *sim)
 {
     real v2[2];
     own_speeds2(sim, v2);
@@ -1216,13 +1214,13 @@ void sim_ranks_begun(grains_sim *sim)
 }
 
 /* Every rank's largest speeds and particles, to every rank. */
-static void exchange_all(grains_sim *sim, real v2[2])
+static void exchange_all(const rank_sim *sim, real v2[2])
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     pack k = pack_start(sim);
     put(&k, v2, 2 * sizeof *v2);
     FOR_RUNS(sim, rk->peers.rank, run)
-        put_particles(&k, &sim->pt, run);
+        put_particles(&k, sim->pt, run);
     count_step(rk, k.n);
     char *all = exchange(sim, &k);
     pack_keep(sim, &k);
@@ -1230,11 +1228,11 @@ static void exchange_all(grains_sim *sim, real v2[2])
     unpack_all(sim, all, take_step, v2);
 }
 
-void sim_ranks_exchange_step(grains_sim *sim)
+void sim_ranks_exchange_step(const rank_sim *sim)
 {
     real v2[2];
     own_speeds2(sim, v2);
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     if (rk->halo_steps)
         exchange_halo(sim, v2);
     else
@@ -1244,9 +1242,9 @@ void sim_ranks_exchange_step(grains_sim *sim)
     keep_speeds2(sim, v2);
 }
 
-const void *sim_ranks_gather(grains_sim *sim, const void *own, size_t bytes, size_t *bytes_all)
+const void *sim_ranks_gather(const rank_sim *sim, const void *own, size_t bytes, size_t *bytes_all)
 {
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     const grains_ranks *pr = &r->peers;
     r->recv = pr->allgather(pr->ctx, own, bytes, r->counts, r->recv, &r->recv_cap);
     *bytes_all = 0;
@@ -1255,23 +1253,23 @@ const void *sim_ranks_gather(grains_sim *sim, const void *own, size_t bytes, siz
     return r->recv;
 }
 
-static void take_all_particles(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_all_particles(unpack *u, const rank_sim *sim, int r, void *ctx)
 {
     (void)ctx;
     FOR_RUNS(sim, r, run)
-        take_particles(u, &sim->pt, run);
+        take_particles(u, sim->pt, run);
 }
 
 /* Every rank's particles to every rank, after steps that sent the halo
  * alone, once each owner's copy of its own is whole (sim_ranks_planned). */
-static void complete_particles(grains_sim *sim)
+static void complete_particles(const rank_sim *sim)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     if (!rk->stale)
         return;
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
-        put_particles(&k, &sim->pt, run);
+        put_particles(&k, sim->pt, run);
     char *all = exchange(sim, &k);
     unpack_all(sim, all, take_all_particles, NULL);
     pack_keep(sim, &k);
@@ -1283,11 +1281,11 @@ static void complete_particles(grains_sim *sim)
  * and of those that may pair with them, so the lists travel with their
  * lengths: [the lengths of its own particles' lists, run by run][their
  * entries (their marks of histories)][per own block: its histories]. */
-static void put_contacts(pack *k, const grains_sim *sim)
+static void put_contacts(pack *k, const rank_sim *sim)
 {
-    const grains_neighbors *nb = &sim->nb;
-    const contact_store *cs = &sim->cs;
-    int me = sim->ranks.peers.rank;
+    const grains_neighbors *nb = sim->nb;
+    const contact_store *cs = sim->cs;
+    int me = sim->ranks->peers.rank;
     FOR_RUNS(sim, me, run)
         for (uint32_t i = run.p0; i < run.p1; i++) {
             uint32_t n = nb->start[i + 1] - nb->start[i];
@@ -1313,32 +1311,32 @@ typedef struct {
     const char *entries, *histories;
 } contacts_pack;
 
-static void take_lengths(const grains_sim *sim, const char *all, uint32_t *start, contacts_pack *at)
+static void take_lengths(const rank_sim *sim, const char *all, uint32_t *start, contacts_pack *at)
 {
-    const grains_neighbors *nb = &sim->nb;
+    const grains_neighbors *nb = sim->nb;
     const char *p = all;
-    for (int r = 0; r < sim->ranks.peers.size; r++) {
+    for (int r = 0; r < sim->ranks->peers.size; r++) {
         unpack u = {p};
         size_t entries = 0;
         FOR_RUNS(sim, r, run)
             for (uint32_t i = run.p0; i < run.p1; i++) {
                 uint32_t n;
                 take(&u, &n, sizeof n);
-                if (r == sim->ranks.peers.rank)
+                if (r == sim->ranks->peers.rank)
                     n = nb->start[i + 1] - nb->start[i];
                 start[i + 1] = n;
                 entries += n;
             }
         at[r].entries = u.p;
         at[r].histories = u.p + entries * sizeof *nb->j;
-        p += sim->ranks.counts[r];
+        p += sim->ranks->counts[r];
     }
 }
 
 /* The lists laid out anew from every rank's entries (ours from our own). */
-static int take_lists(grains_sim *sim, const char *all, contacts_pack *at)
+static int take_lists(const rank_sim *sim, const char *all, contacts_pack *at)
 {
-    grains_neighbors *nb = &sim->nb;
+    grains_neighbors *nb = sim->nb;
     size_t n = nb->n_particles;
     uint32_t *start = malloc((n + 1) * sizeof *start);
     if (!start)
@@ -1352,13 +1350,13 @@ static int take_lists(grains_sim *sim, const char *all, contacts_pack *at)
         free(start);
         return 0;
     }
-    for (int r = 0; r < sim->ranks.peers.size; r++) {
+    for (int r = 0; r < sim->ranks->peers.size; r++) {
         const char *p = at[r].entries;
         FOR_RUNS(sim, r, run) {
             size_t bytes = (start[run.p1] - start[run.p0]) * sizeof *j;
-            const void *from = r == sim->ranks.peers.rank ? (const void *)(nb->j + nb->start[run.p0]) : p;
+            const void *from = r == sim->ranks->peers.rank ? (const void *)(nb->j + nb->start[run.p0]) : p;
             memcpy(j + start[run.p0], from, bytes);
-            p += r == sim->ranks.peers.rank ? 0 : bytes;
+            p += r == sim->ranks->peers.rank ? 0 : bytes;
         }
     }
     free(nb->j);
@@ -1369,12 +1367,12 @@ static int take_lists(grains_sim *sim, const char *all, contacts_pack *at)
     return 1;
 }
 
-static grains_status take_histories(grains_sim *sim, const contacts_pack *at)
+static grains_status take_histories(const rank_sim *sim, const contacts_pack *at)
 {
-    size_t width = (size_t)sim->cs.layout.width;
+    size_t width = (size_t)sim->cs->layout.width;
     grains_status s = GRAINS_OK;
-    for (int r = 0; r < sim->ranks.peers.size; r++) {
-        if (r == sim->ranks.peers.rank)
+    for (int r = 0; r < sim->ranks->peers.size; r++) {
+        if (r == sim->ranks->peers.rank)
             continue;
         unpack u = {at[r].histories};
         FOR_RUNS(sim, r, run)
@@ -1382,7 +1380,7 @@ static grains_status take_histories(grains_sim *sim, const contacts_pack *at)
                 size_t n;
                 take(&u, &n, sizeof n);
                 if (s == GRAINS_OK)
-                    s = store_block_set(&sim->cs, b, (const real *)u.p, n, NULL);
+                    s = store_block_set(sim->cs, b, (const real *)u.p, n, NULL);
                 u.p += n * width * sizeof(real);
             }
     }
@@ -1391,10 +1389,10 @@ static grains_status take_histories(grains_sim *sim, const contacts_pack *at)
 
 /* Our pack to rank 0 alone, the writer (rank 0's to itself); on rank 0,
  * every rank's, in rank order (ranks.counts). */
-static char *exchange_to_writer(grains_sim *sim, const pack *k)
+static char *exchange_to_writer(const rank_sim *sim, const pack *k)
 {
-    size_t *to = sim->ranks.send_counts;
-    memset(to, 0, (size_t)sim->ranks.peers.size * sizeof *to);
+    size_t *to = sim->ranks->send_counts;
+    memset(to, 0, (size_t)sim->ranks->peers.size * sizeof *to);
     to[0] = k->n;
     return exchange_each(sim, k);
 }
@@ -1414,7 +1412,7 @@ static int particle_fields(grains_particles *pt, field_bytes *f)
     return n;
 }
 
-static void take_field(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_field(unpack *u, const rank_sim *sim, int r, void *ctx)
 {
     const field_bytes *f = ctx;
     FOR_RUNS(sim, r, run)
@@ -1425,13 +1423,13 @@ static void take_field(unpack *u, grains_sim *sim, int r, void *ctx)
  * halo alone; the other copies stay as they are (old beyond the halo). A
  * field at a time: the buffers hold 32 bytes of each particle at most, not
  * all 156 (at 10^6 on 2 ranks, 16 MB where they held 76). */
-void sim_ranks_particles_to_writer(grains_sim *sim)
+void sim_ranks_particles_to_writer(const rank_sim *sim)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     if (!rk->stale || rk->writer_whole)
         return;
     field_bytes f[8];
-    for (int c = 0, n = particle_fields(&sim->pt, f); c < n; c++) {
+    for (int c = 0, n = particle_fields(sim->pt, f); c < n; c++) {
         pack k = pack_start(sim);
         FOR_RUNS(sim, rk->peers.rank, run)
             if (rk->peers.rank != 0)
@@ -1445,7 +1443,7 @@ void sim_ranks_particles_to_writer(grains_sim *sim)
     rk->writer_whole = 1;
 }
 
-static void take_writer_sums(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_writer_sums(unpack *u, const rank_sim *sim, int r, void *ctx)
 {
     (void)ctx;
     FOR_RUNS(sim, r, run)
@@ -1454,9 +1452,9 @@ static void take_writer_sums(unpack *u, grains_sim *sim, int r, void *ctx)
 
 /* The last step's wall sums, when they stayed with their blocks' ranks,
  * into rank 0's copy, and its walls' force from them. */
-static void sums_to_writer(grains_sim *sim)
+static void sums_to_writer(const rank_sim *sim)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     if (!rk->sums_behind)
         return;
     pack k = pack_start(sim);
@@ -1472,26 +1470,26 @@ static void sums_to_writer(grains_sim *sim)
         gather_named_sums(sim, all, 0);
     else if (rk->peers.rank == 0) {
         unpack_all(sim, all, take_writer_sums, NULL);
-        walls_gather(&sim->wl, sim->grid.n_blocks);
+        walls_gather(sim->wl, sim->grid->n_blocks);
     }
     rk->sums_behind = 0;
 }
 
-grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
+grains_status sim_ranks_exchange_contacts(const rank_sim *sim, grains_error *err)
 {
-    if (!sim_shared(sim) || !sim->ranks.valid)
+    if (!rank_shared(sim) || !sim->ranks->valid)
         return GRAINS_OK; /* every copy is the same */
     sim_ranks_particles_to_writer(sim);
     sums_to_writer(sim);
-    if (!sim->nb.n_particles)
+    if (!sim->nb->n_particles)
         return GRAINS_OK;
     pack k = pack_start(sim);
     put_contacts(&k, sim);
     char *all = exchange_to_writer(sim, &k);
     pack_keep(sim, &k);
-    if (sim->ranks.peers.rank != 0)
+    if (sim->ranks->peers.rank != 0)
         return GRAINS_OK; /* our copy stays as it was: its lists and histories are its own */
-    contacts_pack *at = malloc((size_t)sim->ranks.peers.size * sizeof *at);
+    contacts_pack *at = malloc((size_t)sim->ranks->peers.size * sizeof *at);
     grains_status s = at && take_lists(sim, all, at) ? take_histories(sim, at) : GRAINS_ERR_NOMEM;
     free(at);
     if (s != GRAINS_OK)
@@ -1508,21 +1506,21 @@ grains_status sim_ranks_exchange_contacts(grains_sim *sim, grains_error *err)
 
 /* Our blocks' histories in list order: their keys to `keys` and their
  * springs to `own` (both NULL: counted only); how many. */
-static size_t own_names(const grains_sim *sim, store_key *keys, real *own)
+static size_t own_names(const rank_sim *sim, store_key *keys, real *own)
 {
-    const grains_neighbors *nb = &sim->nb;
-    const contact_store *cs = &sim->cs;
+    const grains_neighbors *nb = sim->nb;
+    const contact_store *cs = sim->cs;
     size_t width = (size_t)cs->layout.width, n = 0;
-    FOR_RUNS(sim, sim->ranks.peers.rank, run)
+    FOR_RUNS(sim, sim->ranks->peers.rank, run)
         for (uint32_t b = run.b0; b < run.b1; b++) {
             size_t h = 0; /* the block's histories follow its lists' marks */
-            for (uint32_t i = block_first(&sim->grid, b); i < block_first(&sim->grid, b + 1); i++)
+            for (uint32_t i = block_first(sim->grid, b); i < block_first(sim->grid, b + 1); i++)
                 for (uint32_t e = nb->start[i]; e < nb->start[i + 1]; e++) {
                     uint32_t j = nb->j[e];
                     if (!(j & STORE_HIST_BIT))
                         continue;
                     const real *history = store_history(cs, b, h++);
-                    if (sim->drop_mesh_histories && (j & STORE_MESH_BIT))
+                    if (*sim->drop_mesh_histories && (j & STORE_MESH_BIT))
                         continue;
                     if (keys) {
                         keys[n] = (store_key){i, j & ~STORE_HIST_BIT};
@@ -1534,39 +1532,39 @@ static size_t own_names(const grains_sim *sim, store_key *keys, real *own)
     return n;
 }
 
-int sim_ranks_names(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.valid && !sim->has_pending; }
+int sim_ranks_names(const rank_sim *sim) { return rank_shared(sim) && sim->ranks->valid && !*sim->has_pending; }
 
-grains_status sim_ranks_name_contacts(grains_sim *sim, size_t *n, grains_error *err)
+grains_status sim_ranks_name_contacts(const rank_sim *sim, size_t *n, grains_error *err)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     *n = own_names(sim, NULL, NULL);
-    if (!array_reserve((void **)&rk->own, &rk->own_cap, *n + 1, (size_t)sim->cs.layout.width * sizeof *rk->own, 8))
+    if (!array_reserve((void **)&rk->own, &rk->own_cap, *n + 1, (size_t)sim->cs->layout.width * sizeof *rk->own, 8))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for %zu contact histories", *n);
     return GRAINS_OK;
 }
 
-void sim_ranks_take_names(grains_sim *sim, store_key *keys) { own_names(sim, keys, sim->ranks.own); }
+void sim_ranks_take_names(const rank_sim *sim, store_key *keys) { own_names(sim, keys, sim->ranks->own); }
 
-void sim_ranks_rename(grains_sim *sim, store_key *keys, size_t n, const uint32_t *where)
+void sim_ranks_rename(const rank_sim *sim, store_key *keys, size_t n, const uint32_t *where)
 {
     /* a pair seen from the other side turns its springs over */
-    store_rename(keys, n, where, &sim->cs.layout, sim->ranks.own, sim->hp.rolling_traits.odd, sim->nthreads);
+    store_rename(keys, n, where, &sim->cs->layout, sim->ranks->own, sim->hp->rolling_traits.odd, sim->nthreads);
 }
 
 /* Whether rank d evaluates the pair of `key` (new order): it owns one of
  * its particles (the listing one's owner in its own block, the partner's
  * visiting it). */
-static int evaluates(const grains_sim *sim, store_key key, int d)
+static int evaluates(const rank_sim *sim, store_key key, int d)
 {
-    const int *rank_of = sim->ranks.rank_of;
+    const int *rank_of = sim->ranks->rank_of;
     return rank_of[key.i] == d || (!(key.j & STORE_MESH_BIT) && rank_of[key.j] == d);
 }
 
 /* The other ranks that evaluate the pair of `key`: to[0 .. return). */
-static int evaluators(const grains_sim *sim, store_key key, int to[2])
+static int evaluators(const rank_sim *sim, store_key key, int to[2])
 {
-    const int *rank_of = sim->ranks.rank_of;
-    int me = sim->ranks.peers.rank, n = 0, a = rank_of[key.i];
+    const int *rank_of = sim->ranks->rank_of;
+    int me = sim->ranks->peers.rank, n = 0, a = rank_of[key.i];
     int b = key.j & STORE_MESH_BIT ? a : rank_of[key.j];
     if (a != me)
         to[n++] = a;
@@ -1590,10 +1588,10 @@ static store_key key_slots(const grains_particles *pt, store_key key)
 /* Our histories, with their keys (by ids), to the other ranks that evaluate their
  * pairs: each rank's part in key order, laid out in two passes over the
  * keys (counted, then placed), whatever the number of ranks. */
-static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pack *k)
+static void send_histories(const rank_sim *sim, const store_key *keys, size_t n, pack *k)
 {
-    sim_ranks *rk = &sim->ranks;
-    size_t P = (size_t)rk->peers.size, width = (size_t)sim->cs.layout.width * sizeof *rk->own;
+    sim_ranks *rk = sim->ranks;
+    size_t P = (size_t)rk->peers.size, width = (size_t)sim->cs->layout.width * sizeof *rk->own;
     size_t record = sizeof *keys + width, *at = malloc(P * sizeof *at);
     if (!at)
         exchange_failed(sim);
@@ -1611,7 +1609,7 @@ static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pac
         exchange_failed(sim);
     for (size_t m = 0; m < n; m++)
         for (int e = evaluators(sim, keys[m], to); e-- > 0;) {
-            store_key by_id = key_ids(&sim->pt, keys[m]);
+            store_key by_id = key_ids(sim->pt, keys[m]);
             memcpy(k->p + at[to[e]], &by_id, sizeof by_id);
             memcpy(k->p + at[to[e]] + sizeof *keys, (const char *)rk->own + m * width, width);
             at[to[e]] += record;
@@ -1620,11 +1618,11 @@ static void send_histories(grains_sim *sim, const store_key *keys, size_t n, pac
     free(at);
 }
 
-static grains_status share_histories(grains_sim *sim, store_key **keys, size_t *n, grains_error *err)
+static grains_status share_histories(const rank_sim *sim, store_key **keys, size_t *n, grains_error *err)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     int me = rk->peers.rank;
-    size_t width = (size_t)sim->cs.layout.width, record = sizeof(store_key) + width * sizeof(real);
+    size_t width = (size_t)sim->cs->layout.width, record = sizeof(store_key) + width * sizeof(real);
     pack k = pack_start(sim);
     send_histories(sim, *keys, *n, &k);
     const char *all = exchange_each(sim, &k);
@@ -1634,7 +1632,7 @@ static grains_status share_histories(grains_sim *sim, store_key **keys, size_t *
         live += evaluates(sim, (*keys)[m], me);
     for (int r = 0; r < rk->peers.size; r++)
         received += rk->counts[r] / record;
-    grains_status s = store_load(&sim->cs, live + received, err);
+    grains_status s = store_load(sim->cs, live + received, err);
     if (s != GRAINS_OK)
         return s;
     if (!array_reserve((void **)&rk->keys, &rk->keys_cap, live + received + 1, sizeof *rk->keys, 8))
@@ -1643,13 +1641,13 @@ static grains_status share_histories(grains_sim *sim, store_key **keys, size_t *
     live = 0; /* ours that we evaluate, then those received, in rank order */
     for (size_t m = 0; m < *n; m++)
         if (evaluates(sim, (*keys)[m], me)) {
-            memcpy(store_entry(&sim->cs, live), rk->own + m * width, width * sizeof(real));
+            memcpy(store_entry(sim->cs, live), rk->own + m * width, width * sizeof(real));
             rk->keys[live++] = (*keys)[m];
         }
     for (size_t q = 0; q < received; q++, live++, all += record) {
         memcpy(&rk->keys[live], all, sizeof *rk->keys);
-        rk->keys[live] = key_slots(&sim->pt, rk->keys[live]);
-        memcpy(store_entry(&sim->cs, live), all + sizeof *rk->keys, width * sizeof(real));
+        rk->keys[live] = key_slots(sim->pt, rk->keys[live]);
+        memcpy(store_entry(sim->cs, live), all + sizeof *rk->keys, width * sizeof(real));
     }
     *keys = rk->keys;
     *n = live;
@@ -1664,11 +1662,11 @@ static grains_status share_histories(grains_sim *sim, store_key **keys, size_t *
  * added since the last cut (spawned, or through the API) are whole on
  * every rank already: every rank added the same. */
 
-static void take_positions(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_positions(unpack *u, const rank_sim *sim, int r, void *ctx)
 {
     (void)ctx;
     FOR_RUNS(sim, r, run)
-        take(u, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
+        take(u, sim->pt->x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt->x);
 }
 
 /* Bonds after steps that sent the halo alone: each rank evaluated those
@@ -1698,29 +1696,29 @@ static void take_bond(unpack *u, sim_bond *bd)
 /* The rank whose copy of bond `bd` is current: the owner of its first
  * particle, or -1 for a bond no step evaluated since the cut (a particle
  * of it came since: every copy is the same). */
-static int bond_keeper(const grains_sim *sim, const sim_bond *bd)
+static int bond_keeper(const rank_sim *sim, const sim_bond *bd)
 {
-    uint32_t i = sim->pt.slot[bd->a], j = sim->pt.slot[bd->b];
-    return i < sim->ranks.cut_n && j < sim->ranks.cut_n ? sim->ranks.rank_of[i] : -1;
+    uint32_t i = sim->pt->slot[bd->a], j = sim->pt->slot[bd->b];
+    return i < sim->ranks->cut_n && j < sim->ranks->cut_n ? sim->ranks->rank_of[i] : -1;
 }
 
-static void take_kept_bonds(unpack *u, grains_sim *sim, int r, void *ctx)
+static void take_kept_bonds(unpack *u, const rank_sim *sim, int r, void *ctx)
 {
     (void)ctx;
-    for (size_t b = 0; b < sim->bonds.n; b++)
-        if (bond_keeper(sim, &sim->bonds.list[b]) == r)
-            take_bond(u, &sim->bonds.list[b]);
+    for (size_t b = 0; b < sim->bonds->n; b++)
+        if (bond_keeper(sim, &sim->bonds->list[b]) == r)
+            take_bond(u, &sim->bonds->list[b]);
 }
 
-static void bonds_to_writer(grains_sim *sim)
+static void bonds_to_writer(const rank_sim *sim)
 {
-    int me = sim->ranks.peers.rank;
-    if (!sim->bonds.n)
+    int me = sim->ranks->peers.rank;
+    if (!sim->bonds->n)
         return;
     pack k = pack_start(sim);
-    for (size_t b = 0; b < sim->bonds.n && me != 0; b++)
-        if (bond_keeper(sim, &sim->bonds.list[b]) == me)
-            put_bond(&k, &sim->bonds.list[b]);
+    for (size_t b = 0; b < sim->bonds->n && me != 0; b++)
+        if (bond_keeper(sim, &sim->bonds->list[b]) == me)
+            put_bond(&k, &sim->bonds->list[b]);
     char *all = exchange_to_writer(sim, &k);
     pack_keep(sim, &k);
     if (me == 0)
@@ -1731,11 +1729,11 @@ static void bonds_to_writer(grains_sim *sim)
  * ranks bond b goes to, as (rank << 32 | b), from the old owner of its
  * first particle (*from); how many (at most 2). None for a bond with a
  * particle added since the last cut: no step evaluated it. */
-static int bond_gains(const grains_sim *sim, size_t b, uint64_t to[2], int *from)
+static int bond_gains(const rank_sim *sim, size_t b, uint64_t to[2], int *from)
 {
-    const sim_ranks *rk = &sim->ranks;
-    const sim_bond *bd = &sim->bonds.list[b];
-    uint32_t i = sim->pt.slot[bd->a], j = sim->pt.slot[bd->b];
+    const sim_ranks *rk = sim->ranks;
+    const sim_bond *bd = &sim->bonds->list[b];
+    uint32_t i = sim->pt->slot[bd->a], j = sim->pt->slot[bd->b];
     int was_i = rk->was[i], was_j = rk->was[j], now[2] = {rk->rank_of[i], rk->rank_of[j]}, n = 0;
     *from = was_i;
     if (was_i < 0 || was_j < 0)
@@ -1747,12 +1745,12 @@ static int bond_gains(const grains_sim *sim, size_t b, uint64_t to[2], int *from
 }
 
 /* Our bonds for their new evaluators, in (rank, bond) order. */
-static void put_gained_bonds(grains_sim *sim, pack *k)
+static void put_gained_bonds(const rank_sim *sim, pack *k)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     uint64_t *sends = NULL, to[2];
     size_t n = 0, cap = 0;
-    for (size_t b = 0; b < sim->bonds.n; b++) {
+    for (size_t b = 0; b < sim->bonds->n; b++) {
         int from, m = bond_gains(sim, b, to, &from);
         if (from != rk->peers.rank || !m)
             continue;
@@ -1767,7 +1765,7 @@ static void put_gained_bonds(grains_sim *sim, pack *k)
     for (size_t d = 0; d < (size_t)rk->peers.size; d++) {
         size_t n0 = k->n;
         for (; at < n && sends[at] >> 32 == d; at++)
-            put_bond(k, &sim->bonds.list[(uint32_t)sends[at]]);
+            put_bond(k, &sim->bonds->list[(uint32_t)sends[at]]);
         rk->send_counts[d] = k->n - n0;
     }
     free(sends);
@@ -1775,10 +1773,10 @@ static void put_gained_bonds(grains_sim *sim, pack *k)
 
 /* Each bond a new owner of one of its particles now evaluates, from the
  * old owner of its first: every rank's part read in bond order. */
-static void send_bonds(grains_sim *sim)
+static void send_bonds(const rank_sim *sim)
 {
-    sim_ranks *rk = &sim->ranks;
-    if (!sim->bonds.n)
+    sim_ranks *rk = sim->ranks;
+    if (!sim->bonds->n)
         return;
     pack k = pack_start(sim);
     put_gained_bonds(sim, &k);
@@ -1790,37 +1788,37 @@ static void send_bonds(grains_sim *sim)
     for (int r = 0; r < rk->peers.size; all += rk->counts[r], r++)
         from_rank[r] = (unpack){all};
     uint64_t to[2];
-    for (size_t b = 0; b < sim->bonds.n; b++) {
+    for (size_t b = 0; b < sim->bonds->n; b++) {
         int from, m = bond_gains(sim, b, to, &from);
         for (int q = 0; q < m; q++)
             if ((int)(to[q] >> 32) == rk->peers.rank)
-                take_bond(&from_rank[from], &sim->bonds.list[b]);
+                take_bond(&from_rank[from], &sim->bonds->list[b]);
     }
     free(from_rank);
 }
 
-void sim_ranks_complete_positions(grains_sim *sim)
+void sim_ranks_complete_positions(const rank_sim *sim)
 {
-    sim_ranks *rk = &sim->ranks;
+    sim_ranks *rk = sim->ranks;
     rk->moving = 0;
-    if (!sim_shared(sim) || !rk->valid || !rk->stale || rk->holds_share)
+    if (!rank_shared(sim) || !rk->valid || !rk->stale || rk->holds_share)
         return; /* (a rank holding its own alone sends them whole after the cut: decomp/rank_local.c) */
-    if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt.n + 1, sizeof *rk->was, 1))
+    if (!array_reserve((void **)&rk->was, &rk->was_cap, sim->pt->n + 1, sizeof *rk->was, 1))
         exchange_failed(sim); /* sim_ranks_follow: particles may have come since the cut */
     sim_ranks_frame_old(rk); /* a copy in the new order's terms from here */
     pack k = pack_start(sim);
     FOR_RUNS(sim, rk->peers.rank, run)
-        put(&k, sim->pt.x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt.x);
+        put(&k, sim->pt->x + run.p0, (run.p1 - run.p0) * sizeof *sim->pt->x);
     char *all = exchange(sim, &k);
     unpack_all(sim, all, take_positions, NULL);
     pack_keep(sim, &k);
     rk->moving = 1;
 }
 
-void sim_ranks_follow(grains_sim *sim, const uint32_t *where)
+void sim_ranks_follow(const rank_sim *sim, const uint32_t *where)
 {
-    sim_ranks *rk = &sim->ranks;
-    for (size_t i = 0; rk->moving && i < sim->pt.n; i++) /* those added since the cut: every rank's */
+    sim_ranks *rk = sim->ranks;
+    for (size_t i = 0; rk->moving && i < sim->pt->n; i++) /* those added since the cut: every rank's */
         rk->was[where[i]] = i < rk->cut_n ? rk->rank_of[i] : -1;
 }
 
@@ -1829,10 +1827,10 @@ void sim_ranks_follow(grains_sim *sim, const uint32_t *where)
 
 /* Our old particles that another rank now owns, to it, each named by its
  * id (one pass over the others' blocks). */
-static void put_movers(pack *k, grains_sim *sim)
+static void put_movers(pack *k, const rank_sim *sim)
 {
-    sim_ranks *rk = &sim->ranks;
-    const grains_particles *pt = &sim->pt;
+    sim_ranks *rk = sim->ranks;
+    const grains_particles *pt = sim->pt;
     int me = rk->peers.rank;
     for (int d = 0; d < rk->peers.size; d++) {
         size_t n0 = k->n;
@@ -1850,9 +1848,9 @@ static void put_movers(pack *k, grains_sim *sim)
 }
 
 /* Each rank's part for us, put where its ids are stored. */
-static void take_movers(grains_sim *sim, const char *all, size_t bytes)
+static void take_movers(const rank_sim *sim, const char *all, size_t bytes)
 {
-    grains_particles *pt = &sim->pt;
+    grains_particles *pt = sim->pt;
     unpack u = {all};
     for (const char *end = all + bytes; u.p < end;) {
         uint32_t id;
@@ -1864,17 +1862,17 @@ static void take_movers(grains_sim *sim, const char *all, size_t bytes)
     }
 }
 
-static void send_movers(grains_sim *sim)
+static void send_movers(const rank_sim *sim)
 {
     pack k = pack_start(sim);
     put_movers(&k, sim);
     const char *all = exchange_each(sim, &k);
     pack_keep(sim, &k);
     size_t bytes = 0;
-    for (int r = 0; r < sim->ranks.peers.size; r++)
-        bytes += sim->ranks.counts[r];
+    for (int r = 0; r < sim->ranks->peers.size; r++)
+        bytes += sim->ranks->counts[r];
     take_movers(sim, all, bytes);
 }
 
 
-void sim_ranks_writer_sums(grains_sim *sim) { sums_to_writer(sim); }
+void sim_ranks_writer_sums(const rank_sim *sim) { sums_to_writer(sim); }

@@ -1,6 +1,6 @@
 /* What a simulation holds of its decomposition among ranks (decomp/ranks.c and the rank_*
  * files): embedded in the simulation, read by the step through the inline predicates of
- * sim/sim_internal.h, written by src/decomp/ alone. */
+ * decomp/rank_sim.h, written by src/decomp/ alone. */
 #ifndef GRAINS_DECOMP_RANKS_STATE_H
 #define GRAINS_DECOMP_RANKS_STATE_H
 
@@ -38,23 +38,7 @@ typedef struct {
     real pad;
 } thermo_sums;
 
-/* What the decomposition asks of the core it serves, given by the core at
- * a simulation's creation (sim/sim.c): the core's own steps that a share
- * read from a checkpoint takes (its histories attached to the lists kept,
- * and what the steps size from them), a particle by id for a frame's
- * windows, and the thermo's sums (sim/thermo.c). The decomposition names
- * no function of the core: it is below it. */
 typedef struct {
-    grains_status (*attach_histories)(grains_sim *sim, store_key *keys, size_t n, uint32_t *first,
-                                      grains_error *err);
-    grains_status (*size_from_lists)(grains_sim *sim, grains_error *err);
-    void (*get_particle)(const grains_sim *sim, size_t id, grains_particle *out);
-    void (*thermo_start)(const grains_sim *sim, thermo_sums *s);
-    void (*thermo_add)(const grains_sim *sim, thermo_sums *s, const grains_particle *p);
-} rank_core;
-
-typedef struct {
-    const rank_core *core; /* the core's doors */
     grains_ranks peers;   /* size 1: alone */
     uint64_t *work;       /* per rank: the work a cut gives it */
     cut_plane *planes;    /* the last bisection's (size - 1) */

@@ -5,7 +5,7 @@
 
 #include "decomp/decomp.h"
 
-grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grains_error *err)
+grains_status sim_ranks_share(const rank_sim *sim, const grains_ranks *ranks, grains_error *err)
 {
     if (!ranks || ranks->size < 1 || ranks->rank < 0 || ranks->rank >= ranks->size ||
         (ranks->size > 1 &&
@@ -13,14 +13,14 @@ grains_status grains_sim_share(grains_sim *sim, const grains_ranks *ranks, grain
         !(ranks->rebalance == 0 || ranks->rebalance >= 1))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "ranks: a rank in [0, size), the five collectives and a rebalance of 0 or >= 1");
-    if (ranks->size > 1 && !ranks->local && (sim->p.n_sinks || sim->p.remove_lost))
+    if (ranks->size > 1 && !ranks->local && (sim->p->n_sinks || sim->p->remove_lost))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "sinks and remove_lost among ranks that each hold every particle (rank_holds_all) "
                                 "are not supported: leave rank_holds_all off");
-    if (ranks->size > 1 && sim->p.n_probes)
+    if (ranks->size > 1 && sim->p->n_probes)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "probes among ranks are not supported yet: run a "
                                 "scenario with probes in one process (any number of threads)");
-    sim_ranks *r = &sim->ranks;
+    sim_ranks *r = sim->ranks;
     size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
     if (counts)
         r->counts = counts;

@@ -16,7 +16,7 @@ size_t grains_sim_bond_pairs(const grains_sim *sim, size_t **pairs)
     if (!sim_bonds_any(sim))
         return 0;
     if (sim_ranks_local(sim) && sim->ranks.holds_share)
-        return sim_ranks_bond_pairs((grains_sim *)sim, pairs); /* (collective: every rank's send and receive) */
+        return sim_ranks_bond_pairs(&sim->rank_view, pairs); /* (collective: every rank's send and receive) */
     sim_bonds *bs = (sim_bonds *)sim_bonds_read(sim);
     sim_bonds_sort(bs); /* the order is part of the answer; sorting changes no bond */
     if (!(*pairs = malloc((2 * bs->n + 2) * sizeof **pairs)))

@@ -13,7 +13,8 @@
  * number of ranks. */
 #include <stdlib.h>
 
-#include "sim/start_set.h"
+#include "decomp/start_set.h"
+#include "sim/sim_internal.h"
 
 #define SPAN_CELLS ((double)GRID_SPAN_CELLS) /* grid_build's limit along an axis */
 
@@ -22,7 +23,7 @@
 static grains_status out_of_memory(const grains_sim *sim, const start_set *set, grains_error *err)
 {
     if (set->shared)
-        sim_start_failed(sim);
+        sim_start_failed(&sim->rank_view);
     return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory checking the particles");
 }
 
@@ -67,7 +68,7 @@ static extent own_extent(const start_set *own)
 /* The whole's extent: every rank's merged, the same on each. */
 static extent whole_extent(const grains_sim *sim, const start_set *own)
 {
-    extent mine = own_extent(own), *all = sim_start_gather(sim, own, &mine, sizeof mine), e = all[0];
+    extent mine = own_extent(own), *all = sim_start_gather(&sim->rank_view, own, &mine, sizeof mine), e = all[0];
     for (int r = 1; r < own->size; r++) {
         e.R_min = fmin(e.R_min, all[r].R_min);
         e.R_max = fmax(e.R_max, all[r].R_max);
@@ -204,14 +205,14 @@ static grains_status check_crowding(const grains_sim *sim, const start_set *set,
         return out_of_memory(sim, set, err);
     grains_status s = grid_build(&g, &in, sim->p.skin, &sim->box, where, NULL, 0, err);
     if (s == GRAINS_ERR_NOMEM && set->shared)
-        sim_start_failed(sim);
+        sim_start_failed(&sim->rank_view);
     real r = sim->p.R_min * (sim->p.grow_from > 0 ? sim->p.grow_from : 1);
     crowded mine = s == GRAINS_OK ? crowded_cell(set, &g, where, r, fmin(sim->p.max_overlap, 0.5)) : (crowded){0};
     grid_free(&g);
     free(where);
     if (s != GRAINS_OK)
         return s;
-    crowded *all = sim_start_gather(sim, set, &mine, sizeof mine), o = all[0];
+    crowded *all = sim_start_gather(&sim->rank_view, set, &mine, sizeof mine), o = all[0];
     for (int q = 1; q < set->size; q++)
         o = crowded_before(&all[q], &o) ? all[q] : o;
     free(all);
@@ -228,13 +229,13 @@ static grains_status check_crowding(const grains_sim *sim, const start_set *set,
 grains_status grains_sim_check_start(const grains_sim *sim, grains_error *err)
 {
     start_set own, spread = {0};
-    grains_status s = sim_start_own(sim, &own, err);
+    grains_status s = sim_start_own(&sim->rank_view, &own, err);
     if (s != GRAINS_OK)
         return s; /* (one process: a set of views fails not) */
     extent e = whole_extent(sim, &own);
     s = check_extent(sim, &e, err);
     if (s == GRAINS_OK && own.shared)
-        s = sim_start_spread(sim, &own, sim->p.skin, &spread, err);
+        s = sim_start_spread(&sim->rank_view, &own, sim->p.skin, &spread, err);
     if (s == GRAINS_OK)
         s = check_crowding(sim, own.shared ? &spread : &own, err);
     sim_start_free(&spread);
@@ -318,7 +319,7 @@ static grains_status pair_overlaps(const grains_sim *sim, const start_set *set, 
     }
     grains_status s = grid_build(&g, &in, 0, &sim->box, where, NULL, 0, err);
     if (s == GRAINS_ERR_NOMEM && set->shared)
-        sim_start_failed(sim);
+        sim_start_failed(&sim->rank_view);
     for (size_t i = 0; s == GRAINS_OK && i < n; i++) {
         order[where[i]] = (uint32_t)i;
         x[where[i]] = set->x[i];
@@ -327,7 +328,7 @@ static grains_status pair_overlaps(const grains_sim *sim, const start_set *set, 
     if (s == GRAINS_OK)
         s = neighbors_build(&nb, &g, NULL, x, R, n, NULL, sim->nthreads, err);
     if (s != GRAINS_OK && set->shared) /* (out of memory on this rank alone) */
-        sim_start_failed(sim);
+        sim_start_failed(&sim->rank_view);
     if (s == GRAINS_OK)
         deepest_pair(sim, set, &nb, x, R, order, o);
     neighbors_free(&nb);
@@ -388,17 +389,17 @@ grains_status grains_sim_start_overlaps(const grains_sim *sim, grains_start_over
 {
     grains_start_overlaps mine = {.pair_a = -1, .pair_b = -1, .wall_particle = -1};
     start_set own, spread = {0};
-    grains_status s = sim_start_own(sim, &own, err);
+    grains_status s = sim_start_own(&sim->rank_view, &own, err);
     if (s != GRAINS_OK)
         return s;
     if (own.shared && grains_sim_count(sim))
-        s = sim_start_spread(sim, &own, sim->p.skin, &spread, err);
+        s = sim_start_spread(&sim->rank_view, &own, sim->p.skin, &spread, err);
     if (s == GRAINS_OK && grains_sim_count(sim))
         s = pair_overlaps(sim, own.shared ? &spread : &own, &mine, err);
     sim_start_free(&spread);
     if (s == GRAINS_OK)
         wall_overlaps(sim, &own, &mine);
-    grains_start_overlaps *all = s == GRAINS_OK ? sim_start_gather(sim, &own, &mine, sizeof mine) : NULL;
+    grains_start_overlaps *all = s == GRAINS_OK ? sim_start_gather(&sim->rank_view, &own, &mine, sizeof mine) : NULL;
     sim_start_free(&own);
     if (s != GRAINS_OK)
         return s;

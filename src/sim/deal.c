@@ -10,7 +10,7 @@ grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count,
     sim_ranks *r = &sim->ranks;
     if (!sim_ranks_local(sim) && first == 0 && count == whole) /* one process (or every rank holding all) */
         return GRAINS_OK;
-    if (!sim_ranks_may_deal(sim) || r->range_next < r->range_end || first > whole || count > whole - first)
+    if (!sim_ranks_may_deal(&sim->rank_view) || r->range_next < r->range_end || first > whole || count > whole - first)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a range of ids to deal (ids %zu to %zu of %zu) is "
                                 "dealt by ranks that hold their own particles alone, before the first step, the "
                                 "last range's particles all added", first, first + count, whole);
@@ -18,7 +18,7 @@ grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count,
     size_t base = r->n_ids;
     grains_status s = particles_reserve(&sim->pt, sim->pt.n + count, err); /* (not grown by half as they come) */
     if (s == GRAINS_OK)
-        s = sim_ranks_count_others(sim, whole, err);
+        s = sim_ranks_count_others(&sim->rank_view, whole, err);
     if (s != GRAINS_OK)
         return s;
     r->dealt_to = r->n_ids;
@@ -54,14 +54,14 @@ grains_status grains_sim_add_dealt(grains_sim *sim, const grains_particle *p, gr
     if (r->ranged && r->dealt) /* one rank's extra particle: the others would not count its id */
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "this rank's range of dealt ids is added whole: "
                                 "a particle beyond it is added by every rank, with grains_sim_add_particle");
-    if (!sim_ranks_may_deal(sim))
+    if (!sim_ranks_may_deal(&sim->rank_view))
         return grains_sim_add_particle(sim, p, err);
     grains_status s = sim_check_particle(sim, p, err); /* on every rank alike: each stops with the message */
     if (s != GRAINS_OK)
         return s;
     sim_ranks_start_dealing(r, sim->pt.n);
     size_t id = r->n_ids;
-    s = sim_ranks_count_others(sim, 1, err);
+    s = sim_ranks_count_others(&sim->rank_view, 1, err);
     if (s == GRAINS_OK && id % (size_t)r->peers.size == (size_t)r->peers.rank)
         s = hold(sim, p, id, err);
     if (s != GRAINS_OK)

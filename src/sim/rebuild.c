@@ -32,9 +32,9 @@ typedef struct {
  * blocks'). */
 static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_error *err)
 {
-    hn->by_ranks = sim_ranks_names(sim);
+    hn->by_ranks = sim_ranks_names(&sim->rank_view);
     grains_status s = sim->has_pending ? GRAINS_OK
-                      : hn->by_ranks   ? sim_ranks_name_contacts(sim, &hn->n, err)
+                      : hn->by_ranks   ? sim_ranks_name_contacts(&sim->rank_view, &hn->n, err)
                                        : store_gather(&sim->cs, &hn->n, err);
     if (s != GRAINS_OK)
         return s;
@@ -52,7 +52,7 @@ static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_er
         return sim_load_contacts(sim, hn->keys, err);
     }
     if (hn->by_ranks) {
-        sim_ranks_take_names(sim, hn->keys);
+        sim_ranks_take_names(&sim->rank_view, hn->keys);
     } else {
         neighbors_collect_keys(&sim->nb, hn->keys, sim->drop_mesh_histories);
         store_compact(&sim->cs, hn->keys, &hn->n);
@@ -87,9 +87,9 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     grains_status s = grid_build(&sim->grid, &in, list_pad(sim), &sim->box, where, ws, owned ? 0 : list_bytes - where_bytes,
                                  err);
     if (s == GRAINS_OK) {
-        sim_ranks_follow(sim, where);
+        sim_ranks_follow(&sim->rank_view, where);
         if (hn->by_ranks)
-            sim_ranks_rename(sim, hn->keys, hn->n, where);
+            sim_ranks_rename(&sim->rank_view, hn->keys, hn->n, where);
         else
             store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.rolling_traits.odd, sim->nthreads);
         particles_permute(pt, where, sim->keep_sums);
@@ -152,7 +152,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
 {
     /* shared among ranks: each copy's positions whole, the histories named
      * where they are kept (name_contacts), then every rank rebuilds alike */
-    sim_ranks_complete_positions(sim);
+    sim_ranks_complete_positions(&sim->rank_view);
     wrap_positions(sim);
     /* one process: a grid that cannot frame the particles refuses the rebuild before anything else changes,
      * and the next step tries again (a program may move the grain that spreads them back, or remove it) */
@@ -174,13 +174,13 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     grains_status s = name_contacts(sim, &hn, err);
     sim->ranks.valid = 0; /* the cut is the old order's */
     if (s == GRAINS_OK && sim_ranks_local(sim)) { /* each rank its own particles and their partners alone */
-        s = sim_ranks_local_sort(sim, &hn.keys, &hn.n, hn.by_ranks, list_pad(sim), err);
+        s = sim_ranks_local_sort(&sim->rank_view, &hn.keys, &hn.n, hn.by_ranks, list_pad(sim), err);
         hn.first = sim->ranks.first;
     } else {
         if (s == GRAINS_OK)
             s = sort_particles(sim, &hn, err);
         if (s == GRAINS_OK && sim_shared(sim))
-            s = sim_ranks_plan_rebuild(sim, &hn.keys, &hn.n, hn.by_ranks, err);
+            s = sim_ranks_plan_rebuild(&sim->rank_view, &hn.keys, &hn.n, hn.by_ranks, err);
     }
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);
@@ -191,7 +191,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     if (s == GRAINS_OK)
         s = sim_size_from_lists(sim, err);
     if (s == GRAINS_OK && sim_shared(sim))
-        sim_ranks_planned(sim);
+        sim_ranks_planned(&sim->rank_view);
     if (hn.owned)
         free(hn.table);
     /* The key table may have stood in the force sums, which must start at zero

@@ -104,14 +104,14 @@ static grains_status remove_among_ranks(grains_sim *sim, size_t n, const size_t 
 {
     if (n == 0)
         return GRAINS_OK;
-    grains_status s = sim_ranks_removal_begin(sim, n, ids, err);
+    grains_status s = sim_ranks_removal_begin(&sim->rank_view, n, ids, err);
     if (s != GRAINS_OK)
         return s;
     sim_uids_take(&sim->uids, uids); /* (every rank the same ids: the same ranges) */
     sim->last_good.held = 0; /* (taken before a step; the next one takes its own) */
     sim->rec.valid = 0;      /* the recorded contacts name the old ids */
     s = sim_rebuild_keeping_sums(sim, err);
-    sim_ranks_removal_end(sim, s == GRAINS_OK);
+    sim_ranks_removal_end(&sim->rank_view, s == GRAINS_OK);
     return s;
 }
 

@@ -37,9 +37,22 @@ static periodic_box box_of(const grains_params *p)
     return b;
 }
 
-/* The core's doors for the decomposition below it (decomp/ranks_state.h). */
-static const rank_core DOORS = {sim_attach_histories, sim_size_from_lists, grains_sim_get_particle, sim_thermo_start,
-                                sim_thermo_add};
+/* The core's doors for the decomposition below it (decomp/rank_sim.h). */
+static const rank_core DOORS = {sim_attach_histories, sim_size_from_lists, grains_sim_get_particle,
+                                sim_thermo_start,     sim_thermo_add,      sim_spawn_reads};
+
+/* What the decomposition sees of sim: its parts, by pointer (they stay
+ * where they are for the simulation's life). */
+static rank_sim rank_view_of(grains_sim *sim)
+{
+    return (rank_sim){sim,          &DOORS,        &sim->ranks,      &sim->p,
+                      &sim->hp,     sim->integrator, sim->nthreads,  &sim->pt,
+                      &sim->grid,   &sim->nb,      &sim->cs,         &sim->bonds,
+                      &sim->wl,     &sim->mb,      &sim->patches,    &sim->box,
+                      &sim->rec,    sim->v2_thread, &sim->strays.v2_far, &sim->step,
+                      &sim->need_rebuild, &sim->keep_sums, &sim->tagged, &sim->has_pending,
+                      &sim->drop_mesh_histories, &sim->guide.on, &sim->guide.id};
+}
 
 grains_status grains_sim_create(grains_sim **out, const grains_params *params, grains_error *err)
 {
@@ -76,7 +89,6 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->nthreads = 1;
 #endif
     sim->need_rebuild = 1;
-    sim->ranks.core = &DOORS;
     rng_seed(&sim->rng, sim->p.seed);
     sim_spawn_init(sim->spawn, &sim->p, &sim->rng);
     sim->spawned_ahead = -1;
@@ -91,6 +103,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
         free(sim);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory creating a simulation");
     }
+    sim->rank_view = rank_view_of(sim);
     int sliding, rolling, twisting; /* a mode that acts in no pair keeps no spring */
     hm_spring_modes(&sim->hp, &sliding, &rolling, &twisting);
     store_init(&sim->cs, store_layout_of(sliding, rolling, twisting));

@@ -3,7 +3,8 @@
  * embeds declares itself in its own header, included here: the interactions
  * (interact/interact.h, force_diag.h), insertion (insert/insert.h), bonds (bonds/bonds.h),
  * membranes (membrane/membranes.h, patches.h), the decomposition's state
- * (decomp/ranks_state.h; its functions in decomp/decomp.h) and the last good state
+ * (decomp/ranks_state.h; the view it has of the simulation, decomp/rank_sim.h; the core's
+ * calls into it, decomp/hooks.h) and the last good state
  * (sim/last_good.h). */
 #ifndef GRAINS_SIM_INTERNAL_H
 #define GRAINS_SIM_INTERNAL_H
@@ -25,7 +26,7 @@
 
 #include "bonds/bonds.h"
 #include "sim/uids.h"
-#include "decomp/ranks_state.h"
+#include "decomp/rank_sim.h"
 #include "insert/insert.h"
 #include "interact/contact_record.h"
 #include "interact/force_diag.h"
@@ -68,6 +69,7 @@ struct grains_sim {
     contact_store cs;
     int nthreads;
     sim_ranks ranks;            /* the ranks it is shared among */
+    rank_sim rank_view;         /* what the decomposition sees of it (made at creation) */
     long step;
     real displacement;          /* [L] bound on any particle's motion since the last rebuild,
                                  * the strays' apart (sim/strays.h) */
@@ -128,34 +130,25 @@ grains_status sim_scale_regions(const grains_sim *sim, grains_error *err);
 grains_status sim_scale_gravity(const grains_sim *sim, grains_vec3 g, grains_error *err);
 
 /* The whole's particles (grains_sim_count) and the time (grains_sim_time). */
-static inline size_t sim_count(const grains_sim *sim)
-{
-    return sim->ranks.holds_share ? sim->ranks.n_ids : sim->pt.n;
-}
+static inline size_t sim_count(const grains_sim *sim) { return rank_count(&sim->rank_view); }
 static inline double sim_time(const grains_sim *sim) { return (double)sim->step * sim->p.dt; }
 
 /* Why a step stopped part-way (grains_sim_stopped). */
 typedef enum { SIM_STOPPED_ASKED = 1, SIM_STOPPED_LOST, SIM_STOPPED_REBUILD } sim_stopped;
 
 /* A simulation shared among ranks (decomp/ranks.c). */
-static inline int sim_shared(const grains_sim *sim) { return sim->ranks.peers.size > 1; }
+static inline int sim_shared(const grains_sim *sim) { return rank_shared(&sim->rank_view); }
 /* The runs of particles this rank moves: its own, or alone all (one run,
  * in `alone`). */
 static inline const slot_run *sim_own_runs(const grains_sim *sim, slot_run *alone, size_t *n)
 {
-    if (sim_shared(sim)) {
-        *n = sim->ranks.n_runs;
-        return sim->ranks.runs;
-    }
-    *alone = (slot_run){0, (uint32_t)sim->pt.n};
-    *n = 1;
-    return alone;
+    return rank_own_runs(&sim->rank_view, alone, n);
 }
 /* A particle's values as grains_sim_add_particle checks them. */
 grains_status sim_check_particle(const grains_sim *sim, const grains_particle *p, grains_error *err);
 /* Whether the ranks hold their own particles and their partners alone
  * (grains_ranks.local, decomp/rank_local.c). */
-static inline int sim_ranks_local(const grains_sim *sim) { return sim_shared(sim) && sim->ranks.peers.local; }
+static inline int sim_ranks_local(const grains_sim *sim) { return rank_local(&sim->rank_view); }
 /* The thermo's sums of the particles, one by one in the ids' order, so
  * that every copy of them gives the same bits (sim/thermo.c). */
 void sim_thermo_start(const grains_sim *sim, thermo_sums *s);
@@ -180,16 +173,12 @@ grains_status sim_strays_read_state(grains_sim *sim, bytes_in *in, size_t n_part
 void sim_strays_place(grains_sim *sim);
 static inline const grains_particles *sim_particles_read(const grains_sim *sim)
 {
-    return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0 ? &sim->ranks.whole
-                                                                                            : &sim->pt;
+    return rank_particles_read(&sim->rank_view);
 }
 /* Whether the whole has any bonds (the same on every rank); and the bonds
  * as one reads and writes them: rank 0's copy of every bond once gathered
  * (decomp/rank_bonds.c), else the bonds. */
-static inline int sim_bonds_any(const grains_sim *sim)
-{
-    return sim->ranks.holds_share ? sim->ranks.bonds_whole > 0 : sim->bonds.n > 0;
-}
+static inline int sim_bonds_any(const grains_sim *sim) { return rank_bonds_any(&sim->rank_view); }
 static inline const sim_bonds *sim_bonds_read(const grains_sim *sim)
 {
     return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0
@@ -205,32 +194,17 @@ grains_status sim_size_from_lists(grains_sim *sim, grains_error *err);
  * block's window sized from the lists; first: scratch of a place per
  * particle (sim/attach.c). */
 grains_status sim_attach_histories(grains_sim *sim, store_key *keys, size_t n, uint32_t *first, grains_error *err);
-/* Whether block b's pairs are this rank's to evaluate: 2 all (own), 1
- * those with an own partner, 0 none. */
-static inline int sim_ranks_visit(const grains_sim *sim, uint32_t b)
-{
-    return sim_shared(sim) ? sim->ranks.visit[b] : 2;
-}
 /* Whether the steps read every block's wall sums and patch logs: servo
  * walls (their motion follows the force) or membranes (which pull the
  * walls they are pinned to, and read the patch logs). Otherwise only the
  * output reads the walls' force, and the sums go to the writer alone,
  * when it writes (grains_sim_gather_particles). */
-static inline int sim_ranks_sums_each_step(const grains_sim *sim)
-{
-    for (size_t k = 0; k < sim->wl.n; k++)
-        if (sim->wl.body[k].motion.type == GRAINS_MOTION_SERVO)
-            return 1;
-    return sim->mb.n > 0;
-}
+static inline int sim_ranks_sums_each_step(const grains_sim *sim) { return rank_sums_each_step(&sim->rank_view); }
 /* Whether the steps send the halo alone (halo_suffices) in a valid cut:
  * then a row's begin moves every copy, but the largest speed is over the
  * own particles', and sim_ranks_begun makes it every rank's largest
  * (sim->v2_thread[0] holds it). */
-static inline int sim_ranks_halo_steps(const grains_sim *sim)
-{
-    return sim_shared(sim) && sim->ranks.valid && sim->ranks.halo_steps;
-}
+static inline int sim_ranks_halo_steps(const grains_sim *sim) { return rank_halo_steps(&sim->rank_view); }
 
 /* The bonds' view of the simulation (bonds/bonds.h). */
 static inline bonds_view sim_bonds_of(grains_sim *sim)
@@ -258,6 +232,9 @@ static inline insert_view sim_insert_reach(const grains_sim *sim)
                          (grains_rng *)&sim->rng, sim_count(sim), sim_time(sim), sim->step, NULL, NULL, NULL, NULL};
 }
 insert_view sim_insert_of(grains_sim *sim);
+/* Whether an insertion region still attempts; and (mark not NULL) the
+ * particles its attempts may read marked, mark[i] = 1 per slot. */
+int sim_spawn_reads(const grains_sim *sim, uint8_t *mark);
 grains_status sim_spawn_step(grains_sim *sim, size_t *added, grains_error *err);
 
 /* The force loop's view of the simulation (interact/interact.h): a rank

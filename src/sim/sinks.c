@@ -113,7 +113,7 @@ grains_status sim_sinks_apply(grains_sim *sim, grains_error *err)
     size_t n;
     int ok = find(sim, &found, &n);
     if (sim_shared(sim)) { /* every rank's, to every rank (this one's none if short of memory: no rank waits) */
-        grains_removal *all = sim_ranks_gather_removals(sim, ok ? found : NULL, ok ? n : 0, &n);
+        grains_removal *all = sim_ranks_gather_removals(&sim->rank_view, ok ? found : NULL, ok ? n : 0, &n);
         free(found);
         found = all;
     }

@@ -21,6 +21,15 @@ insert_view sim_insert_of(grains_sim *sim)
     return v;
 }
 
+int sim_spawn_reads(const grains_sim *sim, uint8_t *mark)
+{
+    const insert_view v = sim_insert_reach(sim);
+    int active = sim_spawn_active(&v);
+    if (active && mark)
+        sim_spawn_mark_reach(&v, mark);
+    return active;
+}
+
 grains_status sim_spawn_step(grains_sim *sim, size_t *added, grains_error *err)
 {
     insert_view v = sim_insert_of(sim);

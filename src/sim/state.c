@@ -290,24 +290,24 @@ static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error 
 {
     sim_ranks *r = &sim->ranks;
     bytes_out *writes = r->peers.rank == 0 ? o : NULL;
-    sim_ranks_writer_sums(sim);
+    sim_ranks_writer_sums(&sim->rank_view);
     if (writes) {
         write_config(sim, writes);
         write_setting(sim, writes);
         write_scalars(sim, writes);
     }
-    uint32_t *slot = sim_ranks_stream_particles(sim, writes);
+    uint32_t *slot = sim_ranks_stream_particles(&sim->rank_view, writes);
     if (!r->dealt)
-        sim_ranks_stream_lists(sim, writes, slot);
+        sim_ranks_stream_lists(&sim->rank_view, writes, slot);
     else if (writes) {
         grid_write_state(&sim->grid, writes);
         neighbors_write_state(&sim->nb, writes);
         store_write_state(&sim->cs, writes);
     }
-    sim_ranks_gather_bonds(sim, slot, r->n_ids);
+    sim_ranks_gather_bonds(&sim->rank_view, slot, r->n_ids);
     free(slot);
     grains_status s = GRAINS_OK;
-    patch_log *logs = sim->mb.n && writes ? sim_ranks_patch_logs_whole(sim) : NULL;
+    patch_log *logs = sim->mb.n && writes ? sim_ranks_patch_logs_whole(&sim->rank_view) : NULL;
     if (sim->mb.n && writes && !logs)
         s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
     else if (writes)
@@ -448,11 +448,11 @@ static grains_status read_share(grains_sim *sim, bytes_in *in, grains_error *err
         s = read_rest(sim, in, n, err);
     if (s != GRAINS_OK)
         return s;
-    if (!sim_ranks_resume_reads(sim, n)) {
+    if (!sim_ranks_resume_reads(&sim->rank_view, n)) {
         bytes_rewind(in, &start);
         return read_whole(sim, in, err);
     }
-    s = sim_ranks_resume_read(sim, in, n, &fields, &springs, err);
+    s = sim_ranks_resume_read(&sim->rank_view, in, n, &fields, &springs, err);
     bytes_splice(in, &springs); /* (the last passed over first) */
     bytes_splice(in, &fields);
     return s;

@@ -68,7 +68,7 @@ static void forces_and_motion_team(grains_sim *sim)
     force_diag total = sim_reduce_diag(sim);
     if (sim_shared(sim)) { /* every rank's verdict, on the master thread (MPI funneled) */
 #pragma omp master
-        sim->ranks.diag = sim_ranks_diag(sim, total);
+        sim->ranks.diag = sim_ranks_diag(&sim->rank_view, total);
 #pragma omp barrier
         total = sim->ranks.diag;
     }
@@ -169,7 +169,7 @@ static void begin(grains_sim *sim)
     int own = sim_ranks_halo_steps(sim); /* the speeds noted: the own ones' (begin_team) */
     sim_strays_split(sim, own ? sim_own_runs(sim, &alone, &n_runs) : &all, n_runs);
     if (own)
-        sim_ranks_begun(sim);
+        sim_ranks_begun(&sim->rank_view);
     sim_strays_advance(sim, 1);
 }
 
@@ -227,7 +227,7 @@ static grains_status sources(grains_sim *sim, grains_error *err)
         s = sim_bonds_form(&bv, &sim->nb, mine, grains_sim_count(sim), err);
         sim->need_rebuild |= sim->bonds.n > had; /* the index by slot */
         if (s != GRAINS_OK ||
-            (sim_ranks_bonds_formed(sim) && (s = sim_rebuild(sim, err)) != GRAINS_OK)) /* (the whole's count) */
+            (sim_ranks_bonds_formed(&sim->rank_view) && (s = sim_rebuild(sim, err)) != GRAINS_OK)) /* (the whole's count) */
             return s;
     }
     size_t added = 0;
@@ -245,7 +245,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
 {
     grains_status s = membrane_forces(sim, err);
     if (s == GRAINS_OK && sim_shared(sim))
-        s = sim_ranks_before_forces(sim, err); /* what the ranks do not share refused; the cut, if none holds */
+        s = sim_ranks_before_forces(&sim->rank_view, err); /* what the ranks do not share refused; the cut, if none holds */
     if (s != GRAINS_OK)
         return s;
     sim->rec.valid = 0;
@@ -259,7 +259,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (total.bonds_broke) /* merged over the ranks: every rank rebuilds */
         sim->need_rebuild = 1;
     if (sim_shared(sim) && sim_stable(sim, &total))
-        sim_ranks_exchange_step(sim); /* each rank's particles, or the halo each reads, and the largest speed */
+        sim_ranks_exchange_step(&sim->rank_view); /* each rank's particles, or the halo each reads, and the largest speed */
     const membrane_view mv = sim_membranes_of(sim);
     if (sim->mb.n)
         sim_gather_patch_logs(&mv); /* the grains' push on the membranes */

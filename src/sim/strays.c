@@ -126,7 +126,7 @@ void sim_strays_find(grains_sim *sim, real list_pad)
         return;
     }
     size_t bytes = 0;
-    const void *every = sim_ranks_gather(sim, own, n * sizeof *own, &bytes);
+    const void *every = sim_ranks_gather(&sim->rank_view, own, n * sizeof *own, &bytes);
     stray_offer all[STRAYS_MAX];
     if (bytes <= sizeof all) {
         memcpy(all, every, bytes);

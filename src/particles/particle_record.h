@@ -2,8 +2,8 @@
  * and t, which a rebuild zeroes, nor slot, the holder's own), in one order
  * for the rebuild's move (decomp/rank_move.c) and the writer's gather
  * (decomp/rank_writer.c). */
-#ifndef GRAINS_SIM_PARTICLE_RECORD_H
-#define GRAINS_SIM_PARTICLE_RECORD_H
+#ifndef GRAINS_PARTICLES_PARTICLE_RECORD_H
+#define GRAINS_PARTICLES_PARTICLE_RECORD_H
 
 #include <string.h>
 

@@ -3,10 +3,10 @@
  * spread by cell block to their blocks' home ranks (decomp/rank_start.c), so
  * that no rank reads every particle and each cell and each pair is
  * checked on one rank whole. */
-#ifndef GRAINS_SIM_START_SET_H
-#define GRAINS_SIM_START_SET_H
+#ifndef GRAINS_DECOMP_START_SET_H
+#define GRAINS_DECOMP_START_SET_H
 
-#include "sim/sim_internal.h"
+#include "decomp/rank_sim.h"
 
 typedef struct {
     vec3 *x;
@@ -23,8 +23,8 @@ typedef struct {
 /* The particles `sim` holds that the checks read: one process's (views
  * of its arrays), or this rank's own, copied, when the ranks hold their
  * own alone (sim_start_shared). An error on this rank alone: out of memory. */
-int sim_start_shared(const grains_sim *sim);
-grains_status sim_start_own(const grains_sim *sim, start_set *own, grains_error *err);
+int sim_start_shared(const rank_sim *sim);
+grains_status sim_start_own(const rank_sim *sim, start_set *own, grains_error *err);
 
 /* The rank that checks the cells of a block (by its key, neighbor/grid.h)
  * and the pairs of its particles: a hash, so that crowded regions spread
@@ -34,17 +34,17 @@ int sim_start_home(const start_set *s, uint64_t key);
 /* Each own particle to the home of its block in a grid of pad `pad` and
  * as a copy to the homes of the blocks that may hold a partner
  * (collective): the set each rank checks, sorted by id. */
-grains_status sim_start_spread(const grains_sim *sim, const start_set *own, real pad, start_set *out,
+grains_status sim_start_spread(const rank_sim *sim, const start_set *own, real pad, start_set *out,
                                grains_error *err);
 
 /* Every rank's `bytes` at `mine`, in rank order (collective; one process:
  * a copy). The caller frees it. */
-void *sim_start_gather(const grains_sim *sim, const start_set *s, const void *mine, size_t bytes);
+void *sim_start_gather(const rank_sim *sim, const start_set *s, const void *mine, size_t bytes);
 
 void sim_start_free(start_set *s);
 
 /* Out of memory on this rank alone, in the collective checks: says so
  * and stops every rank (they may wait for it). */
-void sim_start_failed(const grains_sim *sim) __attribute__((noreturn));
+void sim_start_failed(const rank_sim *sim) __attribute__((noreturn));
 
 #endif
