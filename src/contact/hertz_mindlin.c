@@ -139,6 +139,7 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->normal = p->contact_model == GRAINS_CONTACT_LINEAR ? HM_NORMAL_LINEAR
                  : p->cohesion == GRAINS_COHESION_JKR    ? HM_NORMAL_JKR
                                                          : HM_NORMAL_HERTZ;
+    hp->holds = hp->normal == HM_NORMAL_JKR;
     hp->rolling_model = p->rolling_model;
     hp->rolling_traits = rolling_traits_of(p->rolling_model);
     hp->rolling = rolling_coeffs_of(p);

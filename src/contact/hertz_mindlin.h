@@ -56,6 +56,7 @@ typedef struct {
     int increment_first; /* GRAINS_FRICTION_INCREMENT_THEN_FORCE, or a Verlet integrator */
     int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */
     int normal;          /* HM_NORMAL_*: the normal sub-model (contact/submodels.h) */
+    int holds;           /* its contacts hold beyond touching (JKR): the loops reach hm_hold_gap past it */
     int rolling_model;   /* GRAINS_ROLLING_*: the rolling sub-model (contact/rolling.h) */
     rolling_traits rolling_traits; /* what its spring is to the loops outside the kernel */
     rolling_coeffs rolling; /* each rolling model's coefficients (contact/rolling.h) */
@@ -112,6 +113,33 @@ int hm_lanes_compose(const hm_params *hp);
 /* The largest gap at which a contact of particles of radius at most R_max
  * still holds (JKR; 0 for the others). */
 real hm_max_hold_gap(const hm_params *hp, real R_max);
+
+/* How far apart the surfaces of a pair whose contact holds (hp->holds, a
+ * contact with a history) may be and still touch: the gap at which it
+ * snaps (contact/cohesion_jkr.h). */
+static inline real hm_hold_gap(const hm_params *hp, const hm_law *law, real R_i, real R_j, int wall)
+{
+    return jkr_snap_gap(hp->jkr.W, wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
+}
+
+/* The normal law as the implicit rows see it (a spring without adhesion):
+ * its coefficients at overlap delta (c.kn the spring's f / delta; R_small
+ * the smaller radius, or a wall's particle's), its stiffness d f / d delta,
+ * and its potential at stiffness k (contact/normal_linear.h, normal_hertz.h). */
+static inline coefficients hm_normal_spring(const hm_params *hp, const hm_law *law, real R_eff, real m_eff, real delta,
+                                            real R_small)
+{
+    return hp->normal == HM_NORMAL_LINEAR ? linear_coefficients(&hp->linear, law, R_eff, m_eff, R_small)
+                                          : contact_coefficients(law, R_eff, m_eff, fmax(delta, 0));
+}
+static inline real hm_normal_stiffness(const hm_params *hp, const coefficients *c)
+{
+    return hp->normal == HM_NORMAL_LINEAR ? linear_stiffness(c) : hertz_stiffness(c);
+}
+static inline real hm_normal_energy(const hm_params *hp, real k, real delta)
+{
+    return hp->normal == HM_NORMAL_LINEAR ? linear_energy(k, delta) : hertz_energy(k, delta);
+}
 
 /* Eq. 21: beta = 1 / sqrt(1 + (pi / ln e_n)^2); 1 at e_n = 0, 0 at e_n = 1. */
 real hm_beta(real e_n);

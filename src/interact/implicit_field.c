@@ -57,11 +57,9 @@ static int pair_terms_of(const implicit_pairs *ip, const hm_law *law, vec3 dx, r
     t->f = t->k = t->c = 0;
     t->touching = frozen ? frozen->touching : m.delta > 0;
     if (t->touching) {
-        int linear = hp->normal == HM_NORMAL_LINEAR;
-        coefficients c = linear ? linear_coefficients(&hp->linear, law, m.R_eff, m.m_eff, wall ? R_i : fmin(R_i, R_j))
-                                : contact_coefficients(law, m.R_eff, m.m_eff, fmax(m.delta, 0));
+        coefficients c = hm_normal_spring(hp, law, m.R_eff, m.m_eff, m.delta, wall ? R_i : fmin(R_i, R_j));
         t->f = c.kn * m.delta;
-        t->k = linear ? linear_stiffness(&c) : hertz_stiffness(&c);
+        t->k = hm_normal_stiffness(hp, &c);
         t->c = frozen ? frozen->c : c.cn;      /* Hertz's ~ delta^(1/4) has no derivative at 0 */
     }
     if (hp->vdw.A > 0)
@@ -146,7 +144,7 @@ double implicit_pairs_energy(void *self)
                 !pair_terms_of(ip, o.law, o.dx, pt->R[i], o.R, o.wall, ip->fv.hp->rho[pt->mat[i]], o.rho, NULL, &t) ||
                 !t.touching)
                 continue;
-            V += ip->fv.hp->normal == HM_NORMAL_LINEAR ? linear_energy(t.k, t.delta) : hertz_energy(t.k, t.delta);
+            V += hm_normal_energy(ip->fv.hp, t.k, t.delta);
         }
     }
     return V;
