@@ -8,6 +8,7 @@
 #include "check.h"
 #include "grains/io.h"
 #include "grains/scenario.h"
+#include "core/coeffs.h"
 #include "io/text.h"
 #include "support.h"
 
@@ -261,8 +262,8 @@ static void bad_off(test_ctx *t)
  * finally set, here by --set after the file) or the run's pair values. */
 static void materials_scenario(test_ctx *t)
 {
-    const char *path = write_text("materials.cfg", "materials = ( { rho = 7800.0; E = 2e11; },\n"
-                                                   "  { nu = 0.2; } );\n"
+    const char *path = write_text("materials.cfg", "materials = ( { rho = 7800.0; E = 2e11; k_roll = 400.0; },\n"
+                                                   "  { nu = 0.2; k_roll = 100.0; } );\n"
                                                    "pairs = ( { between = [2, 1]; e_n = 0.25; mu_s = 0.6; },\n"
                                                    "  { between = [2, 2]; contact = false; } );\n"
                                                    "spawn_material = 2;\nmesh_material = 1;\n");
@@ -287,6 +288,8 @@ static void materials_scenario(test_ctx *t)
     CHECK(t, grains_params_pair(p, 2, 2).no_contact && !v.no_contact && !w.no_contact,
           "pair 2-2 passes through itself, the others touch");
     CHECK(t, p->spawn_material == 2 && p->mesh_material == 1, "spawn and mesh materials");
+    CHECK(t, v.coeff[coeff_find("k_roll")] == 200 && grains_params_pair(p, 1, 1).coeff[coeff_find("k_roll")] == 400,
+          "materials' k_roll: pair 1-2 their geometric mean, 1-1 material 1's own");
 }
 
 static void bad_scenario(test_ctx *t)
@@ -303,6 +306,8 @@ static void bad_scenario(test_ctx *t)
     refused(t, 's', "geometry: { R_mesh = [0.1, -0.2]; };\n", 1, "R_mesh[1]");
     refused(t, 's', "a: { b: { c = 1; }; };\n", 1, "groups nest one level");
     refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "unknown field 'Young'");
+    refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "nu, k_roll, gamma_roll)");
+    refused(t, 's', "materials = ( { k_roll = -1.0; } );\n", 1, "materials[1].k_roll = -1");
     refused(t, 's', "materials = (\n { rho = -1.0; } );\n", 1, "materials[1].rho = -1");
     refused(t, 's', "materials = [1.0, 2.0];\n", 1, "list of groups");
     refused(t, 's', "materials = ( { rho = 7800.0; } );\n\npairs = ( { between = [0, 2]; } );\n", 3,

@@ -383,6 +383,89 @@ static void sds_on_slope(test_ctx *t)
           err.message);
 }
 
+/* Materials' own k_roll, mixed by their geometric mean where the pair gives
+ * none: material 1 gives 4 K, material 2 gives K, material 0 has the run's
+ * K / 4, so pair (1, 2) takes 2 K, (0, 1) K, (2, 2) K, and a pair's own
+ * value stands. */
+static grains_params sds_materials(double gamma, double slope)
+{
+    grains_params p = rolling_params(GRAINS_ROLLING_SDS, slope);
+    p.coeff[COEFF_SDS_K_ROLL] = K_ROLL / 4, p.coeff[COEFF_SDS_GAMMA_ROLL] = gamma;
+    p.n_materials = 3;
+    p.material[1] = p.material[2] = grains_params_material(&p, 0);
+    p.material_coeff[1][COEFF_SDS_K_ROLL] = 4 * K_ROLL;
+    p.material_coeff[2][COEFF_SDS_K_ROLL] = K_ROLL;
+    p.material_coeff_given[1] = p.material_coeff_given[2] = 1u << COEFF_SDS_K_ROLL;
+    p.mesh_material = 2;
+    return p;
+}
+
+/* A sphere of material 1 held on a slope on a floor of material 2: where it is after t. */
+static grains_particle hold_on(const grains_params *p, double t)
+{
+    grains_sim *sim = scene(p);
+    floor_mesh(sim, 1, 0);
+    grains_particle one = {{0, 0, R}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, R, 1, 0};
+    grains_error err;
+    if (grains_sim_add_particle(sim, &one, &err) != GRAINS_OK) {
+        fprintf(stderr, "hold_on: %s\n", err.message);
+        exit(1);
+    }
+    for (long k = 1; k <= (long)(t / p->dt); k++)
+        step(sim);
+    grains_particle s = get(sim, 0);
+    grains_sim_destroy(sim);
+    return s;
+}
+
+static void sds_mixed(test_ctx *t)
+{
+    grains_params p = sds_materials(0, 0);
+    double k12 = grains_params_pair(&p, 1, 2).coeff[COEFF_SDS_K_ROLL];
+    double k01 = grains_params_pair(&p, 0, 1).coeff[COEFF_SDS_K_ROLL];
+    double k22 = grains_params_pair(&p, 2, 2).coeff[COEFF_SDS_K_ROLL];
+    double k00 = grains_params_pair(&p, 0, 0).coeff[COEFF_SDS_K_ROLL];
+    printf("  sds k_roll mixed: (1,2) %g, (0,1) %g, (2,2) %g, (0,0) %g N/m\n", k12, k01, k22, k00);
+    CHECK(t, k12 == 2 * K_ROLL && k01 == K_ROLL && k22 == K_ROLL && k00 == K_ROLL / 4,
+          "a pair without k_roll takes its materials' geometric mean (each material's own, or the run's)");
+    p.n_pairs = 1;
+    p.pair[0] = (grains_pair_values){.a = 1, .b = 2, .e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1, .mu_s_dyn = -1,
+                                     .mu_r_dyn = -1, .mu_t_dyn = -1, .coeff_given = 1u << COEFF_SDS_K_ROLL};
+    p.pair[0].coeff[COEFF_SDS_K_ROLL] = 3 * K_ROLL;
+    CHECK(t, grains_params_pair(&p, 1, 2).coeff[COEFF_SDS_K_ROLL] == 3 * K_ROLL, "a pair's own k_roll stands");
+    /* the run: a sphere of material 1 on a floor of material 2 holds on the
+     * slope as with the pair's k_roll = 2 K given, to the bit */
+    const double m = 4 * PI / 3 * 1e3 * R * R * R, hold = atan(0.5 * MU_R), T = 0.2;
+    const double gamma = 2 * sqrt(1.4 * m * 2 * K_ROLL); /* (as sds_on_slope's, for the spring 2 K) */
+    grains_params mixed = sds_materials(gamma, hold), given = mixed;
+    given.material_coeff_given[1] = given.material_coeff_given[2] = 0;
+    given.n_pairs = 1, given.pair[0] = p.pair[0];
+    given.pair[0].coeff[COEFF_SDS_K_ROLL] = 2 * K_ROLL;
+    grains_error err;
+    CHECK(t, grains_params_check(&mixed, &err) == GRAINS_OK, "materials' k_roll accepted: %s", err.message);
+    grains_particle a = hold_on(&mixed, T), b = hold_on(&given, T);
+    double u = m * G * sin(hold) / (2 * K_ROLL);
+    printf("  sds, materials' k_roll mixed to 2 K: x = %.6g m (the pair's own 2 K: %.6g; the spring's %.3g)\n", a.x.x,
+           b.x.x, u);
+    CHECK(t, memcmp(&a.x, &b.x, sizeof a.x) == 0 && memcmp(&a.w, &b.w, sizeof a.w) == 0,
+          "materials mixed to 2 K give the bits of the pair's own 2 K");
+    /* and by that spring: with the pair's K instead, the rolling spring's
+     * wind-up m g sin(a) / k_roll doubles (the sliding spring's share stays) */
+    given.pair[0].coeff[COEFF_SDS_K_ROLL] = K_ROLL;
+    grains_particle c = hold_on(&given, T);
+    printf("  sds, the pair's K: x = %.6g m, %.4g m further (m g sin(a) / (2 K) = %.4g)\n", c.x.x, c.x.x - a.x.x, u);
+    CHECK_REL(t, c.x.x - a.x.x, u, 0.01, "held by the mixed spring 2 K: half K's rolling wind-up");
+    mixed.material_coeff[1][COEFF_SDS_K_ROLL] = -1;
+    CHECK(t, grains_params_check(&mixed, &err) == GRAINS_ERR_RANGE, "a material's negative k_roll refused: %s",
+          err.message);
+    mixed.material_coeff[1][COEFF_SDS_K_ROLL] = 0;
+    CHECK(t, grains_params_check(&mixed, &err) == GRAINS_ERR_RANGE, "a material's k_roll of 0 under sds refused: %s",
+          err.message);
+    mixed.material_coeff[1][COEFF_SDS_K_ROLL] = 1, mixed.material_coeff_given[1] |= 1u << 30;
+    CHECK(t, grains_params_check(&mixed, &err) == GRAINS_ERR_RANGE, "a bit for no coefficient refused: %s",
+          err.message);
+}
+
 /* ---- the registry ---- */
 
 /* ---- damping "tsuji" ---- */
@@ -494,6 +577,7 @@ int main(void)
     type_c_resorted(&t);
     sds_on_floor(&t);
     sds_on_slope(&t);
+    sds_mixed(&t);
     tsuji(&t);
     damping_pairs(&t);
     registry(&t);

@@ -223,6 +223,11 @@ typedef struct {
     /* several materials (material 0 is rho, E, nu above) */
     int n_materials;                      /* 1 + the materials listed below */
     grains_material material[GRAINS_MAX_MATERIALS]; /* [1 .. n_materials-1]; [0] unused */
+    /* the contact sub-models' coefficients (k_roll, ...) a material gives, [1 .. n_materials-1]
+     * ([0]: the run's coeff): a pair of materials that gives none of its own takes the geometric
+     * mean of its two materials' values, each material's own or the run's (grains_params_pair) */
+    real material_coeff[GRAINS_MAX_MATERIALS][GRAINS_MAX_COEFFS];
+    unsigned material_coeff_given[GRAINS_MAX_MATERIALS]; /* bit k: material_coeff[m][k] is the material's */
     int n_pairs;
     grains_pair_values pair[GRAINS_MAX_PAIRS];
     int spawn_material;                   /* material of spawned particles */

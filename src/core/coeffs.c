@@ -20,6 +20,9 @@ void coeffs_default(grains_params *p)
 
 grains_status coeffs_check(const real *c, unsigned which, const char *where, grains_error *err)
 {
+    if (which & ~COEFFS_ALL)
+        return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "%scoeff_given = %#x: bits for coefficients 0 to %d "
+                                "alone", where, which, N_COEFFS - 1);
     for (int k = 0; k < N_COEFFS; k++)
         if ((which >> k & 1) && (!isfinite(c[k]) || c[k] < rows[k].least))
             return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "%s%s = %g: must be finite and >= %g", where,

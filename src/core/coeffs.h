@@ -17,6 +17,9 @@ enum { GRAINS_SUBMODEL_COEFFS(COEFF_ENUM) N_COEFFS };
 _Static_assert(N_COEFFS <= GRAINS_MAX_COEFFS, "grow GRAINS_MAX_COEFFS");
 _Static_assert(GRAINS_MAX_COEFFS <= 32, "a pair's coeff_given holds a bit for each");
 
+/* A bit for each coefficient: all of them. */
+#define COEFFS_ALL (N_COEFFS < 32 ? (1u << (N_COEFFS % 32)) - 1 : ~0u)
+
 /* Every coefficient at its default. */
 void coeffs_default(grains_params *p);
 /* Each of c[] whose bit is set in `which` finite and at least its least

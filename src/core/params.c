@@ -88,6 +88,27 @@ double grains_params_mass(const grains_params *p, int material, double R)
 /* A pair value: the pair's own, else the run's. */
 static real pick(real own, real run) { return own < 0 ? run : own; }
 
+/* A sub-model's coefficient the pair does not give: the geometric mean of
+ * its two materials' values (each material's own, or the run's), as
+ * LAMMPS's granular pair style mixes its coefficients; the run's when
+ * neither material gives it. A material with itself takes its own. */
+static real material_coeff(const grains_params *p, int m, int k)
+{
+    return m > 0 && (p->material_coeff_given[m] >> k & 1) ? p->material_coeff[m][k] : p->coeff[k];
+}
+
+static void mix_coeffs(const grains_params *p, grains_pair_values *v)
+{
+    for (int k = 0; k < GRAINS_MAX_COEFFS; k++) {
+        if (v->coeff_given >> k & 1)
+            continue;
+        real ca = material_coeff(p, v->a, k), cb = material_coeff(p, v->b, k), both = ca * cb;
+        v->coeff[k] = ca == cb                       ? ca
+                      : isnormal(both) || both == 0 ? sqrt(both)
+                                                    : sqrt(ca) * sqrt(cb); /* (beyond a real's range) */
+    }
+}
+
 grains_pair_values grains_params_pair(const grains_params *p, int a, int b)
 {
     grains_pair_values v = {.a = a, .b = b, .e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1,
@@ -99,9 +120,7 @@ grains_pair_values grains_params_pair(const grains_params *p, int a, int b)
     if (v.mu_t < 0 && v.mu_s >= 0)
         v.mu_t = isfinite(2 * v.mu_s) ? 2 * v.mu_s / 3 : v.mu_s / 3 * 2; /* (no overflow at 1e308) */
     v.e_n = pick(v.e_n, p->e_n);
-    for (int k = 0; k < GRAINS_MAX_COEFFS; k++)
-        if (!(v.coeff_given >> k & 1))
-            v.coeff[k] = p->coeff[k];
+    mix_coeffs(p, &v);
     int own_s = v.mu_s >= 0, own_r = v.mu_r >= 0, own_t = v.mu_t >= 0;
     v.mu_s = pick(v.mu_s, p->mu_s);
     v.mu_r = pick(v.mu_r, p->mu_r);
@@ -243,12 +262,15 @@ static grains_status check_pairs(const grains_params *p, grains_error *err)
         if (s != GRAINS_OK)
             return s;
         grains_pair_values r = grains_params_pair(p, v->a, v->b);
-        REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS || r.coeff[COEFF_SDS_K_ROLL] > 0,
-                "pairs[%d]: rolling_model = \"sds\" needs its spring: k_roll > 0", k);
         REQUIRE(r.mu_s_dyn <= r.mu_s && r.mu_r_dyn <= r.mu_r && r.mu_t_dyn <= r.mu_t,
                 "pairs[%d]: a dynamic friction coefficient exceeds its static one (sliding %g/%g, rolling %g/%g, "
                 "twisting %g/%g)", k, r.mu_s_dyn, r.mu_s, r.mu_r_dyn, r.mu_r, r.mu_t_dyn, r.mu_t);
     }
+    for (int a = 0; a < p->n_materials; a++) /* each pair's own, or its materials' mixed */
+        for (int b = a; b < p->n_materials; b++)
+            REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS ||
+                        grains_params_pair(p, a, b).coeff[COEFF_SDS_K_ROLL] > 0,
+                    "materials %d and %d: rolling_model = \"sds\" needs its spring: k_roll > 0", a, b);
     return GRAINS_OK;
 }
 
@@ -264,6 +286,11 @@ static grains_status check_materials(const grains_params *p, grains_error *err)
         REQUIRE(isfinite(m->E) && m->E > 0, "materials[%d].E = %g: Young's modulus must be > 0", k, m->E);
         REQUIRE(isfinite(m->nu) && m->nu > -1 && m->nu <= 0.5,
                 "materials[%d].nu = %g: Poisson's ratio must be in (-1, 0.5]", k, m->nu);
+        char where[32];
+        snprintf(where, sizeof where, "materials[%d].", k);
+        grains_status s = coeffs_check(p->material_coeff[k], p->material_coeff_given[k], where, err);
+        if (s != GRAINS_OK)
+            return s;
     }
     REQUIRE(p->spawn_material >= 0 && p->spawn_material < p->n_materials,
             "spawn_material = %d: must name a material, 0 to %d", p->spawn_material, p->n_materials - 1);
@@ -451,6 +478,6 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
     if (s == GRAINS_OK)
         s = params_check_spawns(p, err);
     if (s == GRAINS_OK)
-        s = coeffs_check(p->coeff, ~0u, "", err);
+        s = coeffs_check(p->coeff, COEFFS_ALL, "", err);
     return s;
 }

@@ -6,7 +6,9 @@
  *
  * Material 0 is the run's own rho, E, nu; a field a material leaves out is
  * material 0's (filled by scenario_materials_finish, after every override).
- * A pair value left out is -1: the run's value (grains_params_pair). */
+ * A material may give the sub-models' coefficients (k_roll, ...: a pair
+ * that gives none takes its two materials' geometric mean). A pair value
+ * left out is -1: the run's value (grains_params_pair). */
 #include "scenario/scenario_materials.h"
 
 #include "core/coeffs.h"
@@ -72,11 +74,28 @@ static grains_status pair_field_here(const config_setting_t *s, int material, co
     for (int f = 0; f < COUNT(pair_fields); f++)
         if (strcmp(name, pair_fields[f].name) == 0)
             return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s),
-                                    "%s: %s belongs to a pair of materials, not to one (a material has rho, E and "
-                                    "nu): pairs = ( { between = [0, %d]; %s = ...; } ) sets it between material 0 "
+                                    "%s: %s belongs to a pair of materials, not to one (a material has rho, E, nu "
+                                    "and the sub-models' coefficients): pairs = ( { between = [0, %d]; %s = ...; } ) sets it between material 0 "
                                     "and this one (docs/model.md, Several materials)", what, name, material, name);
     return GRAINS_OK;
 }
+
+/* A sub-model's coefficient for this pair or material (core/coeffs.h, into
+ * coeff[] and its bit of *given), its own from now. */
+static grains_status read_coeff(const config_setting_t *s, real *coeff, unsigned *given, const char *what,
+                                const char *path, grains_error *err)
+{
+    int k = coeff_find(config_setting_name(s));
+    if (!config_number(s, &coeff[k]))
+        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.%s: expected a finite number", what,
+                                config_setting_name(s));
+    *given |= 1u << k;
+    return GRAINS_OK;
+}
+
+/* ", k_roll, gamma_roll, ...": the sub-models' coefficients a pair or a material may set. */
+#define COEFF_NAME(id, name, unit, dflt, least, doc) ", " name
+static const char coeff_names[] = "" GRAINS_SUBMODEL_COEFFS(COEFF_NAME);
 
 grains_status scenario_read_materials(grains_params *p, const config_setting_t *list, const char *path,
                                       grains_error *err)
@@ -87,13 +106,17 @@ grains_status scenario_read_materials(grains_params *p, const config_setting_t *
         config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
         grains_material *m = &p->material[a + 1];
         *m = (grains_material){NAN, NAN, NAN}; /* material 0's, at finish */
+        p->material_coeff_given[a + 1] = 0;
         char what[32];
         snprintf(what, sizeof what, "materials[%d]", a + 1);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
             s = pair_field_here(config_setting_get_elem(g, (unsigned)b), a + 1, what, path, err);
-        for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++)
-            s = read_field(config_setting_get_elem(g, (unsigned)b), material_fields, COUNT(material_fields), "", "", m,
-                           what, path, err);
+        for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++) {
+            config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
+            s = coeff_find(config_setting_name(f)) >= 0
+                    ? read_coeff(f, p->material_coeff[a + 1], &p->material_coeff_given[a + 1], what, path, err)
+                    : read_field(f, material_fields, COUNT(material_fields), "", coeff_names, m, what, path, err);
+        }
     }
     if (s == GRAINS_OK)
         p->n_materials = 1 + n;
@@ -126,22 +149,6 @@ static grains_status read_contact(const config_setting_t *s, grains_pair_values 
     return GRAINS_OK;
 }
 
-/* A sub-model's coefficient for this pair (core/coeffs.h), its own from now. */
-static grains_status read_coeff(const config_setting_t *s, grains_pair_values *v, const char *what, const char *path,
-                                grains_error *err)
-{
-    int k = coeff_find(config_setting_name(s));
-    if (!config_number(s, &v->coeff[k]))
-        return grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.%s: expected a finite number", what,
-                                config_setting_name(s));
-    v->coeff_given |= 1u << k;
-    return GRAINS_OK;
-}
-
-/* ", k_roll, gamma_roll, ...": the sub-models' coefficients a pair may set. */
-#define COEFF_NAME(id, name, unit, dflt, least, doc) ", " name
-static const char coeff_names[] = "" GRAINS_SUBMODEL_COEFFS(COEFF_NAME);
-
 grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list, const char *path,
                                   grains_error *err)
 {
@@ -161,7 +168,7 @@ grains_status scenario_read_pairs(grains_params *p, const config_setting_t *list
             else if (strcmp(config_setting_name(f), "contact") == 0)
                 s = read_contact(f, v, what, path, err);
             else if (coeff_find(config_setting_name(f)) >= 0)
-                s = read_coeff(f, v, what, path, err);
+                s = read_coeff(f, v->coeff, &v->coeff_given, what, path, err);
             else
                 s = read_field(f, pair_fields, COUNT(pair_fields), "between, contact", coeff_names, v, what, path,
                                err);
