@@ -146,6 +146,7 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->jkr = jkr_coeffs_of(p);
     hp->linear = linear_coeffs_of(p);
     hp->vdw = vdw_coeffs_of(p);
+    hp->attracts = hp->vdw.A > 0;
 }
 
 real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)

@@ -57,6 +57,8 @@ typedef struct {
     int half_step;       /* improved velocity Verlet: velocities and springs in the half-step plane */
     int normal;          /* HM_NORMAL_*: the normal sub-model (contact/submodels.h) */
     int holds;           /* its contacts hold beyond touching (JKR): the loops reach hm_hold_gap past it */
+    int attracts;        /* a cohesion law pulls across gaps (van der Waals): hm_attraction, out to
+                          * hm_attraction_reach beyond touching */
     int rolling_model;   /* GRAINS_ROLLING_*: the rolling sub-model (contact/rolling.h) */
     rolling_traits rolling_traits; /* what its spring is to the loops outside the kernel */
     rolling_coeffs rolling; /* each rolling model's coefficients (contact/rolling.h) */
@@ -120,6 +122,15 @@ real hm_max_hold_gap(const hm_params *hp, real R_max);
 static inline real hm_hold_gap(const hm_params *hp, const hm_law *law, real R_i, real R_j, int wall)
 {
     return jkr_snap_gap(hp->jkr.W, wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
+}
+
+/* How far beyond touching the cohesion law pulls (0: none), and its pull
+ * across gap s (negative: an overlap) between radii R_i and R_j (a wall:
+ * R_j unused), a magnitude along the line of centres (contact/van_der_waals.h). */
+static inline real hm_attraction_reach(const hm_params *hp) { return vdw_reach(&hp->vdw); }
+static inline real hm_attraction(const hm_params *hp, real R_i, real R_j, int wall, real s)
+{
+    return vdw_attraction(hp->vdw.A, hp->vdw.delta0, hp->vdw.cutoff, R_i, R_j, wall, s);
 }
 
 /* The normal law as the implicit rows see it (a spring without adhesion):

@@ -16,26 +16,25 @@
 #define THREAD_ID() 0
 #endif
 
-#include "contact/van_der_waals.h"
 #include "interact/mesh_select.h"
 #include "interact/contact_visit.h"
 
-/* The van der Waals force on i across gap s along the unit normal n (from
+/* The cohesion law's pull on i across gap s along the unit normal n (from
  * the partner to i). */
-static inline vec3 attraction(const vdw_coeffs *v, vec3 n, real R_i, real R_j, int wall, real s)
+static inline vec3 attraction(const hm_params *hp, vec3 n, real R_i, real R_j, int wall, real s)
 {
-    return v3_scale(-vdw_attraction(v->A, v->delta0, v->cutoff, R_i, R_j, wall, s), n);
+    return v3_scale(-hm_attraction(hp, R_i, R_j, wall, s), n);
 }
 
-/* The attraction on i of a partner at dx that is not touching it (d2 =
- * |dx|^2 >= reach^2): 0 beyond the cut-off. */
-static inline vec3 far_attraction(const vdw_coeffs *v, vec3 dx, real d2, real R_i, real R_j, int wall)
+/* The pull on i of a partner at dx that is not touching it (d2 =
+ * |dx|^2 >= reach^2): 0 beyond the law's reach. */
+static inline vec3 far_attraction(const hm_params *hp, vec3 dx, real d2, real R_i, real R_j, int wall)
 {
-    real reach = R_i + R_j + v->cutoff;
+    real reach = R_i + R_j + hm_attraction_reach(hp);
     if (d2 >= reach * reach)
         return v3(0, 0, 0);
     real d = sqrt(d2);
-    return attraction(v, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
+    return attraction(hp, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
 }
 
 /* One contact through the kernel with its springs in the store's entry e:
@@ -176,7 +175,7 @@ __attribute__((always_inline)) static inline int wall_contact(const force_view *
         end_contact(s, entry);
         if (!attracting)
             return 0;
-        r->f = far_attraction(&fv->hp->vdw, dx, d2, pt->R[i], R_e, 1);
+        r->f = far_attraction(fv->hp, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
         real a[3];
         if (el->body < 0)
@@ -210,7 +209,7 @@ __attribute__((always_inline)) static inline int wall_contact(const force_view *
     }
     contact_in_entry(fv, &pr, h, r, extended);
     if (attracting)
-        r->f = v3_add(r->f, attraction(&fv->hp->vdw, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
+        r->f = v3_add(r->f, attraction(fv->hp, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     if (extended && fv->rec->requested)
         contact_record_add(fv->rec, i, e, 1, pt->x[i], v3_sub(pt->x[i], dx), r->f, r->delta);
     react(fv, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
@@ -329,7 +328,7 @@ __attribute__((always_inline)) static inline void pair_contact(const force_view 
     if (d2 >= reach * reach) {
         end_contact(s, entry);
         if (fl.attracting) {
-            vec3 f = far_attraction(&fv->hp->vdw, dx, d2, R_i, pt->R[j], 0);
+            vec3 f = far_attraction(fv->hp, dx, d2, R_i, pt->R[j], 0);
             *f_i = v3_add(*f_i, f);
             pt->f[j] = v3_sub(pt->f[j], f);
         }
@@ -347,7 +346,7 @@ __attribute__((always_inline)) static inline void pair_contact(const force_view 
     hm_result r;
     contact_in_entry(fv, &pr, h, &r, fl.extended);
     if (fl.attracting)
-        r.f = v3_add(r.f, attraction(&fv->hp->vdw, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
+        r.f = v3_add(r.f, attraction(fv->hp, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
     if (fl.extended && fv->rec->requested)
         contact_record_add(fv->rec, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
     *f_i = v3_add(*f_i, r.f);
@@ -439,7 +438,7 @@ __attribute__((noinline)) static void particle_contacts_general(const force_view
                                                                 mesh_candidate *cand, const uint8_t *mine)
 {
     contacts_of(fv, i, s, d, wall_sum, plog, cand, mine,
-                (pair_flags){fv->box->mask != 0, fv->hp->vdw.A > 0, fv->mixed, fv->bonds->n > 0, 1});
+                (pair_flags){fv->box->mask != 0, fv->hp->attracts, fv->mixed, fv->bonds->n > 0, 1});
 }
 
 void force_diag_merge(force_diag *total, const force_diag *d)

@@ -67,7 +67,7 @@ static grains_status name_contacts(grains_sim *sim, history_names *hn, grains_er
 static real list_pad(const grains_sim *sim)
 {
     const grains_params *p = &sim->p;
-    return p->skin + vdw_reach(&sim->hp.vdw) + hm_max_hold_gap(&sim->hp, p->R_max);
+    return p->skin + hm_attraction_reach(&sim->hp) + hm_max_hold_gap(&sim->hp, p->R_max);
 }
 
 /* Bins the particles, moves them into spatial order and renames the
