@@ -35,16 +35,11 @@ typedef struct {
     vec3 f, t;
 } open_sum;
 
-/* One block's walk: where its results go, and its lanes. */
+/* One block's walk: where its results go (the block's walk, copied at
+ * hand), and its lanes. */
 typedef struct {
-    const force_view *fv;
-    store_stream *s;
-    force_diag *d;
-    vec3 *wall_sum;
-    patch_log *plog;
-    mesh_candidate *cand;
+    block_walk at;
     int walls_in_lanes; /* no membrane patches, no servo walls */
-    const uint8_t *mine; /* the partners whose pairs are this walk's (partner_ours) */
     lane_batch b;
     open_sum o;
 } lane_walk;
@@ -73,7 +68,7 @@ static inline void open_sum_of(const grains_particles *pt, open_sum *o, uint32_t
 static inline void begin_batch(lane_walk *w)
 {
     w->b.n[PAIRS] = w->b.n[WALLS] = w->b.n_order = 0;
-    w->b.ovf_grown = w->s->ovf_grown;
+    w->b.ovf_grown = w->at.s->ovf_grown;
 }
 
 /* Where lane l of kind k's springs go: the slot its history was read from,
@@ -81,7 +76,7 @@ static inline void begin_batch(lane_walk *w)
  * have moved), the slot found again by its place. */
 static inline real *lane_slot(const lane_walk *w, int k, int l, int moved)
 {
-    return moved ? store_slot(w->s, w->b.place[k][l]) : w->b.slot[k][l];
+    return moved ? store_slot(w->at.s, w->b.place[k][l]) : w->b.slot[k][l];
 }
 
 /* Lane l of kind k's results, applied: what is the particle's to its open
@@ -100,7 +95,7 @@ static inline void apply_lane(lane_walk *w, const grains_particles *pt, int k, i
         pt->f[j] = v3_sub(pt->f[j], f);
         pt->t[j] = v3_add(pt->t[j], lane_vec(L->t_j, l));
     } else {
-        add_to_wall(w->wall_sum, (int)j, pt->x[i], f, t_i);
+        add_to_wall(w->at.wall_sum, (int)j, pt->x[i], f, t_i);
     }
     note_overlap(d, L->delta[l], 2 * L->R_eff[l], i);
     real *h = lane_slot(w, k, l, moved);
@@ -112,16 +107,16 @@ static inline void apply_lane(lane_walk *w, const grains_particles *pt, int k, i
  * batch of pairs alone: in lane order, which is its list order). */
 static void apply_batch(lane_walk *w)
 {
-    const hm_params *hp = w->fv->hp;
+    const hm_params *hp = w->at.fv->hp;
     lane_batch *b = &w->b;
     if (b->n[PAIRS])
         lanes_contacts(hp, hm_law_pp(hp, 0, 0), hp->rho[0], &b->L[PAIRS], b->n[PAIRS], 0);
     if (b->n[WALLS])
         lanes_contacts(hp, b->wall_law, hp->rho[0], &b->L[WALLS], b->n[WALLS], 1);
-    const grains_particles *pt = &w->fv->pt;
+    const grains_particles *pt = &w->at.fv->pt;
     open_sum o = w->o;
-    force_diag d = *w->d;
-    int moved = b->ovf_grown != w->s->ovf_grown;
+    force_diag d = *w->at.d;
+    int moved = b->ovf_grown != w->at.s->ovf_grown;
     if (b->n[WALLS] == 0) {
         for (int l = 0; l < b->n[PAIRS]; l++)
             apply_lane(w, pt, PAIRS, l, moved, &o, &d);
@@ -130,7 +125,7 @@ static void apply_batch(lane_walk *w)
             apply_lane(w, pt, b->order[a] / LANES, b->order[a] % LANES, moved, &o, &d);
     }
     w->o = o;
-    *w->d = d;
+    *w->at.d = d;
     begin_batch(w);
 }
 
@@ -139,13 +134,13 @@ static void apply_batch(lane_walk *w)
 static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx, real R_j, vec3 v_j, vec3 w_j,
                             real *h)
 {
-    const grains_particles *pt = &w->fv->pt;
+    const grains_particles *pt = &w->at.fv->pt;
     lane_batch *b = &w->b;
     int l = b->n[k]++;
     lanes_put(&b->L[k], l, dx, pt->R[i], R_j, pt->v[i], v_j, pt->w[i], w_j, h);
     b->i[k][l] = i;
     b->j[k][l] = j;
-    b->place[k][l] = store_last_place(w->s);
+    b->place[k][l] = store_last_place(w->at.s);
     b->slot[k][l] = h;
     b->order[b->n_order++] = (uint8_t)(k * LANES + l);
     if (b->n[k] == LANES)
@@ -158,11 +153,11 @@ static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx
 static inline int touches(lane_walk *w, uint32_t *entry, uint32_t i, real d2, real touch)
 {
     if (d2 >= touch * touch) {
-        end_contact(w->s, entry);
+        end_contact(w->at.s, entry);
         return 0;
     }
     if (d2 == 0) {
-        pass_singular(w->s, w->d, *entry, i);
+        pass_singular(w->at.s, w->at.d, *entry, i);
         return 0;
     }
     return 1;
@@ -174,7 +169,7 @@ static inline int touches(lane_walk *w, uint32_t *entry, uint32_t i, real d2, re
  * with the kernel in a lane. */
 static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const hm_history *inherit)
 {
-    const force_view *fv = w->fv;
+    const force_view *fv = w->at.fv;
     const grains_mesh_element *el = &fv->mesh->elements[*entry & STORE_INDEX_MASK];
     const hm_law *law = hm_law_pw(fv->hp, 0, el->material);
     real R_i = fv->pt.R[i], touch = R_i + el->R, d2 = v3_dot(dx, dx);
@@ -184,7 +179,7 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
         apply_batch(w);
     w->b.wall_law = law;
     int is_new = !(*entry & STORE_HIST_BIT);
-    real *h = contact_history(w->s, entry);
+    real *h = contact_history(w->at.s, entry);
     if (!h)
         return;
     if (is_new && inherit)
@@ -200,19 +195,19 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
  * (interact/forces.c), and the contacts in lanes. */
 static void mesh_lanes(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
 {
-    const force_view *fv = w->fv;
-    mesh_candidate *c = w->cand;
+    const force_view *fv = w->at.fv;
+    mesh_candidate *c = w->at.cand;
     int n = (int)(end - k0);
     if (n < 2) {
         uint32_t *entry = &fv->nb.j[k0];
         wall_lane(w, i, entry, grains_mesh_offset(fv->mesh, *entry & STORE_INDEX_MASK, fv->pt.x[i]), NULL);
         return;
     }
-    select_with_donors(fv, w->s, i, 0, k0, end, c, 0, 0);
+    select_with_donors(fv, w->at.s, i, 0, k0, end, c, 0, 0);
     for (int a = 0; a < n; a++) {
         uint32_t *entry = &fv->nb.j[k0 + (uint32_t)a];
         if (c[a].touching && !c[a].keep) /* a ghost: no contact */
-            end_contact(w->s, entry);
+            end_contact(w->at.s, entry);
         else
             wall_lane(w, i, entry, c[a].dx, c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL);
     }
@@ -225,10 +220,10 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
         mesh_lanes(w, i, k0, end);
         return;
     }
-    const grains_particles *pt = &w->fv->pt;
+    const grains_particles *pt = &w->at.fv->pt;
     apply_batch(w); /* i's sums are open before its elements add to them */
     open_sum_of(pt, &w->o, i);
-    sim_mesh_contacts(w->fv, i, k0, end, w->s, w->d, w->wall_sum, w->plog, w->cand, &w->o.f, &w->o.t);
+    sim_mesh_contacts(&w->at, i, k0, end, &w->o.f, &w->o.t);
 }
 
 /* Particle i's listed partner of entry *entry: its contact, in a lane. */
@@ -236,15 +231,15 @@ static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t 
                              real R_i)
 {
     uint32_t j = *entry & STORE_INDEX_MASK;
-    if (!partner_ours(j, w->mine)) {
-        pass_contact(w->s, *entry);
+    if (!partner_ours(j, w->at.mine)) {
+        pass_contact(w->at.s, *entry);
         return;
     }
     vec3 dx = v3_sub(x_i, pt->x[j]);
     real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
     if (!touches(w, entry, i, d2, touch))
         return;
-    real *h = contact_history(w->s, entry);
+    real *h = contact_history(w->at.s, entry);
     if (h)
         add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h);
 }
@@ -254,8 +249,8 @@ static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t 
  * partners go in runs of 64: which need a visit first, then those. */
 static void lane_contacts_of(lane_walk *w, uint32_t i)
 {
-    const grains_neighbors *nb = &w->fv->nb;
-    const grains_particles *pt = &w->fv->pt;
+    const grains_neighbors *nb = &w->at.fv->nb;
+    const grains_particles *pt = &w->at.fv->pt;
     const vec3 x_i = pt->x[i];
     const real R_i = pt->R[i];
     const uint32_t end = nb->start[i + 1];
@@ -271,8 +266,8 @@ static void lane_contacts_of(lane_walk *w, uint32_t i)
     }
     if (k == end) /* the elements come last */
         return;
-    if (w->mine)
-        pass_contacts(nb, w->s, k, end);
+    if (w->at.mine)
+        pass_contacts(nb, w->at.s, k, end);
     else
         mesh_entries(w, i, k, end);
 }
@@ -291,19 +286,13 @@ static int walls_fit_lanes(const force_view *fv, const mesh_candidate *cand)
     return 1;
 }
 
-void sim_block_lane_contacts(const force_view *fv, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
-                             patch_log *plog, mesh_candidate *cand, const uint8_t *mine)
+void sim_block_lane_contacts(const block_walk *block, uint32_t b)
 {
+    const force_view *fv = block->fv;
     const grains_grid *g = fv->grid;
     lane_walk w;
-    w.fv = fv;
-    w.s = s;
-    w.d = d;
-    w.wall_sum = wall_sum;
-    w.plog = plog;
-    w.cand = cand;
-    w.walls_in_lanes = walls_fit_lanes(fv, cand);
-    w.mine = mine;
+    w.at = *block;
+    w.walls_in_lanes = walls_fit_lanes(fv, block->cand);
     begin_batch(&w);
     w.b.wall_law = NULL;
     w.o.i = UINT32_MAX;

@@ -37,6 +37,13 @@ static inline vec3 far_attraction(const hm_params *hp, vec3 dx, real d2, real R_
     return attraction(hp, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
 }
 
+/* The flags of contacts_of, constant in each compiled copy: a periodic box,
+ * an attraction across gaps, several materials (each pair's law looked up),
+ * bonds, and the sub-models beyond the common ones. */
+typedef struct {
+    int periodic, attracting, mixed, bonded, extended;
+} pair_flags;
+
 /* One contact through the kernel with its springs in the store's entry e:
  * in place where the entry is a whole hm_history (the common loop, compiled
  * with extended = 0, runs only then), through a copy where the run keeps
@@ -134,11 +141,13 @@ static inline void patch_couple(const grains_mesh *m, const grains_mesh_element 
  * angular momentum are kept to round-off. A vertex sphere of the
  * MSS_particle model takes -f; it has no spin, so the torque a sphere of
  * its own would take is dropped (as the vertices' spins are in Section 3). */
-static inline void react(const force_view *fv, const grains_mesh_element *el, vec3 x_i, vec3 p, const real a[3],
-                         const hm_result *r, vec3 *wall_sum, patch_log *plog)
+static inline void react(const block_walk *w, const grains_mesh_element *el, vec3 x_i, vec3 p, const real a[3],
+                         const hm_result *r)
 {
+    const force_view *fv = w->fv;
+    patch_log *plog = w->plog;
     if (el->body >= 0) {
-        add_to_wall(wall_sum, el->body, x_i, r->f, r->t_i);
+        add_to_wall(w->wall_sum, el->body, x_i, r->f, r->t_i);
         return;
     }
     if (el->n == 1) {
@@ -152,12 +161,13 @@ static inline void react(const force_view *fv, const grains_mesh_element *el, ve
                                               v3_sub(F[k], v3_scale(a[k], r->f))};
 }
 
-__attribute__((always_inline)) static inline int wall_contact(const force_view *fv, uint32_t i, int mat_i, uint32_t *entry,
-                                                              vec3 dx, const hm_history *inherit, store_stream *s,
-                                                              force_diag *d, hm_result *r, vec3 *wall_sum,
-                                                              patch_log *plog, const int attracting, const int mixed,
-                                                              const int extended)
+__attribute__((always_inline)) static inline int wall_contact(const block_walk *w, uint32_t i, int mat_i,
+                                                              uint32_t *entry, vec3 dx, const hm_history *inherit,
+                                                              hm_result *r, const pair_flags fl)
 {
+    const force_view *fv = w->fv;
+    store_stream *s = w->s;
+    const int attracting = fl.attracting, mixed = fl.mixed, extended = fl.extended;
     uint32_t e = *entry & STORE_INDEX_MASK;
     const grains_particles *pt = &fv->pt;
     const vec3 zero = {0, 0, 0};
@@ -180,11 +190,11 @@ __attribute__((always_inline)) static inline int wall_contact(const force_view *
         real a[3];
         if (el->body < 0)
             patch_weights(fv->mesh, el, v3_sub(pt->x[i], dx), a);
-        react(fv, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
+        react(w, el, pt->x[i], v3_sub(pt->x[i], dx), a, r);
         return 1;
     }
     if (d2 == 0) {
-        pass_singular(s, d, *entry, i);
+        pass_singular(s, w->d, *entry, i);
         return 0;
     }
     int is_new = !(*entry & STORE_HIST_BIT);
@@ -212,26 +222,25 @@ __attribute__((always_inline)) static inline int wall_contact(const force_view *
         r->f = v3_add(r->f, attraction(fv->hp, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     if (extended && fv->rec->requested)
         contact_record_add(fv->rec, i, e, 1, pt->x[i], v3_sub(pt->x[i], dx), r->f, r->delta);
-    react(fv, el, pt->x[i], v3_sub(pt->x[i], dx), a, r, wall_sum, plog);
+    react(w, el, pt->x[i], v3_sub(pt->x[i], dx), a, r);
     if (wb && wb->motion.type == GRAINS_MOTION_SERVO)
-        add_stiffness(wall_sum, el->body, r);
-    note_overlap(d, r->delta, 2 * r->R_eff, i);
+        add_stiffness(w->wall_sum, el->body, r);
+    note_overlap(w->d, r->delta, 2 * r->R_eff, i);
     return 1;
 }
 
 /* The listed elements [k0, end) of particle i, each on its own (compat =
  * "tinydem": every contact counts, as TinyDEM has it). */
-__attribute__((always_inline)) static inline void all_mesh_contacts(const force_view *fv, uint32_t i, int mat_i, uint32_t k0,
-                                                                    uint32_t end, store_stream *s, force_diag *d,
-                                                                    vec3 *wall_sum, patch_log *plog, vec3 *f_i,
-                                                                    vec3 *t_i, const int attracting, const int mixed,
-                                                                    const int extended)
+__attribute__((always_inline)) static inline void all_mesh_contacts(const block_walk *w, uint32_t i, int mat_i,
+                                                                    uint32_t k0, uint32_t end, vec3 *f_i, vec3 *t_i,
+                                                                    const pair_flags fl)
 {
+    const force_view *fv = w->fv;
     hm_result r;
     for (uint32_t k = k0; k < end; k++) {
         uint32_t *entry = &fv->nb.j[k];
         vec3 dx = grains_mesh_offset(fv->mesh, *entry & STORE_INDEX_MASK, fv->pt.x[i]);
-        if (wall_contact(fv, i, mat_i, entry, dx, NULL, s, d, &r, wall_sum, plog, attracting, mixed, extended)) {
+        if (wall_contact(w, i, mat_i, entry, dx, NULL, &r, fl)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
@@ -263,38 +272,32 @@ void sim_select_mesh_contacts(const force_view *fv, uint32_t i, vec3 x_i, int ma
 /* The listed elements [k0, end) of particle i, ghost-free: a particle
  * touching several elements at a vertex or edge they share gets one
  * contact there (interact/mesh_select.h). */
-__attribute__((always_inline)) static inline void mesh_contacts(const force_view *fv, uint32_t i, int mat_i, uint32_t k0,
-                                                                uint32_t end, store_stream *s, force_diag *d,
-                                                                vec3 *wall_sum, patch_log *plog, mesh_candidate *c,
-                                                                vec3 *f_i, vec3 *t_i, const int attracting,
-                                                                const int mixed, const int extended)
+__attribute__((always_inline)) static inline void mesh_contacts(const block_walk *w, uint32_t i, int mat_i,
+                                                                uint32_t k0, uint32_t end, vec3 *f_i, vec3 *t_i,
+                                                                const pair_flags fl)
 {
+    const force_view *fv = w->fv;
+    mesh_candidate *c = w->cand;
     if (!c || end - k0 < 2) {
-        all_mesh_contacts(fv, i, mat_i, k0, end, s, d, wall_sum, plog, f_i, t_i, attracting, mixed, extended);
+        all_mesh_contacts(w, i, mat_i, k0, end, f_i, t_i, fl);
         return;
     }
-    select_with_donors(fv, s, i, mat_i, k0, end, c, mixed, extended);
+    select_with_donors(fv, w->s, i, mat_i, k0, end, c, fl.mixed, fl.extended);
     int n = (int)(end - k0);
     hm_result r;
     for (int a = 0; a < n; a++) {
         uint32_t *entry = &fv->nb.j[k0 + (uint32_t)a];
         if (c[a].touching && !c[a].keep) { /* a ghost: no contact */
-            end_contact(s, entry);
+            end_contact(w->s, entry);
             continue;
         }
         const hm_history *inherit = c[a].keep && c[a].donor >= 0 ? &c[a].inherited : NULL;
-        if (wall_contact(fv, i, mat_i, entry, c[a].dx, inherit, s, d, &r, wall_sum, plog, attracting, mixed,
-                         extended)) {
+        if (wall_contact(w, i, mat_i, entry, c[a].dx, inherit, &r, fl)) {
             *f_i = v3_add(*f_i, r.f);
             *t_i = v3_add(*t_i, r.t_i);
         }
     }
 }
-
-/* The particle-particle flags of contacts_of, constant in each compiled copy. */
-typedef struct {
-    int periodic, attracting, mixed, bonded, extended;
-} pair_flags;
 
 /* Particle i's contact with the partner of list entry *entry (j > i): the
  * force on i added to *f_i, *t_i, the reaction to j as it comes. */
@@ -393,52 +396,44 @@ __attribute__((always_inline)) static inline uint32_t pair_contacts(const force_
  * twice: with `periodic`, `attracting` and `mixed` (several materials)
  * constant 0 for the common run, and general (the flags cost the common loop
  * 10% of its instructions). */
-__attribute__((always_inline)) static inline void contacts_of(const force_view *fv, uint32_t i, store_stream *s,
-                                                              force_diag *d, vec3 *wall_sum, patch_log *plog,
-                                                              mesh_candidate *cand, const uint8_t *mine,
-                                                              const pair_flags fl)
+__attribute__((always_inline)) static inline void contacts_of(const block_walk *w, uint32_t i, const pair_flags fl)
 {
+    const force_view *fv = w->fv;
     const grains_particles *pt = &fv->pt;
     const grains_neighbors *nb = &fv->nb;
     const uint32_t end = nb->start[i + 1];
     vec3 f_i = {0, 0, 0}, t_i = {0, 0, 0};
-    uint32_t k = pair_contacts(fv, i, nb->start[i], s, d, mine, fl, &f_i, &t_i);
+    uint32_t k = pair_contacts(fv, i, nb->start[i], w->s, w->d, w->mine, fl, &f_i, &t_i);
     if (k < end) { /* the elements come last */
-        if (mine)
-            pass_contacts(nb, s, k, end);
+        if (w->mine)
+            pass_contacts(nb, w->s, k, end);
         else
-            mesh_contacts(fv, i, fl.mixed ? pt->mat[i] : 0, k, end, s, d, wall_sum, plog, cand, &f_i, &t_i,
-                          fl.attracting, fl.mixed, fl.extended);
+            mesh_contacts(w, i, fl.mixed ? pt->mat[i] : 0, k, end, &f_i, &t_i, fl);
     }
     pt->f[i] = v3_add(pt->f[i], f_i);
     pt->t[i] = v3_add(pt->t[i], t_i);
 }
 
-__attribute__((noinline)) static void particle_contacts(const force_view *fv, uint32_t i, store_stream *s, force_diag *d,
-                                                        vec3 *wall_sum, patch_log *plog, mesh_candidate *cand,
-                                                        const uint8_t *mine)
+__attribute__((noinline)) static void particle_contacts(const block_walk *w, uint32_t i)
 {
-    contacts_of(fv, i, s, d, wall_sum, plog, cand, mine, (pair_flags){0, 0, 0, 0, 0});
+    contacts_of(w, i, (pair_flags){0, 0, 0, 0, 0});
 }
 
 /* Particle i's listed elements [k0, end) in the common run, one contact at
  * a time (interact/force_lanes.c, where they cannot go into lanes). */
-void sim_mesh_contacts(const force_view *fv, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
-                       vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i)
+void sim_mesh_contacts(const block_walk *w, uint32_t i, uint32_t k0, uint32_t end, vec3 *f_i, vec3 *t_i)
 {
-    mesh_contacts(fv, i, 0, k0, end, s, d, wall_sum, plog, cand, f_i, t_i, 0, 0, 0);
+    mesh_contacts(w, i, 0, k0, end, f_i, t_i, (pair_flags){0, 0, 0, 0, 0});
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
  * pairs that do not touch, bonds (a bonded pair has no contact), the
  * sub-models beyond the common ones (rolling type C; JKR contacts, which
  * hold beyond touching), or histories of fewer springs than hm_history. */
-__attribute__((noinline)) static void particle_contacts_general(const force_view *fv, uint32_t i, store_stream *s,
-                                                                force_diag *d, vec3 *wall_sum, patch_log *plog,
-                                                                mesh_candidate *cand, const uint8_t *mine)
+__attribute__((noinline)) static void particle_contacts_general(const block_walk *w, uint32_t i)
 {
-    contacts_of(fv, i, s, d, wall_sum, plog, cand, mine,
-                (pair_flags){fv->box->mask != 0, fv->hp->attracts, fv->mixed, fv->bonds->n > 0, 1});
+    const force_view *fv = w->fv;
+    contacts_of(w, i, (pair_flags){fv->box->mask != 0, fv->hp->attracts, fv->mixed, fv->bonds->n > 0, 1});
 }
 
 void force_diag_merge(force_diag *total, const force_diag *d)
@@ -491,14 +486,15 @@ void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candid
             patch_log *plog = fv->mb->n ? &fv->patch_logs[b] : NULL;
             if (plog)
                 plog->n = 0;
+            const block_walk w = {fv, &s, db, wall_sum, plog, cand, mine};
             if (lanes)
-                fv->lanes(fv, b, &s, db, wall_sum, plog, cand, mine);
+                fv->lanes(&w, b);
             else
                 for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
                     if (general)
-                        particle_contacts_general(fv, i, &s, db, wall_sum, plog, cand, mine);
+                        particle_contacts_general(&w, i);
                     else
-                        particle_contacts(fv, i, &s, db, wall_sum, plog, cand, mine);
+                        particle_contacts(&w, i);
             store_close(&s);
             d->history_failed |= fv->cs->block[b].failed; /* any rank's: out of memory stops the run */
         }

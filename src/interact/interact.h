@@ -21,14 +21,12 @@
 #include "neighbor/neighbor.h"
 #include "particles/particles.h"
 
-struct force_view;
+struct block_walk;
 /* The contacts of cell block b's particles in the common run (one material,
  * open box, no attraction, bonds or extended sub-models, full histories),
- * evaluated in lanes (interact/force_lanes.c), those with partners marked in
- * `mine` only (NULL: all; partner_ours, interact/contact_visit.h). One copy
- * per instruction set (sim/kernels.h). */
-typedef void (*block_lanes_fn)(const struct force_view *fv, uint32_t b, store_stream *s, force_diag *d,
-                               vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, const uint8_t *mine);
+ * evaluated in lanes (interact/force_lanes.c). One copy per instruction set
+ * (sim/kernels.h). */
+typedef void (*block_lanes_fn)(const struct block_walk *w, uint32_t b);
 
 /* What the force loop sees of a simulation (the core makes it once a step:
  * sim_forces_of): the particles, their lists and histories, the laws, the
@@ -56,6 +54,21 @@ typedef struct force_view {
     const uint8_t *mine;          /* per particle: this process's own */
     int mixed;                    /* several materials, or a pair that does not touch: each pair's law looked up */
 } force_view;
+
+/* One cell block's walk through the force loop: the view, the block's
+ * stream of histories, where its verdict, its walls' sums and its patch log
+ * go, the thread's room for a particle's mesh candidates (NULL: compat =
+ * "tinydem"), and the partners whose pairs are its own (NULL: every one;
+ * partner_ours, interact/contact_visit.h). */
+typedef struct block_walk {
+    const force_view *fv;
+    store_stream *s;
+    force_diag *d;
+    vec3 *wall_sum;
+    patch_log *plog;
+    mesh_candidate *cand;
+    const uint8_t *mine;
+} block_walk;
 
 /* One listed pair's part of Newton's matrix (interact/implicit_field.c): a n n^T
  * on the relative displacement, a = 0 when the pair does not touch. */
@@ -93,10 +106,8 @@ void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candid
 /* The lanes' kernel (block_lanes_fn, this build's copy), and where
  * particle i's listed elements [k0, end) cannot go into lanes, their mesh
  * contacts one at a time, into its sums f_i, t_i. */
-void sim_block_lane_contacts(const force_view *fv, uint32_t b, store_stream *s, force_diag *d, vec3 *wall_sum,
-                             patch_log *plog, mesh_candidate *cand, const uint8_t *mine);
-void sim_mesh_contacts(const force_view *fv, uint32_t i, uint32_t k0, uint32_t end, store_stream *s, force_diag *d,
-                       vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, vec3 *f_i, vec3 *t_i);
+void sim_block_lane_contacts(const block_walk *w, uint32_t b);
+void sim_mesh_contacts(const block_walk *w, uint32_t i, uint32_t k0, uint32_t end, vec3 *f_i, vec3 *t_i);
 
 /* The candidates of particle i (at x_i) among its listed elements [k0, end):
  * closest points, features, whether they touch, and which make contacts

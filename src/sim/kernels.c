@@ -9,8 +9,7 @@
 
 #ifdef GRAINS_KERNEL_COPIES
 #define DECLARE_SET(sfx)                                                                                           \
-    void sim_block_lane_contacts##sfx(const force_view *fv, uint32_t b, store_stream *s, force_diag *d,          \
-                                      vec3 *wall_sum, patch_log *plog, mesh_candidate *cand, const uint8_t *mine); \
+    void sim_block_lane_contacts##sfx(const block_walk *w, uint32_t b);                                            \
     void integrate_euler_spiral##sfx(const integrate_view *v, real *max_v2);
 DECLARE_SET(_v4)
 DECLARE_SET(_v3)
