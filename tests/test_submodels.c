@@ -191,7 +191,7 @@ static grains_params jkr_params(void)
     p.E = E, p.nu = NU, p.e_n = 1; /* no dashpot: the force is JKR's elastic one alone */
     p.mu_s = p.mu_r = p.mu_t = 0;
     p.cohesion = GRAINS_COHESION_JKR;
-    p.work_of_adhesion = W;
+    p.coeff[COEFF_JKR_W] = W;
     p.dt = DT;
     return p;
 }
@@ -204,12 +204,19 @@ typedef struct {
 
 /* The force on particle 0 along +z from its change of momentum (no gravity,
  * no drag: semi-implicit Euler's v += dt F / m exactly). */
-static pull pull_pair(double start_gap, double speed, long steps)
+static pull pull_pair_of(const grains_params *params, int mat_a, int mat_b, double start_gap, double speed,
+                         long steps)
 {
-    grains_params p = jkr_params();
+    grains_params p = *params;
     grains_sim *sim = scene(&p);
-    add(sim, (grains_vec3){0, 0, -R - start_gap / 2}, (grains_vec3){0, 0, -speed / 2}, (grains_vec3){0, 0, 0}, R);
-    add(sim, (grains_vec3){0, 0, R + start_gap / 2}, (grains_vec3){0, 0, speed / 2}, (grains_vec3){0, 0, 0}, R);
+    grains_particle one[2] = {{{0, 0, -R - start_gap / 2}, {0, 0, -speed / 2}, {0, 0, 0}, {1, 0, 0, 0}, R, mat_a, 0},
+                              {{0, 0, R + start_gap / 2}, {0, 0, speed / 2}, {0, 0, 0}, {1, 0, 0, 0}, R, mat_b, 0}};
+    grains_error err;
+    for (int k = 0; k < 2; k++)
+        if (grains_sim_add_particle(sim, &one[k], &err) != GRAINS_OK) {
+            fprintf(stderr, "pull_pair: %s\n", err.message);
+            exit(1);
+        }
     double m = 4 * PI / 3 * p.rho * R * R * R;
     pull out = {INFINITY, NAN, NAN};
     for (long k = 0; k < steps; k++) {
@@ -226,6 +233,12 @@ static pull pull_pair(double start_gap, double speed, long steps)
     }
     grains_sim_destroy(sim);
     return out;
+}
+
+static pull pull_pair(double start_gap, double speed, long steps)
+{
+    grains_params p = jkr_params();
+    return pull_pair_of(&p, 0, 0, start_gap, speed, steps);
 }
 
 /* A sphere pulled off the floor at U; the force from the wall's sums. */
@@ -270,6 +283,22 @@ static void jkr(test_ctx *t)
     printf("  JKR approach: first force at a gap of %.3g m\n", in.first_gap);
     CHECK(t, in.first_gap <= 0 && in.first_gap > -2 * U * DT, "JKR: a contact forms at touching (first gap %g)",
           in.first_gap);
+}
+
+/* Materials' own works of adhesion, 4 W and W: a sphere of the one pulled
+ * off a sphere of the other feels the pair's sqrt(4 W W) = 2 W (the
+ * geometric mean, Berthelot's rule), its pull-off force 3/2 pi (2 W) R*. */
+static void jkr_mixed(test_ctx *t)
+{
+    grains_params p = jkr_params();
+    p.n_materials = 3;
+    p.material[1] = p.material[2] = grains_params_material(&p, 0);
+    p.material_coeff[1][COEFF_JKR_W] = 4 * W, p.material_coeff[2][COEFF_JKR_W] = W;
+    p.material_coeff_given[1] = p.material_coeff_given[2] = 1u << COEFF_JKR_W;
+    pull mixed = pull_pair_of(&p, 1, 2, -2e-6, U, 60000);
+    double F_c = 1.5 * PI * 2 * W * R / 2;
+    printf("  JKR, materials' W = 4 W and W: least force %.9g N (-3/2 pi (2 W) R* = %.9g)\n", mixed.least, -F_c);
+    CHECK_REL(t, mixed.least, -F_c, 1e-6, "JKR pull-off force by the pair's mixed work of adhesion, 2 W");
 }
 
 /* A pair bound by JKR (zero gravity) with rolling type C, one sphere
@@ -578,6 +607,7 @@ int main(void)
     sds_on_floor(&t);
     sds_on_slope(&t);
     sds_mixed(&t);
+    jkr_mixed(&t);
     tsuji(&t);
     damping_pairs(&t);
     registry(&t);

@@ -111,7 +111,8 @@ typedef enum { GRAINS_ROLLING_LIST(GRAINS_ENUM_ROLLING) } grains_rolling_model;
 #define GRAINS_N_ROLLINGS (0 GRAINS_ROLLING_LIST(GRAINS_COUNT3))
 
 /* Attraction between surfaces (docs/model.md, "Contact sub-models"). Van der Waals is on when
- * hamaker > 0. JKR: Hertz with the work of adhesion W = work_of_adhesion; pull-off force
+ * hamaker > 0. JKR: Hertz with the work of adhesion W (the coefficient work_of_adhesion, per pair of
+ * materials: grains_params.coeff, grains_params_pair); pull-off force
  * 3/2 pi W R*, the contact holds until the gap reaches 3/4 (pi^2 W^2 R* / E*^2)^(1/3). */
 #define GRAINS_ENUM_COHESION(id, name, doc) GRAINS_COHESION_##id,
 typedef enum { GRAINS_COHESION_LIST(GRAINS_ENUM_COHESION) } grains_cohesion;
@@ -263,7 +264,6 @@ typedef struct {
     grains_rolling_model rolling_model;
     real rolling_damping;                 /* [-] type C: the rolling dashpot's fraction of critical */
     grains_cohesion cohesion;             /* NONE with hamaker > 0 derives VAN_DER_WAALS */
-    real work_of_adhesion;                /* [M/T^2] JKR: W (= 2 gamma for two like surfaces) */
     real k_n;                             /* [M/T^2] linear model: normal stiffness; 0 = per pair */
     real V0;                              /* [L/T] linear model: impact velocity of Eqs. 1 and 27 */
     real overlap_tol;                     /* [-] linear model: > 0 gives k_n by Eq. 27 for this

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "contact/submodels.h"
+#include "core/coeffs.h"
 
 #define PI 3.14159265358979323846
 
@@ -130,7 +131,8 @@ static void print_submodels(const grains_params *p)
                p->rolling_damping);
     if (p->cohesion == GRAINS_COHESION_JKR) {
         /* two R_min spheres of material 0: R* = R_min / 2, E* by Eq. 22 */
-        double R = p->R_min / 2, E = p->E / (2 * (1 - p->nu * p->nu)), W = p->work_of_adhesion;
+        double R = p->R_min / 2, E = p->E / (2 * (1 - p->nu * p->nu));
+        double W = grains_params_pair(p, 0, 0).coeff[COEFF_JKR_W]; /* (material 0's) */
         double m = 4 * PI / 3 * p->rho * p->R_min * p->R_min * p->R_min;
         double F = 1.5 * PI * W * R, gap = 0.75 * cbrt(PI * PI * W * W * R / (E * E));
         printf("  JKR                 : W = %g J/m^2; two R_min spheres pull off at %.3g N = %.3g x their weight "

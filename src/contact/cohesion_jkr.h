@@ -19,16 +19,16 @@
 #include <math.h>
 
 #include "grains/params.h"
+#include "math/pi.h"
 
-/* Its coefficient: the work of adhesion W [M/T^2] (0 unless JKR is the cohesion). */
-typedef struct {
-    real W;
-} jkr_coeffs;
-
-static inline jkr_coeffs jkr_coeffs_of(const grains_params *p)
-{
-    return (jkr_coeffs){p->cohesion == GRAINS_COHESION_JKR ? p->work_of_adhesion : 0};
-}
+/* Its coefficient (core/coeffs.h), per pair of materials: the work of
+ * adhesion W [M/T^2]. Two materials that give their own W_a, W_b take
+ * sqrt(W_a W_b), the geometric mean (Berthelot's rule for surface energies,
+ * W_ab = 2 sqrt(gamma_a gamma_b), W = 2 gamma). */
+#define COHESION_JKR_COEFFS(X)                                                                                \
+    X(JKR_W, "work_of_adhesion", "M/T^2", 0, 0,                                                               \
+      "JKR: work of adhesion W (> 0 with cohesion = \"jkr\"), = 2 gamma for two like surfaces; pull-off force " \
+      "3/2 pi W R*")
 
 /* The pull-off force F_c = 3/2 pi W R*. */
 static inline real jkr_pull_off(real W, real R_eff) { return 1.5 * HM_PI * W * R_eff; }

@@ -143,7 +143,6 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->rolling_model = p->rolling_model;
     hp->rolling_traits = rolling_traits_of(p->rolling_model);
     hp->rolling = rolling_coeffs_of(p);
-    hp->jkr = jkr_coeffs_of(p);
     hp->linear = linear_coeffs_of(p);
     hp->vdw = vdw_coeffs_of(p);
     hp->attracts = hp->vdw.A > 0;
@@ -167,7 +166,7 @@ real hm_max_hold_gap(const hm_params *hp, real R_max)
     real gap = 0; /* R* <= R_max (a wall), E* >= the least */
     for (int a = 0; a < hp->n_materials; a++)
         for (int b = 0; b <= hp->n_materials; b++)
-            gap = fmax(gap, jkr_snap_gap(hp->jkr.W, R_max, hp->pw[a][b].E_eff));
+            gap = fmax(gap, jkr_snap_gap(hp->pw[a][b].coeff[COEFF_JKR_W], R_max, hp->pw[a][b].E_eff));
     return gap;
 }
 

@@ -62,7 +62,6 @@ typedef struct {
     int rolling_model;   /* GRAINS_ROLLING_*: the rolling sub-model (contact/rolling.h) */
     rolling_traits rolling_traits; /* what its spring is to the loops outside the kernel */
     rolling_coeffs rolling; /* each rolling model's coefficients (contact/rolling.h) */
-    jkr_coeffs jkr;      /* JKR's (contact/cohesion_jkr.h) */
     linear_coeffs linear; /* the linear spring-dashpot's (contact/normal_linear.h) */
     vdw_coeffs vdw;      /* van der Waals' (contact/van_der_waals.h) */
 } hm_params;
@@ -118,10 +117,10 @@ real hm_max_hold_gap(const hm_params *hp, real R_max);
 
 /* How far apart the surfaces of a pair whose contact holds (hp->holds, a
  * contact with a history) may be and still touch: the gap at which it
- * snaps (contact/cohesion_jkr.h). */
-static inline real hm_hold_gap(const hm_params *hp, const hm_law *law, real R_i, real R_j, int wall)
+ * snaps, by the pair's work of adhesion (contact/cohesion_jkr.h). */
+static inline real hm_hold_gap(const hm_law *law, real R_i, real R_j, int wall)
 {
-    return jkr_snap_gap(hp->jkr.W, wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
+    return jkr_snap_gap(law->coeff[COEFF_JKR_W], wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
 }
 
 /* How far beyond touching the cohesion law pulls (0: none), and its pull

@@ -111,9 +111,10 @@ __attribute__((always_inline)) static inline coefficients normal_part(const hm_p
     const hm_law *law = pr->law;
     coefficients c;
     if (normal == HM_NORMAL_JKR) {
-        real a = jkr_contact_radius(hp->jkr.W, k->R_eff, law->E_eff, k->delta);
+        real W = law->coeff[COEFF_JKR_W];
+        real a = jkr_contact_radius(W, k->R_eff, law->E_eff, k->delta);
         c = hertz_coefficients_at(law, a, k->m_eff);
-        *f_elastic = jkr_force(hp->jkr.W, k->R_eff, law->E_eff, a);
+        *f_elastic = jkr_force(W, k->R_eff, law->E_eff, a);
     } else if (normal == HM_NORMAL_LINEAR) {
         c = linear_coefficients(&hp->linear, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
         *f_elastic = c.kn * k->delta;
@@ -212,7 +213,7 @@ __attribute__((always_inline)) static inline void hm_contact_in(const hm_params 
 
     /* Coulomb's law for each mode on its own, Eqs. 11, 39, 40, 53, 54; the
      * load of an adhesive contact is |f_n + 2 F_c| (cohesion_jkr.h). */
-    real load = jkr ? fabs(f_n + 2 * jkr_pull_off(hp->jkr.W, k.R_eff)) : fabs(f_n);
+    real load = jkr ? fabs(f_n + 2 * jkr_pull_off(law->coeff[COEFF_JKR_W], k.R_eff)) : fabs(f_n);
     f_s = coulomb_vector(f_s, law->mu_s, law->mu_s_dyn, load, c.ks, c.cs, v_s, &u_s);
     if (!type_c)
         f_r = coulomb_vector(f_r, law->mu_r, law->mu_r_dyn, load, k_r, c_r, v_r, &u_r);

@@ -1,16 +1,17 @@
 /* The coefficients the contact sub-models own (each sub-model's header lists
- * its own: contact/rolling_sds.h's ROLLING_SDS_COEFFS): a scenario key each,
+ * its own: contact/rolling_sds.h's ROLLING_SDS_COEFFS, contact/cohesion_jkr.h's): a scenario key each,
  * with its unit, default and least value, kept in grains_params' coeff[] at
  * its place in GRAINS_SUBMODEL_COEFFS. A new sub-model's coefficients are one
  * line here; the scenario's keys, the defaults and the checks follow. */
 #ifndef GRAINS_CORE_COEFFS_H
 #define GRAINS_CORE_COEFFS_H
 
+#include "contact/cohesion_jkr.h"
 #include "contact/rolling_sds.h"
 #include "grains/params.h"
 
 /* X(ID, name, unit, default, least, doc) */
-#define GRAINS_SUBMODEL_COEFFS(X) ROLLING_SDS_COEFFS(X)
+#define GRAINS_SUBMODEL_COEFFS(X) ROLLING_SDS_COEFFS(X) COHESION_JKR_COEFFS(X)
 
 #define COEFF_ENUM(id, name, unit, dflt, least, doc) COEFF_##id,
 enum { GRAINS_SUBMODEL_COEFFS(COEFF_ENUM) N_COEFFS };

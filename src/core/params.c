@@ -53,7 +53,6 @@ void grains_params_default(grains_params *p)
     p->rolling_model = GRAINS_ROLLING_SPRING;
     p->rolling_damping = 0.3; /* Ai et al. (2011): 0.3 of critical */
     p->cohesion = GRAINS_COHESION_NONE;
-    p->work_of_adhesion = 0;
     p->k_n = 0;
     p->V0 = 1;
     p->overlap_tol = 0;
@@ -186,13 +185,10 @@ static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isf
 static grains_status check_cohesion(const grains_params *p, grains_error *err)
 {
     REQUIRE(p->cohesion >= 0 && p->cohesion < GRAINS_N_COHESIONS, "cohesion: unknown value");
-    REQUIRE(isfinite(p->work_of_adhesion) && p->work_of_adhesion >= 0,
-            "work_of_adhesion = %g: must be >= 0", p->work_of_adhesion);
     REQUIRE(p->cohesion != GRAINS_COHESION_VAN_DER_WAALS || p->hamaker > 0,
             "cohesion = \"van_der_waals\" needs hamaker > 0 (the Hamaker constant)");
     if (p->cohesion != GRAINS_COHESION_JKR)
         return GRAINS_OK;
-    REQUIRE(p->work_of_adhesion > 0, "cohesion = \"jkr\" needs work_of_adhesion > 0 (W, in J/m^2)");
     REQUIRE(p->hamaker == 0,
             "cohesion = \"jkr\" and hamaker = %g: JKR's work of adhesion already is the surfaces' attraction; "
             "choose one", p->hamaker);
@@ -267,10 +263,13 @@ static grains_status check_pairs(const grains_params *p, grains_error *err)
                 "twisting %g/%g)", k, r.mu_s_dyn, r.mu_s, r.mu_r_dyn, r.mu_r, r.mu_t_dyn, r.mu_t);
     }
     for (int a = 0; a < p->n_materials; a++) /* each pair's own, or its materials' mixed */
-        for (int b = a; b < p->n_materials; b++)
-            REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS ||
-                        grains_params_pair(p, a, b).coeff[COEFF_SDS_K_ROLL] > 0,
+        for (int b = a; b < p->n_materials; b++) {
+            grains_pair_values v = grains_params_pair(p, a, b);
+            REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS || v.coeff[COEFF_SDS_K_ROLL] > 0,
                     "materials %d and %d: rolling_model = \"sds\" needs its spring: k_roll > 0", a, b);
+            REQUIRE(p->cohesion != GRAINS_COHESION_JKR || v.coeff[COEFF_JKR_W] > 0,
+                    "materials %d and %d: cohesion = \"jkr\" needs work_of_adhesion > 0 (W, in J/m^2)", a, b);
+        }
     return GRAINS_OK;
 }
 

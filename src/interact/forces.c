@@ -63,9 +63,9 @@ __attribute__((always_inline)) static inline void contact_in_entry(const force_v
 
 /* How far apart the surfaces of a pair may be and still touch: 0, or for a
  * contact that holds (it has a history, hp->holds) the gap at which it snaps. */
-static inline real hold_gap(const hm_params *hp, const hm_law *law, real R_i, real R_j, int wall, uint32_t entry)
+static inline real hold_gap(const hm_law *law, real R_i, real R_j, int wall, uint32_t entry)
 {
-    return entry & STORE_HIST_BIT ? hm_hold_gap(hp, law, R_i, R_j, wall) : 0;
+    return entry & STORE_HIST_BIT ? hm_hold_gap(law, R_i, R_j, wall) : 0;
 }
 
 /* A servo wall's control needs its contacts' stiffness and damping. */
@@ -180,7 +180,7 @@ __attribute__((always_inline)) static inline int wall_contact(const block_walk *
     }
     real touch = pt->R[i] + R_e, d2 = v3_dot(dx, dx);
     const int sticky = extended && fv->hp->holds;
-    real reach = sticky ? touch + hold_gap(fv->hp, law, pt->R[i], R_e, 1, *entry) : touch;
+    real reach = sticky ? touch + hold_gap(law, pt->R[i], R_e, 1, *entry) : touch;
     if (d2 >= reach * reach) {
         end_contact(s, entry);
         if (!attracting)
@@ -262,7 +262,7 @@ void sim_select_mesh_contacts(const force_view *fv, uint32_t i, vec3 x_i, int ma
         c[a].d2 = v3_dot(c[a].dx, c[a].dx);
         const hm_law *law = hm_law_pw(fv->hp, mat_i, el->material);
         const int sticky = extended && fv->hp->holds;
-        real reach = pt->R[i] + el->R + (sticky ? hold_gap(fv->hp, law, pt->R[i], el->R, 1, entry) : 0);
+        real reach = pt->R[i] + el->R + (sticky ? hold_gap(law, pt->R[i], el->R, 1, entry) : 0);
         c[a].touching = c[a].d2 < reach * reach && c[a].d2 > 0 && !(mixed && law->no_contact);
         c[a].had_history = (entry & STORE_HIST_BIT) != 0;
     }
@@ -325,7 +325,7 @@ __attribute__((always_inline)) static inline void pair_contact(const force_view 
     if (fl.periodic)
         dx = periodic_delta(fv->box, dx);
     real touch = R_i + pt->R[j];
-    real reach = fl.extended && hp->holds ? touch + hold_gap(hp, law, R_i, pt->R[j], 0, *entry)
+    real reach = fl.extended && hp->holds ? touch + hold_gap(law, R_i, pt->R[j], 0, *entry)
                                                             : touch;
     real d2 = v3_dot(dx, dx);
     if (d2 >= reach * reach) {

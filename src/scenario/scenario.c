@@ -143,8 +143,6 @@ static const key_info keys[] = {
     {"cohesion", K_CHOICE, P(cohesion), "-",
      "attraction between surfaces; default none (van_der_waals with hamaker > 0); jkr with work_of_adhesion",
      &grains_cohesions},
-    {"work_of_adhesion", K_REAL, P(work_of_adhesion), "M/T^2",
-     "JKR: work of adhesion W (> 0), = 2 gamma for two like surfaces; pull-off force 3/2 pi W R*", NULL},
     {"k_n", K_REAL, P(k_n), "M/T^2", "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27", NULL},
     {"V0", K_REAL, P(V0), "L/T", "linear model: characteristic impact velocity of Eqs. 1 and 27 (> 0)", NULL},
     {"overlap_tol", K_REAL, P(overlap_tol), "-",
