@@ -152,7 +152,8 @@ static size_t put_own_bonds(const rank_sim *sim)
         bond_record rec;
         memset(&rec, 0, sizeof rec); /* the padding too: it travels */
         rec.bond = bs->list[k];
-        rec.indexed = j != UINT32_MAX && bs->start && i < bs->indexed && j < bs->indexed && sim_bonds_join(sim->bonds, i, j);
+        rec.indexed =
+            j != UINT32_MAX && bs->start && i < bs->indexed && j < bs->indexed && sim_bonds_join(sim->bonds, i, j);
         memcpy(r->send + n++ * sizeof rec, &rec, sizeof rec);
     }
     return n * sizeof(bond_record);

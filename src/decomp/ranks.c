@@ -939,7 +939,8 @@ static void take_particles(unpack *u, grains_particles *pt, rank_run run)
 }
 
 /* Every rank's pack, each unpacked by `fn` into this copy (ours is already here). */
-static void unpack_all(const rank_sim *sim, const char *all, void (*fn)(unpack *, const rank_sim *, int, void *), void *ctx)
+static void unpack_all(const rank_sim *sim, const char *all, void (*fn)(unpack *, const rank_sim *, int, void *),
+                       void *ctx)
 {
     const char *at = all;
     for (int r = 0; r < sim->ranks->peers.size; r++) {
