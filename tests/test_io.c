@@ -306,7 +306,7 @@ static void bad_scenario(test_ctx *t)
     refused(t, 's', "geometry: { R_mesh = [0.1, -0.2]; };\n", 1, "R_mesh[1]");
     refused(t, 's', "a: { b: { c = 1; }; };\n", 1, "groups nest one level");
     refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "unknown field 'Young'");
-    refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "nu, k_roll, gamma_roll, work_of_adhesion)");
+    refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "nu, k_roll, gamma_roll, rolling_damping, work_of_adhesion)");
     refused(t, 's', "materials = ( { k_roll = -1.0; } );\n", 1, "materials[1].k_roll = -1");
     refused(t, 's', "materials = (\n { rho = -1.0; } );\n", 1, "materials[1].rho = -1");
     refused(t, 's', "materials = [1.0, 2.0];\n", 1, "list of groups");

@@ -39,7 +39,7 @@ static grains_params rolling_params(grains_rolling_model model, double slope)
     p.R_min = p.R_max = R;
     p.E = 1e7, p.e_n = 0.5, p.mu_s = 1, p.mu_t = 0, p.mu_r = MU_R;
     p.rolling_model = model;
-    p.rolling_damping = 0; /* the spring alone (its dashpot: rocking(), below) */
+    p.coeff[COEFF_TYPE_C_DAMPING] = 0; /* the spring alone (its dashpot: rocking(), below) */
     p.g = (grains_vec3){G * sin(slope), 0, -G * cos(slope)};
     p.dt = grains_params_default_dt(&p) / 10;
     return p;
@@ -71,7 +71,7 @@ static grains_particle roll(grains_rolling_model model, double damping, double s
                             double v_at[2])
 {
     grains_params p = rolling_params(model, slope);
-    p.rolling_damping = damping;
+    p.coeff[COEFF_TYPE_C_DAMPING] = damping;
     return roll_in(&p, v0, t, v_at);
 }
 
@@ -143,7 +143,7 @@ static void type_c_rocking(test_ctx *t)
 {
     grains_params p = rolling_params(GRAINS_ROLLING_TYPE_C, 0);
     p.e_n = 1; /* no dashpots at all */
-    p.rolling_damping = 0;
+    p.coeff[COEFF_TYPE_C_DAMPING] = 0;
     double a, k_n, delta = resting_overlap(&a, &k_n);
     double m = 4 * PI / 3 * 1e3 * R * R * R, I = 0.4 * m * R * R;
     double G_eff = 1e7 / (2 * 1.3) / (2 - 0.3); /* Eq. 16 against a rigid wall */
@@ -299,6 +299,32 @@ static void jkr_mixed(test_ctx *t)
     double F_c = 1.5 * PI * 2 * W * R / 2;
     printf("  JKR, materials' W = 4 W and W: least force %.9g N (-3/2 pi (2 W) R* = %.9g)\n", mixed.least, -F_c);
     CHECK_REL(t, mixed.least, -F_c, 1e-6, "JKR pull-off force by the pair's mixed work of adhesion, 2 W");
+}
+
+/* Type C's dashpot per pair: the pair of material 0 with itself (a rigid
+ * wall's too) giving rolling_damping 0.5 rocks a sphere settling on a
+ * slope as the run's 0.5, to the bit, and not as the run's 0.3; a pair's
+ * value above 1 is refused. */
+static void type_c_pair_damping(test_ctx *t)
+{
+    const double slope = 0.5 * atan(MU_R), T = 0.02;
+    double v[2];
+    grains_params run = rolling_params(GRAINS_ROLLING_TYPE_C, slope), pair = run, other = run;
+    run.coeff[COEFF_TYPE_C_DAMPING] = 0.5, other.coeff[COEFF_TYPE_C_DAMPING] = 0.3;
+    pair.n_pairs = 1;
+    pair.pair[0] = (grains_pair_values){.e_n = -1, .mu_s = -1, .mu_r = -1, .mu_t = -1, .mu_s_dyn = -1, .mu_r_dyn = -1,
+                                        .mu_t_dyn = -1, .coeff_given = 1u << COEFF_TYPE_C_DAMPING};
+    pair.pair[0].coeff[COEFF_TYPE_C_DAMPING] = 0.5;
+    grains_particle a = roll_in(&run, 0, T, v), b = roll_in(&pair, 0, T, v), c = roll_in(&other, 0, T, v);
+    printf("  type C settling on a slope: spin %.9g rad/s (the pair's 0.5: %.9g; the run's 0.3: %.9g)\n", a.w.y, b.w.y,
+           c.w.y);
+    CHECK(t, memcmp(&a.x, &b.x, sizeof a.x) == 0 && memcmp(&a.w, &b.w, sizeof a.w) == 0,
+          "type C: the pair's own rolling_damping gives the bits of the run's");
+    CHECK(t, memcmp(&a.w, &c.w, sizeof a.w) != 0, "type C: another rolling_damping rocks otherwise");
+    pair.pair[0].coeff[COEFF_TYPE_C_DAMPING] = 2;
+    grains_error err;
+    CHECK(t, grains_params_check(&pair, &err) == GRAINS_ERR_RANGE && strstr(err.message, "[0, 1]"),
+          "a pair's rolling_damping of 2 refused: %s", err.message);
 }
 
 /* A pair bound by JKR (zero gravity) with rolling type C, one sphere
@@ -607,6 +633,7 @@ int main(void)
     sds_on_floor(&t);
     sds_on_slope(&t);
     sds_mixed(&t);
+    type_c_pair_damping(&t);
     jkr_mixed(&t);
     tsuji(&t);
     damping_pairs(&t);

@@ -262,7 +262,6 @@ typedef struct {
     grains_damping damping;               /* GRAINS_DAMPING_BY_MODEL until derived */
     grains_kernel kernel;
     grains_rolling_model rolling_model;
-    real rolling_damping;                 /* [-] type C: the rolling dashpot's fraction of critical */
     grains_cohesion cohesion;             /* NONE with hamaker > 0 derives VAN_DER_WAALS */
     real k_n;                             /* [M/T^2] linear model: normal stiffness; 0 = per pair */
     real V0;                              /* [L/T] linear model: impact velocity of Eqs. 1 and 27 */

@@ -128,7 +128,7 @@ static void print_submodels(const grains_params *p)
         printf("; no springs to keep (one real per contact marks it)\n");
     if (p->rolling_model == GRAINS_ROLLING_TYPE_C)
         printf("  rolling type C      : k_r = 2.25 k_n mu_r^2 R*^2, limit mu_r R* |f_n|, dashpot %g of critical\n",
-               p->rolling_damping);
+               grains_params_pair(p, 0, 0).coeff[COEFF_TYPE_C_DAMPING]);
     if (p->cohesion == GRAINS_COHESION_JKR) {
         /* two R_min spheres of material 0: R* = R_min / 2, E* by Eq. 22 */
         double R = p->R_min / 2, E = p->E / (2 * (1 - p->nu * p->nu));

@@ -142,7 +142,6 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->holds = hp->normal == HM_NORMAL_JKR;
     hp->rolling_model = p->rolling_model;
     hp->rolling_traits = rolling_traits_of(p->rolling_model);
-    hp->rolling = rolling_coeffs_of(p);
     hp->linear = linear_coeffs_of(p);
     hp->vdw = vdw_coeffs_of(p);
     hp->attracts = hp->vdw.A > 0;

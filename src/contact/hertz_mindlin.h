@@ -61,7 +61,6 @@ typedef struct {
                           * hm_attraction_reach beyond touching */
     int rolling_model;   /* GRAINS_ROLLING_*: the rolling sub-model (contact/rolling.h) */
     rolling_traits rolling_traits; /* what its spring is to the loops outside the kernel */
-    rolling_coeffs rolling; /* each rolling model's coefficients (contact/rolling.h) */
     linear_coeffs linear; /* the linear spring-dashpot's (contact/normal_linear.h) */
     vdw_coeffs vdw;      /* van der Waals' (contact/van_der_waals.h) */
 } hm_params;

@@ -136,7 +136,7 @@ static inline vec3 type_c_part(const hm_params *hp, const hm_pair *pr, const hm_
     real k_r = 2.25 * kn * law->mu_r * law->mu_r * k->R_eff * k->R_eff;
     real J_i = type_c_inertia(pr->rho_i, pr->R_i);
     real I_r = pr->wall ? J_i : 1 / (1 / J_i + 1 / type_c_inertia(pr->rho_j, pr->R_j));
-    real c_r = hp->rolling.type_c.damping * 2 * sqrt(I_r * k_r);
+    real c_r = law->coeff[COEFF_TYPE_C_DAMPING] * 2 * sqrt(I_r * k_r);
     return type_c_torque(u_r, w_r, k_r, c_r, law->mu_r * k->R_eff * load, law->mu_r_dyn * k->R_eff * load, hp->dt,
                          hp->increment_first);
 }

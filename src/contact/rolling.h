@@ -15,14 +15,8 @@
 #include "contact/rolling_sds.h"
 #include "contact/rolling_type_c.h"
 
-/* Each model's run-wide coefficients, read from the parameters
- * (rolling_coeffs_of); a model's coefficients per pair are the pair's law's
+/* A model's coefficients are per pair of materials, the pair's law's
  * (hm_law.coeff, core/coeffs.h). */
-typedef struct {
-    type_c_coeffs type_c;
-} rolling_coeffs;
-
-rolling_coeffs rolling_coeffs_of(const grains_params *p);
 
 /* What a model's spring is to the loops outside the kernel. */
 typedef struct {

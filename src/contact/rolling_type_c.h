@@ -26,12 +26,12 @@
  * odd under the pair's exchange; the scalar kernel's alone. */
 enum { ROLLING_TYPE_C_ODD = 1, ROLLING_TYPE_C_IN_LANES = 0 };
 
-/* Its coefficient: the rolling dashpot's fraction of critical [-]. */
-typedef struct {
-    real damping;
-} type_c_coeffs;
-
-static inline type_c_coeffs type_c_coeffs_of(const grains_params *p) { return (type_c_coeffs){p->rolling_damping}; }
+/* Its coefficient (core/coeffs.h), per pair of materials: the rolling
+ * dashpot's fraction of critical [-], in [0, 1] (core/params.c checks the
+ * upper bound in every pair). */
+#define ROLLING_TYPE_C_COEFFS(X)                                                                              \
+    X(TYPE_C_DAMPING, "rolling_damping", "-", 0.3, 0,                                                         \
+      "type_c rolling: the dashpot's fraction of critical damping, in [0, 1]; default 0.3 (Ai et al. 2011)")
 
 /* I + m R^2 = 7/5 m R^2 of a solid sphere about a point of its surface. */
 static inline real type_c_inertia(real rho, real R) { return 1.4 * (4 * HM_PI / 3 * rho * R * R * R) * R * R; }

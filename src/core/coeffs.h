@@ -8,10 +8,11 @@
 
 #include "contact/cohesion_jkr.h"
 #include "contact/rolling_sds.h"
+#include "contact/rolling_type_c.h"
 #include "grains/params.h"
 
 /* X(ID, name, unit, default, least, doc) */
-#define GRAINS_SUBMODEL_COEFFS(X) ROLLING_SDS_COEFFS(X) COHESION_JKR_COEFFS(X)
+#define GRAINS_SUBMODEL_COEFFS(X) ROLLING_SDS_COEFFS(X) ROLLING_TYPE_C_COEFFS(X) COHESION_JKR_COEFFS(X)
 
 #define COEFF_ENUM(id, name, unit, dflt, least, doc) COEFF_##id,
 enum { GRAINS_SUBMODEL_COEFFS(COEFF_ENUM) N_COEFFS };

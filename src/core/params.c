@@ -51,7 +51,6 @@ void grains_params_default(grains_params *p)
     p->dimension = 3;
     p->plane_normal = 1;
     p->rolling_model = GRAINS_ROLLING_SPRING;
-    p->rolling_damping = 0.3; /* Ai et al. (2011): 0.3 of critical */
     p->cohesion = GRAINS_COHESION_NONE;
     p->k_n = 0;
     p->V0 = 1;
@@ -269,6 +268,9 @@ static grains_status check_pairs(const grains_params *p, grains_error *err)
                     "materials %d and %d: rolling_model = \"sds\" needs its spring: k_roll > 0", a, b);
             REQUIRE(p->cohesion != GRAINS_COHESION_JKR || v.coeff[COEFF_JKR_W] > 0,
                     "materials %d and %d: cohesion = \"jkr\" needs work_of_adhesion > 0 (W, in J/m^2)", a, b);
+            REQUIRE(v.coeff[COEFF_TYPE_C_DAMPING] <= 1,
+                    "materials %d and %d: rolling_damping = %g: the type C rolling dashpot's fraction of critical "
+                    "must be in [0, 1]", a, b, v.coeff[COEFF_TYPE_C_DAMPING]);
         }
     return GRAINS_OK;
 }
@@ -350,9 +352,6 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(p->rolling_model >= 0 && p->rolling_model < GRAINS_N_ROLLINGS, "rolling_model: unknown value");
     REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS || p->coeff[COEFF_SDS_K_ROLL] > 0,
             "rolling_model = \"sds\" needs its spring: k_roll > 0 (and gamma_roll, its dashpot, >= 0)");
-    REQUIRE(isfinite(p->rolling_damping) && p->rolling_damping >= 0 && p->rolling_damping <= 1,
-            "rolling_damping = %g: the type C rolling dashpot's fraction of critical must be in [0, 1]",
-            p->rolling_damping);
     REQUIRE(isfinite(p->k_n) && p->k_n >= 0, "k_n = %g: normal stiffness must be >= 0 (0: from V0)", p->k_n);
     REQUIRE(isfinite(p->V0) && p->V0 > 0, "V0 = %g: characteristic impact velocity must be > 0", p->V0);
     REQUIRE(isfinite(p->overlap_tol) && p->overlap_tol >= 0 && p->overlap_tol < 1,

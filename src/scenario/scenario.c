@@ -137,8 +137,6 @@ static const key_info keys[] = {
      "how contacts are evaluated, the same results to the bit; default vector", &grains_kernels},
     {"rolling_model", K_CHOICE, P(rolling_model), "-",
      "rolling resistance; default spring (TinyDEM Eqs. 34-39)", &grains_rollings},
-    {"rolling_damping", K_REAL, P(rolling_damping), "-",
-     "type_c rolling: the dashpot's fraction of critical damping, in [0, 1]; default 0.3", NULL},
     GRAINS_SUBMODEL_COEFFS(COEFF_KEY)
     {"cohesion", K_CHOICE, P(cohesion), "-",
      "attraction between surfaces; default none (van_der_waals with hamaker > 0); jkr with work_of_adhesion",
