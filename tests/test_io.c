@@ -306,7 +306,9 @@ static void bad_scenario(test_ctx *t)
     refused(t, 's', "geometry: { R_mesh = [0.1, -0.2]; };\n", 1, "R_mesh[1]");
     refused(t, 's', "a: { b: { c = 1; }; };\n", 1, "groups nest one level");
     refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "unknown field 'Young'");
-    refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1, "nu, k_roll, gamma_roll, rolling_damping, work_of_adhesion)");
+    refused(t, 's', "materials = ( { rho = 7800.0; Young = 1e9; } );\n", 1,
+            "nu, k_roll, gamma_roll, rolling_damping, work_of_adhesion, k_n, V0, overlap_tol, hamaker, vdw_delta0, "
+            "vdw_cutoff)");
     refused(t, 's', "materials = ( { k_roll = -1.0; } );\n", 1, "materials[1].k_roll = -1");
     refused(t, 's', "materials = (\n { rho = -1.0; } );\n", 1, "materials[1].rho = -1");
     refused(t, 's', "materials = [1.0, 2.0];\n", 1, "list of groups");
@@ -462,6 +464,35 @@ static void memory_limit(test_ctx *t)
           (size_t)half.rlim_cur, limited, machine);
 }
 
+/* A program built against another layout of grains_params (its header's
+ * GRAINS_PARAMS_VERSION not the library's): the defaults write its version
+ * and nothing more (its struct may be shorter), and every call that takes
+ * the struct refuses it, saying to rebuild (mutation: the check left out of
+ * grains_params_check fails the refusals). */
+static void other_version(test_ctx *t)
+{
+    static grains_scenario sc, canary;
+    memset(&sc, 0xA5, sizeof sc);
+    memset(&canary, 0xA5, sizeof canary);
+    grains_scenario_default_version(&sc, GRAINS_PARAMS_VERSION + 1);
+    CHECK(t, sc.params.version == GRAINS_PARAMS_VERSION + 1 &&
+                 memcmp((char *)&sc + sizeof(int), (char *)&canary + sizeof(int), sizeof sc - sizeof(int)) == 0,
+          "the defaults of another version write the version alone");
+    grains_params_derive(&sc.params);
+    CHECK(t, memcmp((char *)&sc + sizeof(int), (char *)&canary + sizeof(int), sizeof sc - sizeof(int)) == 0,
+          "derive leaves parameters of another version untouched");
+    grains_error err;
+    grains_sim *sim = NULL;
+    CHECK(t, grains_sim_create(&sim, &sc.params, &err) == GRAINS_ERR_ARG && !sim && strstr(err.message, "rebuild"),
+          "a simulation from parameters of another version refused: %s", err.message);
+    CHECK(t, grains_scenario_set(&sc, "mu_s = 0.3", &err) == GRAINS_ERR_ARG && strstr(err.message, "version"),
+          "a value set in a scenario of another version refused: %s", err.message);
+    CHECK(t, grains_scenario_finish(&sc, &err) == GRAINS_ERR_ARG, "a scenario of another version not finished");
+    grains_scenario_default(&sc);
+    CHECK(t, sc.params.version == GRAINS_PARAMS_VERSION && grains_scenario_finish(&sc, &err) == GRAINS_OK,
+          "this header's version is the library's: %s", err.message);
+}
+
 int main(void)
 {
     test_ctx t = {0, 0};
@@ -481,6 +512,7 @@ int main(void)
     missing_file(&t);
     overrides(&t);
     bonds_file(&t);
+    other_version(&t);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

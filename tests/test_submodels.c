@@ -16,6 +16,9 @@
  *   force of -3/2 pi W R* (the pull-off force), and let go at the gap
  *   3/4 (pi^2 W^2 R* / E*^2)^(1/3); on approach nothing acts before they
  *   touch;
+ * - per pair of materials, JKR's W, the linear spring's k_n and van der
+ *   Waals' Hamaker constant A: materials giving 4x and x act as their
+ *   geometric mean 2x;
  * - damping "tsuji" (Tsuji et al. 1992): a head-on impact's restitution is
  *   that of the damped Hertz oscillator with the dashpot alpha(e_n)
  *   sqrt(m* k_n), at any speed; and each damping law goes with its normal law;
@@ -299,6 +302,78 @@ static void jkr_mixed(test_ctx *t)
     double F_c = 1.5 * PI * 2 * W * R / 2;
     printf("  JKR, materials' W = 4 W and W: least force %.9g N (-3/2 pi (2 W) R* = %.9g)\n", mixed.least, -F_c);
     CHECK_REL(t, mixed.least, -F_c, 1e-6, "JKR pull-off force by the pair's mixed work of adhesion, 2 W");
+}
+
+/* ---- per pair: the linear spring and van der Waals ---- */
+
+/* Three materials like material 0 beyond it, each giving coefficient k the
+ * values v1, v2 (v3 < 0: material 3 gives none), for spheres that touch
+ * only through that law: no dashpot, no friction, no JKR. */
+static grains_params three_giving(int k, double v1, double v2)
+{
+    grains_params p = jkr_params();
+    p.cohesion = GRAINS_COHESION_NONE;
+    p.coeff[COEFF_JKR_W] = 0;
+    p.n_materials = 4;
+    for (int m = 1; m < 4; m++)
+        p.material[m] = grains_params_material(&p, 0);
+    p.material_coeff[1][k] = v1, p.material_coeff[2][k] = v2;
+    p.material_coeff_given[1] = p.material_coeff_given[2] = 1u << k;
+    return p;
+}
+
+/* The force on the sphere of material a from one of material b at gap
+ * `gap` (negative: an overlap), at rest: one step's change of momentum. */
+static double force_at(const grains_params *p, int a, int b, double gap)
+{
+    return pull_pair_of(p, a, b, gap, 0, 1).least;
+}
+
+/* Hamaker's sphere-sphere attraction at gap s (contact/van_der_waals.h's
+ * formula, written out here from Hamaker 1937). */
+static double hamaker_force(double A, double R1, double R2, double s)
+{
+    double d = R1 + R2 + s, P = d * d - (R1 + R2) * (R1 + R2), M = d * d - (R1 - R2) * (R1 - R2);
+    return A * d / 3 * (2 * R1 * R2 / (P * P) + 2 * R1 * R2 / (M * M) - 1 / P + 1 / M);
+}
+
+/* Materials giving Hamaker constants 4 A and A attract as the pair's
+ * sqrt(4 A A) = 2 A (the combining rule of Hamaker constants); a material
+ * that gives none (the run's 0) attracts nothing, even the one of 4 A. */
+static void vdw_mixed(test_ctx *t)
+{
+    const double A = 1e-19, gap = 5e-9;
+    grains_params p = three_giving(COEFF_VDW_A, 4 * A, A);
+    double mixed = force_at(&p, 1, 2, gap), own = force_at(&p, 1, 1, gap), none = force_at(&p, 1, 3, gap);
+    printf("  van der Waals at %g m, materials' A = 4A and A: %.9g N (Hamaker's with 2A: %.9g); 4A with 4A %.9g "
+           "(%.9g); 4A with none %g\n", gap, mixed, -hamaker_force(2 * A, R, R, gap), own,
+           -hamaker_force(4 * A, R, R, gap), none);
+    /* P = d^2 - (2R)^2 cancels 7 digits of d^2 in the test's form: 1e-9 */
+    CHECK_REL(t, mixed, -hamaker_force(2 * A, R, R, gap), 1e-8, "van der Waals by the pair's mixed A = 2A");
+    CHECK_REL(t, own, -hamaker_force(4 * A, R, R, gap), 1e-8, "van der Waals by a material's own A");
+    CHECK(t, none == 0, "no attraction with a material that gives no Hamaker constant (%g N)", none);
+    p.material_coeff[3][COEFF_VDW_DELTA0] = 0, p.material_coeff_given[3] = 1u << COEFF_VDW_DELTA0;
+    grains_error err;
+    CHECK(t, grains_params_check(&p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "materials 0 and 3: vdw_delta0"),
+          "a material's vdw_delta0 of 0 refused in its pairs: %s", err.message);
+}
+
+/* Materials giving the linear spring k_n = 4k and k push apart at an
+ * overlap delta with the pair's sqrt(4 k k) delta = 2 k delta (Eq. 20). */
+static void linear_mixed(test_ctx *t)
+{
+    const double k = 1e5, delta = 1e-5;
+    grains_params p = three_giving(COEFF_LINEAR_K_N, 4 * k, k);
+    p.contact_model = GRAINS_CONTACT_LINEAR;
+    double mixed = force_at(&p, 1, 2, -delta), own = force_at(&p, 2, 2, -delta);
+    printf("  linear, materials' k_n = 4k and k: %.9g N at delta = %g m (2 k delta = %.9g), k with k %.9g\n", mixed,
+           delta, 2 * k * delta, own);
+    CHECK_REL(t, mixed, 2 * k * delta, 1e-9, "the linear spring by the pair's mixed k_n = 2k");
+    CHECK_REL(t, own, k * delta, 1e-9, "the linear spring by a material's own k_n");
+    p.material_coeff[2][COEFF_LINEAR_V0] = 0, p.material_coeff_given[2] |= 1u << COEFF_LINEAR_V0;
+    grains_error err;
+    CHECK(t, grains_params_check(&p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "materials 0 and 2: V0"),
+          "a material's V0 of 0 refused in its pairs: %s", err.message);
 }
 
 /* Type C's dashpot per pair: the pair of material 0 with itself (a rigid
@@ -635,6 +710,8 @@ int main(void)
     sds_mixed(&t);
     type_c_pair_damping(&t);
     jkr_mixed(&t);
+    vdw_mixed(&t);
+    linear_mixed(&t);
     tsuji(&t);
     damping_pairs(&t);
     registry(&t);

@@ -7,6 +7,7 @@
  * - combined with the Hertz contact, a sphere on a wall resists a pull
  *   below the saturated attraction and leaves under a larger one. */
 #include "check.h"
+#include "core/coeffs.h"
 #include "support.h"
 #include "validate/validate.h"
 
@@ -52,7 +53,7 @@ static double pull_off(double factor)
     grains_params p = scene_params();
     p.R_min = p.R_max = s.R_1;
     p.rho = 2500, p.E = 1e9;
-    p.hamaker = s.A, p.vdw_delta0 = s.delta0, p.vdw_cutoff = s.cutoff;
+    p.coeff[COEFF_VDW_A] = s.A, p.coeff[COEFF_VDW_DELTA0] = s.delta0, p.coeff[COEFF_VDW_CUTOFF] = s.cutoff;
     double R = s.R_1;
     double F_sat = 2 * s.A * R * R * R / (3 * pow(s.delta0 * (s.delta0 + 2 * R), 2));
     p.g = (grains_vec3){0, 0, factor * F_sat / mass(&p, R)};

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/coeffs.h"
 #include "validate/validate.h"
 
 #define PI 3.14159265358979323846
@@ -45,7 +46,7 @@ static grains_params params(grains_integrator integrator, double k_n, double e_n
     p.g = (grains_vec3){0, 0, -G};
     p.N_max = p.N_spawn = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
-    p.k_n = k_n;
+    p.coeff[COEFF_LINEAR_K_N] = k_n;
     p.integrator = integrator;
     p.dt = dt;
     p.threads = 1;

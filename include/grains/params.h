@@ -111,8 +111,9 @@ typedef enum { GRAINS_ROLLING_LIST(GRAINS_ENUM_ROLLING) } grains_rolling_model;
 #define GRAINS_N_ROLLINGS (0 GRAINS_ROLLING_LIST(GRAINS_COUNT3))
 
 /* Attraction between surfaces (docs/model.md, "Contact sub-models"). Van der Waals is on when
- * hamaker > 0. JKR: Hertz with the work of adhesion W (the coefficient work_of_adhesion, per pair of
- * materials: grains_params.coeff, grains_params_pair); pull-off force
+ * the coefficient hamaker (per pair of materials, as JKR's) is > 0 in some pair. JKR: Hertz with the
+ * work of adhesion W (the coefficient work_of_adhesion, per pair of materials: grains_params.coeff,
+ * grains_params_pair); pull-off force
  * 3/2 pi W R*, the contact holds until the gap reaches 3/4 (pi^2 W^2 R* / E*^2)^(1/3). */
 #define GRAINS_ENUM_COHESION(id, name, doc) GRAINS_COHESION_##id,
 typedef enum { GRAINS_COHESION_LIST(GRAINS_ENUM_COHESION) } grains_cohesion;
@@ -202,7 +203,19 @@ typedef struct {
     real size[GRAINS_MAX_PROBE_SIZES];    /* [L] radii between size classes, ascending */
 } grains_probe;
 
+/* The layout of grains_params (and of grains_scenario, which holds one) that this header
+ * describes. It is raised whenever a field is added, moved or removed; a new contact
+ * sub-model's coefficient changes nothing (it takes a place in coeff[], whose size is fixed).
+ * A program records it through grains_params_default (or grains_scenario_default), and every
+ * call that takes the struct from the program (grains_params_check, grains_sim_create,
+ * grains_sim_set_params, grains_scenario_read, _set, _finish) refuses one of another version,
+ * saying to rebuild, instead of reading it at the wrong places. A program that must not be
+ * rebuilt for a new release reaches the parameters by name instead (grains/run.h). */
+#define GRAINS_PARAMS_VERSION 1
+
 typedef struct {
+    int version;                          /* GRAINS_PARAMS_VERSION of the program's header: the
+                                           * first member in every version */
     /* geometry */
     real R_min;                           /* [L] minimum particle radius */
     real R_max;                           /* [L] maximum particle radius */
@@ -262,15 +275,8 @@ typedef struct {
     grains_damping damping;               /* GRAINS_DAMPING_BY_MODEL until derived */
     grains_kernel kernel;
     grains_rolling_model rolling_model;
-    grains_cohesion cohesion;             /* NONE with hamaker > 0 derives VAN_DER_WAALS */
-    real k_n;                             /* [M/T^2] linear model: normal stiffness; 0 = per pair */
-    real V0;                              /* [L/T] linear model: impact velocity of Eqs. 1 and 27 */
-    real overlap_tol;                     /* [-] linear model: > 0 gives k_n by Eq. 27 for this
-                                           * overlap / smaller diameter; 0 = Eq. 1 */
-    real hamaker;                         /* [M L^2/T^2] Hamaker constant A of the van der
-                                           * Waals attraction (libgran); 0 = none */
-    real vdw_delta0;                      /* [L] saturation gap: the attraction stops growing */
-    real vdw_cutoff;                      /* [L] gap beyond which it is 0; 0 = 100 vdw_delta0 */
+    grains_cohesion cohesion;             /* NONE with a Hamaker constant > 0 in some pair derives
+                                           * VAN_DER_WAALS */
     /* bonded contacts (libgran; docs/model.md): four springs, each with a dashpot */
     real bond_kn;                         /* [M/T^2] normal stiffness; 0 = no bonds */
     real bond_kt, bond_kr, bond_ko;       /* [M/T^2] sliding, rolling, twisting stiffness; -1 =
@@ -301,22 +307,30 @@ typedef struct {
     real grow_time;                       /* [T] > 0 when grow_from < 1 */
     int threads;                          /* 0 = OpenMP default */
     real coeff[GRAINS_MAX_COEFFS];        /* the contact sub-models' own coefficients, each a
-                                           * scenario key of its own (k_roll, gamma_roll, ...: read
+                                           * scenario key of its own (k_roll, k_n, hamaker, ...: read
                                            * them by name, grains_scenario_param) */
 } grains_params;
 
-/* Table 2 defaults: the paper's hourglass run (eta = 0, mu_t = 2 mu_s / 3). */
-void grains_params_default(grains_params *p);
+/* Table 2 defaults: the paper's hourglass run (eta = 0, mu_t = 2 mu_s / 3), for a program
+ * built with grains_params of `version`. Of another version than the library's only the
+ * version is written (a struct of that layout may be shorter), and the calls that take it
+ * refuse it. */
+void grains_params_default_version(grains_params *p, int version);
+#define grains_params_default(p) grains_params_default_version((p), GRAINS_PARAMS_VERSION)
 
-/* Fills the values that derive from others: dt by Eq. 49 when dt == 0, skin and vdw_cutoff when 0, dynamic friction
+/* GRAINS_OK when p is of the library's version; else an error that says to rebuild. */
+grains_status grains_params_version_check(const grains_params *p, grains_error *err);
+
+/* Fills the values that derive from others: dt by Eq. 49 when dt == 0, skin when 0, dynamic friction
  * coefficients when -1, the friction order from compat. Call after all values are set and checked. */
 void grains_params_derive(grains_params *p);
 
 /* Eq. 49: dt = R_min sqrt(rho (1 - nu^2) / E), the smallest over the materials. */
 real grains_params_default_dt(const grains_params *p);
 
-/* Checks every value against Table 2's "Requirements" column and the
- * engine's own limits; names the offending key in the message. */
+/* Checks the version (grains_params_version_check), then every value against Table 2's
+ * "Requirements" column and the engine's own limits; names the offending key in the
+ * message. The other functions here trust a checked struct. */
 grains_status grains_params_check(const grains_params *p, grains_error *err);
 
 /* The insertion regions: n_spawns, or the one of the run's spawn keys (0 when

@@ -132,8 +132,12 @@ typedef struct {
     int origin[GRAINS_SCENARIO_KEYS];    /* per key: 0 default, > 0 file line, -1 --set */
 } grains_scenario;
 
-/* The paper's default run: Table 2, the built-in hourglass, output/. */
-void grains_scenario_default(grains_scenario *sc);
+/* The paper's default run: Table 2, the built-in hourglass, output/, for a program built with
+ * the layout `version` (GRAINS_PARAMS_VERSION, grains/params.h: it covers grains_scenario too).
+ * Of another version only params.version is written, and grains_scenario_read, _set and
+ * _finish refuse the struct, saying to rebuild. */
+void grains_scenario_default_version(grains_scenario *sc, int version);
+#define grains_scenario_default(sc) grains_scenario_default_version((sc), GRAINS_PARAMS_VERSION)
 
 /* Reads a file over the current values; unknown keys, wrong types and
  * out-of-range values are errors with file and line. */

@@ -9,17 +9,13 @@
 #define PI 3.14159265358979323846
 
 /* Linear spring: t_c = pi sqrt(m* / k_n) (improved-velocity-Verlet Eq. 7),
- * k_n as the contact kernel chooses it (Eqs. 1, 27). */
+ * k_n as the contact kernel chooses it with the run's coefficients (Eqs. 1,
+ * 27: contact/normal_linear.h). */
 static double linear_time(const grains_params *p, double E_eff, double R_eff, double m_eff)
 {
-    double k_n = p->k_n;
-    if (k_n == 0 && p->overlap_tol > 0) {
-        double d = p->overlap_tol * 2 * p->R_min;
-        k_n = m_eff * p->V0 * p->V0 / (d * d); /* Eq. 27 */
-    } else if (k_n == 0) {
-        k_n = 1.2024 * pow(sqrt(m_eff) * E_eff * E_eff * R_eff * p->V0, 0.4); /* Eq. 1 */
-    }
-    return PI * sqrt(m_eff / k_n);
+    const linear_coeffs lc = {p->coeff[COEFF_LINEAR_K_N], p->coeff[COEFF_LINEAR_V0],
+                              p->coeff[COEFF_LINEAR_OVERLAP_TOL]};
+    return PI * sqrt(m_eff / linear_kn(&lc, E_eff, R_eff, m_eff, p->R_min));
 }
 
 /* The contact times at the speeds the grains can reach (cli_impact),
@@ -157,12 +153,16 @@ static void print_models(const grains_params *p)
         printf("  periodic            : %s, box (%g, %g, %g) to (%g, %g, %g); the mesh is not periodic\n",
                axes[p->periodic], p->box_min.x, p->box_min.y, p->box_min.z, p->box_max.x, p->box_max.y, p->box_max.z);
     }
-    if (p->hamaker > 0) {
+    double A = p->coeff[COEFF_VDW_A], delta0 = p->coeff[COEFF_VDW_DELTA0];
+    if (A > 0) {
         /* saturated attraction of two R_min spheres: A R* / (6 delta0^2) near contact */
         double R = p->R_min, m = 4 * PI / 3 * p->rho * R * R * R;
-        double F = p->hamaker * (R / 2) / (6 * p->vdw_delta0 * p->vdw_delta0);
+        double F = A * (R / 2) / (6 * delta0 * delta0);
         printf("  van der Waals       : A = %g J, pull-off of two R_min spheres ~ %.3g N = %.3g x their weight "
-               "(|g| = 9.81)\n", p->hamaker, F, F / (m * 9.81));
+               "(|g| = 9.81)\n", A, F, F / (m * 9.81));
+    } else if (coeffs_most(p, COEFF_VDW_A) > 0) {
+        printf("  van der Waals       : between the materials that give a Hamaker constant (largest A = %g J)\n",
+               coeffs_most(p, COEFF_VDW_A));
     }
     if (p->bond_kn > 0) {
         grains_params d = *p;

@@ -112,6 +112,23 @@ static int integrator_half_step(grains_integrator i)
     switch (i) { GRAINS_INTEGRATOR_LIST(HALF_STEP) default: return 0; }
 }
 
+/* Each law's van der Waals cut-off resolved (contact/van_der_waals.h), and
+ * how far any pair pulls beyond touching. */
+static void resolve_attraction(hm_params *hp)
+{
+    hp->attraction_reach = 0;
+    for (int a = 0; a < hp->n_materials; a++)
+        for (int b = 0; b <= hp->n_materials; b++) {
+            hm_law *l[2] = {&hp->pw[a][b], b > 0 ? &hp->pp[a][b - 1] : NULL};
+            for (int k = 0; k < 2 && l[k]; k++) {
+                real *c = l[k]->coeff;
+                c[COEFF_VDW_CUTOFF] = vdw_cutoff_of(c[COEFF_VDW_DELTA0], c[COEFF_VDW_CUTOFF]);
+                hp->attraction_reach = fmax(hp->attraction_reach, hm_pair_attraction_reach(l[k]));
+            }
+        }
+    hp->attracts = hp->attraction_reach > 0;
+}
+
 void hm_params_init(hm_params *hp, const grains_params *p)
 {
     grains_material mat[GRAINS_MAX_MATERIALS];
@@ -142,9 +159,7 @@ void hm_params_init(hm_params *hp, const grains_params *p)
     hp->holds = hp->normal == HM_NORMAL_JKR;
     hp->rolling_model = p->rolling_model;
     hp->rolling_traits = rolling_traits_of(p->rolling_model);
-    hp->linear = linear_coeffs_of(p);
-    hp->vdw = vdw_coeffs_of(p);
-    hp->attracts = hp->vdw.A > 0;
+    resolve_attraction(hp);
 }
 
 real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)
@@ -155,7 +170,7 @@ real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)
 
 int hm_lanes_compose(const hm_params *hp)
 {
-    return hp->normal != HM_NORMAL_JKR && !(hp->vdw.A > 0) && hp->rolling_traits.in_lanes;
+    return hp->normal != HM_NORMAL_JKR && !hp->attracts && hp->rolling_traits.in_lanes;
 }
 
 real hm_max_hold_gap(const hm_params *hp, real R_max)

@@ -5,6 +5,7 @@
 #ifndef GRAINS_CONTACT_HERTZ_MINDLIN_H
 #define GRAINS_CONTACT_HERTZ_MINDLIN_H
 
+#include "contact/coefficients.h"
 #include "core/coeffs.h"
 #include "grains/params.h"
 #include "math/pi.h"
@@ -29,10 +30,6 @@ typedef struct {
 enum { HM_NORMAL_HERTZ = 0, HM_NORMAL_LINEAR = 1, HM_NORMAL_JKR = 2 };
 
 
-/* Spring and dashpot coefficients of one contact. */
-typedef struct {
-    real kn, ks, cn, cs;
-} coefficients;
 
 /* The sub-models, one header each (contact/submodels.c lists them): each
  * owns its coefficients (read from the parameters by its *_coeffs_of, kept
@@ -61,8 +58,8 @@ typedef struct {
                           * hm_attraction_reach beyond touching */
     int rolling_model;   /* GRAINS_ROLLING_*: the rolling sub-model (contact/rolling.h) */
     rolling_traits rolling_traits; /* what its spring is to the loops outside the kernel */
-    linear_coeffs linear; /* the linear spring-dashpot's (contact/normal_linear.h) */
-    vdw_coeffs vdw;      /* van der Waals' (contact/van_der_waals.h) */
+    real attraction_reach; /* the farthest any pair's cohesion law pulls beyond touching (van der Waals'
+                            * cut-off; 0: none) */
 } hm_params;
 
 /* Static friction springs of one contact (Eq. 50), zero at first touch. */
@@ -122,13 +119,28 @@ static inline real hm_hold_gap(const hm_law *law, real R_i, real R_j, int wall)
     return jkr_snap_gap(law->coeff[COEFF_JKR_W], wall ? R_i : R_i * R_j / (R_i + R_j), law->E_eff);
 }
 
-/* How far beyond touching the cohesion law pulls (0: none), and its pull
- * across gap s (negative: an overlap) between radii R_i and R_j (a wall:
- * R_j unused), a magnitude along the line of centres (contact/van_der_waals.h). */
-static inline real hm_attraction_reach(const hm_params *hp) { return vdw_reach(&hp->vdw); }
-static inline real hm_attraction(const hm_params *hp, real R_i, real R_j, int wall, real s)
+/* How far beyond touching a pair's cohesion law pulls (0: none), the
+ * farthest of any pair (the lists' pad), and the pair's pull across gap s
+ * (negative: an overlap) between radii R_i and R_j (a wall: R_j unused), a
+ * magnitude along the line of centres (contact/van_der_waals.h; the law's
+ * cut-off resolved by hm_params_init). */
+static inline real hm_pair_attraction_reach(const hm_law *law)
 {
-    return vdw_attraction(hp->vdw.A, hp->vdw.delta0, hp->vdw.cutoff, R_i, R_j, wall, s);
+    return vdw_reach(law->coeff[COEFF_VDW_A], law->coeff[COEFF_VDW_CUTOFF]);
+}
+static inline real hm_attraction_reach(const hm_params *hp) { return hp->attraction_reach; }
+static inline real hm_attraction(const hm_law *law, real R_i, real R_j, int wall, real s)
+{
+    return vdw_attraction(law->coeff[COEFF_VDW_A], law->coeff[COEFF_VDW_DELTA0], law->coeff[COEFF_VDW_CUTOFF], R_i,
+                          R_j, wall, s);
+}
+
+/* The linear law's springs and dashpots of the pair (contact/normal_linear.h). */
+static inline coefficients hm_linear_coefficients(const hm_law *law, real R_eff, real m_eff, real R_small)
+{
+    const linear_coeffs lc = {law->coeff[COEFF_LINEAR_K_N], law->coeff[COEFF_LINEAR_V0],
+                              law->coeff[COEFF_LINEAR_OVERLAP_TOL]};
+    return linear_springs(linear_kn(&lc, law->E_eff, R_eff, m_eff, R_small), law->kt_over_kn, law->beta, m_eff);
 }
 
 /* The normal law as the implicit rows see it (a spring without adhesion):
@@ -138,7 +150,7 @@ static inline real hm_attraction(const hm_params *hp, real R_i, real R_j, int wa
 static inline coefficients hm_normal_spring(const hm_params *hp, const hm_law *law, real R_eff, real m_eff, real delta,
                                             real R_small)
 {
-    return hp->normal == HM_NORMAL_LINEAR ? linear_coefficients(&hp->linear, law, R_eff, m_eff, R_small)
+    return hp->normal == HM_NORMAL_LINEAR ? hm_linear_coefficients(law, R_eff, m_eff, R_small)
                                           : contact_coefficients(law, R_eff, m_eff, fmax(delta, 0));
 }
 static inline real hm_normal_stiffness(const hm_params *hp, const coefficients *c)

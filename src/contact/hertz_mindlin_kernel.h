@@ -104,9 +104,8 @@ __attribute__((always_inline)) static inline void hm_compose(const hm_motion *k,
 
 /* The normal sub-model's springs and dashpots, and the elastic normal force
  * (with JKR's adhesion when chosen). */
-__attribute__((always_inline)) static inline coefficients normal_part(const hm_params *hp, const hm_pair *pr,
-                                                                      const hm_motion *k, const int normal,
-                                                                      real *f_elastic)
+__attribute__((always_inline)) static inline coefficients normal_part(const hm_pair *pr, const hm_motion *k,
+                                                                      const int normal, real *f_elastic)
 {
     const hm_law *law = pr->law;
     coefficients c;
@@ -116,7 +115,7 @@ __attribute__((always_inline)) static inline coefficients normal_part(const hm_p
         c = hertz_coefficients_at(law, a, k->m_eff);
         *f_elastic = jkr_force(W, k->R_eff, law->E_eff, a);
     } else if (normal == HM_NORMAL_LINEAR) {
-        c = linear_coefficients(&hp->linear, law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
+        c = hm_linear_coefficients(law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
         *f_elastic = c.kn * k->delta;
     } else {
         c = contact_coefficients(law, k->R_eff, k->m_eff, k->delta);
@@ -174,7 +173,7 @@ __attribute__((always_inline)) static inline void hm_contact_in(const hm_params 
     const hm_law *law = pr->law;
     real f_elastic;
     const int normal = jkr ? HM_NORMAL_JKR : cs.normal == HM_NORMAL_LINEAR ? HM_NORMAL_LINEAR : HM_NORMAL_HERTZ;
-    coefficients c = normal_part(hp, pr, &k, normal, &f_elastic);
+    coefficients c = normal_part(pr, &k, normal, &f_elastic);
     real k_r, c_r;
     hm_rolling_spring(pr, &k, &c, rolling, &k_r, &c_r, &v_r);
 

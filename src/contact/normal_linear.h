@@ -9,38 +9,49 @@
 
 #include <math.h>
 
+#include "contact/coefficients.h"
 #include "grains/params.h"
 
-/* Its coefficients (improved-velocity-Verlet paper Eqs. 1, 6, 27, 31). */
-typedef struct {
-    real k_n;            /* [M/T^2] fixed normal stiffness, or 0 */
-    real V0;             /* [L/T] impact velocity of Eqs. 1 and 27 */
-    real overlap_tol;    /* [-] Eq. 27's overlap / smaller diameter, or 0 for Eq. 1 */
-} linear_coeffs;
-
-static inline linear_coeffs linear_coeffs_of(const grains_params *p)
-{
-    return (linear_coeffs){p->k_n, p->V0, p->overlap_tol};
-}
+/* Its coefficients, each a scenario key (core/coeffs.h), per pair of
+ * materials (a material's own mix by the geometric mean):
+ * X(ID, name, unit, default, least, doc). V0 > 0 and overlap_tol < 1 are
+ * checked in every pair (core/params.c). */
+#define NORMAL_LINEAR_COEFFS(X)                                                                                \
+    X(LINEAR_K_N, "k_n", "M/T^2", 0, 0, "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27") \
+    X(LINEAR_V0, "V0", "L/T", 1, 0, "linear model: characteristic impact velocity of Eqs. 1 and 27 (> 0)")  \
+    X(LINEAR_OVERLAP_TOL, "overlap_tol", "-", 0, 0,                                                           \
+      "linear model: k_n by Eq. 27 for this overlap / smaller diameter, in [0, 1); 0 = Eq. 1")
 
 /* Eq. 1: the linear stiffness whose contact time matches Hertz's at V0 (contact/hertz_mindlin.c). */
 real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0);
 
-static inline coefficients linear_coefficients(const linear_coeffs *lc, const hm_law *law, real R_eff, real m_eff,
-                                               real R_small)
+/* Its coefficients for one pair (hm_linear_coefficients reads them from the pair's law). */
+typedef struct {
+    real k_n, V0, overlap_tol;
+} linear_coeffs;
+
+/* The normal spring of a pair of E* at R*, m* and the smaller radius:
+ * fixed, by Eq. 27 or by Eq. 1. */
+static inline real linear_kn(const linear_coeffs *lc, real E_eff, real R_eff, real m_eff, real R_small)
+{
+    if (lc->k_n > 0)
+        return lc->k_n;
+    if (lc->overlap_tol > 0) {
+        real d = lc->overlap_tol * 2 * R_small;
+        return m_eff * lc->V0 * lc->V0 / (d * d);             /* Eq. 27 */
+    }
+    return hm_linear_kn_hertz(m_eff, E_eff, R_eff, lc->V0); /* Eq. 1 */
+}
+
+/* The springs and dashpots from the normal spring kn, k_t / k_n and Eq.
+ * 21's beta of the pair. */
+static inline coefficients linear_springs(real kn, real kt_over_kn, real beta, real m_eff)
 {
     coefficients c;
-    if (lc->k_n > 0) {
-        c.kn = lc->k_n;
-    } else if (lc->overlap_tol > 0) {
-        real d = lc->overlap_tol * 2 * R_small;
-        c.kn = m_eff * lc->V0 * lc->V0 / (d * d);                    /* Eq. 27 */
-    } else {
-        c.kn = hm_linear_kn_hertz(m_eff, law->E_eff, R_eff, lc->V0); /* Eq. 1 */
-    }
-    c.ks = law->kt_over_kn * c.kn;                                   /* Eq. 6 */
-    c.cn = 2 * law->beta * sqrt(m_eff * c.kn);                       /* Eq. 31 */
-    c.cs = sqrt(law->kt_over_kn) * c.cn;
+    c.kn = kn;
+    c.ks = kt_over_kn * c.kn;             /* Eq. 6 */
+    c.cn = 2 * beta * sqrt(m_eff * c.kn); /* Eq. 31 */
+    c.cs = sqrt(kt_over_kn) * c.cn;
     return c;
 }
 

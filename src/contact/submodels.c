@@ -57,7 +57,8 @@ void submodels_chosen(const grains_params *p, const submodel *chosen[SUBMODEL_KI
     chosen[SUBMODEL_SLIDING] = submodel_of(SUBMODEL_SLIDING, 0);
     chosen[SUBMODEL_ROLLING] = submodel_of(SUBMODEL_ROLLING, p->rolling_model);
     chosen[SUBMODEL_TWISTING] = submodel_of(SUBMODEL_TWISTING, 0);
-    int cohesion = p->cohesion == GRAINS_COHESION_NONE && p->hamaker > 0 ? GRAINS_COHESION_VAN_DER_WAALS : p->cohesion;
+    int cohesion = p->cohesion == GRAINS_COHESION_NONE && coeffs_most(p, COEFF_VDW_A) > 0 ? GRAINS_COHESION_VAN_DER_WAALS
+                                                                                           : p->cohesion;
     chosen[SUBMODEL_COHESION] = submodel_of(SUBMODEL_COHESION, cohesion);
 }
 

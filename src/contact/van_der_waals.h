@@ -14,19 +14,27 @@
 
 #include "grains/params.h"
 
-/* Its coefficients: the Hamaker constant A [M L^2/T^2] (0: none), the
- * minimum gap delta0 [L] and the cut-off gap [L]. */
-typedef struct {
-    real A, delta0, cutoff;
-} vdw_coeffs;
+/* Its coefficients, each a scenario key (core/coeffs.h), per pair of
+ * materials: a pair whose materials give their own Hamaker constants
+ * A_a, A_b takes sqrt(A_a A_b), the combining rule of Hamaker constants
+ * (Israelachvili, Intermolecular and Surface Forces, Eq. 13.16);
+ * X(ID, name, unit, default, least, doc). delta0 > 0 and the cut-off (0 or
+ * beyond delta0) are checked in every pair (core/params.c); a cut-off of
+ * 0 is 100 delta0 (vdw_cutoff_of). */
+#define VAN_DER_WAALS_COEFFS(X)                                                                                   \
+    X(VDW_A, "hamaker", "ML^2/T^2", 0, 0, "Hamaker constant of the van der Waals attraction (>= 0); 0 = off")   \
+    X(VDW_DELTA0, "vdw_delta0", "L", 0.4e-9, 0,                                                                 \
+      "van der Waals saturation gap (> 0); default 0.4e-9 (the lower end of 0.4-1 nm: libgran, after Ranade "  \
+      "1987)")                                                                                                  \
+    X(VDW_CUTOFF, "vdw_cutoff", "L", 0, 0, "gap beyond which the attraction is 0 (> vdw_delta0); default 100 vdw_delta0")
 
-static inline vdw_coeffs vdw_coeffs_of(const grains_params *p)
-{
-    return (vdw_coeffs){p->hamaker, p->vdw_delta0, p->vdw_cutoff};
-}
+/* The cut-off a pair acts to: its own, or 100 delta0, where the attraction
+ * has fallen below 1e-4 of its saturation. */
+static inline real vdw_cutoff_of(real delta0, real cutoff) { return cutoff > 0 ? cutoff : 100 * delta0; }
 
-/* How far beyond touching it acts: the cut-off, where there is any. */
-static inline real vdw_reach(const vdw_coeffs *v) { return v->A > 0 ? v->cutoff : 0; }
+/* How far beyond touching a pair's attraction acts: its cut-off, where it
+ * has any. */
+static inline real vdw_reach(real A, real cutoff) { return A > 0 ? cutoff : 0; }
 
 /* Magnitude of the attraction at gap s (any sign); 0 beyond cut_off. */
 static inline real vdw_attraction(real A, real delta0, real cut_off, real R_1, real R_2, int wall, real s)

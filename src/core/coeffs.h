@@ -7,12 +7,16 @@
 #define GRAINS_CORE_COEFFS_H
 
 #include "contact/cohesion_jkr.h"
+#include "contact/normal_linear.h"
 #include "contact/rolling_sds.h"
 #include "contact/rolling_type_c.h"
+#include "contact/van_der_waals.h"
 #include "grains/params.h"
 
 /* X(ID, name, unit, default, least, doc) */
-#define GRAINS_SUBMODEL_COEFFS(X) ROLLING_SDS_COEFFS(X) ROLLING_TYPE_C_COEFFS(X) COHESION_JKR_COEFFS(X)
+#define GRAINS_SUBMODEL_COEFFS(X)                                                                               \
+    ROLLING_SDS_COEFFS(X) ROLLING_TYPE_C_COEFFS(X) COHESION_JKR_COEFFS(X) NORMAL_LINEAR_COEFFS(X)              \
+    VAN_DER_WAALS_COEFFS(X)
 
 #define COEFF_ENUM(id, name, unit, dflt, least, doc) COEFF_##id,
 enum { GRAINS_SUBMODEL_COEFFS(COEFF_ENUM) N_COEFFS };
@@ -27,6 +31,9 @@ void coeffs_default(grains_params *p);
 /* Each of c[] whose bit is set in `which` finite and at least its least
  * value; an error naming the key after `where` ("", "pairs[2]."). */
 grains_status coeffs_check(const real *c, unsigned which, const char *where, grains_error *err);
+/* The largest value of coefficient k in any pair of materials (a particle
+ * with a rigid wall takes its material's own): whether a law acts at all. */
+real coeffs_most(const grains_params *p, int k);
 /* The place of the coefficient `name`; -1 for none. */
 int coeff_find(const char *name);
 

@@ -8,9 +8,20 @@
 #include <stdio.h>
 #include <string.h>
 
-void grains_params_default(grains_params *p)
+/* The size of version 1 where pointers and reals are 8 bytes: a change of
+ * layout that fails this raises GRAINS_PARAMS_VERSION, then this size
+ * (scenario/scenario.c keeps grains_scenario's). */
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_params) == 17808,
+               "grains_params' layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
+
+void grains_params_default_version(grains_params *p, int version)
 {
+    if (version != GRAINS_PARAMS_VERSION) { /* a program's struct of another layout: touch no more */
+        p->version = version;
+        return;
+    }
     memset(p, 0, sizeof *p);
+    p->version = GRAINS_PARAMS_VERSION;
     coeffs_default(p);
     p->R_min = 0.002;
     p->R_max = 0.01;
@@ -52,12 +63,6 @@ void grains_params_default(grains_params *p)
     p->plane_normal = 1;
     p->rolling_model = GRAINS_ROLLING_SPRING;
     p->cohesion = GRAINS_COHESION_NONE;
-    p->k_n = 0;
-    p->V0 = 1;
-    p->overlap_tol = 0;
-    p->hamaker = 0;
-    p->vdw_delta0 = 0.4e-9; /* the lower end of 0.4-1 nm (libgran, after Ranade 1987) */
-    p->vdw_cutoff = 0;
     p->bond_kn = 0;
     p->bond_kt = p->bond_kr = p->bond_ko = -1;
     p->bond_damping = 0;
@@ -143,6 +148,8 @@ real grains_params_default_dt(const grains_params *p)
 
 void grains_params_derive(grains_params *p)
 {
+    if (p->version != GRAINS_PARAMS_VERSION) /* (refused by the checks: touch nothing) */
+        return;
     if (p->dt == 0)
         p->dt = grains_params_default_dt(p);
     if (p->skin == 0)
@@ -153,8 +160,6 @@ void grains_params_derive(grains_params *p)
          * classes would list more and never delay a rebuild. Bonds form
          * between listed pairs: the skin holds their tolerance. */
         p->skin = fmax(0.6 * fmin(p->R_max, 2 * p->R_min), p->bond_tolerance * 2 * p->R_max);
-    if (p->vdw_cutoff == 0)
-        p->vdw_cutoff = 100 * p->vdw_delta0; /* the attraction has fallen below 1e-4 of its saturation */
     if (p->bond_kt < 0)
         p->bond_kt = 2 * (1 - p->nu) / (2 - p->nu) * p->bond_kn; /* Eq. 6 */
     if (p->bond_kr < 0)
@@ -167,7 +172,7 @@ void grains_params_derive(grains_params *p)
         p->mu_r_dyn = p->mu_r;
     if (p->mu_t_dyn < 0)
         p->mu_t_dyn = p->mu_t;
-    if (p->cohesion == GRAINS_COHESION_NONE && p->hamaker > 0)
+    if (p->cohesion == GRAINS_COHESION_NONE && coeffs_most(p, COEFF_VDW_A) > 0)
         p->cohesion = GRAINS_COHESION_VAN_DER_WAALS;
     p->damping = grains_damping_of(p->damping, p->contact_model);
     if (p->friction_order == GRAINS_FRICTION_BY_COMPAT) /* docs/model.md: TinyDEM's order creates energy */
@@ -184,13 +189,14 @@ static int finite3(grains_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isf
 static grains_status check_cohesion(const grains_params *p, grains_error *err)
 {
     REQUIRE(p->cohesion >= 0 && p->cohesion < GRAINS_N_COHESIONS, "cohesion: unknown value");
-    REQUIRE(p->cohesion != GRAINS_COHESION_VAN_DER_WAALS || p->hamaker > 0,
-            "cohesion = \"van_der_waals\" needs hamaker > 0 (the Hamaker constant)");
+    real hamaker = coeffs_most(p, COEFF_VDW_A);
+    REQUIRE(p->cohesion != GRAINS_COHESION_VAN_DER_WAALS || hamaker > 0,
+            "cohesion = \"van_der_waals\" needs hamaker > 0 (the Hamaker constant) in some pair of materials");
     if (p->cohesion != GRAINS_COHESION_JKR)
         return GRAINS_OK;
-    REQUIRE(p->hamaker == 0,
+    REQUIRE(hamaker == 0,
             "cohesion = \"jkr\" and hamaker = %g: JKR's work of adhesion already is the surfaces' attraction; "
-            "choose one", p->hamaker);
+            "choose one", hamaker);
     REQUIRE(p->contact_model != GRAINS_CONTACT_LINEAR,
             "cohesion = \"jkr\" is Hertz's contact with adhesion: it needs contact_model = \"hertz_mindlin\" or "
             "\"hertz_restitution\", not \"linear\"");
@@ -228,6 +234,24 @@ static grains_status check_geometry(const grains_params *p, grains_error *err)
     REQUIRE(p->s_max.x >= p->s_min.x && p->s_max.y >= p->s_min.y && p->s_max.z >= p->s_min.z,
             "s_max = (%g,%g,%g): spawn box upper corner must be >= s_min (%g,%g,%g) in every component",
             p->s_max.x, p->s_max.y, p->s_max.z, p->s_min.x, p->s_min.y, p->s_min.z);
+    return GRAINS_OK;
+}
+
+/* The sub-models' coefficients c of the run or a pair (`where` says
+ * which) within the ranges their laws need beyond core/coeffs.h's least
+ * values: the linear law's and van der Waals'. */
+static grains_status check_coeff_ranges(const real *c, const char *where, grains_error *err)
+{
+    real V0 = c[COEFF_LINEAR_V0], tol = c[COEFF_LINEAR_OVERLAP_TOL], k_n = c[COEFF_LINEAR_K_N];
+    REQUIRE(isfinite(k_n) && k_n >= 0, "%sk_n = %g: normal stiffness must be >= 0 (0: from V0)", where, k_n);
+    REQUIRE(isfinite(V0) && V0 > 0, "%sV0 = %g: characteristic impact velocity must be > 0", where, V0);
+    REQUIRE(isfinite(tol) && tol >= 0 && tol < 1,
+            "%soverlap_tol = %g: tolerated overlap must be in [0, 1) of the smaller diameter", where, tol);
+    real A = c[COEFF_VDW_A], delta0 = c[COEFF_VDW_DELTA0], cutoff = c[COEFF_VDW_CUTOFF];
+    REQUIRE(isfinite(A) && A >= 0, "%shamaker = %g: Hamaker constant must be >= 0", where, A);
+    REQUIRE(isfinite(delta0) && delta0 > 0, "%svdw_delta0 = %g: saturation distance must be > 0", where, delta0);
+    REQUIRE(isfinite(cutoff) && (cutoff == 0 || cutoff > delta0),
+            "%svdw_cutoff = %g: cut-off must be > vdw_delta0 (%g), or 0 for 100 vdw_delta0", where, cutoff, delta0);
     return GRAINS_OK;
 }
 
@@ -271,6 +295,11 @@ static grains_status check_pairs(const grains_params *p, grains_error *err)
             REQUIRE(v.coeff[COEFF_TYPE_C_DAMPING] <= 1,
                     "materials %d and %d: rolling_damping = %g: the type C rolling dashpot's fraction of critical "
                     "must be in [0, 1]", a, b, v.coeff[COEFF_TYPE_C_DAMPING]);
+            char where[40];
+            snprintf(where, sizeof where, "materials %d and %d: ", a, b);
+            grains_status s = check_coeff_ranges(v.coeff, where, err);
+            if (s != GRAINS_OK)
+                return s;
         }
     return GRAINS_OK;
 }
@@ -306,7 +335,9 @@ static grains_status check_material(const grains_params *p, grains_error *err)
     REQUIRE(isfinite(p->rho) && p->rho > 0, "rho = %g: mass density must be > 0", p->rho);
     REQUIRE(isfinite(p->E) && p->E > 0, "E = %g: Young's modulus must be > 0", p->E);
     REQUIRE(isfinite(p->nu) && p->nu > -1 && p->nu <= 0.5, "nu = %g: Poisson's ratio must be in (-1, 0.5]", p->nu);
-    grains_status s = check_materials(p, err);
+    grains_status s = check_coeff_ranges(p->coeff, "", err);
+    if (s == GRAINS_OK)
+        s = check_materials(p, err);
     if (s != GRAINS_OK)
         return s;
     REQUIRE(isfinite(p->e_n) && p->e_n >= 0 && p->e_n <= 1,
@@ -321,12 +352,6 @@ static grains_status check_material(const grains_params *p, grains_error *err)
         REQUIRE(dyn[k] == -1 || (isfinite(dyn[k]) && dyn[k] >= 0 && dyn[k] <= stat[k]),
                 "%s_dyn = %g: dynamic friction coefficient must be in [0, %s = %g] (or -1 for %s)", names[k],
                 dyn[k], names[k], stat[k], names[k]);
-    REQUIRE(isfinite(p->hamaker) && p->hamaker >= 0, "hamaker = %g: Hamaker constant must be >= 0", p->hamaker);
-    REQUIRE(isfinite(p->vdw_delta0) && p->vdw_delta0 > 0, "vdw_delta0 = %g: saturation distance must be > 0",
-            p->vdw_delta0);
-    REQUIRE(isfinite(p->vdw_cutoff) && (p->vdw_cutoff == 0 || p->vdw_cutoff > p->vdw_delta0),
-            "vdw_cutoff = %g: cut-off must be > vdw_delta0 (%g), or 0 for 100 vdw_delta0", p->vdw_cutoff,
-            p->vdw_delta0);
     return check_cohesion(p, err);
 }
 
@@ -352,10 +377,6 @@ static grains_status check_simulation(const grains_params *p, grains_error *err)
     REQUIRE(p->rolling_model >= 0 && p->rolling_model < GRAINS_N_ROLLINGS, "rolling_model: unknown value");
     REQUIRE(p->rolling_model != GRAINS_ROLLING_SDS || p->coeff[COEFF_SDS_K_ROLL] > 0,
             "rolling_model = \"sds\" needs its spring: k_roll > 0 (and gamma_roll, its dashpot, >= 0)");
-    REQUIRE(isfinite(p->k_n) && p->k_n >= 0, "k_n = %g: normal stiffness must be >= 0 (0: from V0)", p->k_n);
-    REQUIRE(isfinite(p->V0) && p->V0 > 0, "V0 = %g: characteristic impact velocity must be > 0", p->V0);
-    REQUIRE(isfinite(p->overlap_tol) && p->overlap_tol >= 0 && p->overlap_tol < 1,
-            "overlap_tol = %g: tolerated overlap must be in [0, 1) of the smaller diameter", p->overlap_tol);
     REQUIRE(p->periodic >= 0 && p->periodic <= 7, "periodic: unknown value");
     const real lo[3] = {p->box_min.x, p->box_min.y, p->box_min.z}, hi[3] = {p->box_max.x, p->box_max.y, p->box_max.z};
     for (int k = 0; k < 3; k++)
@@ -458,9 +479,21 @@ static grains_status check_dimension(const grains_params *p, grains_error *err)
     return GRAINS_OK;
 }
 
+grains_status grains_params_version_check(const grains_params *p, grains_error *err)
+{
+    if (p->version == GRAINS_PARAMS_VERSION)
+        return GRAINS_OK;
+    return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "grains_params of version %d, and this library reads version "
+                            "%d: rebuild the program against the headers installed with it (grains/params.h, "
+                            "GRAINS_PARAMS_VERSION), or reach the parameters by name (grains/run.h)", p->version,
+                            GRAINS_PARAMS_VERSION);
+}
+
 grains_status grains_params_check(const grains_params *p, grains_error *err)
 {
-    grains_status s = check_geometry(p, err);
+    grains_status s = grains_params_version_check(p, err);
+    if (s == GRAINS_OK)
+        s = check_geometry(p, err);
     if (s == GRAINS_OK)
         s = check_damping(p, err);
     if (s == GRAINS_OK)

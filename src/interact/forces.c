@@ -19,22 +19,22 @@
 #include "interact/mesh_select.h"
 #include "interact/contact_visit.h"
 
-/* The cohesion law's pull on i across gap s along the unit normal n (from
- * the partner to i). */
-static inline vec3 attraction(const hm_params *hp, vec3 n, real R_i, real R_j, int wall, real s)
+/* The pair's cohesion law's pull on i across gap s along the unit normal n
+ * (from the partner to i). */
+static inline vec3 attraction(const hm_law *law, vec3 n, real R_i, real R_j, int wall, real s)
 {
-    return v3_scale(-hm_attraction(hp, R_i, R_j, wall, s), n);
+    return v3_scale(-hm_attraction(law, R_i, R_j, wall, s), n);
 }
 
 /* The pull on i of a partner at dx that is not touching it (d2 =
- * |dx|^2 >= reach^2): 0 beyond the law's reach. */
-static inline vec3 far_attraction(const hm_params *hp, vec3 dx, real d2, real R_i, real R_j, int wall)
+ * |dx|^2 >= reach^2): 0 beyond the pair's law's reach. */
+static inline vec3 far_attraction(const hm_law *law, vec3 dx, real d2, real R_i, real R_j, int wall)
 {
-    real reach = R_i + R_j + hm_attraction_reach(hp);
+    real reach = R_i + R_j + hm_pair_attraction_reach(law);
     if (d2 >= reach * reach)
         return v3(0, 0, 0);
     real d = sqrt(d2);
-    return attraction(hp, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
+    return attraction(law, v3_scale(1 / d, dx), R_i, R_j, wall, d - R_i - R_j);
 }
 
 /* The flags of contacts_of, constant in each compiled copy: a periodic box,
@@ -185,7 +185,7 @@ __attribute__((always_inline)) static inline int wall_contact(const block_walk *
         end_contact(s, entry);
         if (!attracting)
             return 0;
-        r->f = far_attraction(fv->hp, dx, d2, pt->R[i], R_e, 1);
+        r->f = far_attraction(law, dx, d2, pt->R[i], R_e, 1);
         r->t_i = zero;
         real a[3];
         if (el->body < 0)
@@ -219,7 +219,7 @@ __attribute__((always_inline)) static inline int wall_contact(const block_walk *
     }
     contact_in_entry(fv, &pr, h, r, extended);
     if (attracting)
-        r->f = v3_add(r->f, attraction(fv->hp, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
+        r->f = v3_add(r->f, attraction(law, v3_scale(1 / (touch - r->delta), dx), pt->R[i], R_e, 1, -r->delta));
     if (extended && fv->rec->requested)
         contact_record_add(fv->rec, i, e, 1, pt->x[i], v3_sub(pt->x[i], dx), r->f, r->delta);
     react(w, el, pt->x[i], v3_sub(pt->x[i], dx), a, r);
@@ -331,7 +331,7 @@ __attribute__((always_inline)) static inline void pair_contact(const force_view 
     if (d2 >= reach * reach) {
         end_contact(s, entry);
         if (fl.attracting) {
-            vec3 f = far_attraction(fv->hp, dx, d2, R_i, pt->R[j], 0);
+            vec3 f = far_attraction(law, dx, d2, R_i, pt->R[j], 0);
             *f_i = v3_add(*f_i, f);
             pt->f[j] = v3_sub(pt->f[j], f);
         }
@@ -349,7 +349,7 @@ __attribute__((always_inline)) static inline void pair_contact(const force_view 
     hm_result r;
     contact_in_entry(fv, &pr, h, &r, fl.extended);
     if (fl.attracting)
-        r.f = v3_add(r.f, attraction(fv->hp, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
+        r.f = v3_add(r.f, attraction(law, v3_scale(1 / (touch - r.delta), dx), R_i, pt->R[j], 0, -r.delta));
     if (fl.extended && fv->rec->requested)
         contact_record_add(fv->rec, i, j, 0, x_i, v3_sub(x_i, dx), r.f, r.delta);
     *f_i = v3_add(*f_i, r.f);

@@ -44,7 +44,7 @@ static int pair_terms_of(const implicit_pairs *ip, const hm_law *law, vec3 dx, r
                          real rho_i, real rho_j, const implicit_term *frozen, pair_terms *t)
 {
     const hm_params *hp = ip->fv.hp;
-    real d2 = v3_dot(dx, dx), reach = R_i + R_j + hm_attraction_reach(hp);
+    real d2 = v3_dot(dx, dx), reach = R_i + R_j + hm_pair_attraction_reach(law);
     if ((d2 >= reach * reach && !(frozen && frozen->touching)) || d2 == 0)
         return 0;
     const vec3 zero = {0, 0, 0};
@@ -62,7 +62,7 @@ static int pair_terms_of(const implicit_pairs *ip, const hm_law *law, vec3 dx, r
         t->c = frozen ? frozen->c : c.cn;      /* Hertz's ~ delta^(1/4) has no derivative at 0 */
     }
     if (hp->attracts)
-        t->f -= hm_attraction(hp, R_i, R_j, wall, -m.delta);
+        t->f -= hm_attraction(law, R_i, R_j, wall, -m.delta);
     return 1;
 }
 

@@ -141,15 +141,6 @@ static const key_info keys[] = {
     {"cohesion", K_CHOICE, P(cohesion), "-",
      "attraction between surfaces; default none (van_der_waals with hamaker > 0); jkr with work_of_adhesion",
      &grains_cohesions},
-    {"k_n", K_REAL, P(k_n), "M/T^2", "linear model: normal stiffness (>= 0); 0 = per pair by Eq. 1 or 27", NULL},
-    {"V0", K_REAL, P(V0), "L/T", "linear model: characteristic impact velocity of Eqs. 1 and 27 (> 0)", NULL},
-    {"overlap_tol", K_REAL, P(overlap_tol), "-",
-     "linear model: k_n by Eq. 27 for this overlap / smaller diameter, in [0, 1); 0 = Eq. 1", NULL},
-    {"hamaker", K_REAL, P(hamaker), "ML^2/T^2", "Hamaker constant of the van der Waals attraction (>= 0); 0 = off",
-     NULL},
-    {"vdw_delta0", K_REAL, P(vdw_delta0), "L", "van der Waals saturation gap (> 0); default 0.4e-9", NULL},
-    {"vdw_cutoff", K_REAL, P(vdw_cutoff), "L", "gap beyond which the attraction is 0 (> vdw_delta0); default 100 vdw_delta0",
-     NULL},
     {"bond_kn", K_REAL, P(bond_kn), "M/T^2", "bonds: normal stiffness (>= 0); 0 = no bonds", NULL},
     {"bond_kt", K_REAL, P(bond_kt), "M/T^2", "bonds: sliding stiffness (>= 0); default 2(1-nu)/(2-nu) bond_kn", NULL},
     {"bond_kr", K_REAL, P(bond_kr), "M/T^2", "bonds: rolling stiffness (>= 0); default bond_kn", NULL},
@@ -322,8 +313,17 @@ static const char *suggest(const char *name, char *buf, size_t size)
     return buf;
 }
 
-void grains_scenario_default(grains_scenario *sc)
+/* grains_scenario's size in version 1 where pointers and reals are 8
+ * bytes (core/params.c keeps grains_params'). */
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_scenario) == 92952,
+               "grains_scenario's layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
+
+void grains_scenario_default_version(grains_scenario *sc, int version)
 {
+    if (version != GRAINS_PARAMS_VERSION) { /* a program's struct of another layout: touch no more */
+        sc->params.version = version;
+        return;
+    }
     memset(sc, 0, sizeof *sc);
     grains_params_default(&sc->params);
     snprintf(sc->mesh, sizeof sc->mesh, "%s", GRAINS_BUILTIN_HOURGLASS);
@@ -467,6 +467,8 @@ static const char *expected(const key_info *k, char *buf, size_t size)
 
 grains_status grains_scenario_set(grains_scenario *sc, const char *assignment, grains_error *err)
 {
+    if (grains_params_version_check(&sc->params, err) != GRAINS_OK)
+        return GRAINS_ERR_ARG;
     const char *eq = strchr(assignment, '=');
     char name[64];
     size_t len = eq ? (size_t)(eq - assignment) : 0;
@@ -712,6 +714,8 @@ static grains_status parse_error(const config_t *cfg, const char *text, const ch
 grains_status grains_scenario_read(grains_scenario *sc, const char *path, grains_error *err)
 {
     char *text, dir[PATH_MAX];
+    if (grains_params_version_check(&sc->params, err) != GRAINS_OK)
+        return GRAINS_ERR_ARG;
     if (strlen(path) >= sizeof sc->source) /* (kept whole: the inputs' CRC and a resume read it again) */
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "a scenario's path of %zu characters: at most %zu",
                                 strlen(path), sizeof sc->source - 1);
@@ -823,6 +827,8 @@ static grains_status finish_times(grains_scenario *sc, grains_error *err)
 
 grains_status grains_scenario_finish(grains_scenario *sc, grains_error *err)
 {
+    if (grains_params_version_check(&sc->params, err) != GRAINS_OK)
+        return GRAINS_ERR_ARG;
     int dt = key_index("dt"), mu_t = key_index("mu_t");
     grains_status ms = finish_meshes(sc, err);
     if (ms == GRAINS_OK)

@@ -7,6 +7,7 @@
  * RK4 with a step far below the engine's. */
 #include <math.h>
 
+#include "core/coeffs.h"
 #include "validate/validate.h"
 
 #define PI 3.14159265358979323846
@@ -79,7 +80,7 @@ static grains_params bp_params(const bp_setup *s, double dt)
     p.rho = RHO_BP;
     p.e_n = 1, p.mu_s = 0.5, p.mu_r = 0, p.mu_t = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
-    p.k_n = K_BP;
+    p.coeff[COEFF_LINEAR_K_N] = K_BP;
     p.bond_kn = s->k_ratio * K_BP;
     p.bond_tolerance = 0.01; /* the paper: |delta| < d / 100 */
     p.integrator = s->integrator;

@@ -5,6 +5,7 @@
  * integrator's. */
 #include <math.h>
 
+#include "core/coeffs.h"
 #include "grains/sim.h"
 #include "validate/validate.h"
 
@@ -25,7 +26,7 @@ static grains_params bounce_params(const bounce_setup *s, double m)
     p.g = (grains_vec3){0, 0, 0};
     p.N_max = 0, p.N_spawn = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
-    p.k_n = m * PI * PI / (T_C * T_C); /* Eq. 7 */
+    p.coeff[COEFF_LINEAR_K_N] = m * PI * PI / (T_C * T_C); /* Eq. 7 */
     p.integrator = s->integrator;
     p.dt = T_C / s->steps_per_tc;
     p.threads = 1;
@@ -59,7 +60,7 @@ grains_status bounce_run(const bounce_setup *s, bounce_result *out, grains_error
     while (st == GRAINS_OK && out->collisions < s->collisions) {
         st = grains_sim_step(sim, err);
         grains_sim_get_particle(sim, 0, &q);
-        double E = energy(&q, m, p.k_n);
+        double E = energy(&q, m, p.coeff[COEFF_LINEAR_K_N]);
         out->max_dev = fmax(out->max_dev, fabs(E / E0 - 1));
         int now = q.x.x < R_SPHERE || q.x.x > R_SPHERE + GAP;
         if (touching && !now) { /* a collision has ended: energy is all kinetic again */

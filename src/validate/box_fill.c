@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/coeffs.h"
 #include "grains/mesh.h"
 #include "util/rng.h"
 #include "validate/validate.h"
@@ -40,7 +41,7 @@ grains_params box_params(const box_setup *s)
     p.e_n = s->e_n;
     p.mu_s = p.mu_r = p.mu_t = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
-    p.k_n = s->k_n;
+    p.coeff[COEFF_LINEAR_K_N] = s->k_n;
     p.integrator = s->integrator;
     p.dt = box_contact_time(s) / s->steps_per_tc;
     p.N_max = 0, p.N_spawn = 0;

@@ -4,6 +4,7 @@
  * (n m g / K)^(2/3) (Hertz, K = 4/3 E* sqrt(R*), TinyDEM Eqs. 12-16). */
 #include <math.h>
 
+#include "core/coeffs.h"
 #include "grains/sim.h"
 #include "validate/validate.h"
 
@@ -22,7 +23,7 @@ static grains_params column_params(grains_contact_model model)
     p.g = (grains_vec3){0, 0, -G};
     p.N_max = p.N_spawn = 0;
     p.contact_model = model;
-    p.k_n = 10;
+    p.coeff[COEFF_LINEAR_K_N] = 10;
     p.dt = 1e-4;
     p.threads = 1;
     return p;
@@ -34,7 +35,7 @@ static double expected_overlap(const grains_params *p, int above, int floor_too)
 {
     double load = above * 4 * PI / 3 * p->rho * R * R * R * G;
     if (p->contact_model == GRAINS_CONTACT_LINEAR)
-        return load / p->k_n;
+        return load / p->coeff[COEFF_LINEAR_K_N];
     double E_eff = p->E / ((floor_too ? 1 : 2) * (1 - p->nu * p->nu)), R_eff = floor_too ? R : R / 2;
     return pow(load / (4.0 / 3 * E_eff * sqrt(R_eff)), 2.0 / 3);
 }

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/coeffs.h"
 #include "grains/mesh.h"
 #include "util/rng.h"
 #include "validate/validate.h"
@@ -52,7 +53,7 @@ static grains_params pour_params(const perc_setup *s, double W, double k_n)
     p.rho = s->rho, p.nu = s->nu, p.e_n = 0.1;
     p.mu_s = s->pour_mu, p.mu_r = 0, p.mu_t = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
-    p.k_n = k_n;
+    p.coeff[COEFF_LINEAR_K_N] = k_n;
     p.dt = PI * sqrt(sphere_mass(s->rho, s->R) / 2 / k_n) / 20;
     p.g = (grains_vec3){0, 0, -G};
     p.periodic = 3;
@@ -180,7 +181,7 @@ static grains_params fine_params(const perc_setup *s, const perc_bed *bed)
     p.rho = s->rho, p.nu = s->nu, p.e_n = s->e_n;
     p.mu_s = s->mu, p.mu_r = 0, p.mu_t = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
-    p.k_n = perc_stiffness(s);
+    p.coeff[COEFF_LINEAR_K_N] = perc_stiffness(s);
     p.integrator = s->integrator;
     p.dt = perc_contact_time(s) / s->steps_per_tc;
     p.g = (grains_vec3){0, 0, -G};

@@ -3,6 +3,7 @@
  * validation case 7). */
 #include <math.h>
 
+#include "core/coeffs.h"
 #include "grains/sim.h"
 #include "validate/validate.h"
 
@@ -24,7 +25,7 @@ static grains_params collision_params(const rest_setup *s, double *t_c, double *
     p.contact_model = s->model;
     p.damping = s->damping;
     p.integrator = s->integrator;
-    p.V0 = s->speed;
+    p.coeff[COEFF_LINEAR_V0] = s->speed;
     p.threads = 1;
     /* contact time: Hertz (Eq. 30 of the improved-Verlet paper) or linear (Eq. 7) */
     double m = 4 * PI / 3 * p.rho * R * R * R, R_eff = R / 2;
@@ -32,8 +33,8 @@ static grains_params collision_params(const rest_setup *s, double *t_c, double *
     *m_eff = m / 2;
     *t_c = 2.94 * pow(15 * *m_eff / (16 * E_eff * sqrt(R_eff) * sqrt(s->speed)), 0.4);
     if (s->model == GRAINS_CONTACT_LINEAR) {
-        p.k_n = 1.2024 * pow(sqrt(*m_eff) * E_eff * E_eff * R_eff * s->speed, 0.4); /* Eq. 1 */
-        *t_c = PI * sqrt(*m_eff / p.k_n);                                           /* Eq. 7 */
+        p.coeff[COEFF_LINEAR_K_N] = 1.2024 * pow(sqrt(*m_eff) * E_eff * E_eff * R_eff * s->speed, 0.4); /* Eq. 1 */
+        *t_c = PI * sqrt(*m_eff / p.coeff[COEFF_LINEAR_K_N]);                                           /* Eq. 7 */
     }
     p.dt = *t_c / s->steps_per_tc;
     return p;
@@ -44,7 +45,7 @@ static grains_status collision(const rest_setup *s, grains_sim **sim, double *t_
                                grains_error *err)
 {
     grains_params p = collision_params(s, t_c, m_eff);
-    *k_n = p.k_n;
+    *k_n = p.coeff[COEFF_LINEAR_K_N];
     *sim = NULL;
     grains_status st = grains_sim_create(sim, &p, err);
     for (int k = 0; st == GRAINS_OK && k < 2; k++) {

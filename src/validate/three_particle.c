@@ -3,6 +3,7 @@
  * in the engine. */
 #include <math.h>
 
+#include "core/coeffs.h"
 #include "grains/mesh.h"
 #include "grains/sim.h"
 #include "validate/validate.h"
@@ -108,7 +109,7 @@ static grains_params tp_params(const tp_setup *s, const valley *vl, double k_n, 
     p.g = (grains_vec3){0, 0, -G};
     p.N_max = 0, p.N_spawn = 0;
     p.contact_model = GRAINS_CONTACT_LINEAR;
-    p.k_n = k_n;
+    p.coeff[COEFF_LINEAR_K_N] = k_n;
     p.integrator = s->integrator;
     p.dt = dt;
     p.threads = 1;

@@ -5,6 +5,7 @@
  * the closed-form derivative in contact/van_der_waals.h. */
 #include <math.h>
 
+#include "core/coeffs.h"
 #include "grains/sim.h"
 #include "validate/validate.h"
 
@@ -45,7 +46,7 @@ static grains_params vdw_params(const vdw_setup *s)
     p.rho = 2500, p.E = 1e9;
     p.g = (grains_vec3){0, 0, 0};
     p.N_max = 0, p.N_spawn = 0;
-    p.hamaker = s->A, p.vdw_delta0 = s->delta0, p.vdw_cutoff = s->cutoff;
+    p.coeff[COEFF_VDW_A] = s->A, p.coeff[COEFF_VDW_DELTA0] = s->delta0, p.coeff[COEFF_VDW_CUTOFF] = s->cutoff;
     p.skin = s->delta0; /* below the cut-off: the lists must reach further on their own */
     p.threads = 1;
     return p;
