@@ -70,6 +70,33 @@ grains_status sim_bonds_form(const bonds_view *v, const grains_neighbors *nb, co
 void sim_bond_forces(const bonds_view *v, const uint32_t *which, size_t n_which, int threads, force_diag *d);
 void sim_bonds_free(sim_bonds *bs);
 void sim_bonds_sort(sim_bonds *bs);
+/* What the core asks of the bonds (it reads none of their members): how
+ * many there are, whether the index by slot exists, whether
+ * bond_tolerance's bonds have formed (and that they have, before forming
+ * them). */
+static inline size_t sim_bonds_count(const sim_bonds *bs) { return bs->n; }
+static inline int sim_bonds_indexed(const sim_bonds *bs) { return bs->start != NULL; }
+static inline int sim_bonds_formed(const sim_bonds *bs) { return bs->formed; }
+static inline void sim_bonds_mark_formed(sim_bonds *bs) { bs->formed = 1; }
+
+/* The bonds by their place in the list sorted by (a, b) (bonds/bond_records.c):
+ * how many; the intact ones' pairs a0 b0 a1 b1 ... in *pairs (malloc'ed;
+ * SIZE_MAX out of memory), their count returned; bond k read; bond k set
+ * from `in` (RANGE: no such bond, another pair, a value not finite), with
+ * *index_old set when it broke or healed (the caller has the lists rebuilt). */
+size_t sim_bonds_sorted_count(sim_bonds *bs);
+size_t sim_bonds_intact_pairs(sim_bonds *bs, size_t **pairs);
+void sim_bonds_get(sim_bonds *bs, size_t k, grains_bond *out);
+grains_status sim_bonds_set(sim_bonds *bs, size_t k, const grains_bond *in, int *index_old, grains_error *err);
+
+/* Whether ids a < b are joined by an intact bond; and the bonds whose
+ * particles stay (gone[id] == 0) renamed to renamed[id], those of removed
+ * ones ended (bonds/bond_records.c). */
+int sim_bonds_hold(const sim_bonds *bs, uint32_t a, uint32_t b);
+/* How many bonds have broken (and stay listed until a removal). */
+size_t sim_bonds_broken(const sim_bonds *bs);
+void sim_bonds_keep(sim_bonds *bs, const uint8_t *gone, const uint32_t *renamed);
+
 /* For each of n particles, its partners through the bonds for which
  * keep[k] is set (NULL: the intact ones), slot[id] their places: the
  * index sim_bonds_index builds; 0 out of memory. */

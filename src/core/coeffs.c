@@ -30,15 +30,6 @@ grains_status coeffs_check(const real *c, unsigned which, const char *where, gra
     return GRAINS_OK;
 }
 
-real coeffs_most(const grains_params *p, int k)
-{
-    real most = 0;
-    for (int a = 0; a < p->n_materials; a++)
-        for (int b = a; b < p->n_materials; b++)
-            most = fmax(most, grains_params_pair(p, a, b).coeff[k]);
-    return most;
-}
-
 int coeff_find(const char *name)
 {
     for (int k = 0; k < N_COEFFS; k++)

@@ -32,7 +32,8 @@ void coeffs_default(grains_params *p);
  * value; an error naming the key after `where` ("", "pairs[2]."). */
 grains_status coeffs_check(const real *c, unsigned which, const char *where, grains_error *err);
 /* The largest value of coefficient k in any pair of materials (a particle
- * with a rigid wall takes its material's own): whether a law acts at all. */
+ * with a rigid wall takes its material's own): whether a law acts at all
+ * (core/params.c, beside the pairs' mixing). */
 real coeffs_most(const grains_params *p, int k);
 /* The place of the coefficient `name`; -1 for none. */
 int coeff_find(const char *name);

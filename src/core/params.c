@@ -237,6 +237,15 @@ static grains_status check_geometry(const grains_params *p, grains_error *err)
     return GRAINS_OK;
 }
 
+real coeffs_most(const grains_params *p, int k)
+{
+    real most = 0;
+    for (int a = 0; a < p->n_materials; a++)
+        for (int b = a; b < p->n_materials; b++)
+            most = fmax(most, grains_params_pair(p, a, b).coeff[k]);
+    return most;
+}
+
 /* The sub-models' coefficients c of the run or a pair (`where` says
  * which) within the ranges their laws need beyond core/coeffs.h's least
  * values: the linear law's and van der Waals'. */

@@ -10,6 +10,7 @@
 #include "grains/sim.h"
 #include "neighbor/grid.h"
 #include "particles/particles.h"
+#include "util/bytes.h"
 #include "util/rng.h"
 
 /* An insertion region's progress (insert/spawn.c). */
@@ -20,6 +21,16 @@ typedef struct {
     int stop;                   /* grains_spawn_stop */
     long stop_step;             /* the step it stopped in */
 } spawn_state;
+
+/* The regions' progress (all GRAINS_MAX_SPAWNS) written for a checkpoint
+ * and read back; whether the first n are valid (a radius within [R_min,
+ * R_max], counts not negative, a stop of grains_spawn_stop); a region
+ * opened or closed at `step` (one that has added its count stays stopped)
+ * (insert/spawn_state.c). */
+void spawn_states_write(const spawn_state *spawn, bytes_out *o);
+void spawn_states_read(spawn_state *spawn, bytes_in *in);
+int spawn_states_valid(const spawn_state *spawn, int n, real R_min, real R_max);
+void spawn_state_open(spawn_state *st, int open, long step);
 
 /* What insertion sees of a simulation (the core makes it: sim_insert_of):
  * the regions' progress, the run's parameters, what an attempt may touch

@@ -4,6 +4,8 @@
 #define GRAINS_MEMBRANE_MEMBRANES_H
 
 #include "boundary/walls.h"
+#include "grains/sim.h"
+#include "integrate/integrator.h"
 #include "membrane/membrane.h"
 
 typedef struct {
@@ -39,6 +41,35 @@ static inline uint32_t sim_membranes_vertex(const sim_membranes *ms, int k, uint
 {
     return (uint32_t)(ms->first[k] + (v - ms->mesh_first[k]));
 }
+/* What the core asks of the membranes (it reads none of their members):
+ * how many, their vertices in all, whether any vertex is pinned. */
+static inline size_t sim_membranes_count(const sim_membranes *ms) { return ms->n; }
+static inline size_t sim_membranes_vertex_count(const sim_membranes *ms) { return ms->n_vertices; }
+static inline int sim_membranes_any_pinned(const sim_membranes *ms) { return ms->n_pinned > 0; }
+
+/* The membranes one at a time (membrane/membrane_records.c): whether a
+ * vertex is pinned to mesh `mesh`; the last one added let go (its patches
+ * failed to join the meshes); whether membrane k has vertex i; membrane
+ * k's vertices and triangles; vertex i of membrane k read, set, pinned to
+ * a mesh; triangle t's vertices in v and its stretch (area now over area
+ * at rest); every vertex's position and velocity kept in xv (2 x the
+ * vertex count) and put back. */
+int sim_membranes_pin_on(const sim_membranes *ms, int mesh);
+void sim_membranes_drop_last(sim_membranes *ms);
+int sim_membranes_has_vertex(const sim_membranes *ms, size_t k, size_t i);
+size_t sim_membranes_vertices_of(const sim_membranes *ms, size_t k);
+size_t sim_membranes_triangles_of(const sim_membranes *ms, size_t k);
+grains_membrane_vertex sim_membranes_get_vertex(const sim_membranes *ms, size_t k, size_t i);
+void sim_membranes_set_vertex(sim_membranes *ms, size_t k, size_t i, vec3 x, vec3 v);
+void sim_membranes_pin_vertex(sim_membranes *ms, size_t k, size_t i, const walls *wl, int mesh);
+double sim_membranes_triangle(const sim_membranes *ms, size_t k, size_t t, uint32_t v[3]);
+void sim_membranes_save(const sim_membranes *ms, vec3 *xv);
+/* The fastest vertex's speed. */
+real sim_membranes_fastest(const sim_membranes *ms);
+/* The vertices moved by an integrator's vertex loop fn (integrate/vertices.c) under gravity g. */
+void sim_membranes_move(sim_membranes *ms, void (*fn)(const vertex_view *), vec3 g, real dt);
+void sim_membranes_restore(sim_membranes *ms, const vec3 *xv);
+
 void sim_membranes_free(sim_membranes *ms);
 
 /* The vertices' positions, velocities, forces and places at the lists, and

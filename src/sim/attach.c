@@ -59,13 +59,13 @@ grains_status sim_reserve_mesh_candidates(grains_sim *sim, grains_error *err)
 grains_status sim_size_from_lists(grains_sim *sim, grains_error *err)
 {
     grains_status s = GRAINS_OK;
-    if (sim->bonds.n)
+    if (sim_bonds_count(&sim->bonds))
         s = sim_bonds_index(&sim->bonds, &sim->pt, err);
-    else if (sim->bonds.start) /* (the last ones removed) */
+    else if (sim_bonds_indexed(&sim->bonds)) /* (the last ones removed) */
         sim_bonds_drop_index(&sim->bonds);
     if (s == GRAINS_OK && sim->mesh)
         s = sim_reserve_mesh_candidates(sim, err);
-    if (s == GRAINS_OK && sim->mb.n)
+    if (s == GRAINS_OK && sim_membranes_count(&sim->mb))
         s = sim_reserve_patch_logs(&sim->patches, &(patch_lists){&sim->grid, &sim->nb, sim->mesh}, err);
     return s;
 }

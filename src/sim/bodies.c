@@ -97,7 +97,7 @@ grains_status grains_sim_add_mesh(grains_sim *sim, const grains_mesh *mesh, cons
 
 grains_status grains_sim_set_mesh(grains_sim *sim, const grains_mesh *mesh, grains_error *err)
 {
-    if (sim->mb.n)
+    if (sim_membranes_count(&sim->mb))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "the meshes cannot be replaced in a run with membranes (their patches are among "
                                 "the meshes' elements, and vertices may be pinned to the meshes)");
@@ -189,10 +189,9 @@ grains_status grains_sim_remove_mesh(grains_sim *sim, size_t k, grains_error *er
 {
     if (k >= sim->wl.n)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "mesh %zu: there are %zu meshes", k, sim->wl.n);
-    for (size_t v = 0; sim->mb.pin && v < sim->mb.n_vertices; v++) /* (it would hang from nothing) */
-        if (sim->mb.pin[v] == (int)k)
-            return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "mesh %zu holds a membrane's pinned vertices: "
-                                    "it cannot be removed", k);
+    if (sim_membranes_pin_on(&sim->mb, (int)k)) /* (it would hang from nothing) */
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "mesh %zu holds a membrane's pinned vertices: it "
+                                "cannot be removed", k);
     wall_body *b = &sim->wl.body[k];
     grains_motion stop = grains_motion_fixed();
     grains_status s = b->removed ? GRAINS_OK : walls_set_motion(&sim->wl, sim->mesh, k, &stop, grains_sim_time(sim), err);
@@ -304,11 +303,10 @@ grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
     /* its triangles (or vertex spheres) are among the meshes' elements, of body -1 - k */
     grains_mesh *surface = NULL;
     if ((s = membrane_surface(mesh, material->vertex_radius, &surface, err)) == GRAINS_OK)
-        s = append_mesh(sim->mesh, surface, -(int)sim->mb.n, 0, &sim->p, err);
+        s = append_mesh(sim->mesh, surface, -(int)sim_membranes_count(&sim->mb), 0, &sim->p, err);
     grains_mesh_destroy(surface);
     if (s != GRAINS_OK) {
-        membrane_free(&sim->mb.list[--sim->mb.n]);
-        sim->mb.n_vertices = sim->mb.first[sim->mb.n];
+        sim_membranes_drop_last(&sim->mb);
         return s;
     }
     for (size_t e = first_element; e < sim->mesh->n_elements; e++)
@@ -317,30 +315,20 @@ grains_status grains_sim_add_membrane(grains_sim *sim, const grains_mesh *mesh,
     return GRAINS_OK;
 }
 
-size_t grains_sim_membrane_count(const grains_sim *sim) { return sim->mb.n; }
+size_t grains_sim_membrane_count(const grains_sim *sim) { return sim_membranes_count(&sim->mb); }
 
-size_t grains_sim_membrane_vertices(const grains_sim *sim, size_t k) { return sim->mb.list[k].n_vertices; }
+size_t grains_sim_membrane_vertices(const grains_sim *sim, size_t k) { return sim_membranes_vertices_of(&sim->mb, k); }
 
 void grains_sim_get_membrane_vertex(const grains_sim *sim, size_t k, size_t i, grains_membrane_vertex *out)
 {
-    size_t at = sim->mb.first[k] + i;
-    *out = (grains_membrane_vertex){sim->mb.x[at], sim->mb.v[at], 1 / sim->mb.inv_mass[at]};
+    *out = sim_membranes_get_vertex(&sim->mb, k, i);
 }
 
-size_t grains_sim_membrane_triangles(const grains_sim *sim, size_t k) { return sim->mb.list[k].n_triangles; }
-
-/* Twice the area of triangle t of membrane k at positions x. */
-static real twice_area(const membrane *m, const vec3 *x, size_t t)
-{
-    const uint32_t *v = m->triangles[t].v;
-    return v3_norm(v3_cross(v3_sub(x[v[1]], x[v[0]]), v3_sub(x[v[2]], x[v[0]])));
-}
+size_t grains_sim_membrane_triangles(const grains_sim *sim, size_t k) { return sim_membranes_triangles_of(&sim->mb, k); }
 
 void grains_sim_get_membrane_triangle(const grains_sim *sim, size_t k, size_t t, uint32_t v[3], double *stretch)
 {
-    const membrane *m = &sim->mb.list[k];
-    memcpy(v, m->triangles[t].v, 3 * sizeof *v);
-    *stretch = twice_area(m, sim->mb.x + sim->mb.first[k], t) / twice_area(m, m->x0, t);
+    *stretch = sim_membranes_triangle(&sim->mb, k, t, v);
 }
 
 void grains_sim_membrane_load(const grains_sim *sim, size_t k, grains_vec3 point, grains_vec3 axis,
@@ -353,10 +341,10 @@ void grains_sim_membrane_load(const grains_sim *sim, size_t k, grains_vec3 point
 /* Vertex i of membrane k exists; else a RANGE error. */
 static grains_status membrane_vertex_exists(const grains_sim *sim, size_t k, size_t i, grains_error *err)
 {
-    if (k < sim->mb.n && i < sim->mb.list[k].n_vertices)
+    if (sim_membranes_has_vertex(&sim->mb, k, i))
         return GRAINS_OK;
     return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "membrane %zu vertex %zu: no such vertex (%zu membranes)",
-                            k, i, sim->mb.n);
+                            k, i, sim_membranes_count(&sim->mb));
 }
 
 grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i, size_t mesh, grains_error *err)
@@ -367,7 +355,7 @@ grains_status grains_sim_pin_membrane_vertex(grains_sim *sim, size_t k, size_t i
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "membrane %zu vertex %zu: pinned to mesh %zu, but there are %zu meshes", k, i, mesh,
                                 sim->wl.n);
-    sim_membranes_pin(&sim->mb, sim->mb.first[k] + i, &sim->wl, (int)mesh);
+    sim_membranes_pin_vertex(&sim->mb, k, i, &sim->wl, (int)mesh);
     return GRAINS_OK;
 }
 
@@ -379,7 +367,6 @@ grains_status grains_sim_set_membrane_vertex(grains_sim *sim, size_t k, size_t i
     if (!v3_isfinite(in->x) || !v3_isfinite(in->v))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "membrane %zu vertex %zu: position and velocity must be finite", k, i);
-    sim->mb.x[sim->mb.first[k] + i] = in->x;
-    sim->mb.v[sim->mb.first[k] + i] = in->v;
+    sim_membranes_set_vertex(&sim->mb, k, i, in->x, in->v);
     return GRAINS_OK;
 }

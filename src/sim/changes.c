@@ -62,12 +62,7 @@ grains_status grains_sim_spawn_open(grains_sim *sim, int k, int open, grains_err
     if (k < 0 || k >= grains_params_n_spawns(&sim->p))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0, "insertion region %d: the run has %d", k,
                                 grains_params_n_spawns(&sim->p));
-    spawn_state *st = &sim->spawn[k];
-    if (st->stop == GRAINS_SPAWN_COUNT_REACHED)
-        return GRAINS_OK;
-    st->stop = open ? GRAINS_SPAWN_ACTIVE : GRAINS_SPAWN_CLOSED;
-    st->stop_step = open ? 0 : sim->step;
-    st->idle_steps = 0;
+    spawn_state_open(&sim->spawn[k], open, sim->step);
     return GRAINS_OK;
 }
 

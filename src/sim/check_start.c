@@ -258,27 +258,10 @@ static int deeper(double depth, long a, long b, const grains_start_overlaps *o)
  * diameter): their overlap is the bond's to hold, not a pair that flies apart. */
 static int bonded(const grains_sim *sim, uint32_t a, uint32_t b, real gap, real R_a, real R_b)
 {
-    if (sim->p.bond_tolerance > 0 && !sim->bonds.formed && fabs(gap) < sim->p.bond_tolerance * 2 * fmin(R_a, R_b))
+    if (sim->p.bond_tolerance > 0 && !sim_bonds_formed(&sim->bonds) &&
+        fabs(gap) < sim->p.bond_tolerance * 2 * fmin(R_a, R_b))
         return 1;
-    const sim_bonds *bs = sim_bonds_read(sim);
-    if (!sim_bonds_any(sim))
-        return 0;
-    if (!bs->sorted) { /* (bonds added since the last sort: each looked at) */
-        for (size_t k = 0; k < bs->n; k++)
-            if (bs->list[k].a == a && bs->list[k].b == b && !bs->list[k].broken)
-                return 1;
-        return 0;
-    }
-    size_t lo = 0, hi = bs->n; /* sorted by (a, b) */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const sim_bond *m = &bs->list[mid];
-        if (m->a < a || (m->a == a && m->b < b))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < bs->n && bs->list[lo].a == a && bs->list[lo].b == b && !bs->list[lo].broken;
+    return sim_bonds_any(sim) && sim_bonds_hold(sim_bonds_read(sim), a, b);
 }
 
 static void deepest_pair(const grains_sim *sim, const start_set *set, const grains_neighbors *nb, const vec3 *x,

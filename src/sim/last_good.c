@@ -29,20 +29,12 @@ static real wall_speed(const walls *w)
     return most;
 }
 
-static real fastest_vertex(const sim_membranes *mb)
-{
-    real most2 = 0;
-    for (size_t i = 0; i < mb->n_vertices; i++)
-        most2 = fmax(most2, v3_dot(mb->v[i], mb->v[i]));
-    return sqrt(most2);
-}
-
 int sim_last_good_needed(const grains_sim *sim, real v_max)
 {
     if (!sim->integrator->begin && !sim->integrator->vertex_begin)
         return 0; /* nothing but the meshes moves before the check (they are always kept) */
     real R = sim->p.R_min * (sim->p.grow_from < 1 ? sim->p.grow_from : 1); /* the smallest 2R*: two of R_min */
-    real approach = (2 * v_max + 2 * wall_speed(&sim->wl) + 2 * fastest_vertex(&sim->mb)) * sim->p.dt;
+    real approach = (2 * v_max + 2 * wall_speed(&sim->wl) + 2 * sim_membranes_fastest(&sim->mb)) * sim->p.dt;
     real could_reach = sim->max_overlap + approach / R;
     return sim->step == 0 || sim->need_rebuild || !(v_max > 0) || !(could_reach < sim->p.max_overlap);
 }
@@ -70,7 +62,7 @@ grains_status sim_last_good_take(grains_sim *sim, int particles, grains_error *e
         g->cap = g->cap_q = g->cap_ids = 0;
     }
     const grains_particles *pt = &sim->pt;
-    size_t n = particles ? pt->n : 0, nv = particles ? sim->mb.n_vertices : 0, nb = sim->wl.n;
+    size_t n = particles ? pt->n : 0, nv = particles ? sim_membranes_vertex_count(&sim->mb) : 0, nb = sim->wl.n;
     int ok = reserve((void **)&g->x, &g->cap, 3 * n, sizeof *g->x) &&
              reserve((void **)&g->q, &g->cap_q, n, sizeof *g->q) &&
              reserve((void **)&g->ids, &g->cap_ids, n, sizeof *g->ids) &&
@@ -85,10 +77,8 @@ grains_status sim_last_good_take(grains_sim *sim, int particles, grains_error *e
         g->x[3 * k + 2] = pt->w[k];
         g->q[k] = pt->q[k];
     }
-    if (nv) {
-        memcpy(g->vertex, sim->mb.x, nv * sizeof *g->vertex);
-        memcpy(g->vertex + nv, sim->mb.v, nv * sizeof *g->vertex);
-    }
+    if (nv)
+        sim_membranes_save(&sim->mb, g->vertex);
     for (size_t k = 0; k < nb; k++)
         g->body[k] = sim->wl.body[k];
     g->n = n;
@@ -113,10 +103,8 @@ void sim_last_good_restore(grains_sim *sim)
         pt->q[i] = g->q[k];
     }
     size_t nv = g->n_vertices;
-    if (nv) {
-        memcpy(sim->mb.x, g->vertex, nv * sizeof *g->vertex);
-        memcpy(sim->mb.v, g->vertex + nv, nv * sizeof *g->vertex);
-    }
+    if (nv)
+        sim_membranes_restore(&sim->mb, g->vertex);
     for (size_t k = 0; k < sim->wl.n; k++) {
         sim->wl.body[k].now = g->body[k].now;
         sim->wl.body[k].t_moved = g->body[k].t_moved;

@@ -165,7 +165,7 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     }
     if (sim->mesh)
         walls_listed(&sim->wl, sim->mesh); /* the lists see the meshes where they are now */
-    if (sim->mb.n) { /* and the membranes' patches */
+    if (sim_membranes_count(&sim->mb)) { /* and the membranes' patches */
         sim_membranes_place(&sim->mb, sim->mesh);
         sim_membranes_listed(&sim->mb);
         grains_mesh_update_bounds(sim->mesh);

@@ -14,7 +14,7 @@ grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps
                                 max_steps);
     if (sim_shared(sim))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "relaxation does not run on several ranks yet");
-    if (sim->mb.n > 0)
+    if (sim_membranes_count(&sim->mb) > 0)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "relaxation moves the particles alone, and a membrane's vertices are not part of its "
                                 "potential: not with membranes");
@@ -22,7 +22,7 @@ grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "relaxation ends with every velocity 0, which would stop the guided particle (%u)",
                                 sim->guide.id);
-    if (sim->bonds.n > 0 || sim->p.bond_tolerance > 0)
+    if (sim_bonds_count(&sim->bonds) > 0 || sim->p.bond_tolerance > 0)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "relaxation minimises a potential, but bonds' springs depend on the path and have none");
     implicit_field field;

@@ -46,23 +46,6 @@ static size_t keep_contacts(grains_contact *c, size_t n, const uint8_t *gone, co
     return kept;
 }
 
-/* The bonds whose particles stay, renamed; those of removed ones end. */
-static void keep_bonds(sim_bonds *bs, const uint8_t *gone, const uint32_t *renamed)
-{
-    size_t kept = 0;
-    for (size_t k = 0; k < bs->n; k++) {
-        sim_bond b = bs->list[k];
-        if (gone[b.a] || gone[b.b])
-            continue;
-        b.a = renamed[b.a];
-        b.b = renamed[b.b];
-        bs->list[kept++] = b;
-    }
-    if (kept == 0)
-        bs->sorted = 0; /* as a list that never had any (the rebuild lets its index go) */
-    bs->n = kept;
-}
-
 /* The particles that stay close up in storage order, renamed. */
 static void close_up(grains_particles *pt, const uint8_t *gone, const uint32_t *renamed)
 {
@@ -150,7 +133,7 @@ grains_status grains_sim_remove(grains_sim *sim, size_t n, const size_t *ids, gr
         sim->n_pending = keep_contacts(contacts, got, gone, renamed);
         sim->has_pending = 1;
         contacts = NULL;
-        keep_bonds(&sim->bonds, gone, renamed);
+        sim_bonds_keep(&sim->bonds, gone, renamed);
         close_up(&sim->pt, gone, renamed);
         sim_uids_take(&sim->uids, &uids);
         if (sim->guide.on)

@@ -20,7 +20,7 @@ static void write_config(const grains_sim *sim, bytes_out *o)
     bytes_put_u64(o, sim->mesh ? sim->mesh->n_vertices : 0);
     bytes_put_u64(o, sim->mesh ? sim->mesh->n_elements : 0);
     bytes_put_u64(o, sim->wl.n);
-    bytes_put_u64(o, sim->mb.n_vertices);
+    bytes_put_u64(o, sim_membranes_vertex_count(&sim->mb));
     bytes_put_u32(o, (uint32_t)sim->cs.layout.width);
 }
 
@@ -34,7 +34,7 @@ static grains_status read_config(const grains_sim *sim, bytes_in *in, grains_err
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its header");
     if (kind != (uint32_t)sim->p.integrator || n_materials != (uint32_t)sim->p.n_materials || dt != sim->p.dt ||
         nv != (sim->mesh ? sim->mesh->n_vertices : 0) || ne != (sim->mesh ? sim->mesh->n_elements : 0) ||
-        bodies != sim->wl.n || mv != sim->mb.n_vertices || width != (uint32_t)sim->cs.layout.width)
+        bodies != sim->wl.n || mv != sim_membranes_vertex_count(&sim->mb) || width != (uint32_t)sim->cs.layout.width)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "written by another scenario (integrator, dt, materials, meshes or membranes differ)");
     return GRAINS_OK;
@@ -77,14 +77,7 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     bytes_put_i64(o, sim->step);
     for (int k = 0; k < 4; k++)
         bytes_put_u64(o, sim->rng.s[k]);
-    for (int k = 0; k < GRAINS_MAX_SPAWNS; k++) {
-        const spawn_state *r = &sim->spawn[k];
-        bytes_put_real(o, r->R_next);
-        bytes_put_i64(o, r->added);
-        bytes_put_i64(o, r->idle_steps);
-        bytes_put_u32(o, (uint32_t)r->stop);
-        bytes_put_i64(o, r->stop_step);
-    }
+    spawn_states_write(sim->spawn, o);
     bytes_put_u32(o, (uint32_t)sim->tagged);
     bytes_put_i64(o, sim->spawned_ahead);
     bytes_put_real(o, sim->displacement);
@@ -111,33 +104,12 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
         sim_probes_write_state(&sim->probes, o);
 }
 
-/* Each region's next radius within the run's [R_min, R_max], its counts
- * non-negative, its stop one of grains_spawn_stop. */
-static int spawn_states_valid(const grains_sim *sim)
-{
-    for (int k = 0; k < grains_params_n_spawns(&sim->p); k++) {
-        const spawn_state *r = &sim->spawn[k];
-        if (!(r->R_next >= sim->p.R_min && r->R_next <= sim->p.R_max) || r->added < 0 || r->idle_steps < 0 ||
-            r->stop < GRAINS_SPAWN_ACTIVE || r->stop > GRAINS_SPAWN_CLOSED || r->stop == GRAINS_SPAWN_N_MAX ||
-            r->stop_step < 0)
-            return 0;
-    }
-    return 1;
-}
-
 static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *err)
 {
     sim->step = (long)bytes_get_i64(in);
     for (int k = 0; k < 4; k++)
         sim->rng.s[k] = bytes_get_u64(in);
-    for (int k = 0; k < GRAINS_MAX_SPAWNS; k++) {
-        spawn_state *r = &sim->spawn[k];
-        r->R_next = bytes_get_real(in);
-        r->added = (long)bytes_get_i64(in);
-        r->idle_steps = (long)bytes_get_i64(in);
-        r->stop = (int)(bytes_get_u32(in) & 0xFF);
-        r->stop_step = (long)bytes_get_i64(in);
-    }
+    spawn_states_read(sim->spawn, in);
     sim->tagged = bytes_get_u32(in) != 0;
     sim->spawned_ahead = (long)bytes_get_i64(in);
     sim->displacement = bytes_get_real(in);
@@ -166,8 +138,9 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
         return s;
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its counters");
-    if (sim->step < 0 || !spawn_states_valid(sim) || sim->spawned_ahead < -1 ||
-        !(sim->displacement >= 0) || !isfinite(sim->displacement) || !(d->max_den > 0) || !isfinite(d->max_num))
+    int spawns_valid = spawn_states_valid(sim->spawn, grains_params_n_spawns(&sim->p), sim->p.R_min, sim->p.R_max);
+    if (sim->step < 0 || !spawns_valid || sim->spawned_ahead < -1 || !(sim->displacement >= 0) ||
+        !isfinite(sim->displacement) || !(d->max_den > 0) || !isfinite(d->max_num))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its counters");
     return GRAINS_OK;
 }
@@ -276,7 +249,7 @@ static void write_parts(const grains_sim *sim, bytes_out *o)
     grid_write_state(&sim->grid, o);
     neighbors_write_state(&sim->nb, o);
     store_write_state(&sim->cs, o);
-    write_rest(sim, &sim->bonds, sim->patches.log, sim->mb.n && sim->patches.log ? sim->grid.n_blocks : 0, o);
+    write_rest(sim, &sim->bonds, sim->patches.log, sim_membranes_count(&sim->mb) && sim->patches.log ? sim->grid.n_blocks : 0, o);
 }
 
 /* Ranks that hold their own particles alone: rank 0 writes the whole's
@@ -307,11 +280,11 @@ static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error 
     sim_ranks_gather_bonds(&sim->rank_view, slot, r->n_ids);
     free(slot);
     grains_status s = GRAINS_OK;
-    patch_log *logs = sim->mb.n && writes ? sim_ranks_patch_logs_whole(&sim->rank_view) : NULL;
-    if (sim->mb.n && writes && !logs)
+    patch_log *logs = sim_membranes_count(&sim->mb) && writes ? sim_ranks_patch_logs_whole(&sim->rank_view) : NULL;
+    if (sim_membranes_count(&sim->mb) && writes && !logs)
         s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
     else if (writes)
-        write_rest(sim, &r->whole_bonds, logs, !sim->mb.n ? 0 : r->dealt ? sim->grid.n_blocks : r->table.n, writes);
+        write_rest(sim, &r->whole_bonds, logs, !sim_membranes_count(&sim->mb) ? 0 : r->dealt ? sim->grid.n_blocks : r->table.n, writes);
     free(logs);
     return s;
 }
@@ -389,11 +362,11 @@ static grains_status read_rest(grains_sim *sim, bytes_in *in, size_t n, grains_e
         s = sim_membranes_read_state(&sim->mb, in, err);
     if (s == GRAINS_OK)
         s = sim_bonds_read_state(&sim->bonds, in, n, err);
-    if (s == GRAINS_OK && sim->mb.n && sim->nb.n_particles)
+    if (s == GRAINS_OK && sim_membranes_count(&sim->mb) && sim->nb.n_particles)
         s = sim_reserve_patch_logs(&sim->patches, &(patch_lists){&sim->grid, &sim->nb, sim->mesh}, err);
     if (s == GRAINS_OK)
         s = sim_patch_logs_read_state(&sim->patches, &(patch_lists){&sim->grid, &sim->nb, sim->mesh},
-                                      sim->mb.n ? sim->mb.n_vertices : 0, in, err);
+                                      sim_membranes_vertex_count(&sim->mb), in, err);
     if (s == GRAINS_OK)
         s = read_guide(sim, in, n, err);
     if (s == GRAINS_OK)

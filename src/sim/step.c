@@ -20,7 +20,7 @@
  * patch) by the particle's bound plus the element's displacement. */
 static int lists_stale(const grains_sim *sim)
 {
-    real elements = fmax(walls_displacement(&sim->wl), sim->mb.n ? sim_membranes_displacement(&sim->mb) : 0);
+    real elements = fmax(walls_displacement(&sim->wl), sim_membranes_count(&sim->mb) ? sim_membranes_displacement(&sim->mb) : 0);
     return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->displacement + elements > sim->p.skin ||
            sim_strays_close(sim, elements) || sim->diag.history_failed;
 }
@@ -58,7 +58,7 @@ static void forces_and_motion_team(grains_sim *sim)
 #pragma omp single
         contact_record_sums(&sim->rec, &sim->pt, sim->step); /* the contacts' sums, before bonds and the update */
     }
-    if (sim->bonds.n) { /* after every contact: one order of summation */
+    if (sim_bonds_count(&sim->bonds)) { /* after every contact: one order of summation */
         const bonds_view bv = sim_bonds_of(sim);
         int halo = sim_ranks_halo_steps(sim); /* its own particles' bonds alone (listed at the cut) */
         sim_bond_forces(&bv, halo ? sim->ranks.bonds_own : NULL, sim->ranks.n_bonds_own, sim->nthreads, d);
@@ -176,19 +176,17 @@ static void begin(grains_sim *sim)
 /* The membranes' vertices by the row's scheme (integrate/vertices.c). */
 static void move_vertices(grains_sim *sim, void (*fn)(const vertex_view *))
 {
-    sim_membranes *mb = &sim->mb;
-    if (!fn || !mb->n_vertices)
+    if (!fn || !sim_membranes_vertex_count(&sim->mb))
         return;
-    vertex_view view = {mb->x, mb->v, mb->f, mb->inv_mass, mb->n_vertices, sim->p.g, sim->p.dt};
-    fn(&view);
-    sim_membranes_place(mb, sim->mesh); /* the patches where the vertices are */
+    sim_membranes_move(&sim->mb, fn, sim->p.g, sim->p.dt);
+    sim_membranes_place(&sim->mb, sim->mesh); /* the patches where the vertices are */
 }
 
 /* Pinned vertices where their meshes are (after the vertices or the
  * meshes moved), and the patches with them. */
 static void pin_vertices(grains_sim *sim)
 {
-    if (!sim->mb.n_pinned)
+    if (!sim_membranes_any_pinned(&sim->mb))
         return;
     sim_membranes_follow(&sim->mb, &sim->wl);
     sim_membranes_place(&sim->mb, sim->mesh);
@@ -199,7 +197,8 @@ static void pin_vertices(grains_sim *sim)
 static grains_status membrane_forces(grains_sim *sim, grains_error *err)
 {
     /* at the time of the positions the begin has moved them to */
-    long bad = sim->mb.n_vertices ? sim_membranes_forces(&sim->mb, grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt) : -1;
+    real t = grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt;
+    long bad = sim_membranes_vertex_count(&sim->mb) ? sim_membranes_forces(&sim->mb, t) : -1;
     if (bad < 0)
         return GRAINS_OK;
     return grains_error_set(err, GRAINS_ERR_UNSTABLE, NULL, 0,
@@ -219,13 +218,13 @@ static grains_status refresh_lists(grains_sim *sim, grains_error *err)
 static grains_status sources(grains_sim *sim, grains_error *err)
 {
     grains_status s = GRAINS_OK;
-    if (!sim->bonds.formed && sim->p.bond_tolerance > 0) {
-        sim->bonds.formed = 1;
+    if (!sim_bonds_formed(&sim->bonds) && sim->p.bond_tolerance > 0) {
+        sim_bonds_mark_formed(&sim->bonds);
         const bonds_view bv = sim_bonds_of(sim);
         const uint8_t *mine = sim->ranks.holds_share ? sim->ranks.mine : NULL; /* pairs with an own one */
-        size_t had = sim->bonds.n;
+        size_t had = sim_bonds_count(&sim->bonds);
         s = sim_bonds_form(&bv, &sim->nb, mine, grains_sim_count(sim), err);
-        sim->need_rebuild |= sim->bonds.n > had; /* the index by slot */
+        sim->need_rebuild |= sim_bonds_count(&sim->bonds) > had; /* the index by slot */
         if (s != GRAINS_OK ||
             (sim_ranks_bonds_formed(&sim->rank_view) && (s = sim_rebuild(sim, err)) != GRAINS_OK)) /* (the whole's count) */
             return s;
@@ -261,7 +260,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (sim_shared(sim) && sim_stable(sim, &total))
         sim_ranks_exchange_step(&sim->rank_view); /* each rank's particles, or the halo each reads, and the largest speed */
     const membrane_view mv = sim_membranes_of(sim);
-    if (sim->mb.n)
+    if (sim_membranes_count(&sim->mb))
         sim_gather_patch_logs(&mv); /* the grains' push on the membranes */
     if (sim->wl.n && (!sim_shared(sim) || sim_ranks_sums_each_step(sim))) {
         if (!sim->ranks.holds_share) /* (else summed by block names in the step's exchange) */
@@ -280,7 +279,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     }
     sim->max_overlap = total.max_num / total.max_den;
     sim_strays_advance(sim, sim->integrator->update_moves);
-    if (sim->mb.n) /* from the push gathered above, now the step has held; the time membrane_forces() applied */
+    if (sim_membranes_count(&sim->mb)) /* from the push gathered above, now the step has held; the time membrane_forces() applied */
         sim_hold_confinement(&mv, grains_sim_time(sim) + sim->integrator->place_at * sim->p.dt, sim->p.dt);
     move_vertices(sim, sim->integrator->vertex_update);
     pin_vertices(sim);

@@ -101,9 +101,8 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->n_particles = grains_sim_count(sim);
     out->n_contacts = sim->diag.n_contacts;
     if (!sim->ranks.thermo_whole) {
-        const sim_bonds *bs = sim_bonds_read(sim);
-        for (size_t k = 0; k < bs->n; k++)
-            bs->list[k].broken ? sums.broken++ : sums.bonds++;
+        sums.broken = sim_bonds_broken(sim_bonds_read(sim));
+        sums.bonds = sim_bonds_count(sim_bonds_read(sim)) - sums.broken;
     }
     out->n_bonds = sums.bonds;
     out->n_broken = sums.broken;
