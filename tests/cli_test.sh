@@ -169,6 +169,12 @@ expect 2 'nan.csv:2: vy' "$G" run --particles "$T/nan.csv" -o "$T/o1"
 expect 2 'cohesion = .glue.: expected one of "none", "van_der_waals", "jkr"' "$G" run --set cohesion=glue -o "$T/o1"
 expect 2 'cohesion = "jkr" needs work_of_adhesion > 0' "$G" run --set cohesion=jkr -o "$T/o1"
 expect 2 'choose one' "$G" run --set cohesion=jkr --set work_of_adhesion=0.1 --set hamaker=1e-20 -o "$T/o1"
+# A sub-model's coefficient given to a run that chooses another sub-model of its kind changes
+# nothing: warned about (the key's place named); given with its sub-model, no warning.
+expect 0 '^grains: warning: --set k_roll: k_roll is a coefficient of the rolling model "sds", and this run.s rolling model is "spring"' \
+    "$G" check --set k_roll=1e3
+"$G" check --set k_roll=1e3 --set rolling_model=sds >"$T/out" 2>&1
+if grep -q 'is a coefficient of' "$T/out"; then bad "k_roll with rolling_model = sds warned about: $(cat "$T/out")"; else ok; fi
 expect 2 'rolling_damping = 2: .* must be in \[0, 1\]' "$G" run --set rolling_model=type_c --set rolling_damping=2 -o "$T/o1"
 expect 0 'rolling type_c, twisting spring, cohesion jkr' "$G" check --set rolling_model=type_c --set cohesion=jkr \
     --set work_of_adhesion=0.05

@@ -693,6 +693,22 @@ static void registry(test_ctx *t)
               names[k]);
     }
     CHECK(t, submodel_find(SUBMODEL_ROLLING, "jkr") == NULL, "registry: no rolling jkr");
+    /* each coefficient has one owner, the row whose law reads it */
+    const struct {
+        int k;
+        submodel_kind kind;
+        const char *name;
+    } owners[] = {{COEFF_SDS_K_ROLL, SUBMODEL_ROLLING, "sds"},       {COEFF_TYPE_C_DAMPING, SUBMODEL_ROLLING, "type_c"},
+                  {COEFF_JKR_W, SUBMODEL_COHESION, "jkr"},           {COEFF_LINEAR_V0, SUBMODEL_NORMAL, "linear"},
+                  {COEFF_VDW_CUTOFF, SUBMODEL_COHESION, "van_der_waals"}};
+    for (size_t k = 0; k < sizeof owners / sizeof owners[0]; k++)
+        CHECK(t, submodel_owning(owners[k].k) == submodel_find(owners[k].kind, owners[k].name),
+              "registry: %s is the %s %s's", coeff_name(owners[k].k), submodel_kind_name(owners[k].kind),
+              owners[k].name);
+    int owned = 0;
+    for (int k = 0; k < N_COEFFS; k++)
+        owned += submodel_owning(k) != NULL;
+    CHECK(t, owned == N_COEFFS, "registry: every coefficient owned (%d of %d)", owned, N_COEFFS);
     grains_params p = scene_params();
     CHECK(t, submodels_history(&p) == 7, "the default contact keeps 7 reals (sliding 3, rolling 3, twisting 1)");
 }

@@ -2,12 +2,15 @@
  * figures (the run goes on: each may be intended): contacts resolved in
  * fewer than ~10 steps at the impact speed, grains overlapping each other or
  * a wall at the start, grains or the spawn box outside the meshes, radii
- * outside [R_min, R_max], a Young's modulus implausible for the other units. */
+ * outside [R_min, R_max], a Young's modulus implausible for the other units,
+ * a sub-model's coefficient given to a run that does not choose the sub-model. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "contact/submodels.h"
+#include "core/coeffs.h"
 
 #define PI 3.14159265358979323846
 
@@ -149,6 +152,37 @@ static const char *set_at(const grains_scenario *sc, const char *key, char *buf,
     return buf;
 }
 
+/* Whether coefficient k is given: by the scenario's key, a material or a pair. */
+static int coeff_given(const grains_scenario *sc, const grains_params *p, const char *name, int k)
+{
+    int given = grains_scenario_line(sc, name) != 0;
+    for (int m = 1; m < p->n_materials; m++)
+        given |= (int)(p->material_coeff_given[m] >> k & 1);
+    for (int q = 0; q < p->n_pairs; q++)
+        given |= (int)(p->pair[q].coeff_given >> k & 1);
+    return given;
+}
+
+/* A sub-model's coefficient given (k_roll, work_of_adhesion, ...) where the run chooses another
+ * sub-model of its kind: it changes nothing, and the user may have meant the sub-model too. */
+static void warn_idle_coeffs(const grains_scenario *sc, const grains_params *p)
+{
+    const submodel *chosen[SUBMODEL_KINDS];
+    submodels_chosen(p, chosen);
+    for (int k = 0; k < N_COEFFS; k++) {
+        const submodel *owner = submodel_owning(k);
+        const char *name = coeff_name(k);
+        if (!owner || chosen[owner->kind] == owner || !coeff_given(sc, p, name, k))
+            continue;
+        char at[GRAINS_PATH_MAX + 32];
+        int keyed = grains_scenario_line(sc, name) != 0;
+        warn("%s%s%s is a coefficient of the %s model \"%s\", and this run's %s model is \"%s\": it changes "
+             "nothing", set_at(sc, name, at, sizeof at), keyed ? "" : "a material's or a pair's ", name,
+             submodel_kind_name(owner->kind), owner->name, submodel_kind_name(owner->kind),
+             chosen[owner->kind] ? chosen[owner->kind]->name : "?");
+    }
+}
+
 /* The insertion regions' counts against N_max, which stops them all. */
 static void warn_counts(const grains_scenario *sc, const grains_params *p, const grains_sim *sim)
 {
@@ -231,4 +265,5 @@ void cli_warnings(const grains_scenario *sc, grains_sim *sim)
     warn_counts(sc, p, sim);
     warn_stages(sc, p, sim);
     warn_spawn_room(sc, p, sim);
+    warn_idle_coeffs(sc, p);
 }

@@ -13,6 +13,8 @@
 /* The rolling spring's traits (contact/rolling.h): a displacement r_roll
  * (w_i - w_j) x n, even under the pair's exchange; the vector kernel's. */
 enum { ROLLING_SPRING_ODD = 0, ROLLING_SPRING_IN_LANES = 1 };
+/* Its coefficients (core/coeffs.h): none of its own, the normal law's k_n and c_n serve. */
+#define ROLLING_SPRING_COEFFS(X)
 
 /* Eq. 51: turn a spring into the tangent plane of n, keeping its length.
  * (One square root: |u| / |t| = sqrt(|u|^2 / |t|^2).) */

@@ -9,20 +9,30 @@
 /* The damping, rolling and cohesion rows come from their lists (grains/choices.h); the normal
  * law comes with contact_model ("hertz_mindlin" and "hertz_restitution" are Hertz's), and the
  * damping is contact_model's own unless the key `damping` names one. */
-#define DAMPING_ROW(id, name, doc) {SUBMODEL_DAMPING, GRAINS_DAMPING_##id, name, 0, doc},
-#define ROLLING_ROW(id, name, doc) {SUBMODEL_ROLLING, GRAINS_ROLLING_##id, name, 3, doc},
-#define COHESION_ROW(id, name, doc) {SUBMODEL_COHESION, GRAINS_COHESION_##id, name, 0, doc},
+/* Each rolling and cohesion law's own coefficients are the list ROLLING_<ID>_COEFFS or
+ * COHESION_<ID>_COEFFS of its header (core/coeffs.h joins them); the damping laws have none (the
+ * pair's e_n is the restitution's). */
+#define COHESION_NONE_COEFFS(X)
+#define DAMPING_ROW(id, name, doc) {SUBMODEL_DAMPING, GRAINS_DAMPING_##id, name, 0, 0, doc},
+#define ROLLING_ROW(id, name, doc) \
+    {SUBMODEL_ROLLING, GRAINS_ROLLING_##id, name, 3, COEFFS_MASK(ROLLING_##id##_COEFFS), doc},
+#define COHESION_ROW(id, name, doc) \
+    {SUBMODEL_COHESION, GRAINS_COHESION_##id, name, 0, COEFFS_MASK(COHESION_##id##_COEFFS), doc},
 static const submodel rows[] = {
-    {SUBMODEL_NORMAL, 0, "hertz", 0, "TinyDEM Eqs. 12-17: k_n = 4/3 E* a (contact/normal_hertz.h)"},
-    {SUBMODEL_NORMAL, 1, "linear", 0,
+    {SUBMODEL_NORMAL, 0, "hertz", 0, 0, "TinyDEM Eqs. 12-17: k_n = 4/3 E* a (contact/normal_hertz.h)"},
+    {SUBMODEL_NORMAL, 1, "linear", 0, COEFFS_MASK(NORMAL_LINEAR_COEFFS),
      "improved-Verlet Eqs. 1, 6, 27: k_n fixed per pair (contact/normal_linear.h)"},
     GRAINS_DAMPING_LIST(DAMPING_ROW)
-    {SUBMODEL_SLIDING, 0, "coulomb", 3,
+    {SUBMODEL_SLIDING, 0, "coulomb", 3, 0,
      "TinyDEM Eqs. 10-11, 50-54; Luding's dynamic friction (contact/friction_spring.h)"},
     GRAINS_ROLLING_LIST(ROLLING_ROW)
-    {SUBMODEL_TWISTING, 0, "spring", 1, "TinyDEM Eqs. 35, 38, 40 (contact/friction_spring.h)"},
+    {SUBMODEL_TWISTING, 0, "spring", 1, 0, "TinyDEM Eqs. 35, 38, 40 (contact/friction_spring.h)"},
     GRAINS_COHESION_LIST(COHESION_ROW)
 };
+#define ROWS_COEFFS_OF_ROLLING(id, name, doc) | COEFFS_MASK(ROLLING_##id##_COEFFS)
+#define ROWS_COEFFS_OF_COHESION(id, name, doc) | COEFFS_MASK(COHESION_##id##_COEFFS)
+_Static_assert((0u GRAINS_ROLLING_LIST(ROWS_COEFFS_OF_ROLLING) GRAINS_COHESION_LIST(ROWS_COEFFS_OF_COHESION) |
+                COEFFS_MASK(NORMAL_LINEAR_COEFFS)) == COEFFS_ALL, "a coefficient of core/coeffs.h that no row owns");
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
 const submodel *submodel_find(submodel_kind kind, const char *name)
@@ -76,6 +86,14 @@ int submodels_history(const grains_params *p)
     for (int k = 0; k < SUBMODEL_KINDS; k++)
         n += chosen[k] && acts[k] ? chosen[k]->history : 0;
     return n;
+}
+
+const submodel *submodel_owning(int k)
+{
+    for (size_t r = 0; r < N_ROWS; r++)
+        if (rows[r].coeffs >> k & 1)
+            return &rows[r];
+    return NULL;
 }
 
 const char *submodel_kind_name(submodel_kind kind)

@@ -24,6 +24,7 @@ typedef struct {
     int id;               /* the value of the params field that selects it */
     const char *name;     /* as the scenario names it */
     int history;          /* reals of spring history per contact */
+    unsigned coeffs;      /* its own coefficients: bit k for core/coeffs.h's k (their scenario keys) */
     const char *source;   /* equations and file */
 } submodel;
 
@@ -43,6 +44,9 @@ void submodels_chosen(const grains_params *p, const submodel *chosen[SUBMODEL_KI
  * modes that act (a friction mode whose coefficient is 0 in every pair
  * keeps no spring). */
 int submodels_history(const grains_params *p);
+
+/* The row whose own coefficient k is (core/coeffs.h), or NULL. */
+const submodel *submodel_owning(int k);
 
 /* The kind's name, as in "rolling". */
 const char *submodel_kind_name(submodel_kind kind);

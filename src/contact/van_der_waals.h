@@ -21,7 +21,7 @@
  * X(ID, name, unit, default, least, doc). delta0 > 0 and the cut-off (0 or
  * beyond delta0) are checked in every pair (core/params.c); a cut-off of
  * 0 is 100 delta0 (vdw_cutoff_of). */
-#define VAN_DER_WAALS_COEFFS(X)                                                                                   \
+#define COHESION_VAN_DER_WAALS_COEFFS(X)                                                                                   \
     X(VDW_A, "hamaker", "ML^2/T^2", 0, 0, "Hamaker constant of the van der Waals attraction (>= 0); 0 = off")   \
     X(VDW_DELTA0, "vdw_delta0", "L", 0.4e-9, 0,                                                                 \
       "van der Waals saturation gap (> 0); default 0.4e-9 (the lower end of 0.4-1 nm: libgran, after Ranade "  \

@@ -30,6 +30,8 @@ grains_status coeffs_check(const real *c, unsigned which, const char *where, gra
     return GRAINS_OK;
 }
 
+const char *coeff_name(int k) { return rows[k].name; }
+
 int coeff_find(const char *name)
 {
     for (int k = 0; k < N_COEFFS; k++)
