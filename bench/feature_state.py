@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Does the core read the members of a feature's state?
+"""Does the core read the members of a feature's state, or of the decomposition's?
 
 The core (src/sim/) holds each feature's state (the bonds, the membranes, the insertion regions'
-progress) and hands it to the feature's functions; it reads and writes none of its members
-(docs/architecture.md). This finds, in src/sim/'s .c and .h files with their comments left out,
+progress) and the decomposition's (the ranks') and hands them to their functions; it reads and
+writes none of their members (docs/architecture.md). This finds, in src/sim/'s .c and .h files with their comments left out,
 every member of a feature's state type (read from the feature's header) reached from the name
 the core holds it under (sim->bonds.n, sim->spawn[k].stop) or from a pointer of that type
 (`const sim_bonds *bs = ...; bs->n`).
@@ -22,6 +22,7 @@ FEATURES = {
     "src/bonds/bonds.h": ("sim_bonds", ["bonds", "whole_bonds"]),
     "src/membrane/membranes.h": ("sim_membranes", ["mb"]),
     "src/insert/insert.h": ("spawn_state", ["spawn"]),
+    "src/decomp/ranks_state.h": ("sim_ranks", ["ranks"]),
 }
 
 
@@ -74,7 +75,7 @@ def main():
         for line, what in reads(os.path.join(core, name), features):
             print(f"src/sim/{name}:{line}: {what}")
             total += 1
-    print(f"feature_state: the core reads {total} members of the features' states "
+    print(f"feature_state: the core reads {total} members of the features' and the decomposition's states "
           f"({', '.join(sorted(features))})")
     sys.exit(1 if total else 0)
 

@@ -52,6 +52,19 @@ grains_ranks_stats sim_ranks_stats(const rank_sim *sim);
 int sim_ranks_may_deal(const rank_sim *sim);
 void sim_ranks_start_dealing(sim_ranks *r, size_t held);
 grains_status sim_ranks_count_others(const rank_sim *sim, size_t n, grains_error *err);
+/* A range of `count` ids from `first` of the `whole` that this rank is
+ * given (grains_sim_deal_range; ARG when it may not deal now): the others'
+ * counted, room for its own. The id the next particle a rank is given
+ * takes: 1 from its range (then sim_ranks_range_taken, once held), -1
+ * refused (its range added whole: an extra one would count on this rank
+ * alone), 0 none. One particle every rank is given (grains_sim_add_dealt):
+ * its id, and whether this rank holds it. The ids dealt so far all held
+ * (the dealing may go on). */
+grains_status sim_ranks_open_range(const rank_sim *sim, size_t first, size_t count, size_t whole, grains_error *err);
+int sim_ranks_range_id(const rank_sim *sim, size_t *id);
+void sim_ranks_range_taken(const rank_sim *sim);
+grains_status sim_ranks_deal_one(const rank_sim *sim, size_t *id, int *mine, grains_error *err);
+void sim_ranks_dealt_all(const rank_sim *sim);
 
 /* ---- The rebuild (sim/rebuild.c) ---- */
 

@@ -41,6 +41,48 @@ void sim_ranks_start_dealing(sim_ranks *r, size_t held)
     r->dealt = 1;
 }
 
+grains_status sim_ranks_open_range(const rank_sim *sim, size_t first, size_t count, size_t whole, grains_error *err)
+{
+    sim_ranks *r = sim->ranks;
+    if (!sim_ranks_may_deal(sim) || r->range_next < r->range_end || first > whole || count > whole - first)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a range of ids to deal (ids %zu to %zu of %zu) is "
+                                "dealt by ranks that hold their own particles alone, before the first step, the "
+                                "last range's particles all added", first, first + count, whole);
+    sim_ranks_start_dealing(r, sim->pt->n);
+    size_t base = r->n_ids;
+    grains_status s = particles_reserve(sim->pt, sim->pt->n + count, err); /* (not grown by half as they come) */
+    if (s == GRAINS_OK)
+        s = sim_ranks_count_others(sim, whole, err);
+    if (s != GRAINS_OK)
+        return s;
+    r->dealt_to = r->n_ids;
+    r->range_next = base + first;
+    r->range_end = base + first + count;
+    r->ranged = 1;
+    *sim->need_rebuild = 1;
+    return GRAINS_OK;
+}
+
+int sim_ranks_range_id(const rank_sim *sim, size_t *id)
+{
+    const sim_ranks *r = sim->ranks;
+    *id = r->range_next;
+    return r->range_next < r->range_end ? 1 : r->ranged && r->dealt ? -1 : 0;
+}
+
+void sim_ranks_range_taken(const rank_sim *sim) { sim->ranks->range_next++; }
+
+grains_status sim_ranks_deal_one(const rank_sim *sim, size_t *id, int *mine, grains_error *err)
+{
+    sim_ranks *r = sim->ranks;
+    sim_ranks_start_dealing(r, sim->pt->n);
+    *id = r->n_ids;
+    *mine = *id % (size_t)r->peers.size == (size_t)r->peers.rank;
+    return sim_ranks_count_others(sim, 1, err);
+}
+
+void sim_ranks_dealt_all(const rank_sim *sim) { sim->ranks->dealt_to = sim->ranks->n_ids; }
+
 /* Ids from n_ids on counted, and held by other ranks. */
 grains_status sim_ranks_count_others(const rank_sim *sim, size_t n, grains_error *err)
 {

@@ -91,7 +91,7 @@ static inline const grains_particles *rank_particles_read(const rank_sim *sim)
 /* Whether the whole has any bonds (the same on every rank). */
 static inline int rank_bonds_any(const rank_sim *sim)
 {
-    return sim->ranks->holds_share ? sim->ranks->bonds_whole > 0 : sim->bonds->n > 0;
+    return sim->ranks->holds_share ? sim->ranks->bonds_whole > 0 : sim_bonds_count(sim->bonds) > 0;
 }
 /* Whether the steps read every block's wall sums and patch logs: servo
  * walls (their motion follows the force) or membranes (which pull the
@@ -103,7 +103,58 @@ static inline int rank_sums_each_step(const rank_sim *sim)
     for (size_t k = 0; k < sim->wl->n; k++)
         if (sim->wl->body[k].motion.type == GRAINS_MOTION_SERVO)
             return 1;
-    return sim->mb->n > 0;
+    return sim_membranes_count(sim->mb) > 0;
+}
+/* What the core asks of the decomposition's state (it reads none of its
+ * members: bench/feature_state.py): whether this rank holds a share (its
+ * own particles and their partners, and the whole's counts); it is the
+ * writer (rank 0); the particles were dealt; the bonds of its own
+ * particles (listed at the cut) and how many; the whole's last verdict
+ * (sim_ranks_diag keeps it); the thermo's sums of the whole, when it has
+ * them (*whole); the blocks a rank visits and the partners that are its
+ * own (NULL: not shared); the listed marks of a rebuild that lists some
+ * alone (or NULL), and the lists' first cell. The cut made stale (the
+ * order changed, or every rank read the same checkpoint), the share let
+ * go for a checkpoint's read, one particle added alike on every rank. */
+static inline int rank_holds_share(const rank_sim *sim) { return sim->ranks->holds_share; }
+static inline int rank_writer(const rank_sim *sim) { return sim->ranks->peers.rank == 0; }
+static inline int rank_dealt(const rank_sim *sim) { return sim->ranks->dealt; }
+static inline const uint32_t *rank_bonds_own(const rank_sim *sim, size_t *n)
+{
+    *n = sim->ranks->n_bonds_own;
+    return sim->ranks->bonds_own;
+}
+static inline force_diag rank_verdict(const rank_sim *sim) { return sim->ranks->diag; }
+static inline thermo_sums rank_thermo(const rank_sim *sim, int *whole)
+{
+    *whole = sim->ranks->thermo_whole;
+    return sim->ranks->thermo;
+}
+static inline const uint8_t *rank_visit(const rank_sim *sim) { return rank_shared(sim) ? sim->ranks->visit : NULL; }
+static inline const uint8_t *rank_mine(const rank_sim *sim) { return rank_shared(sim) ? sim->ranks->mine : NULL; }
+static inline const uint8_t *rank_listed(const rank_sim *sim)
+{
+    return rank_shared(sim) && sim->ranks->listing_some ? sim->ranks->listed : NULL;
+}
+static inline uint32_t *rank_first(const rank_sim *sim) { return sim->ranks->first; }
+static inline void rank_cut_stale(const rank_sim *sim) { sim->ranks->valid = 0; }
+static inline void rank_let_share_go(const rank_sim *sim) { sim->ranks->holds_share = 0; }
+static inline void rank_note_added(const rank_sim *sim) { sim->ranks->n_ids += sim->ranks->holds_share; }
+/* The bonds as one reads and writes them: rank 0's copy of every bond once
+ * gathered (decomp/rank_bonds.c), else the simulation's; the membranes'
+ * patch logs of every rank, by their blocks' names (n of them). */
+static inline const sim_bonds *rank_bonds_read(const rank_sim *sim)
+{
+    const sim_ranks *r = sim->ranks;
+    return r->holds_share && r->writer_whole && r->peers.rank == 0 ? &r->whole_bonds : sim->bonds;
+}
+static inline const sim_bonds *rank_whole_bonds(const rank_sim *sim) { return &sim->ranks->whole_bonds; }
+/* The blocks of the cut's table (the whole's, in the ranks' order). */
+static inline size_t rank_table_blocks(const rank_sim *sim) { return sim->ranks->table.n; }
+static inline patch_log *rank_named_logs(const rank_sim *sim, size_t *n)
+{
+    *n = sim->ranks->n_named_logs;
+    return sim->ranks->named_logs;
 }
 /* Whether the steps send the halo alone (halo_suffices) in a valid cut. */
 static inline int rank_halo_steps(const rank_sim *sim)

@@ -916,6 +916,7 @@ force_diag sim_ranks_diag(const rank_sim *sim, force_diag own)
         else
             take_diag(&u, sim, r, &total);
     }
+    rk->diag = total; /* (rank_verdict: the step's team reads it after the barrier) */
     return total;
 }
 

@@ -28,12 +28,12 @@ grains_status grains_sim_add_particle(grains_sim *sim, const grains_particle *p,
         return s;
     size_t id = grains_sim_count(sim); /* a new particle's id is its number, stored last */
     s = particles_reserve(&sim->pt, sim->pt.n + 1, err);
-    if (s == GRAINS_OK && sim->ranks.holds_share)
+    if (s == GRAINS_OK && rank_holds_share(&sim->rank_view))
         s = particles_reserve_id(&sim->pt, id, err);
     if (s != GRAINS_OK)
         return s;
     size_t i = sim->pt.n++;
-    sim->ranks.n_ids += sim->ranks.holds_share; /* every rank adds it alike; its next rebuild gives it one owner */
+    rank_note_added(&sim->rank_view); /* every rank adds it alike; its next rebuild gives it one owner */
     sim->pt.id[i] = (uint32_t)id;
     sim->pt.slot[id] = (uint32_t)i;
     grains_sim_set_particle(sim, id, p);
@@ -52,7 +52,7 @@ grains_status grains_sim_add_particles(grains_sim *sim, size_t n, const grains_p
         if (sim_check_particle(sim, &ps[k], &why) != GRAINS_OK)
             return grains_error_set(err, why.status, NULL, 0, "particle %zu of the %zu to add: %s", k, n, why.message);
     grains_status s = particles_reserve(&sim->pt, sim->pt.n + n, err);
-    if (s == GRAINS_OK && sim->ranks.holds_share)
+    if (s == GRAINS_OK && rank_holds_share(&sim->rank_view))
         s = particles_reserve_ids(&sim->pt, grains_sim_count(sim) + n, err);
     for (size_t k = 0; s == GRAINS_OK && k < n; k++) /* (room made: none is refused now) */
         s = grains_sim_add_particle(sim, &ps[k], err);

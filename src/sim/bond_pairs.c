@@ -15,7 +15,7 @@ size_t grains_sim_bond_pairs(const grains_sim *sim, size_t **pairs)
     *pairs = NULL;
     if (!sim_bonds_any(sim))
         return 0;
-    if (sim_ranks_local(sim) && sim->ranks.holds_share)
+    if (sim_ranks_local(sim) && rank_holds_share(&sim->rank_view))
         return sim_ranks_bond_pairs(&sim->rank_view, pairs); /* (collective: every rank's send and receive) */
     return sim_bonds_intact_pairs((sim_bonds *)sim_bonds_read(sim), pairs);
 }
@@ -25,9 +25,9 @@ size_t grains_sim_bond_pairs(const grains_sim *sim, size_t **pairs)
  * step would be held where neither of its particles is. */
 static grains_status refuse_on_shares(const grains_sim *sim, const char *what, grains_error *err)
 {
-    if (!sim->ranks.holds_share)
+    if (!rank_holds_share(&sim->rank_view))
         return GRAINS_OK;
-    if (sim->ranks.dealt)
+    if (rank_dealt(&sim->rank_view))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "bonds join particles every rank holds before the "
                                 "first step: add them with grains_sim_add_particle, not grains_sim_add_dealt");
     return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "ranks holding their own particles alone "

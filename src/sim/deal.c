@@ -7,26 +7,9 @@
 
 grains_status grains_sim_deal_range(grains_sim *sim, size_t first, size_t count, size_t whole, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
     if (!sim_ranks_local(sim) && first == 0 && count == whole) /* one process (or every rank holding all) */
         return GRAINS_OK;
-    if (!sim_ranks_may_deal(&sim->rank_view) || r->range_next < r->range_end || first > whole || count > whole - first)
-        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a range of ids to deal (ids %zu to %zu of %zu) is "
-                                "dealt by ranks that hold their own particles alone, before the first step, the "
-                                "last range's particles all added", first, first + count, whole);
-    sim_ranks_start_dealing(r, sim->pt.n);
-    size_t base = r->n_ids;
-    grains_status s = particles_reserve(&sim->pt, sim->pt.n + count, err); /* (not grown by half as they come) */
-    if (s == GRAINS_OK)
-        s = sim_ranks_count_others(&sim->rank_view, whole, err);
-    if (s != GRAINS_OK)
-        return s;
-    r->dealt_to = r->n_ids;
-    r->range_next = base + first;
-    r->range_end = base + first + count;
-    r->ranged = 1;
-    sim->need_rebuild = 1;
-    return GRAINS_OK;
+    return sim_ranks_open_range(&sim->rank_view, first, count, whole, err);
 }
 
 /* Particle p as id `id`, held by this rank. */
@@ -46,12 +29,15 @@ static grains_status hold(grains_sim *sim, const grains_particle *p, size_t id, 
 
 grains_status grains_sim_add_dealt(grains_sim *sim, const grains_particle *p, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
-    if (r->range_next < r->range_end) { /* this rank's range */
+    size_t id;
+    int ranged = sim_ranks_range_id(&sim->rank_view, &id);
+    if (ranged > 0) { /* this rank's range */
         grains_status s = sim_check_particle(sim, p, err);
-        return s == GRAINS_OK ? hold(sim, p, r->range_next++, err) : s;
+        if (s == GRAINS_OK)
+            sim_ranks_range_taken(&sim->rank_view);
+        return s == GRAINS_OK ? hold(sim, p, id, err) : s;
     }
-    if (r->ranged && r->dealt) /* one rank's extra particle: the others would not count its id */
+    if (ranged < 0) /* one rank's extra particle: the others would not count its id */
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "this rank's range of dealt ids is added whole: "
                                 "a particle beyond it is added by every rank, with grains_sim_add_particle");
     if (!sim_ranks_may_deal(&sim->rank_view))
@@ -59,14 +45,13 @@ grains_status grains_sim_add_dealt(grains_sim *sim, const grains_particle *p, gr
     grains_status s = sim_check_particle(sim, p, err); /* on every rank alike: each stops with the message */
     if (s != GRAINS_OK)
         return s;
-    sim_ranks_start_dealing(r, sim->pt.n);
-    size_t id = r->n_ids;
-    s = sim_ranks_count_others(&sim->rank_view, 1, err);
-    if (s == GRAINS_OK && id % (size_t)r->peers.size == (size_t)r->peers.rank)
+    int mine;
+    s = sim_ranks_deal_one(&sim->rank_view, &id, &mine, err);
+    if (s == GRAINS_OK && mine)
         s = hold(sim, p, id, err);
     if (s != GRAINS_OK)
         return s;
-    r->dealt_to = r->n_ids;
+    sim_ranks_dealt_all(&sim->rank_view);
     sim->tagged |= p->tag != 0; /* what every rank writes and sends follows it */
     sim->need_rebuild = 1;
     return GRAINS_OK;

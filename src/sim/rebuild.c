@@ -104,7 +104,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
 static grains_status build_lists(grains_sim *sim, grains_error *err)
 {
     grains_particles *pt = &sim->pt;
-    const uint8_t *listed = sim_shared(sim) && sim->ranks.listing_some ? sim->ranks.listed : NULL;
+    const uint8_t *listed = rank_listed(&sim->rank_view);
     return neighbors_build(&sim->nb, &sim->grid, sim->mesh, pt->x, pt->R, pt->n, listed, sim->nthreads, err);
 }
 
@@ -172,10 +172,10 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     }
     history_names hn = {NULL, 0, NULL, NULL, 0, 0};
     grains_status s = name_contacts(sim, &hn, err);
-    sim->ranks.valid = 0; /* the cut is the old order's */
+    rank_cut_stale(&sim->rank_view); /* the cut is the old order's */
     if (s == GRAINS_OK && sim_ranks_local(sim)) { /* each rank its own particles and their partners alone */
         s = sim_ranks_local_sort(&sim->rank_view, &hn.keys, &hn.n, hn.by_ranks, list_pad(sim), err);
-        hn.first = sim->ranks.first;
+        hn.first = rank_first(&sim->rank_view);
     } else {
         if (s == GRAINS_OK)
             s = sort_particles(sim, &hn, err);

@@ -181,9 +181,7 @@ static inline const grains_particles *sim_particles_read(const grains_sim *sim)
 static inline int sim_bonds_any(const grains_sim *sim) { return rank_bonds_any(&sim->rank_view); }
 static inline const sim_bonds *sim_bonds_read(const grains_sim *sim)
 {
-    return sim->ranks.holds_share && sim->ranks.writer_whole && sim->ranks.peers.rank == 0
-               ? &sim->ranks.whole_bonds
-               : &sim->bonds;
+    return rank_bonds_read(&sim->rank_view);
 }
 /* What the steps size from the present lists: the bonds' index by slot,
  * each thread's room for a particle's mesh candidates, the membranes'
@@ -217,8 +215,11 @@ static inline bonds_view sim_bonds_of(grains_sim *sim)
  * holding their own particles alone, every rank's named ones. */
 static inline membrane_view sim_membranes_of(grains_sim *sim)
 {
-    if (sim->ranks.holds_share)
-        return (membrane_view){&sim->mb, sim->ranks.named_logs, sim->ranks.n_named_logs};
+    if (rank_holds_share(&sim->rank_view)) {
+        size_t n;
+        patch_log *logs = rank_named_logs(&sim->rank_view, &n);
+        return (membrane_view){&sim->mb, logs, n};
+    }
     return (membrane_view){&sim->mb, sim->patches.log, sim->patches.log ? sim->grid.n_blocks : 0};
 }
 
@@ -238,11 +239,10 @@ int sim_spawn_reads(const grains_sim *sim, uint8_t *mark);
 grains_status sim_spawn_step(grains_sim *sim, size_t *added, grains_error *err);
 
 /* The force loop's view of the simulation (interact/interact.h): a rank
- * visits the blocks ranks.visit marks, a block it visits in part for the
+ * visits the blocks rank_visit marks, a block it visits in part for the
  * pairs with its own particles. */
 static inline force_view sim_forces_of(grains_sim *sim)
 {
-    int shared = sim_shared(sim);
     return (force_view){sim->pt,
                         sim->nb,
                         &sim->cs,
@@ -257,8 +257,8 @@ static inline force_view sim_forces_of(grains_sim *sim)
                         sim_bonds_any(sim),
                         &sim->rec,
                         sim->p.kernel == GRAINS_KERNEL_VECTOR ? sim->kernels->block_lane_contacts : NULL,
-                        shared ? sim->ranks.visit : NULL,
-                        shared ? sim->ranks.mine : NULL,
+                        rank_visit(&sim->rank_view),
+                        rank_mine(&sim->rank_view),
                         sim->mixed};
 }
 /* Notes the lowest particle whose force or torque is not finite; the

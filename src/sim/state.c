@@ -261,8 +261,8 @@ static void write_parts(const grains_sim *sim, bytes_out *o)
  * lists or histories but every rank's empty ones, as in one process. */
 static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error *err)
 {
-    sim_ranks *r = &sim->ranks;
-    bytes_out *writes = r->peers.rank == 0 ? o : NULL;
+    const rank_sim *r = &sim->rank_view;
+    bytes_out *writes = rank_writer(r) ? o : NULL;
     sim_ranks_writer_sums(&sim->rank_view);
     if (writes) {
         write_config(sim, writes);
@@ -270,26 +270,27 @@ static grains_status write_streamed(grains_sim *sim, bytes_out *o, grains_error 
         write_scalars(sim, writes);
     }
     uint32_t *slot = sim_ranks_stream_particles(&sim->rank_view, writes);
-    if (!r->dealt)
+    if (!rank_dealt(r))
         sim_ranks_stream_lists(&sim->rank_view, writes, slot);
     else if (writes) {
         grid_write_state(&sim->grid, writes);
         neighbors_write_state(&sim->nb, writes);
         store_write_state(&sim->cs, writes);
     }
-    sim_ranks_gather_bonds(&sim->rank_view, slot, r->n_ids);
+    sim_ranks_gather_bonds(&sim->rank_view, slot, rank_count(r));
     free(slot);
     grains_status s = GRAINS_OK;
     patch_log *logs = sim_membranes_count(&sim->mb) && writes ? sim_ranks_patch_logs_whole(&sim->rank_view) : NULL;
     if (sim_membranes_count(&sim->mb) && writes && !logs)
         s = grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory writing the state");
     else if (writes)
-        write_rest(sim, &r->whole_bonds, logs, !sim_membranes_count(&sim->mb) ? 0 : r->dealt ? sim->grid.n_blocks : r->table.n, writes);
+        write_rest(sim, rank_whole_bonds(r), logs,
+                   !sim_membranes_count(&sim->mb) ? 0 : rank_dealt(r) ? sim->grid.n_blocks : rank_table_blocks(r), writes);
     free(logs);
     return s;
 }
 
-int sim_state_writer(const grains_sim *sim) { return sim->ranks.peers.rank == 0; }
+int sim_state_writer(const grains_sim *sim) { return rank_writer(&sim->rank_view); }
 
 
 /* Every particle's speed and spin squared a double can hold, as the step
@@ -316,11 +317,11 @@ grains_status sim_write_state(grains_sim *sim, bytes_out *o, grains_error *err)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "contacts set by grains_sim_set_contacts take effect at the next step: "
                                 "step once before saving the state");
-    if (sim_ranks_local(sim) && sim->ranks.holds_share)
+    if (sim_ranks_local(sim) && rank_holds_share(&sim->rank_view))
         return write_streamed(sim, o, err);
     if (sim_shared(sim)) { /* every rank holds every particle: rank 0's copy, made whole */
         grains_status s = grains_sim_gather(sim, err);
-        if (s != GRAINS_OK || sim->ranks.peers.rank != 0)
+        if (s != GRAINS_OK || !rank_writer(&sim->rank_view))
             return s;
     }
     if (o)
@@ -390,7 +391,7 @@ static grains_status read_whole(grains_sim *sim, bytes_in *in, grains_error *err
         s = read_lists(sim, in, sim->pt.n, NULL, err);
     if (s == GRAINS_OK)
         s = read_rest(sim, in, sim->pt.n, err);
-    sim->ranks.valid = 0; /* every rank read the same */
+    rank_cut_stale(&sim->rank_view); /* every rank read the same */
     return s;
 }
 
@@ -407,7 +408,7 @@ static grains_status read_share(grains_sim *sim, bytes_in *in, grains_error *err
     bytes_span fields, springs;
     size_t n = 0;
     bytes_here(in, &start);
-    sim->ranks.holds_share = 0;
+    rank_let_share_go(&sim->rank_view);
     grains_status s = read_config(sim, in, err);
     if (s == GRAINS_OK)
         s = read_setting(sim, in, err);

@@ -60,17 +60,18 @@ static void forces_and_motion_team(grains_sim *sim)
     }
     if (sim_bonds_count(&sim->bonds)) { /* after every contact: one order of summation */
         const bonds_view bv = sim_bonds_of(sim);
-        int halo = sim_ranks_halo_steps(sim); /* its own particles' bonds alone (listed at the cut) */
-        sim_bond_forces(&bv, halo ? sim->ranks.bonds_own : NULL, sim->ranks.n_bonds_own, sim->nthreads, d);
+        size_t n_own; /* its own particles' bonds alone (listed at the cut) */
+        const uint32_t *own = rank_bonds_own(&sim->rank_view, &n_own);
+        sim_bond_forces(&bv, sim_ranks_halo_steps(sim) ? own : NULL, n_own, sim->nthreads, d);
     }
     sim_plane_forces(sim);    /* 2D: out of the plane, nothing */
     sim_check_finite(sim, d); /* ends with a barrier: all slots are final */
     force_diag total = sim_reduce_diag(sim);
     if (sim_shared(sim)) { /* every rank's verdict, on the master thread (MPI funneled) */
 #pragma omp master
-        sim->ranks.diag = sim_ranks_diag(&sim->rank_view, total);
+        sim_ranks_diag(&sim->rank_view, total);
 #pragma omp barrier
-        total = sim->ranks.diag;
+        total = rank_verdict(&sim->rank_view);
     }
     if (sim_stable(sim, &total)) {
         if (sim->guide.on) {
@@ -101,7 +102,7 @@ static force_diag forces_and_motion(grains_sim *sim)
     } else {
         forces_and_motion_team(sim);
     }
-    return sim_shared(sim) ? sim->ranks.diag : sim_reduce_diag(sim);
+    return sim_shared(sim) ? rank_verdict(&sim->rank_view) : sim_reduce_diag(sim);
 }
 
 /* The largest squared speed the threads saw. */
@@ -221,7 +222,7 @@ static grains_status sources(grains_sim *sim, grains_error *err)
     if (!sim_bonds_formed(&sim->bonds) && sim->p.bond_tolerance > 0) {
         sim_bonds_mark_formed(&sim->bonds);
         const bonds_view bv = sim_bonds_of(sim);
-        const uint8_t *mine = sim->ranks.holds_share ? sim->ranks.mine : NULL; /* pairs with an own one */
+        const uint8_t *mine = rank_holds_share(&sim->rank_view) ? rank_mine(&sim->rank_view) : NULL; /* pairs with an own one */
         size_t had = sim_bonds_count(&sim->bonds);
         s = sim_bonds_form(&bv, &sim->nb, mine, grains_sim_count(sim), err);
         sim->need_rebuild |= sim_bonds_count(&sim->bonds) > had; /* the index by slot */
@@ -263,7 +264,7 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (sim_membranes_count(&sim->mb))
         sim_gather_patch_logs(&mv); /* the grains' push on the membranes */
     if (sim->wl.n && (!sim_shared(sim) || sim_ranks_sums_each_step(sim))) {
-        if (!sim->ranks.holds_share) /* (else summed by block names in the step's exchange) */
+        if (!rank_holds_share(&sim->rank_view)) /* (else summed by block names in the step's exchange) */
             walls_gather(&sim->wl, sim->grid.n_blocks);
         sim_membranes_pull_walls(&sim->mb, &sim->wl);
     }

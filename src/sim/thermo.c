@@ -87,8 +87,9 @@ void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle
  * same particles in the same order: decomp/rank_window.c). */
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
 {
-    thermo_sums sums = sim->ranks.thermo;
-    if (!sim->ranks.thermo_whole) {
+    int whole;
+    thermo_sums sums = rank_thermo(&sim->rank_view, &whole);
+    if (!whole) {
         sim_thermo_start(sim, &sums);
         grains_particle p;
         for (size_t id = 0, n = grains_sim_count(sim); id < n; id++) {
@@ -100,7 +101,7 @@ void grains_sim_thermo(const grains_sim *sim, grains_thermo *out)
     out->time = grains_sim_time(sim);
     out->n_particles = grains_sim_count(sim);
     out->n_contacts = sim->diag.n_contacts;
-    if (!sim->ranks.thermo_whole) {
+    if (!whole) {
         sums.broken = sim_bonds_broken(sim_bonds_read(sim));
         sums.bonds = sim_bonds_count(sim_bonds_read(sim)) - sums.broken;
     }

@@ -11,7 +11,7 @@
  * alone: i a place in the whole's order) the id noted with it. */
 static long id_noted(const grains_sim *sim, long i, long id)
 {
-    return sim->ranks.holds_share ? id : (long)particles_id_of(&sim->pt, (uint32_t)i);
+    return rank_holds_share(&sim->rank_view) ? id : (long)particles_id_of(&sim->pt, (uint32_t)i);
 }
 
 /* The message names the particle's id. */
