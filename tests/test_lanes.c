@@ -15,7 +15,9 @@
  *   and 2 threads; so does a pour into a turning box of triangles (wall
  *   contacts in lanes: a moving mesh, two laws, seams where the mesh
  *   selection drops ghosts and hands springs over), the box's force and
- *   torque included;
+ *   torque included; and a pour onto a floor in a box periodic along x and
+ *   y (period 27 mm, the lattice's own: its outer grains meet across the
+ *   box), whose partners' nearest images the lanes now take;
  * - a lattice contracting onto itself, at rest in no gravity but for its
  *   contraction, makes all its contacts in one step: each block's histories
  *   overflow its window and the overflow grows (and moves) while a batch of
@@ -274,6 +276,40 @@ static void force_loop(test_ctx *t)
     }
 }
 
+/* The pour onto a floor in a box periodic along x and y, one lattice
+ * wide (10 x 2.7 R): the outer columns are 2.7 R apart across the box. */
+static grains_sim *pour_periodic(grains_kernel kernel)
+{
+    grains_params p = pour_params(GRAINS_INTEGRATOR_EULER, kernel, 1);
+    p.periodic = 3;
+    p.box_min = (grains_vec3){-13.5e-3, -13.5e-3, -1};
+    p.box_max = (grains_vec3){13.5e-3, 13.5e-3, 1};
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 40e-3, 0);
+    return drop_600(sim, 7, 0.3, "periodic pour");
+}
+
+static void periodic_pour(test_ctx *t)
+{
+    grains_sim *v = pour_periodic(GRAINS_KERNEL_VECTOR), *s = pour_periodic(GRAINS_KERNEL_SCALAR);
+    grains_thermo th;
+    grains_sim_thermo(v, &th);
+    size_t across = 0; /* contacts whose partners are more than half a period apart as stored */
+    for (size_t i = 0; i < grains_sim_count(v); i++)
+        for (size_t j = i + 1; j < grains_sim_count(v); j++) {
+            grains_particle a = get(v, i), b = get(v, j);
+            double dx = fabs(a.x.x - b.x.x), dy = fabs(a.x.y - b.x.y), dz = a.x.z - b.x.z;
+            double ix = dx > 13.5e-3 ? 27e-3 - dx : dx, iy = dy > 13.5e-3 ? 27e-3 - dy : dy;
+            double touch = a.R + b.R;
+            across += (dx > 13.5e-3 || dy > 13.5e-3) && ix * ix + iy * iy + dz * dz < touch * touch;
+        }
+    printf("  periodic pour: %zu contacts, %zu of them across the box\n", th.n_contacts, across);
+    CHECK(t, th.n_contacts > 300 && across > 10, "the periodic pour has contacts across the box (%zu of %zu)", across,
+          th.n_contacts);
+    CHECK(t, same_state(v, s), "periodic pour: kernel = \"vector\" (lanes) and \"scalar\" give bit-identical states");
+    grains_sim_destroy(v), grains_sim_destroy(s);
+}
+
 /* 8 x 8 x 8 spheres 2.1 R apart (a gap of 0.1 R, within the skin),
  * contracting towards their centre at 60 /s: neighbours close at 0.126 m/s,
  * every gap in the same step, after 0.8 ms (27 steps of Eq. 49's 30 us);
@@ -449,6 +485,7 @@ int main(void)
     test_ctx t = {0, 0};
     kernel_cases(&t);
     force_loop(&t);
+    periodic_pour(&t);
     visits(&t);
     contracting(&t);
     wall_lanes(&t);

@@ -226,9 +226,11 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
     sim_mesh_contacts(&w->at, i, k0, end, &w->o.f, &w->o.t);
 }
 
-/* Particle i's listed partner of entry *entry: its contact, in a lane. */
-static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t i, uint32_t *entry, vec3 x_i,
-                             real R_i)
+/* Particle i's listed partner of entry *entry: its contact, in a lane;
+ * across a periodic box (NULL: none) by the nearest image. */
+__attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t i,
+                                                            uint32_t *entry, vec3 x_i, real R_i,
+                                                            const periodic_box *box)
 {
     uint32_t j = *entry & STORE_INDEX_MASK;
     if (!partner_ours(j, w->at.mine)) {
@@ -236,6 +238,8 @@ static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t 
         return;
     }
     vec3 dx = v3_sub(x_i, pt->x[j]);
+    if (box)
+        dx = periodic_delta(box, dx);
     real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
     if (!touches(w, entry, i, d2, touch))
         return;
@@ -246,8 +250,10 @@ static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t 
 
 /* Particle i's listed partners j > i, then its mesh elements: contacts_of
  * (interact/forces.c) for the common run, with the contacts in lanes. The
- * partners go in runs of 64: which need a visit first, then those. */
-static void lane_contacts_of(lane_walk *w, uint32_t i)
+ * partners go in runs of 64: which need a visit first, then those. A
+ * periodic box (box; NULL: none) gives the partners' nearest images (the
+ * meshes are not periodic). */
+__attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w, uint32_t i, const periodic_box *box)
 {
     const grains_neighbors *nb = &w->at.fv->nb;
     const grains_particles *pt = &w->at.fv->pt;
@@ -257,9 +263,9 @@ static void lane_contacts_of(lane_walk *w, uint32_t i)
     uint32_t k = nb->start[i];
     for (;;) {
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
-        uint64_t visit = entries_to_visit(pt, NULL, nb->j, k, run, x_i, R_i, &n_pairs);
+        uint64_t visit = entries_to_visit(pt, box, nb->j, k, run, x_i, R_i, &n_pairs);
         for (; visit; visit &= visit - 1)
-            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i);
+            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i, box);
         k += n_pairs;
         if (n_pairs < run || k == end)
             break;
@@ -286,6 +292,12 @@ static int walls_fit_lanes(const force_view *fv, const mesh_candidate *cand)
     return 1;
 }
 
+/* Particle i's contacts in an open box, and across a periodic one: two
+ * copies, so that the open box's tests no box. */
+static void open_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL); }
+
+static void periodic_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box); }
+
 void sim_block_lane_contacts(const block_walk *block, uint32_t b)
 {
     const force_view *fv = block->fv;
@@ -296,8 +308,13 @@ void sim_block_lane_contacts(const block_walk *block, uint32_t b)
     begin_batch(&w);
     w.b.wall_law = NULL;
     w.o.i = UINT32_MAX;
-    for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-        lane_contacts_of(&w, i);
+    uint32_t lo = g->first[g->block_start[b]], hi = g->first[g->block_start[b + 1]];
+    if (fv->box->mask)
+        for (uint32_t i = lo; i < hi; i++)
+            periodic_lane_contacts(&w, i);
+    else
+        for (uint32_t i = lo; i < hi; i++)
+            open_lane_contacts(&w, i);
     apply_batch(&w);
     close_sum(&fv->pt, &w.o);
 }

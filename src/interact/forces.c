@@ -458,8 +458,9 @@ void force_diag_merge(force_diag *total, const force_diag *d)
 void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
     const grains_grid *g = fv->grid;
-    const int general = fv->box->mask != 0 || !hm_lanes_compose(fv->hp) || fv->mixed || fv->any_bonds ||
-                        fv->cs->layout.width != STORE_FULL_WIDTH || fv->rec->requested;
+    /* (a periodic box on the lanes alone: the scalar kernel's common loop has no box) */
+    const int general = (fv->box->mask != 0 && !fv->lanes) || !hm_lanes_compose(fv->hp) || fv->mixed ||
+                        fv->any_bonds || fv->cs->layout.width != STORE_FULL_WIDTH || fv->rec->requested;
     const int lanes = !general && fv->lanes;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
