@@ -15,7 +15,9 @@
  *   and 2 threads; so does a pour into a turning box of triangles (wall
  *   contacts in lanes: a moving mesh, two laws, seams where the mesh
  *   selection drops ghosts and hands springs over), the box's force and
- *   torque included; and a pour onto a floor in a box periodic along x and
+ *   torque included; a pour whose run keeps some friction modes' springs
+ *   alone (narrow histories, which the lanes unpack and pack back); and a
+ *   pour onto a floor in a box periodic along x and
  *   y (period 27 mm, the lattice's own: its outer grains meet across the
  *   box), whose partners' nearest images the lanes now take;
  * - a lattice contracting onto itself, at rest in no gravity but for its
@@ -310,6 +312,36 @@ static void periodic_pour(test_ctx *t)
     grains_sim_destroy(v), grains_sim_destroy(s);
 }
 
+/* The pour with friction modes left out (a coefficient of 0: the run keeps
+ * no spring for the mode, and the lanes take narrow histories). */
+static grains_sim *pour_modes(grains_kernel kernel, double mu_s, double mu_r, double mu_t)
+{
+    grains_params p = pour_params(GRAINS_INTEGRATOR_EULER, kernel, 1);
+    p.mu_s = mu_s, p.mu_r = mu_r, p.mu_t = mu_t;
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 40e-3, 0);
+    return drop_600(sim, 11, 0.1, "pour of some friction modes");
+}
+
+static void friction_subsets(test_ctx *t)
+{
+    const double mu[][3] = {{0.4, 0, 0}, {0.4, 0, 0.05}, {0, 0.1, 0}, {0, 0, 0}};
+    for (size_t k = 0; k < sizeof mu / sizeof mu[0]; k++) {
+        grains_sim *v = pour_modes(GRAINS_KERNEL_VECTOR, mu[k][0], mu[k][1], mu[k][2]),
+                   *s = pour_modes(GRAINS_KERNEL_SCALAR, mu[k][0], mu[k][1], mu[k][2]);
+        grains_thermo th;
+        grains_sim_thermo(v, &th);
+        int width = v->cs.layout.width;
+        printf("  pour with mu_s %g, mu_r %g, mu_t %g: %d reals a history, %zu contacts\n", mu[k][0], mu[k][1],
+               mu[k][2], width, th.n_contacts);
+        CHECK(t, width < STORE_FULL_WIDTH && th.n_contacts > 150, "mu_s %g mu_r %g mu_t %g: narrow histories (%d) "
+              "and contacts (%zu)", mu[k][0], mu[k][1], mu[k][2], width, th.n_contacts);
+        CHECK(t, same_state(v, s), "mu_s %g mu_r %g mu_t %g: the lanes on narrow histories and the scalar loop give "
+              "bit-identical states", mu[k][0], mu[k][1], mu[k][2]);
+        grains_sim_destroy(v), grains_sim_destroy(s);
+    }
+}
+
 /* 8 x 8 x 8 spheres 2.1 R apart (a gap of 0.1 R, within the skin),
  * contracting towards their centre at 60 /s: neighbours close at 0.126 m/s,
  * every gap in the same step, after 0.8 ms (27 steps of Eq. 49's 30 us);
@@ -486,6 +518,7 @@ int main(void)
     kernel_cases(&t);
     force_loop(&t);
     periodic_pour(&t);
+    friction_subsets(&t);
     visits(&t);
     contracting(&t);
     wall_lanes(&t);

@@ -12,6 +12,7 @@
 #include "interact/contact_visit.h"
 
 _Static_assert(LANE_SPRINGS == STORE_FULL_WIDTH, "a lane holds a whole history");
+_Static_assert(sizeof(hm_history) == LANE_SPRINGS * sizeof(real), "a history is its springs' reals");
 
 enum { PAIRS, WALLS, KINDS };
 
@@ -40,6 +41,9 @@ typedef struct {
 typedef struct {
     block_walk at;
     int walls_in_lanes; /* no membrane patches, no servo walls */
+    const store_layout *narrow; /* the run keeps fewer springs than a lane (a friction mode that acts in
+                                 * no pair): the lane takes them unpacked, the absent ones 0, and gives
+                                 * back the kept ones; NULL: whole histories, copied as they are */
     lane_batch b;
     open_sum o;
 } lane_walk;
@@ -81,9 +85,10 @@ static inline real *lane_slot(const lane_walk *w, int k, int l, int moved)
 
 /* Lane l of kind k's results, applied: what is the particle's to its open
  * sum o, the largest overlap to d (both the walk's, held in registers while
- * a batch is applied). */
+ * a batch is applied); the springs packed into a narrow layout (NULL: the
+ * whole history). */
 static inline void apply_lane(lane_walk *w, const grains_particles *pt, int k, int l, int moved, open_sum *o,
-                              force_diag *d)
+                              force_diag *d, const store_layout *narrow)
 {
     const contact_lanes *L = &w->b.L[k];
     uint32_t i = w->b.i[k][l], j = w->b.j[k][l];
@@ -99,13 +104,21 @@ static inline void apply_lane(lane_walk *w, const grains_particles *pt, int k, i
     }
     note_overlap(d, L->delta[l], 2 * L->R_eff[l], i);
     real *h = lane_slot(w, k, l, moved);
+    if (narrow) {
+        real springs[LANE_SPRINGS];
+        for (int a = 0; a < LANE_SPRINGS; a++)
+            springs[a] = L->h[a][l];
+        store_pack(narrow, h, (const hm_history *)springs);
+        return;
+    }
     for (int a = 0; a < LANE_SPRINGS; a++)
         h[a] = L->h[a][l];
 }
 
 /* Evaluates the batch's lanes and applies their results in list order (a
- * batch of pairs alone: in lane order, which is its list order). */
-static void apply_batch(lane_walk *w)
+ * batch of pairs alone: in lane order, which is its list order), the
+ * springs to histories of the layout `narrow` (NULL: whole ones). */
+static inline void apply_batch_in(lane_walk *w, const store_layout *narrow)
 {
     const hm_params *hp = w->at.fv->hp;
     lane_batch *b = &w->b;
@@ -119,32 +132,52 @@ static void apply_batch(lane_walk *w)
     int moved = b->ovf_grown != w->at.s->ovf_grown;
     if (b->n[WALLS] == 0) {
         for (int l = 0; l < b->n[PAIRS]; l++)
-            apply_lane(w, pt, PAIRS, l, moved, &o, &d);
+            apply_lane(w, pt, PAIRS, l, moved, &o, &d, narrow);
     } else {
         for (int a = 0; a < b->n_order; a++)
-            apply_lane(w, pt, b->order[a] / LANES, b->order[a] % LANES, moved, &o, &d);
+            apply_lane(w, pt, b->order[a] / LANES, b->order[a] % LANES, moved, &o, &d, narrow);
     }
     w->o = o;
     *w->at.d = d;
     begin_batch(w);
 }
 
+/* The batch applied to whole histories, to narrow ones, and to the walk's. */
+static void apply_batch_whole(lane_walk *w) { apply_batch_in(w, NULL); }
+static void apply_batch_narrow(lane_walk *w) { apply_batch_in(w, w->narrow); }
+static void apply_batch(lane_walk *w)
+{
+    if (w->narrow)
+        apply_batch_narrow(w);
+    else
+        apply_batch_whole(w);
+}
+
 /* A lane of kind k for particle i's contact with j (a partner, or a wall's
- * body), its state and history h: the batch is applied when it is full. */
+ * body), its state and history h (of the layout `narrow`, unpacked, the
+ * absent springs 0; NULL: a whole one): the batch is applied when it is
+ * full. */
 static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx, real R_j, vec3 v_j, vec3 w_j,
-                            real *h)
+                            real *h, const store_layout *narrow)
 {
     const grains_particles *pt = &w->at.fv->pt;
     lane_batch *b = &w->b;
     int l = b->n[k]++;
-    lanes_put(&b->L[k], l, dx, pt->R[i], R_j, pt->v[i], v_j, pt->w[i], w_j, h);
+    hm_history whole;
+    if (narrow)
+        store_unpack(narrow, h, &whole);
+    lanes_put(&b->L[k], l, dx, pt->R[i], R_j, pt->v[i], v_j, pt->w[i], w_j, narrow ? (const real *)&whole : h);
     b->i[k][l] = i;
     b->j[k][l] = j;
     b->place[k][l] = store_last_place(w->at.s);
     b->slot[k][l] = h;
     b->order[b->n_order++] = (uint8_t)(k * LANES + l);
-    if (b->n[k] == LANES)
-        apply_batch(w);
+    if (b->n[k] == LANES) {
+        if (narrow)
+            apply_batch_narrow(w);
+        else
+            apply_batch_whole(w);
+    }
 }
 
 /* Whether the partner of list entry *entry, at squared distance d2,
@@ -188,7 +221,7 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
     const wall_body *wb = &fv->wl->body[el->body];
     if (wb->moving)
         wall_motion(wb, fv->pt.x[i], dx, d2, R_i, touch, &v_j, &w_j);
-    add_lane(w, WALLS, i, (uint32_t)el->body, dx, el->R, v_j, w_j, h);
+    add_lane(w, WALLS, i, (uint32_t)el->body, dx, el->R, v_j, w_j, h, w->narrow);
 }
 
 /* Particle i's listed elements [k0, end): the selection of mesh_contacts
@@ -230,7 +263,7 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
  * across a periodic box (NULL: none) by the nearest image. */
 __attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t i,
                                                             uint32_t *entry, vec3 x_i, real R_i,
-                                                            const periodic_box *box)
+                                                            const periodic_box *box, const store_layout *narrow)
 {
     uint32_t j = *entry & STORE_INDEX_MASK;
     if (!partner_ours(j, w->at.mine)) {
@@ -245,7 +278,7 @@ __attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const 
         return;
     real *h = contact_history(w->at.s, entry);
     if (h)
-        add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h);
+        add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h, narrow);
 }
 
 /* Particle i's listed partners j > i, then its mesh elements: contacts_of
@@ -253,7 +286,8 @@ __attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const 
  * partners go in runs of 64: which need a visit first, then those. A
  * periodic box (box; NULL: none) gives the partners' nearest images (the
  * meshes are not periodic). */
-__attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w, uint32_t i, const periodic_box *box)
+__attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w, uint32_t i, const periodic_box *box,
+                                                                   const store_layout *narrow)
 {
     const grains_neighbors *nb = &w->at.fv->nb;
     const grains_particles *pt = &w->at.fv->pt;
@@ -265,7 +299,7 @@ __attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w,
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
         uint64_t visit = entries_to_visit(pt, box, nb->j, k, run, x_i, R_i, &n_pairs);
         for (; visit; visit &= visit - 1)
-            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i, box);
+            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i, box, narrow);
         k += n_pairs;
         if (n_pairs < run || k == end)
             break;
@@ -292,11 +326,16 @@ static int walls_fit_lanes(const force_view *fv, const mesh_candidate *cand)
     return 1;
 }
 
-/* Particle i's contacts in an open box, and across a periodic one: two
- * copies, so that the open box's tests no box. */
-static void open_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL); }
-
-static void periodic_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box); }
+/* Particle i's contacts in an open box or across a periodic one, with
+ * whole histories or narrow ones: a copy each, so that the common one (open,
+ * whole) tests neither. */
+static void open_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, NULL); }
+static void periodic_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box, NULL); }
+static void open_narrow_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, w->narrow); }
+static void periodic_narrow_lane_contacts(lane_walk *w, uint32_t i)
+{
+    lane_contacts_of(w, i, w->at.fv->box, w->narrow);
+}
 
 void sim_block_lane_contacts(const block_walk *block, uint32_t b)
 {
@@ -305,16 +344,21 @@ void sim_block_lane_contacts(const block_walk *block, uint32_t b)
     lane_walk w;
     w.at = *block;
     w.walls_in_lanes = walls_fit_lanes(fv, block->cand);
+    w.narrow = fv->cs->layout.width != STORE_FULL_WIDTH ? &fv->cs->layout : NULL;
     begin_batch(&w);
     w.b.wall_law = NULL;
     w.o.i = UINT32_MAX;
     uint32_t lo = g->first[g->block_start[b]], hi = g->first[g->block_start[b + 1]];
-    if (fv->box->mask)
-        for (uint32_t i = lo; i < hi; i++)
-            periodic_lane_contacts(&w, i);
-    else
+    if (!fv->box->mask && !w.narrow) { /* the common run */
         for (uint32_t i = lo; i < hi; i++)
             open_lane_contacts(&w, i);
+    } else {
+        void (*contacts)(lane_walk *, uint32_t) = !fv->box->mask ? open_narrow_lane_contacts
+                                                  : w.narrow     ? periodic_narrow_lane_contacts
+                                                                 : periodic_lane_contacts;
+        for (uint32_t i = lo; i < hi; i++)
+            contacts(&w, i);
+    }
     apply_batch(&w);
     close_sum(&fv->pt, &w.o);
 }

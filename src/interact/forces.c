@@ -420,10 +420,15 @@ __attribute__((noinline)) static void particle_contacts(const block_walk *w, uin
 }
 
 /* Particle i's listed elements [k0, end) in the common run, one contact at
- * a time (interact/force_lanes.c, where they cannot go into lanes). */
+ * a time (interact/force_lanes.c, where they cannot go into lanes): in
+ * place in whole histories, through a copy in narrower ones (the
+ * extended copy's contact_in_entry). */
 void sim_mesh_contacts(const block_walk *w, uint32_t i, uint32_t k0, uint32_t end, vec3 *f_i, vec3 *t_i)
 {
-    mesh_contacts(w, i, 0, k0, end, f_i, t_i, (pair_flags){0, 0, 0, 0, 0});
+    if (w->fv->cs->layout.width != STORE_FULL_WIDTH)
+        mesh_contacts(w, i, 0, k0, end, f_i, t_i, (pair_flags){0, 0, 0, 0, 1});
+    else
+        mesh_contacts(w, i, 0, k0, end, f_i, t_i, (pair_flags){0, 0, 0, 0, 0});
 }
 
 /* With periodic boundaries, van der Waals attraction, several materials,
@@ -458,9 +463,10 @@ void force_diag_merge(force_diag *total, const force_diag *d)
 void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
     const grains_grid *g = fv->grid;
-    /* (a periodic box on the lanes alone: the scalar kernel's common loop has no box) */
-    const int general = (fv->box->mask != 0 && !fv->lanes) || !hm_lanes_compose(fv->hp) || fv->mixed ||
-                        fv->any_bonds || fv->cs->layout.width != STORE_FULL_WIDTH || fv->rec->requested;
+    /* (a periodic box and histories narrower than a whole one on the lanes alone: the scalar
+     * kernel's common loop has no box and works in place on whole histories) */
+    const int general = ((fv->box->mask != 0 || fv->cs->layout.width != STORE_FULL_WIDTH) && !fv->lanes) ||
+                        !hm_lanes_compose(fv->hp) || fv->mixed || fv->any_bonds || fv->rec->requested;
     const int lanes = !general && fv->lanes;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */

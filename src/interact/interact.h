@@ -23,7 +23,7 @@
 
 struct block_walk;
 /* The contacts of cell block b's particles in the common run (one material,
- * open or periodic box, no attraction, bonds or extended sub-models, full histories),
+ * open or periodic box, no attraction, bonds or extended sub-models, any friction modes),
  * evaluated in lanes (interact/force_lanes.c). One copy per instruction set
  * (sim/kernels.h). */
 typedef void (*block_lanes_fn)(const struct block_walk *w, uint32_t b);
