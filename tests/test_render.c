@@ -141,6 +141,37 @@ static void zeros_refused(test_ctx *t)
     free(zeros), free(z), free(text);
 }
 
+/* A Piece's counts are claims the arrays must back: counts of 2^39 points
+ * or a line with no data under them are refused by the reader, so no
+ * reader of its counts sizes a buffer from them (a fuzzed 100-byte file
+ * once asked the frames' reader for 50 GB). */
+static void counts_unbacked(test_ctx *t)
+{
+    static const char *pieces[] = {
+        "NumberOfPoints=\"549755813888\" NumberOfVerts=\"0\" NumberOfLines=\"0\"",
+        "NumberOfPoints=\"0\" NumberOfVerts=\"0\" NumberOfLines=\"1\"",
+        "NumberOfPoints=\"0\" NumberOfVerts=\"3\" NumberOfLines=\"0\"",
+    };
+    static const char *claims[] = {"NumberOfPoints=\"549755813888\"", "NumberOfLines=\"1\"",
+                                   "NumberOfVerts=\"3\""};
+    int all = 1;
+    for (int k = 0; k < 3; k++) {
+        char text[512];
+        int n = snprintf(text, sizeof text, "<VTKFile type=\"PolyData\"><PolyData><Piece %s NumberOfStrips=\"0\" "
+                         "NumberOfPolys=\"0\"></Piece></PolyData></VTKFile>", pieces[k]);
+        vtk_polydata d;
+        grains_error err = {0};
+        grains_status s = vtk_polydata_parse(text, (size_t)n, "claims.vtp", &d, &err);
+        int ok = s == GRAINS_ERR_PARSE && strstr(err.message, claims[k]);
+        if (!ok)
+            printf("  %s: status %d (%s)\n", pieces[k], s, err.message);
+        if (s == GRAINS_OK)
+            vtk_polydata_free(&d);
+        all = all && ok;
+    }
+    CHECK(t, all, "Pieces claiming 2^39 points, a line or three vertices with no array under them are refused");
+}
+
 static void pixel(cairo_surface_t *s, int x, int y, double rgb[3])
 {
     const unsigned char *row = cairo_image_surface_get_data(s) + (size_t)y * (size_t)cairo_image_surface_get_stride(s);
@@ -599,6 +630,7 @@ int main(void)
     ticks(&t);
     tall_scene(&t);
     zeros_refused(&t);
+    counts_unbacked(&t);
     thermo_plot(&t, csv, png);
     FILE *f = fopen(csv, "w");
     fputs("step,time,N\n0,0,1\n10,0.1,2\n", f);

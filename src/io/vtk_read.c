@@ -395,6 +395,27 @@ static int section_of(const char *tag)
     return -1;
 }
 
+/* Every count of the Piece has its data: points a Points array, cells an
+ * offsets array of their own section, each already matched to its count.
+ * A reader that sizes its buffers by the counts then allocates no more
+ * than the file's arrays hold. */
+static grains_status counts_backed(vtk_reader *r, const vtk_polydata *d)
+{
+    static const char *what[] = {"", "NumberOfPoints", "", "", "NumberOfVerts", "NumberOfLines", "NumberOfStrips",
+                                 "NumberOfPolys"};
+    size_t count[] = {0, d->points, 0, 0, d->verts, d->lines, d->strips, d->polys};
+    for (int s = VTK_IN_POINTS; s <= VTK_IN_POLYS; s++) {
+        int has = count[s] == 0;
+        for (int k = 0; k < d->n_arrays && !has; k++)
+            has = d->array[k].section == (vtk_section)s &&
+                  (s == VTK_IN_POINTS || strcmp(d->array[k].name, "offsets") == 0);
+        if (!has)
+            return grains_error_set(r->err, GRAINS_ERR_PARSE, r->name, 0, "%s=\"%zu\" but no %s array holds them",
+                                    what[s], count[s], s == VTK_IN_POINTS ? "Points" : "offsets");
+    }
+    return GRAINS_OK;
+}
+
 static grains_status scan(vtk_reader *r, vtk_polydata *d, const char *text, size_t len)
 {
     const char *p = text, *stop = text + len;
@@ -429,7 +450,7 @@ static grains_status scan(vtk_reader *r, vtk_polydata *d, const char *text, size
         return grains_error_set(r->err, GRAINS_ERR_PARSE, r->name, 0, "no VTKFile with a Piece");
     if (!seen_end)
         return grains_error_set(r->err, GRAINS_ERR_PARSE, r->name, 0, "no </VTKFile>: the file is cut short");
-    return GRAINS_OK;
+    return counts_backed(r, d);
 }
 
 grains_status vtk_polydata_parse(const char *text, size_t len, const char *name, vtk_polydata *d, grains_error *err)

@@ -15,12 +15,19 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char fuzz_path[64];
+
+/* The process's file goes with it (the runs left one per process in /tmp). */
+static inline void fuzz_file_remove(void) { unlink(fuzz_path); }
+
 /* The input as the file at the returned path (the same path each time). */
 static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
 {
-    static char path[64];
-    if (!path[0])
-        snprintf(path, sizeof path, "/tmp/grains-fuzz-%ld%s", (long)getpid(), suffix);
+    char *path = fuzz_path;
+    if (!path[0]) {
+        snprintf(path, sizeof fuzz_path, "/tmp/grains-fuzz-%ld%s", (long)getpid(), suffix);
+        atexit(fuzz_file_remove);
+    }
     FILE *f = fopen(path, "wb");
     if (!f)
         abort();
