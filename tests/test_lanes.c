@@ -32,14 +32,16 @@
  *   that touch, whose distance is not a number, or that have a history, by
  *   the nearest image across a periodic box, in runs of 64, stopping at the
  *   first mesh element;
- * - the Euler integrator's lane loop (src/integrate/euler_spiral.c) against
- *   its general loop: the pour with a second, identical material (which
- *   sends forces and integrator through the general loops) gives the same
- *   bits;
+ * - the integrators' lane loops (src/integrate/euler_spiral.c,
+ *   velocity_verlet.c) against their general loops: the pour with a second,
+ *   identical material (which sends forces and integrator through the
+ *   general loops) gives the same bits, with each integrator; so do 300
+ *   free spins whose turns cross the series' bound, each turned by n |w| dt
+ *   about its axis after n steps;
  * - the hot loops compiled for each instruction set (sim/kernels.h: in a
- *   build for x86-64's baseline, SSE2, AVX2 and AVX-512): the pour, and the
- *   pour into the turning box, give the same bits with every set this CPU
- *   runs. */
+ *   build for x86-64's baseline, SSE2, AVX2 and AVX-512): the pour, the
+ *   pour into the turning box and the pour with Verlet give the same bits
+ *   with every set this CPU runs. */
 #include "check.h"
 #include "contact/lanes.h"
 #include "interact/contact_visit.h"
@@ -266,15 +268,66 @@ static void force_loop(test_ctx *t)
         printf("  pour, %s: %zu contacts after 1500 steps\n", names[k], th.n_contacts);
         CHECK(t, th.n_contacts > 300, "%s: the pour has settled into contacts (%zu)", names[k], th.n_contacts);
         CHECK(t, same_state(v, s), "%s: kernel = \"vector\" and \"scalar\" give bit-identical states", names[k]);
-        if (k == 0) {
-            grains_sim *v2 = pour(integrators[k], GRAINS_KERNEL_VECTOR, 2, 0),
-                       *general = pour(integrators[k], GRAINS_KERNEL_VECTOR, 1, 1);
-            CHECK(t, same_state(v, v2), "the vector kernel on 1 and 2 threads: bit-identical states");
-            CHECK(t, same_state(v, general), "euler: the lane loops (contacts, integrator) and the general loops "
-                  "(a second, identical material) give bit-identical states");
-            grains_sim_destroy(v2), grains_sim_destroy(general);
-        }
+        grains_sim *v2 = pour(integrators[k], GRAINS_KERNEL_VECTOR, 2, 0),
+                   *general = pour(integrators[k], GRAINS_KERNEL_VECTOR, 1, 1);
+        CHECK(t, same_state(v, v2), "%s: the vector kernel on 1 and 2 threads: bit-identical states", names[k]);
+        CHECK(t, same_state(v, general), "%s: the lane loops (contacts, integrator) and the general loops "
+              "(a second, identical material) give bit-identical states", names[k]);
+        grains_sim_destroy(v2), grains_sim_destroy(general);
         grains_sim_destroy(v), grains_sim_destroy(s);
+    }
+}
+
+/* 300 grains apart in free flight, no drag, each spinning about its own
+ * axis at a rate whose turn per step |w| dt / 2 runs from 2e-3 to 2e-2,
+ * across quat_turn's series bound (1e-2): the runs holding a larger turn
+ * take their turns again from the kept inputs. With no torque w stays, so
+ * after n steps q is the turn by n |w| dt about w's axis (to round-off),
+ * and the lanes give the general loops' bits (a second material). */
+static grains_sim *fast_spins(grains_integrator scheme, int twin, double *worst)
+{
+    grains_params p = pour_params(scheme, GRAINS_KERNEL_VECTOR, 1);
+    p.g = (grains_vec3){0, 0, 0}, p.eta = 0;
+    if (twin) {
+        p.n_materials = 2;
+        p.material[1] = (grains_material){p.rho, p.E, p.nu};
+    }
+    grains_sim *sim = scene(&p);
+    const double R = 1e-3, dt = grains_sim_params(sim)->dt;
+    for (int k = 0; k < 300; k++) {
+        double a = 2e-3 * (1 + 9 * (k % 37) / 36.0), phi = k * 0.7; /* |w| dt / 2 */
+        grains_vec3 axis = {cos(phi) * 0.6, sin(phi) * 0.6, 0.8};
+        add(sim, (grains_vec3){(k % 20) * 4 * R, (k / 20) * 4 * R, 0}, (grains_vec3){0, 0, 0},
+            (grains_vec3){axis.x * 2 * a / dt, axis.y * 2 * a / dt, axis.z * 2 * a / dt}, R);
+    }
+    const int n = 40;
+    advance(sim, n);
+    *worst = 0;
+    for (int k = 0; k < 300; k++) {
+        double a = 2e-3 * (1 + 9 * (k % 37) / 36.0), phi = k * 0.7;
+        grains_quat q = get(sim, (size_t)k).q;
+        double s = sin(n * a), want[4] = {cos(n * a), s * cos(phi) * 0.6, s * sin(phi) * 0.6, s * 0.8},
+               got[4] = {q.q0, q.q1, q.q2, q.q3};
+        for (int c = 0; c < 4; c++)
+            *worst = fmax(*worst, fabs(got[c] - want[c]));
+    }
+    return sim;
+}
+
+static void spins_past_the_series(test_ctx *t)
+{
+    const grains_integrator integrators[] = {GRAINS_INTEGRATOR_EULER, GRAINS_INTEGRATOR_VERLET};
+    const char *names[] = {"euler", "verlet"};
+    for (int k = 0; k < 2; k++) {
+        double err_lanes, err_general;
+        grains_sim *lanes = fast_spins(integrators[k], 0, &err_lanes),
+                   *general = fast_spins(integrators[k], 1, &err_general);
+        printf("  fast spins, %s: q off the exact turn by %.2g\n", names[k], err_lanes);
+        CHECK(t, err_lanes < 1e-13, "%s: 40 steps of a free spin turn q by 40 |w| dt about w's axis (off by %.2g)",
+              names[k], err_lanes);
+        CHECK(t, same_state(lanes, general), "%s: spins past the series bound: the lane loop and the general loop "
+              "give bit-identical states", names[k]);
+        grains_sim_destroy(lanes), grains_sim_destroy(general);
     }
 }
 
@@ -479,9 +532,9 @@ static void wall_lanes(test_ctx *t)
 }
 
 /* The pour (onto the floor, or into the turning box) with the hot loops of set k. */
-static grains_sim *pour_with(const sim_kernels *k, int in_box)
+static grains_sim *pour_with(const sim_kernels *k, int in_box, grains_integrator scheme)
 {
-    grains_params p = pour_params(GRAINS_INTEGRATOR_EULER, GRAINS_KERNEL_VECTOR, 1);
+    grains_params p = pour_params(scheme, GRAINS_KERNEL_VECTOR, 1);
     grains_sim *sim = scene(&p);
     sim->kernels = k;
     if (in_box)
@@ -495,16 +548,19 @@ static void instruction_sets(test_ctx *t)
 {
     int n;
     const sim_kernels *all = sim_kernels_all(&n), *base = &all[n - 1];
-    for (int in_box = 0; in_box < 2; in_box++) {
-        grains_sim *ref = pour_with(base, in_box);
+    for (int run = 0; run < 3; run++) { /* the pour and the box with Euler, the pour with Verlet */
+        int in_box = run == 1;
+        grains_integrator scheme = run == 2 ? GRAINS_INTEGRATOR_VERLET : GRAINS_INTEGRATOR_EULER;
+        const char *what[] = {"the pour", "the pour into the turning box", "the pour with verlet"};
+        grains_sim *ref = pour_with(base, in_box, scheme);
         for (int k = 0; k < n - 1; k++) {
             if (sim_kernels_choose(all[k].isa) != &all[k]) {
                 printf("  %s: this CPU does not run it\n", all[k].isa);
                 continue;
             }
-            grains_sim *sim = pour_with(&all[k], in_box);
+            grains_sim *sim = pour_with(&all[k], in_box, scheme);
             CHECK(t, same_state(sim, ref), "%s: the hot loops for %s and for %s give bit-identical states",
-                  in_box ? "the pour into the turning box" : "the pour", all[k].isa, base->isa);
+                  what[run], all[k].isa, base->isa);
             grains_sim_destroy(sim);
         }
         grains_sim_destroy(ref);
@@ -517,6 +573,7 @@ int main(void)
     test_ctx t = {0, 0};
     kernel_cases(&t);
     force_loop(&t);
+    spins_past_the_series(&t);
     periodic_pour(&t);
     friction_subsets(&t);
     visits(&t);

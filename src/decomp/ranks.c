@@ -959,7 +959,7 @@ static void unpack_all(const rank_sim *sim, const char *all, void (*fn)(unpack *
 #define HALO_FIELDS(X) X(x) X(v) X(w)
 #define HALO_SUMS(X) X(f) X(t)
 
-static int halo_sums(const rank_sim *sim) { return sim->integrator->begin != NULL; }
+static int halo_sums(const rank_sim *sim) { return sim->integrator->begin != LOOP_NONE; }
 
 /* Our particles that rank d reads. */
 static void put_halo(pack *k, const rank_sim *sim, size_t d)

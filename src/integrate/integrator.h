@@ -58,16 +58,29 @@ static inline real particle_drag(const integrate_view *v, uint32_t i)
     return v->motion[v->pt->mat[i]].drag / (R * R);
 }
 
+/* The explicit particle loops. Each is compiled once per instruction set
+ * (sim/kernels.h), so a row names its loops by these, and the step runs the
+ * copy of the set this CPU takes. */
+typedef enum {
+    LOOP_NONE,         /* nothing */
+    LOOP_EULER_SPIRAL, /* integrate_euler_spiral */
+    LOOP_VERLET_DRIFT, /* integrate_verlet_drift */
+    LOOP_VERLET_KICK,  /* integrate_verlet_kick */
+    N_PARTICLE_LOOPS
+} particle_loop;
+
+typedef void (*particle_loop_fn)(const integrate_view *v, real *max_v2);
+
 typedef struct {
     grains_integrator kind;
     real place_at;  /* the boundaries are placed at t + place_at dt ... */
     real rates_at;  /* ... with their rates at t + rates_at dt */
     /* Before the boundaries move (a worksharing loop for every thread of a
-     * team); notes the largest squared speed; NULL: nothing. */
-    void (*begin)(const integrate_view *v, real *max_v2);
+     * team); notes the largest squared speed. */
+    particle_loop begin;
     /* After the forces (a worksharing loop): the update; notes the largest
-     * squared speed where it moves the particles. NULL for implicit rows. */
-    void (*update)(const integrate_view *v, real *max_v2);
+     * squared speed where it moves the particles. LOOP_NONE for implicit rows. */
+    particle_loop update;
     /* Whether `update` moves positions (then the step's displacement bound
      * grows by the largest speed after it). */
     int update_moves;

@@ -6,15 +6,15 @@
 
 static const integrator rows[] = {
     /* TinyDEM's semi-implicit Euler with SPIRAL (Eqs. 41-48): forces from x(t), v(t) */
-    {GRAINS_INTEGRATOR_EULER, 0, 0, NULL, integrate_euler_spiral, 1, NULL, integrate_vertices_euler, NULL},
+    {GRAINS_INTEGRATOR_EULER, 0, 0, LOOP_NONE, LOOP_EULER_SPIRAL, 1, NULL, integrate_vertices_euler, NULL},
     /* velocity Verlet (improved-Verlet Eqs. 8-20): forces from x(t + dt), v(t + dt/2) */
-    {GRAINS_INTEGRATOR_VERLET, 1, 0.5, integrate_verlet_drift, integrate_verlet_kick, 0,
+    {GRAINS_INTEGRATOR_VERLET, 1, 0.5, LOOP_VERLET_DRIFT, LOOP_VERLET_KICK, 0,
      integrate_vertices_drift, integrate_vertices_kick, NULL},
-    {GRAINS_INTEGRATOR_VERLET_IMPROVED, 1, 0.5, integrate_verlet_drift, integrate_verlet_kick, 0,
+    {GRAINS_INTEGRATOR_VERLET_IMPROVED, 1, 0.5, LOOP_VERLET_DRIFT, LOOP_VERLET_KICK, 0,
      integrate_vertices_drift, integrate_vertices_kick, NULL},
     /* the variational integrators (variational-integrator paper Algorithm 1): walls do not move */
-    {GRAINS_INTEGRATOR_VARIATIONAL_LEFT, 0, 0, NULL, NULL, 0, NULL, NULL, integrate_variational},
-    {GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT, 0, 0, NULL, NULL, 0, NULL, NULL,
+    {GRAINS_INTEGRATOR_VARIATIONAL_LEFT, 0, 0, LOOP_NONE, LOOP_NONE, 0, NULL, NULL, integrate_variational},
+    {GRAINS_INTEGRATOR_VARIATIONAL_MIDPOINT, 0, 0, LOOP_NONE, LOOP_NONE, 0, NULL, NULL,
      integrate_variational},
 };
 

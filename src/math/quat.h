@@ -17,6 +17,15 @@ static inline quat quat_mul(quat p, quat q)
     return r;
 }
 
+/* yes ? a : b, one component at a time: a loop gcc vectorises, where a
+ * select of the whole (b the value loaded) may become a masked store that
+ * it does not. */
+static inline quat quat_select(int yes, quat a, quat b)
+{
+    quat r = {yes ? a.q0 : b.q0, yes ? a.q1 : b.q1, yes ? a.q2 : b.q2, yes ? a.q3 : b.q3};
+    return r;
+}
+
 /* The factor (cos a, sin a * axis/|axis|) with a = scale * |axis|, from
  * |axis|^2 alone. SPIRAL's angles are tiny (|w| dt / 2, |alpha| dt^2 / 4):
  * below a = 1e-2 the Taylor series of cos a and sin(a)/a to a^6 are exact

@@ -10,15 +10,17 @@
 #ifdef GRAINS_KERNEL_COPIES
 #define DECLARE_SET(sfx)                                                                                           \
     void sim_block_lane_contacts##sfx(const block_walk *w, uint32_t b);                                            \
-    void integrate_euler_spiral##sfx(const integrate_view *v, real *max_v2);
+    void integrate_euler_spiral##sfx(const integrate_view *v, real *max_v2);                                       \
+    void integrate_verlet_drift##sfx(const integrate_view *v, real *max_v2);                                       \
+    void integrate_verlet_kick##sfx(const integrate_view *v, real *max_v2);
 DECLARE_SET(_v4)
 DECLARE_SET(_v3)
 
-static const sim_kernels SETS[] = {
-    {"x86-64-v4", sim_block_lane_contacts_v4, integrate_euler_spiral_v4},
-    {"x86-64-v3", sim_block_lane_contacts_v3, integrate_euler_spiral_v3},
-    {"x86-64", sim_block_lane_contacts, integrate_euler_spiral},
-};
+#define SET(name, sfx)                                                                                             \
+    {name, sim_block_lane_contacts##sfx,                                                                           \
+     {NULL, integrate_euler_spiral##sfx, integrate_verlet_drift##sfx, integrate_verlet_kick##sfx}}
+
+static const sim_kernels SETS[] = {SET("x86-64-v4", _v4), SET("x86-64-v3", _v3), SET("x86-64", )};
 
 /* Whether this CPU runs set k (the last, the baseline, runs on any). */
 static int runs(int k)
@@ -27,7 +29,8 @@ static int runs(int k)
     return k == 0 ? __builtin_cpu_supports("x86-64-v4") : k == 1 ? __builtin_cpu_supports("x86-64-v3") : 1;
 }
 #else
-static const sim_kernels SETS[] = {{"this build's", sim_block_lane_contacts, integrate_euler_spiral}};
+static const sim_kernels SETS[] = {
+    {"this build's", sim_block_lane_contacts, {NULL, integrate_euler_spiral, integrate_verlet_drift, integrate_verlet_kick}}};
 
 static int runs(int k)
 {

@@ -1,5 +1,6 @@
 /* The hot loops, once per instruction set: the contacts in lanes (contact/lanes.c,
- * interact/force_lanes.c) and the Euler update (integrate/euler_spiral.c).
+ * interact/force_lanes.c) and the integrators' particle loops (integrate/euler_spiral.c,
+ * integrate/velocity_verlet.c), which a row names by its particle_loop.
  * A build for x86-64's baseline (GRAINS_NATIVE=OFF) compiles them three
  * times, for the baseline (SSE2), x86-64-v3 (AVX2) and x86-64-v4
  * (AVX-512), and a simulation takes the widest its CPU runs; any other
@@ -12,12 +13,10 @@
 #include "interact/interact.h"
 #include "integrate/integrator.h"
 
-typedef void (*update_fn)(const integrate_view *v, real *max_v2);
-
 typedef struct sim_kernels {
     const char *isa;                    /* "x86-64-v4", "x86-64-v3", "x86-64" or "this build's" */
     block_lanes_fn block_lane_contacts; /* sim_block_lane_contacts */
-    update_fn euler_spiral;             /* integrate_euler_spiral */
+    particle_loop_fn loop[N_PARTICLE_LOOPS]; /* by particle_loop; LOOP_NONE's NULL */
 } sim_kernels;
 
 /* The set named `isa` if this build holds it and this CPU runs it, else

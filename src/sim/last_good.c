@@ -31,7 +31,7 @@ static real wall_speed(const walls *w)
 
 int sim_last_good_needed(const grains_sim *sim, real v_max)
 {
-    if (!sim->integrator->begin && !sim->integrator->vertex_begin)
+    if (sim->integrator->begin == LOOP_NONE && !sim->integrator->vertex_begin)
         return 0; /* nothing but the meshes moves before the check (they are always kept) */
     real R = sim->p.R_min * (sim->p.grow_from < 1 ? sim->p.grow_from : 1); /* the smallest 2R*: two of R_min */
     real approach = (2 * v_max + 2 * wall_speed(&sim->wl) + 2 * sim_membranes_fastest(&sim->mb)) * sim->p.dt;

@@ -37,13 +37,6 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
     return walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
 }
 
-/* The row's update; Euler's from the set of hot loops this CPU runs (sim/kernels.h). */
-static update_fn row_update(const grains_sim *sim)
-{
-    update_fn fn = sim->integrator->update;
-    return fn == integrate_euler_spiral ? sim->kernels->euler_spiral : fn;
-}
-
 /* What each thread of the step's team does: every loop is shared out among
  * the team, with no fork and join between them. */
 static void forces_and_motion_team(grains_sim *sim)
@@ -84,7 +77,7 @@ static void forces_and_motion_team(grains_sim *sim)
         for (size_t r = 0; r < n_runs; r++) {
             integrate_view view = sim_view(sim, runs[r].lo, runs[r].hi);
             real v2 = 0;
-            row_update(sim)(&view, &v2);
+            sim->kernels->loop[sim->integrator->update](&view, &v2);
             if (r == 0 || v2 > sim->v2_thread[tid])
                 sim->v2_thread[tid] = v2;
         }
@@ -114,13 +107,11 @@ static real max_speed2(const grains_sim *sim)
     return max_v2;
 }
 
-typedef void (*begin_fn)(const integrate_view *, real *);
-
 /* Shared among ranks between rebuilds: every particle moves, the own ones
  * and the copies of others' (those of the halo as their owners move them,
  * from the same inputs), in runs that end where the own ones start or end;
  * the largest speed is over the own ones alone. */
-static void begin_own_team(grains_sim *sim, begin_fn fn)
+static void begin_own_team(grains_sim *sim, particle_loop_fn fn)
 {
     slot_run alone;
     size_t n_runs;
@@ -142,7 +133,7 @@ static void begin_own_team(grains_sim *sim, begin_fn fn)
     sim->v2_thread[THREAD_ID()] = own;
 }
 
-static void begin_team(grains_sim *sim, begin_fn fn)
+static void begin_team(grains_sim *sim, particle_loop_fn fn)
 {
     if (sim_ranks_halo_steps(sim)) {
         begin_own_team(sim, fn);
@@ -156,7 +147,7 @@ static void begin_team(grains_sim *sim, begin_fn fn)
  * neighbour search: the positions the forces see are then x(t + dt). */
 static void begin(grains_sim *sim)
 {
-    begin_fn fn = sim->integrator->begin;
+    particle_loop_fn fn = sim->kernels->loop[sim->integrator->begin]; /* this CPU's copy */
     if (!fn)
         return;
     if (sim->nthreads > 1) {
