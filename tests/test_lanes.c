@@ -123,13 +123,20 @@ static void kernel_cases(test_ctx *t)
         grains_friction_order order;
         grains_contact_model model;
         const char *name;
+        double k_n, overlap_tol; /* the linear law's spring: given, by Eq. 27, or (both 0) by Eq. 1 */
     } cases[] = {
-        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_FORCE_THEN_INCREMENT, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, euler, tinydem order"},
-        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_INCREMENT_THEN_FORCE, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, euler"},
-        {GRAINS_INTEGRATOR_VERLET, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, verlet"},
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_FORCE_THEN_INCREMENT, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, euler, tinydem order", 0, 0},
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_INCREMENT_THEN_FORCE, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, euler", 0, 0},
+        {GRAINS_INTEGRATOR_VERLET, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_HERTZ_MINDLIN, "hertz, verlet", 0, 0},
         {GRAINS_INTEGRATOR_VERLET_IMPROVED, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_HERTZ_RESTITUTION,
-         "hertz_restitution, verlet_improved"},
-        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_LINEAR, "linear, euler"},
+         "hertz_restitution, verlet_improved", 0, 0},
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_LINEAR, "linear (Eq. 1), euler", 0, 0},
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_FORCE_THEN_INCREMENT, GRAINS_CONTACT_LINEAR,
+         "linear (k_n given), euler, tinydem order", 30, 0},
+        {GRAINS_INTEGRATOR_VERLET, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_LINEAR, "linear (k_n given), verlet", 30, 0},
+        {GRAINS_INTEGRATOR_VERLET_IMPROVED, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_LINEAR,
+         "linear (Eq. 27), verlet_improved", 0, 0.02},
+        {GRAINS_INTEGRATOR_EULER, GRAINS_FRICTION_BY_COMPAT, GRAINS_CONTACT_LINEAR, "linear (Eq. 27), euler", 0, 0.02},
     };
     grains_rng rng;
     rng_seed(&rng, 7);
@@ -137,6 +144,7 @@ static void kernel_cases(test_ctx *t)
         grains_params p = scene_params();
         p.integrator = cases[c].integrator, p.friction_order = cases[c].order, p.contact_model = cases[c].model;
         p.mu_s = 0.4, p.mu_r = 0.1, p.mu_t = 0.05, p.e_n = 0.5;
+        p.coeff[COEFF_LINEAR_K_N] = cases[c].k_n, p.coeff[COEFF_LINEAR_OVERLAP_TOL] = cases[c].overlap_tol;
         grains_params_derive(&p);
         hm_params hp;
         hm_params_init(&hp, &p);

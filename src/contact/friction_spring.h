@@ -18,7 +18,7 @@ enum { ROLLING_SPRING_ODD = 0, ROLLING_SPRING_IN_LANES = 1 };
 
 /* Eq. 51: turn a spring into the tangent plane of n, keeping its length.
  * (One square root: |u| / |t| = sqrt(|u|^2 / |t|^2).) */
-static inline vec3 project_spring(vec3 u, vec3 n)
+__attribute__((always_inline)) static inline vec3 project_spring(vec3 u, vec3 n)
 {
     real un = v3_dot(u, n);
     if (un == 0)

@@ -135,12 +135,29 @@ static inline real hm_attraction(const hm_law *law, real R_i, real R_j, int wall
                           R_j, wall, s);
 }
 
-/* The linear law's springs and dashpots of the pair (contact/normal_linear.h). */
-static inline coefficients hm_linear_coefficients(const hm_law *law, real R_eff, real m_eff, real R_small)
+/* The linear law's coefficients of the pair (contact/normal_linear.h). */
+__attribute__((always_inline)) static inline linear_coeffs hm_linear_coeffs(const hm_law *law)
 {
     const linear_coeffs lc = {law->coeff[COEFF_LINEAR_K_N], law->coeff[COEFF_LINEAR_V0],
                               law->coeff[COEFF_LINEAR_OVERLAP_TOL]};
-    return linear_springs(linear_kn(&lc, law->E_eff, R_eff, m_eff, R_small), law->kt_over_kn, law->beta, m_eff);
+    return lc;
+}
+
+/* The linear law's springs and dashpots of the pair, its normal spring
+ * found as `kn_kind` says (LINEAR_KN_*, a constant where a loop is compiled
+ * for it), or as the pair's coefficients say (-1). */
+__attribute__((always_inline)) static inline coefficients hm_linear_coefficients_in(const hm_law *law, real R_eff,
+                                                                                   real m_eff, real R_small,
+                                                                                   const int kn_kind)
+{
+    const linear_coeffs lc = hm_linear_coeffs(law);
+    real kn = kn_kind < 0 ? linear_kn(&lc, law->E_eff, R_eff, m_eff, R_small)
+                          : linear_kn_by(&lc, kn_kind, law->E_eff, R_eff, m_eff, R_small);
+    return linear_springs(kn, law->kt_over_kn, law->beta, m_eff);
+}
+static inline coefficients hm_linear_coefficients(const hm_law *law, real R_eff, real m_eff, real R_small)
+{
+    return hm_linear_coefficients_in(law, R_eff, m_eff, R_small, -1);
 }
 
 /* The normal law as the implicit rows see it (a spring without adhesion):

@@ -17,11 +17,12 @@ typedef struct {
     int normal;          /* HM_NORMAL_* */
     int half_step;       /* improved velocity Verlet */
     int increment_first; /* Eq. 52 before the force */
+    int linear_kn;       /* how the linear law finds its spring: LINEAR_KN_*, or -1 as each pair says */
 } hm_case;
 
 static inline hm_case hm_case_of(const hm_params *hp)
 {
-    hm_case c = {hp->normal, hp->half_step, hp->increment_first};
+    hm_case c = {hp->normal, hp->half_step, hp->increment_first, -1};
     return c;
 }
 
@@ -105,7 +106,8 @@ __attribute__((always_inline)) static inline void hm_compose(const hm_motion *k,
 /* The normal sub-model's springs and dashpots, and the elastic normal force
  * (with JKR's adhesion when chosen). */
 __attribute__((always_inline)) static inline coefficients normal_part(const hm_pair *pr, const hm_motion *k,
-                                                                      const int normal, real *f_elastic)
+                                                                      const int normal, const int linear_kn,
+                                                                      real *f_elastic)
 {
     const hm_law *law = pr->law;
     coefficients c;
@@ -115,7 +117,8 @@ __attribute__((always_inline)) static inline coefficients normal_part(const hm_p
         c = hertz_coefficients_at(law, a, k->m_eff);
         *f_elastic = jkr_force(W, k->R_eff, law->E_eff, a);
     } else if (normal == HM_NORMAL_LINEAR) {
-        c = hm_linear_coefficients(law, k->R_eff, k->m_eff, pr->wall ? pr->R_i : fmin(pr->R_i, pr->R_j));
+        real R_small = pr->wall || pr->R_i < pr->R_j ? pr->R_i : pr->R_j; /* (fmin is a call: no vectors) */
+        c = hm_linear_coefficients_in(law, k->R_eff, k->m_eff, R_small, linear_kn);
         *f_elastic = c.kn * k->delta;
     } else {
         c = contact_coefficients(law, k->R_eff, k->m_eff, k->delta);
@@ -173,7 +176,7 @@ __attribute__((always_inline)) static inline void hm_contact_in(const hm_params 
     const hm_law *law = pr->law;
     real f_elastic;
     const int normal = jkr ? HM_NORMAL_JKR : cs.normal == HM_NORMAL_LINEAR ? HM_NORMAL_LINEAR : HM_NORMAL_HERTZ;
-    coefficients c = normal_part(pr, &k, normal, &f_elastic);
+    coefficients c = normal_part(pr, &k, normal, cs.linear_kn, &f_elastic);
     real k_r, c_r;
     hm_rolling_spring(pr, &k, &c, rolling, &k_r, &c_r, &v_r);
 

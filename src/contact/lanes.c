@@ -2,9 +2,10 @@
  * Hertz law that a run can take (improved Verlet's half step or not,
  * springs incremented before the force or after): with the case a
  * constant, every branch left in the kernel is a select, and the loop
- * vectorises (gcc -fopt-info-vec reports it). The linear law's Eq. 1 calls
- * pow, which does not vectorise: its lanes run one at a time, in the same
- * loop. Built with -fno-math-errno and -fno-trapping-math (CMakeLists.txt):
+ * vectorises (gcc -fopt-info-vec reports it). The linear law is compiled
+ * for the same cases, and for how the batch's pair finds its spring (given,
+ * or by Eq. 27); its Eq. 1 calls pow, which does not vectorise: those lanes
+ * run one at a time, in the general loop. Built with -fno-math-errno and -fno-trapping-math (CMakeLists.txt):
  * sqrt sets no errno, so it can be a vector instruction, and both sides of
  * a select may be computed. */
 #include "contact/lanes.h"
@@ -45,21 +46,35 @@ __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp,
     }
 }
 
+/* The lanes in the run's step case, the normal law and how the linear one
+ * finds its spring constants. */
+__attribute__((always_inline)) static inline void steps_of(const hm_params *hp, const hm_case run, const int normal,
+                                                           const int kn, const hm_law *law, real rho,
+                                                           contact_lanes *L, int n, const int wall)
+{
+    switch (2 * !!run.half_step + !!run.increment_first) {
+    case 0: lane_loop(hp, (hm_case){normal, 0, 0, kn}, law, rho, L, n, wall); break;
+    case 1: lane_loop(hp, (hm_case){normal, 0, 1, kn}, law, rho, L, n, wall); break;
+    case 2: lane_loop(hp, (hm_case){normal, 1, 0, kn}, law, rho, L, n, wall); break;
+    default: lane_loop(hp, (hm_case){normal, 1, 1, kn}, law, rho, L, n, wall); break;
+    }
+}
+
 /* The lanes of pairs or walls (a constant) in the run's case. */
 __attribute__((always_inline)) static inline void lanes_of(const hm_params *hp, const hm_law *law, real rho,
                                                            contact_lanes *L, int n, const int wall)
 {
     const hm_case run = hm_case_of(hp);
-    if (run.normal != HM_NORMAL_HERTZ) {
+    const linear_coeffs lc = hm_linear_coeffs(law);
+    const int kn = run.normal == HM_NORMAL_LINEAR ? linear_kn_kind(&lc) : -1;
+    if (run.normal == HM_NORMAL_HERTZ)
+        steps_of(hp, run, HM_NORMAL_HERTZ, -1, law, rho, L, n, wall);
+    else if (kn == LINEAR_KN_GIVEN)
+        steps_of(hp, run, HM_NORMAL_LINEAR, LINEAR_KN_GIVEN, law, rho, L, n, wall);
+    else if (kn == LINEAR_KN_EQ27)
+        steps_of(hp, run, HM_NORMAL_LINEAR, LINEAR_KN_EQ27, law, rho, L, n, wall);
+    else
         lane_loop(hp, run, law, rho, L, n, wall);
-        return;
-    }
-    switch (2 * !!run.half_step + !!run.increment_first) {
-    case 0: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 0}, law, rho, L, n, wall); break;
-    case 1: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 0, 1}, law, rho, L, n, wall); break;
-    case 2: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 0}, law, rho, L, n, wall); break;
-    default: lane_loop(hp, (hm_case){HM_NORMAL_HERTZ, 1, 1}, law, rho, L, n, wall); break;
-    }
 }
 
 void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n, int wall)

@@ -30,17 +30,34 @@ typedef struct {
     real k_n, V0, overlap_tol;
 } linear_coeffs;
 
-/* The normal spring of a pair of E* at R*, m* and the smaller radius:
- * fixed, by Eq. 27 or by Eq. 1. */
-static inline real linear_kn(const linear_coeffs *lc, real E_eff, real R_eff, real m_eff, real R_small)
+/* How a pair's normal spring is found: given, by Eq. 27 or by Eq. 1 (a
+ * call to pow, which does not vectorise: contact/lanes.c compiles loops for
+ * the other two). */
+enum { LINEAR_KN_GIVEN, LINEAR_KN_EQ27, LINEAR_KN_EQ1 };
+
+static inline int linear_kn_kind(const linear_coeffs *lc)
 {
-    if (lc->k_n > 0)
+    return lc->k_n > 0 ? LINEAR_KN_GIVEN : lc->overlap_tol > 0 ? LINEAR_KN_EQ27 : LINEAR_KN_EQ1;
+}
+
+/* The normal spring of a pair of E* at R*, m* and the smaller radius, found
+ * as `kind` says (a constant where a loop is compiled for it). */
+__attribute__((always_inline)) static inline real linear_kn_by(const linear_coeffs *lc, const int kind, real E_eff,
+                                                               real R_eff, real m_eff, real R_small)
+{
+    if (kind == LINEAR_KN_GIVEN)
         return lc->k_n;
-    if (lc->overlap_tol > 0) {
+    if (kind == LINEAR_KN_EQ27) {
         real d = lc->overlap_tol * 2 * R_small;
-        return m_eff * lc->V0 * lc->V0 / (d * d);             /* Eq. 27 */
+        return m_eff * lc->V0 * lc->V0 / (d * d);           /* Eq. 27 */
     }
     return hm_linear_kn_hertz(m_eff, E_eff, R_eff, lc->V0); /* Eq. 1 */
+}
+
+/* The same, fixed, by Eq. 27 or by Eq. 1 as the pair's coefficients say. */
+static inline real linear_kn(const linear_coeffs *lc, real E_eff, real R_eff, real m_eff, real R_small)
+{
+    return linear_kn_by(lc, linear_kn_kind(lc), E_eff, R_eff, m_eff, R_small);
 }
 
 /* The springs and dashpots from the normal spring kn, k_t / k_n and Eq.
