@@ -114,7 +114,13 @@ static real speeds_max(const grains_particles *pt, long lo, long hi, real max_v2
     return max_v2;
 }
 
-void integrate_verlet_drift(const integrate_view *view, real *max_v2_out)
+typedef void (*run_fn)(grains_particles *pt, const grains_params *p, const material_motion *motion, long lo,
+                       long hi);
+
+/* The view's particles in runs of CHUNK (a worksharing loop), each by
+ * `lanes` where the run has one material (one_material), else by `any`;
+ * notes the largest squared speed after them. */
+static void in_runs(const integrate_view *view, run_fn lanes, run_fn any, real *max_v2_out)
 {
     grains_particles *pt = view->pt;
     const grains_params *p = view->p;
@@ -125,12 +131,17 @@ void integrate_verlet_drift(const integrate_view *view, real *max_v2_out)
     for (long c = 0; c < n_chunks; c++) {
         long lo = first + c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
         if (mm)
-            drift_lanes(pt, p, mm, lo, hi);
+            lanes(pt, p, mm, lo, hi);
         else
-            drift_any(pt, p, view->motion, lo, hi);
+            any(pt, p, view->motion, lo, hi);
         max_v2 = speeds_max(pt, lo, hi, max_v2);
     }
     *max_v2_out = max_v2;
+}
+
+void integrate_verlet_drift(const integrate_view *view, real *max_v2_out)
+{
+    in_runs(view, drift_lanes, drift_any, max_v2_out);
 }
 
 /* The speed it notes is that of the step's end: positions stay, so the
@@ -139,19 +150,5 @@ void integrate_verlet_drift(const integrate_view *view, real *max_v2_out)
  * state do. */
 void integrate_verlet_kick(const integrate_view *view, real *max_v2_out)
 {
-    grains_particles *pt = view->pt;
-    const grains_params *p = view->p;
-    const material_motion *mm = one_material(p, view->motion);
-    const long first = (long)view->lo, n = (long)view->hi, n_chunks = (n - first + CHUNK - 1) / CHUNK;
-    real max_v2 = 0;
-#pragma omp for schedule(static)
-    for (long c = 0; c < n_chunks; c++) {
-        long lo = first + c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
-        if (mm)
-            kick_lanes(pt, p, mm, lo, hi);
-        else
-            kick_any(pt, p, view->motion, lo, hi);
-        max_v2 = speeds_max(pt, lo, hi, max_v2);
-    }
-    *max_v2_out = max_v2;
+    in_runs(view, kick_lanes, kick_any, max_v2_out);
 }

@@ -60,10 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     camera_fit(&cam, (int)width);
     render_colour colour = {"radius", 0, 1, 0};
     render_frame f = {&d, {NULL, NULL}, 0, NULL, {0, {0, 0, 0}, {0, 0, 0}}, NULL};
-    static char png[64];
-    if (!png[0])
-        snprintf(png, sizeof png, "/tmp/grains-fuzz-%ld.png", (long)getpid());
-    render_frame_png(&cam, &colour, &f, png, &err);
+    render_frame_png(&cam, &colour, &f, fuzz_output(".png"), &err);
     vtk_polydata_free(&d);
     return 0;
 }

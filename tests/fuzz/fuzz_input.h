@@ -15,10 +15,24 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char fuzz_path[64];
+static char fuzz_path[64], fuzz_out[64];
 
-/* The process's file goes with it (the runs left one per process in /tmp). */
-static inline void fuzz_file_remove(void) { unlink(fuzz_path); }
+/* The process's files go with it (the runs left them, one per process, in /tmp). */
+static inline void fuzz_file_remove(void)
+{
+    unlink(fuzz_path);
+    unlink(fuzz_out);
+}
+
+/* A path for what a harness writes (the same path each time), removed at exit. */
+static inline const char *fuzz_output(const char *suffix)
+{
+    if (!fuzz_out[0]) {
+        snprintf(fuzz_out, sizeof fuzz_out, "/tmp/grains-fuzz-%ld-out%s", (long)getpid(), suffix);
+        atexit(fuzz_file_remove);
+    }
+    return fuzz_out;
+}
 
 /* The input as the file at the returned path (the same path each time). */
 static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
