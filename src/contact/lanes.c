@@ -5,9 +5,9 @@
  * vectorises (gcc -fopt-info-vec reports it). The linear law is compiled
  * for the same cases, and for how the batch's pair finds its spring (given,
  * or by Eq. 27); its Eq. 1 calls pow, which does not vectorise: those lanes
- * run one at a time, in the general loop. Built with -fno-math-errno and -fno-trapping-math (CMakeLists.txt):
- * sqrt sets no errno, so it can be a vector instruction, and both sides of
- * a select may be computed. */
+ * run one at a time, in the general loop. Built with -fno-math-errno and
+ * -fno-trapping-math (CMakeLists.txt): sqrt sets no errno, so it can be a
+ * vector instruction, and both sides of a select may be computed. */
 #include "contact/lanes.h"
 
 __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp, const hm_case cs, const hm_law *law,

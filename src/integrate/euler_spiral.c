@@ -88,7 +88,7 @@ void integrate_euler_spiral(const integrate_view *view, real *max_v2_out)
 #pragma omp for schedule(static)
     for (long c = 0; c < n_chunks; c++) {
         long lo = first + c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
-        if (p->n_materials == 1 && p->compat != GRAINS_COMPAT_TINYDEM)
+        if (one_material(p, view->motion))
             update_lanes(pt, p, view->motion, lo, hi);
         else
             update_any(pt, p, view->motion, lo, hi);

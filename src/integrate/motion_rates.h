@@ -23,6 +23,14 @@ __attribute__((always_inline)) static inline motion_rates motion_rates_of(const 
     return r;
 }
 
+/* The one material every particle of a run has, for the loops without
+ * branches (in the world frame: compat = "tinydem" turns in the body's),
+ * or NULL: the general loops. */
+static inline const material_motion *one_material(const grains_params *p, const material_motion *motion)
+{
+    return p->n_materials == 1 && p->compat != GRAINS_COMPAT_TINYDEM ? motion : NULL;
+}
+
 /* f / m + g - c v (Eq. 41). */
 static inline vec3 linear_acceleration(const motion_rates *r, vec3 f, vec3 g, vec3 v)
 {

@@ -19,12 +19,6 @@
 
 #define CHUNK 256
 
-/* One material for a whole run, or none (the general loops). */
-static const material_motion *one_material(const grains_params *p, const material_motion *motion)
-{
-    return p->n_materials == 1 && p->compat != GRAINS_COMPAT_TINYDEM ? motion : NULL;
-}
-
 static void drift_any(grains_particles *pt, const grains_params *p, const material_motion *motion, long lo, long hi)
 {
     const real dt = p->dt, half = dt / 2;

@@ -24,12 +24,20 @@ static inline void fuzz_file_remove(void)
     unlink(fuzz_out);
 }
 
+/* Registers fuzz_file_remove once. */
+static inline void fuzz_remove_at_exit(void)
+{
+    static int registered;
+    if (!registered++)
+        atexit(fuzz_file_remove);
+}
+
 /* A path for what a harness writes (the same path each time), removed at exit. */
 static inline const char *fuzz_output(const char *suffix)
 {
     if (!fuzz_out[0]) {
         snprintf(fuzz_out, sizeof fuzz_out, "/tmp/grains-fuzz-%ld-out%s", (long)getpid(), suffix);
-        atexit(fuzz_file_remove);
+        fuzz_remove_at_exit();
     }
     return fuzz_out;
 }
@@ -40,7 +48,7 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size, const char
     char *path = fuzz_path;
     if (!path[0]) {
         snprintf(path, sizeof fuzz_path, "/tmp/grains-fuzz-%ld%s", (long)getpid(), suffix);
-        atexit(fuzz_file_remove);
+        fuzz_remove_at_exit();
     }
     FILE *f = fopen(path, "wb");
     if (!f)
