@@ -183,6 +183,9 @@ resumed() {
 }
 RS=300 # steps a frame
 [ "$NP" -gt 1 ] && resumed default
+# the drum while grains enter: its checkpoint at frame 3 holds a grain added since the last rebuild,
+# which waits in no list (sim/newcomers.c), kept by every rank and written by one
+[ "$NP" -gt 1 ] && resumed drum_entering "$SRC/examples/rotating_drum.cfg"
 [ "$NP" -gt 1 ] && resumed periodic_own --particles "$T/periodic.1/particles000006.csv" --set N_max=0 $PERIODIC
 # bonds, each on the ranks of its particles' owners: the owners of their first particles send rank 0
 # every bond, with the index of those intact at the last rebuild

@@ -7,7 +7,9 @@
  * statistics of the draws; tag rules relabel the grains that cross them. */
 #include <string.h>
 
+#include "grains/checkpoint.h"
 #include "insert/size_draw.h"
+#include "sim/sim_internal.h"
 
 #include "check.h"
 #include "support.h"
@@ -295,6 +297,109 @@ static void spawn_ahead(test_ctx *t)
     grains_sim_destroy(b);
 }
 
+/* The simulation of a grain that an insertion region adds 0.1 mm from a
+ * grain at rest (`onto_floor` 0: along x) or above a floor at z = 0 (1),
+ * towards it at 1 m/s, without gravity; `c` gets the added grain as the
+ * first step leaves it. */
+static grains_sim *newcomer_scene(int onto_floor, grains_particle *c)
+{
+    const double R = 1e-3, gap = 1e-4;
+    grains_params p = scene_params();
+    p.R_min = p.R_max = R;
+    p.N_max = 2;
+    p.N_spawn = 1;
+    p.v0 = onto_floor ? (grains_vec3){0, 0, -1} : (grains_vec3){1, 0, 0};
+    grains_vec3 at = onto_floor ? (grains_vec3){0, 0, R + gap} : (grains_vec3){0, 0, 0};
+    p.s_min = (grains_vec3){at.x - 1e-7, at.y - 1e-7, at.z - 1e-7};
+    p.s_max = (grains_vec3){at.x + 1e-7, at.y + 1e-7, at.z + 1e-7};
+    grains_sim *sim = scene(&p);
+    if (onto_floor) /* (and a grain at rest far off: grains wait for lists that hold one) */
+        floor_mesh(sim, 0.01, 0);
+    add(sim, onto_floor ? (grains_vec3){5e-3, 0, R} : (grains_vec3){2 * R + gap, 0, 0}, (grains_vec3){0, 0, 0},
+        (grains_vec3){0, 0, 0}, R);
+    step(sim);
+    *c = get(sim, grains_sim_count(sim) - 1);
+    return sim;
+}
+
+/* The same scene with both grains placed by the caller: listed from the
+ * first step. */
+static grains_sim *placed_scene(int onto_floor, grains_particle c)
+{
+    grains_params p = scene_params();
+    p.R_min = p.R_max = 1e-3;
+    grains_sim *sim = scene(&p);
+    if (onto_floor)
+        floor_mesh(sim, 0.01, 0);
+    add(sim, onto_floor ? (grains_vec3){5e-3, 0, 1e-3} : (grains_vec3){2.1e-3, 0, 0}, (grains_vec3){0, 0, 0},
+        (grains_vec3){0, 0, 0}, 1e-3);
+    add(sim, c.x, c.v, c.w, c.R);
+    return sim;
+}
+
+/* A grain an insertion region adds waits for the next rebuild outside the
+ * lists (a newcomer: no rebuild for each added grain) only while nothing can
+ * reach it: one added 0.1 mm from a grain or a wall, approaching at 1 m/s,
+ * touches long before any grain has moved half the skin (0.3 mm), which
+ * alone would rebuild the lists, and must be listed by then. Its collision
+ * is the one of the same grains placed by the caller (listed from the first
+ * step), to round-off: velocities after 2 ms (the contact over) within 1e-12
+ * m/s, and a pair's momentum kept to 1e-15 of it. Listed too late, the grain
+ * would run 0.2 mm into the other before any force. */
+static void newcomers_meet_in_time(test_ctx *t)
+{
+    for (int floor = 0; floor <= 1; floor++) {
+        grains_particle c;
+        grains_sim *a = newcomer_scene(floor, &c);
+        grains_sim *b = placed_scene(floor, c);
+        long steps = (long)(2e-3 / grains_sim_params(a)->dt);
+        advance(a, steps);
+        advance(b, steps);
+        grains_particle ca = get(a, grains_sim_count(a) - 1), cb = get(b, grains_sim_count(b) - 1);
+        grains_vec3 va = ca.v, vb = cb.v;
+        double diff = fabs(va.x - vb.x) + fabs(va.y - vb.y) + fabs(va.z - vb.z);
+        printf("  %s: the added grain leaves at (%.6f, %.6f, %.6f) m/s, placed (%.6f, %.6f, %.6f)\n",
+               floor ? "floor" : "grain", va.x, va.y, va.z, vb.x, vb.y, vb.z);
+        CHECK(t, floor ? va.z > 0 : va.x < 0.5, "the added grain bounced off the %s", floor ? "floor" : "grain");
+        CHECK(t, diff < 1e-12, "and as the placed one does (|dv| %.3g m/s)", diff);
+        if (!floor) {
+            double p = get(a, 0).v.x + ca.v.x;
+            CHECK_ABS(t, p, 1.0, 1e-15, "the pair's momentum (per mass) after the collision");
+        }
+        grains_sim_destroy(a);
+        grains_sim_destroy(b);
+    }
+}
+
+/* A checkpoint written while a newcomer waits (after the binned grains, in
+ * no list) keeps it so: the run read from it goes on as the one that never
+ * stopped, through the collision, bit for bit. */
+static void newcomer_resumes(test_ctx *t)
+{
+    const char *path = "test_spawn_newcomer.grains";
+    grains_particle c;
+    grains_error err;
+    grains_sim *a = newcomer_scene(0, &c);
+    CHECK(t, a->pt.n == a->grid.n_particles + 1, "one newcomer waits after the first step (%zu grains, %zu binned)",
+          a->pt.n, a->grid.n_particles);
+    CHECK(t, grains_checkpoint_write(path, a, "app", 3, &err) == GRAINS_OK, "write: %s", err.message);
+    grains_sim *b = NULL;
+    grains_params p = *grains_sim_params(a);
+    CHECK(t, grains_sim_create(&b, &p, &err) == GRAINS_OK, "create: %s", err.message);
+    grains_status s = grains_checkpoint_read_sim(path, b, &err);
+    CHECK(t, s == GRAINS_OK, "read: %s", s == GRAINS_OK ? "" : err.message);
+    if (s == GRAINS_OK) {
+        CHECK(t, b->pt.n == b->grid.n_particles + 1, "read back as a newcomer");
+        long steps = (long)(2e-3 / p.dt);
+        advance(a, steps);
+        advance(b, steps);
+        CHECK(t, same_particles(a, b), "the resumed run is the one that went on, %ld steps later", steps);
+    }
+    remove(path);
+    grains_sim_destroy(a);
+    grains_sim_destroy(b);
+}
+
 /* Answers yes from its third question on. */
 static int third_time(void *ctx)
 {
@@ -340,5 +445,7 @@ int main(void)
     tag_rules(&t);
     spawn_ahead(&t);
     stop_inside_attempts(&t);
+    newcomers_meet_in_time(&t);
+    newcomer_resumes(&t);
     return test_report(&t, "test_spawn");
 }

@@ -43,10 +43,13 @@ static void resume_failed(const rank_sim *sim)
 }
 
 /* Whether the lists of a state of n particles, read alike by every rank,
- * still hold: no rebuild due and every block's histories intact. */
+ * still hold: no rebuild due and every block's histories intact. The
+ * particles past the grid's are newcomers (sim/newcomers.c: added since
+ * the rebuild, listed nowhere), which every rank keeps. */
 static int lists_hold(const rank_sim *sim, size_t n)
 {
-    if (*sim->need_rebuild || *sim->has_pending || n == 0 || sim->grid->n_particles != n || sim->nb->n_particles != n ||
+    if (*sim->need_rebuild || *sim->has_pending || n == 0 || sim->grid->n_particles == 0 ||
+        sim->grid->n_particles > n || sim->nb->n_particles != sim->grid->n_particles ||
         sim->cs->n_blocks != sim->grid->n_blocks)
         return 0;
     for (size_t b = 0; b < sim->cs->n_blocks; b++)
@@ -102,7 +105,9 @@ static uint8_t *mark_kept(const rank_sim *sim)
     if (!mark)
         resume_failed(sim);
     sim->doors->spawn_reads(sim->core, mark); /* (1: KEEP) */
-    for (uint32_t i = 0; i < n; i++) {
+    for (size_t i = nb->n_particles; i < n; i++) /* newcomers: every rank's */
+        mark[i] |= KEEP;
+    for (uint32_t i = 0; i < nb->n_particles; i++) {
         mark[i] |= mine[i] ? KEEP | LIST : 0;
         for (uint32_t k = nb->start[i]; k < nb->start[i + 1]; k++) {
             uint32_t j = nb->j[k] & STORE_INDEX_MASK;
@@ -301,7 +306,8 @@ static grains_status agree_read(const rank_sim *sim, resume_file *file, grains_e
 
 /* Step 3, the lists: those marked LIST, of the partners kept, renamed by
  * where[] (which keeps the order: each list keeps j > i), in place (what
- * is written lies at or before what is read), their room cut to them. */
+ * is written lies at or before what is read), their room cut to them;
+ * `kept` of the grid's particles kept. */
 static void keep_lists(const rank_sim *sim, const uint8_t *mark, const uint32_t *where, size_t kept)
 {
     grains_neighbors *nb = sim->nb;
@@ -395,9 +401,11 @@ static grains_status keep_share(const rank_sim *sim, resume_file *file, grains_e
     uint32_t *where = malloc((sim->pt->n + 1) * sizeof *where);
     if (!where)
         resume_failed(sim);
-    size_t kept = 0, n_keys = 0;
-    for (size_t i = 0; i < sim->pt->n; i++)
+    size_t kept = 0, n_keys = 0, binned = 0;
+    for (size_t i = 0; i < sim->pt->n; i++) {
         where[i] = mark[i] ? (uint32_t)kept++ : UINT32_MAX;
+        binned = i < sim->grid->n_particles ? kept : binned;
+    }
     store_key *keys = NULL;
     if (file)
         read_histories(sim, file, &keys, &n_keys);
@@ -406,7 +414,7 @@ static grains_status keep_share(const rank_sim *sim, resume_file *file, grains_e
     keep_bonds(sim);
     if (sim->mb->n)
         keep_patch_logs(sim);
-    keep_lists(sim, mark, where, kept);
+    keep_lists(sim, mark, where, binned);
     keep_cells(sim, mark);
     if (file)
         read_particles(sim, file, where, kept);

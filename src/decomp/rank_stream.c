@@ -465,10 +465,12 @@ static void stream_grid(const rank_sim *sim, const block_windows *bw, part_write
  * store_write_state), before their arrays. */
 static void write_lists_head(const rank_sim *sim, const block_windows *bw, bytes_out *o)
 {
-    uint64_t entries = 0;
-    for (size_t t = 0; t < sim->ranks->table.n; t++)
+    uint64_t entries = 0, listed = 0; /* (the binned: no newcomer has a list) */
+    for (size_t t = 0; t < sim->ranks->table.n; t++) {
         entries += bw->head[t].n_entries;
-    bytes_put_u64(o, sim->ranks->n_ids);
+        listed += bw->head[t].n_particles;
+    }
+    bytes_put_u64(o, listed);
     bytes_put_u64(o, entries);
 }
 

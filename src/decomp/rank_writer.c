@@ -50,6 +50,8 @@ uint32_t *sim_ranks_own_places(const rank_sim *sim)
         for (uint32_t i = i0; i < i1; i++)
             place[i] = (uint32_t)(base + (i - i0));
     }
+    for (uint32_t i = (uint32_t)g->n_particles; i < pt->n; i++) /* added since the cut (newcomers): */
+        place[i] = (uint32_t)(r->n_ids - pt->n + i);            /* the last of the whole, in the ids' order */
     return place;
 }
 

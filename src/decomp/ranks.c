@@ -520,6 +520,12 @@ grains_status sim_ranks_mark_owned(const rank_sim *sim, grains_error *err)
     if (!mark_mine(sim))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sharing the cell blocks");
     mark_ranks(sim);
+    /* the grains added since the last rebuild (newcomers, in no block: a
+     * resumed state's, whose fields may be unread yet) hold the last ids, in
+     * order, and are the own ones of the rank of their id modulo the ranks,
+     * as their next cut (sim_ranks_added_own) */
+    for (uint32_t i = (uint32_t)sim->grid->n_particles; sim->grid->n_particles && i < sim->pt->n; i++)
+        r->mine[i] = (r->n_ids - sim->pt->n + i) % (size_t)r->peers.size == (size_t)r->peers.rank;
     r->cut_n = sim->pt->n;
     return GRAINS_OK;
 }

@@ -57,6 +57,13 @@ typedef struct {
 /* Spawn attempts of one step (Section 3.1), *added of them fit; STOPPED
  * when the stop question said yes part-way. */
 grains_status sim_spawn(insert_view *v, size_t *added, grains_error *err);
+/* Whether the grain in slot i, added after the last rebuild (listed
+ * nowhere), comes within `reach` of touching another grain or a mesh
+ * element, the elements having moved by at most `moved` since the lists
+ * were built: found among the binned grains through the cells that reach
+ * R + reach + R_top + pad around it, so that a grain binned farther lies
+ * more than pad - D beyond it (D: any grain's motion since the rebuild). */
+int sim_spawn_near(const insert_view *v, size_t i, real reach, real moved);
 
 /* Each region's first radius (at creation). */
 void sim_spawn_init(spawn_state *spawn, const grains_params *p, grains_rng *rng);

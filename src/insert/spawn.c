@@ -7,6 +7,7 @@
  * attempt alike (the same random numbers, the particles within the
  * regions' reach held by every rank: decomp/ranks.c's halo, decomp/rank_local.c)
  * and add the same particles, the whole's count against N_max. */
+#include <stdint.h>
 #include <string.h>
 
 #include "geometry/periodic.h"
@@ -38,8 +39,9 @@ static int touches_level(const insert_view *v, int level, vec3 x, real R)
 }
 
 /* Particles overlapping a sphere (x, R): those binned at the last rebuild
- * through the grid's levels, and those added after it one by one. */
-static int touches_particle(const insert_view *v, vec3 x, real R)
+ * through the grid's levels, and those added after it one by one but the
+ * one in slot `self` (SIZE_MAX: none). */
+static int touches_particle(const insert_view *v, vec3 x, real R, size_t self)
 {
     const grains_particles *pt = v->pt;
     const grains_grid *g = v->grid;
@@ -48,24 +50,40 @@ static int touches_particle(const insert_view *v, vec3 x, real R)
             return 1;
     for (size_t j = g->n_particles; j < pt->n; j++) {
         vec3 dx = periodic_delta(v->box, v3_sub(x, pt->x[j]));
-        if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
+        if (j != self && v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
             return 1;
     }
     return 0;
 }
 
-static int touches_mesh(const grains_mesh *mesh, vec3 x, real R)
+/* Whether x lies outside element el's box grown by r (a periodic element's
+ * images lie outside its box: never). */
+static int outside_box(const grains_mesh_element *el, vec3 x, real r)
+{
+    return !el->periodic && (x.x < el->lo.x - r || x.y < el->lo.y - r || x.z < el->lo.z - r || x.x > el->hi.x + r ||
+                             x.y > el->hi.y + r || x.z > el->hi.z + r);
+}
+
+/* Mesh elements overlapping a sphere (x, R), the elements' boxes grown by
+ * `moved` (how far an element may have moved since they were set). */
+static int touches_mesh(const grains_mesh *mesh, vec3 x, real R, real moved)
 {
     for (size_t e = 0; mesh && e < mesh->n_elements; e++) {
         const grains_mesh_element *el = &mesh->elements[e];
-        if (el->off || x.x < el->lo.x - R || x.y < el->lo.y - R || x.z < el->lo.z - R || x.x > el->hi.x + R ||
-            x.y > el->hi.y + R || x.z > el->hi.z + R)
+        if (el->off || outside_box(el, x, R + moved))
             continue;
         vec3 dx = grains_mesh_offset(mesh, e, x);
         if (v3_dot(dx, dx) < (R + el->R) * (R + el->R))
             return 1;
     }
     return 0;
+}
+
+int sim_spawn_near(const insert_view *v, size_t i, real reach, real moved)
+{
+    const grains_particles *pt = v->pt;
+    real R = pt->R[i] + reach;
+    return touches_particle(v, pt->x[i], R, i) || touches_mesh(v->mesh, pt->x[i], R, moved);
 }
 
 /* Whether a sphere at x of radius R leaves the cylinder along z inscribed
@@ -102,7 +120,7 @@ size_t sim_spawn_places(const insert_view *v, int k, int n_side, double *R_tried
                 vec3 f = v3((a + 0.5) / n_side, (b + 0.5) / n_side, (c + 0.5) / n_side);
                 vec3 x = v3(r.lo.x + f.x * (r.hi.x - r.lo.x), r.lo.y + f.y * (r.hi.y - r.lo.y),
                             r.lo.z + f.z * (r.hi.z - r.lo.z));
-                places += !(r.cylinder && outside_cylinder(&r, x, R)) && !touches_mesh(v->mesh, x, R);
+                places += !(r.cylinder && outside_cylinder(&r, x, R)) && !touches_mesh(v->mesh, x, R, 0);
             }
     return places;
 }
@@ -129,7 +147,7 @@ static grains_status attempt(insert_view *v, const grains_spawn_region *r, spawn
     *fit = 0;
     if (r->cylinder && outside_cylinder(r, x, R_now))
         return GRAINS_OK; /* the radius carries over */
-    if (touches_particle(v, x, R_now) || touches_mesh(v->mesh, x, R_now))
+    if (touches_particle(v, x, R_now, SIZE_MAX) || touches_mesh(v->mesh, x, R_now, 0))
         return GRAINS_OK; /* the radius carries over */
     grains_particle np = {x, r->v0, r->w0, {1, 0, 0, 0}, R, r->material, r->tag};
     grains_status s = v->add(v->core, &np, err);

@@ -20,13 +20,16 @@ int sim_spawn_active(const insert_view *v)
 
 /* Marks the particles of level `level` that an attempt in the box [lo, hi]
  * may read (touches_level from any centre in it, a radius up to R_max:
- * growth only shrinks a drawn radius); along a periodic axis, all. The
- * level's occupied cells are tested, not the box's cells looked up: at
- * most one per particle, however large the box. */
+ * growth only shrinks a drawn radius), and the look of a grain added there
+ * for what it comes near (sim_spawn_near: its radius grown by the reach
+ * beyond touching, pad - skin, from where it has moved since, at most
+ * skin / 2 while the lists hold); along a periodic axis, all. The level's
+ * occupied cells are tested, not the box's cells looked up: at most one
+ * per particle, however large the box. */
 static void mark_level_reach(const insert_view *v, int level, vec3 lo, vec3 hi, uint8_t *mark)
 {
     const grains_grid *g = v->grid;
-    real reach = v->p->R_max + g->level[level].R_top + g->pad;
+    real reach = v->p->R_max + g->level[level].R_top + g->pad + (g->pad - v->p->skin) + v->p->skin / 2;
     int64_t from[3], to[3], unused[3], c[3];
     grid_reach(g, level, lo, reach, from, unused);
     grid_reach(g, level, hi, reach, unused, to);

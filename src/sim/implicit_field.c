@@ -44,7 +44,7 @@ static grains_status refresh(void *self, real moved, grains_error *err)
     grains_sim *sim = self;
     sim->displacement += moved;
     grains_status s = GRAINS_OK;
-    if (sim->need_rebuild || sim->displacement > sim->p.skin / 2)
+    if (sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim_newcomers_near(sim, 0))
         s = sim_rebuild(sim, err);
     return s == GRAINS_OK ? implicit_terms_reserve(&sim->terms, sim->nb.n, err) : s;
 }

@@ -171,6 +171,17 @@ void sim_strays_write_state(const sim_strays *st, bytes_out *o);
 grains_status sim_strays_read_state(grains_sim *sim, bytes_in *in, size_t n_particles, grains_error *err);
 /* Where this rank holds each stray, once a read state's particles are in place. */
 void sim_strays_place(grains_sim *sim);
+/* Newcomers (sim/newcomers.c): grains added by insertion since the last
+ * rebuild, slots [grid.n_particles, n), in no list, at most NEWCOMERS_MAX.
+ * Whether a grain added now may wait so (an explicit row, the lists built
+ * and holding, no strays, room); whether some newcomer comes within reach
+ * of something, the meshes having moved by `elements` (the lists are then
+ * stale; only while any grain has moved at most skin / 2); and, on ranks,
+ * the run of them that every rank moves (0: none). */
+#define NEWCOMERS_MAX 64
+int sim_newcomers_may_wait(const grains_sim *sim);
+int sim_newcomers_near(const grains_sim *sim, real elements);
+int sim_newcomers_run(const grains_sim *sim, slot_run *run);
 static inline const grains_particles *sim_particles_read(const grains_sim *sim)
 {
     return rank_particles_read(&sim->rank_view);

@@ -5,10 +5,16 @@
  * (grains/sim.h). */
 #include "sim/sim_internal.h"
 
-/* The core's door for a grain that fits (as the caller's own). */
+/* The core's door for a grain that fits (as the caller's own), which waits
+ * for the next rebuild as a newcomer where it may. */
 static grains_status add(void *core, const grains_particle *p, grains_error *err)
 {
-    return grains_sim_add_particle(core, p, err);
+    grains_sim *sim = core;
+    int waits = sim_newcomers_may_wait(sim);
+    grains_status s = grains_sim_add_particle(sim, p, err);
+    if (s == GRAINS_OK && waits)
+        sim->need_rebuild = 0;
+    return s;
 }
 
 insert_view sim_insert_of(grains_sim *sim)

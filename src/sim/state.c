@@ -329,6 +329,12 @@ grains_status sim_write_state(grains_sim *sim, bytes_out *o, grains_error *err)
     return GRAINS_OK;
 }
 
+/* Whether n particles are the grid's and newcomers (sim/newcomers.c) after them. */
+static int newcomers_fit(const grains_sim *sim, size_t n)
+{
+    return n >= sim->grid.n_particles && n - sim->grid.n_particles < NEWCOMERS_MAX;
+}
+
 /* The lists and what the step's loops size from them, for n particles;
  * springs: the histories' springs passed over (NULL: read). */
 static grains_status read_lists(grains_sim *sim, bytes_in *in, size_t n, bytes_span *springs, grains_error *err)
@@ -340,7 +346,7 @@ static grains_status read_lists(grains_sim *sim, bytes_in *in, size_t n, bytes_s
     if (s == GRAINS_OK)
         s = springs ? store_read_counts(&sim->cs, in, sim->grid.n_blocks, springs, err)
                     : store_read_state(&sim->cs, in, sim->grid.n_blocks, err);
-    if (s == GRAINS_OK && (!histories_match_lists(sim) || (n != sim->grid.n_particles && !sim->need_rebuild)))
+    if (s == GRAINS_OK && (!histories_match_lists(sim) || (!sim->need_rebuild && !newcomers_fit(sim, n))))
         s = grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: the contact histories do not match the lists");
     if (s == GRAINS_OK)
         s = walls_reserve_blocks(&sim->wl, sim->grid.n_blocks, err);

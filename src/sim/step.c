@@ -18,11 +18,18 @@
 /* A pair listed within the skin can touch only after the two have closed
  * it: particles by 2 x their bound, a particle and a wall (or a membrane's
  * patch) by the particle's bound plus the element's displacement. */
+static real elements_moved(const grains_sim *sim)
+{
+    return fmax(walls_displacement(&sim->wl), sim_membranes_count(&sim->mb) ? sim_membranes_displacement(&sim->mb) : 0);
+}
+
+/* (A newcomer, listed nowhere, as soon as it comes within reach of
+ * anything: sim/newcomers.c.) */
 static int lists_stale(const grains_sim *sim)
 {
-    real elements = fmax(walls_displacement(&sim->wl), sim_membranes_count(&sim->mb) ? sim_membranes_displacement(&sim->mb) : 0);
+    real elements = elements_moved(sim);
     return sim->need_rebuild || sim->displacement > sim->p.skin / 2 || sim->displacement + elements > sim->p.skin ||
-           sim_strays_close(sim, elements) || sim->diag.history_failed;
+           sim_strays_close(sim, elements) || sim->diag.history_failed || sim_newcomers_near(sim, elements);
 }
 
 /* Boundaries move to where the forces of this step see them: at t with
@@ -74,8 +81,11 @@ static void forces_and_motion_team(grains_sim *sim)
         slot_run alone;
         size_t n_runs;
         const slot_run *runs = sim_own_runs(sim, &alone, &n_runs); /* a rank's own */
-        for (size_t r = 0; r < n_runs; r++) {
-            integrate_view view = sim_view(sim, runs[r].lo, runs[r].hi);
+        slot_run late;
+        int newcomers = sim_newcomers_run(sim, &late); /* on ranks: every rank moves them alike */
+        for (size_t r = 0; r < n_runs + (size_t)newcomers; r++) {
+            slot_run run = r < n_runs ? runs[r] : late;
+            integrate_view view = sim_view(sim, run.lo, run.hi);
             real v2 = 0;
             sim->kernels->loop[sim->integrator->update](&view, &v2);
             if (r == 0 || v2 > sim->v2_thread[tid])
@@ -226,7 +236,9 @@ static grains_status sources(grains_sim *sim, grains_error *err)
         sim->spawned_ahead = -1;
     else if ((s = sim_spawn_step(sim, &added, err)) != GRAINS_OK)
         return s;
-    return added ? sim_rebuild(sim, err) : GRAINS_OK;
+    /* (those that may wait as newcomers wait, unless one is already within reach) */
+    return added && (sim->need_rebuild || sim_newcomers_near(sim, elements_moved(sim))) ? sim_rebuild(sim, err)
+                                                                                         : GRAINS_OK;
 }
 
 /* An explicit row's advance: the membranes' forces; the particles'
