@@ -400,6 +400,28 @@ static void newcomer_resumes(test_ctx *t)
     grains_sim_destroy(b);
 }
 
+/* Grains that enter one a step, each clear of everything, wait as
+ * newcomers: 200 of them rebuild the lists at the first step, again to
+ * list the first grain (newcomers wait for lists that hold a grain), and
+ * then once when 64 wait and one more enters, not once for each grain. */
+static void pour_rebuilds(test_ctx *t)
+{
+    grains_params p = scene_params();
+    p.R_min = p.R_max = 1e-3;
+    p.N_max = 200;
+    p.N_spawn = 1;
+    p.v0 = (grains_vec3){0, 0, 0};
+    p.s_min = (grains_vec3){-0.05, -0.05, -0.05};
+    p.s_max = (grains_vec3){0.05, 0.05, 0.05};
+    grains_sim *sim = scene(&p);
+    advance(sim, 200);
+    size_t expected = 2 + (200 - 1) / 65;
+    CHECK(t, grains_sim_count(sim) == 200 && grains_sim_rebuilds(sim) == expected,
+          "200 grains entered (%zu), the lists rebuilt %zu times (%zu expected)", grains_sim_count(sim),
+          grains_sim_rebuilds(sim), expected);
+    grains_sim_destroy(sim);
+}
+
 /* Answers yes from its third question on. */
 static int third_time(void *ctx)
 {
@@ -447,5 +469,6 @@ int main(void)
     stop_inside_attempts(&t);
     newcomers_meet_in_time(&t);
     newcomer_resumes(&t);
+    pour_rebuilds(&t);
     return test_report(&t, "test_spawn");
 }

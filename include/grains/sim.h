@@ -326,6 +326,11 @@ size_t grains_sim_count(const grains_sim *sim);
  * run slower, its results the same); remove_lost takes such grains out.
  * Counted since the simulation was made or read. */
 size_t grains_sim_strays_overflowed(const grains_sim *sim);
+/* The rebuilds of the lists since the start of the run (kept across a
+ * checkpoint): when a grain may have moved half the skin, a caller changed
+ * the particles or meshes, or a grain that entered came within reach of
+ * something (docs/internals.md, "Neighbours"). */
+size_t grains_sim_rebuilds(const grains_sim *sim);
 
 /* The number of threads the run uses (the `threads` parameter, or for 0 the
  * OpenMP default). */

@@ -87,8 +87,9 @@ void banner_end(const run_job *j, const grains_sim *sim, long steps, double seco
         return;
     const grains_scenario *sc = o->sc;
     printf("done: %ld steps in %.3g s (%.3g steps/s, %zu particles at the end; %.3g s of it writing frames and "
-           "checkpoints)\n", steps, seconds, seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim),
-           o->output_seconds);
+           "checkpoints; the lists rebuilt %zu times since the start)\n", steps, seconds,
+           seconds > 0 ? (double)steps / seconds : 0.0, grains_sim_count(sim), o->output_seconds,
+           grains_sim_rebuilds(sim));
     print_spawn_reports(sim);
     print_ranks_report(j, sim, seconds);
     if (grains_sim_strays_overflowed(sim))

@@ -209,6 +209,8 @@ grains_status sim_rebuild(grains_sim *sim, grains_error *err)
     return s;
 }
 
+size_t grains_sim_rebuilds(const grains_sim *sim) { return sim->n_rebuilds; }
+
 grains_status sim_rebuild_keeping_sums(grains_sim *sim, grains_error *err)
 {
     sim->keep_sums = 1;
