@@ -9,6 +9,13 @@
 
 #include "interact/interact.h"
 
+/* How far apart the surfaces of a pair may be and still touch: 0, or for a
+ * contact that holds (it has a history, hp->holds) the gap at which it snaps. */
+static inline real hold_gap(const hm_law *law, real R_i, real R_j, int wall, uint32_t entry)
+{
+    return entry & STORE_HIST_BIT ? hm_hold_gap(law, R_i, R_j, wall) : 0;
+}
+
 /* Ends the contact of list entry *entry, if it had one. */
 static inline void end_contact(store_stream *s, uint32_t *entry)
 {

@@ -61,13 +61,6 @@ __attribute__((always_inline)) static inline void contact_in_entry(const force_v
     store_pack(&fv->cs->layout, e, &h);
 }
 
-/* How far apart the surfaces of a pair may be and still touch: 0, or for a
- * contact that holds (it has a history, hp->holds) the gap at which it snaps. */
-static inline real hold_gap(const hm_law *law, real R_i, real R_j, int wall, uint32_t entry)
-{
-    return entry & STORE_HIST_BIT ? hm_hold_gap(law, R_i, R_j, wall) : 0;
-}
-
 /* A servo wall's control needs its contacts' stiffness and damping. */
 static inline void add_stiffness(vec3 *wall_sum, int body, const hm_result *r)
 {
@@ -245,28 +238,6 @@ __attribute__((always_inline)) static inline void all_mesh_contacts(const block_
             *t_i = v3_add(*t_i, r.t_i);
         }
     }
-}
-
-/* The candidates of particle i's listed elements [k0, end): closest points,
- * features, whether they touch, and which make contacts (interact/mesh_select.h). */
-void sim_select_mesh_contacts(const force_view *fv, uint32_t i, vec3 x_i, int mat_i, uint32_t k0, uint32_t end,
-                               mesh_candidate *c, const int mixed, const int extended)
-{
-    const grains_particles *pt = &fv->pt;
-    int n = (int)(end - k0);
-    for (int a = 0; a < n; a++) {
-        uint32_t entry = fv->nb.j[k0 + (uint32_t)a], e = entry & STORE_INDEX_MASK;
-        const grains_mesh_element *el = &fv->mesh->elements[e];
-        c[a].e = e;
-        c[a].dx = mesh_offset_feature(fv->mesh, e, x_i, &c[a].f);
-        c[a].d2 = v3_dot(c[a].dx, c[a].dx);
-        const hm_law *law = hm_law_pw(fv->hp, mat_i, el->material);
-        const int sticky = extended && fv->hp->holds;
-        real reach = pt->R[i] + el->R + (sticky ? hold_gap(law, pt->R[i], el->R, 1, entry) : 0);
-        c[a].touching = c[a].d2 < reach * reach && c[a].d2 > 0 && !(mixed && law->no_contact);
-        c[a].had_history = (entry & STORE_HIST_BIT) != 0;
-    }
-    mesh_select(fv->mesh, c, n);
 }
 
 /* The listed elements [k0, end) of particle i, ghost-free: a particle
