@@ -320,10 +320,10 @@ grains_status grains_sim_reserve(grains_sim *sim, size_t n, grains_error *err);
  * spawned. Their storage order is the engine's business. */
 size_t grains_sim_count(const grains_sim *sim);
 /* The rebuilds of the lists that found more than 64 grains lost far out
- * of the meshes' box (docs/architecture.md, "When the lists are
- * rebuilt"): past 64 none is kept apart, and the fastest of them bounds
- * every grain's motion, so that the lists are rebuilt far more often (a
- * run slower, its results the same); remove_lost takes such grains out.
+ * of the meshes' box (docs/architecture.md, "The rebuild"): past 64 none
+ * is kept apart, and the fastest of them bounds every grain's motion, so
+ * that the lists are rebuilt far more often (a run slower, its results the
+ * same); remove_lost takes such grains out.
  * Counted since the simulation was made or read. */
 size_t grains_sim_strays_overflowed(const grains_sim *sim);
 /* The rebuilds of the lists since the start of the run (kept across a

@@ -1,8 +1,8 @@
 /* Newcomers: the grains an insertion region added since the last rebuild,
  * held after the binned ones (slots [grid.n_particles, n)) and listed
  * nowhere, which wait for the next rebuild while nothing can reach them,
- * instead of a rebuild for each (docs/architecture.md, "When the lists are
- * rebuilt"). A newcomer has no contact: each step, before the forces, the
+ * instead of a rebuild for each (docs/architecture.md, "The rebuild";
+ * docs/internals.md, "Spawning"). A newcomer has no contact: each step, before the forces, the
  * lists are stale when one comes within the reach beyond touching (the
  * lists' pad less the skin: an attraction's, a holding contact's) of a
  * grain or a mesh element, and a rebuild lists it. The binned grains it
@@ -16,9 +16,9 @@
 
 int sim_newcomers_may_wait(const grains_sim *sim)
 {
-    return sim->n_rebuilds > 0 && sim->grid.n_particles > 0 && !sim->need_rebuild && !sim->stopped && sim->integrator->update != LOOP_NONE &&
-           !sim->strays.n && !sim->has_pending && sim->nb.n_particles == sim->grid.n_particles &&
-           sim->pt.n < sim->grid.n_particles + NEWCOMERS_MAX;
+    return sim->n_rebuilds > 0 && sim->grid.n_particles > 0 && !sim->need_rebuild && !sim->stopped &&
+           sim->integrator->update != LOOP_NONE && !sim->strays.n && !sim->has_pending &&
+           sim->nb.n_particles == sim->grid.n_particles && sim->pt.n < sim->grid.n_particles + NEWCOMERS_MAX;
 }
 
 int sim_newcomers_near(const grains_sim *sim, real elements)

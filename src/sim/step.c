@@ -15,16 +15,18 @@
 #define THREAD_ID() 0
 #endif
 
-/* A pair listed within the skin can touch only after the two have closed
- * it: particles by 2 x their bound, a particle and a wall (or a membrane's
- * patch) by the particle's bound plus the element's displacement. */
+/* How far any mesh element (a wall's point, a membrane's patch) has moved
+ * since the lists were built. */
 static real elements_moved(const grains_sim *sim)
 {
     return fmax(walls_displacement(&sim->wl), sim_membranes_count(&sim->mb) ? sim_membranes_displacement(&sim->mb) : 0);
 }
 
-/* (A newcomer, listed nowhere, as soon as it comes within reach of
- * anything: sim/newcomers.c.) */
+/* A pair listed within the skin can touch only after the two have closed
+ * it: particles by 2 x their bound, a particle and a wall (or a membrane's
+ * patch) by the particle's bound plus the element's displacement; a
+ * newcomer, listed nowhere, as soon as it comes within reach of anything
+ * (sim/newcomers.c). */
 static int lists_stale(const grains_sim *sim)
 {
     real elements = elements_moved(sim);

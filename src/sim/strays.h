@@ -5,7 +5,7 @@
  * a bound of their own, and their clearances at the rebuild, say when they
  * could meet something unlisted.
  *
- * The bound (docs/architecture.md, "When the lists are rebuilt"): the
+ * The bound (docs/architecture.md, "The rebuild"): the
  * distance to a convex set changes no faster than the position, so a stray
  * at distance d_s from the box E and a grain at d_j <= D (the largest of the
  * others') are at least d_s - D apart; an element lies within its radius of
