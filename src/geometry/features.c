@@ -1,6 +1,7 @@
 /* Closest features of mesh elements, by vertex id. */
 #include "geometry/features.h"
 
+#include "geometry/mesh_offset.h"
 #include "geometry/primitives.h"
 
 /* The vertex id of corner slot c of element e. */
@@ -16,7 +17,7 @@ vec3 mesh_offset_feature(const grains_mesh *m, uint32_t e, vec3 x, mesh_feature 
     prim_region at = {0, 0, 0};
     vec3 d;
     if (el->periodic)
-        x = grains_mesh_image(m, e, x);
+        x = mesh_element_image(m, e, x);
     switch (el->n) {
     case 1: d = v3_sub(x, p[el->v[0]]); break;
     case 2: d = grains_offset_to_segment_at(x, p[el->v[0]], p[el->v[1]], &at); break;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "geometry/mesh_offset.h"
 #include "math/vec3.h"
 #include "util/array.h"
 
@@ -119,3 +120,7 @@ void grains_mesh_update_bounds(grains_mesh *m)
     for (size_t e = 0; e < m->n_elements; e++)
         element_box(m, &m->elements[e]);
 }
+
+grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x) { return mesh_element_image(m, e, x); }
+
+grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x) { return mesh_element_offset(m, e, x); }

@@ -1,7 +1,6 @@
-/* The offset of a point from a mesh element (grains_mesh_offset, grains/mesh.h):
- * the force loops' closest points, compiled once more per instruction set
- * with the lanes (CMakeLists.txt, GRAINS_KERNEL_SOURCES). */
-#include "grains/mesh.h"
+/* The offset of a point from a mesh element and its image nearest the
+ * element (geometry/mesh_offset.h). */
+#include "geometry/mesh_offset.h"
 
 #include <math.h>
 
@@ -24,13 +23,13 @@ __attribute__((noinline)) static vec3 periodic_image(const grains_mesh *m, const
     return x;
 }
 
-grains_vec3 grains_mesh_image(const grains_mesh *m, size_t e, grains_vec3 x)
+vec3 mesh_element_image(const grains_mesh *m, size_t e, vec3 x)
 {
     const grains_mesh_element *el = &m->elements[e];
     return el->periodic ? periodic_image(m, el, x) : x;
 }
 
-grains_vec3 grains_mesh_offset(const grains_mesh *m, size_t e, grains_vec3 x)
+vec3 mesh_element_offset(const grains_mesh *m, size_t e, vec3 x)
 {
     const grains_mesh_element *el = &m->elements[e];
     const vec3 *p = m->vertices;

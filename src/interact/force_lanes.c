@@ -9,6 +9,7 @@
  * register sums. The same operations in the same order: the same bits
  * (tests/test_lanes.c). */
 #include "contact/lanes.h"
+#include "geometry/mesh_offset.h"
 #include "interact/contact_visit.h"
 
 _Static_assert(LANE_SPRINGS == STORE_FULL_WIDTH, "a lane holds a whole history");
@@ -233,7 +234,7 @@ static void mesh_lanes(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
     int n = (int)(end - k0);
     if (n < 2) {
         uint32_t *entry = &fv->nb.j[k0];
-        wall_lane(w, i, entry, grains_mesh_offset(fv->mesh, *entry & STORE_INDEX_MASK, fv->pt.x[i]), NULL);
+        wall_lane(w, i, entry, mesh_element_offset(fv->mesh, *entry & STORE_INDEX_MASK, fv->pt.x[i]), NULL);
         return;
     }
     select_with_donors(fv, w->at.s, i, 0, k0, end, c, 0, 0);
