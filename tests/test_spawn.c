@@ -414,7 +414,17 @@ static void pour_rebuilds(test_ctx *t)
     p.s_min = (grains_vec3){-0.05, -0.05, -0.05};
     p.s_max = (grains_vec3){0.05, 0.05, 0.05};
     grains_sim *sim = scene(&p);
-    advance(sim, 200);
+    advance(sim, 65);
+    const char *path = "test_spawn_pour.grains";
+    grains_error err;
+    grains_sim *b = NULL;
+    CHECK(t, sim->pt.n == sim->grid.n_particles + NEWCOMERS_MAX, "after 65 steps %d newcomers wait (%zu grains, "
+          "%zu binned)", NEWCOMERS_MAX, sim->pt.n, sim->grid.n_particles);
+    CHECK(t, grains_checkpoint_write(path, sim, "app", 3, &err) == GRAINS_OK && grains_sim_create(&b, &p, &err) ==
+          GRAINS_OK && grains_checkpoint_read_sim(path, b, &err) == GRAINS_OK, "and a checkpoint of them reads back");
+    remove(path);
+    grains_sim_destroy(b);
+    advance(sim, 135);
     size_t expected = 2 + (200 - 1) / 65;
     CHECK(t, grains_sim_count(sim) == 200 && grains_sim_rebuilds(sim) == expected,
           "200 grains entered (%zu), the lists rebuilt %zu times (%zu expected)", grains_sim_count(sim),

@@ -332,7 +332,7 @@ grains_status sim_write_state(grains_sim *sim, bytes_out *o, grains_error *err)
 /* Whether n particles are the grid's and newcomers (sim/newcomers.c) after them. */
 static int newcomers_fit(const grains_sim *sim, size_t n)
 {
-    return n >= sim->grid.n_particles && n - sim->grid.n_particles < NEWCOMERS_MAX;
+    return n >= sim->grid.n_particles && n - sim->grid.n_particles <= NEWCOMERS_MAX;
 }
 
 /* The lists and what the step's loops size from them, for n particles;
