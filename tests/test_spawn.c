@@ -432,6 +432,52 @@ static void pour_rebuilds(test_ctx *t)
     grains_sim_destroy(sim);
 }
 
+/* The grains a region near x = L adds with a mesh point (radius 0.5 mm) at
+ * x = 0.5 mm of a box periodic along x (period L = 20 mm), repeated with
+ * it, after 20 attempts: a grain (R = 1 mm) centred at x = L - 0.5 mm lies
+ * 1 mm from the point's image, which it overlaps (1.5 mm), though outside
+ * the point's own box; one centred at L / 2 is clear of both. */
+static size_t spawned_beside_image(double x_region)
+{
+    const double L = 0.02;
+    grains_params p = scene_params();
+    p.R_min = p.R_max = 1e-3;
+    p.periodic = 1;
+    p.box_min = (grains_vec3){0, 0, 0};
+    p.box_max = (grains_vec3){L, L, L};
+    p.N_max = 1;
+    p.N_spawn = 1;
+    p.R_mesh[0] = 5e-4;
+    p.v0 = (grains_vec3){0, 0, 0};
+    p.s_min = (grains_vec3){x_region - 1e-7, L / 2 - 1e-7, L / 2 - 1e-7};
+    p.s_max = (grains_vec3){x_region + 1e-7, L / 2 + 1e-7, L / 2 + 1e-7};
+    grains_sim *sim = scene(&p);
+    grains_mesh *m;
+    grains_error err;
+    uint32_t v[1] = {0};
+    if (grains_mesh_create(&m, &err) != GRAINS_OK || grains_mesh_add_vertex(m, (grains_vec3){5e-4, L / 2, L / 2},
+                                                                             &err) != GRAINS_OK ||
+        grains_mesh_add_element(m, 1, v, 0, 5e-4, &err) != GRAINS_OK || grains_sim_set_mesh(sim, m, &err) != GRAINS_OK ||
+        grains_sim_set_mesh_periodic(sim, 0, 1, &err) != GRAINS_OK) {
+        fprintf(stderr, "periodic point: %s\n", err.message);
+        exit(1);
+    }
+    grains_mesh_destroy(m);
+    advance(sim, 20);
+    size_t n = grains_sim_count(sim);
+    grains_sim_destroy(sim);
+    return n;
+}
+
+/* An insertion region's attempts meet a periodic mesh's elements by their
+ * nearest images, as the contacts do: none fits over an image. */
+static void periodic_mesh_images(test_ctx *t)
+{
+    size_t beside = spawned_beside_image(0.02 - 5e-4), clear = spawned_beside_image(0.01);
+    CHECK(t, beside == 0 && clear == 1, "grains added over the image of a periodic mesh point: %zu (0), clear of it: %zu "
+          "(1)", beside, clear);
+}
+
 /* Answers yes from its third question on. */
 static int third_time(void *ctx)
 {
@@ -480,5 +526,6 @@ int main(void)
     newcomers_meet_in_time(&t);
     newcomer_resumes(&t);
     pour_rebuilds(&t);
+    periodic_mesh_images(&t);
     return test_report(&t, "test_spawn");
 }
