@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "cloud.h"
+#include "neighbor/block_share.h"
 #include "neighbor/neighbor.h"
 #include "support.h"
 #include "util/rng.h"
@@ -188,6 +189,61 @@ static void check_pair_blocks(test_ctx *t, const cloud *c, const grains_grid *g,
     free(owner), free(of), free(holds), free(needs), free(at);
 }
 
+/* The work of each block before it, as sim/block_work.c weighs it (a unit
+ * per particle and per listed entry); the most one block has in *most. */
+static uint64_t *block_work(const grains_grid *g, const grains_neighbors *nb, uint64_t *most)
+{
+    uint64_t *work = malloc((g->n_blocks + 1) * sizeof *work), sum = 0;
+    *most = 0;
+    for (uint32_t b = 0; work && b < g->n_blocks; b++) {
+        uint32_t lo, hi;
+        block_particles(g, b, b + 1, &lo, &hi);
+        uint64_t w = (hi - lo) + (nb->start[hi] - nb->start[lo]);
+        work[b] = sum;
+        sum += w;
+        *most = w > *most ? w : *most;
+    }
+    if (work)
+        work[g->n_blocks] = sum;
+    return work;
+}
+
+/* The threads' shares of each colour phase (neighbor/block_share.h), for
+ * 2, 3 and 5 threads: one after another, together the phase's blocks,
+ * each within one block's work of an even share of the phase; their
+ * particles over all phases every particle once. */
+static void check_block_shares(test_ctx *t, const grains_grid *g, const grains_neighbors *nb, const char *what)
+{
+    uint64_t most;
+    uint64_t *work = block_work(g, nb, &most);
+    uint8_t *seen = malloc(g->n_particles);
+    int in_order = work && seen, even = 1, once = 1;
+    for (int n = 2; in_order && n <= 5; n += n == 2 ? 1 : 2) {
+        memset(seen, 0, g->n_particles);
+        for (int phase = 0; phase < g->n_phases; phase++) {
+            uint32_t at = g->phase_start[phase], end = g->phase_start[phase + 1];
+            uint64_t total = work[end] - work[at];
+            for (int k = 0; k < n; k++) {
+                uint32_t lo, hi, p0, p1;
+                block_share(g, work, phase, k, n, &lo, &hi);
+                in_order &= lo == at && hi >= lo;
+                even &= (work[hi] - work[lo]) * (uint64_t)n <= total + (uint64_t)n * most;
+                block_particles(g, lo, hi, &p0, &p1);
+                for (uint32_t p = p0; p < p1; p++)
+                    seen[p]++;
+                at = hi;
+            }
+            in_order &= at == end;
+        }
+        for (size_t p = 0; p < g->n_particles; p++)
+            once &= seen[p] == 1;
+    }
+    CHECK(t, in_order && once, "%s: the threads' shares of each phase follow one another and hold each particle once",
+          what);
+    CHECK(t, even, "%s: each thread's share within one block's work of an even share", what);
+    free(work), free(seen);
+}
+
 static void lists(test_ctx *t, double ratio, int periodic)
 {
     const real pad = 0.3e-3;
@@ -216,6 +272,7 @@ static void lists(test_ctx *t, double ratio, int periodic)
         CHECK(t, same, "%s: the same lists with 1 and 2 threads", what);
         check_some_listed(t, &c, &g, &nb, what);
         check_pair_blocks(t, &c, &g, &nb, what);
+        check_block_shares(t, &g, &nb, what);
         const grid_level *small = &g.level[g.n_levels - 1];
         printf("  %-18s %d level(s), small cells %.3g mm, %zu pairs\n", what, g.n_levels, 1e3 * small->h, pairs);
         if (ratio >= 10)

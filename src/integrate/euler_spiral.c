@@ -85,8 +85,9 @@ void integrate_euler_spiral(const integrate_view *view, real *max_v2_out)
     const grains_params *p = view->p;
     const long first = (long)view->lo, n = (long)view->hi, n_chunks = (n - first + CHUNK - 1) / CHUNK;
     real max_v2 = 0;
-#pragma omp for schedule(static)
-    for (long c = 0; c < n_chunks; c++) {
+    long c0, c1;
+    integrate_chunks(view, n_chunks, &c0, &c1);
+    for (long c = c0; c < c1; c++) {
         long lo = first + c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
         if (one_material(p, view->motion))
             update_lanes(pt, p, view->motion, lo, hi);

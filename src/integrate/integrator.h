@@ -8,6 +8,10 @@
 #ifndef GRAINS_INTEGRATE_INTEGRATOR_H
 #define GRAINS_INTEGRATE_INTEGRATOR_H
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "grains/error.h"
 #include "grains/params.h"
 #include "particles/particles.h"
@@ -25,13 +29,30 @@ typedef struct {
 
 /* What a particle loop of an integrator reads: the particles, the run's
  * constants, each material's, and the particles [lo, hi) it moves (all of
- * them, but for a rank's update: its own, decomp/ranks.c). */
+ * them, but for a rank's update: its own, decomp/ranks.c), shared out
+ * among the calling team, or the calling thread's own range. */
 typedef struct {
     grains_particles *pt;
     const grains_params *p;
     const material_motion *motion;
     size_t lo, hi;
+    int own; /* 1: [lo, hi) is this thread's alone; 0: the team's, each thread an even part */
 } integrate_view;
+
+/* The chunks [*c0, *c1) of the view's n_chunks that this thread moves: all
+ * of its own range's, or its even part of the team's (as a static
+ * worksharing loop parts them; no barrier after). */
+static inline void integrate_chunks(const integrate_view *v, long n_chunks, long *c0, long *c1)
+{
+    *c0 = 0, *c1 = n_chunks;
+#ifdef _OPENMP
+    if (!v->own) {
+        long t = omp_get_thread_num(), n_threads = omp_get_num_threads();
+        *c0 = n_chunks * t / n_threads;
+        *c1 = n_chunks * (t + 1) / n_threads;
+    }
+#endif
+}
 
 /* What a membrane-vertex loop reads and moves (integrate/vertices.c):
  * point masses without spin or drag. */
@@ -75,10 +96,10 @@ typedef struct {
     grains_integrator kind;
     real place_at;  /* the boundaries are placed at t + place_at dt ... */
     real rates_at;  /* ... with their rates at t + rates_at dt */
-    /* Before the boundaries move (a worksharing loop for every thread of a
-     * team); notes the largest squared speed. */
+    /* Before the boundaries move (every thread of a team calls it, each on
+     * its part: integrate_chunks); notes the largest squared speed. */
     particle_loop begin;
-    /* After the forces (a worksharing loop): the update; notes the largest
+    /* After the forces (as begin): the update; notes the largest
      * squared speed where it moves the particles. LOOP_NONE for implicit rows. */
     particle_loop update;
     /* Whether `update` moves positions (then the step's displacement bound

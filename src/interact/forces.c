@@ -17,6 +17,7 @@
 #endif
 
 #include "interact/mesh_select.h"
+#include "neighbor/block_share.h"
 #include "interact/contact_visit.h"
 
 /* The pair's cohesion law's pull on i across gap s along the unit normal n
@@ -431,9 +432,80 @@ void force_diag_merge(force_diag *total, const force_diag *d)
     total->max_force = fmax(total->max_force, d->max_force);
 }
 
-void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candidate *cand)
+/* Block b's contacts: its particles are one range in memory, its
+ * histories another. */
+static void walk_block(const force_view *fv, uint32_t b, int lanes, int general, force_diag *d, store_queue *q,
+                       mesh_candidate *cand)
 {
     const grains_grid *g = fv->grid;
+    /* a block visited in part: the pairs with our particles alone, and
+     * what it finds is another's to report */
+    int visit = fv->visit ? fv->visit[b] : 2;
+    if (!visit)
+        return;
+    force_diag theirs = force_diag_empty(), *db = visit == 2 ? d : &theirs;
+    const uint8_t *mine = visit == 2 ? NULL : fv->mine;
+    store_stream s;
+    store_open(&s, fv->cs, b, q);
+    if (fv->rec->requested)
+        fv->rec->block_of_thread[THREAD_ID()] = b;
+    /* the block's own sums of what each mesh gave its particles */
+    vec3 *wall_sum = fv->wl->n ? &fv->wl->block_sum[WALL_SUMS * fv->wl->n * b] : NULL;
+    if (wall_sum)
+        memset(wall_sum, 0, WALL_SUMS * fv->wl->n * sizeof *wall_sum);
+    /* and its log of what they gave membrane vertices */
+    patch_log *plog = fv->mb->n ? &fv->patch_logs[b] : NULL;
+    if (plog)
+        plog->n = 0;
+    const block_walk w = {fv, &s, db, wall_sum, plog, cand, mine};
+    if (lanes)
+        fv->lanes(&w, b);
+    else
+        for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
+            if (general)
+                particle_contacts_general(&w, i);
+            else
+                particle_contacts(&w, i);
+    store_close(&s);
+    d->history_failed |= fv->cs->block[b].failed; /* any rank's: out of memory stops the run */
+}
+
+/* The phase's blocks as they come to the threads. */
+static void walk_phase_shared(const force_view *fv, int phase, int lanes, int general, force_diag *d, store_queue *q,
+                              mesh_candidate *cand)
+{
+    const grains_grid *g = fv->grid;
+#pragma omp for schedule(dynamic, 1)
+    for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++)
+        walk_block(fv, b, lanes, general, d, q, cand);
+}
+
+/* The phase's blocks by regions (neighbor/block_share.h): the thread's own
+ * region first, then it helps with the others' until each is done. Each
+ * region's blocks go one by one from its cursor, so each block is walked
+ * once. */
+static void walk_phase_regions(const force_view *fv, int phase, int lanes, int general, force_diag *d,
+                               store_queue *q, mesh_candidate *cand)
+{
+    int n = fv->block_regions;
+    for (int k = 0; k < n; k++) {
+        int t = (THREAD_ID() + k) % n;
+        uint32_t lo, hi, b;
+        block_share(fv->grid, fv->block_work, phase, t, n, &lo, &hi);
+        uint32_t *next = &fv->block_next[((size_t)phase * (size_t)n + (size_t)t) * BLOCK_NEXT_STRIDE];
+        for (;;) {
+#pragma omp atomic capture
+            b = (*next)++;
+            if (b >= hi)
+                break;
+            walk_block(fv, b, lanes, general, d, q, cand);
+        }
+    }
+#pragma omp barrier
+}
+
+void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candidate *cand)
+{
     /* (a periodic box and histories narrower than a whole one on the lanes alone: the scalar
      * kernel's common loop has no box and works in place on whole histories) */
     const int general = ((fv->box->mask != 0 || fv->cs->layout.width != STORE_FULL_WIDTH) && !fv->lanes) ||
@@ -441,40 +513,9 @@ void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candid
     const int lanes = !general && fv->lanes;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */
-    for (int phase = 0; phase < g->n_phases; phase++) {
-#pragma omp for schedule(dynamic, 1)
-        for (uint32_t b = g->phase_start[phase]; b < g->phase_start[phase + 1]; b++) {
-            /* a block visited in part: the pairs with our particles alone,
-             * and what it finds is another's to report */
-            int visit = fv->visit ? fv->visit[b] : 2;
-            if (!visit)
-                continue;
-            force_diag theirs = force_diag_empty(), *db = visit == 2 ? d : &theirs;
-            const uint8_t *mine = visit == 2 ? NULL : fv->mine;
-            /* a block's particles are one range in memory, its histories another */
-            store_stream s;
-            store_open(&s, fv->cs, b, q);
-            if (fv->rec->requested)
-                fv->rec->block_of_thread[THREAD_ID()] = b;
-            /* the block's own sums of what each mesh gave its particles */
-            vec3 *wall_sum = fv->wl->n ? &fv->wl->block_sum[WALL_SUMS * fv->wl->n * b] : NULL;
-            if (wall_sum)
-                memset(wall_sum, 0, WALL_SUMS * fv->wl->n * sizeof *wall_sum);
-            /* and its log of what they gave membrane vertices */
-            patch_log *plog = fv->mb->n ? &fv->patch_logs[b] : NULL;
-            if (plog)
-                plog->n = 0;
-            const block_walk w = {fv, &s, db, wall_sum, plog, cand, mine};
-            if (lanes)
-                fv->lanes(&w, b);
-            else
-                for (uint32_t i = g->first[g->block_start[b]]; i < g->first[g->block_start[b + 1]]; i++)
-                    if (general)
-                        particle_contacts_general(&w, i);
-                    else
-                        particle_contacts(&w, i);
-            store_close(&s);
-            d->history_failed |= fv->cs->block[b].failed; /* any rank's: out of memory stops the run */
-        }
-    }
+    for (int phase = 0; phase < fv->grid->n_phases; phase++)
+        if (fv->block_work)
+            walk_phase_regions(fv, phase, lanes, general, d, q, cand);
+        else
+            walk_phase_shared(fv, phase, lanes, general, d, q, cand);
 }

@@ -53,6 +53,12 @@ typedef struct force_view {
     const uint8_t *visit;         /* per block: 2 all its pairs, 1 those with a partner in mine, 0 none; NULL: all */
     const uint8_t *mine;          /* per particle: this process's own */
     int mixed;                    /* several materials, or a pair that does not touch: each pair's law looked up */
+    const uint64_t *block_work;   /* per block, the work before it: each thread walks its region of each colour
+                                   * phase (neighbor/block_share.h), then helps the others with theirs; NULL: the
+                                   * blocks go to the threads as they come */
+    uint32_t *block_next;         /* with block_work: per phase and region, the next block of the region */
+    int block_regions;            /* with block_work: the regions of each phase, one a thread (a team that has
+                                   * fewer threads shares the rest) */
 } force_view;
 
 /* One cell block's walk through the force loop: the view, the block's

@@ -142,6 +142,8 @@ void grains_sim_destroy(grains_sim *sim)
     for (int t = 0; sim->cand_thread && t < sim->nthreads; t++)
         free(sim->cand_thread[t]);
     free(sim->cand_thread);
+    free(sim->block_work);
+    free(sim->block_next);
     free(sim->thread);
     free(sim->v2_thread);
     free(sim);

@@ -103,7 +103,19 @@ struct grains_sim {
     real *v2_thread;            /* per thread: largest squared speed after integration */
     mesh_candidate **cand_thread; /* per thread: one particle's mesh candidates (interact/mesh_select.h) */
     size_t cand_cap;            /* room in each: the most elements listed for one particle */
+    uint64_t *block_work;       /* per cell block and one more: the work before it (sim/block_work.c) */
+    size_t block_work_cap;
+    uint32_t *block_next;       /* per phase and thread, a cache line apart: the next block of its region */
+    size_t block_next_cap;
+    int regions_weighed;        /* while a team's loops run: block_work holds this grid's blocks */
 };
+
+/* Weighs the cell blocks for the threads' shares of each colour phase
+ * (neighbor/block_share.h), so that each thread walks and moves its own
+ * region of the particles; 0 where they cannot: one thread, ranks, lists
+ * not those of the particles as they lie, or no room (the team then shares
+ * the blocks as they come). */
+int sim_weigh_blocks(grains_sim *sim);
 
 /* Room in every thread's candidate buffer for the most elements one
  * particle lists (none with compat = "tinydem"). */
@@ -270,7 +282,10 @@ static inline force_view sim_forces_of(grains_sim *sim)
                         sim->p.kernel == GRAINS_KERNEL_VECTOR ? sim->kernels->block_lane_contacts : NULL,
                         rank_visit(&sim->rank_view),
                         rank_mine(&sim->rank_view),
-                        sim->mixed};
+                        sim->mixed,
+                        NULL,
+                        NULL,
+                        0};
 }
 /* Notes the lowest particle whose force or torque is not finite; the
  * threads' diag slots combined (order-free: sums and maxima) (sim/verdict.c). */
@@ -280,7 +295,7 @@ force_diag sim_reduce_diag(const grains_sim *sim);
 /* The integrators' view of the particles, moving [lo, hi). */
 static inline integrate_view sim_view(grains_sim *sim, size_t lo, size_t hi)
 {
-    return (integrate_view){&sim->pt, &sim->p, sim->motion, lo, hi};
+    return (integrate_view){&sim->pt, &sim->p, sim->motion, lo, hi, 0};
 }
 
 /* The springs of grains_sim_set_contacts into the store (cs.c[0 .. n_pending))

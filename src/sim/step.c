@@ -6,13 +6,16 @@
 #include <string.h>
 
 #include "decomp/hooks.h"
+#include "neighbor/block_share.h"
 #include "sim/sim_internal.h"
 
 #ifdef _OPENMP
 #include <omp.h>
 #define THREAD_ID() omp_get_thread_num()
+#define THREAD_COUNT() omp_get_num_threads()
 #else
 #define THREAD_ID() 0
+#define THREAD_COUNT() 1
 #endif
 
 /* How far any mesh element (a wall's point, a membrane's patch) has moved
@@ -46,6 +49,28 @@ static grains_status move_boundaries(grains_sim *sim, grains_error *err)
     return walls_move(&sim->wl, sim->mesh, t + in->place_at * dt, t + in->rates_at * dt, err);
 }
 
+/* fn on this thread's region of every colour phase (those of the threads
+ * a smaller team lacks shared out) and on its part of the newcomers after
+ * the blocks; the largest squared speed it saw. */
+static real move_own_regions(grains_sim *sim, particle_loop_fn fn)
+{
+    const grains_grid *g = &sim->grid;
+    real most = 0, v2;
+    for (int phase = 0; phase < g->n_phases; phase++)
+        for (int t = THREAD_ID(); t < sim->nthreads; t += THREAD_COUNT()) {
+            uint32_t b0, b1, lo, hi;
+            block_share(g, sim->block_work, phase, t, sim->nthreads, &b0, &b1);
+            block_particles(g, b0, b1, &lo, &hi);
+            integrate_view own = sim_view(sim, lo, hi);
+            own.own = 1;
+            fn(&own, &v2);
+            most = v2 > most ? v2 : most; /* (speed2_max's: a state not finite is INFINITY) */
+        }
+    integrate_view late = sim_view(sim, g->n_particles, sim->pt.n);
+    fn(&late, &v2);
+    return v2 > most ? v2 : most;
+}
+
 /* What each thread of the step's team does: every loop is shared out among
  * the team, with no fork and join between them. */
 static void forces_and_motion_team(grains_sim *sim)
@@ -54,7 +79,9 @@ static void forces_and_motion_team(grains_sim *sim)
     force_diag *d = &sim->thread[tid].diag;
     *d = force_diag_empty();
     sim->v2_thread[tid] = 0;
-    const force_view fv = sim_forces_of(sim);
+    force_view fv = sim_forces_of(sim);
+    if (sim->regions_weighed)
+        fv.block_work = sim->block_work, fv.block_next = sim->block_next, fv.block_regions = sim->nthreads;
     sim_forces(&fv, d, &sim->thread[tid].queue, sim->cand_thread ? sim->cand_thread[tid] : NULL);
     if (sim->rec.requested) {
 #pragma omp single
@@ -80,6 +107,11 @@ static void forces_and_motion_team(grains_sim *sim)
 #pragma omp single
             sim_guide_hold(sim); /* its barrier: the update sees the held force */
         }
+        particle_loop_fn update = sim->kernels->loop[sim->integrator->update];
+        if (sim->regions_weighed) {
+            sim->v2_thread[tid] = move_own_regions(sim, update);
+            return;
+        }
         slot_run alone;
         size_t n_runs;
         const slot_run *runs = sim_own_runs(sim, &alone, &n_runs); /* a rank's own */
@@ -89,7 +121,7 @@ static void forces_and_motion_team(grains_sim *sim)
             slot_run run = r < n_runs ? runs[r] : late;
             integrate_view view = sim_view(sim, run.lo, run.hi);
             real v2 = 0;
-            sim->kernels->loop[sim->integrator->update](&view, &v2);
+            update(&view, &v2);
             if (r == 0 || v2 > sim->v2_thread[tid])
                 sim->v2_thread[tid] = v2;
         }
@@ -101,12 +133,14 @@ static void forces_and_motion_team(grains_sim *sim)
  * libgomp's barriers cost a dozen futex calls per step even in a team of one. */
 static force_diag forces_and_motion(grains_sim *sim)
 {
+    sim->regions_weighed = sim_weigh_blocks(sim);
     if (sim->nthreads > 1) {
 #pragma omp parallel num_threads(sim->nthreads)
         forces_and_motion_team(sim);
     } else {
         forces_and_motion_team(sim);
     }
+    sim->regions_weighed = 0;
     return sim_shared(sim) ? rank_verdict(&sim->rank_view) : sim_reduce_diag(sim);
 }
 
@@ -151,6 +185,10 @@ static void begin_team(grains_sim *sim, particle_loop_fn fn)
         begin_own_team(sim, fn);
         return;
     }
+    if (sim->regions_weighed) {
+        sim->v2_thread[THREAD_ID()] = move_own_regions(sim, fn);
+        return;
+    }
     integrate_view view = sim_view(sim, 0, sim->pt.n);
     fn(&view, &sim->v2_thread[THREAD_ID()]);
 }
@@ -162,12 +200,14 @@ static void begin(grains_sim *sim)
     particle_loop_fn fn = sim->kernels->loop[sim->integrator->begin]; /* this CPU's copy */
     if (!fn)
         return;
+    sim->regions_weighed = sim_weigh_blocks(sim);
     if (sim->nthreads > 1) {
 #pragma omp parallel num_threads(sim->nthreads)
         begin_team(sim, fn);
     } else {
         begin_team(sim, fn);
     }
+    sim->regions_weighed = 0;
     slot_run all = {0, (uint32_t)sim->pt.n}, alone;
     size_t n_runs = 1;
     int own = sim_ranks_halo_steps(sim); /* the speeds noted: the own ones' (begin_team) */
