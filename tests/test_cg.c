@@ -668,6 +668,7 @@ static void refused(test_ctx *t)
         {{0, 0, 0}, {1, 1, 1}, {1, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 1e10, PLAIN}, /* 3e10 cells' reach */
         {{0, 0, 0}, {1e-150, 1e-150, 1e-150}, {4, 4, 4}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 1e-150, PLAIN}, /* no volume */
         {{0, 0, 0}, {1, 1, 1}, {100, 100, 100}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.35, PLAIN}, /* 211^3 nodes each */
+        {{0, 0, 0}, {1, 1, 1}, {100, 100, 100}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 0.13, PLAIN}, /* 79^3 nodes each */
     };
     int all = 1;
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
@@ -677,7 +678,7 @@ static void refused(test_ctx *t)
     }
     CHECK(t, all, "grids of no extent, no cell, 4 cells along an averaged axis, a width that reaches no node, a "
           "NaN width, 4M cells, a kernel reaching 3e10 cells (an int's overflow before), cells of 1e-450 m^3 (no "
-          "volume a double holds) or a kernel of 9.4e6 nodes in reach are refused");
+          "volume a double holds) or kernels of 9.4e6 and 4.9e5 nodes in reach are refused");
 }
 
 static int always(void *ctx)
@@ -699,7 +700,7 @@ static void frames_refused(test_ctx *t)
         CHECK(t, 0, "fields: %s", err.message);
         return;
     }
-    enum { N = 2048 }; /* (two of the question's 1024 turns) */
+    enum { N = 2048 }; /* (343 nodes each: the question comes every 192 grains) */
     static grains_vec3 x[N], v[N];
     static double m[N], vol[N];
     for (int k = 0; k < N; k++)
@@ -723,6 +724,30 @@ static void frames_refused(test_ctx *t)
           "a frame stopped on request is left out (%s); the averages are the first frame's, bit for bit",
           err.message);
     free(before), free(after);
+    grains_cg_destroy(cg);
+}
+
+/* A frame of one grain whose kernel reaches 41^3 = 68,921 nodes (20 cells
+ * each way, most beyond the grid's 8^3), more than the 65,536 of work
+ * between two questions whether to stop, is stopped on request within the
+ * grain (before, the question came every 1024 grains or cells: such a
+ * frame of a few grains, or one long branch, ran to its end). */
+static void stopped_within_a_grain(test_ctx *t)
+{
+    grains_cg_grid g = {{0, 0, 0}, {1, 1, 1}, {8, 8, 8}, {0, 0, 0}, GRAINS_CG_GAUSSIAN, 2.49 / 3, PLAIN};
+    grains_cg *cg;
+    grains_error err;
+    if (grains_cg_create(&cg, &g, &err) != GRAINS_OK) {
+        CHECK(t, 0, "fields: %s", err.message);
+        return;
+    }
+    grains_vec3 x = {0.5, 0.5, 0.5}, v = {0, 0, 0};
+    double m = 1, vol = 0;
+    grains_cg_frame f = {1, &x, &v, &m, &vol, NULL, 0, NULL};
+    grains_cg_ask_stop(cg, always, NULL);
+    grains_status stopped = grains_cg_add_frame(cg, &f, &err);
+    CHECK(t, stopped == GRAINS_ERR_STOPPED && grains_cg_frames(cg) == 0,
+          "one grain of a kernel of 68,921 nodes is stopped on request within it: status %d", (int)stopped);
     grains_cg_destroy(cg);
 }
 
@@ -812,6 +837,7 @@ int main(void)
     frames_averaged(&t);
     refused(&t);
     frames_refused(&t);
+    stopped_within_a_grain(&t);
     frames_read(&t);
     return test_report(&t, "test_cg");
 }

@@ -112,8 +112,9 @@ void grains_cg_destroy(grains_cg *cg);
  * coordination or contacts given) after frames without, or the other way
  * about, is refused (ARG): the contact fields come from every frame or none. */
 grains_status grains_cg_add_frame(grains_cg *cg, const grains_cg_frame *frame, grains_error *err);
-/* A question grains_cg_add_frame asks every 1024 grains, contacts or
- * cells (grains_sim_ask_stop's kind): when it answers non-zero, the frame
+/* A question grains_cg_add_frame asks every 65,536 nodes of the kernel
+ * visited or cells filled, a few ms (grains_sim_ask_stop's kind), within
+ * a grain's or a branch's too: when it answers non-zero, the frame
  * is left out with GRAINS_ERR_STOPPED and the averages keep the frames
  * before it. NULL: never asked (the default). */
 void grains_cg_ask_stop(grains_cg *cg, grains_stop_asked asked, void *ctx);

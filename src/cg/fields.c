@@ -14,10 +14,16 @@
 #define CG_MAX_PER_AXIS 1024
 #define CG_MAX_QUADRATURE 64
 /* A kernel's reach in cells along an axis, and the nodes it covers: a
- * wider kernel is a larger grid's (its stencil's nodes are visited for
- * every grain). */
+ * wider kernel is a larger grid's. Every grain and every point along a
+ * branch visits all the nodes in reach, so 262,144 of them (a 3D kernel
+ * reaching 31 cells each way: cells of a tenth of a Gaussian's width)
+ * already cost 2.6e10 visits a frame of 10^5 grains; more is cells far
+ * finer than the kernel resolves. */
 #define CG_MAX_REACH_CELLS 512
-#define CG_MAX_STENCIL ((size_t)1 << 22)
+#define CG_MAX_STENCIL ((size_t)1 << 18)
+/* The work between two questions whether to stop (grains_cg_ask_stop), in
+ * nodes visited and cells filled: a few ms. */
+#define CG_ASK_EVERY ((size_t)1 << 16)
 
 /* A frame's sums in a cell: mass, mass times velocity, mass times each
  * product of velocities (xx, xy, xz, yy, yz, zz), grains, contacts, volume. */
@@ -36,6 +42,7 @@ struct grains_cg {
     double *w, *scratch;
     grains_stop_asked stop_asked; /* (grains_cg_ask_stop) */
     void *stop_ctx;
+    size_t work;  /* the work since the last question (CG_ASK_EVERY) */
     int contacts; /* the frames' contacts: given with every one (1), with none (0) */
 };
 
@@ -217,11 +224,29 @@ static void spread_grain(grains_cg *cg, const grains_cg_frame *f, size_t i)
     spread(cg, p, value, N_SUMS, cg->sums, N_SUMS);
 }
 
+void grains_cg_ask_stop(grains_cg *cg, grains_stop_asked asked, void *ctx)
+{
+    cg->stop_asked = asked, cg->stop_ctx = ctx;
+}
+
+/* After `work` more (nodes visited, cells filled): whether to stop
+ * (grains_cg_ask_stop), asked once every CG_ASK_EVERY of work, so that a
+ * wide kernel's few grains or one long branch are stopped within too. */
+static int stop_now(grains_cg *cg, size_t work)
+{
+    cg->work += work;
+    if (cg->work < CG_ASK_EVERY)
+        return 0;
+    cg->work = 0;
+    return cg->stop_asked && cg->stop_asked(cg->stop_ctx);
+}
+
 /* A contact's branch times its force along the branch (the line integral
  * of the kernel from x_a to x_b, by the midpoint rule at points w/2 apart,
  * CG_MAX_QUADRATURE of them at most: a branch beyond 32w, a stretched bond's,
- * is sampled more coarsely; each point's share still sums exactly). */
-static void spread_contact(grains_cg *cg, const grains_cg_contact *c)
+ * is sampled more coarsely; each point's share still sums exactly); 0
+ * when asked to stop part-way. */
+static int spread_contact(grains_cg *cg, const grains_cg_contact *c)
 {
     grains_vec3 a = in_axes(cg, c->x_a), branch = in_axes(cg, (grains_vec3){c->x_b.x - c->x_a.x, c->x_b.y - c->x_a.y,
                                                                           c->x_b.z - c->x_a.z}), force = in_axes(cg, c->f);
@@ -235,7 +260,10 @@ static void spread_contact(grains_cg *cg, const grains_cg_contact *c)
     for (int q = 0; q < n; q++) {
         double t = (q + 0.5) / n, p[3] = {a.x + t * b[0], a.y + t * b[1], a.z + t * b[2]};
         spread(cg, p, value, 9, cg->contact, 9);
+        if (stop_now(cg, cg->k.stencil))
+            return 0;
     }
+    return 1;
 }
 
 /* The first value of the frame that is not finite (or a mass that is not
@@ -291,17 +319,6 @@ static int frame_finite(const grains_cg *cg)
     return 1;
 }
 
-void grains_cg_ask_stop(grains_cg *cg, grains_stop_asked asked, void *ctx)
-{
-    cg->stop_asked = asked, cg->stop_ctx = ctx;
-}
-
-/* Every 1024th turn k of a frame's loops: whether to stop (grains_cg_ask_stop). */
-static int stop_now(const grains_cg *cg, size_t k)
-{
-    return (k & 1023) == 1023 && cg->stop_asked && cg->stop_asked(cg->stop_ctx);
-}
-
 /* The frame's grains and contacts into the cells' sums, and those into
  * the frame's fields (cg->frame); 0 when asked to stop part-way. */
 static int frame_fields(grains_cg *cg, const grains_cg_frame *f)
@@ -309,15 +326,15 @@ static int frame_fields(grains_cg *cg, const grains_cg_frame *f)
     memset(cg->sums, 0, cg->cells * N_SUMS * sizeof *cg->sums);
     memset(cg->contact, 0, cg->cells * 9 * sizeof *cg->contact);
     for (size_t i = 0; i < f->n; i++)
-        if (spread_grain(cg, f, i), stop_now(cg, i))
+        if (spread_grain(cg, f, i), stop_now(cg, cg->k.stencil))
             return 0;
     for (size_t c = 0; c < f->n_contacts; c++)
-        if (spread_contact(cg, &f->contacts[c]), stop_now(cg, c))
+        if (!spread_contact(cg, &f->contacts[c]))
             return 0;
     size_t K = GRAINS_CG_COMPONENTS;
     for (size_t cell = 0; cell < cg->cells; cell++)
         if (cell_fields(cg->sums + cell * N_SUMS, cg->contact + cell * 9, cg->cell_volume, cg->frame + cell * K),
-            stop_now(cg, cell))
+            stop_now(cg, 1))
             return 0;
     return 1;
 }

@@ -4,11 +4,25 @@
  * of any values, from the input's doubles and bytes. What must hold: a grid
  * is made or refused (no overflow of the kernel's reach, no cells of no
  * volume), a frame is added or refused, and added frames leave only finite
- * means and errors (nothing that is not a number is ever written). */
+ * means and errors (nothing that is not a number is ever written), also
+ * when a frame is stopped part-way. */
 #include <math.h>
 
 #include "fuzz_input.h"
 #include "grains/fields.h"
+
+/* The work an input may take, in the library's own questions whether to
+ * stop (grains_cg_ask_stop, one every 65,536 nodes of the kernel visited or
+ * cells filled: ~50 ms here), and the cells it may fill (~1 KB each): a
+ * grid of 2M cells, or a kernel of 262,144 nodes that 3 frames of 4 grains
+ * and 4 long branches visit 2e8 times, is legitimate and slow. */
+enum { MAX_QUESTIONS = 16, MAX_CELLS_FILLED = 1 << 16 };
+
+static int budget_spent(void *ctx)
+{
+    int *questions = ctx;
+    return ++*questions > MAX_QUESTIONS;
+}
 
 /* The input as numbers: doubles taken from its bytes in turn, 0 past its end. */
 typedef struct {
@@ -58,6 +72,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     grains_error err;
     if (grains_cg_create(&cg, &g, &err) != GRAINS_OK)
         return 0;
+    if (grains_cg_cells(cg) > MAX_CELLS_FILLED) {
+        grains_cg_destroy(cg); /* (made, its pages not touched) */
+        return 0;
+    }
+    int questions = 0;
+    grains_cg_ask_stop(cg, budget_spent, &questions);
     enum { N = 4 };
     grains_vec3 x[N], v[N];
     double mass[N], volume[N];
