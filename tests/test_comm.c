@@ -25,12 +25,12 @@ static void share_case(test_ctx *t, grains_comm *comm, double ratio, int periodi
     real *R = malloc(c.n * sizeof *R);
     grains_grid whole = {0}, g = {0};
     grains_error err;
-    grid_particles all = {c.x, c.R, NULL, c.n, NULL, NULL};
+    grid_particles all = {c.x, c.R, NULL, c.n, NULL, NULL, 1};
     grains_status s = grid_build(&whole, &all, pad, &c.box, where, NULL, 0, &err);
     uint8_t *copy = malloc(c.n);
     size_t n = halo ? take_held(&c, rank, size, x, R, ids, by_id, copy) : take_share(&c, rank, size, x, R, ids, by_id);
     grid_share share = comm_grid_share(comm);
-    grid_particles part = {x, R, by_id, n, &share, halo ? copy : NULL};
+    grid_particles part = {x, R, by_id, n, &share, halo ? copy : NULL, 1};
     s = s == GRAINS_OK ? grid_build(&g, &part, pad, &c.box, mine, NULL, 0, &err) : s;
     CHECK(t, s == GRAINS_OK, "rank %d of %d: grids built", rank, size);
     const char *held_as = halo ? "with copies of others'" : "alone";
@@ -77,7 +77,7 @@ static grains_status bin_share(grains_grid *g, grains_particles *pt, const uint8
     qsort(order, n, sizeof *order, cloud_by_u64);
     for (size_t m = 0; m < n; m++)
         by_id[m] = (uint32_t)order[m];
-    grid_particles in = {pt->x, pt->R, by_id, n, share, copy};
+    grid_particles in = {pt->x, pt->R, by_id, n, share, copy, 1};
     grains_status s = grid_build(g, &in, pad, box, where, NULL, 0, err);
     grains_particles sorted = {0};
     particles_reserve(&sorted, n, err);
@@ -147,7 +147,7 @@ static void move_case(test_ctx *t, grains_comm *comm, double ratio, int periodic
     grains_error err;
     grains_grid whole = {0}, g = {0}, held_grid = {0};
     uint32_t *where = malloc(c.n * sizeof *where), *id_at = malloc(c.n * sizeof *id_at);
-    grid_particles all = {c.x, c.R, NULL, c.n, NULL, NULL};
+    grid_particles all = {c.x, c.R, NULL, c.n, NULL, NULL, 1};
     grains_status s = grid_build(&whole, &all, pad, &c.box, where, NULL, 0, &err);
     for (uint32_t i = 0; i < c.n; i++)
         id_at[where[i]] = i;

@@ -244,6 +244,50 @@ static void check_block_shares(test_ctx *t, const grains_grid *g, const grains_n
     free(work), free(seen);
 }
 
+/* The cells in the order the colour phases take them: each block's key
+ * (level, colour, block coordinates) above the last's, and within a block
+ * the cells by their place in it (z, then y, then x). */
+static void check_cell_order(test_ctx *t, const grains_grid *g, const char *what)
+{
+    int in_order = 1;
+    for (uint32_t b = 0; b < g->n_blocks; b++) {
+        in_order &= b == 0 || grid_block_key(g, b - 1) < grid_block_key(g, b);
+        int64_t last = -1;
+        for (uint32_t cell = g->block_start[b]; cell < g->block_start[b + 1]; cell++) {
+            int64_t c[3], B = g->level[g->key[cell] >> 60].block;
+            grid_cell_coords(g, cell, c);
+            int64_t place = ((c[2] % B) * B + c[1] % B) * B + c[0] % B;
+            in_order &= place > last;
+            last = place;
+        }
+    }
+    CHECK(t, in_order, "%s: the cells sorted by level, colour, block and place in the block", what);
+}
+
+/* A build on 2 and 3 threads (the cells' keys found and their sort by
+ * phases over the threads, in a workspace as a rebuild's) gives the
+ * first's places and cells. */
+static void check_sort_threads(test_ctx *t, const cloud *c, real pad, const grains_grid *g, const uint32_t *where,
+                               const char *what)
+{
+    int same = 1;
+    for (int threads = 2; threads <= 3; threads++) {
+        grains_grid g2 = {0};
+        uint32_t *where2 = malloc(c->n * sizeof *where2);
+        size_t ws_bytes = 16 * c->n;
+        void *ws = malloc(ws_bytes);
+        grains_error err;
+        grid_particles in = {c->x, c->R, NULL, c->n, NULL, NULL, threads};
+        same &= where2 && ws && grid_build(&g2, &in, pad, &c->box, where2, ws, ws_bytes, &err) == GRAINS_OK &&
+                g2.n_cells == g->n_cells && g2.n_blocks == g->n_blocks;
+        same = same && memcmp(where2, where, c->n * sizeof *where) == 0 &&
+               memcmp(g2.key, g->key, g->n_cells * sizeof *g->key) == 0;
+        grid_free(&g2);
+        free(where2), free(ws);
+    }
+    CHECK(t, same, "%s: the same cells and places sorted on 1, 2 and 3 threads", what);
+}
+
 static void lists(test_ctx *t, double ratio, int periodic)
 {
     const real pad = 0.3e-3;
@@ -254,10 +298,12 @@ static void lists(test_ctx *t, double ratio, int periodic)
     grains_grid g = {0};
     grains_neighbors nb = {0}, nb2 = {0};
     grains_error err;
-    grid_particles in = {c.x, c.R, NULL, c.n, NULL, NULL};
+    grid_particles in = {c.x, c.R, NULL, c.n, NULL, NULL, 1};
     grains_status s = grid_build(&g, &in, pad, &c.box, where, NULL, 0, &err);
     CHECK(t, s == GRAINS_OK, "%s: grid built (%s)", what, s == GRAINS_OK ? "" : err.message);
     if (s == GRAINS_OK) {
+        check_cell_order(t, &g, what);
+        check_sort_threads(t, &c, pad, &g, where, what);
         sort_cloud(&c, where);
         s = neighbors_build(&nb, &g, c.mesh, c.x, c.R, c.n, NULL, 1, &err);
         s = s == GRAINS_OK ? neighbors_build(&nb2, &g, c.mesh, c.x, c.R, c.n, NULL, 2, &err) : s;
@@ -326,7 +372,7 @@ static void rebuilds(test_ctx *t)
         grains_grid g = {0};
         grains_neighbors fresh = {0};
         grains_error err;
-        grid_particles in = {c.x, c.R, NULL, c.n, NULL, NULL};
+        grid_particles in = {c.x, c.R, NULL, c.n, NULL, NULL, 1};
         grains_status s = grid_build(&g, &in, pad, &c.box, where, NULL, 0, &err);
         if (s == GRAINS_OK) {
             sort_cloud(&c, where);
@@ -397,7 +443,7 @@ static void shares(test_ctx *t, double ratio, int periodic, int halo)
     uint32_t *where = malloc(c.n * sizeof *where);
     grains_grid whole = {0};
     grains_error err;
-    grid_particles all = {c.x, c.R, NULL, c.n, NULL, NULL};
+    grid_particles all = {c.x, c.R, NULL, c.n, NULL, NULL, 1};
     grains_status s = grid_build(&whole, &all, pad, &c.box, where, NULL, 0, &err);
     share_board board;
     grid_share share = {board_min, board_max, board_sum, &board};
@@ -415,7 +461,7 @@ static void shares(test_ctx *t, double ratio, int periodic, int halo)
         size_t n = halo ? take_held(&c, k, SHARES, x, R, ids, by_id, copy) : take_share(&c, k, SHARES, x, R, ids, by_id);
         grains_grid g = {0};
         grains_error e;
-        grid_particles part = {x, R, by_id, n, &share, halo ? copy : NULL};
+        grid_particles part = {x, R, by_id, n, &share, halo ? copy : NULL, 1};
         if (teams && grid_build(&g, &part, pad, &c.box, mine, NULL, 0, &e) == GRAINS_OK) {
             framed = same_frame(&g, &whole);
             for (size_t m = 0; m < n; m++) /* at[place in the share] = place in the whole */

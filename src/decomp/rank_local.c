@@ -124,7 +124,7 @@ static grains_status bin_held(const rank_sim *sim, const uint8_t *copy, real pad
         by_id[k] = (uint32_t)order[k];
     free(order);
     grid_share share = sim_ranks_grid_share(sim);
-    grid_particles in = {pt->x, pt->R, by_id, n, &share, copy};
+    grid_particles in = {pt->x, pt->R, by_id, n, &share, copy, 1};
     grains_status s = grid_build(sim->grid, &in, pad, sim->box, where, NULL, 0, err);
     free(by_id);
     return s;
@@ -156,7 +156,7 @@ static grains_status sort_held(const rank_sim *sim, uint8_t *copy, store_key *ke
         if (n_keys)
             sim_ranks_rename(sim, keys, n_keys, where);
         permute_marks(copy, where, sim->pt->n);
-        particles_permute(sim->pt, where, *sim->keep_sums);
+        particles_permute(sim->pt, where, *sim->keep_sums, 1); /* (one thread, as the ranks' binning) */
     }
     free(where);
     return s;
@@ -357,7 +357,7 @@ static void keep_held(const rank_sim *sim, const uint8_t *keep, uint8_t *copy, s
     if (n_keys)
         sim_ranks_rename(sim, keys, n_keys, where);
     permute_marks(copy, where, n);
-    particles_permute(pt, where, *sim->keep_sums);
+    particles_permute(pt, where, *sim->keep_sums, 1);
     for (size_t i = kept; i < n; i++)
         pt->slot[pt->id[i]] = UINT32_MAX;
     pt->n = kept;

@@ -131,7 +131,7 @@ static grains_status plan_sends(const rank_sim *sim, const start_set *own, real 
     uint32_t *where = malloc((own->n + 1) * sizeof *where);
     if (!where)
         sim_start_failed(sim);
-    grid_particles in = {own->x, own->R, NULL, own->n, &own->share, NULL};
+    grid_particles in = {own->x, own->R, NULL, own->n, &own->share, NULL, 1};
     grains_status st = grid_build(&g, &in, pad, sim->box, where, NULL, 0, err);
     uint32_t *at = st == GRAINS_OK ? malloc((own->n + 1) * sizeof *at) : NULL; /* place -> particle */
     if (st == GRAINS_OK && !at)

@@ -248,12 +248,9 @@ static int reserve_slots(grains_grid *g, size_t n)
     return 1;
 }
 
-/* The cell at c of a level, created if new; GRID_NONE when memory runs out. */
-static uint32_t find_or_add(grains_grid *g, int level, const int64_t c_in[3])
+/* The cell of key `key`, created if new; GRID_NONE when memory runs out. */
+static uint32_t find_or_add(grains_grid *g, uint64_t key)
 {
-    int64_t c[3];
-    wrap_cell(g, level, c_in, c);
-    uint64_t key = pack(level, c);
     size_t s = hash_slot(key, g->n_slots);
     for (;; s = (s + 1) & (g->n_slots - 1)) {
         uint32_t cell = g->slot[s];
@@ -265,7 +262,7 @@ static uint32_t find_or_add(grains_grid *g, int level, const int64_t c_in[3])
     if (3 * (g->n_cells + 1) > 2 * g->n_slots || g->n_cells == g->cap_cells) {
         if (!reserve_cells(g, g->n_cells + 1) || !reserve_slots(g, g->n_cells + g->n_cells / 2 + 16))
             return GRID_NONE;
-        return find_or_add(g, level, c_in);
+        return find_or_add(g, key);
     }
     uint32_t cell = (uint32_t)g->n_cells++;
     g->key[cell] = key;
@@ -316,7 +313,7 @@ static grains_status smallest_radius(const grid_particles *in, real *R_s, grains
         if (!(R[i] > 0) || !isfinite(R[i]))
             first_bad = bad++ ? first_bad : i;
         else
-            *R_s = fmin(*R_s, R[i]);
+            *R_s = R[i] < *R_s ? R[i] : *R_s; /* (as fmin: inline, not libm's call per particle) */
     }
     uint64_t bad_here = bad;
     shares_sum(in->share, &bad, 1);
@@ -341,7 +338,7 @@ static grains_status plan_levels(grains_grid *g, const grid_particles *in, real 
     for (size_t i = 0; i < in->n; i++) {
         int k = size_class(in->R[i], *R_s);
         count[k] += !in->copy || !in->copy[i];
-        top[k] = fmax(top[k], in->R[i]);
+        top[k] = in->R[i] > top[k] ? in->R[i] : top[k];
     }
     shares_max(in->share, top, GRID_MAX_LEVELS);
     shares_sum(in->share, count, GRID_MAX_LEVELS);
@@ -401,7 +398,7 @@ static void sift_down(cell_order *a, size_t root, size_t n)
 
 /* Heap sort: in place, n log n always. (qsort would allocate a buffer the
  * size of the array, which at a rebuild sets the run's peak memory.) */
-static void sort_cells(cell_order *a, size_t n)
+static void heap_sort(cell_order *a, size_t n)
 {
     for (size_t k = n / 2; k-- > 0;)
         sift_down(a, k, n);
@@ -411,6 +408,45 @@ static void sort_cells(cell_order *a, size_t n)
         a[end] = t;
         sift_down(a, 0, end);
     }
+}
+
+static int phase_of(const cell_order *o) { return (int)(o->major >> KEY_PHASE_SHIFT); }
+
+/* The cells into their phases' runs, in place (counted, then each swapped
+ * into the next free place of its phase's run); at[p]: where phase p's
+ * run begins (at[GRID_MAX_PHASES]: n). */
+static void split_phases(cell_order *a, uint32_t n, uint32_t at[GRID_MAX_PHASES + 1])
+{
+    uint32_t next[GRID_MAX_PHASES] = {0};
+    for (uint32_t k = 0; k < n; k++)
+        next[phase_of(&a[k])]++;
+    at[0] = 0;
+    for (int p = 0; p < GRID_MAX_PHASES; p++)
+        at[p + 1] = at[p] + next[p], next[p] = at[p];
+    for (int p = 0; p < GRID_MAX_PHASES; p++)
+        while (next[p] < at[p + 1]) {
+            int q = phase_of(&a[next[p]]);
+            if (q == p) {
+                next[p]++;
+                continue;
+            }
+            cell_order t = a[next[q]];
+            a[next[q]++] = a[next[p]];
+            a[next[p]] = t;
+        }
+}
+
+/* The cells in order: split by phase (the keys' top bits), then each
+ * phase's run heap-sorted, the runs over the threads. The keys are
+ * distinct, so the order is the same on any number. */
+static void sort_cells(cell_order *a, uint32_t n, int threads)
+{
+    uint32_t at[GRID_MAX_PHASES + 1];
+    (void)threads; /* (a build without OpenMP) */
+    split_phases(a, n, at);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 1 ? threads : 1) if (threads > 1)
+    for (int p = 0; p < GRID_MAX_PHASES; p++)
+        heap_sort(a + at[p], at[p + 1] - at[p]);
 }
 
 /* Block edge from a level's number of particles alone: ~64 cells per block
@@ -500,15 +536,15 @@ static void size_blocks(grains_grid *g)
 
 /* Orders cells by (level, colour, block, place in block), renumbers them so,
  * and places the particles. Uses `scratch` (n_cells entries). */
-static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, const uint32_t *by_id, size_t n)
+static int sort_by_colour(grains_grid *g, cell_order *scratch, uint32_t *where, const grid_particles *in)
 {
     size_blocks(g);
     for (uint32_t c = 0; c < g->n_cells; c++)
         scratch[c] = order_of(g, c);
-    sort_cells(scratch, g->n_cells);
+    sort_cells(scratch, (uint32_t)g->n_cells, in->threads);
     if (!mark_blocks(g, scratch))
         return 0;
-    renumber(g, scratch, where, by_id, n);
+    renumber(g, scratch, where, in->by_id, in->n);
     mark_levels(g);
     return reserve_slots(g, g->n_cells); /* the table now maps keys to new numbers */
 }
@@ -520,9 +556,9 @@ static vec3 lower_corner(const grid_particles *in, vec3 *upper)
     real lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t i = 0; i < in->n; i++) {
         real c[3] = {x[i].x, x[i].y, x[i].z};
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], c[k]);
-            hi[k] = fmax(hi[k], c[k]);
+        for (int k = 0; k < 3; k++) { /* (fmin and fmax of a number and NaN, inline) */
+            lo[k] = c[k] < lo[k] ? c[k] : lo[k];
+            hi[k] = c[k] > hi[k] ? c[k] : hi[k];
         }
     }
     shares_min(in->share, lo, 3);
@@ -584,17 +620,40 @@ static grains_status frame(grains_grid *g, const grid_particles *in, real pad, i
     return s;
 }
 
-/* Each particle into the cell of its level; where[i] its cell. */
-static int bin(grains_grid *g, const vec3 *x, const real *R, size_t n, real R_s, const int level_of_class[],
-               uint32_t *where)
+/* The key of the cell of the particle at x of radius R: its level's (its
+ * size class's), its coordinates wrapped into the periods. */
+static uint64_t cell_key(const grains_grid *g, vec3 x, real R, real R_s, const int level_of_class[])
 {
+    int level = level_of_class[size_class(R, R_s)];
+    int64_t c[3], wrapped[3];
+    grid_coords(g, level, x, c);
+    wrap_cell(g, level, c, wrapped);
+    return pack(level, wrapped);
+}
+
+/* Each particle into the cell of its level; where[i] its cell. The keys
+ * are found first on the build's threads where `keys` (room for n) is
+ * given, else one by one; the cells are then found or made in the
+ * particles' order (the last build's, so that a cell's particles mostly
+ * follow one another: a key as the last one's is its cell, unlooked-up). */
+static int bin(grains_grid *g, const grid_particles *in, real R_s, const int level_of_class[], uint32_t *where,
+               uint64_t *keys)
+{
+    size_t n = in->n;
+    if (keys) {
+#pragma omp parallel for schedule(static) num_threads(in->threads) if (in->threads > 1)
+        for (size_t i = 0; i < n; i++)
+            keys[i] = cell_key(g, in->x[i], in->R[i], R_s, level_of_class);
+    }
+    uint64_t last = 0;
+    uint32_t cell = GRID_NONE;
     for (size_t i = 0; i < n; i++) {
-        int level = level_of_class[size_class(R[i], R_s)];
-        int64_t c[3];
-        grid_coords(g, level, x[i], c);
-        uint32_t cell = find_or_add(g, level, c);
-        if (cell == GRID_NONE)
-            return 0;
+        uint64_t key = keys ? keys[i] : cell_key(g, in->x[i], in->R[i], R_s, level_of_class);
+        if (cell == GRID_NONE || key != last) {
+            if ((cell = find_or_add(g, key)) == GRID_NONE)
+                return 0;
+            last = key;
+        }
         where[i] = cell;
         g->first[cell]++;
     }
@@ -650,12 +709,13 @@ grains_status grid_build(grains_grid *g, const grid_particles *in, real pad, con
     /* Start from the last build's cell count; tables grow as cells appear. */
     size_t expect = g->n_cells + g->n_cells / 8 + 16;
     g->n_cells = 0;
-    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) ||
-        !bin(g, in->x, in->R, n, R_s, level_of_class, where) || !count_whole_cells(g, in, where))
+    uint64_t *keys = in->threads > 1 && ws && ws_bytes >= n * sizeof *keys ? ws : NULL; /* (dead before the sort) */
+    if (!reserve_cells(g, expect) || !reserve_slots(g, expect) || !bin(g, in, R_s, level_of_class, where, keys) ||
+        !count_whole_cells(g, in, where))
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the cell grid");
     size_t need = (g->n_cells ? g->n_cells : 1) * sizeof(cell_order);
     cell_order *scratch = ws && ws_bytes >= need ? ws : malloc(need);
-    int sorted = scratch && sort_by_colour(g, scratch, where, in->by_id, n);
+    int sorted = scratch && sort_by_colour(g, scratch, where, in);
     if (scratch != ws)
         free(scratch);
     if (!sorted)

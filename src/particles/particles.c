@@ -85,48 +85,6 @@ void particles_free(grains_particles *pt)
     *pt = (grains_particles){0};
 }
 
-/* In place, cycle by cycle: each move carries one particle's fields to its
- * new place and picks up the particle that stood there. */
-void particles_permute(grains_particles *pt, uint32_t *where, int with_sums)
-{
-    for (uint32_t s = 0; s < pt->n; s++) {
-        if (where[s] == s)
-            continue;
-        vec3 x = pt->x[s], v = pt->v[s], w = pt->w[s], f = with_sums ? pt->f[s] : v3(0, 0, 0);
-        vec3 t = with_sums ? pt->t[s] : f;
-        quat q = pt->q[s];
-        real R = pt->R[s];
-        uint8_t mat = pt->mat[s];
-        int32_t tag = pt->tag[s];
-        uint32_t id = pt->id[s], dst = where[s];
-        while (dst != s) {
-            vec3 tx = pt->x[dst], tv = pt->v[dst], tw = pt->w[dst], tf = f, tt = t;
-            quat tq = pt->q[dst];
-            real tR = pt->R[dst];
-            uint8_t tmat = pt->mat[dst];
-            int32_t ttag = pt->tag[dst];
-            uint32_t tid = pt->id[dst];
-            pt->x[dst] = x, pt->v[dst] = v, pt->w[dst] = w, pt->q[dst] = q, pt->R[dst] = R, pt->mat[dst] = mat;
-            pt->tag[dst] = tag, pt->id[dst] = id;
-            if (with_sums) {
-                tf = pt->f[dst], tt = pt->t[dst];
-                pt->f[dst] = f, pt->t[dst] = t;
-            }
-            x = tx, v = tv, w = tw, q = tq, R = tR, mat = tmat, tag = ttag, id = tid, f = tf, t = tt;
-            uint32_t next = where[dst];
-            where[dst] = dst;
-            dst = next;
-        }
-        pt->x[s] = x, pt->v[s] = v, pt->w[s] = w, pt->q[s] = q, pt->R[s] = R, pt->mat[s] = mat;
-        pt->tag[s] = tag, pt->id[s] = id;
-        if (with_sums)
-            pt->f[s] = f, pt->t[s] = t;
-        where[s] = s;
-    }
-    for (uint32_t s = 0; s < pt->n; s++) /* the ids held need not be 0 .. n-1 (a rank's share) */
-        pt->slot[pt->id[s]] = s;
-}
-
 /* The arrays' room cut to `cap` (>= n); t moves down to f + cap first. */
 static void shrink(grains_particles *pt, size_t cap)
 {

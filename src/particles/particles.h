@@ -42,10 +42,10 @@ grains_status particles_reserve_ids(grains_particles *pt, size_t n_ids, grains_e
 grains_status particles_reserve_id(grains_particles *pt, size_t id, grains_error *err);
 
 /* Moves particle i to where[i] in every field, the per-step sums f and t
- * with_sums alone (else their memory may hold a rebuild's scratch);
- * updates slot and id (of the ids held, whichever they are). Destroys
- * `where`. */
-void particles_permute(grains_particles *pt, uint32_t *where, int with_sums);
+ * with_sums alone (else their memory may hold a rebuild's scratch), on
+ * nthreads threads (particles/permute.c); updates slot and id (of the ids
+ * held, whichever they are). May destroy `where`. */
+void particles_permute(grains_particles *pt, uint32_t *where, int with_sums, int nthreads);
 
 /* Keeps the particles with keep[i] set, in their order, f and t with
  * them (velocity Verlet carries a(t) in them), and lets the arrays' room

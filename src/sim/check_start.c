@@ -200,7 +200,7 @@ static grains_status check_crowding(const grains_sim *sim, const start_set *set,
 {
     uint32_t *where = malloc((set->n + 1) * sizeof *where);
     grains_grid g = {0};
-    grid_particles in = {set->x, set->R, NULL, set->n, set->shared ? &set->share : NULL, set->copy};
+    grid_particles in = {set->x, set->R, NULL, set->n, set->shared ? &set->share : NULL, set->copy, 1};
     if (!where)
         return out_of_memory(sim, set, err);
     grains_status s = grid_build(&g, &in, sim->p.skin, &sim->box, where, NULL, 0, err);
@@ -295,7 +295,7 @@ static grains_status pair_overlaps(const grains_sim *sim, const start_set *set, 
     real *R = malloc((n + 1) * sizeof *R);
     grains_grid g = {0};
     grains_neighbors nb = {0};
-    grid_particles in = {set->x, set->R, NULL, n, set->shared ? &set->share : NULL, set->copy};
+    grid_particles in = {set->x, set->R, NULL, n, set->shared ? &set->share : NULL, set->copy, 1};
     if (!where || !x || !R) {
         free(where), free(x), free(R);
         return out_of_memory(sim, set, err);

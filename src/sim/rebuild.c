@@ -83,7 +83,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
     if (!where)
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory sorting particles");
     void *ws = owned ? NULL : (char *)where + where_bytes;
-    grid_particles in = {pt->x, pt->R, pt->slot, pt->n, NULL, NULL};
+    grid_particles in = {pt->x, pt->R, pt->slot, pt->n, NULL, NULL, sim->nthreads};
     grains_status s = grid_build(&sim->grid, &in, list_pad(sim), &sim->box, where, ws, owned ? 0 : list_bytes - where_bytes,
                                  err);
     if (s == GRAINS_OK) {
@@ -92,7 +92,7 @@ static grains_status sort_particles(grains_sim *sim, history_names *hn, grains_e
             sim_ranks_rename(&sim->rank_view, hn->keys, hn->n, where);
         else
             store_remap(&sim->cs, hn->keys, hn->n, where, sim->hp.rolling_traits.odd, sim->nthreads);
-        particles_permute(pt, where, sim->keep_sums);
+        particles_permute(pt, where, sim->keep_sums, sim->nthreads);
     }
     if (owned)
         free(where);
@@ -129,7 +129,7 @@ grains_status sim_rebuild_check(const grains_sim *sim, const uint8_t *gone, grai
 {
     const grains_particles *pt = &sim->pt;
     if (!gone) { /* (the positions as the rebuild bins them: wrapped already) */
-        grid_particles in = {pt->x, pt->R, NULL, pt->n, NULL, NULL};
+        grid_particles in = {pt->x, pt->R, NULL, pt->n, NULL, NULL, 1};
         return grid_check_frame(&sim->grid, &in, list_pad(sim), &sim->box, err);
     }
     size_t n = 0;
@@ -141,7 +141,7 @@ grains_status sim_rebuild_check(const grains_sim *sim, const uint8_t *gone, grai
             x[n] = sim->box.mask ? periodic_wrap(&sim->box, pt->x[i]) : pt->x[i];
             R[n++] = pt->R[i];
         }
-    grid_particles in = {x, R, NULL, n, NULL, NULL};
+    grid_particles in = {x, R, NULL, n, NULL, NULL, 1};
     if (s == GRAINS_OK)
         s = grid_check_frame(&sim->grid, &in, list_pad(sim), &sim->box, err);
     free(x), free(R);
