@@ -107,7 +107,7 @@ typedef struct {
     size_t n;
     const grid_share *share;
     const uint8_t *copy;
-    int threads; /* that the build may sort on (0 or 1: one) */
+    int threads; /* that the build may find the cells' keys and sort them on (0 or 1: one) */
 } grid_particles;
 
 /* Bins the particles into levels of cells of edge at least 2 R_top + pad
