@@ -189,7 +189,7 @@ static grains_sim *sliding_pile(int unused_material)
     p.mu_r = 0, p.mu_t = 0, p.mu_r_dyn = p.mu_t_dyn = -1;
     if (unused_material) {
         p.n_materials = 2;
-        p.material[1] = (grains_material){p.rho, p.E, p.nu};
+        p.material[1] = (grains_material){.rho = p.rho, .E = p.E, .nu = p.nu};
         p.n_pairs = 1;
         p.pair[0] = (grains_pair_values){.a = 1, .b = 1, .e_n = -1, .mu_s = -1, .mu_r = 0.3, .mu_t = 0.2,
                                          .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};

@@ -24,7 +24,7 @@ static grains_sim *cloud(int n_materials)
     p.N_max = 0;
     p.n_materials = n_materials;
     for (int m = 1; m < n_materials; m++)
-        p.material[m] = (grains_material){p.rho * (1 + m), p.E, p.nu};
+        p.material[m] = (grains_material){.rho = p.rho * (1 + m), .E = p.E, .nu = p.nu};
     p.R_min = 0.003, p.R_max = 0.006;
     grains_sim *sim;
     grains_error err;

@@ -31,7 +31,7 @@ static void csv_round_trip(test_ctx *t, int materials)
     grains_params p = scene_params();
     p.n_materials = materials;
     for (int k = 1; k < materials; k++)
-        p.material[k] = (grains_material){2000, 1e6, 0.25};
+        p.material[k] = (grains_material){.rho = 2000, .E = 1e6, .nu = 0.25};
     grains_sim *sim = scene(&p);
     add(sim, (grains_vec3){0.1, -1.0 / 3.0, 2e-7}, (grains_vec3){1e-300, -0.5, 3.14159}, (grains_vec3){1, 2, 3}, 2.385e-3);
     add(sim, (grains_vec3){-5.5, 7, 0}, (grains_vec3){0, 0, 0}, (grains_vec3){0, 0, -1e4 / 3}, 1.0 / 7.0);
@@ -263,7 +263,8 @@ static void bad_off(test_ctx *t)
 static void materials_scenario(test_ctx *t)
 {
     const char *path = write_text("materials.cfg", "materials = ( { rho = 7800.0; E = 2e11; k_roll = 400.0; },\n"
-                                                   "  { nu = 0.2; k_roll = 100.0; } );\n"
+                                                   "  { nu = 0.2; k_roll = 100.0; },\n"
+                                                   "  { fixed = true; fixed_velocity = [0.5, 0.0, -1e-3]; } );\n"
                                                    "pairs = ( { between = [2, 1]; e_n = 0.25; mu_s = 0.6; },\n"
                                                    "  { between = [2, 2]; contact = false; } );\n"
                                                    "spawn_material = 2;\nmesh_material = 1;\n");
@@ -277,7 +278,11 @@ static void materials_scenario(test_ctx *t)
         s = grains_scenario_finish(&sc, &err);
     CHECK(t, s == GRAINS_OK, "materials scenario reads: %s", err.message);
     const grains_params *p = &sc.params;
-    CHECK(t, p->n_materials == 3 && p->material[1].rho == 7800 && p->material[1].E == 2e11 && p->material[1].nu == 0.3,
+    CHECK(t, p->material[3].fixed && p->material[3].fixed_velocity.x == 0.5 &&
+                 p->material[3].fixed_velocity.y == 0 && p->material[3].fixed_velocity.z == -1e-3 &&
+                 !p->material[1].fixed && p->material[1].fixed_velocity.x == 0,
+          "material 3 stays put, moving at its fixed_velocity; material 1 does not");
+    CHECK(t, p->n_materials == 4 && p->material[1].rho == 7800 && p->material[1].E == 2e11 && p->material[1].nu == 0.3,
           "material 1: given rho and E, material 0's nu");
     CHECK(t, p->material[2].rho == 1000 && p->material[2].E == 3e6 && p->material[2].nu == 0.2,
           "material 2: given nu, material 0's rho and E as set last");
@@ -310,6 +315,9 @@ static void bad_scenario(test_ctx *t)
             "nu, k_roll, gamma_roll, rolling_damping, work_of_adhesion, k_n, V0, overlap_tol, hamaker, vdw_delta0, "
             "vdw_cutoff)");
     refused(t, 's', "materials = ( { k_roll = -1.0; } );\n", 1, "materials[1].k_roll = -1");
+    refused(t, 's', "materials = ( { fixed = 1; } );\n", 1, "materials[1].fixed: expected true or false");
+    refused(t, 's', "materials = ( { fixed = true;\n fixed_velocity = [1.0, 2.0]; } );\n", 2,
+            "materials[1].fixed_velocity: expected three finite numbers");
     refused(t, 's', "materials = (\n { rho = -1.0; } );\n", 1, "materials[1].rho = -1");
     refused(t, 's', "materials = [1.0, 2.0];\n", 1, "list of groups");
     refused(t, 's', "materials = ( { rho = 7800.0; } );\n\npairs = ( { between = [0, 2]; } );\n", 3,

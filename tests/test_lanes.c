@@ -207,7 +207,7 @@ static grains_sim *pour(grains_integrator scheme, grains_kernel kernel, int thre
     grains_params p = pour_params(scheme, kernel, threads);
     if (twin) { /* a second material, the same as the first and unused: the general loops run */
         p.n_materials = 2;
-        p.material[1] = (grains_material){p.rho, p.E, p.nu};
+        p.material[1] = (grains_material){.rho = p.rho, .E = p.E, .nu = p.nu};
     }
     grains_sim *sim = scene(&p);
     floor_mesh(sim, 40e-3, 0);
@@ -298,7 +298,7 @@ static grains_sim *fast_spins(grains_integrator scheme, int twin, double *worst)
     p.g = (grains_vec3){0, 0, 0}, p.eta = 0;
     if (twin) {
         p.n_materials = 2;
-        p.material[1] = (grains_material){p.rho, p.E, p.nu};
+        p.material[1] = (grains_material){.rho = p.rho, .E = p.E, .nu = p.nu};
     }
     grains_sim *sim = scene(&p);
     const double R = 1e-3, dt = grains_sim_params(sim)->dt;

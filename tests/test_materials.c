@@ -10,7 +10,8 @@
 #define PI 3.14159265358979323846
 
 /* Glass and steel. */
-static const grains_material GLASS = {2500, 7.2e10, 0.3}, STEEL = {7800, 2.1e11, 0.29};
+static const grains_material GLASS = {.rho = 2500, .E = 7.2e10, .nu = 0.3},
+                              STEEL = {.rho = 7800, .E = 2.1e11, .nu = 0.29};
 
 static double sphere_mass(grains_material m, double R) { return 4 * PI / 3 * m.rho * R * R * R; }
 
@@ -176,7 +177,7 @@ static void pair_friction(test_ctx *t)
     p.E = 1e7, p.rho = 1000, p.e_n = 0.3;
     p.mu_s = 0.5, p.mu_r = 0, p.mu_t = 0;
     p.n_materials = 3;
-    p.material[1] = p.material[2] = (grains_material){p.rho, p.E, p.nu};
+    p.material[1] = p.material[2] = (grains_material){.rho = p.rho, .E = p.E, .nu = p.nu};
     p.n_pairs = 1;
     p.pair[0] = (grains_pair_values){.a = 1, .b = 2, .e_n = -1, .mu_s = 0.1, .mu_r = -1, .mu_t = -1,
                                      .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
@@ -242,7 +243,7 @@ static void invariance(test_ctx *t)
     p.R_min = 0.004, p.R_max = 0.005;
     grains_params q = p;
     q.n_materials = 2;
-    q.material[1] = (grains_material){p.rho, p.E, p.nu};
+    q.material[1] = (grains_material){.rho = p.rho, .E = p.E, .nu = p.nu};
     grains_sim *one = cluster(p, all_zero), *two = cluster(q, alternate);
     for (int s = 0; s < 3000; s++)
         step(one), step(two);

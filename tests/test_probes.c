@@ -58,7 +58,7 @@ static void two_materials(test_ctx *t)
     grains_params p = scene_params();
     p.R_min = p.R_max = 0.005;
     p.n_materials = 2;
-    p.material[1] = (grains_material){3 * p.rho, p.E, p.nu};
+    p.material[1] = (grains_material){.rho = 3 * p.rho, .E = p.E, .nu = p.nu};
     p.n_probes = 1;
     p.probe[0] = plane((grains_vec3){0, 0, 0}, (grains_vec3){0, 0, -1}, 0);
     grains_sim *sim = scene(&p);

@@ -102,7 +102,7 @@ static grains_params region_params(void)
     p.R_min = 1e-3;
     p.R_max = 4e-3;
     p.n_materials = 2;
-    p.material[1] = (grains_material){2500, 1e7, 0.25};
+    p.material[1] = (grains_material){.rho = 2500, .E = 1e7, .nu = 0.25};
     p.seed = 3;
     return p;
 }

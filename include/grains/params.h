@@ -25,11 +25,19 @@ GRAINS_API_BEGIN
 #define GRAINS_MAX_PAIRS (GRAINS_MAX_MATERIALS * (GRAINS_MAX_MATERIALS + 1) / 2)
 #define GRAINS_RIGID (-1)                              /* a mesh of no material: E = inf */
 
-/* Elastic constants and density of one material (TinyDEM Eqs. 15-16, 20). */
+/* Elastic constants and density of one material (TinyDEM Eqs. 15-16, 20), and
+ * whether its grains stay put. A fixed material's grains (materials 1 and up)
+ * move at fixed_velocity without spin, whatever acts on them: infinitely
+ * heavy in their contacts (Eq. 20 with m_j = inf), touching free grains
+ * alone (no other fixed grain, wall, mesh or membrane), left out of the
+ * kinetic energies; an explicit integrator's (euler, verlet,
+ * verlet_improved). */
 typedef struct {
     real rho;  /* [M/L^3] mass density */
     real E;    /* [M/LT^2] Young's modulus */
     real nu;   /* [-] Poisson's ratio */
+    int fixed; /* 1: its grains stay put (or move at fixed_velocity) */
+    grains_vec3 fixed_velocity; /* [L/T] of a fixed material's grains; 0 by default */
 } grains_material;
 
 /* Restitution and friction of one pair of materials (a with b, either
@@ -211,7 +219,7 @@ typedef struct {
  * grains_sim_set_params, grains_scenario_read, _set, _finish) refuses one of another version,
  * saying to rebuild, instead of reading it at the wrong places. A program that must not be
  * rebuilt for a new release reaches the parameters by name instead (grains/run.h). */
-#define GRAINS_PARAMS_VERSION 1
+#define GRAINS_PARAMS_VERSION 2
 
 typedef struct {
     int version;                          /* GRAINS_PARAMS_VERSION of the program's header: the

@@ -108,6 +108,14 @@ grains_status sim_bonds_index(sim_bonds *bs, const grains_particles *pt, grains_
     return reserve_pushes(bs, err);
 }
 
+/* Whether particles i and j both stay put (their materials fixed: infinitely
+ * heavy in contacts, hm_params_init): no bond joins them, and one that does
+ * (a bonds file's) pushes nothing. */
+static int both_fixed(const bonds_view *v, uint32_t i, uint32_t j)
+{
+    return isinf(v->hp->rho[v->pt->mat[i]]) && isinf(v->hp->rho[v->pt->mat[j]]);
+}
+
 /* Bonds between the particles whose gap is below bond_tolerance times the
  * smaller diameter (the variational-integrator paper bonds |delta| < d/100),
  * found through the candidate lists (the tolerance lies within the skin).
@@ -125,6 +133,8 @@ grains_status sim_bonds_form(const bonds_view *v, const grains_neighbors *nb, co
             if ((j & STORE_MESH_BIT) || (mine && !mine[i] && !mine[j & STORE_INDEX_MASK]))
                 continue;
             j &= STORE_INDEX_MASK;
+            if (both_fixed(v, i, j))
+                continue;
             real gap = v3_norm(periodic_delta(v->box, v3_sub(pt->x[i], pt->x[j]))) - pt->R[i] - pt->R[j];
             if (fabs(gap) < v->p->bond_tolerance * 2 * fmin(pt->R[i], pt->R[j]))
                 s = sim_bonds_add(v->bonds, id[i], id[j], n_ids, v->p->bond_kn, err);
@@ -146,6 +156,8 @@ static void bond_eval(const bonds_view *v, const bond_law *law, size_t k, bond_p
     if (bd->broken)
         return;
     uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
+    if (both_fixed(v, i, j))
+        return;
     vec3 dx = periodic_delta(v->box, v3_sub(pt->x[i], pt->x[j]));
     hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
                   v->hp->rho[pt->mat[i]], v->hp->rho[pt->mat[j]]};

@@ -85,23 +85,29 @@ static void print_materials(const grains_params *p, const cli_impact *im)
     double v = im->grains, R = p->R_min;
     for (int a = 0; a < p->n_materials; a++) {
         grains_material m = grains_params_material(p, a);
-        printf("  material %d          : rho %g, E %g, nu %g%s%s\n", a, m.rho, m.E, m.nu,
+        printf("  material %d          : rho %g, E %g, nu %g%s%s", a, m.rho, m.E, m.nu,
                spawned_material(p, a) ? "; spawned" : "", a == p->mesh_material ? "; mesh" : "");
+        grains_vec3 u = m.fixed_velocity;
+        if (m.fixed)
+            printf("; its grains stay put, moving at (%g, %g, %g)", u.x, u.y, u.z);
+        printf("\n");
     }
     for (int a = 0; a < p->n_materials; a++)
         for (int b = a; b < p->n_materials; b++) {
             grains_material ma = grains_params_material(p, a), mb = grains_params_material(p, b);
             grains_pair_values pv = grains_params_pair(p, a, b);
-            if (pv.no_contact) {
-                printf("  pair %d-%d            : no contact (they pass through each other)\n", a, b);
+            if (pv.no_contact || (ma.fixed && mb.fixed)) {
+                printf("  pair %d-%d            : no contact (%s)\n", a, b,
+                       pv.no_contact ? "they pass through each other" : "both stay put");
                 continue;
             }
             double m_a = 4 * PI / 3 * ma.rho * R * R * R, m_b = 4 * PI / 3 * mb.rho * R * R * R;
+            double m_eff = ma.fixed ? m_b : mb.fixed ? m_a : m_a * m_b / (m_a + m_b); /* fixed: infinitely heavy */
             double E_eff = effective_E(&ma, &mb);
             printf("  pair %d-%d            : E* %.4g, e_n %g, mu_s/r/t %g/%g/%g", a, b, E_eff, pv.e_n, pv.mu_s, pv.mu_r,
                    pv.mu_t);
             if (v > 0 && p->contact_model != GRAINS_CONTACT_LINEAR) {
-                double t_c = cli_hertz_time(E_eff, R / 2, m_a * m_b / (m_a + m_b), v);
+                double t_c = cli_hertz_time(E_eff, R / 2, m_eff, v);
                 printf(", contact time %.4g s = %.1f steps", t_c, t_c / p->dt);
             }
             printf("\n");

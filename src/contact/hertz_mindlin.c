@@ -129,13 +129,27 @@ static void resolve_attraction(hm_params *hp)
     hp->attracts = hp->attraction_reach > 0;
 }
 
+/* A fixed material a's grains touch free grains alone: not each other,
+ * nor grains of another fixed material, nor walls, meshes and membranes
+ * (two bodies that stay put, whose contact would move nothing). */
+static void fixed_contacts(hm_params *hp, const grains_material *mat, int a)
+{
+    if (!mat[a].fixed)
+        return;
+    for (int b = 0; b <= hp->n_materials; b++)
+        hp->pw[a][b].no_contact = 1;
+    for (int b = 0; b < hp->n_materials; b++)
+        if (mat[b].fixed)
+            hp->pp[a][b].no_contact = hp->pp[b][a].no_contact = hp->pw[a][b + 1].no_contact = 1;
+}
+
 void hm_params_init(hm_params *hp, const grains_params *p)
 {
     grains_material mat[GRAINS_MAX_MATERIALS];
     hp->n_materials = p->n_materials;
     for (int a = 0; a < p->n_materials; a++) {
         mat[a] = grains_params_material(p, a);
-        hp->rho[a] = mat[a].rho;
+        hp->rho[a] = mat[a].fixed ? INFINITY : mat[a].rho; /* grains that stay put: infinitely heavy */
     }
     grains_damping damping = grains_damping_of(p->damping, p->contact_model);
     for (int a = 0; a < p->n_materials; a++) {
@@ -148,6 +162,7 @@ void hm_params_init(hm_params *hp, const grains_params *p)
             hp->pp[a][b] = pair_law(&mat[a], &mat[b], &v, damping);
             hp->pw[a][b + 1] = hp->pp[a][b];
         }
+        fixed_contacts(hp, mat, a);
     }
     hp->dt = p->dt;
     hp->increment_first = p->friction_order == GRAINS_FRICTION_INCREMENT_THEN_FORCE ||

@@ -59,6 +59,10 @@ __attribute__((always_inline)) static inline hm_motion hm_relative_motion(const 
         k.R_eff = pr->R_i * pr->R_j / (pr->R_i + pr->R_j); /* Eq. 17 */
         if (pr->rho_i == pr->rho_j)                       /* Eq. 20 */
             k.m_eff = 4 * HM_PI / 3 * pr->rho_i * (V_i * V_j / (V_i + V_j));
+        else if (isinf(pr->rho_j))                        /* a grain that stays put: m_j = inf */
+            k.m_eff = 4 * HM_PI / 3 * pr->rho_i * V_i;
+        else if (isinf(pr->rho_i))
+            k.m_eff = 4 * HM_PI / 3 * pr->rho_j * V_j;
         else
             k.m_eff = 4 * HM_PI / 3 * (pr->rho_i * V_i * (pr->rho_j * V_j) / (pr->rho_i * V_i + pr->rho_j * V_j));
         k.r_roll = k.r_i * k.r_j / (k.r_i + k.r_j);       /* Eq. 36 */

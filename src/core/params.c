@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The size of version 1 where pointers and reals are 8 bytes: a change of
+/* The size of version 2 where pointers and reals are 8 bytes: a change of
  * layout that fails this raises GRAINS_PARAMS_VERSION, then this size
  * (scenario/scenario.c keeps grains_scenario's). */
-_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_params) == 17808,
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_params) == 18064,
                "grains_params' layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
 
 void grains_params_default_version(grains_params *p, int version)
@@ -79,7 +79,7 @@ void grains_params_default_version(grains_params *p, int version)
 
 grains_material grains_params_material(const grains_params *p, int k)
 {
-    return k == 0 ? (grains_material){p->rho, p->E, p->nu} : p->material[k];
+    return k == 0 ? (grains_material){.rho = p->rho, .E = p->E, .nu = p->nu} : p->material[k];
 }
 
 double grains_params_mass(const grains_params *p, int material, double R)
@@ -313,6 +313,29 @@ static grains_status check_pairs(const grains_params *p, grains_error *err)
     return GRAINS_OK;
 }
 
+/* Whether an integrator moves grains that stay put: the explicit ones
+ * (the implicit ones solve for every grain's motion together). */
+static int moves_fixed_grains(grains_integrator i)
+{
+    return i == GRAINS_INTEGRATOR_EULER || i == GRAINS_INTEGRATOR_VERLET || i == GRAINS_INTEGRATOR_VERLET_IMPROVED;
+}
+
+/* Material k's grains that stay put (grains_material.fixed). */
+static grains_status check_fixed(const grains_params *p, int k, grains_error *err)
+{
+    const grains_material *m = &p->material[k];
+    grains_vec3 v = m->fixed_velocity;
+    REQUIRE(m->fixed == 0 || m->fixed == 1, "materials[%d].fixed = %d: 1 (its grains stay put) or 0", k, m->fixed);
+    REQUIRE(isfinite(v.x) && isfinite(v.y) && isfinite(v.z),
+            "materials[%d].fixed_velocity = [%g, %g, %g]: must be finite", k, v.x, v.y, v.z);
+    REQUIRE(m->fixed || (v.x == 0 && v.y == 0 && v.z == 0),
+            "materials[%d].fixed_velocity moves the grains of a fixed material: add fixed = true", k);
+    REQUIRE(!m->fixed || moves_fixed_grains(p->integrator),
+            "materials[%d].fixed: grains that stay put need an explicit integrator (euler, verlet or "
+            "verlet_improved), not integrator = \"%s\"", k, grains_choice_name(&grains_integrators, (int)p->integrator));
+    return GRAINS_OK;
+}
+
 /* The materials beyond 0 and which particles and meshes use. */
 static grains_status check_materials(const grains_params *p, grains_error *err)
 {
@@ -326,8 +349,11 @@ static grains_status check_materials(const grains_params *p, grains_error *err)
         REQUIRE(isfinite(m->nu) && m->nu > -1 && m->nu <= 0.5,
                 "materials[%d].nu = %g: Poisson's ratio must be in (-1, 0.5]", k, m->nu);
         char where[32];
+        grains_status s = check_fixed(p, k, err);
+        if (s != GRAINS_OK)
+            return s;
         snprintf(where, sizeof where, "materials[%d].", k);
-        grains_status s = coeffs_check(p->material_coeff[k], p->material_coeff_given[k], where, err);
+        s = coeffs_check(p->material_coeff[k], p->material_coeff_given[k], where, err);
         if (s != GRAINS_OK)
             return s;
     }

@@ -16,14 +16,20 @@
 
 #define CHUNK 256
 
-/* The general loop: any materials, any angles, either frame. */
+/* The general loop: any materials (those that stay put too), any angles,
+ * either frame. */
 static void update_any(grains_particles *pt, const grains_params *p, const material_motion *motion, long lo,
                        long hi)
 {
     const real dt = p->dt;
     const int body_frame = p->compat == GRAINS_COMPAT_TINYDEM;
     for (long i = lo; i < hi; i++) {
-        motion_rates r = motion_rates_of(&motion[pt->mat[i]], pt->R[i]);
+        const material_motion *mm = &motion[pt->mat[i]];
+        if (held_in_place(pt, mm, i)) { /* a grain that stays put, or moves at its material's velocity */
+            pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);
+            continue;
+        }
+        motion_rates r = motion_rates_of(mm, pt->R[i]);
         vec3 a = linear_acceleration(&r, pt->f[i], p->g, pt->v[i]);
         vec3 alpha = angular_acceleration(&r, pt->t[i], pt->w[i]);
         pt->f[i] = pt->t[i] = v3(0, 0, 0); /* ready for the next step's sums */

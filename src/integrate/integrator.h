@@ -14,6 +14,7 @@
 
 #include "grains/error.h"
 #include "grains/params.h"
+#include "math/pi.h"
 #include "particles/particles.h"
 
 /* The implicit rows' solver and the force field it iterates over
@@ -22,10 +23,34 @@ typedef struct implicit_solver implicit_solver;
 typedef struct implicit_field implicit_field;
 
 /* Per material, for the integrators: 1 / (4/3 pi rho) and the Stokes
- * factor 9 eta / (2 rho) of Eq. 3, so that no particle divides by rho. */
+ * factor 9 eta / (2 rho) of Eq. 3, so that no particle divides by rho; and
+ * for a fixed material (grains_material.fixed) the velocity its grains
+ * keep, without spin. */
 typedef struct {
     real inv_rho_volume, drag;
+    int fixed;
+    vec3 velocity;
 } material_motion;
+
+/* Material k's. */
+static inline material_motion material_motion_of(const grains_params *p, int k)
+{
+    grains_material m = grains_params_material(p, k);
+    grains_vec3 v = m.fixed_velocity;
+    return (material_motion){3 / (4 * HM_PI * m.rho), 9 * p->eta / (2 * m.rho), m.fixed,
+                             {v.x, v.y, v.z}}; /* Eq. 3 */
+}
+
+/* Whether grain i stays put (its material's fixed): if so, its velocity
+ * is its material's, its spin none and its sums cleared, whatever acted. */
+static inline int held_in_place(grains_particles *pt, const material_motion *mm, long i)
+{
+    if (!mm->fixed)
+        return 0;
+    pt->v[i] = mm->velocity;
+    pt->w[i] = pt->f[i] = pt->t[i] = (vec3){0, 0, 0};
+    return 1;
+}
 
 /* What a particle loop of an integrator reads: the particles, the run's
  * constants, each material's, and the particles [lo, hi) it moves (all of

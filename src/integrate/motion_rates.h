@@ -25,7 +25,8 @@ __attribute__((always_inline)) static inline motion_rates motion_rates_of(const 
 
 /* The one material every particle of a run has, for the loops without
  * branches (in the world frame: compat = "tinydem" turns in the body's),
- * or NULL: the general loops. */
+ * or NULL: the general loops. (Material 0, the only one then, never stays
+ * put: grains_material.fixed is a listed material's.) */
 static inline const material_motion *one_material(const grains_params *p, const material_motion *motion)
 {
     return p->n_materials == 1 && p->compat != GRAINS_COMPAT_TINYDEM ? motion : NULL;

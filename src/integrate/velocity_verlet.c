@@ -25,7 +25,12 @@ static void drift_any(grains_particles *pt, const grains_params *p, const materi
     const vec3 zero = {0, 0, 0};
     const int body_frame = p->compat == GRAINS_COMPAT_TINYDEM;
     for (long i = lo; i < hi; i++) {
-        motion_rates r = motion_rates_of(&motion[pt->mat[i]], pt->R[i]);
+        const material_motion *mm = &motion[pt->mat[i]];
+        if (held_in_place(pt, mm, i)) { /* a grain that stays put, or moves at its material's velocity */
+            pt->x[i] = v3_axpy(pt->x[i], dt, pt->v[i]);
+            continue;
+        }
+        motion_rates r = motion_rates_of(mm, pt->R[i]);
         vec3 a = linear_acceleration(&r, pt->f[i], p->g, pt->v[i]);
         vec3 alpha = angular_acceleration(&r, pt->t[i], pt->w[i]);
         pt->f[i] = pt->t[i] = zero; /* ready for this step's sums */
@@ -75,7 +80,10 @@ static void kick_any(grains_particles *pt, const grains_params *p, const materia
 {
     const real half = p->dt / 2;
     for (long i = lo; i < hi; i++) {
-        motion_rates r = motion_rates_of(&motion[pt->mat[i]], pt->R[i]);
+        const material_motion *mm = &motion[pt->mat[i]];
+        if (mm->fixed) /* held by the drift */
+            continue;
+        motion_rates r = motion_rates_of(mm, pt->R[i]);
         vec3 a = linear_acceleration(&r, pt->f[i], p->g, pt->v[i]);
         vec3 alpha = angular_acceleration(&r, pt->t[i], pt->w[i]);
         pt->v[i] = v3_axpy(pt->v[i], half, a);             /* Eq. 20 */

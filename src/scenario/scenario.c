@@ -313,9 +313,9 @@ static const char *suggest(const char *name, char *buf, size_t size)
     return buf;
 }
 
-/* grains_scenario's size in version 1 where pointers and reals are 8
+/* grains_scenario's size in version 2 where pointers and reals are 8
  * bytes (core/params.c keeps grains_params'). */
-_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_scenario) == 92952,
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_scenario) == 93208,
                "grains_scenario's layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
 
 void grains_scenario_default_version(grains_scenario *sc, int version)

@@ -1,6 +1,7 @@
 /* The scenario's `materials` and `pairs` lists: groups of named fields.
  *
- *   materials = ( { rho = 7800.0; E = 2.0e11; nu = 0.29; } );   # material 1
+ *   materials = ( { rho = 7800.0; E = 2.0e11; nu = 0.29; },     # material 1
+ *                 { fixed = true; fixed_velocity = [0.1, 0.0, 0.0]; } );  # 2: grains that stay put, or move so
  *   pairs = ( { between = [0, 1]; e_n = 0.6; mu_s = 0.2; },
  *             { between = [1, 1]; contact = false; } );  # material 1 passes through itself
  *
@@ -80,6 +81,32 @@ static grains_status pair_field_here(const config_setting_t *s, int material, co
     return GRAINS_OK;
 }
 
+/* `fixed = true` (its grains stay put) or `fixed_velocity = [vx, vy, vz]`
+ * (they move so) of material m: 1 when s is one of them, with *status. */
+static int read_fixed(const config_setting_t *s, grains_material *m, const char *what, const char *path,
+                      grains_error *err, grains_status *status)
+{
+    const char *name = config_setting_name(s);
+    real v[3];
+    *status = GRAINS_OK;
+    if (strcmp(name, "fixed") == 0) {
+        if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+            *status = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s), "%s.fixed: expected true or false",
+                                       what);
+        else
+            m->fixed = config_setting_get_bool(s);
+        return 1;
+    }
+    if (strcmp(name, "fixed_velocity") != 0)
+        return 0;
+    if (config_numbers(s, v, 3) != 3)
+        *status = grains_error_set(err, GRAINS_ERR_PARSE, path, line_of(s),
+                                   "%s.fixed_velocity: expected three finite numbers, [vx, vy, vz]", what);
+    else
+        m->fixed_velocity = (grains_vec3){v[0], v[1], v[2]};
+    return 1;
+}
+
 /* A sub-model's coefficient for this pair or material (core/coeffs.h, into
  * coeff[] and its bit of *given), its own from now. */
 static grains_status read_coeff(const config_setting_t *s, real *coeff, unsigned *given, const char *what,
@@ -105,7 +132,7 @@ grains_status scenario_read_materials(grains_params *p, const config_setting_t *
     for (int a = 0; s == GRAINS_OK && a < n; a++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)a);
         grains_material *m = &p->material[a + 1];
-        *m = (grains_material){NAN, NAN, NAN}; /* material 0's, at finish */
+        *m = (grains_material){.rho = NAN, .E = NAN, .nu = NAN}; /* material 0's, at finish */
         p->material_coeff_given[a + 1] = 0;
         char what[32];
         snprintf(what, sizeof what, "materials[%d]", a + 1);
@@ -113,10 +140,14 @@ grains_status scenario_read_materials(grains_params *p, const config_setting_t *
             s = pair_field_here(config_setting_get_elem(g, (unsigned)b), a + 1, what, path, err);
         for (int b = 0; s == GRAINS_OK && b < config_setting_length(g); b++) {
             config_setting_t *f = config_setting_get_elem(g, (unsigned)b);
+            if (read_fixed(f, m, what, path, err, &s))
+                continue;
             s = coeff_find(config_setting_name(f)) >= 0
                     ? read_coeff(f, p->material_coeff[a + 1], &p->material_coeff_given[a + 1], what, path, err)
-                    : read_field(f, material_fields, COUNT(material_fields), "", coeff_names, m, what, path, err);
+                    : read_field(f, material_fields, COUNT(material_fields), "fixed, fixed_velocity", coeff_names, m,
+                                 what, path, err);
         }
+
     }
     if (s == GRAINS_OK)
         p->n_materials = 1 + n;

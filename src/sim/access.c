@@ -99,6 +99,7 @@ void grains_sim_set_particle(grains_sim *sim, size_t id, const grains_particle *
     sim->pt.R[i] = p->R;
     if (p->material >= 0 && p->material < sim->p.n_materials) /* else the material it had */
         sim->pt.mat[i] = (uint8_t)p->material;
+    held_in_place(&sim->pt, &sim->motion[sim->pt.mat[i]], (long)i); /* a fixed material's: its velocity */
     sim->pt.tag[i] = p->tag;
     sim->tagged |= p->tag != 0;
     sim->need_rebuild = 1;

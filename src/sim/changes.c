@@ -53,7 +53,7 @@ grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, gra
     sim->p = next;
     sim->hp = hp;
     for (int k = 0; k < sim->p.n_materials; k++) /* Eq. 3: the drag follows eta */
-        sim->motion[k].drag = 9 * sim->p.eta / (2 * sim->hp.rho[k]);
+        sim->motion[k] = material_motion_of(&sim->p, k);
     return GRAINS_OK;
 }
 

@@ -22,6 +22,11 @@ grains_status grains_sim_relax(grains_sim *sim, double force_tol, long max_steps
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "relaxation ends with every velocity 0, which would stop the guided particle (%u)",
                                 sim->guide.id);
+    for (int k = 0; k < sim->p.n_materials; k++)
+        if (sim->motion[k].fixed)
+            return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
+                                    "relaxation moves every grain, and materials[%d]'s stay put (fixed): not with "
+                                    "grains that stay put", k);
     if (sim_bonds_count(&sim->bonds) > 0 || sim->p.bond_tolerance > 0)
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "relaxation minimises a potential, but bonds' springs depend on the path and have none");

@@ -33,7 +33,8 @@ grains_status sim_scale_particle(const grains_sim *sim, const grains_particle *p
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "particle radius R = %g: its mass or moment of inertia (density %g) is beyond "
                                 "what a double holds", R, grains_params_material(&sim->p, p->material).rho);
-    real v = length(p->v), w = length(p->w);
+    const material_motion *mm = &sim->motion[p->material]; /* a grain that stays put moves so */
+    real v = length(mm->fixed ? mm->velocity : p->v), w = mm->fixed ? 0 : length(p->w);
     if (!(v * dt <= R))
         return grains_error_set(err, GRAINS_ERR_RANGE, NULL, 0,
                                 "particle speed |v| = %g moves it %g of its radius R = %g in a step (dt = %g): "

@@ -11,7 +11,6 @@
 #include <omp.h>
 #endif
 
-#define PI 3.14159265358979323846
 
 static int thread_count(int requested)
 {
@@ -76,10 +75,8 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
                                 "GRAINS_ISA = \"%s\" names no set of hot loops that this build holds and this CPU runs "
                                 "(those are: %s)", getenv("GRAINS_ISA"), sets);
     }
-    for (int k = 0; k < sim->p.n_materials; k++) {
-        real rho = sim->hp.rho[k];
-        sim->motion[k] = (material_motion){3 / (4 * PI * rho), 9 * sim->p.eta / (2 * rho)}; /* Eq. 3 */
-    }
+    for (int k = 0; k < sim->p.n_materials; k++)
+        sim->motion[k] = material_motion_of(&sim->p, k);
     sim->mixed = sim->p.n_materials > 1;
     for (int k = 0; k < sim->p.n_pairs; k++)
         sim->mixed |= sim->p.pair[k].no_contact;

@@ -69,10 +69,12 @@ void sim_thermo_start(const grains_sim *sim, thermo_sums *s)
     sim_lost_box(sim, s);
 }
 
+/* A grain's energies, none for one that stays put (its material's fixed:
+ * its motion is imposed, not the flow's). */
 void sim_thermo_add(const grains_sim *sim, thermo_sums *s, const grains_particle *p)
 {
     real R = p->R;
-    real m = 4 * PI / 3 * sim->hp.rho[p->material] * R * R * R;
+    real m = sim->motion[p->material].fixed ? 0 : 4 * PI / 3 * sim->hp.rho[p->material] * R * R * R;
     real e_kin = 0.5 * m * v3_dot(p->v, p->v), e_rot = 0.5 * (0.4 * m * R * R) * v3_dot(p->w, p->w);
     s->e_kin += e_kin;
     s->e_rot += e_rot;

@@ -22,7 +22,7 @@ static grains_params mf_params(int threads)
     p.rho = 2500, p.E = 4.6e10, p.nu = 0.245, p.e_n = 0.5;
     p.mu_s = 0.25, p.mu_r = 0, p.mu_t = 0;
     p.n_materials = 2;
-    p.material[1] = (grains_material){1000, 1.25e6, 1.0 / 3};
+    p.material[1] = (grains_material){.rho = 1000, .E = 1.25e6, .nu = 1.0 / 3};
     p.n_pairs = 1;
     p.pair[0] = (grains_pair_values){.a = 0, .b = 1, .e_n = -1, .mu_s = 1.2, .mu_r = -1, .mu_t = -1,
                                      .mu_s_dyn = -1, .mu_r_dyn = -1, .mu_t_dyn = -1, .no_contact = 0};
