@@ -88,8 +88,10 @@ static void print_materials(const grains_params *p, const cli_impact *im)
         printf("  material %d          : rho %g, E %g, nu %g%s%s", a, m.rho, m.E, m.nu,
                spawned_material(p, a) ? "; spawned" : "", a == p->mesh_material ? "; mesh" : "");
         grains_vec3 u = m.fixed_velocity;
-        if (m.fixed)
-            printf("; its grains stay put, moving at (%g, %g, %g)", u.x, u.y, u.z);
+        if (m.fixed && u.x == 0 && u.y == 0 && u.z == 0)
+            printf("; its grains stay put");
+        else if (m.fixed)
+            printf("; its grains move at (%g, %g, %g) m/s, whatever pushes them", u.x, u.y, u.z);
         printf("\n");
     }
     for (int a = 0; a < p->n_materials; a++)
