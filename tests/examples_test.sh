@@ -247,7 +247,7 @@ ex_hourglass() {
 # flow (8 frames, 0.24 s): the bed's grains stay where they were laid, at rest, bit for bit (frame
 # 1 against frame 8); none falls through it (the sink below takes none: 2,400 grains to the end);
 # and the bed holds the flow back: the layer on it moves downhill at under a tenth of the
-# surface's speed (0.005 against 0.23 m/s measured), the surface faster than 0.1 m/s. ---
+# surface's speed (0.011 against 0.23 m/s measured), the surface faster than 0.1 m/s. ---
 ex_rough_incline() {
     if "$G" run "$S/examples/rough_incline.cfg" --quiet -o "$T/incline" --set t_end=0.24 --set csv=true \
         >"$T/out" 2>&1; then

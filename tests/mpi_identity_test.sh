@@ -5,7 +5,7 @@
 # but where rank_holds_all is set): the default
 # run (Euler) and Verlet, a turning drum and a
 # servo piston (walls that move and push back), bonds (breaking, and stretched
-# beyond the lists' reach), a periodic box, two insertion regions, the
+# beyond the lists' reach), a periodic box, two insertion regions, grains that stay put, the
 # triaxial test's membrane under servo platens, bonds and the membrane with
 # every rank holding every grain, blocks cut anew only past
 # an imbalance of 1.1; a turning drum, a settled hopper (Euler on 1 and 2
@@ -96,6 +96,9 @@ case_ bonds_all --particles "$T/default.1/particles000006.csv" --set N_max=0 --s
     --set bond_tolerance=0.05 --set bond_max_force=2 $SHORT --set rank_holds_all=true
 case_ triaxial_all "$SRC/examples/triaxial_case1.cfg" --set N_frames=2 --set N_steps=1000 --set grow_time=0.002 \
     --set rank_holds_all=true
+# grains that stay put (the rough incline's bed, laid by its region within the first steps) under
+# grains poured and flowing across the periodic faces: held by each rank that owns them
+case_ fixed_bed "$SRC/examples/rough_incline.cfg" --set t_end=0.04 --set frame_interval=0.01 --csv
 # the blocks keep their planes until the imbalance passes 1.1
 case_ rebalance $SHORT --set rebalance=1.1
 # nothing spawns: between rebuilds the steps send only the halo, and each rank holds its own grains
