@@ -19,7 +19,10 @@
  *   alone (narrow histories, which the lanes unpack and pack back); and a
  *   pour onto a floor in a box periodic along x and
  *   y (period 27 mm, the lattice's own: its outer grains meet across the
- *   box), whose partners' nearest images the lanes now take;
+ *   box), whose partners' nearest images the lanes now take; and a pour onto
+ *   a bed of grains that stay put, open and periodic, whose lanes take each
+ *   side's density (+inf for the bed) and whose bed touches not the floor
+ *   it dips into (the same contacts too);
  * - a lattice contracting onto itself, at rest in no gravity but for its
  *   contraction, makes all its contacts in one step: each block's histories
  *   overflow its window and the overflow grows (and moves) while a batch of
@@ -83,7 +86,7 @@ static int lanes_differ(const hm_params *hp, contact_lanes *L, int n, int wall, 
 {
     const hm_law *law = wall ? hm_law_pw(hp, 0, -1) : hm_law_pp(hp, 0, 0);
     contact_lanes in = *L;
-    lanes_contacts(hp, law, hp->rho[0], L, n, wall);
+    lanes_contacts(hp, law, hp->rho[0], L, n, wall, 0);
     int differ = 0;
     for (int l = 0; l < n; l++) {
         hm_pair pr = {lane_vec(in.x_ij, l), in.R_i[l], in.R_j[l], lane_vec(in.v_i, l), lane_vec(in.v_j, l),
@@ -373,6 +376,71 @@ static void periodic_pour(test_ctx *t)
     grains_sim_destroy(v), grains_sim_destroy(s);
 }
 
+/* The pour onto a bed of grains that stay put (material 1, a copy of
+ * material 0 but fixed: hm_fixed_copies), 11 x 11 of them (10 x 10 across
+ * the period) between the lattice's columns, a floor under them (which they must not touch); in a
+ * box periodic along x and y (the bed then meets itself across it), or not. */
+static grains_sim *pour_on_bed(grains_integrator scheme, grains_kernel kernel, int threads, int periodic)
+{
+    grains_params p = pour_params(scheme, kernel, threads);
+    p.n_materials = 2;
+    p.material[1] = (grains_material){.rho = p.rho, .E = p.E, .nu = p.nu, .fixed = 1};
+    if (periodic) {
+        p.periodic = 3;
+        p.box_min = (grains_vec3){-13.5e-3, -13.5e-3, -1};
+        p.box_max = (grains_vec3){13.5e-3, 13.5e-3, 1};
+    }
+    grains_sim *sim = scene(&p);
+    floor_mesh(sim, 40e-3, -1.2e-3); /* 0.05 mm into the bed: a contact, were it not fixed */
+    int n = periodic ? 10 : 11; /* (the period is 10 of the lattice's spacings) */
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            grains_particle q = {{(a - 5) * 2.7e-3, (b - 5) * 2.7e-3, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0},
+                                 1.25e-3, 1, 0};
+            grains_error err;
+            if (grains_sim_add_particle(sim, &q, &err) != GRAINS_OK) {
+                fprintf(stderr, "bed: %s\n", err.message);
+                exit(1);
+            }
+        }
+    return drop_600(sim, 5, 0.1, "pour on a bed");
+}
+
+/* Grains that stay put in the lanes: the pour onto a fixed bed gives the
+ * same bits with kernel = "vector" (whose lanes take each side's density,
+ * +inf for the bed) and "scalar" (the general loop, every pair's law looked
+ * up), for Euler and Verlet, open and periodic, and on 1 and 2 threads; the
+ * bed stays put. */
+static void fixed_bed(test_ctx *t)
+{
+    const grains_integrator schemes[2] = {GRAINS_INTEGRATOR_EULER, GRAINS_INTEGRATOR_VERLET};
+    for (int k = 0; k < 2; k++)
+        for (int periodic = 0; periodic < 2; periodic++) {
+            grains_sim *v = pour_on_bed(schemes[k], GRAINS_KERNEL_VECTOR, 1, periodic),
+                       *s = pour_on_bed(schemes[k], GRAINS_KERNEL_SCALAR, 1, periodic),
+                       *v2 = pour_on_bed(schemes[k], GRAINS_KERNEL_VECTOR, 2, periodic);
+            grains_thermo th;
+            grains_sim_thermo(v, &th);
+            int still = 1;
+            for (size_t i = 0; i < (periodic ? 100u : 121u); i++) {
+                grains_particle q = get(v, i);
+                still &= q.x.z == 0 && q.v.x == 0 && q.v.y == 0 && q.v.z == 0;
+            }
+            printf("  pour on a fixed bed, %s, %s: %zu contacts\n", k ? "verlet" : "euler",
+                   periodic ? "periodic" : "open", th.n_contacts);
+            CHECK(t, v->fixed_lanes && th.n_contacts > 400 && still,
+                  "the bed's grains go into lanes (%d), are touched (%zu contacts) and stay put (%d)", v->fixed_lanes,
+                  th.n_contacts, still);
+            grains_thermo th_s;
+            grains_sim_thermo(s, &th_s);
+            CHECK(t, same_state(v, s) && th.n_contacts == th_s.n_contacts,
+                  "pour on a fixed bed: kernel = \"vector\" and \"scalar\" give the same bits and contacts "
+                  "(%zu, %zu: the bed touches not the floor it dips into)", th.n_contacts, th_s.n_contacts);
+            CHECK(t, same_state(v, v2), "pour on a fixed bed: the same bits on 1 and 2 threads");
+            grains_sim_destroy(v), grains_sim_destroy(s), grains_sim_destroy(v2);
+        }
+}
+
 /* The pour with friction modes left out (a coefficient of 0: the run keeps
  * no spring for the mode, and the lanes take narrow histories). */
 static grains_sim *pour_modes(grains_kernel kernel, double mu_s, double mu_r, double mu_t)
@@ -583,6 +651,7 @@ int main(void)
     force_loop(&t);
     spins_past_the_series(&t);
     periodic_pour(&t);
+    fixed_bed(&t);
     friction_subsets(&t);
     visits(&t);
     contracting(&t);

@@ -3,19 +3,22 @@
 # (chute.cfg, THREADS threads) and by LAMMPS (chute.in, THREADS ranks), interleaved for ROUNDS
 # rounds. Each program's time per step is its own count of its steps' time (grains' closing
 # line less the writing in it; LAMMPS's loop time). Prints seconds per step, flowing particle-steps
-# per second (the frozen base not counted) and the ratio, per round.
-# Usage: compare.sh GRAINS_BIN FLOW.data STEPS ROUNDS [THREADS] [--set K=V ...]
+# per second (the frozen base not counted) and the ratio, per round. The base is grains that stay
+# put, as LAMMPS's frozen ones (BASE=grains, the default), or mesh points (BASE=mesh).
+# Usage: [BASE=grains|mesh] compare.sh GRAINS_BIN FLOW.data STEPS ROUNDS [THREADS] [--set K=V ...]
 set -eu
 g=$(readlink -f "$1") data=$(readlink -f "$2") S=$3 R=$4 T=${5:-1}
 shift 4; [ $# -gt 0 ] && shift
 here=$(cd "$(dirname "$0")" && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-python3 "$here/lmp2grains.py" "$data" "$d/flow" >/dev/null
+base=${BASE:-grains}
+python3 "$here/lmp2grains.py" "$data" "$d/flow" --base "$base" >/dev/null
 L=$(cat "$d/flow.box")
-N=$(($(wc -l < "$d/flow.csv") - 1))
+N=$(awk -F, 'NR > 1 && $15 == 0' "$d/flow.csv" | wc -l)
 { cat "$here/chute.cfg"
-  printf 'cell:\n{\n  meshes = ( { file = "%s"; R_mesh = [0.001]; material = 0; periodic = true; } );\n};\n' "$d/flow.off"
+  [ "$base" = grains ] ||
+    printf 'cell:\n{\n  meshes = ( { file = "%s"; R_mesh = [0.001]; material = 0; periodic = true; } );\n};\n' "$d/flow.off"
 } > "$d/chute.cfg"
 # grains' own time for its steps (its closing line, less the writing in it).
 grains_steps_time() {

@@ -14,6 +14,7 @@
 #include "contact/damping_tsuji.h"
 
 #include <math.h>
+#include <string.h>
 
 #define PI HM_PI
 
@@ -182,6 +183,30 @@ real hm_linear_kn_hertz(real m_eff, real E_eff, real R_eff, real V0)
     return 1.2024 * pow(sqrt(m_eff) * E_eff * E_eff * R_eff * V0, 0.4); /* Eq. 1 */
 }
 
+
+/* Whether two laws are the same, bit for bit (their padding aside). */
+static int same_law(const hm_law *a, const hm_law *b)
+{
+    const real *ra[] = {&a->kn, &a->ks, &a->beta, &a->cs_over_cn, &a->mu_s, &a->mu_r, &a->mu_t, &a->mu_s_dyn,
+                        &a->mu_r_dyn, &a->mu_t_dyn, &a->E_eff, &a->kt_over_kn};
+    const real *rb[] = {&b->kn, &b->ks, &b->beta, &b->cs_over_cn, &b->mu_s, &b->mu_r, &b->mu_t, &b->mu_s_dyn,
+                        &b->mu_r_dyn, &b->mu_t_dyn, &b->E_eff, &b->kt_over_kn};
+    for (size_t k = 0; k < sizeof ra / sizeof ra[0]; k++)
+        if (memcmp(ra[k], rb[k], sizeof(real)) != 0)
+            return 0;
+    return a->no_contact == b->no_contact && memcmp(a->coeff, b->coeff, sizeof a->coeff) == 0;
+}
+
+int hm_fixed_copies(const hm_params *hp)
+{
+    if (hp->n_materials < 2 || hp->pp[0][0].no_contact)
+        return 0;
+    for (int k = 1; k < hp->n_materials; k++)
+        if (!isinf(hp->rho[k]) || !same_law(&hp->pp[0][k], &hp->pp[0][0]) ||
+            !same_law(&hp->pp[k][0], &hp->pp[0][0]))
+            return 0;
+    return 1;
+}
 
 int hm_lanes_compose(const hm_params *hp)
 {

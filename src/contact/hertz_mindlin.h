@@ -107,6 +107,11 @@ void hm_spring_modes(const hm_params *hp, int *sliding, int *rolling, int *twist
  * sub-models: no JKR, no van der Waals, a rolling model of the lanes. */
 int hm_lanes_compose(const hm_params *hp);
 
+/* Whether the materials but 0 are all copies of it whose grains stay put
+ * (grains_material.fixed): each pair that touches has material 0's law,
+ * and the force loop's lanes take them (interact/force_lanes.c). */
+int hm_fixed_copies(const hm_params *hp);
+
 /* The largest gap at which a contact of particles of radius at most R_max
  * still holds (JKR; 0 for the others). */
 real hm_max_hold_gap(const hm_params *hp, real R_max);

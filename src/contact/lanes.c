@@ -12,7 +12,7 @@
 
 __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp, const hm_case cs, const hm_law *law,
                                                             real rho, contact_lanes *restrict L, int n,
-                                                            const int wall)
+                                                            const int wall, const int heavy)
 {
     for (int l = 0; l < n; l++) {
         hm_pair pr = {v3(L->x_ij[0][l], L->x_ij[1][l], L->x_ij[2][l]),
@@ -24,8 +24,8 @@ __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp,
                       v3(L->w_j[0][l], L->w_j[1][l], L->w_j[2][l]),
                       wall,
                       law,
-                      rho,
-                      wall ? 0 : rho};
+                      heavy ? L->rho_i[l] : rho,
+                      heavy ? L->rho_j[l] : wall ? 0 : rho};
         hm_history h = {{L->h[0][l], L->h[1][l], L->h[2][l]}, {L->h[3][l], L->h[4][l], L->h[5][l]}, L->h[6][l]};
         hm_result r;
         hm_contact_in(hp, cs, &pr, &h, &r, 0);
@@ -50,37 +50,41 @@ __attribute__((always_inline)) static inline void lane_loop(const hm_params *hp,
  * finds its spring constants. */
 __attribute__((always_inline)) static inline void steps_of(const hm_params *hp, const hm_case run, const int normal,
                                                            const int kn, const hm_law *law, real rho,
-                                                           contact_lanes *L, int n, const int wall)
+                                                           contact_lanes *L, int n, const int wall, const int heavy)
 {
     switch (2 * !!run.half_step + !!run.increment_first) {
-    case 0: lane_loop(hp, (hm_case){normal, 0, 0, kn}, law, rho, L, n, wall); break;
-    case 1: lane_loop(hp, (hm_case){normal, 0, 1, kn}, law, rho, L, n, wall); break;
-    case 2: lane_loop(hp, (hm_case){normal, 1, 0, kn}, law, rho, L, n, wall); break;
-    default: lane_loop(hp, (hm_case){normal, 1, 1, kn}, law, rho, L, n, wall); break;
+    case 0: lane_loop(hp, (hm_case){normal, 0, 0, kn}, law, rho, L, n, wall, heavy); break;
+    case 1: lane_loop(hp, (hm_case){normal, 0, 1, kn}, law, rho, L, n, wall, heavy); break;
+    case 2: lane_loop(hp, (hm_case){normal, 1, 0, kn}, law, rho, L, n, wall, heavy); break;
+    default: lane_loop(hp, (hm_case){normal, 1, 1, kn}, law, rho, L, n, wall, heavy); break;
     }
 }
 
-/* The lanes of pairs or walls (a constant) in the run's case. */
+/* The lanes of pairs or walls, of one density or each side's (constants),
+ * in the run's case. */
 __attribute__((always_inline)) static inline void lanes_of(const hm_params *hp, const hm_law *law, real rho,
-                                                           contact_lanes *L, int n, const int wall)
+                                                           contact_lanes *L, int n, const int wall,
+                                                           const int heavy)
 {
     const hm_case run = hm_case_of(hp);
     const linear_coeffs lc = hm_linear_coeffs(law);
     const int kn = run.normal == HM_NORMAL_LINEAR ? linear_kn_kind(&lc) : -1;
     if (run.normal == HM_NORMAL_HERTZ)
-        steps_of(hp, run, HM_NORMAL_HERTZ, -1, law, rho, L, n, wall);
+        steps_of(hp, run, HM_NORMAL_HERTZ, -1, law, rho, L, n, wall, heavy);
     else if (kn == LINEAR_KN_GIVEN)
-        steps_of(hp, run, HM_NORMAL_LINEAR, LINEAR_KN_GIVEN, law, rho, L, n, wall);
+        steps_of(hp, run, HM_NORMAL_LINEAR, LINEAR_KN_GIVEN, law, rho, L, n, wall, heavy);
     else if (kn == LINEAR_KN_EQ27)
-        steps_of(hp, run, HM_NORMAL_LINEAR, LINEAR_KN_EQ27, law, rho, L, n, wall);
+        steps_of(hp, run, HM_NORMAL_LINEAR, LINEAR_KN_EQ27, law, rho, L, n, wall, heavy);
     else
-        lane_loop(hp, run, law, rho, L, n, wall);
+        lane_loop(hp, run, law, rho, L, n, wall, heavy);
 }
 
-void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n, int wall)
+void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n, int wall, int heavy)
 {
     if (wall)
-        lanes_of(hp, law, rho, L, n, 1);
+        lanes_of(hp, law, rho, L, n, 1, 0);
+    else if (heavy)
+        lanes_of(hp, law, rho, L, n, 0, 1);
     else
-        lanes_of(hp, law, rho, L, n, 0);
+        lanes_of(hp, law, rho, L, n, 0, 0);
 }

@@ -25,6 +25,9 @@ typedef struct {
     real x_ij[3][LANES];
     real R_i[LANES], R_j[LANES];
     real v_i[3][LANES], v_j[3][LANES], w_i[3][LANES], w_j[3][LANES];
+    /* in, where the run has grains that stay put (lanes_contacts' heavy): each
+     * side's density, +inf for such a grain (Eq. 20 with m = inf) */
+    real rho_i[LANES], rho_j[LANES];
     /* in and out: the springs, advanced by one step */
     real h[LANE_SPRINGS][LANES];
     /* out: force on i, torques on i and j, overlap and R* (hm_result) */
@@ -54,7 +57,9 @@ static inline vec3 lane_vec(const real (*a)[LANES], int l) { return v3(a[0][l], 
 
 /* Evaluates lanes [0, n) of particles of one material, of density rho, with
  * the law `law` (hm_contact without the extended sub-models: no JKR, no
- * rolling type C): pairs of particles, or with `wall` particles and walls. */
-void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n, int wall);
+ * rolling type C): pairs of particles, or with `wall` particles and walls;
+ * pairs with `heavy` take each side's density from rho_i and rho_j instead,
+ * +inf for a grain that stays put (grains_material.fixed). */
+void lanes_contacts(const hm_params *hp, const hm_law *law, real rho, contact_lanes *L, int n, int wall, int heavy);
 
 #endif

@@ -95,8 +95,9 @@ void integrate_euler_spiral(const integrate_view *view, real *max_v2_out)
     integrate_chunks(view, n_chunks, &c0, &c1);
     for (long c = c0; c < c1; c++) {
         long lo = first + c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
-        if (one_material(p, view->motion))
-            update_lanes(pt, p, view->motion, lo, hi);
+        const material_motion *mm = run_material(pt, p, view->motion, lo, hi);
+        if (mm)
+            update_lanes(pt, p, mm, lo, hi);
         else
             update_any(pt, p, view->motion, lo, hi);
         for (long i = lo; i < hi; i++) {

@@ -32,6 +32,21 @@ static inline const material_motion *one_material(const grains_params *p, const 
     return p->n_materials == 1 && p->compat != GRAINS_COMPAT_TINYDEM ? motion : NULL;
 }
 
+/* The same for the particles [lo, hi) of a run of several materials: material 0
+ * where they are all of it (a run of grains that stay put, say, whose others
+ * lie elsewhere), else NULL. The two kinds of loop give the same bits. */
+static inline const material_motion *run_material(const grains_particles *pt, const grains_params *p,
+                                                  const material_motion *motion, long lo, long hi)
+{
+    const material_motion *one = one_material(p, motion);
+    if (one || p->compat == GRAINS_COMPAT_TINYDEM)
+        return one;
+    for (long i = lo; i < hi; i++)
+        if (pt->mat[i] != 0)
+            return NULL;
+    return motion;
+}
+
 /* f / m + g - c v (Eq. 41). */
 static inline vec3 linear_acceleration(const motion_rates *r, vec3 f, vec3 g, vec3 v)
 {

@@ -120,19 +120,19 @@ typedef void (*run_fn)(grains_particles *pt, const grains_params *p, const mater
                        long hi);
 
 /* The view's particles in runs of CHUNK (this thread's part: integrate_chunks), each by
- * `lanes` where the run has one material (one_material), else by `any`;
+ * `lanes` where the run has one material (run_material), else by `any`;
  * notes the largest squared speed after them. */
 static void in_runs(const integrate_view *view, run_fn lanes, run_fn any, real *max_v2_out)
 {
     grains_particles *pt = view->pt;
     const grains_params *p = view->p;
-    const material_motion *mm = one_material(p, view->motion);
     const long first = (long)view->lo, n = (long)view->hi, n_chunks = (n - first + CHUNK - 1) / CHUNK;
     real max_v2 = 0;
     long c0, c1;
     integrate_chunks(view, n_chunks, &c0, &c1);
     for (long c = c0; c < c1; c++) {
         long lo = first + c * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
+        const material_motion *mm = run_material(pt, p, view->motion, lo, hi);
         if (mm)
             lanes(pt, p, mm, lo, hi);
         else

@@ -45,6 +45,8 @@ typedef struct {
     const store_layout *narrow; /* the run keeps fewer springs than a lane (a friction mode that acts in
                                  * no pair): the lane takes them unpacked, the absent ones 0, and gives
                                  * back the kept ones; NULL: whole histories, copied as they are */
+    int fixed;                  /* some grains stay put (force_view.fixed_lanes): the pairs' lanes take
+                                 * each side's density, +inf for those */
     lane_batch b;
     open_sum o;
 } lane_walk;
@@ -124,9 +126,9 @@ static inline void apply_batch_in(lane_walk *w, const store_layout *narrow)
     const hm_params *hp = w->at.fv->hp;
     lane_batch *b = &w->b;
     if (b->n[PAIRS])
-        lanes_contacts(hp, hm_law_pp(hp, 0, 0), hp->rho[0], &b->L[PAIRS], b->n[PAIRS], 0);
+        lanes_contacts(hp, hm_law_pp(hp, 0, 0), hp->rho[0], &b->L[PAIRS], b->n[PAIRS], 0, w->fixed);
     if (b->n[WALLS])
-        lanes_contacts(hp, b->wall_law, hp->rho[0], &b->L[WALLS], b->n[WALLS], 1);
+        lanes_contacts(hp, b->wall_law, hp->rho[0], &b->L[WALLS], b->n[WALLS], 1, 0);
     const grains_particles *pt = &w->at.fv->pt;
     open_sum o = w->o;
     force_diag d = *w->at.d;
@@ -156,10 +158,10 @@ static void apply_batch(lane_walk *w)
 
 /* A lane of kind k for particle i's contact with j (a partner, or a wall's
  * body), its state and history h (of the layout `narrow`, unpacked, the
- * absent springs 0; NULL: a whole one): the batch is applied when it is
- * full. */
+ * absent springs 0; NULL: a whole one), and where some grains stay put
+ * (`fixed`) each side's density: the batch is applied when it is full. */
 static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx, real R_j, vec3 v_j, vec3 w_j,
-                            real *h, const store_layout *narrow)
+                            real *h, const store_layout *narrow, const int fixed, real rho_i, real rho_j)
 {
     const grains_particles *pt = &w->at.fv->pt;
     lane_batch *b = &w->b;
@@ -168,6 +170,8 @@ static inline void add_lane(lane_walk *w, int k, uint32_t i, uint32_t j, vec3 dx
     if (narrow)
         store_unpack(narrow, h, &whole);
     lanes_put(&b->L[k], l, dx, pt->R[i], R_j, pt->v[i], v_j, pt->w[i], w_j, narrow ? (const real *)&whole : h);
+    if (fixed)
+        b->L[k].rho_i[l] = rho_i, b->L[k].rho_j[l] = rho_j;
     b->i[k][l] = i;
     b->j[k][l] = j;
     b->place[k][l] = store_last_place(w->at.s);
@@ -222,7 +226,7 @@ static void wall_lane(lane_walk *w, uint32_t i, uint32_t *entry, vec3 dx, const 
     const wall_body *wb = &fv->wl->body[el->body];
     if (wb->moving)
         wall_motion(wb, fv->pt.x[i], dx, d2, R_i, touch, &v_j, &w_j);
-    add_lane(w, WALLS, i, (uint32_t)el->body, dx, el->R, v_j, w_j, h, w->narrow);
+    add_lane(w, WALLS, i, (uint32_t)el->body, dx, el->R, v_j, w_j, h, w->narrow, 0, 0, 0);
 }
 
 /* Particle i's listed elements [k0, end): the selection of mesh_contacts
@@ -261,14 +265,22 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
 }
 
 /* Particle i's listed partner of entry *entry: its contact, in a lane;
- * across a periodic box (NULL: none) by the nearest image. */
+ * across a periodic box (NULL: none) by the nearest image. Where some
+ * grains stay put (`fixed`; rho_i, i's density, +inf for such a grain), two
+ * of them have no contact, as the scalar loop's pair of no contact. */
 __attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t i,
                                                             uint32_t *entry, vec3 x_i, real R_i,
-                                                            const periodic_box *box, const store_layout *narrow)
+                                                            const periodic_box *box, const store_layout *narrow,
+                                                            const int fixed, real rho_i)
 {
     uint32_t j = *entry & STORE_INDEX_MASK;
     if (!partner_ours(j, w->at.mine)) {
         pass_contact(w->at.s, *entry);
+        return;
+    }
+    real rho_j = fixed ? w->at.fv->hp->rho[pt->mat[j]] : 0;
+    if (fixed && isinf(rho_i) && isinf(rho_j)) {
+        end_contact(w->at.s, entry);
         return;
     }
     vec3 dx = v3_sub(x_i, pt->x[j]);
@@ -279,28 +291,29 @@ __attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const 
         return;
     real *h = contact_history(w->at.s, entry);
     if (h)
-        add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h, narrow);
+        add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h, narrow, fixed, rho_i, rho_j);
 }
 
 /* Particle i's listed partners j > i, then its mesh elements: contacts_of
  * (interact/forces.c) for the common run, with the contacts in lanes. The
  * partners go in runs of 64: which need a visit first, then those. A
  * periodic box (box; NULL: none) gives the partners' nearest images (the
- * meshes are not periodic). */
+ * meshes are not periodic). Where some grains stay put (`fixed`), one of
+ * them touches no wall, as the scalar loop's wall of no contact. */
 __attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w, uint32_t i, const periodic_box *box,
-                                                                   const store_layout *narrow)
+                                                                   const store_layout *narrow, const int fixed)
 {
     const grains_neighbors *nb = &w->at.fv->nb;
     const grains_particles *pt = &w->at.fv->pt;
     const vec3 x_i = pt->x[i];
-    const real R_i = pt->R[i];
+    const real R_i = pt->R[i], rho_i = fixed ? w->at.fv->hp->rho[pt->mat[i]] : 0;
     const uint32_t end = nb->start[i + 1];
     uint32_t k = nb->start[i];
     for (;;) {
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
         uint64_t visit = entries_to_visit(pt, box, nb->j, k, run, x_i, R_i, &n_pairs);
         for (; visit; visit &= visit - 1)
-            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i, box, narrow);
+            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i, box, narrow, fixed, rho_i);
         k += n_pairs;
         if (n_pairs < run || k == end)
             break;
@@ -309,6 +322,9 @@ __attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w,
         return;
     if (w->at.mine)
         pass_contacts(nb, w->at.s, k, end);
+    else if (fixed && isinf(rho_i))
+        for (; k < end; k++)
+            end_contact(w->at.s, &nb->j[k]);
     else
         mesh_entries(w, i, k, end);
 }
@@ -328,15 +344,30 @@ static int walls_fit_lanes(const force_view *fv, const mesh_candidate *cand)
 }
 
 /* Particle i's contacts in an open box or across a periodic one, with
- * whole histories or narrow ones: a copy each, so that the common one (open,
- * whole) tests neither. */
-static void open_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, NULL); }
-static void periodic_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box, NULL); }
-static void open_narrow_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, w->narrow); }
+ * whole histories or narrow ones, where grains all move or some stay put:
+ * a copy each, so that the common one (open, whole, all moving) tests none. */
+static void open_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, NULL, 0); }
+static void periodic_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box, NULL, 0); }
+static void open_narrow_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, w->narrow, 0); }
 static void periodic_narrow_lane_contacts(lane_walk *w, uint32_t i)
 {
-    lane_contacts_of(w, i, w->at.fv->box, w->narrow);
+    lane_contacts_of(w, i, w->at.fv->box, w->narrow, 0);
 }
+static void open_fixed_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, NULL, 1); }
+static void periodic_fixed_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box, NULL, 1); }
+static void open_narrow_fixed_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, w->narrow, 1); }
+static void periodic_narrow_fixed_lane_contacts(lane_walk *w, uint32_t i)
+{
+    lane_contacts_of(w, i, w->at.fv->box, w->narrow, 1);
+}
+
+typedef void (*lane_contacts_fn)(lane_walk *, uint32_t);
+
+/* The copy for this walk: [fixed][periodic][narrow]. */
+static const lane_contacts_fn lane_contacts_copies[2][2][2] = {
+    {{open_lane_contacts, open_narrow_lane_contacts}, {periodic_lane_contacts, periodic_narrow_lane_contacts}},
+    {{open_fixed_lane_contacts, open_narrow_fixed_lane_contacts},
+     {periodic_fixed_lane_contacts, periodic_narrow_fixed_lane_contacts}}};
 
 void sim_block_lane_contacts(const block_walk *block, uint32_t b)
 {
@@ -346,17 +377,16 @@ void sim_block_lane_contacts(const block_walk *block, uint32_t b)
     w.at = *block;
     w.walls_in_lanes = walls_fit_lanes(fv, block->cand);
     w.narrow = fv->cs->layout.width != STORE_FULL_WIDTH ? &fv->cs->layout : NULL;
+    w.fixed = fv->fixed_lanes;
     begin_batch(&w);
     w.b.wall_law = NULL;
     w.o.i = UINT32_MAX;
     uint32_t lo = g->first[g->block_start[b]], hi = g->first[g->block_start[b + 1]];
-    if (!fv->box->mask && !w.narrow) { /* the common run */
+    if (!fv->box->mask && !w.narrow && !w.fixed) { /* the common run */
         for (uint32_t i = lo; i < hi; i++)
             open_lane_contacts(&w, i);
     } else {
-        void (*contacts)(lane_walk *, uint32_t) = !fv->box->mask ? open_narrow_lane_contacts
-                                                  : w.narrow     ? periodic_narrow_lane_contacts
-                                                                 : periodic_lane_contacts;
+        lane_contacts_fn contacts = lane_contacts_copies[w.fixed][fv->box->mask != 0][w.narrow != NULL];
         for (uint32_t i = lo; i < hi; i++)
             contacts(&w, i);
     }

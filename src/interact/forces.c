@@ -506,10 +506,12 @@ static void walk_phase_regions(const force_view *fv, int phase, int lanes, int g
 
 void sim_forces(const force_view *fv, force_diag *d, store_queue *q, mesh_candidate *cand)
 {
-    /* (a periodic box and histories narrower than a whole one on the lanes alone: the scalar
-     * kernel's common loop has no box and works in place on whole histories) */
+    /* (a periodic box, histories narrower than a whole one and grains that stay put on the
+     * lanes alone: the scalar kernel's common loop has no box, works in place on whole
+     * histories and knows one material) */
     const int general = ((fv->box->mask != 0 || fv->cs->layout.width != STORE_FULL_WIDTH) && !fv->lanes) ||
-                        !hm_lanes_compose(fv->hp) || fv->mixed || fv->any_bonds || fv->rec->requested;
+                        !hm_lanes_compose(fv->hp) || (fv->mixed && !(fv->fixed_lanes && fv->lanes)) ||
+                        fv->any_bonds || fv->rec->requested;
     const int lanes = !general && fv->lanes;
     /* The force sums start at zero: integrate_euler_spiral clears them after
      * use, sim_rebuild after lending them out, a failed step after it. */

@@ -53,6 +53,8 @@ typedef struct force_view {
     const uint8_t *visit;         /* per block: 2 all its pairs, 1 those with a partner in mine, 0 none; NULL: all */
     const uint8_t *mine;          /* per particle: this process's own */
     int mixed;                    /* several materials, or a pair that does not touch: each pair's law looked up */
+    int fixed_lanes;              /* with mixed: the only other materials are copies of material 0 whose grains
+                                   * stay put (hm_fixed_copies), which the lanes take */
     const uint64_t *block_work;   /* per block, the work before it: each thread walks its region of each colour
                                    * phase (neighbor/block_share.h), then helps the others with theirs; NULL: the
                                    * blocks go to the threads as they come */

@@ -54,6 +54,7 @@ grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, gra
     sim->hp = hp;
     for (int k = 0; k < sim->p.n_materials; k++) /* Eq. 3: the drag follows eta */
         sim->motion[k] = material_motion_of(&sim->p, k);
+    sim->fixed_lanes = hm_fixed_copies(&sim->hp);
     return GRAINS_OK;
 }
 

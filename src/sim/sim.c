@@ -80,6 +80,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->mixed = sim->p.n_materials > 1;
     for (int k = 0; k < sim->p.n_pairs; k++)
         sim->mixed |= sim->p.pair[k].no_contact;
+    sim->fixed_lanes = hm_fixed_copies(&sim->hp);
     sim->box = box_of(&sim->p);
     sim->nthreads = thread_count(sim->p.threads);
 #ifndef _OPENMP

@@ -56,6 +56,7 @@ struct grains_sim {
     material_motion motion[GRAINS_MAX_MATERIALS];
     int mixed;                  /* several materials, or a pair that does not touch: the
                                  * force loop looks up each pair's law */
+    int fixed_lanes;            /* but the lanes take them: hm_fixed_copies */
     grains_particles pt;
     grains_mesh *mesh;          /* every mesh's vertices (where they are now) and elements, or NULL */
     walls wl;                   /* the meshes as bodies: motion, force and torque */
@@ -283,6 +284,7 @@ static inline force_view sim_forces_of(grains_sim *sim)
                         rank_visit(&sim->rank_view),
                         rank_mine(&sim->rank_view),
                         sim->mixed,
+                        sim->fixed_lanes,
                         NULL,
                         NULL,
                         0};
