@@ -199,6 +199,10 @@ static void refused(test_ctx *t)
     p.material[1].fixed = 0;
     CHECK(t, grains_sim_create(&sim, &p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "fixed = true"),
           "a velocity for grains that are not fixed: %s", err.message);
+    p = with_fixed(0.5, (grains_vec3){0, 0.1, 0});
+    p.dimension = 2; /* the plane y = const */
+    CHECK(t, grains_sim_create(&sim, &p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "out of their planes"),
+          "in 2D, a velocity out of the plane: %s", err.message);
     p = with_fixed(0.5, (grains_vec3){0, 0, 0});
     p.material[1].fixed = 2;
     CHECK(t, grains_sim_create(&sim, &p, &err) == GRAINS_ERR_RANGE && strstr(err.message, "fixed = 2"),

@@ -511,6 +511,11 @@ static grains_status check_dimension(const grains_params *p, grains_error *err)
             p->w0.z, axes[a]);
     REQUIRE(!grains_integrator_variational(p->integrator),
             "dimension = 2 needs an explicit integrator (euler, verlet or verlet_improved)");
+    for (int k = 1; k < p->n_materials; k++) {
+        grains_vec3 u = p->material[k].fixed_velocity;
+        REQUIRE(axis_part(u, a) == 0, "dimension = 2: materials[%d].fixed_velocity = [%g, %g, %g] has a component "
+                "along plane_normal = \"%c\" and would move its grains out of their planes", k, u.x, u.y, u.z, axes[a]);
+    }
     return GRAINS_OK;
 }
 
