@@ -54,6 +54,17 @@ static inline void add(grains_sim *sim, grains_vec3 x, grains_vec3 v, grains_vec
     }
 }
 
+/* A particle of a material, at rest unless v, without spin. */
+static inline void add_of(grains_sim *sim, grains_vec3 x, grains_vec3 v, double R, int material)
+{
+    grains_particle p = {x, v, {0, 0, 0}, {1, 0, 0, 0}, R, material, 0};
+    grains_error err;
+    if (grains_sim_add_particle(sim, &p, &err) != GRAINS_OK) {
+        fprintf(stderr, "add: %s\n", err.message);
+        exit(1);
+    }
+}
+
 static inline grains_particle get(const grains_sim *sim, size_t i)
 {
     grains_particle p;

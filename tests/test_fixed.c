@@ -25,16 +25,6 @@ static grains_params with_fixed(double e_n, grains_vec3 v)
     return p;
 }
 
-static void add_of(grains_sim *sim, grains_vec3 x, grains_vec3 v, double R, int material)
-{
-    grains_particle q = {x, v, {0, 0, 0}, {1, 0, 0, 0}, R, material, 0};
-    grains_error err;
-    if (grains_sim_add_particle(sim, &q, &err) != GRAINS_OK) {
-        fprintf(stderr, "add: %s\n", err.message);
-        exit(1);
-    }
-}
-
 static int zero_vec(grains_vec3 a) { return a.x == 0 && a.y == 0 && a.z == 0; }
 
 /* E* of two grains of one material (TinyDEM Eq. 15). */

@@ -394,15 +394,8 @@ static grains_sim *pour_on_bed(grains_integrator scheme, grains_kernel kernel, i
     floor_mesh(sim, 40e-3, -1.2e-3); /* 0.05 mm into the bed: a contact, were it not fixed */
     int n = periodic ? 10 : 11; /* (the period is 10 of the lattice's spacings) */
     for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            grains_particle q = {{(a - 5) * 2.7e-3, (b - 5) * 2.7e-3, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0},
-                                 1.25e-3, 1, 0};
-            grains_error err;
-            if (grains_sim_add_particle(sim, &q, &err) != GRAINS_OK) {
-                fprintf(stderr, "bed: %s\n", err.message);
-                exit(1);
-            }
-        }
+        for (int b = 0; b < n; b++)
+            add_of(sim, (grains_vec3){(a - 5) * 2.7e-3, (b - 5) * 2.7e-3, 0}, (grains_vec3){0, 0, 0}, 1.25e-3, 1);
     return drop_600(sim, 5, 0.1, "pour on a bed");
 }
 

@@ -42,16 +42,6 @@ static grains_params two_materials(grains_material a, grains_material b)
     return p;
 }
 
-static void add_of(grains_sim *sim, grains_vec3 x, grains_vec3 v, double R, int material)
-{
-    grains_particle q = {x, v, {0, 0, 0}, {1, 0, 0, 0}, R, material, 0};
-    grains_error err;
-    if (grains_sim_add_particle(sim, &q, &err) != GRAINS_OK) {
-        fprintf(stderr, "add: %s\n", err.message);
-        exit(1);
-    }
-}
-
 typedef struct {
     double duration;    /* [T] steps with an overlap times dt */
     double e;           /* relative speed out / in */
