@@ -147,7 +147,6 @@ grains_status scenario_read_materials(grains_params *p, const config_setting_t *
                     : read_field(f, material_fields, COUNT(material_fields), "fixed, fixed_velocity", coeff_names, m,
                                  what, path, err);
         }
-
     }
     if (s == GRAINS_OK)
         p->n_materials = 1 + n;
