@@ -48,6 +48,11 @@ expect "sinks among ranks holding all" 2 'sinks and remove_lost among ranks that
 printf 'probes = ( { name = "a"; min = [-1.0, -1.0, -1.0]; max = [1.0, 1.0, 0.0]; } );\n' >"$T/probes.cfg"
 expect "probes among ranks" 2 'probes among ranks are not supported yet' -np 2 "$G" run "$T/probes.cfg" -o "$T/probes"
 [ ! -e "$T/probes" ] && ok || bad "probes among ranks: $T/probes was made"
+# A sheared periodic box among ranks: not yet; refused before anything is written
+printf 'periodic = "xyz";\nbox_max = [0.1, 0.1, 0.1];\nshear_rate = 10.0;\nmesh = "";\n' >"$T/sheared.cfg"
+expect "a sheared box among ranks" 2 'a sheared periodic box (shear_rate) among ranks is not supported yet' -np 2 \
+    "$G" run "$T/sheared.cfg" -o "$T/sheared"
+[ ! -e "$T/sheared" ] && ok || bad "a sheared box among ranks: $T/sheared was made"
 
 # A particles' file that gives one grain 1,000 times: dealt among the ranks
 # (each holds its share alone), the home rank of their cell block finds

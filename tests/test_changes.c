@@ -13,6 +13,7 @@
  *   a dynamic friction following its static one, an unknown name refused
  *   with nothing changed. */
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 #include "grains/scenario.h"
@@ -156,6 +157,13 @@ static void by_name(test_ctx *t)
     int k = 0;
     for (; grains_changeable_name(k); k++) {
         const char *one = grains_changeable_name(k);
+        if (strcmp(one, "shear_rate") == 0) { /* the slider's box is not periodic: refused, kept */
+            double v = 1;
+            CHECK(t, grains_sim_set_named_params(sim, 1, &one, &v, &err) == GRAINS_ERR_RANGE &&
+                         strstr(err.message, "periodic") && named(sim, one) == 0,
+                  "shear_rate without a sheared box: refused (%s), reads %g", err.message, named(sim, one));
+            continue;
+        }
         double v = named(sim, one) / 2; /* (within its range: a dynamic value below its static one) */
         grains_status s = grains_sim_set_named_params(sim, 1, &one, &v, &err);
         CHECK(t, s == GRAINS_OK && v > 0 && named(sim, one) == v, "%s = %g by name: %s, reads %g", one, v,

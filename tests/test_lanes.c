@@ -548,7 +548,7 @@ static void visits(test_ctx *t)
         uint32_t k = 0, n_pairs;
         do {
             uint32_t run = N + 1 - k < 64 ? N + 1 - k : 64;
-            uint64_t visit = entries_to_visit(&pt, periodic ? &box : NULL, list, k, run, x[0], R[0], &n_pairs);
+            uint64_t visit = entries_to_visit(&pt, periodic ? &box : NULL, 0, list, k, run, x[0], R[0], &n_pairs);
             for (uint32_t a = 0; a < n_pairs; a++) {
                 uint32_t j = list[k + a] & STORE_INDEX_MASK;
                 vec3 dx = v3_sub(x[0], x[j]);

@@ -14,7 +14,8 @@
 
 /* The parameters a run may change between steps (a stage's `set = { mu_s = 0.2; }`, a program's
  * grains_sim_set_named_params): the one list of them, in the order checkpoints keep them. X(name) */
-#define GRAINS_CHANGEABLE_PARAMS(X) X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta)
+#define GRAINS_CHANGEABLE_PARAMS(X) \
+    X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta) X(shear_rate)
 #define GRAINS_CHANGEABLE_COUNT(name) +1
 enum { GRAINS_N_CHANGEABLE = 0 GRAINS_CHANGEABLE_PARAMS(GRAINS_CHANGEABLE_COUNT) };
 
@@ -219,7 +220,7 @@ typedef struct {
  * grains_sim_set_params, grains_scenario_read, _set, _finish) refuses one of another version,
  * saying to rebuild, instead of reading it at the wrong places. A program that must not be
  * rebuilt for a new release reaches the parameters by name instead (grains/run.h). */
-#define GRAINS_PARAMS_VERSION 2
+#define GRAINS_PARAMS_VERSION 3
 
 typedef struct {
     int version;                          /* GRAINS_PARAMS_VERSION of the program's header: the
@@ -306,6 +307,9 @@ typedef struct {
     int plane_normal;                     /* 0 x, 1 y, 2 z: the normal of the planes of a 2D run */
     int periodic;                         /* periodic axes: bit 0 x, bit 1 y, bit 2 z; 0 = none */
     grains_vec3 box_min, box_max;         /* [L] the periodic box (used along periodic axes) */
+    real shear_rate;                      /* [1/T] a sheared periodic box (Lees-Edwards; periodic
+                                           * along x and z): the images above and below move along
+                                           * x at +-shear_rate (box_max.z - box_min.z); 0 = none */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 min(R_max, 2 R_min) */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
     /* densification by growing radii (as Lubachevsky-Stillinger): particles start at grow_from x

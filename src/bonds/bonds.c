@@ -158,8 +158,9 @@ static void bond_eval(const bonds_view *v, const bond_law *law, size_t k, bond_p
     uint32_t i = pt->slot[bd->a], j = pt->slot[bd->b];
     if (both_fixed(v, i, j))
         return;
-    vec3 dx = periodic_delta(v->box, v3_sub(pt->x[i], pt->x[j]));
-    hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, NULL,
+    vec3 v_j = pt->v[j]; /* (its image's, across a sheared box) */
+    vec3 dx = periodic_delta_moving(v->box, v3_sub(pt->x[i], pt->x[j]), &v_j);
+    hm_pair pr = {dx, pt->R[i], pt->R[j], pt->v[i], v_j, pt->w[i], pt->w[j], 0, NULL,
                   v->hp->rho[pt->mat[i]], v->hp->rho[pt->mat[j]]};
     hm_result r;
     real torque;

@@ -161,6 +161,12 @@ static void print_models(const grains_params *p)
         printf("  periodic            : %s, box (%g, %g, %g) to (%g, %g, %g); the mesh is not periodic\n",
                axes[p->periodic], p->box_min.x, p->box_min.y, p->box_min.z, p->box_max.x, p->box_max.y, p->box_max.z);
     }
+    if (p->shear_rate != 0) {
+        double H = p->box_max.z - p->box_min.z, U = p->shear_rate * H;
+        printf("  sheared box         : images above and below slide along x at +-%g m/s (shear rate %g /s over %g "
+               "m); a strain of 1 every %.4g s, %.4g steps\n", U, p->shear_rate, H, 1 / fabs(p->shear_rate),
+               1 / (fabs(p->shear_rate) * p->dt));
+    }
     double A = p->coeff[COEFF_VDW_A], delta0 = p->coeff[COEFF_VDW_DELTA0];
     if (A > 0) {
         /* saturated attraction of two R_min spheres: A R* / (6 delta0^2) near contact */

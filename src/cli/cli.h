@@ -96,10 +96,11 @@ typedef struct {
 cli_grain_survey cli_survey(const grains_params *p, grains_sim *sim);
 /* The speeds contacts can come at [L/T]: `grains`, grain on grain
  * (sqrt(v0^2 + 2 g fall), v0 the fastest grain given or spawned, fall
- * from the highest grain or spawn box to the lowest mesh point); `walls`,
- * grain on mesh (that plus `mesh`, the fastest point of a moving mesh). */
+ * from the highest grain or spawn box to the lowest mesh point, and a
+ * sheared box's `shear`, the speed of its images); `walls`, grain on mesh
+ * (that plus `mesh`, the fastest point of a moving mesh). */
 typedef struct {
-    double grains, walls, v0, fall, mesh;
+    double grains, walls, v0, fall, mesh, shear;
 } cli_impact;
 cli_impact cli_impact_speed(const grains_params *p, const grains_sim *sim, const cli_grain_survey *gs);
 /* Where the speeds come from, in words with units, into buf. */

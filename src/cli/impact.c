@@ -74,7 +74,8 @@ cli_impact cli_impact_speed(const grains_params *p, const grains_sim *sim, const
     im.fall = fall_height(p, sim, gs);
     for (size_t k = 0; k < grains_sim_mesh_count(sim); k++)
         im.mesh = fmax(im.mesh, grains_sim_mesh_speed(sim, k));
-    im.grains = sqrt(im.v0 * im.v0 + 2 * sqrt(dot(p->g, p->g)) * im.fall); /* energy: v^2 = v0^2 + 2 g h */
+    im.shear = fabs(p->shear_rate) * (p->box_max.z - p->box_min.z); /* (a grain at rest meets its image's) */
+    im.grains = sqrt(im.v0 * im.v0 + 2 * sqrt(dot(p->g, p->g)) * im.fall) + im.shear; /* energy: v^2 = v0^2 + 2 g h */
     im.walls = im.grains + im.mesh;
     return im;
 }
@@ -86,7 +87,9 @@ const char *cli_impact_why(const cli_impact *im, char *buf, size_t size)
     if (im->v0 > 0 && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, "%s|v0| %.4g m/s", sep, im->v0), sep = " and ";
     if (im->fall > 0 && n >= 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, "%sa fall of %.4g m", sep, im->fall);
+        n += snprintf(buf + n, size - (size_t)n, "%sa fall of %.4g m", sep, im->fall), sep = " and ";
+    if (im->shear > 0 && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "%sthe sheared images' %.4g m/s", sep, im->shear);
     if (im->mesh > 0 && n >= 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, "; %.4g m/s on a mesh moving at up to %.4g m/s", im->walls, im->mesh);
     return buf;

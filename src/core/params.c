@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The size of version 2 where pointers and reals are 8 bytes: a change of
+/* The size of version 3 where pointers and reals are 8 bytes: a change of
  * layout that fails this raises GRAINS_PARAMS_VERSION, then this size
  * (scenario/scenario.c keeps grains_scenario's). */
-_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_params) == 18064,
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_params) == 18072,
                "grains_params' layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
 
 void grains_params_default_version(grains_params *p, int version)
@@ -486,6 +486,27 @@ static grains_status check_variational(const grains_params *p, grains_error *err
     return GRAINS_OK;
 }
 
+/* A sheared periodic box (Lees-Edwards, docs/model.md): periodic along x,
+ * the flow, and z, the gradient; explicit integrators (the implicit ones
+ * solve for the velocities without the images' motion); in 2D, the x-z
+ * planes (a shear along x moves grains out of any other). */
+static grains_status check_shear(const grains_params *p, grains_error *err)
+{
+    REQUIRE(isfinite(p->shear_rate), "shear_rate = %g: must be a finite number", p->shear_rate);
+    if (p->shear_rate == 0)
+        return GRAINS_OK;
+    REQUIRE((p->periodic & 5) == 5,
+            "shear_rate = %g shears a box periodic along x (the flow) and z (the gradient): "
+            "set periodic = \"xz\" or \"xyz\"", p->shear_rate);
+    REQUIRE(p->integrator == GRAINS_INTEGRATOR_EULER || p->integrator == GRAINS_INTEGRATOR_VERLET ||
+                p->integrator == GRAINS_INTEGRATOR_VERLET_IMPROVED,
+            "shear_rate: a sheared box needs an explicit integrator (euler, verlet or verlet_improved), not "
+            "integrator = \"%s\"", grains_choice_name(&grains_integrators, (int)p->integrator));
+    REQUIRE(p->dimension == 3 || p->plane_normal == 1,
+            "shear_rate: a 2D sheared box shears in the x-z planes: set plane_normal = \"y\"");
+    return GRAINS_OK;
+}
+
 /* A component of v along axis a. */
 static real axis_part(grains_vec3 v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
 
@@ -546,6 +567,8 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
         s = check_variational(p, err);
     if (s == GRAINS_OK)
         s = check_dimension(p, err);
+    if (s == GRAINS_OK)
+        s = check_shear(p, err);
     if (s == GRAINS_OK)
         s = params_check_spawns(p, err);
     if (s == GRAINS_OK)

@@ -155,6 +155,7 @@ void sim_ranks_frame_old(sim_ranks *r)
 static grains_status refuse_unshared(const rank_sim *sim, grains_error *err)
 {
     const char *what = sim->integrator->advance ? "an implicit integrator"
+                       : sim->box->sheared      ? "a sheared periodic box (shear_rate)"
                        : sim->rec->requested    ? "the contacts output"
                        : *sim->guide_on         ? "a guided particle"
                                                : NULL;

@@ -21,20 +21,21 @@ static int touches_level(const insert_view *v, int level, vec3 x, real R)
 {
     const grains_particles *pt = v->pt;
     const grains_grid *g = v->grid;
-    int64_t lo[3], hi[3], d[3];
-    grid_reach(g, level, x, R + g->level[level].R_top + g->pad, lo, hi);
-    for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
-        for (d[1] = lo[1]; d[1] <= hi[1]; d[1]++)
-            for (d[0] = lo[0]; d[0] <= hi[0]; d[0]++) {
-                uint32_t cell = grid_find(g, level, d);
-                if (cell == GRID_NONE)
-                    continue;
-                for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
-                    vec3 dx = periodic_delta(v->box, v3_sub(x, pt->x[j]));
-                    if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
-                        return 1;
+    int64_t lo[GRID_IMAGE_BOXES][3], hi[GRID_IMAGE_BOXES][3], d[3];
+    int boxes = grid_reach_images(g, v->box, level, x, R + g->level[level].R_top + g->pad, lo, hi);
+    for (int r = 0; r < boxes; r++)
+        for (d[2] = lo[r][2]; d[2] <= hi[r][2]; d[2]++)
+            for (d[1] = lo[r][1]; d[1] <= hi[r][1]; d[1]++)
+                for (d[0] = lo[r][0]; d[0] <= hi[r][0]; d[0]++) {
+                    uint32_t cell = grid_find(g, level, d);
+                    if (cell == GRID_NONE)
+                        continue;
+                    for (uint32_t j = g->first[cell]; j < g->first[cell + 1]; j++) {
+                        vec3 dx = periodic_delta(v->box, v3_sub(x, pt->x[j]));
+                        if (v3_dot(dx, dx) < (R + pt->R[j]) * (R + pt->R[j]))
+                            return 1;
+                    }
                 }
-            }
     return 0;
 }
 

@@ -73,11 +73,13 @@ static inline void pass_singular(store_stream *s, force_diag *d, uint32_t entry,
  * rest, apart and without history, a walk would pass over doing nothing
  * (unless they attract, or hold beyond touching: JKR); skipping them leaves
  * it the same walk, without a branch per entry that no predictor can
- * foresee. Distances across a periodic box (box: NULL for none) by the
- * nearest image. Stops at the first mesh element (they come last):
- * *n_pairs, the partners before it. */
-static inline uint64_t entries_to_visit(const grains_particles *pt, const periodic_box *box, const uint32_t *list,
-                                        uint32_t k, uint32_t n, vec3 x_i, real R_i, uint32_t *n_pairs)
+ * foresee. Distances across a periodic box (box: NULL for none; sheared:
+ * its own, a constant in the force loops' copies) by the nearest image.
+ * Stops at the first mesh element (they come last): *n_pairs, the
+ * partners before it. */
+static inline uint64_t entries_to_visit(const grains_particles *pt, const periodic_box *box, const int sheared,
+                                        const uint32_t *list, uint32_t k, uint32_t n, vec3 x_i, real R_i,
+                                        uint32_t *n_pairs)
 {
     uint64_t visit = 0;
     uint32_t a = 0;
@@ -85,7 +87,7 @@ static inline uint64_t entries_to_visit(const grains_particles *pt, const period
         uint32_t j = list[k + a] & STORE_INDEX_MASK;
         vec3 dx = v3_sub(x_i, pt->x[j]);
         if (box)
-            dx = periodic_delta(box, dx);
+            dx = periodic_delta_as(box, dx, NULL, sheared);
         real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
         uint64_t near = !(d2 >= touch * touch), kept = (list[k + a] & STORE_HIST_BIT) != 0;
         visit |= (near | kept) << a;

@@ -265,13 +265,14 @@ static void mesh_entries(lane_walk *w, uint32_t i, uint32_t k0, uint32_t end)
 }
 
 /* Particle i's listed partner of entry *entry: its contact, in a lane;
- * across a periodic box (NULL: none) by the nearest image. Where some
+ * across a periodic box (NULL: none; `sheared`: its own, a constant of
+ * the copy) by the nearest image, moving as it moves. Where some
  * grains stay put (`fixed`; rho_i, i's density, +inf for such a grain), two
  * of them have no contact, as the scalar loop's pair of no contact. */
 __attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const grains_particles *pt, uint32_t i,
                                                             uint32_t *entry, vec3 x_i, real R_i,
-                                                            const periodic_box *box, const store_layout *narrow,
-                                                            const int fixed, real rho_i)
+                                                            const periodic_box *box, const int sheared,
+                                                            const store_layout *narrow, const int fixed, real rho_i)
 {
     uint32_t j = *entry & STORE_INDEX_MASK;
     if (!partner_ours(j, w->at.mine)) {
@@ -284,24 +285,28 @@ __attribute__((always_inline)) static inline void pair_lane(lane_walk *w, const 
         return;
     }
     vec3 dx = v3_sub(x_i, pt->x[j]);
+    real n_z = 0; /* the periods of a sheared box between j and its image */
     if (box)
-        dx = periodic_delta(box, dx);
+        dx = periodic_delta_as(box, dx, &n_z, sheared);
     real touch = R_i + pt->R[j], d2 = v3_dot(dx, dx);
     if (!touches(w, entry, i, d2, touch))
         return;
     real *h = contact_history(w->at.s, entry);
     if (h)
-        add_lane(w, PAIRS, i, j, dx, pt->R[j], pt->v[j], pt->w[j], h, narrow, fixed, rho_i, rho_j);
+        add_lane(w, PAIRS, i, j, dx, pt->R[j], sheared ? periodic_image_velocity(box, pt->v[j], n_z) : pt->v[j],
+                 pt->w[j], h, narrow, fixed, rho_i, rho_j);
 }
 
 /* Particle i's listed partners j > i, then its mesh elements: contacts_of
  * (interact/forces.c) for the common run, with the contacts in lanes. The
  * partners go in runs of 64: which need a visit first, then those. A
- * periodic box (box; NULL: none) gives the partners' nearest images (the
- * meshes are not periodic). Where some grains stay put (`fixed`), one of
- * them touches no wall, as the scalar loop's wall of no contact. */
+ * periodic box (box; NULL: none), `sheared` or not, gives the partners'
+ * nearest images (the meshes are not periodic). Where some grains stay put
+ * (`fixed`), one of them touches no wall, as the scalar loop's wall of no
+ * contact. */
 __attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w, uint32_t i, const periodic_box *box,
-                                                                   const store_layout *narrow, const int fixed)
+                                                                   const int sheared, const store_layout *narrow,
+                                                                   const int fixed)
 {
     const grains_neighbors *nb = &w->at.fv->nb;
     const grains_particles *pt = &w->at.fv->pt;
@@ -311,9 +316,10 @@ __attribute__((always_inline)) static inline void lane_contacts_of(lane_walk *w,
     uint32_t k = nb->start[i];
     for (;;) {
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
-        uint64_t visit = entries_to_visit(pt, box, nb->j, k, run, x_i, R_i, &n_pairs);
+        uint64_t visit = entries_to_visit(pt, box, sheared, nb->j, k, run, x_i, R_i, &n_pairs);
         for (; visit; visit &= visit - 1)
-            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i, box, narrow, fixed, rho_i);
+            pair_lane(w, pt, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], x_i, R_i, box, sheared, narrow, fixed,
+                      rho_i);
         k += n_pairs;
         if (n_pairs < run || k == end)
             break;
@@ -343,31 +349,35 @@ static int walls_fit_lanes(const force_view *fv, const mesh_candidate *cand)
     return 1;
 }
 
-/* Particle i's contacts in an open box or across a periodic one, with
- * whole histories or narrow ones, where grains all move or some stay put:
- * a copy each, so that the common one (open, whole, all moving) tests none. */
-static void open_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, NULL, 0); }
-static void periodic_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box, NULL, 0); }
-static void open_narrow_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, w->narrow, 0); }
-static void periodic_narrow_lane_contacts(lane_walk *w, uint32_t i)
-{
-    lane_contacts_of(w, i, w->at.fv->box, w->narrow, 0);
-}
-static void open_fixed_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, NULL, 1); }
-static void periodic_fixed_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, w->at.fv->box, NULL, 1); }
-static void open_narrow_fixed_lane_contacts(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, NULL, w->narrow, 1); }
-static void periodic_narrow_fixed_lane_contacts(lane_walk *w, uint32_t i)
-{
-    lane_contacts_of(w, i, w->at.fv->box, w->narrow, 1);
-}
+/* Particle i's contacts in an open box, across a periodic one or a
+ * sheared one, with whole histories or narrow ones, where grains all move
+ * or some stay put: a copy each, so that the common one (open, whole, all
+ * moving) tests none. */
+#define LANE_COPY(name, box, sheared, narrow, fixed) \
+    static void name(lane_walk *w, uint32_t i) { lane_contacts_of(w, i, box, sheared, narrow, fixed); }
+LANE_COPY(open_lane_contacts, NULL, 0, NULL, 0)
+LANE_COPY(open_narrow_lane_contacts, NULL, 0, w->narrow, 0)
+LANE_COPY(open_fixed_lane_contacts, NULL, 0, NULL, 1)
+LANE_COPY(open_narrow_fixed_lane_contacts, NULL, 0, w->narrow, 1)
+LANE_COPY(periodic_lane_contacts, w->at.fv->box, 0, NULL, 0)
+LANE_COPY(periodic_narrow_lane_contacts, w->at.fv->box, 0, w->narrow, 0)
+LANE_COPY(periodic_fixed_lane_contacts, w->at.fv->box, 0, NULL, 1)
+LANE_COPY(periodic_narrow_fixed_lane_contacts, w->at.fv->box, 0, w->narrow, 1)
+LANE_COPY(sheared_lane_contacts, w->at.fv->box, 1, NULL, 0)
+LANE_COPY(sheared_narrow_lane_contacts, w->at.fv->box, 1, w->narrow, 0)
+LANE_COPY(sheared_fixed_lane_contacts, w->at.fv->box, 1, NULL, 1)
+LANE_COPY(sheared_narrow_fixed_lane_contacts, w->at.fv->box, 1, w->narrow, 1)
 
 typedef void (*lane_contacts_fn)(lane_walk *, uint32_t);
 
-/* The copy for this walk: [fixed][periodic][narrow]. */
-static const lane_contacts_fn lane_contacts_copies[2][2][2] = {
-    {{open_lane_contacts, open_narrow_lane_contacts}, {periodic_lane_contacts, periodic_narrow_lane_contacts}},
+/* The copy for this walk: [fixed][box: open, periodic, sheared][narrow]. */
+static const lane_contacts_fn lane_contacts_copies[2][3][2] = {
+    {{open_lane_contacts, open_narrow_lane_contacts},
+     {periodic_lane_contacts, periodic_narrow_lane_contacts},
+     {sheared_lane_contacts, sheared_narrow_lane_contacts}},
     {{open_fixed_lane_contacts, open_narrow_fixed_lane_contacts},
-     {periodic_fixed_lane_contacts, periodic_narrow_fixed_lane_contacts}}};
+     {periodic_fixed_lane_contacts, periodic_narrow_fixed_lane_contacts},
+     {sheared_fixed_lane_contacts, sheared_narrow_fixed_lane_contacts}}};
 
 void sim_block_lane_contacts(const block_walk *block, uint32_t b)
 {
@@ -386,7 +396,8 @@ void sim_block_lane_contacts(const block_walk *block, uint32_t b)
         for (uint32_t i = lo; i < hi; i++)
             open_lane_contacts(&w, i);
     } else {
-        lane_contacts_fn contacts = lane_contacts_copies[w.fixed][fv->box->mask != 0][w.narrow != NULL];
+        int box = fv->box->sheared ? 2 : fv->box->mask != 0;
+        lane_contacts_fn contacts = lane_contacts_copies[w.fixed][box][w.narrow != NULL];
         for (uint32_t i = lo; i < hi; i++)
             contacts(&w, i);
     }

@@ -293,9 +293,9 @@ __attribute__((always_inline)) static inline void pair_contact(const force_view 
         end_contact(s, entry);
         return;
     }
-    vec3 dx = v3_sub(x_i, pt->x[j]);
+    vec3 dx = v3_sub(x_i, pt->x[j]), v_j = pt->v[j]; /* (its image's, across a sheared box) */
     if (fl.periodic)
-        dx = periodic_delta(fv->box, dx);
+        dx = periodic_delta_moving(fv->box, dx, &v_j);
     real touch = R_i + pt->R[j];
     real reach = fl.extended && hp->holds ? touch + hold_gap(law, R_i, pt->R[j], 0, *entry)
                                                             : touch;
@@ -316,7 +316,7 @@ __attribute__((always_inline)) static inline void pair_contact(const force_view 
     real *h = contact_history(s, entry);
     if (!h)
         return;
-    hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], pt->v[j], pt->w[i], pt->w[j], 0, law,
+    hm_pair pr = {dx, R_i, pt->R[j], pt->v[i], v_j, pt->w[i], pt->w[j], 0, law,
                   hp->rho[mat_i], hp->rho[mat_j]};
     hm_result r;
     contact_in_entry(fv, &pr, h, &r, fl.extended);
@@ -352,7 +352,8 @@ __attribute__((always_inline)) static inline uint32_t pair_contacts(const force_
     }
     for (;;) {
         uint32_t run = end - k < 64 ? end - k : 64, n_pairs;
-        uint64_t visit = entries_to_visit(pt, fl.periodic ? fv->box : NULL, nb->j, k, run, pt->x[i], pt->R[i],
+        const periodic_box *box = fl.periodic ? fv->box : NULL;
+        uint64_t visit = entries_to_visit(pt, box, box && box->sheared, nb->j, k, run, pt->x[i], pt->R[i],
                                           &n_pairs);
         for (; visit; visit &= visit - 1)
             pair_contact(fv, i, &nb->j[k + (uint32_t)__builtin_ctzll(visit)], s, d, mine, fl, f_i, t_i);

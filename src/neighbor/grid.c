@@ -57,6 +57,31 @@ void grid_reach(const grains_grid *g, int level, vec3 x, real reach, int64_t lo[
         }
 }
 
+int grid_reach_images(const grains_grid *g, const periodic_box *box, int level, vec3 x, real reach,
+                      int64_t lo[][3], int64_t hi[][3])
+{
+    grid_reach(g, level, x, reach, lo[0], hi[0]);
+    if (!box->sheared)
+        return 1;
+    const grid_level *lv = &g->level[level];
+    int64_t z_lo = lo[0][2], z_hi = hi[0][2], n_z = lv->cells[2];
+    if (z_hi - z_lo + 1 >= n_z) { /* every row: a partner may lie anywhere along x */
+        lo[0][0] = 0;
+        hi[0][0] = lv->cells[0] - 1;
+        return 1;
+    }
+    int boxes = 0;
+    const int64_t y_lo = lo[0][1], y_hi = hi[0][1];
+    for (int64_t n = grid_floor_div(z_lo, n_z); n <= grid_floor_div(z_hi, n_z); n++, boxes++) {
+        /* the rows of the n-th image above: a partner there is at its x + n shift */
+        grid_reach(g, level, v3(x.x - (real)n * box->shift, x.y, x.z), reach, lo[boxes], hi[boxes]);
+        lo[boxes][1] = y_lo, hi[boxes][1] = y_hi;
+        lo[boxes][2] = z_lo > n * n_z ? z_lo : n * n_z;
+        hi[boxes][2] = z_hi < (n + 1) * n_z - 1 ? z_hi : (n + 1) * n_z - 1;
+    }
+    return boxes;
+}
+
 /* c with its periodic coordinates brought into [0, cells). */
 static void wrap_cell(const grains_grid *g, int level, const int64_t c[3], int64_t w[3])
 {

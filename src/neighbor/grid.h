@@ -166,6 +166,15 @@ void grid_coords(const grains_grid *g, int level, vec3 x, int64_t c[3]);
  * lo[k] .. hi[k] along each axis (along a periodic axis, at most one period). */
 void grid_reach(const grains_grid *g, int level, vec3 x, real reach, int64_t lo[3], int64_t hi[3]);
 
+/* The cells within `reach` of x at a level, as boxes [lo[r], hi[r]] (r below
+ * the count returned, at most GRID_IMAGE_BOXES): grid_reach's one, or in a
+ * sheared box (`box`, the run's: its offset may have moved since the
+ * build) one per image along z that the reach enters, each spanning x
+ * about x less that image's offset along x. */
+#define GRID_IMAGE_BOXES 2
+int grid_reach_images(const grains_grid *g, const periodic_box *box, int level, vec3 x, real reach,
+                      int64_t lo[][3], int64_t hi[][3]);
+
 /* Cell index at coordinates c of a level (wrapped along periodic axes), or
  * GRID_NONE when no particle is there. */
 uint32_t grid_find(const grains_grid *g, int level, const int64_t c[3]);

@@ -43,7 +43,8 @@ static int scan_cells(const grains_grid *g, int level, const int64_t lo[3], cons
 
 /* The partners j > i within reach in one cell, counted on from `count`, and
  * written to out[count] while count < room (out may be NULL where room is
- * 0); returns the new count. */
+ * 0); returns the new count. `periodic`: 0 none, 1 a periodic box, 2 a
+ * sheared one. */
 __attribute__((always_inline)) static inline uint32_t cell_partners(const grains_grid *g, const periodic_box *box,
                                                                     const vec3 *x, const real *R, uint32_t i,
                                                                     real pad, uint32_t cell, uint32_t *out,
@@ -53,7 +54,7 @@ __attribute__((always_inline)) static inline uint32_t cell_partners(const grains
     for (uint32_t j = from; j < g->first[cell + 1]; j++) {
         vec3 dx = v3_sub(x[i], x[j]);
         if (periodic)
-            dx = periodic_delta(box, dx);
+            dx = periodic_delta_as(box, dx, NULL, periodic == 2);
         real reach = R[i] + R[j] + pad;
         if (v3_dot(dx, dx) < reach * reach) {
             if (count < room)
@@ -100,8 +101,9 @@ static int cached_cells(const grains_grid *g, cell_cache *cc, int level, const i
  * reach covers; returns how many, and writes the first `room` of them to
  * `out`. Order: levels, cells in a fixed order, particles in cell order, so
  * the list is the same for any threads (and whether a cell was found through
- * the cache `cc` or the hash). Compiled with and without periodic images
- * (the test costs the plain search 15% of its instructions). */
+ * the cache `cc` or the hash). Compiled without periodic images, with them
+ * and with a sheared box's (the test costs the plain search 15% of its
+ * instructions). */
 __attribute__((always_inline)) static inline uint32_t candidates_of(const grains_grid *g, const vec3 *x, const real *R,
                                                                    uint32_t i, real pad, uint32_t *out,
                                                                    uint32_t room, cell_cache *cc, const int periodic)
@@ -110,24 +112,30 @@ __attribute__((always_inline)) static inline uint32_t candidates_of(const grains
     const periodic_box box = g->box; /* a copy: the stores to out[] cannot alias it */
     const int own = grid_level_of(g, i);
     for (int m = own; m < g->n_levels; m++) {
-        int64_t lo[3], hi[3], d[3], c[3];
-        grid_reach(g, m, x[i], R[i] + g->level[m].R_top + pad, lo, hi);
-        if (scan_cells(g, m, lo, hi)) {
+        int64_t lo[GRID_IMAGE_BOXES][3], hi[GRID_IMAGE_BOXES][3], d[3], c[3];
+        int boxes = grid_reach_images(g, &box, m, x[i], R[i] + g->level[m].R_top + pad, lo, hi);
+        if (scan_cells(g, m, lo[0], hi[0])) {
             for (uint32_t cell = g->level[m].cell_start; cell < g->level[m + 1].cell_start; cell++)
-                if (cell_in_box(g, m, cell, lo, hi))
-                    count = cell_partners(g, &box, x, R, i, pad, cell, out, room, count, periodic);
+                for (int r = 0; r < boxes; r++)
+                    if (cell_in_box(g, m, cell, lo[r], hi[r])) { /* (the boxes are apart along z) */
+                        count = cell_partners(g, &box, x, R, i, pad, cell, out, room, count, periodic);
+                        break;
+                    }
             continue;
         }
         grid_coords(g, m, x[i], c);
-        int cached = m == own && cached_cells(g, cc, m, c, lo, hi);
-        for (d[2] = lo[2]; d[2] <= hi[2]; d[2]++)
-            for (d[1] = lo[1]; d[1] <= hi[1]; d[1]++)
-                for (d[0] = lo[0]; d[0] <= hi[0]; d[0]++) {
-                    uint32_t cell = cached ? cc->cell[(d[2] - c[2] + 1) * 9 + (d[1] - c[1] + 1) * 3 + d[0] - c[0] + 1]
-                                           : grid_find(g, m, d);
-                    if (cell != GRID_NONE)
-                        count = cell_partners(g, &box, x, R, i, pad, cell, out, room, count, periodic);
-                }
+        for (int r = 0; r < boxes; r++) {
+            int cached = m == own && cached_cells(g, cc, m, c, lo[r], hi[r]);
+            for (d[2] = lo[r][2]; d[2] <= hi[r][2]; d[2]++)
+                for (d[1] = lo[r][1]; d[1] <= hi[r][1]; d[1]++)
+                    for (d[0] = lo[r][0]; d[0] <= hi[r][0]; d[0]++) {
+                        uint32_t cell = cached ? cc->cell[(d[2] - c[2] + 1) * 9 + (d[1] - c[1] + 1) * 3 +
+                                                          d[0] - c[0] + 1]
+                                               : grid_find(g, m, d);
+                        if (cell != GRID_NONE)
+                            count = cell_partners(g, &box, x, R, i, pad, cell, out, room, count, periodic);
+                    }
+        }
     }
     return count;
 }
@@ -135,8 +143,9 @@ __attribute__((always_inline)) static inline uint32_t candidates_of(const grains
 static uint32_t pair_candidates(const grains_grid *g, const vec3 *x, const real *R, uint32_t i, real pad,
                                 uint32_t *out, uint32_t room, cell_cache *cc)
 {
-    return g->box.mask ? candidates_of(g, x, R, i, pad, out, room, cc, 1)
-                       : candidates_of(g, x, R, i, pad, out, room, cc, 0);
+    return g->box.sheared ? candidates_of(g, x, R, i, pad, out, room, cc, 2)
+           : g->box.mask  ? candidates_of(g, x, R, i, pad, out, room, cc, 1)
+                          : candidates_of(g, x, R, i, pad, out, room, cc, 0);
 }
 
 /* Records the pair (i, e) when particle i is within reach of element e. */

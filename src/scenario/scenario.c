@@ -157,6 +157,9 @@ static const key_info keys[] = {
     {"periodic", K_CHOICE, P(periodic), "-", "periodic axes", &periodic_axes},
     {"box_min", K_VEC3, P(box_min), "L", "lower corner of the periodic box", NULL},
     {"box_max", K_VEC3, P(box_max), "L", "upper corner of the periodic box (> box_min along periodic axes)", NULL},
+    {"shear_rate", K_REAL, P(shear_rate), "1/T",
+     "a sheared periodic box (periodic = \"xz\" or \"xyz\"): the images above and below move along x at "
+     "+-shear_rate x the box's height; 0 = none", NULL},
     {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 min(R_max, 2 R_min)", NULL},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL},
     {"grow_from", K_REAL, P(grow_from), "-",
@@ -313,9 +316,9 @@ static const char *suggest(const char *name, char *buf, size_t size)
     return buf;
 }
 
-/* grains_scenario's size in version 2 where pointers and reals are 8
+/* grains_scenario's size in version 3 where pointers and reals are 8
  * bytes (core/params.c keeps grains_params'). */
-_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_scenario) == 93208,
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_scenario) == 93344,
                "grains_scenario's layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
 
 void grains_scenario_default_version(grains_scenario *sc, int version)

@@ -55,6 +55,7 @@ grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, gra
     for (int k = 0; k < sim->p.n_materials; k++) /* Eq. 3: the drag follows eta */
         sim->motion[k] = material_motion_of(&sim->p, k);
     sim->fixed_lanes = hm_fixed_copies(&sim->hp);
+    sim_shear_frame(sim);
     return GRAINS_OK;
 }
 

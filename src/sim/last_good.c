@@ -89,6 +89,7 @@ grains_status sim_last_good_take(grains_sim *sim, int particles, grains_error *e
 
 void sim_last_good_restore(grains_sim *sim)
 {
+    sim_shear_frame(sim); /* a sheared box's offset as the run's, not the step's */
     sim_last_good *g = &sim->last_good;
     if (!g->held)
         return;

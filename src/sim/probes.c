@@ -10,7 +10,7 @@
 
 void sim_probes_free(sim_probes *pr)
 {
-    free(pr->before), free(pr->sum), free(pr->found);
+    free(pr->before), free(pr->sum), free(pr->found), free(pr->z_before);
     memset(pr, 0, sizeof *pr);
 }
 
@@ -72,6 +72,14 @@ grains_status sim_probes_before(grains_sim *sim, grains_error *err)
             return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the probes' %zu grains", n);
         pr->before = b, pr->cap_before = m * n;
     }
+    if (sim->box.sheared && n > pr->cap_z) {
+        double *z = realloc(pr->z_before, n * sizeof *z);
+        if (!z)
+            return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory for the probes' %zu grains", n);
+        pr->z_before = z, pr->cap_z = n;
+    }
+    for (size_t i = 0; sim->box.sheared && i < n; i++)
+        pr->z_before[sim->pt.id[i]] = sim->pt.x[i].z;
     pr->n_ids = n, pr->jump = wrap_jump(sim);
     for (int k = 0, j = 0; k < sim->p.n_probes; k++) {
         if (sim->p.probe[k].box)
@@ -132,6 +140,8 @@ static grains_status find_crossings(grains_sim *sim, int k, size_t j, size_t *n,
         double s0 = pr->before[j * pr->n_ids + id], s1 = distance(q, sim->pt.x[i]);
         if ((s0 < 0) == (s1 < 0) || !(fabs(s1 - s0) < pr->jump) || !within(q, sim->pt.x[i], s1))
             continue;
+        if (sim->box.sheared && !(fabs(sim->pt.x[i].z - pr->z_before[id]) < sim->box.L[2] / 2))
+            continue; /* it wrapped along z, and along x with the images' offset */
         if (*n == pr->cap_found) {
             size_t cap = pr->cap_found ? 2 * pr->cap_found : 64;
             probe_crossing *grown = realloc(pr->found, cap * sizeof *grown);

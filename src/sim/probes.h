@@ -26,6 +26,9 @@ typedef struct {
     double *before;           /* per plane and id: the centre's distance along the normal at the step's start */
     size_t n_ids, cap_before; /* ids measured; room */
     double jump;              /* [L] a change of distance at least this is a periodic wrap, not a crossing */
+    double *z_before;         /* a sheared box: per id, the centre's z at the step's start (a grain
+                               * that wraps along z moves along x with the images: no crossing) */
+    size_t cap_z;
     probe_sum *sum;           /* sorted by (probe, tag, size) */
     size_t n_sum, cap_sum;
     probe_crossing *found;    /* a step's crossings */

@@ -122,7 +122,7 @@ static void wrap_positions(grains_sim *sim)
         return;
     grains_particles *pt = &sim->pt;
     for (size_t i = 0; i < pt->n; i++)
-        pt->x[i] = periodic_wrap(&sim->box, pt->x[i]);
+        pt->x[i] = periodic_wrap_moving(&sim->box, pt->x[i], &pt->v[i]);
 }
 
 grains_status sim_rebuild_check(const grains_sim *sim, const uint8_t *gone, grains_error *err)

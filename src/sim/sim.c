@@ -26,7 +26,8 @@ static int thread_count(int requested)
 /* The periodic box of the parameters (an empty mask without one). */
 static periodic_box box_of(const grains_params *p)
 {
-    periodic_box b = {p->periodic, {p->box_min.x, p->box_min.y, p->box_min.z}, {0, 0, 0}, {0, 0, 0}};
+    /* (a sheared box's own: sim/shear.c) */
+    periodic_box b = {.mask = p->periodic, .lo = {p->box_min.x, p->box_min.y, p->box_min.z}};
     const real hi[3] = {p->box_max.x, p->box_max.y, p->box_max.z};
     for (int k = 0; k < 3; k++)
         if (b.mask >> k & 1) {
@@ -82,6 +83,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
         sim->mixed |= sim->p.pair[k].no_contact;
     sim->fixed_lanes = hm_fixed_copies(&sim->hp);
     sim->box = box_of(&sim->p);
+    sim_shear_frame(sim);
     sim->nthreads = thread_count(sim->p.threads);
 #ifndef _OPENMP
     sim->nthreads = 1;

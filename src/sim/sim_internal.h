@@ -64,7 +64,9 @@ struct grains_sim {
     sim_guide guide;            /* a particle whose motion is held across an axis */
     sim_last_good last_good;    /* the state before a step that may fail (Verlet rows) */
     patch_logs patches;         /* per cell block: what its particles gave membrane vertices */
-    periodic_box box;           /* periodic axes (mask 0: none) */
+    periodic_box box;           /* periodic axes (mask 0: none); a sheared box's offset as the
+                                 * step's forces see it (sim/shear.c) */
+    real shear_shift;           /* [L] a sheared box's offset at the run's time */
     grains_grid grid;
     grains_neighbors nb;
     contact_store cs;
@@ -306,6 +308,17 @@ grains_status sim_load_contacts(grains_sim *sim, store_key *keys, grains_error *
 
 /* Rebuilds grid, candidate lists and history handles. */
 grains_status sim_rebuild(grains_sim *sim, grains_error *err);
+
+/* A sheared periodic box (sim/shear.c). The box's sheared, shear_v and
+ * shift from the parameters and the run's offset (after either changes). */
+void sim_shear_frame(grains_sim *sim);
+/* Before the step's lists and forces: the offset at time t + at dt (the
+ * integrator's place_at), the lists' bound grown by its change. */
+void sim_shear_place(grains_sim *sim, real at);
+/* After the step: the run's offset one step on. */
+void sim_shear_advance(grains_sim *sim);
+/* An ARG error for what a sheared box does not take (meshes, membranes). */
+grains_status sim_shear_refusals(const grains_sim *sim, grains_error *err);
 /* One process: whether the particles (less those marked in `gone`, by id;
  * NULL: none) fit the grid a rebuild would make (grid_check_frame). */
 grains_status sim_rebuild_check(const grains_sim *sim, const uint8_t *gone, grains_error *err);

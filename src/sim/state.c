@@ -93,6 +93,7 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     bytes_put_u32(o, (uint32_t)d->history_failed);
     bytes_put_real(o, d->max_force);
     bytes_put_real(o, sim->max_overlap);
+    bytes_put_real(o, sim->shear_shift);
     const implicit_solver *vi = &sim->vi;
     bytes_put_u32(o, (uint32_t)vi->frozen);
     bytes_put_u32(o, (uint32_t)vi->newton_last);
@@ -125,6 +126,7 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     d->history_failed = bytes_get_u32(in) != 0;
     d->max_force = bytes_get_real(in);
     sim->max_overlap = bytes_get_real(in);
+    sim->shear_shift = bytes_get_real(in);
     implicit_solver *vi = &sim->vi;
     vi->frozen = (int)(bytes_get_u32(in) & 0xFFFF);
     vi->newton_last = (int)(bytes_get_u32(in) & 0xFFFFFF);
@@ -142,6 +144,11 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     if (sim->step < 0 || !spawns_valid || sim->spawned_ahead < -1 || !(sim->displacement >= 0) ||
         !isfinite(sim->displacement) || !(d->max_den > 0) || !isfinite(d->max_num))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its counters");
+    const periodic_box *b = &sim->box;
+    if (sim->shear_shift != 0 && !((b->mask & 5) == 5 && sim->shear_shift > 0 && sim->shear_shift < b->L[0]))
+        return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its sheared box's offset (%g)",
+                                sim->shear_shift);
+    sim_shear_frame(sim);
     return GRAINS_OK;
 }
 

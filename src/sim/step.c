@@ -355,6 +355,9 @@ static grains_status after_begin(grains_sim *sim, grains_error *err)
 {
     const integrator *in = sim->integrator;
     grains_status s;
+    sim_shear_place(sim, in->place_at); /* (as the boundaries) */
+    if ((s = sim_shear_refusals(sim, err)) != GRAINS_OK)
+        return s;
     move_vertices(sim, in->vertex_begin);
     if ((s = move_boundaries(sim, err)) != GRAINS_OK)
         return s;
@@ -383,6 +386,7 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     }
     real t_old = grains_sim_time(sim);
     sim->step++;
+    sim_shear_advance(sim);
     real grown = sim_grow(&sim->pt, &sim->p, t_old, grains_sim_time(sim));
     sim->displacement += grown; /* a pair's gap closed by it */
     sim->strays.moved += grown;
