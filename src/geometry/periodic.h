@@ -71,7 +71,8 @@ static inline vec3 periodic_delta_moving(const periodic_box *b, vec3 d, vec3 *v_
 {
     real n = 0;
     d = periodic_delta_as(b, d, &n, b->sheared);
-    *v_j = periodic_image_velocity(b, *v_j, n);
+    if (b->sheared) /* (a plain box's partner keeps its velocity's every bit, the sign of a zero too) */
+        *v_j = periodic_image_velocity(b, *v_j, n);
     return d;
 }
 
