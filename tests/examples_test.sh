@@ -298,6 +298,37 @@ ex_simple_shear() {
     fi
 }
 
+# --- shear at constant pressure as shipped, to 0.5 s (the grains grown and pressed, 0.3 s of
+# steady flow at I = 0.1): box.csv's frames from 0.3 s on hold the normal stress at 100 Pa (their
+# mean within 20%: three standard errors of 21 frames, 6.4 Pa; 109 Pa here), mu = -sigma_xz /
+# sigma_zz of a dense flow of mu_p = 0.5 grains at I = 0.1 (0.42; 0.43 in the shipped 1 s) and the
+# solid fraction of one (0.573) ---
+ex_shear_pressure() {
+    if "$G" run "$S/examples/shear_pressure.cfg" --quiet -o "$T/pressure" --set t_end=0.5 --set vtk=false \
+        >"$T/out" 2>&1; then
+        ok
+        if awk -F, 'NR > 1 && $2 > 0.3 { n++; p -= $11; s += $13; f += $8 }
+                END { mu = n ? s / p : 0; p = n ? p / n : 0; f = n ? f / n : 0
+                      printf "shear at 100 Pa: P_zz %.1f Pa, mu %.3f, solid fraction %.3f over %d frames\n", p, mu, f, n
+                      exit !(n >= 19 && p > 80 && p < 120 && mu > 0.35 && mu < 0.5 && f > 0.54 && f < 0.6) }' \
+                "$T/pressure/box.csv"; then
+            ok
+        else
+            bad "shear at constant pressure: the box does not hold 100 Pa, or the flow is off"
+        fi
+        # examples/shear_flow.py reads the same rows: I = 0.1 within 10%
+        if python3 "$S/examples/shear_flow.py" "$T/pressure" 0.3 10 0.002 2500 >"$T/flow" 2>&1 &&
+            awk '{ line = $0; for (k = 1; k <= NF; k++) if ($k == "I") i = $(k + 2) }
+                 END { print line; exit !(i > 0.09 && i < 0.11) }' "$T/flow"; then
+            ok
+        else
+            bad "shear at constant pressure: shear_flow.py: $(cat "$T/flow")"
+        fi
+    else
+        bad "shear at constant pressure: $(tail -3 "$T/out")"
+    fi
+}
+
 # --- the piston as shipped: the servo lid comes down on 1,000 beads and holds 50 N (5 kPa over
 # 0.01 m^2) to 0.1% at the end ---
 ex_piston() {
@@ -398,7 +429,7 @@ ex_triaxial() {
 
 shift 2
 [ $# -gt 0 ] || set -- marble_rolling jamming brazil_takeoff binary_stream pile hopper insertion hourglass piston drum marble_run \
-    membrane_friction brazil_nut triaxial rough_incline simple_shear
+    membrane_friction brazil_nut triaxial rough_incline simple_shear shear_pressure
 for name in "$@"; do
     before=$pass
     if ! command -v "ex_$name" >/dev/null 2>&1; then # (an unknown name ran nothing and passed before)

@@ -53,6 +53,11 @@ printf 'periodic = "xyz";\nbox_max = [0.1, 0.1, 0.1];\nshear_rate = 10.0;\nmesh 
 expect "a sheared box among ranks" 2 'a sheared periodic box (shear_rate) among ranks is not supported yet' -np 2 \
     "$G" run "$T/sheared.cfg" -o "$T/sheared"
 [ ! -e "$T/sheared" ] && ok || bad "a sheared box among ranks: $T/sheared was made"
+# A box held at a pressure among ranks: not yet; refused before anything is written
+printf 'periodic = "xyz";\nbox_max = [0.1, 0.1, 0.1];\nbox_pressure = 10.0;\nmesh = "";\n' >"$T/pressed.cfg"
+expect "a pressed box among ranks" 2 'a box held at a pressure (box_pressure) among ranks is not supported yet' -np 2 \
+    "$G" run "$T/pressed.cfg" -o "$T/pressed"
+[ ! -e "$T/pressed" ] && ok || bad "a pressed box among ranks: $T/pressed was made"
 
 # A particles' file that gives one grain 1,000 times: dealt among the ranks
 # (each holds its share alone), the home rank of their cell block finds

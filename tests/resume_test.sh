@@ -9,7 +9,8 @@
 # (probes.csv), a run in stages (fill,
 # settle, open a gate, pour on under another gravity), grains poured onto
 # a bed of grains that stay put (the rough incline), simple shear in a
-# sheared periodic box (its images' offset); and a run
+# sheared periodic box (its images' offset), the same at constant
+# pressure (the box's height, its servo and box.csv); and a run
 # given in time (t_end) extended by its resume.
 # Usage: resume_test.sh GRAINS_BINARY SOURCE_DIR
 set -u
@@ -87,6 +88,7 @@ case_ probes TERM "$SRC/tests/probes.cfg"
 case_ stages TERM "$SRC/tests/stages.cfg" --csv
 case_ fixed_bed KILL "$SRC/examples/rough_incline.cfg" --set t_end=0.06 --set frame_interval=0.01 --csv
 case_ sheared TERM "$SRC/examples/simple_shear.cfg" --set t_end=0.3 --set frame_interval=0.03 --csv
+case_ pressed KILL "$SRC/examples/shear_pressure.cfg" --set t_end=0.25 --set frame_interval=0.025 --csv
 
 # A run given in time (3 frames of 0.018 s), extended by its resume to
 # t_end = 0.108 s: the same bytes as the run given that time at once.

@@ -143,6 +143,30 @@ static inline void plate(grains_sim *sim, double L, double z, grains_motion m)
     grains_mesh_destroy(mesh);
 }
 
+/* A dense gas of grains of radius R in a box of side L = 16 R: 392 grains
+ * (solid fraction 0.40), 7 x 7 x 8 on a lattice jittered by up to 0.01 R
+ * (rows along z touching), velocities random up to `speed` along each
+ * axis, drawn from `seed`. */
+static inline grains_sim *dense_gas(const grains_params *p, double R, uint64_t seed, double speed)
+{
+    grains_sim *sim = scene(p);
+    uint64_t r = seed;
+    const double s = 16 * R / 7;
+    for (int a = 0; a < 7; a++)
+        for (int b = 0; b < 7; b++)
+            for (int c = 0; c < 8; c++) {
+                double j[6];
+                for (int k = 0; k < 6; k++) {
+                    r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+                    j[k] = (double)(r >> 11) / 9007199254740992.0 - 0.5;
+                }
+                add(sim, (grains_vec3){(0.5 + b) * s + 0.02 * j[0] * R, (0.5 + a) * s + 0.02 * j[1] * R,
+                                       (1.0 + 2.0 * c + 0.02 * j[2]) * R},
+                    (grains_vec3){2 * speed * j[3], 2 * speed * j[4], 2 * speed * j[5]}, (grains_vec3){0, 0, 0}, R);
+            }
+    return sim;
+}
+
 static inline double mass(const grains_params *p, double R) { return 4.0 / 3.0 * 3.14159265358979323846 * p->rho * R * R * R; }
 
 #endif

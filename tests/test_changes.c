@@ -157,11 +157,11 @@ static void by_name(test_ctx *t)
     int k = 0;
     for (; grains_changeable_name(k); k++) {
         const char *one = grains_changeable_name(k);
-        if (strcmp(one, "shear_rate") == 0) { /* the slider's box is not periodic: refused, kept */
-            double v = 1;
+        if (strcmp(one, "shear_rate") == 0 || strcmp(one, "box_pressure") == 0) {
+            double v = 1; /* the slider's box is not periodic: refused, kept */
             CHECK(t, grains_sim_set_named_params(sim, 1, &one, &v, &err) == GRAINS_ERR_RANGE &&
                          strstr(err.message, "periodic") && named(sim, one) == 0,
-                  "shear_rate without a sheared box: refused (%s), reads %g", err.message, named(sim, one));
+                  "%s without a periodic box: refused (%s), reads %g", one, err.message, named(sim, one));
             continue;
         }
         double v = named(sim, one) / 2; /* (within its range: a dynamic value below its static one) */

@@ -660,6 +660,24 @@ def probes(tmp):
     raises(grains.InputError, lambda: sim.probe("nosuch"), "a probe the scenario lacks is refused")
 
 
+def box(tmp):
+    """sim.box() on examples/shear_pressure.cfg: the figures of box.csv's
+    row at a frame; set_params(box_pressure=...) moves the servo's target."""
+    out = tmp + "/box"
+    sim = grains.Simulation(os.path.join(SRC, "examples", "shear_pressure.cfg"), output=out,
+                            set={"t_end": 0.05, "vtk": False})
+    sim.advance(500)
+    sim.write_frame()
+    b = sim.box()
+    row = open(out + "/box.csv").read().split()[-1].split(",")  # (the frame's, the last)
+    check(abs(b["L_z"] - float(row[2])) <= 1e-11 * b["L_z"] and b["sampled_step"] == int(row[6]) == 490 and
+          abs(b["stress"][2][2] - float(row[10])) <= 1e-8 * abs(b["stress"][2][2]) and b["stress"].shape == (3, 3),
+          "sim.box() gives box.csv's row: L_z %g m, sample at step %d, sigma_zz %g Pa" %
+          (b["L_z"], b["sampled_step"], b["stress"][2][2]))
+    sim.set_params(box_pressure=50.0)
+    check(sim.params["box_pressure"] == 50.0, "box_pressure set: %g" % sim.params["box_pressure"])
+
+
 def fields(tmp):
     """grains.Fields on the hourglass's grains piling in the cone: the same
     profile as grains fields gives from the frame written at that step (the
@@ -888,6 +906,7 @@ with tempfile.TemporaryDirectory() as tmp:
     hopper_study(tmp)
     fields(tmp)
     probes(tmp)
+    box(tmp)
     one_caller_at_a_time()
     paths_and_values(tmp)
     params_kept(tmp)

@@ -155,29 +155,6 @@ static void across_the_face(test_ctx *t)
     grains_sim_destroy(sim);
 }
 
-/* A dense gas: 392 grains (solid fraction 0.40), 7 x 7 x 8 on a lattice
- * jittered by up to 0.01 R (rows along z touching), velocities random
- * up to `speed` along each axis. */
-static grains_sim *gas(grains_params *p, uint64_t seed, double speed)
-{
-    grains_sim *sim = scene(p);
-    uint64_t r = seed;
-    const double s = L / 7;
-    for (int a = 0; a < 7; a++)
-        for (int b = 0; b < 7; b++)
-            for (int c = 0; c < 8; c++) {
-                double j[6];
-                for (int k = 0; k < 6; k++) {
-                    r = r * 6364136223846793005ULL + 1442695040888963407ULL;
-                    j[k] = (double)(r >> 11) / 9007199254740992.0 - 0.5;
-                }
-                add(sim, (grains_vec3){(0.5 + b) * s + 0.02 * j[0] * R, (0.5 + a) * s + 0.02 * j[1] * R,
-                                       (1.0 + 2.0 * c + 0.02 * j[2]) * R},
-                    (grains_vec3){2 * speed * j[3], 2 * speed * j[4], 2 * speed * j[5]}, (grains_vec3){0, 0, 0}, R);
-            }
-    return sim;
-}
-
 /* Pairs closer than 2R through the moving images at offset `shift`. */
 static size_t touching_pairs(const grains_sim *sim, double shift)
 {
@@ -206,7 +183,7 @@ static size_t touching_pairs(const grains_sim *sim, double shift)
 static void lists_and_momentum(test_ctx *t, double speed, long steps, long wraps_least)
 {
     grains_params p = shear_params(GRAINS_INTEGRATOR_VERLET, 1);
-    grains_sim *sim = gas(&p, 7, speed);
+    grains_sim *sim = dense_gas(&p, R, 7, speed);
     size_t n = grains_sim_count(sim);
     double *z_last = malloc(n * sizeof *z_last), m = p.rho * 4.0 / 3.0 * PI * R * R * R, U = RATE * L;
     double P0[3] = {0, 0, 0}, wraps = 0, worst_p[3] = {0, 0, 0};
@@ -272,7 +249,7 @@ static int same_states(const grains_sim *a, const grains_sim *b)
 static void same_bits(test_ctx *t, const char *path)
 {
     grains_params p1 = shear_params(GRAINS_INTEGRATOR_EULER, 1), p2 = shear_params(GRAINS_INTEGRATOR_EULER, 2);
-    grains_sim *a = gas(&p1, 11, 0.5), *b = gas(&p2, 11, 0.5), *c = gas(&p2, 11, 0.5);
+    grains_sim *a = dense_gas(&p1, R, 11, 0.5), *b = dense_gas(&p2, R, 11, 0.5), *c = dense_gas(&p2, R, 11, 0.5);
     grains_error err;
     advance(a, 900);
     CHECK(t, grains_checkpoint_write(path, a, NULL, 0, &err) == GRAINS_OK, "checkpoint: %s", err.message);

@@ -15,7 +15,7 @@
 /* The parameters a run may change between steps (a stage's `set = { mu_s = 0.2; }`, a program's
  * grains_sim_set_named_params): the one list of them, in the order checkpoints keep them. X(name) */
 #define GRAINS_CHANGEABLE_PARAMS(X) \
-    X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta) X(shear_rate)
+    X(mu_s) X(mu_r) X(mu_t) X(mu_s_dyn) X(mu_r_dyn) X(mu_t_dyn) X(e_n) X(eta) X(shear_rate) X(box_pressure)
 #define GRAINS_CHANGEABLE_COUNT(name) +1
 enum { GRAINS_N_CHANGEABLE = 0 GRAINS_CHANGEABLE_PARAMS(GRAINS_CHANGEABLE_COUNT) };
 
@@ -220,7 +220,7 @@ typedef struct {
  * grains_sim_set_params, grains_scenario_read, _set, _finish) refuses one of another version,
  * saying to rebuild, instead of reading it at the wrong places. A program that must not be
  * rebuilt for a new release reaches the parameters by name instead (grains/run.h). */
-#define GRAINS_PARAMS_VERSION 3
+#define GRAINS_PARAMS_VERSION 4
 
 typedef struct {
     int version;                          /* GRAINS_PARAMS_VERSION of the program's header: the
@@ -310,6 +310,11 @@ typedef struct {
     real shear_rate;                      /* [1/T] a sheared periodic box (Lees-Edwards; periodic
                                            * along x and z): the images above and below move along
                                            * x at +-shear_rate (box_max.z - box_min.z); 0 = none */
+    real box_pressure;                    /* [M/LT^2] a box periodic along z whose height follows a
+                                           * servo that holds the grains' normal stress sigma_zz at
+                                           * this (docs/model.md, "A box held at a pressure"); 0 =
+                                           * the height as given */
+    real box_pressure_time;               /* [T] that servo's time constant; 0 = 200 dt */
     real skin;                            /* [L] Verlet skin; 0 = 0.6 min(R_max, 2 R_min) */
     real max_overlap;                     /* [-] stop when delta / (2 R*) exceeds this */
     /* densification by growing radii (as Lubachevsky-Stillinger): particles start at grow_from x

@@ -574,6 +574,32 @@ int grains_sim_contact_sums(const grains_sim *sim, size_t id, grains_vec3 *f, gr
  * 3 x 3, tension positive. All zero when the last step recorded nothing. */
 void grains_sim_contact_stress(const grains_sim *sim, int *coordination, double (*stress)[9]);
 
+/* A periodic box that moves: a sheared one's (shear_rate) or one whose
+ * height holds a pressure (box_pressure). Every GRAINS_BOX_SAMPLE_EVERY
+ * steps such a run records its step's contacts and samples the grains'
+ * stress over the box's volume V = L_x L_y L_z (docs/model.md, "A box
+ * held at a pressure"): sigma = -(1/V) [sum_c l_c (x) f_c + sum_i m_i
+ * v'_i (x) v'_i], l_c the branch from partner to grain through the image
+ * they touch across, f_c the force on the grain, v'_i the velocity about
+ * the flow: the shear profile shear_rate (z - box_min.z) along x and the
+ * grains' mean velocity (that of their momentum) about it (grains that stay
+ * put carry no momentum of it: their motion is imposed); tension positive, as
+ * grains_sim_contact_stress's, so that the pressure on the z faces is
+ * -stress[8] and a shear's friction mu = -stress[2] / stress[8]. */
+#define GRAINS_BOX_SAMPLE_EVERY 10
+typedef struct {
+    double L_z;             /* [L] the box's height now */
+    double shift;           /* [L] a sheared box's offset of the image above, in [0, L_x) */
+    double shear_velocity;  /* [L/T] the image above's velocity along x: shear_rate x L_z */
+    double height_rate;     /* [1/T] (dL_z/dt) / L_z the servo sets now (0 without box_pressure) */
+    long sampled_step;      /* the step of the sample below; -1: none yet (the box does not move) */
+    double solid_fraction;  /* [-] the grains' volume over V at that step */
+    double stress[9];       /* [M/LT^2] row-major xx, xy, xz, yx, ...: at that step */
+} grains_box_state;
+
+/* The box's state now and its last sample. */
+void grains_sim_box(const grains_sim *sim, grains_box_state *out);
+
 /* Bytes held by the simulation's arrays (for memory figures). */
 size_t grains_sim_bytes(const grains_sim *sim);
 

@@ -641,6 +641,18 @@ class Simulation:
         self._c(_lib.grains_sim_thermo, th)
         return {name: getattr(th, name) for name in dir(th)}
 
+    def box(self):
+        """A sheared box's or one held at a pressure (box.csv's figures), as
+        a dict: L_z, shift, shear_velocity, height_rate, sampled_step (-1:
+        none yet), solid_fraction and stress (3 x 3, tension positive) at
+        that sample (docs/model.md, "A box held at a pressure")."""
+        b = _ffi.new("grains_box_state *")
+        self._c(_lib.grains_sim_box, b)
+        out = {name: getattr(b, name) for name in ("L_z", "shift", "shear_velocity", "height_rate",
+                                                   "sampled_step", "solid_fraction")}
+        out["stress"] = np.array(list(b.stress)).reshape(3, 3)
+        return out
+
     @property
     def walls(self):
         """The meshes, walls[k] for mesh k (as the scenario lists them)."""

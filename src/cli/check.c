@@ -167,6 +167,12 @@ static void print_models(const grains_params *p)
                "m); a strain of 1 every %.4g s, %.4g steps\n", U, p->shear_rate, H, 1 / fabs(p->shear_rate),
                1 / (fabs(p->shear_rate) * p->dt));
     }
+    if (p->box_pressure > 0) { /* I = shear rate d / sqrt(P / rho) (GDR MiDi 2004), d the mean diameter */
+        double d = p->R_min + p->R_max, tau = p->box_pressure_time > 0 ? p->box_pressure_time : 200 * p->dt;
+        printf("  box pressure        : the height follows sigma_zz to %g Pa (servo time %.4g s, %.4g steps); "
+               "inertial number I = %.4g, P / E = %.3g\n", p->box_pressure, tau, tau / p->dt,
+               fabs(p->shear_rate) * d / sqrt(p->box_pressure / p->rho), p->box_pressure / p->E);
+    }
     double A = p->coeff[COEFF_VDW_A], delta0 = p->coeff[COEFF_VDW_DELTA0];
     if (A > 0) {
         /* saturated attraction of two R_min spheres: A R* / (6 delta0^2) near contact */

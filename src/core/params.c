@@ -11,7 +11,7 @@
 /* The size of version 3 where pointers and reals are 8 bytes: a change of
  * layout that fails this raises GRAINS_PARAMS_VERSION, then this size
  * (scenario/scenario.c keeps grains_scenario's). */
-_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_params) == 18072,
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_params) == 18088,
                "grains_params' layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
 
 void grains_params_default_version(grains_params *p, int version)
@@ -160,6 +160,8 @@ void grains_params_derive(grains_params *p)
          * classes would list more and never delay a rebuild. Bonds form
          * between listed pairs: the skin holds their tolerance. */
         p->skin = fmax(0.6 * fmin(p->R_max, 2 * p->R_min), p->bond_tolerance * 2 * p->R_max);
+    if (p->box_pressure_time == 0)
+        p->box_pressure_time = 200 * p->dt;
     if (p->bond_kt < 0)
         p->bond_kt = 2 * (1 - p->nu) / (2 - p->nu) * p->bond_kn; /* Eq. 6 */
     if (p->bond_kr < 0)
@@ -507,6 +509,33 @@ static grains_status check_shear(const grains_params *p, grains_error *err)
     return GRAINS_OK;
 }
 
+/* A box held at a pressure (docs/model.md, "A box held at a pressure"):
+ * its height along z follows the grains' sigma_zz, so z must be periodic,
+ * and the box must have a volume (its extent along y as given where y is
+ * not periodic); the explicit integrators, as a sheared box's; in 2D, the
+ * planes must contain z. */
+static grains_status check_box_pressure(const grains_params *p, grains_error *err)
+{
+    REQUIRE(isfinite(p->box_pressure) && p->box_pressure >= 0,
+            "box_pressure = %g: the pressure a box's height holds must be >= 0 (0: none)", p->box_pressure);
+    REQUIRE(isfinite(p->box_pressure_time) && p->box_pressure_time >= 0,
+            "box_pressure_time = %g: the servo's time constant must be >= 0 (0: 200 dt)", p->box_pressure_time);
+    if (p->box_pressure == 0)
+        return GRAINS_OK;
+    REQUIRE(p->periodic & 4, "box_pressure = %g moves the box's height along z: set a box periodic along z "
+            "(periodic = \"z\", \"xz\", \"xyz\", ...)", p->box_pressure);
+    REQUIRE(p->box_max.x > p->box_min.x && p->box_max.y > p->box_min.y,
+            "box_pressure: the stress is a force over the box's volume, which needs box_max > box_min along x and y "
+            "too (a 2D run's or a walled axis's extent as given)");
+    REQUIRE(p->integrator == GRAINS_INTEGRATOR_EULER || p->integrator == GRAINS_INTEGRATOR_VERLET ||
+                p->integrator == GRAINS_INTEGRATOR_VERLET_IMPROVED,
+            "box_pressure needs an explicit integrator (euler, verlet or verlet_improved), not integrator = \"%s\"",
+            grains_choice_name(&grains_integrators, (int)p->integrator));
+    REQUIRE(p->dimension == 3 || p->plane_normal != 2,
+            "box_pressure: a 2D run in planes normal to z keeps every z: set plane_normal = \"x\" or \"y\"");
+    return GRAINS_OK;
+}
+
 /* A component of v along axis a. */
 static real axis_part(grains_vec3 v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
 
@@ -569,6 +598,8 @@ grains_status grains_params_check(const grains_params *p, grains_error *err)
         s = check_dimension(p, err);
     if (s == GRAINS_OK)
         s = check_shear(p, err);
+    if (s == GRAINS_OK)
+        s = check_box_pressure(p, err);
     if (s == GRAINS_OK)
         s = params_check_spawns(p, err);
     if (s == GRAINS_OK)

@@ -156,6 +156,7 @@ static grains_status refuse_unshared(const rank_sim *sim, grains_error *err)
 {
     const char *what = sim->integrator->advance ? "an implicit integrator"
                        : sim->box->sheared      ? "a sheared periodic box (shear_rate)"
+                       : sim->p->box_pressure > 0 ? "a box held at a pressure (box_pressure)"
                        : sim->rec->requested    ? "the contacts output"
                        : *sim->guide_on         ? "a guided particle"
                                                : NULL;

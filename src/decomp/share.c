@@ -23,6 +23,9 @@ grains_status sim_ranks_share(const rank_sim *sim, const grains_ranks *ranks, gr
     if (ranks->size > 1 && sim->box->sheared) /* (one a stage shears later: refused at its step) */
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a sheared periodic box (shear_rate) among ranks is not "
                                 "supported yet: run it in one process (any number of threads)");
+    if (ranks->size > 1 && sim->p->box_pressure > 0)
+        return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0, "a box held at a pressure (box_pressure) among ranks "
+                                "is not supported yet: run it in one process (any number of threads)");
     sim_ranks *r = sim->ranks;
     size_t *counts = realloc(r->counts, (size_t)ranks->size * sizeof *counts);
     if (counts)

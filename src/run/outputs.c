@@ -182,11 +182,11 @@ static grains_status restore_series(run_output *o, const grains_sim *sim, grains
 }
 
 static const char *const table_names[RUN_TABLES] = {"thermo.csv", "walls.csv", "triaxial.csv", "friction.csv",
-                                                    "sinks.csv", "probes.csv"};
+                                                    "sinks.csv", "probes.csv", "box.csv"};
 
 static FILE *table_file(const run_output *o, int k)
 {
-    FILE *const files[RUN_TABLES] = {o->thermo, o->walls, o->triaxial.f, o->friction.f, o->sinks, o->probes};
+    FILE *const files[RUN_TABLES] = {o->thermo, o->walls, o->triaxial.f, o->friction.f, o->sinks, o->probes, o->box};
     return files[k];
 }
 
@@ -229,6 +229,8 @@ static grains_status open_tables(run_output *o, const grains_sim *sim, grains_er
                            t[TABLE_SINKS].len, err);
     if (s == GRAINS_OK && o->sc->params.n_probes)
         s = run_probes_open(o, t[TABLE_PROBES].len, err);
+    if (s == GRAINS_OK)
+        s = run_box_open(o, t[TABLE_BOX].len, err);
     if (s == GRAINS_OK)
         s = triaxial_open(&o->triaxial, o->sc, sim, t[TABLE_TRIAXIAL].len, err);
     if (s == GRAINS_OK)
@@ -306,6 +308,8 @@ void run_close_outputs(run_output *o)
         fclose(o->sinks);
     if (o->probes)
         fclose(o->probes);
+    if (o->box)
+        fclose(o->box);
     free(o->times);
     if (o->thermo)
         fclose(o->thermo);
@@ -437,6 +441,8 @@ static grains_status write_frame_now(run_output *o, grains_sim *sim, const char 
         s = write_removals(o, sim, err);
     if (s == GRAINS_OK && o->probes)
         s = run_probes_write(o, sim, err);
+    if (s == GRAINS_OK)
+        s = run_box_write(o, sim, err);
     o->n_frames++;
     return s;
 }

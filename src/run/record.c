@@ -62,6 +62,8 @@ grains_status run_record_encode(const run_record *r, void **bytes, size_t *n, gr
     bytes_put_i64(&o, r->stage_step);
     bytes_put_i64(&o, r->table[TABLE_PROBES].len); /* (last: a record of before probes ends above) */
     bytes_put_u32(&o, r->table[TABLE_PROBES].crc);
+    bytes_put_i64(&o, r->table[TABLE_BOX].len); /* (after: a record of before box.csv ends above) */
+    bytes_put_u32(&o, r->table[TABLE_BOX].crc);
     int failed = fclose(mem) != 0 || o.failed;
     if (failed) {
         free(buf);
@@ -119,7 +121,11 @@ static int get_frames(run_record *r, bytes_in *in)
         r->table[TABLE_PROBES].len = bytes_get_i64(in);
         r->table[TABLE_PROBES].crc = bytes_get_u32(in);
     }
-    if (r->table[TABLE_PROBES].len < 0)
+    if (in->left > 0) { /* (a record of before box.csv ends here) */
+        r->table[TABLE_BOX].len = bytes_get_i64(in);
+        r->table[TABLE_BOX].crc = bytes_get_u32(in);
+    }
+    if (r->table[TABLE_PROBES].len < 0 || r->table[TABLE_BOX].len < 0)
         return 0;
     /* (no frame yet: a program's checkpoint before its first) */
     return !in->bad && r->stage >= 0 && isfinite(r->stage_began) && r->stage_step >= 0 && r->mesh_from >= -1 &&

@@ -104,7 +104,7 @@ grains_status run_check_sinks(const grains_scenario *sc, const grains_sim *sim, 
 grains_status run_check_start(const grains_scenario *sc, const grains_sim *sim, grains_error *err);
 
 /* The tables a run appends a row to per frame. */
-enum { TABLE_THERMO, TABLE_WALLS, TABLE_TRIAXIAL, TABLE_FRICTION, TABLE_SINKS, TABLE_PROBES, RUN_TABLES };
+enum { TABLE_THERMO, TABLE_WALLS, TABLE_TRIAXIAL, TABLE_FRICTION, TABLE_SINKS, TABLE_PROBES, TABLE_BOX, RUN_TABLES };
 
 /* A run's record in its checkpoint: how to build it again, and where its
  * outputs stood (src/run/record.c). */
@@ -139,6 +139,7 @@ typedef struct {
     FILE *walls;       /* walls.csv, with meshes */
     FILE *sinks;       /* sinks.csv, with sinks or remove_lost */
     FILE *probes;      /* probes.csv, with probes */
+    FILE *box;         /* box.csv, with a box that moves (shear_rate, box_pressure) */
     int tags[GRAINS_MAX_SPAWNS + GRAINS_MAX_TAG_RULES]; /* the run's declared tags, sorted (thermo's
                                                          * removed counts by tag: two or more) */
     int n_tags;
@@ -233,6 +234,11 @@ void run_close_outputs(run_output *o);
  * each probe's total ("all"). */
 grains_status run_probes_open(run_output *o, long resume_len, grains_error *err);
 grains_status run_probes_write(run_output *o, const grains_sim *sim, grains_error *err);
+
+/* box.csv (src/run/box_table.c): opened with a box that moves (shear_rate
+ * or box_pressure, at the start or set by a stage), a row per frame. */
+grains_status run_box_open(run_output *o, long resume_len, grains_error *err);
+grains_status run_box_write(run_output *o, const grains_sim *sim, grains_error *err);
 
 /* A frame: the particles' files labelled `label` (frame n_frames as
  * %06zu when NULL), the series' .pvd files, a row of every table. Every

@@ -160,6 +160,11 @@ static const key_info keys[] = {
     {"shear_rate", K_REAL, P(shear_rate), "1/T",
      "a sheared periodic box (periodic = \"xz\" or \"xyz\"): the images above and below move along x at "
      "+-shear_rate x the box's height; 0 = none", NULL},
+    {"box_pressure", K_REAL, P(box_pressure), "M/LT^2",
+     "a box periodic along z whose height follows a servo holding the grains' normal stress sigma_zz at this "
+     "(box.csv); 0 = the height as given", NULL},
+    {"box_pressure_time", K_REAL, P(box_pressure_time), "T",
+     "box_pressure's servo: its time constant (>= 0); 0 = 200 dt", NULL},
     {"skin", K_REAL, P(skin), "L", "Verlet skin (>= 0); default 0.6 min(R_max, 2 R_min)", NULL},
     {"max_overlap", K_REAL, P(max_overlap), "-", "stop as unstable when delta/(2R*) exceeds this (> 0)", NULL},
     {"grow_from", K_REAL, P(grow_from), "-",
@@ -318,7 +323,7 @@ static const char *suggest(const char *name, char *buf, size_t size)
 
 /* grains_scenario's size in version 3 where pointers and reals are 8
  * bytes (core/params.c keeps grains_params'). */
-_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_scenario) == 93344,
+_Static_assert(sizeof(void *) != 8 || sizeof(real) != 8 || sizeof(grains_scenario) == 93488,
                "grains_scenario's layout changed: raise GRAINS_PARAMS_VERSION (grains/params.h)");
 
 void grains_scenario_default_version(grains_scenario *sc, int version)

@@ -37,6 +37,8 @@ grains_status grains_sim_set_params(grains_sim *sim, const grains_params *p, gra
     grains_params_derive(&next);
     grains_params_derive(&same);
     take_changeable(&same, &sim->p);
+    if (sim->p.periodic & 4) /* the box's height is the run's (box_pressure moves it) */
+        next.box_max.z = same.box_max.z = sim->p.box_max.z;
     if (memcmp(&same, &sim->p, sizeof same) != 0)
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
                                 "a run may change only %sand g between steps: the other parameters are its own",

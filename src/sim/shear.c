@@ -41,11 +41,13 @@ void sim_shear_advance(grains_sim *sim)
 
 grains_status sim_shear_refusals(const grains_sim *sim, grains_error *err)
 {
-    if (!sim->box.sheared)
+    if (!sim->box.sheared && !(sim->p.box_pressure > 0))
         return GRAINS_OK;
     if ((sim->mesh && sim->mesh->n_elements) || sim_membranes_count(&sim->mb))
         return grains_error_set(err, GRAINS_ERR_ARG, NULL, 0,
-                                "shear_rate: a sheared periodic box takes no meshes or membranes yet (their images "
-                                "would have to slide with the box's): remove them, or shear between walls");
+                                "%s takes no meshes or membranes yet (they would have to move with the box): remove "
+                                "them, or shear or press between walls",
+                                sim->box.sheared ? "shear_rate: a sheared periodic box"
+                                                 : "box_pressure: a box whose height moves");
     return GRAINS_OK;
 }

@@ -84,6 +84,7 @@ grains_status grains_sim_create(grains_sim **out, const grains_params *params, g
     sim->fixed_lanes = hm_fixed_copies(&sim->hp);
     sim->box = box_of(&sim->p);
     sim_shear_frame(sim);
+    sim->box_sample.step = -1;
     sim->nthreads = thread_count(sim->p.threads);
 #ifndef _OPENMP
     sim->nthreads = 1;

@@ -41,6 +41,19 @@
 #include "sim/strays.h"
 
 /* The guided particle (grains_sim_guide, sim/guide.c). */
+/* The stress of the grains in a box that moves, sampled every
+ * GRAINS_BOX_SAMPLE_EVERY steps, and what the servo of its height does
+ * with it (sim/box_pressure.c). */
+typedef struct {
+    long step;                  /* of the sample; -1: none */
+    real stress[9];             /* [M/LT^2] grains_box_state's */
+    real solid_fraction;
+    real stiffness;             /* [M/LT^2] d(-sigma_zz)/d(strain_zz) of the contacts, as an
+                                 * affine strain would change them: the samples' mean over
+                                 * the servo's time constant */
+    real rate;                  /* [1/T] (dL_z/dt) / L_z the servo set from it */
+} sim_box_sample;
+
 typedef struct {
     int on;
     uint32_t id;
@@ -67,6 +80,7 @@ struct grains_sim {
     periodic_box box;           /* periodic axes (mask 0: none); a sheared box's offset as the
                                  * step's forces see it (sim/shear.c) */
     real shear_shift;           /* [L] a sheared box's offset at the run's time */
+    sim_box_sample box_sample;  /* the grains' stress in a box that moves (sim/box_pressure.c) */
     grains_grid grid;
     grains_neighbors nb;
     contact_store cs;
@@ -319,6 +333,19 @@ void sim_shear_place(grains_sim *sim, real at);
 void sim_shear_advance(grains_sim *sim);
 /* An ARG error for what a sheared box does not take (meshes, membranes). */
 grains_status sim_shear_refusals(const grains_sim *sim, grains_error *err);
+/* A periodic box that moves (sim/box_pressure.c). Before a step's forces:
+ * whether it samples the box's stress (then it records the contacts,
+ * sim->rec.requested, as grains_sim_record_contacts does). */
+int sim_box_sample_begin(grains_sim *sim);
+/* After the step's forces and update: where the step `held` (stable), the
+ * sample from the recorded contacts and the servo's next rate; `own`: the
+ * recording was the sample's alone (put back to none). */
+void sim_box_sample_take(grains_sim *sim, int own, int held);
+/* After the step: the box's height one step on at the servo's rate, the
+ * grains' z with it (an affine map), the lists' bound grown. */
+void sim_box_advance(grains_sim *sim);
+void sim_box_write_state(const grains_sim *sim, bytes_out *o);
+grains_status sim_box_read_state(grains_sim *sim, bytes_in *in, grains_error *err);
 /* One process: whether the particles (less those marked in `gone`, by id;
  * NULL: none) fit the grid a rebuild would make (grid_check_frame). */
 grains_status sim_rebuild_check(const grains_sim *sim, const uint8_t *gone, grains_error *err);

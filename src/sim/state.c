@@ -94,6 +94,7 @@ static void write_scalars(const grains_sim *sim, bytes_out *o)
     bytes_put_real(o, d->max_force);
     bytes_put_real(o, sim->max_overlap);
     bytes_put_real(o, sim->shear_shift);
+    sim_box_write_state(sim, o);
     const implicit_solver *vi = &sim->vi;
     bytes_put_u32(o, (uint32_t)vi->frozen);
     bytes_put_u32(o, (uint32_t)vi->newton_last);
@@ -127,6 +128,9 @@ static grains_status read_scalars(grains_sim *sim, bytes_in *in, grains_error *e
     d->max_force = bytes_get_real(in);
     sim->max_overlap = bytes_get_real(in);
     sim->shear_shift = bytes_get_real(in);
+    grains_status box = sim_box_read_state(sim, in, err);
+    if (box != GRAINS_OK)
+        return box;
     implicit_solver *vi = &sim->vi;
     vi->frozen = (int)(bytes_get_u32(in) & 0xFFFF);
     vi->newton_last = (int)(bytes_get_u32(in) & 0xFFFFFF);

@@ -294,9 +294,13 @@ static grains_status explicit_advance(grains_sim *sim, grains_error *err)
     if (s != GRAINS_OK)
         return s;
     sim->rec.valid = 0;
-    if (sim->rec.requested && !contact_record_begin(&sim->rec, &sim->pt, sim->grid.n_blocks, sim->nthreads))
+    int sample = sim_box_sample_begin(sim); /* (records the contacts) */
+    if (sim->rec.requested && !contact_record_begin(&sim->rec, &sim->pt, sim->grid.n_blocks, sim->nthreads)) {
+        sim_box_sample_take(sim, sample, 0);
         return grains_error_set(err, GRAINS_ERR_NOMEM, NULL, 0, "out of memory recording the contacts");
+    }
     force_diag total = forces_and_motion(sim);
+    sim_box_sample_take(sim, sample, sim_stable(sim, &total));
     slot_run alone;
     size_t n_runs;
     const slot_run *runs = sim_own_runs(sim, &alone, &n_runs); /* (the update's) */
@@ -387,6 +391,7 @@ grains_status grains_sim_step(grains_sim *sim, grains_error *err)
     real t_old = grains_sim_time(sim);
     sim->step++;
     sim_shear_advance(sim);
+    sim_box_advance(sim);
     real grown = sim_grow(&sim->pt, &sim->p, t_old, grains_sim_time(sim));
     sim->displacement += grown; /* a pair's gap closed by it */
     sim->strays.moved += grown;
