@@ -37,7 +37,7 @@ static void take_dyad(real *s, vec3 a, vec3 b, real V)
 /* The contacts' part, in the blocks' order (the same for any thread
  * count), and their response to an affine strain along z: a contact of
  * branch l closes by l_z^2 / |l| per unit strain, its normal force then
- * grows by k_n times that (k_n = 3/2 f_n / delta, Hertz's, Eq. 8; a
+ * grows by k_n times that (k_n = 3/2 f_n / delta, Hertz's, Eqs. 12-14; a
  * linear spring's is less: the servo then undershoots), and its l_z f_z
  * by k_n l_z^4 / l^2. */
 static void contacts_part(const grains_sim *sim, real V, real *stress, real *stiffness)
