@@ -220,7 +220,9 @@ grains_status sim_box_read_state(grains_sim *sim, bytes_in *in, grains_error *er
     for (int k = 0; k < 9; k++)
         finite &= isfinite(s->stress[k]) != 0;
     real z_lo = sim->p.box_min.z, L = z_hi - z_lo;
+    /* (the servo's rate is never beyond 1/(2000 dt): servo_rate) */
     if (!finite || s->step < -1 || s->step > sim->step || !(s->stiffness >= 0) ||
+        !(fabs(s->rate) <= 1 / (2000 * sim->p.dt)) ||
         (sim->box.mask & 4 ? !(isfinite(L) && L > 0) : z_hi != sim->p.box_max.z))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its box's state");
     if (sim->box.mask & 4) {
