@@ -87,8 +87,9 @@ double grains_sim_time(const grains_sim *sim);
 long grains_sim_steps(const grains_sim *sim);
 void grains_sim_thermo(const grains_sim *sim, grains_thermo *out);
 typedef struct { double L_z, shift, shear_velocity, height_rate; long sampled_step; double solid_fraction;
-                 double stress[9]; } grains_box_state;
+                 double stress[9]; long samples; double mean_solid_fraction, mean_stress[9]; } grains_box_state;
 void grains_sim_box(const grains_sim *sim, grains_box_state *out);
+void grains_sim_clear_box_means(grains_sim *sim);
 grains_status grains_sim_get_reals(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,
                                    double *out, grains_error *err);
 grains_status grains_sim_get_ints(const grains_sim *sim, grains_bulk_field field, size_t first, size_t count,

@@ -17,8 +17,10 @@
  * - Momentum: the box's motion moves positions, not velocities, and the
  *   contacts cancel: a dense gas pressed in a box (not sheared) keeps its
  *   momentum to rounding.
- * - The same bits on 1 and 2 threads, and across a checkpoint, sheared and
- *   pressed.
+ * - A frame's mean (box.csv's) is the mean of the samples since the last
+ *   row, one every 10 steps.
+ * - The same bits on 1 and 2 threads, and across a checkpoint (the means'
+ *   sums included), sheared and pressed.
  * - The refusals: not periodic along z, a box of no volume, an implicit
  *   integrator, 2D planes normal to z, a negative or NaN pressure, a mesh. */
 #include <string.h>
@@ -174,6 +176,39 @@ static void love_stress_and_momentum(test_ctx *t)
     grains_sim_destroy(sim);
 }
 
+/* A frame's mean (box.csv's row) is the mean of the samples taken since
+ * the last row: here 50, one every 10 steps, of a sheared, pressed gas. */
+static void frame_means(test_ctx *t)
+{
+    grains_params p = pressed(20, 1);
+    grains_sim *sim = dense_gas(&p, R, 11, 0.5);
+    advance(sim, 95);
+    grains_sim_clear_box_means(sim);
+    double sum[9] = {0}, solid = 0, worst = 0, scale = 0;
+    long distinct = 0, last = -1;
+    grains_box_state b;
+    for (int k = 0; k < 50; k++) {
+        advance(sim, 10); /* (one step of each ten is a sample's) */
+        grains_sim_box(sim, &b);
+        distinct += b.sampled_step > last;
+        last = b.sampled_step;
+        for (int j = 0; j < 9; j++)
+            sum[j] += b.stress[j], scale = fmax(scale, fabs(b.stress[j]));
+        solid += b.solid_fraction;
+    }
+    for (int j = 0; j < 9; j++)
+        worst = fmax(worst, fabs(b.mean_stress[j] - sum[j] / 50));
+    CHECK(t, b.samples == 50 && distinct == 50 && worst <= 1e-13 * scale &&
+          fabs(b.mean_solid_fraction - solid / 50) <= 1e-14 && b.mean_stress[8] != b.stress[8],
+          "the mean of %ld samples (%ld seen) is theirs: off by %.3g Pa of %.3g; solid fraction %.15g, %.15g",
+          b.samples, distinct, worst, scale, b.mean_solid_fraction, solid / 50);
+    grains_sim_clear_box_means(sim);
+    grains_sim_box(sim, &b);
+    CHECK(t, b.samples == 0 && memcmp(b.mean_stress, b.stress, sizeof b.stress) == 0 &&
+          b.mean_solid_fraction == b.solid_fraction, "cleared: no samples, the last sample's figures");
+    grains_sim_destroy(sim);
+}
+
 static int same_states(const grains_sim *a, const grains_sim *b)
 {
     grains_box_state s, u;
@@ -255,6 +290,7 @@ int main(int argc, char **argv)
     closes_affinely(&t);
     columns(&t);
     love_stress_and_momentum(&t);
+    frame_means(&t);
     same_bits(&t, path);
     refusals(&t);
     return test_report(&t, "test_box_pressure");

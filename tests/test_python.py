@@ -662,18 +662,24 @@ def probes(tmp):
 
 def box(tmp):
     """sim.box() on examples/shear_pressure.cfg: the figures of box.csv's
-    row at a frame; set_params(box_pressure=...) moves the servo's target."""
+    row at a frame (the means of the samples since the last, which the row
+    clears); set_params(box_pressure=...) moves the servo's target."""
     out = tmp + "/box"
     sim = grains.Simulation(os.path.join(SRC, "examples", "shear_pressure.cfg"), output=out,
                             set={"t_end": 0.05, "vtk": False})
     sim.advance(500)
-    sim.write_frame()
     b = sim.box()
+    sim.write_frame()
     row = open(out + "/box.csv").read().split()[-1].split(",")  # (the frame's, the last)
-    check(abs(b["L_z"] - float(row[2])) <= 1e-11 * b["L_z"] and b["sampled_step"] == int(row[6]) == 490 and
-          abs(b["stress"][2][2] - float(row[10])) <= 1e-8 * abs(b["stress"][2][2]) and b["stress"].shape == (3, 3),
-          "sim.box() gives box.csv's row: L_z %g m, sample at step %d, sigma_zz %g Pa" %
-          (b["L_z"], b["sampled_step"], b["stress"][2][2]))
+    zz = b["mean_stress"][2][2]
+    check(abs(b["L_z"] - float(row[2])) <= 1e-11 * b["L_z"] and b["sampled_step"] == 490 and
+          b["samples"] == int(row[6]) and b["samples"] >= 49 and abs(zz - float(row[10])) <= 1e-8 * abs(zz) and
+          b["stress"].shape == b["mean_stress"].shape == (3, 3) and zz != b["stress"][2][2],
+          "sim.box() gives box.csv's row: L_z %g m, %d samples to step %d, mean sigma_zz %g Pa (the last %g)" %
+          (b["L_z"], b["samples"], b["sampled_step"], zz, b["stress"][2][2]))
+    after = sim.box()
+    check(after["samples"] == 0 and after["mean_stress"][2][2] == after["stress"][2][2],
+          "the row cleared the means: %d samples" % after["samples"])
     sim.set_params(box_pressure=50.0)
     check(sim.params["box_pressure"] == 50.0, "box_pressure set: %g" % sim.params["box_pressure"])
 

@@ -22,11 +22,11 @@
 GRAINS_API_BEGIN
 
 /* The format: each change of what a checkpoint holds takes the next number,
- * so that a build reads only what it knows (8: a box's height and its
- * stress sample; 7: a sheared box's offset; 6: a
+ * so that a build reads only what it knows (9: the sums of a box's samples
+ * since box.csv's last row; 8: a box's height and its stress sample; 7: a sheared box's offset; 6: a
  * servo's travel across its axis; 5: the lost grains kept apart, the strays, and the parameters a run
  * may change; 4 held neither). */
-#define GRAINS_CHECKPOINT_FORMAT 8
+#define GRAINS_CHECKPOINT_FORMAT 9
 
 /* Writes `path` in full or not at all: a temporary of an unpredictable
  * name beside it, flushed to the disk, then renamed over it. `app` holds

@@ -595,10 +595,16 @@ typedef struct {
     long sampled_step;      /* the step of the sample below; -1: none yet (the box does not move) */
     double solid_fraction;  /* [-] the grains' volume over V at that step */
     double stress[9];       /* [M/LT^2] row-major xx, xy, xz, yx, ...: at that step */
+    long samples;           /* the samples taken since grains_sim_clear_box_means (or the start) */
+    double mean_solid_fraction, mean_stress[9]; /* their means; with none, the last sample's */
 } grains_box_state;
 
-/* The box's state now and its last sample. */
+/* The box's state now, its last sample and the mean of the samples since
+ * grains_sim_clear_box_means (a frame's, in box.csv: one sample is a
+ * single step's stress, which in a dense flow wanders by several times
+ * the error of a frame's mean). Checkpoints keep the sums. */
 void grains_sim_box(const grains_sim *sim, grains_box_state *out);
+void grains_sim_clear_box_means(grains_sim *sim);
 
 /* Bytes held by the simulation's arrays (for memory figures). */
 size_t grains_sim_bytes(const grains_sim *sim);

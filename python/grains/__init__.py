@@ -642,16 +642,25 @@ class Simulation:
         return {name: getattr(th, name) for name in dir(th)}
 
     def box(self):
-        """A sheared box's or one held at a pressure (box.csv's figures), as
-        a dict: L_z, shift, shear_velocity, height_rate, sampled_step (-1:
-        none yet), solid_fraction and stress (3 x 3, tension positive) at
-        that sample (docs/model.md, "A box held at a pressure")."""
+        """A sheared box's or one held at a pressure, as a dict: L_z, shift,
+        shear_velocity, height_rate, sampled_step (-1: none yet),
+        solid_fraction and stress (3 x 3, tension positive) at that sample,
+        and the means of the samples since clear_box_means (or the start;
+        box.csv's row clears them), mean_solid_fraction and mean_stress,
+        over `samples` of them (with none, the last sample's)
+        (docs/model.md, "A box held at a pressure")."""
         b = _ffi.new("grains_box_state *")
         self._c(_lib.grains_sim_box, b)
         out = {name: getattr(b, name) for name in ("L_z", "shift", "shear_velocity", "height_rate",
-                                                   "sampled_step", "solid_fraction")}
+                                                   "sampled_step", "solid_fraction", "samples",
+                                                   "mean_solid_fraction")}
         out["stress"] = np.array(list(b.stress)).reshape(3, 3)
+        out["mean_stress"] = np.array(list(b.mean_stress)).reshape(3, 3)
         return out
+
+    def clear_box_means(self):
+        """Starts box()'s means afresh (as each row of box.csv does)."""
+        self._c(_lib.grains_sim_clear_box_means)
 
     @property
     def walls(self):

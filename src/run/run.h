@@ -238,7 +238,7 @@ grains_status run_probes_write(run_output *o, const grains_sim *sim, grains_erro
 /* box.csv (src/run/box_table.c): opened with a box that moves (shear_rate
  * or box_pressure, at the start or set by a stage), a row per frame. */
 grains_status run_box_open(run_output *o, long resume_len, grains_error *err);
-grains_status run_box_write(run_output *o, const grains_sim *sim, grains_error *err);
+grains_status run_box_write(run_output *o, grains_sim *sim, grains_error *err);
 
 /* A frame: the particles' files labelled `label` (frame n_frames as
  * %06zu when NULL), the series' .pvd files, a row of every table. Every

@@ -137,6 +137,10 @@ static void take_sample(grains_sim *sim)
         return;
     next.rate = servo_rate(sim, &next, K);
     next.step = sim->step;
+    next.n_sum++;
+    for (int k = 0; k < 9; k++)
+        next.sum_stress[k] += next.stress[k];
+    next.sum_solid += next.solid_fraction;
     sim->box_sample = next;
 }
 
@@ -190,8 +194,21 @@ void grains_sim_box(const grains_sim *sim, grains_box_state *out)
     out->height_rate = sim->p.box_pressure > 0 && s->step >= 0 ? s->rate : 0;
     out->sampled_step = s->step;
     out->solid_fraction = s->solid_fraction;
-    for (int k = 0; k < 9; k++)
+    out->samples = s->n_sum;
+    out->mean_solid_fraction = s->n_sum ? s->sum_solid / (real)s->n_sum : s->solid_fraction;
+    for (int k = 0; k < 9; k++) {
         out->stress[k] = s->stress[k];
+        out->mean_stress[k] = s->n_sum ? s->sum_stress[k] / (real)s->n_sum : s->stress[k];
+    }
+}
+
+void grains_sim_clear_box_means(grains_sim *sim)
+{
+    sim_box_sample *s = &sim->box_sample;
+    s->n_sum = 0;
+    s->sum_solid = 0;
+    for (int k = 0; k < 9; k++)
+        s->sum_stress[k] = 0;
 }
 
 void sim_box_write_state(const grains_sim *sim, bytes_out *o)
@@ -203,6 +220,9 @@ void sim_box_write_state(const grains_sim *sim, bytes_out *o)
     bytes_put_real(o, s->solid_fraction);
     bytes_put_real(o, s->stiffness);
     bytes_put_real(o, s->rate);
+    bytes_put_i64(o, s->n_sum);
+    bytes_put_reals(o, s->sum_stress, 9);
+    bytes_put_real(o, s->sum_solid);
 }
 
 grains_status sim_box_read_state(grains_sim *sim, bytes_in *in, grains_error *err)
@@ -214,14 +234,19 @@ grains_status sim_box_read_state(grains_sim *sim, bytes_in *in, grains_error *er
     s->solid_fraction = bytes_get_real(in);
     s->stiffness = bytes_get_real(in);
     s->rate = bytes_get_real(in);
+    s->n_sum = (long)bytes_get_i64(in);
+    bytes_get_reals(in, s->sum_stress, 9);
+    s->sum_solid = bytes_get_real(in);
     if (in->bad)
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "truncated in its box's state");
-    int finite = isfinite(s->solid_fraction) && isfinite(s->stiffness) && isfinite(s->rate);
+    int finite = isfinite(s->solid_fraction) && isfinite(s->stiffness) && isfinite(s->rate) && isfinite(s->sum_solid);
     for (int k = 0; k < 9; k++)
-        finite &= isfinite(s->stress[k]) != 0;
+        finite &= isfinite(s->stress[k]) && isfinite(s->sum_stress[k]);
     real z_lo = sim->p.box_min.z, L = z_hi - z_lo;
     /* (the servo's rate is never beyond 1/(2000 dt): servo_rate) */
-    if (!finite || s->step < -1 || s->step > sim->step || !(s->stiffness >= 0) ||
+    /* (at most a sample every GRAINS_BOX_SAMPLE_EVERY steps, counting step 0) */
+    long n_most = sim->step / GRAINS_BOX_SAMPLE_EVERY + 1;
+    if (!finite || s->step < -1 || s->step > sim->step || !(s->stiffness >= 0) || s->n_sum < 0 || s->n_sum > n_most ||
         !(fabs(s->rate) <= 1 / (2000 * sim->p.dt)) ||
         (sim->box.mask & 4 ? !(isfinite(L) && L > 0) : z_hi != sim->p.box_max.z))
         return grains_error_set(err, GRAINS_ERR_PARSE, NULL, 0, "damaged: its box's state");

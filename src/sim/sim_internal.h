@@ -52,6 +52,9 @@ typedef struct {
                                  * affine strain would change them: the samples' mean over
                                  * the servo's time constant */
     real rate;                  /* [1/T] (dL_z/dt) / L_z the servo set from it */
+    long n_sum;                 /* samples since grains_sim_clear_box_means */
+    real sum_stress[9];         /* [M/LT^2] their stresses' sum */
+    real sum_solid;             /* their solid fractions' sum */
 } sim_box_sample;
 
 typedef struct {
