@@ -36,6 +36,19 @@ def spread(means):
     return mean, math.sqrt(sum((m - mean) ** 2 for m in means) / (BLOCKS - 1) / BLOCKS)
 
 
+def flow(rows):
+    """P, mu and phi of box.csv's rows with their standard errors, a dict."""
+    w = [int(r["samples"]) for r in rows]
+    P_b = block_means([-float(r["szz"]) for r in rows], w)
+    tau_b = block_means([float(r["sxz"]) for r in rows], w)
+    P, dP = spread(P_b)
+    phi, dphi = spread(block_means([float(r["solid_fraction"]) for r in rows], w))
+    # mu's error from its blocks' own (tau and P rise and fall together)
+    mu = sum(tau_b) / sum(P_b)
+    dmu = spread([t / p for t, p in zip(tau_b, P_b)])[1]
+    return {"P": P, "dP": dP, "mu": mu, "dmu": dmu, "phi": phi, "dphi": dphi}
+
+
 def main():
     if len(sys.argv) not in (6, 7):
         sys.exit(__doc__.split("\n\n")[-1])
@@ -47,19 +60,13 @@ def main():
     if len(rows) < 2 * BLOCKS:
         sys.exit("%d rows from t = %g s on: too few for %d blocks (a longer run, or frames more often)"
                  % (len(rows), t0, BLOCKS))
-    w = [int(r["samples"]) for r in rows]
-    P_b = block_means([-float(r["szz"]) for r in rows], w)
-    tau_b = block_means([float(r["sxz"]) for r in rows], w)
-    P, dP = spread(P_b)
-    phi, dphi = spread(block_means([float(r["solid_fraction"]) for r in rows], w))
-    # mu's error from its blocks' own (tau and P rise and fall together)
-    mu = sum(tau_b) / sum(P_b)
-    dmu = spread([t / p for t, p in zip(tau_b, P_b)])[1]
+    f = flow(rows)
+    P, dP = f["P"], f["dP"]
     I = rate * d / math.sqrt(P / rho)
     dI = I * dP / (2 * P)
     span = "from t = %g s" % t0 + (" to %g s" % t1 if t1 < math.inf else "")
     print("%d rows %s: P = %.4g +- %.2g Pa, mu = %.4f +- %.4f, phi = %.4f +- %.4f, I = %.4g +- %.2g"
-          % (len(rows), span, P, dP, mu, dmu, phi, dphi, I, dI))
+          % (len(rows), span, P, dP, f["mu"], f["dmu"], f["phi"], f["dphi"], I, dI))
 
 
 if __name__ == "__main__":

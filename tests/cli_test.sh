@@ -58,6 +58,9 @@ echo "$line" | awk '{ pi = 3.14159265358979; R = 0.002; m = 4 / 3 * pi * 2500 * 
     exit !ok }' && ok || bad "check's contact time for a pour from 0.2 m: $line"
 # the tutorial's hopper: its beads' fall from the spawn box's top (0.29 m) to the floor, and the gate's 1.2 m/s
 expect 0 'contact time +: 0.0003427 s particle-particle, 0.000275 s rigid wall \(R_min, elastic Hertz, at 2.385 m/s from a fall of 0.29 m; 3.585 m/s on a mesh moving at up to 1.2 m/s\)' "$G" check "$SRC/examples/hopper.cfg"
+# a sheared box whose stages shear faster than it starts (examples/mu_of_I.cfg: 0.316 /s, then up to
+# 9.48683 /s over a height of 0.0235 m): the contacts come at the fastest stage's images' speed
+expect 0 'at 0.2229 m/s from the sheared images. 0.2229 m/s' "$G" check "$SRC/examples/mu_of_I.cfg"
 expect 2 'unknown command' "$G" frobnicate
 [ "$(wc -l < "$T/err")" -le 2 ] && ok || bad "an unknown command buries its message: $(wc -l < "$T/err") lines"
 # options before any command are the default run's (as `grains` alone is it); before a command, refused

@@ -270,7 +270,7 @@ int cli_check(int argc, char **argv)
     cli_warnings(&sc, sim);
     printf("  timestep dt         : %.6g s%s\n", p->dt, p->dt == grains_params_default_dt(p) ? " (Eq. 49)" : "");
     cli_grain_survey gs = cli_survey(p, sim);
-    cli_impact im = cli_impact_speed(p, sim, &gs);
+    cli_impact im = cli_impact_speed(&sc, p, sim, &gs);
     print_contact_times(p, &im);
     print_models(p);
     print_materials(p, &im);

@@ -97,12 +97,14 @@ cli_grain_survey cli_survey(const grains_params *p, grains_sim *sim);
 /* The speeds contacts can come at [L/T]: `grains`, grain on grain
  * (sqrt(v0^2 + 2 g fall), v0 the fastest grain given or spawned, fall
  * from the highest grain or spawn box to the lowest mesh point, and a
- * sheared box's `shear`, the speed of its images); `walls`, grain on mesh
- * (that plus `mesh`, the fastest point of a moving mesh). */
+ * sheared box's `shear`, the speed of its images at the largest shear rate
+ * of the scenario's and its stages'); `walls`, grain on mesh (that plus
+ * `mesh`, the fastest point of a moving mesh). */
 typedef struct {
     double grains, walls, v0, fall, mesh, shear;
 } cli_impact;
-cli_impact cli_impact_speed(const grains_params *p, const grains_sim *sim, const cli_grain_survey *gs);
+cli_impact cli_impact_speed(const grains_scenario *sc, const grains_params *p, const grains_sim *sim,
+                            const cli_grain_survey *gs);
 /* Where the speeds come from, in words with units, into buf. */
 const char *cli_impact_why(const cli_impact *im, char *buf, size_t size);
 /* Hertz contact time of a head-on elastic impact at speed v:

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -63,7 +64,22 @@ static double fall_height(const grains_params *p, const grains_sim *sim, const c
     return fmax(0, top - bottom);
 }
 
-cli_impact cli_impact_speed(const grains_params *p, const grains_sim *sim, const cli_grain_survey *gs)
+/* The largest |shear_rate|, the scenario's or a stage's. */
+static double fastest_shear(const grains_scenario *sc, const grains_params *p)
+{
+    double rate = fabs(p->shear_rate);
+    int key = 0;
+    while (key + 1 < GRAINS_N_CHANGEABLE && strcmp(grains_changeable_name(key), "shear_rate") != 0)
+        key++;
+    for (int k = 0; k < sc->n_stages; k++) {
+        double set = sc->stages[k].set[key];
+        rate = set == set ? fmax(rate, fabs(set)) : rate; /* (NAN: unchanged) */
+    }
+    return rate;
+}
+
+cli_impact cli_impact_speed(const grains_scenario *sc, const grains_params *p, const grains_sim *sim,
+                            const cli_grain_survey *gs)
 {
     cli_impact im = {0};
     im.v0 = gs->v_max;
@@ -74,7 +90,7 @@ cli_impact cli_impact_speed(const grains_params *p, const grains_sim *sim, const
     im.fall = fall_height(p, sim, gs);
     for (size_t k = 0; k < grains_sim_mesh_count(sim); k++)
         im.mesh = fmax(im.mesh, grains_sim_mesh_speed(sim, k));
-    im.shear = fabs(p->shear_rate) * (p->box_max.z - p->box_min.z); /* (a grain at rest meets its image's) */
+    im.shear = fastest_shear(sc, p) * (p->box_max.z - p->box_min.z); /* (a grain at rest meets its image's) */
     im.grains = sqrt(im.v0 * im.v0 + 2 * sqrt(dot(p->g, p->g)) * im.fall) + im.shear; /* energy: v^2 = v0^2 + 2 g h */
     im.walls = im.grains + im.mesh;
     return im;

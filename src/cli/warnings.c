@@ -257,7 +257,7 @@ void cli_warnings(const grains_scenario *sc, grains_sim *sim)
 {
     const grains_params *p = grains_sim_params(sim);
     cli_grain_survey gs = cli_survey(p, sim);
-    cli_impact im = cli_impact_speed(p, sim, &gs);
+    cli_impact im = cli_impact_speed(sc, p, sim, &gs);
     warn_stiffness(p, sim, &im);
     warn_bonds(sc, p);
     warn_overlaps(sim);

@@ -323,4 +323,23 @@ typedef struct {
 
 grains_status tx_run(const tx_setup *s, tx_result *out, grains_error *err);
 
+/* Steady simple shear at constant pressure (docs/analysis.md, "mu(I) and
+ * phi(I)"; examples/mu_of_I.cfg's grains): 760 spheres, d = 1.8 to 2.2 mm,
+ * rho = 2500, E = 1e7, e_n = 0.5, contact friction mu_p (no rolling or
+ * twisting), in a box periodic along x, y and z, grown for 1 s at constant
+ * volume while sheared at the rate of the inertial number I, then held at
+ * P = 10 Pa (P / E = 1e-6); `skip` strains later, `strains` more in 10
+ * blocks of box.csv's means. */
+typedef struct {
+    double mu_p, I, skip, strains;
+} shear_setup;
+
+typedef struct {
+    double mu, dmu;   /* sigma_xz / P and its standard error from the blocks */
+    double phi, dphi; /* solid fraction */
+    double P, I;      /* [Pa] the mean normal stress and the inertial number at it */
+} shear_result;
+
+grains_status shear_run(const shear_setup *s, shear_result *out, grains_error *err);
+
 #endif
