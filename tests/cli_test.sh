@@ -845,6 +845,9 @@ expect 2 'the run in .* has frames 0 to 2' "$G" fields "$T/ct" --frames 1:5
 expect 2 'the run in .* has frames 0 to 2' "$G" fields "$T/ct" --frames 7:
 expect 2 'usage: grains fields' "$G" fields "$T/ct" --kernel cubic
 expect 2 'usage: grains fields' "$G" fields "$T/ct" --average xw
+# averaged along a periodic axis over the grains' extent, the mass would spread over a radius too many
+expect 2 '--periodic needs --box: along a periodic axis the grid spans the period' "$G" fields "$T/ct" --average xy \
+    --periodic xy -o "$T/nofields"
 expect 2 'at most 1024 \(a larger --cell, or --box\)' "$G" fields "$T/ct" --cell 1e-7 -o "$T/nofields"
 [ ! -e "$T/nofields" ] && ok || bad "a refused grains fields made its folder"
 expect 2 'not the output folder of a run' "$G" fields "$T/tiny3"

@@ -134,6 +134,11 @@ static int parse_opts(int argc, char **argv, fields_opts *o)
     }
     if (!o->dir)
         return usage("which output folder? (grains fields output)");
+    /* Averaged along a periodic axis, the fields are per the period's span: the grains' extent
+     * (the span chosen without --box) would spread their mass over a radius too many. */
+    if ((o->periodic[0] || o->periodic[1] || o->periodic[2]) && !o->has_box)
+        return usage("--periodic needs --box: along a periodic axis the grid spans the period (the "
+                     "periodic box's box_min to box_max)");
     if (o->has_box)
         for (int a = 0; a < 3; a++)
             if (!(o->box[a] < o->box[3 + a]))
