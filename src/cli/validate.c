@@ -356,6 +356,35 @@ static int simple_shear(tally *t, int quick)
     return 1;
 }
 
+/* Steady flow down a rough incline, a layer 8 diameters deep at 24 degrees
+ * on a base of 6 x 6 diameters (docs/analysis.md, "The chute"): a steady,
+ * uniform flow carries its weight's share along the slope as shear, so the
+ * stress ratio -sigma_xz / sigma_zz is tan(theta) at every depth, and its
+ * bulk is of one solid fraction (Silbert et al. 2001, Phys. Rev. E 64, 051302).
+ * A flow still accelerating has a smaller ratio; a contact force summed
+ * with a wrong sign or branch, another. --quick leaves it out (1 min). */
+static int chute(tally *t, int quick)
+{
+    const char *what = "chute, 24 deg, H = 8 d: -sigma_xz / sigma_zz, bulk";
+    if (quick) {
+        printf("%-58s %-44s %12s  %s\n", what, "(left out: --quick)", "-", "skipped");
+        return 1;
+    }
+    chute_setup s = {24, 8, 6, 314, 0.6, 1.5, 150};
+    chute_result r;
+    grains_error err;
+    if (chute_run(&s, &r, &err) != GRAINS_OK)
+        return cli_report(&err), 0;
+    double tan_theta = tan(24 * 3.14159265358979323846 / 180);
+    row(t, what, "tan 24 deg = 0.4452 +- 0.025 (steady, uniform)", r.stress_ratio,
+        fabs(r.stress_ratio - tan_theta) < 0.025);
+    row(t, "chute, 24 deg, H = 8 d: bulk solid fraction, max - min", "< 0.02 (Silbert et al. 2001: constant)",
+        r.phi_max - r.phi_min, r.phi_max - r.phi_min < 0.02);
+    row(t, "chute, 24 deg, H = 8 d: bulk solid fraction", "0.52-0.60 (a dense flow)", r.phi,
+        r.phi > 0.52 && r.phi < 0.60);
+    return 1;
+}
+
 int cli_validate(int argc, char **argv)
 {
     int quick = argc == 1 && strcmp(argv[0], "--quick") == 0;
@@ -367,7 +396,7 @@ int cli_validate(int argc, char **argv)
     printf("%-58s %-44s %12s  %s\n", "case", "expected (source)", "measured", "result");
     if (!three_particle(&t) || !restitution(&t) || !oscillator(&t) || !oblique(&t) || !bounce(&t) || !van_der_waals(&t) ||
         !box_fill(&t) || !bonded_pair(&t) || !relaxation(&t) || !percolation(&t) || !membrane_friction(&t, quick) ||
-        !triaxial(&t, quick) || !simple_shear(&t, quick))
+        !triaxial(&t, quick) || !simple_shear(&t, quick) || !chute(&t, quick))
         return EXIT_INPUT;
     printf("%d of %d rows pass\n", t.rows - t.failed, t.rows);
     return t.failed ? 1 : 0;

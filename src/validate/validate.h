@@ -342,4 +342,23 @@ typedef struct {
 
 grains_status shear_run(const shear_setup *s, shear_result *out, grains_error *err);
 
+/* Flow down a rough incline (docs/analysis.md, "The chute"; examples/chute.cfg's grains and bed):
+ * `grains` spheres of d = 2 mm (a layer of about H diameters) on a bed of grains that stay put,
+ * a base of `base` x `base` diameters periodic along x and y, gravity at `theta` degrees from the
+ * bed's normal; after `settle` s, `samples` profiles over `measure` s more. */
+typedef struct {
+    double theta, H, base;
+    long grains;
+    double settle, measure;
+    int samples;
+} chute_setup;
+
+typedef struct {
+    double H;                    /* [d] the layer's depth, bed's top to where phi halves */
+    double phi, phi_min, phi_max; /* the bulk's (the middle three fifths of the depth) solid fraction */
+    double stress_ratio;         /* -sigma_xz / sigma_zz summed over the bulk */
+} chute_result;
+
+grains_status chute_run(const chute_setup *s, chute_result *out, grains_error *err);
+
 #endif
