@@ -16,6 +16,26 @@
 #define CHUTE_G 9.81
 #define CHUTE_CELLS 80       /* a profile of d/2 cells, 40 d high */
 
+/* One radius R from a discrete law, within the run's [CHUTE_BED_R, CHUTE_D / 2]. */
+static grains_size_distribution one_size(double R)
+{
+    return (grains_size_distribution){.law = GRAINS_SIZES_DISCRETE, .R_lo = CHUTE_BED_R, .R_hi = CHUTE_D / 2,
+                                      .n = 1, .R = {R}, .fraction = {1}};
+}
+
+/* The bed: one layer laid until no grain fits; then the flow, 20 attempts a
+ * step (the bed is laid before the flow's grains are all in). */
+static void chute_spawns(grains_params *p, const chute_setup *s, double L)
+{
+    p->spawn[0] = (grains_spawn_region){.lo = {0, 0, 0}, .hi = {L, L, 0.0002}, .material = 1, .tag = 0,
+                                        .rate = 5000, .full_after = 20, .sizes = one_size(CHUTE_BED_R)};
+    p->spawn[1] = (grains_spawn_region){.lo = {0, 0, 0.003}, .hi = {L, L, 0.003 + 5 * s->H * CHUTE_D},
+                                        .material = 0, .tag = 1, .rate = 20, .count = s->grains,
+                                        .sizes = one_size(CHUTE_D / 2)};
+    p->n_spawns = 2;
+    p->N_max = s->grains + (long)(L * L / (CHUTE_BED_R * CHUTE_BED_R)); /* more than the bed takes */
+}
+
 static grains_params chute_params(const chute_setup *s)
 {
     grains_params p;
@@ -34,16 +54,7 @@ static grains_params chute_params(const chute_setup *s)
     p.box_min = (grains_vec3){0, 0, -0.01}, p.box_max = (grains_vec3){L, L, 0.2};
     p.n_materials = 2;
     p.material[1] = (grains_material){.rho = p.rho, .E = p.E, .nu = p.nu, .fixed = 1};
-    /* the bed: one layer laid until no grain fits; then the flow, 20 attempts a step */
-    grains_spawn_region bed = {.lo = {0, 0, 0}, .hi = {L, L, 0.0002}, .material = 1, .tag = 0, .rate = 5000,
-                               .full_after = 20, .sizes = {.law = GRAINS_SIZES_DISCRETE, .R_lo = CHUTE_BED_R, .R_hi = CHUTE_D / 2,
-                                                           .n = 1, .R = {CHUTE_BED_R}, .fraction = {1}}};
-    grains_spawn_region flow = {.lo = {0, 0, 0.003}, .hi = {L, L, 0.003 + 5 * s->H * CHUTE_D}, .material = 0,
-                                .tag = 1, .rate = 20, .count = s->grains,
-                                .sizes = {.law = GRAINS_SIZES_DISCRETE, .R_lo = CHUTE_BED_R, .R_hi = CHUTE_D / 2, .n = 1,
-                                          .R = {CHUTE_D / 2}, .fraction = {1}}};
-    p.n_spawns = 2, p.spawn[0] = bed, p.spawn[1] = flow;
-    p.N_max = s->grains + (long)(L * L / (CHUTE_BED_R * CHUTE_BED_R)); /* more than the bed takes */
+    chute_spawns(&p, s, L);
     p.threads = 1;
     return p;
 }
