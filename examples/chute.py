@@ -45,7 +45,7 @@ def read_profile(run):
 
 
 def surface(rows, base):
-    """The bulk's solid fraction and the height where it falls to half of it, from above."""
+    """The height where the solid fraction falls to half its value in the layer's middle."""
     top = max(r["z"] for r in rows if r["solid_fraction"] > 0.3)
     mid = [r["solid_fraction"] for r in rows if base + 0.3 * (top - base) <= r["z"] <= base + 0.7 * (top - base)]
     half = 0.5 * sum(mid) / len(mid)
@@ -68,52 +68,63 @@ def fit_power(zs, vs, h, alpha):
     return vsurf, a, rms
 
 
-def profile(arg, a):
-    run, _, deg = arg.rpartition("@") if "@" in arg else (arg, "", "")
-    deg = float(deg) if deg else a.theta
-    rows = read_profile(run)
-    theta = math.radians(deg)
-    h = surface(rows, a.base)
-    H = h - a.base
-    bulk = [r for r in rows if a.base + 0.2 * H <= r["z"] <= h - 0.2 * H]
+def velocity(rows, bulk, h, a):
+    """The bulk's density, the velocity's fits and the depth-averaged speed."""
+    d, H = a.d, h - a.base
     phi = [r["solid_fraction"] for r in bulk]
     zs = [r["z"] for r in bulk]
     vs = [r["velocity_x"] for r in bulk]
-    alphas = [0.5 + 0.01 * k for k in range(251)]
-    best = min(alphas, key=lambda al: fit_power(zs, vs, h, al)[2])
+    best = min((0.5 + 0.01 * k for k in range(251)), key=lambda al: fit_power(zs, vs, h, al)[2])
     vsurf, _, rms15 = fit_power(zs, vs, h, 1.5)
     rms1 = fit_power(zs, vs, h, 1.0)[2]
     flow = [r for r in rows if r["z"] >= a.base]
-    dz = rows[1]["z"] - rows[0]["z"]
-    mass = sum(r["solid_fraction"] for r in flow) * dz
-    u = sum(r["solid_fraction"] * r["velocity_x"] for r in flow) * dz / mass
-    mid = min(rows, key=lambda r: abs(r["z"] - (a.base + 0.5 * H)))
-    above = sum(r["solid_fraction"] for r in rows if r["z"] > mid["z"]) + 0.5 * mid["solid_fraction"]  # (its cell's upper half)
-    weight = a.rho * G * math.cos(theta) * above * dz
-    d = a.d
-    print(f"{run}: theta {deg:g} deg, H = {H / d:.2f} d (surface at z = {h * 1e3:.2f} mm)")
+    u = sum(r["solid_fraction"] * r["velocity_x"] for r in flow) / sum(r["solid_fraction"] for r in flow)
     print(f"  bulk ({(a.base + 0.2 * H) / d:.1f} to {(h - 0.2 * H) / d:.1f} d): solid fraction {sum(phi) / len(phi):.4f}, "
           f"from {min(phi):.4f} to {max(phi):.4f}")
     print(f"  velocity: v_s - A (h - z)^alpha fits best at alpha = {best:.2f}; error of the fit "
           f"{rms15 / vsurf:.4f} of v_s at alpha = 3/2 (Bagnold), {rms1 / vsurf:.4f} at alpha = 1 (linear)")
     print(f"  surface velocity {vsurf / math.sqrt(G * d):.3f} sqrt(g d), depth-averaged u = {u / math.sqrt(G * d):.3f} "
           f"sqrt(g d), u / sqrt(g H) = {u / math.sqrt(G * H):.4f}")
+
+
+def stresses(rows, bulk, H, theta, a):
+    """The stress ratio and the inertial number through the bulk, sigma_zz against the weight."""
     if "stress_xz" not in rows[0]:
         print("  no contact stress (the run records contacts with output's contacts = true)")
-        return rows, h, deg
-    ratio = [-r["stress_xz"] / r["stress_zz"] for r in bulk]
+        return
+    pressed = [r for r in bulk if r["stress_zz"] < 0]
+    ratio = [-r["stress_xz"] / r["stress_zz"] for r in pressed]
     inertial = []  # I = (dv/dz) d / sqrt(P / rho), P = -sigma_zz: one value through the bulk is a local mu(I)
     for k in range(1, len(rows) - 1):
         r = rows[k]
         if bulk[0]["z"] <= r["z"] <= bulk[-1]["z"] and r["stress_zz"] < 0:
             rate = (rows[k + 1]["velocity_x"] - rows[k - 1]["velocity_x"]) / (rows[k + 1]["z"] - rows[k - 1]["z"])
-            inertial.append(rate * d / math.sqrt(-r["stress_zz"] / a.rho))
+            inertial.append(rate * a.d / math.sqrt(-r["stress_zz"] / a.rho))
+    if not ratio or not inertial:
+        print("  no compressed cell in the bulk")
+        return
+    dz = rows[1]["z"] - rows[0]["z"]
+    mid = min(rows, key=lambda r: abs(r["z"] - (a.base + 0.5 * H)))
+    above = sum(r["solid_fraction"] for r in rows if r["z"] > mid["z"]) + 0.5 * mid["solid_fraction"]  # (its cell's upper half)
+    weight = a.rho * G * math.cos(theta) * above * dz
     print(f"  -sigma_xz / sigma_zz in the bulk {sum(ratio) / len(ratio):.4f} (from {min(ratio):.4f} to {max(ratio):.4f}), "
           f"tan(theta) = {math.tan(theta):.4f}")
     print(f"  inertial number in the bulk {sum(inertial) / len(inertial):.4f} (from {min(inertial):.4f} "
           f"to {max(inertial):.4f})")
     print(f"  sigma_zz at mid-depth {-mid['stress_zz']:.2f} +- {mid['stress_zz_sem']:.2f} Pa (the frames' standard error), "
           f"the weight above it {weight:.2f} Pa (ratio {-mid['stress_zz'] / weight:.4f})")
+
+
+def profile(arg, a):
+    run, _, deg = arg.rpartition("@") if "@" in arg else (arg, "", "")
+    deg = float(deg) if deg else a.theta
+    rows = read_profile(run)
+    h = surface(rows, a.base)
+    H = h - a.base
+    bulk = [r for r in rows if a.base + 0.2 * H <= r["z"] <= h - 0.2 * H]
+    print(f"{run}: theta {deg:g} deg, H = {H / a.d:.2f} d (surface at z = {h * 1e3:.2f} mm)")
+    velocity(rows, bulk, h, a)
+    stresses(rows, bulk, H, math.radians(deg), a)
     return rows, h, deg
 
 
