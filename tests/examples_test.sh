@@ -285,7 +285,7 @@ ex_rough_incline() {
 # grains dropped from up to 0.1 m land on the bed at up to 1.3 m/s (0.14 s) and flow. None falls
 # through the bed (its sink takes none: the run holds its 700), the bed's grains stay put to the bit,
 # and the layer shears over it: the mean downhill speed of the grains within 1.5 d of the bed less
-# than half that of those above 4 d (0.2 measured). examples/chute.py reads its profile (frames
+# than half that of those above 4 d (0.16 measured). examples/chute.py reads its profile (frames
 # 0.3 to 0.5 s): a bulk of a dense flow's solid fraction (0.566 measured; 0.52-0.62). ---
 ex_chute() {
     if "$G" run "$S/examples/chute.cfg" --quiet -o "$T/chute" --set N_max=700 --set t_end=0.5 --set csv=true \
