@@ -39,15 +39,24 @@ def read_profile(run):
     path = os.path.join(run, "fields", "fields.csv")
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    if not rows:
-        sys.exit(f"{path}: no rows")
-    return [{k: float(v) for k, v in r.items()} for r in rows]
+    need = ("z", "solid_fraction", "velocity_x")
+    if len(rows) < 3 or any(k not in rows[0] for k in need):
+        sys.exit(f"{path}: not a profile along z (grains fields --average xy) with {', '.join(need)}")
+    try:
+        out = [{k: float(v) for k, v in r.items()} for r in rows]
+    except (TypeError, ValueError):
+        sys.exit(f"{path}: a value that is not a number")
+    if not all(math.isfinite(v) for r in out for v in r.values()):
+        sys.exit(f"{path}: a value that is not finite")
+    return out
 
 
 def surface(rows, base):
     """The height where the solid fraction falls to half its value in the layer's middle."""
-    top = max(r["z"] for r in rows if r["solid_fraction"] > 0.3)
+    top = max((r["z"] for r in rows if r["solid_fraction"] > 0.3), default=base)
     mid = [r["solid_fraction"] for r in rows if base + 0.3 * (top - base) <= r["z"] <= base + 0.7 * (top - base)]
+    if top <= base or not mid:
+        sys.exit("no layer above the bed in the profile (solid fraction above 0.3 beyond --base)")
     half = 0.5 * sum(mid) / len(mid)
     above = sorted((r for r in rows if r["z"] > base), key=lambda r: r["z"])
     for lo, hi in zip(above, above[1:]):
@@ -154,15 +163,15 @@ def plot(runs, a, png):
     fig.savefig(png, dpi=110)
 
 
-def stop(run, angles, grains):
+def stop(run, angles, grains, a):
     with open(os.path.join(run, "thermo.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
-    if "stage" not in rows[0]:
-        sys.exit(f"{run}/thermo.csv has no stages")
+    if not rows or any(k not in rows[0] for k in ("stage", "time", "N", "E_kin")):
+        sys.exit(f"{run}/thermo.csv has no stages (or is not a run's thermo.csv)")
     stages = {}
     for r in rows:
         stages.setdefault(int(r["stage"]), []).append(r)
-    mgd = 2500 * math.pi / 6 * 0.002 ** 3 * G * 0.002
+    mgd = a.rho * math.pi / 6 * a.d ** 3 * G * a.d
     for s, angle in enumerate(angles):
         if s not in stages:
             break
@@ -188,7 +197,7 @@ def main():
     if a.stop:
         if len(a.runs) != 2:
             sys.exit("--stop takes RUN ANGLE0,ANGLE1,...")
-        stop(a.runs[0], [float(x) for x in a.runs[1].split(",")], a.grains)
+        stop(a.runs[0], [float(x) for x in a.runs[1].split(",")], a.grains, a)
         return
     done = [(run, profile(run, a)) for run in a.runs]
     if a.plot:
