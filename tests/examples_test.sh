@@ -33,6 +33,16 @@ bed_still() {
               exit !(n[0] == n[1] && n[1] > most && moved == 0 && moving == 0) }' "$T/beds"
 }
 
+# A layer sheared over its bed, in frame $1 (grains of material 0): the mean downhill speed of
+# those below z = $2 less than $5 times that of those above z = $3, which is above $4 m/s, more
+# than 30 grains in each; prints both, named $6.
+sheared() {
+    awk -F, -v lo="$2" -v hi="$3" -v fast="$4" -v ratio="$5" -v name="$6" \
+        'NR > 1 && $15 == 0 { if ($3 < lo) { nb++; vb += $5 } if ($3 > hi) { nt++; vt += $5 } }
+         END { printf "%s: near the bed %.4f m/s, above %g m %.4f m/s\n", name, vb / nb, hi, vt / nt
+               exit !(nb > 30 && nt > 30 && vt / nt > fast && vb / nb < ratio * vt / nt) }' "$1"
+}
+
 # --- marble run: one marble on the first channel (8 degrees, no drag, no
 # rolling friction) rolls without slipping, so it accelerates at
 # a = 5/7 g sin(8 deg) = 0.975203 m/s^2 and keeps |w| R = |v|. From 0.1 s to
@@ -268,10 +278,7 @@ ex_rough_incline() {
         ok
         if bed_still "$T/incline/particles000001.csv" "$T/incline/particles000008.csv" 100 &&
             awk -F, 'END { exit !($3 == 2400) }' "$T/incline/thermo.csv" &&
-            awk -F, 'NR > 1 && $15 == 0 { if ($3 < 0.002) { nb++; vb += $5 } if ($3 > 0.018) { nt++; vt += $5 } }
-                 END { printf "rough incline: on the bed %.4f m/s, at the surface %.4f m/s\n", vb / nb, vt / nt
-                       exit !(nb > 50 && nt > 50 && vt / nt > 0.1 && vb / nb < 0.1 * vt / nt) }' \
-                "$T/incline/particles000008.csv"; then
+            sheared "$T/incline/particles000008.csv" 0.002 0.018 0.1 0.1 "rough incline"; then
             ok
         else
             bad "rough incline: the bed moved, a grain fell through it, or the flow slips on it"
@@ -293,10 +300,7 @@ ex_chute() {
         ok
         if bed_still "$T/chute/particles000001.csv" "$T/chute/particles000005.csv" 50 &&
             awk -F, 'END { exit !($3 == 700 && $8 == 0) }' "$T/chute/thermo.csv" &&
-            awk -F, 'NR > 1 && $15 == 0 { if ($3 < 0.004) { nb++; vb += $5 } if ($3 > 0.009) { nt++; vt += $5 } }
-                 END { printf "chute: near the bed %.4f m/s, above 4 d %.4f m/s\n", vb / nb, vt / nt
-                       exit !(nb > 30 && nt > 30 && vt / nt > 0.02 && vb / nb < 0.5 * vt / nt) }' \
-                "$T/chute/particles000005.csv"; then
+            sheared "$T/chute/particles000005.csv" 0.004 0.009 0.02 0.5 chute; then
             ok
         else
             bad "chute: the bed moved, a grain fell through it, or the layer does not shear over it"
